@@ -1,0 +1,8 @@
+import type { Command } from '@commander-js/extra-typings';
+import { registerDemoCommand } from './commands/demo.js';
+import { registerServeCommand } from './commands/serve.js';
+
+export type RegisterCommand = (program: Command) => void;
+
+/** Every `setpoint <command>`; each lives in its own file under ./commands. */
+export const commandRegistry: RegisterCommand[] = [registerServeCommand, registerDemoCommand];

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ConfigError } from '../errors/index.js';
+import { configSchema, type SetpointConfig } from './schema.js';
+
+const envNames = {
+  dataDir: 'SETPOINT_DATA_DIR',
+  databaseUrl: 'SETPOINT_DATABASE_URL',
+  host: 'SETPOINT_HOST',
+  port: 'SETPOINT_PORT',
+  logLevel: 'SETPOINT_LOG_LEVEL',
+  masterKey: 'SETPOINT_MASTER_KEY',
+  maxUploadBytes: 'SETPOINT_MAX_UPLOAD_BYTES',
+} as const satisfies Partial<Record<keyof SetpointConfig, string>>;
+
+/** Flags win over env, env wins over defaults. */
+export function loadConfig(
+  flags: Partial<Record<keyof SetpointConfig, unknown>> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SetpointConfig {
+  const fromEnv: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(envNames)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') fromEnv[key] = value;
+  }
+  const corsOrigins = env.SETPOINT_CORS_ORIGINS;
+  if (corsOrigins) fromEnv.corsOrigins = corsOrigins.split(',').map((origin) => origin.trim());
+  const definedFlags = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  const parsed = configSchema.safeParse({ ...fromEnv, ...definedFlags });
+  if (!parsed.success) {
+    throw new ConfigError(`invalid configuration: ${z.prettifyError(parsed.error).replaceAll('\n', '; ')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,14 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import { migration0001 } from './0001-initial.js';
+
+/** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      return {
+        '0001-initial': migration0001(dialect),
+      };
+    },
+  };
+}
