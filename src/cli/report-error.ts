@@ -1,7 +1,11 @@
 import { errorKinds, isAppError } from '../errors/index.js';
 
 /** Prints one readable line (a stack only with --debug) and returns the documented exit code. */
-export function reportCliError(error: unknown, debug: boolean, stderr: NodeJS.WritableStream = process.stderr): number {
+export function reportCliError(
+  error: unknown,
+  debug: boolean,
+  stderr: NodeJS.WritableStream = process.stderr,
+): number {
   const message = error instanceof Error ? error.message : String(error);
   if (isAppError(error)) {
     stderr.write(`setpoint: ${message}\n`);

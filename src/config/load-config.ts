@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { ConfigError } from '../errors/index.js';
 import { configSchema, type SetpointConfig } from './schema.js';
 
@@ -27,7 +26,10 @@ export function loadConfig(
   const definedFlags = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
   const parsed = configSchema.safeParse({ ...fromEnv, ...definedFlags });
   if (!parsed.success) {
-    throw new ConfigError(`invalid configuration: ${z.prettifyError(parsed.error).replaceAll('\n', '; ')}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
   }
   return parsed.data;
 }

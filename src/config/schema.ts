@@ -16,7 +16,11 @@ export const configSchema = z
     /** Base64 32-byte master key for encrypting workspace secrets; generated into dataDir when absent. */
     masterKey: z.string().optional(),
     corsOrigins: z.array(z.string()).default([]),
-    maxUploadBytes: z.coerce.number().int().positive().default(2 * 1024 ** 3),
+    maxUploadBytes: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(2 * 1024 ** 3),
   })
   .strict();
 

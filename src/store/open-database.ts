@@ -50,8 +50,13 @@ async function migrateToLatest(connection: StoreConnection): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
-    throw new AppError('internal', 'MIGRATION_FAILED', `database migration ${failed} failed: ${String(error)}`, {
-      cause: error,
-    });
+    throw new AppError(
+      'internal',
+      'MIGRATION_FAILED',
+      `database migration ${failed} failed: ${String(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
 }

@@ -9,7 +9,10 @@ export function registerServeCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (default 8080, env SETPOINT_PORT)')
     .option('--host <host>', 'address to bind (default 127.0.0.1, env SETPOINT_HOST)')
     .option('--data-dir <dir>', 'where the embedded database lives (default ./.setpoint)')
-    .addHelpText('after', '\nExamples:\n  setpoint serve --port 8080\n  SETPOINT_DATABASE_URL=postgres://… setpoint serve')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  setpoint serve --port 8080\n  SETPOINT_DATABASE_URL=postgres://… setpoint serve',
+    )
     .action(async (options) => {
       const config = loadConfig({ port: options.port, host: options.host, dataDir: options.dataDir });
       const server = await startServer(config);

@@ -16,7 +16,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }));
       const first = details[0];
       const message = `invalid request ${error.validationContext ?? ''}: ${first ? `${first.path} ${first.message}` : 'validation failed'}`;
-      return reply.status(400).send({ error: { code: 'VALIDATION_FAILED', message, details } } satisfies ErrorBody);
+      return reply
+        .status(400)
+        .send({ error: { code: 'VALIDATION_FAILED', message, details } } satisfies ErrorBody);
     }
     if (isAppError(error)) {
       const body: ErrorBody = { error: { code: error.code, message: error.message } };
@@ -25,11 +27,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       const code = error.code ?? 'BAD_REQUEST';
-      return reply.status(error.statusCode).send({ error: { code, message: error.message } } satisfies ErrorBody);
+      return reply
+        .status(error.statusCode)
+        .send({ error: { code, message: error.message } } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'unhandled error');
     return reply
       .status(500)
-      .send({ error: { code: 'INTERNAL', message: 'internal error; see the server log' } } satisfies ErrorBody);
+      .send({
+        error: { code: 'INTERNAL', message: 'internal error; see the server log' },
+      } satisfies ErrorBody);
   });
 }

@@ -16,9 +16,12 @@ export async function registerWebApp(app: FastifyInstance, dir: string = webDist
   if (hasWebApp) await app.register(fastifyStatic, { root: dir, wildcard: false });
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    const isPageRequest = request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.includes('.');
+    const isPageRequest =
+      request.method === 'GET' && !pathname.startsWith('/api/') && !pathname.includes('.');
     if (hasWebApp && isPageRequest) return reply.type('text/html').sendFile('index.html');
-    const body: ErrorBody = { error: { code: 'ROUTE_NOT_FOUND', message: `no route ${request.method} ${pathname}` } };
+    const body: ErrorBody = {
+      error: { code: 'ROUTE_NOT_FOUND', message: `no route ${request.method} ${pathname}` },
+    };
     return reply.status(404).send(body);
   });
 }

@@ -25,7 +25,11 @@ export function migration0001(dialect: DialectName) {
         .addColumn('detail', 'text', (column) => column.notNull())
         .addColumn('created_at', types.bigint, (column) => column.notNull())
         .execute();
-      await db.schema.createIndex('audit_log_entity').on('audit_log').columns(['entity', 'entity_id']).execute();
+      await db.schema
+        .createIndex('audit_log_entity')
+        .on('audit_log')
+        .columns(['entity', 'entity_id'])
+        .execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('audit_log').execute();

@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+
+const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+
+describe('setpoint binary', () => {
+  it('prints the package version', async () => {
+    const result = await runCli(['--version']);
+
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toBe(packageVersion);
+  });
+
+  it('rejects an unknown command with a non-zero exit and no stack trace', async () => {
+    const result = await runCli(['frobnicate']);
+
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reports invalid configuration in one line with the config exit code', async () => {
+    const result = await runCli(['serve', '--port', 'not-a-port']);
+
+    expect(result.code).toBe(8);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^setpoint: invalid configuration: .*port/);
+  });
+});

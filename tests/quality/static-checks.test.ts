@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+function run(command: string, args: string[]) {
+  return spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+describe('static checks over the whole tree', () => {
+  it('type-checks with the strict compiler settings', () => {
+    const result = run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('passes Biome formatting and lint', () => {
+    const result = run('npx', ['biome', 'check', '--reporter=summary', '.']);
+
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+  });
+
+  it('rejects an import of the emulator from the optimizer, and only there', () => {
+    const sandbox = mkdtempSync(path.join(tmpdir(), 'setpoint-lint-'));
+    copyFileSync('biome.json', path.join(sandbox, 'biome.json'));
+    const probe =
+      "import { simulateRun } from '../emulator/index.js';\n\nexport const probe = simulateRun;\n";
+    for (const folder of ['optimizer', 'projects']) {
+      mkdirSync(path.join(sandbox, 'src', folder), { recursive: true });
+      writeFileSync(path.join(sandbox, 'src', folder, 'probe.ts'), probe);
+    }
+    const biome = path.resolve('node_modules/.bin/biome');
+
+    const optimizer = spawnSync(biome, ['lint', 'src/optimizer/probe.ts'], {
+      cwd: sandbox,
+      encoding: 'utf8',
+    });
+    const projects = spawnSync(biome, ['lint', 'src/projects/probe.ts'], { cwd: sandbox, encoding: 'utf8' });
+
+    expect(optimizer.status).not.toBe(0);
+    expect(optimizer.stdout + optimizer.stderr).toMatch(/must never import the emulator/);
+    expect(projects.status, projects.stdout + projects.stderr).toBe(0);
+  });
+});
