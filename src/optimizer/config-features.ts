@@ -1,0 +1,81 @@
+import type { Candidate } from './types.js';
+
+/**
+ * Instance family as clouds name it: the part before the size ("r5d" of "r5d.2xlarge"); Azure-style names
+ * without a dot keep everything but the trailing size digits ("Standard_E8ds_v4" → "Standard_Eds_v4").
+ */
+export function instanceFamily(instanceType: string): string {
+  const dot = instanceType.indexOf('.');
+  if (dot > 0) return instanceType.slice(0, dot);
+  return instanceType.replace(/\d+/, '');
+}
+
+export function totalCores(candidate: Candidate): number {
+  return candidate.nodes * candidate.vcpusPerNode;
+}
+
+export function totalMemoryGib(candidate: Candidate): number {
+  return candidate.nodes * candidate.memoryGibPerNode;
+}
+
+/** Knots (log2 GiB of cluster memory) of the memory-pressure hinges: 32 GiB … 512 GiB. */
+const memoryKnotsLog2 = [5, 6, 7, 8, 9];
+
+/**
+ * The basis of the runtime model, in log2 units so that one coefficient means the same thing for every
+ * job: parallel work over cores (Ernest's work/cores term becomes a slope in log cores, its curvature the
+ * serial and coordination terms), scale-out versus scale-up at equal cores (log nodes), memory pressure
+ * (hinges that switch on as cluster memory falls below each knot: spill, then GC thrash), memory per core,
+ * and one indicator per instance family for CPU generation and speed.
+ */
+export class FeatureSpace {
+  readonly families: readonly string[];
+  readonly dimension: number;
+  readonly names: readonly string[];
+
+  constructor(families: Iterable<string>) {
+    this.families = [...new Set(families)].sort();
+    this.names = [
+      'intercept',
+      'log2Cores',
+      'log2CoresSquared',
+      'log2Nodes',
+      'log2NodesSquared',
+      ...memoryKnotsLog2.map((knot) => `memoryBelow${2 ** knot}Gib`),
+      'log2MemoryPerCore',
+      ...this.families.map((family) => `family:${family}`),
+    ];
+    this.dimension = this.names.length;
+  }
+
+  withFamilies(families: Iterable<string>): FeatureSpace {
+    return new FeatureSpace([...this.families, ...families]);
+  }
+
+  basis(candidate: Candidate): Float64Array {
+    const out = new Float64Array(this.dimension);
+    const cores = Math.log2(totalCores(candidate)) - 5;
+    const nodes = Math.log2(candidate.nodes) - 3;
+    const memory = Math.log2(totalMemoryGib(candidate));
+    let i = 0;
+    out[i++] = 1;
+    out[i++] = cores;
+    out[i++] = cores * cores;
+    out[i++] = nodes;
+    out[i++] = nodes * nodes;
+    for (const knot of memoryKnotsLog2) out[i++] = Math.max(0, knot - memory);
+    out[i++] = Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode) - 2;
+    const family = this.families.indexOf(instanceFamily(candidate.instanceType));
+    if (family >= 0) out[i + family] = 1;
+    return out;
+  }
+}
+
+/** Coordinates for the residual kernel: how far apart two configurations are in shape. */
+export function shapeCoordinates(candidate: Candidate): [number, number, number] {
+  return [
+    Math.log2(candidate.nodes),
+    Math.log2(candidate.vcpusPerNode),
+    Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode),
+  ];
+}

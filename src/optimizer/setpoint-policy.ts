@@ -1,0 +1,24 @@
+import type { FleetPrior } from './fleet-prior.js';
+import { JobOptimizer, type OptimizerSettings } from './recommend.js';
+import type { SearchPolicyFactory } from './search-policy.js';
+
+/** Setpoint's optimizer as a search policy: every run follows its recommendation for the SLA. */
+export function setpointPolicy(
+  prior: FleetPrior,
+  settings: Partial<OptimizerSettings> = {},
+): SearchPolicyFactory {
+  return (context) => {
+    const optimizer = new JobOptimizer(prior, context.candidates, settings);
+    return {
+      next(observations) {
+        const current = observations.at(-1)?.candidateId ?? context.coldStartId;
+        return optimizer.recommend({
+          candidates: context.candidates,
+          observations,
+          currentCandidateId: current,
+          slaSeconds: context.slaSeconds,
+        }).candidateId;
+      },
+    };
+  };
+}
