@@ -1,0 +1,80 @@
+import { NotFoundError } from '../../errors/index.js';
+import { DatabricksApiError } from './api-error.js';
+import { joinLogPath, type LogEntry, type LogStore } from './log-store.js';
+
+/**
+ * Finds `<dest>/<cluster_id>/eventlog/<cluster_id>_<driver-ip>/<spark_context_id>/`. The middle
+ * folder's IP rendering is undocumented, so it is found by listing, never built.
+ */
+export async function locateEventLogDir(
+  store: LogStore,
+  destination: string,
+  clusterId: string,
+  sparkContextId: string | undefined,
+): Promise<string> {
+  const root = joinLogPath(destination, clusterId, 'eventlog');
+  const driverDirs = (await listOrEmpty(store, root)).filter((entry) => entry.isDir);
+  const contexts: LogEntry[] = [];
+  for (const driverDir of driverDirs) {
+    contexts.push(...(await listOrEmpty(store, driverDir.path)).filter((entry) => entry.isDir));
+  }
+  if (contexts.length === 0) {
+    throw new NotFoundError('EVENT_LOG_NOT_DELIVERED', `no event log delivered yet under ${root}`);
+  }
+  if (sparkContextId) {
+    const match = contexts.find((entry) => entry.name === sparkContextId);
+    if (!match) {
+      throw new NotFoundError(
+        'EVENT_LOG_NOT_DELIVERED',
+        `no event log for Spark context ${sparkContextId} under ${root} (found ${contexts.map((entry) => entry.name).join(', ')})`,
+      );
+    }
+    return match.path;
+  }
+  const newest = contexts.reduce((best, entry) =>
+    (entry.modifiedAt ?? 0) > (best.modifiedAt ?? 0) ? entry : best,
+  );
+  return newest.path;
+}
+
+async function listOrEmpty(store: LogStore, path: string): Promise<LogEntry[]> {
+  try {
+    return await store.list(path);
+  } catch (error) {
+    if (
+      error instanceof DatabricksApiError &&
+      (error.httpStatus === 404 || error.errorCode === 'RESOURCE_DOES_NOT_EXIST')
+    )
+      return [];
+    throw error;
+  }
+}
+
+export type Completeness =
+  | { complete: true; totalBytes: number }
+  | { complete: false; totalBytes: number; reason: string };
+
+/**
+ * Databricks delivers logs every five minutes and everything up to termination afterwards. A run's
+ * log is complete when the live `eventlog` file was written at or after the run ended, no part is
+ * empty, and the total size did not change since the previous look.
+ */
+export function checkEventLogCompleteness(
+  files: LogEntry[],
+  runEndTime: number,
+  previousTotalBytes?: number,
+): Completeness {
+  const parts = files.filter((file) => !file.isDir && file.name.startsWith('eventlog'));
+  const totalBytes = parts.reduce((sum, file) => sum + file.size, 0);
+  const live = parts.find((file) => file.name === 'eventlog');
+  if (!live) return { complete: false, totalBytes, reason: 'the live eventlog file has not been delivered' };
+  if ((live.modifiedAt ?? 0) < runEndTime) {
+    return { complete: false, totalBytes, reason: 'the eventlog file was last written before the run ended' };
+  }
+  const empty = parts.find((file) => file.size === 0);
+  if (empty) return { complete: false, totalBytes, reason: `${empty.name} is still empty` };
+  if (previousTotalBytes === undefined || previousTotalBytes !== totalBytes) {
+    return { complete: false, totalBytes, reason: 'the log size is still changing' };
+  }
+  return { complete: true, totalBytes };
+}
