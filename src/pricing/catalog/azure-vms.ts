@@ -1,0 +1,90 @@
+/**
+ * Azure VM sizes used by Azure Databricks, with the DBU per hour of one node and the Linux pay-as-you-go
+ * VM price in westus2.
+ *
+ * Source: spark-rapids-tools `premium-databricks-azure-catalog.json` (Apache-2.0), a 2023-06 copy of the
+ * azure.microsoft.com Azure Databricks pricing table for westus2 Premium Jobs Compute: the VM price is its
+ * total $/h minus the DBU $/h (DBU count × $0.30). Standard_D4s_v3 (absent there) is the published
+ * $0.192/h list price with 0.75 DBU/h. Other regions are derived in `azure-regions.ts`.
+ */
+export const azureVmCatalogDate = '2023-06-01';
+
+/** VM size, vCPUs, memory GiB, DBU/h per node, westus2 $/h */
+export type AzureVmRow = readonly [
+  vmSize: string,
+  vcpus: number,
+  memoryGib: number,
+  dbuPerHour: number,
+  westus2: number,
+];
+
+export const azureVmRows: readonly AzureVmRow[] = [
+  ['Standard_DS12_v2', 4, 28, 1, 0.299],
+  ['Standard_DS3_v2', 4, 14, 0.75, 0.229],
+  ['Standard_DS13_v2', 8, 56, 2, 0.598],
+  ['Standard_DS4_v2', 8, 28, 1.5, 0.458],
+  ['Standard_DS14_v2', 16, 112, 4, 1.196],
+  ['Standard_DS5_v2', 16, 56, 3, 0.916],
+  ['Standard_DS15_v2', 20, 140, 5, 1.495],
+  ['Standard_D4as_v5', 4, 16, 1, 0.172],
+  ['Standard_D8as_v5', 8, 32, 2, 0.344],
+  ['Standard_D16as_v5', 16, 64, 4, 0.688],
+  ['Standard_D32as_v5', 32, 128, 8, 1.376],
+  ['Standard_D48as_v5', 48, 192, 12, 2.064],
+  ['Standard_D64as_v5', 64, 256, 16, 2.752],
+  ['Standard_D96as_v5', 96, 384, 24, 4.128],
+  ['Standard_D4ds_v4', 4, 16, 0.75, 0.226],
+  ['Standard_D8ds_v4', 8, 32, 1.5, 0.452],
+  ['Standard_D16ds_v4', 16, 64, 3, 0.904],
+  ['Standard_D32ds_v4', 32, 128, 6, 1.808],
+  ['Standard_D48ds_v4', 48, 192, 9, 2.712],
+  ['Standard_D64ds_v4', 64, 256, 12, 3.616],
+  ['Standard_D4ds_v5', 4, 16, 1, 0.226],
+  ['Standard_D8ds_v5', 8, 32, 2, 0.452],
+  ['Standard_D16ds_v5', 16, 64, 4, 0.904],
+  ['Standard_D32ds_v5', 32, 128, 8, 1.808],
+  ['Standard_D48ds_v5', 48, 192, 12, 2.712],
+  ['Standard_D64ds_v5', 64, 256, 16, 3.616],
+  ['Standard_D96ds_v5', 96, 384, 24, 5.424],
+  ['Standard_D4s_v3', 4, 16, 0.75, 0.192],
+  ['Standard_D8s_v3', 8, 32, 1.5, 0.384],
+  ['Standard_D16s_v3', 16, 64, 3, 0.768],
+  ['Standard_D32s_v3', 32, 128, 6, 1.536],
+  ['Standard_D64s_v3', 64, 256, 12, 3.072],
+  ['Standard_E4ds_v4', 4, 32, 1, 0.288],
+  ['Standard_E8ds_v4', 8, 64, 2, 0.576],
+  ['Standard_E16ds_v4', 16, 128, 4, 1.152],
+  ['Standard_E20ds_v4', 20, 160, 5, 1.44],
+  ['Standard_E32ds_v4', 32, 256, 8, 2.304],
+  ['Standard_E48ds_v4', 48, 384, 12, 3.456],
+  ['Standard_E64ds_v4', 64, 504, 16, 4.608],
+  ['Standard_E4ds_v5', 4, 32, 1.5, 0.288],
+  ['Standard_E8ds_v5', 8, 64, 2.75, 0.576],
+  ['Standard_E16ds_v5', 16, 128, 5.5, 1.152],
+  ['Standard_E20ds_v5', 20, 160, 7, 1.44],
+  ['Standard_E32ds_v5', 32, 256, 11, 2.304],
+  ['Standard_E48ds_v5', 48, 384, 16.5, 3.456],
+  ['Standard_E64ds_v5', 64, 512, 22, 4.608],
+  ['Standard_E96ds_v5', 96, 672, 33, 6.912],
+  ['Standard_E8s_v3', 8, 64, 2, 0.504],
+  ['Standard_E16s_v3', 16, 128, 4, 1.008],
+  ['Standard_E32s_v3', 32, 256, 8, 2.016],
+  ['Standard_E64s_v3', 64, 432, 16, 3.629],
+  ['Standard_F4s_v2', 4, 8, 0.75, 0.169],
+  ['Standard_F8s_v2', 8, 16, 1.5, 0.338],
+  ['Standard_F16s_v2', 16, 32, 3, 0.677],
+  ['Standard_F32s_v2', 32, 64, 6, 1.353],
+  ['Standard_F64s_v2', 64, 128, 12, 2.706],
+  ['Standard_F72s_v2', 72, 144, 13.5, 3.045],
+  ['Standard_L8s_v2', 8, 64, 2, 0.624],
+  ['Standard_L16s_v2', 16, 128, 4, 1.248],
+  ['Standard_L32s_v2', 32, 256, 8, 2.496],
+  ['Standard_L64s_v2', 64, 512, 16, 4.992],
+  ['Standard_L80s_v2', 80, 640, 20, 6.24],
+  ['Standard_L8s_v3', 8, 64, 2.75, 0.698],
+  ['Standard_L16s_v3', 16, 128, 5.5, 1.396],
+  ['Standard_L32s_v3', 32, 256, 11, 2.792],
+  ['Standard_L48s_v3', 48, 384, 16.5, 4.188],
+  ['Standard_L64s_v3', 64, 512, 22, 5.584],
+  ['Standard_L80s_v3', 80, 640, 27.5, 6.98],
+];
