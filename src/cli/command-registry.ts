@@ -1,8 +1,9 @@
 import type { Command } from '@commander-js/extra-typings';
+import { registerAnalyzeCommand } from './commands/analyze.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerServeCommand } from './commands/serve.js';
 
 export type RegisterCommand = (program: Command) => void;
 
 /** Every `setpoint <command>`; each lives in its own file under ./commands. */
-export const commandRegistry: RegisterCommand[] = [registerServeCommand, registerDemoCommand];
+export const commandRegistry: RegisterCommand[] = [registerServeCommand, registerDemoCommand, registerAnalyzeCommand];

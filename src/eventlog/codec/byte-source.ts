@@ -1,0 +1,48 @@
+import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** One stored file of an event log: on disk, or an entry of a zip archive held in memory. */
+export interface ByteSource {
+  /** A display name (path, or `archive.zip!/entry`). */
+  readonly name: string;
+  /** Stored (possibly compressed) size in bytes. */
+  readonly size: number;
+  /** Set when the bytes are a plain file on disk, so decoders may read it directly. */
+  readonly filePath?: string;
+  readHead(length: number): Promise<Uint8Array>;
+  open(): AsyncIterable<Uint8Array>;
+}
+
+const readChunkBytes = 1 << 20;
+
+export function fileByteSource(path: string, size: number): ByteSource {
+  return {
+    name: path,
+    size,
+    filePath: path,
+    async readHead(length) {
+      const handle = await open(path, 'r');
+      try {
+        const buffer = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(buffer, 0, length, 0);
+        return buffer.subarray(0, bytesRead);
+      } finally {
+        await handle.close();
+      }
+    },
+    open: () => createReadStream(path, { highWaterMark: readChunkBytes }),
+  };
+}
+
+export function memoryByteSource(name: string, bytes: Uint8Array): ByteSource {
+  return {
+    name,
+    size: bytes.length,
+    readHead: async (length) => bytes.subarray(0, length),
+    async *open() {
+      for (let offset = 0; offset < bytes.length; offset += readChunkBytes) {
+        yield bytes.subarray(offset, offset + readChunkBytes);
+      }
+    },
+  };
+}

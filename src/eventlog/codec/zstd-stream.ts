@@ -1,0 +1,107 @@
+import { spawn } from 'node:child_process';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { Decompress } from 'fzstd';
+import { corruptStream, TruncatedStreamError } from '../eventlog-errors.js';
+
+/** Which zstd decoder to use: the `zstd` binary is several times faster than pure-JS fzstd. */
+export type ZstdDecoder = 'auto' | 'binary' | 'fzstd';
+
+let zstdBinaryPath: string | null | undefined;
+
+export function findZstdBinary(): string | null {
+  if (zstdBinaryPath !== undefined) return zstdBinaryPath;
+  zstdBinaryPath = null;
+  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
+    if (!directory) continue;
+    const candidate = join(directory, 'zstd');
+    try {
+      accessSync(candidate, constants.X_OK);
+      zstdBinaryPath = candidate;
+      break;
+    } catch {
+      // not in this PATH entry
+    }
+  }
+  return zstdBinaryPath;
+}
+
+/**
+ * Decodes zstd (Spark writes many concatenated frames; the last one may be open in an in-progress
+ * log). Uses `zstd -dc` when available (reading the file directly when there is one), else fzstd.
+ */
+export function decodeZstdStream(
+  input: () => AsyncIterable<Uint8Array>,
+  source: string,
+  options: { decoder: ZstdDecoder; filePath?: string },
+): AsyncGenerator<Uint8Array> {
+  const binary = options.decoder === 'fzstd' ? null : findZstdBinary();
+  if (binary) return decodeWithBinary(binary, input, source, options.filePath);
+  if (options.decoder === 'binary') throw corruptStream(source, 'zstd', 'the zstd binary is not on PATH');
+  return decodeWithFzstd(input(), source);
+}
+
+async function* decodeWithBinary(
+  binary: string,
+  input: () => AsyncIterable<Uint8Array>,
+  source: string,
+  filePath: string | undefined,
+): AsyncGenerator<Uint8Array> {
+  const child = spawn(binary, ['-d', '-c', '-q', ...(filePath ? ['--', filePath] : [])], {
+    stdio: [filePath ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (!filePath && child.stdin) {
+    const feed = Readable.from(input());
+    feed.on('error', (error) => child.stdout?.destroy(error));
+    child.stdin.on('error', () => {}); // zstd exits early on corrupt input; the exit code reports it
+    feed.pipe(child.stdin);
+  }
+  const { stdout, stderr: errors } = child;
+  if (!stdout || !errors) throw corruptStream(source, 'zstd', 'could not start the zstd binary');
+  let stderr = '';
+  errors.setEncoding('utf8');
+  errors.on('data', (text: string) => {
+    if (stderr.length < 4096) stderr += text;
+  });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve(code));
+  });
+  try {
+    for await (const chunk of stdout) yield chunk as Buffer;
+    const code = await exited;
+    if (code !== 0) {
+      if (/end of file|truncated|incomplete/i.test(stderr)) throw new TruncatedStreamError(source, 'zstd');
+      const firstLine = stderr.split('\n')[0] ?? '';
+      const reason = firstLine.split(': ').pop()?.trim() || `zstd exited with code ${code}`;
+      throw corruptStream(source, 'zstd', reason);
+    }
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
+
+async function* decodeWithFzstd(
+  input: AsyncIterable<Uint8Array>,
+  source: string,
+): AsyncGenerator<Uint8Array> {
+  const output: Uint8Array[] = [];
+  const decompressor = new Decompress((data) => {
+    output.push(Buffer.from(data)); // fzstd reuses its window buffer; keep a copy
+  });
+  const push = (chunk: Uint8Array, final: boolean): void => {
+    try {
+      decompressor.push(chunk, final);
+    } catch (error) {
+      if (final) throw new TruncatedStreamError(source, 'zstd');
+      throw corruptStream(source, 'zstd', error instanceof Error ? error.message : String(error));
+    }
+  };
+  for await (const chunk of input) {
+    push(chunk, false);
+    while (output.length > 0) yield output.shift()!;
+  }
+  push(new Uint8Array(0), true);
+  while (output.length > 0) yield output.shift()!;
+}
