@@ -15,7 +15,8 @@ export interface HclBlock {
 }
 
 function quote(text: string): string {
-  return JSON.stringify(text).replaceAll('${', '$${').replaceAll('%{', '%%{');
+  // a template marker in a literal string must be doubled; function replacers avoid `$$` meaning `$`
+  return JSON.stringify(text).replace(/([$%])\{/g, (_match, marker: string) => `${marker}${marker}{`);
 }
 
 function formatValue(value: HclValue, indent: string): string {

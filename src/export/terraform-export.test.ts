@@ -35,8 +35,8 @@ describe('exportTerraform', () => {
     });
 
     const parsed = (await parse('main.tf', hcl)) as ParsedJob;
-    const job = parsed.resource.databricks_job.orders_nightly[0];
-    const jobCluster = job.job_cluster?.[0];
+    const job = parsed.resource.databricks_job.orders_nightly?.[0];
+    const jobCluster = job?.job_cluster?.[0];
     const newCluster = jobCluster?.new_cluster[0];
 
     expect(jobCluster?.job_cluster_key).toBe('etl');
@@ -48,10 +48,10 @@ describe('exportTerraform', () => {
       aws_attributes: [{ availability: 'SPOT_WITH_FALLBACK', first_on_demand: 1 }],
     });
     expect(newCluster).not.toHaveProperty('num_workers');
-    expect(job.lifecycle[0].ignore_changes).toEqual(
+    expect(job?.lifecycle[0].ignore_changes).toEqual(
       ignoreChangesPaths({ kind: 'job_cluster', jobClusterKey: 'etl' }, 1).map((path) => `\${${path}}`),
     );
-    expect(job.lifecycle[0].ignore_changes).toHaveLength(managedFieldPaths.length);
+    expect(job?.lifecycle[0].ignore_changes).toHaveLength(managedFieldPaths.length);
     expect(hcl).toContain('# Setpoint recommendation r-1 for project "orders etl"');
   });
 
@@ -65,13 +65,13 @@ describe('exportTerraform', () => {
     });
 
     const parsed = (await parse('main.tf', hcl)) as ParsedJob;
-    const job = parsed.resource.databricks_job.single[0];
+    const job = parsed.resource.databricks_job.single?.[0];
 
-    expect(job.task?.[0]).toMatchObject({
+    expect(job?.task?.[0]).toMatchObject({
       task_key: 'main',
       new_cluster: [{ node_type_id: 'c5.2xlarge', num_workers: 3 }],
     });
-    expect(job.lifecycle[0].ignore_changes[0]).toBe('${task[0].new_cluster[0].node_type_id}');
+    expect(job?.lifecycle[0].ignore_changes[0]).toBe('${task[0].new_cluster[0].node_type_id}');
   });
 
   it('escapes interpolation markers in strings', async () => {
@@ -85,8 +85,8 @@ describe('exportTerraform', () => {
 
     const parsed = (await parse('main.tf', hcl)) as ParsedJob;
 
-    expect(hcl).toContain('job_cluster_key = "k$${var.x}"');
-    expect(parsed.resource.databricks_job.x[0].job_cluster?.[0].job_cluster_key).toBe('k${var.x}');
+    expect(hcl).toMatch(/job_cluster_key = "k\$\$\{var\.x\}"/);
+    expect(parsed.resource.databricks_job.x?.[0].job_cluster?.[0].job_cluster_key).toBe('k${var.x}');
   });
 });
 
