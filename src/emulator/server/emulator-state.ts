@@ -1,0 +1,133 @@
+import type { SimClusterSpec } from '../physics/cluster-spec.js';
+import type { EventLogEntry } from '../physics/event-log-writer.js';
+import type { WorkloadSegment } from '../physics/simulate-cluster.js';
+import type { ClusterSimulation, SimulationIdentity } from '../physics/simulation-types.js';
+import type {
+  DestinationConfig,
+  JobClusterSettings,
+  JobSettings,
+  NewClusterSettings,
+  TaskSettings,
+} from './schema.js';
+
+export interface JobRecord {
+  jobId: number;
+  createdTimeMs: number;
+  creatorUserName: string;
+  settings: JobSettings;
+  runCount: number;
+}
+
+export type TaskOutcome = 'SUCCESS' | 'FAILED' | 'UPSTREAM_FAILED' | 'CANCELED';
+
+export interface TaskRunRecord {
+  runId: number;
+  taskKey: string;
+  settings: TaskSettings;
+  clusterId?: string;
+  /** When the task left the queue (its dependencies were done); cluster creation starts here. */
+  startMs: number;
+  execStartMs: number;
+  execEndMs: number;
+  endMs: number;
+  outcome: TaskOutcome;
+  message: string;
+}
+
+export interface RunRecord {
+  runId: number;
+  jobId?: number;
+  numberInJob: number;
+  runName: string;
+  runType: 'JOB_RUN' | 'SUBMIT_RUN';
+  trigger: 'ONE_TIME';
+  creatorUserName: string;
+  startMs: number;
+  endMs: number;
+  tasks: TaskRunRecord[];
+  jobClusters: JobClusterSettings[];
+  jobParameters: Record<string, string> | undefined;
+  settings: JobSettings;
+  cancelledAtMs?: number;
+  startNotified: boolean;
+  endNotified: boolean;
+}
+
+export interface ClusterRecord {
+  clusterId: string;
+  clusterName: string;
+  clusterKey: string;
+  spec: NewClusterSettings;
+  sim: SimClusterSpec;
+  identity: SimulationIdentity;
+  requestedAtMs: number;
+  segments: WorkloadSegment[];
+  simulation: ClusterSimulation;
+  runId: number;
+  jobId?: number;
+  jobName: string;
+  cutAtMs?: number;
+  lastLogAttemptMs?: number;
+  finalLogsDelivered: boolean;
+  eventLog?: EventLogEntry[];
+}
+
+export interface DestinationRecord {
+  id: string;
+  displayName: string;
+  destinationType: 'EMAIL' | 'SLACK' | 'MICROSOFT_TEAMS' | 'PAGERDUTY' | 'WEBHOOK';
+  config: DestinationConfig;
+}
+
+export interface WebhookDelivery {
+  atMs: number;
+  eventType: string;
+  destinationId: string;
+  url: string;
+  payload: Record<string, unknown>;
+  dropped: boolean;
+  status?: number;
+  error?: string;
+}
+
+export interface WorkspaceObject {
+  path: string;
+  objectType: 'NOTEBOOK' | 'FILE' | 'DIRECTORY';
+  language?: string;
+  content: string;
+  modifiedMs: number;
+  objectId: number;
+}
+
+/** Everything the emulated workspace holds, in memory. */
+export class EmulatorState {
+  readonly jobs = new Map<number, JobRecord>();
+  readonly runs = new Map<number, RunRecord>();
+  readonly taskRuns = new Map<number, { run: RunRecord; task: TaskRunRecord }>();
+  readonly clusters = new Map<string, ClusterRecord>();
+  readonly destinations = new Map<string, DestinationRecord>();
+  readonly secretScopes = new Map<string, Map<string, { value: string; updatedMs: number }>>();
+  readonly workspace = new Map<string, WorkspaceObject>();
+  readonly idempotency = new Map<string, number>();
+  readonly webhookDeliveries: WebhookDelivery[] = [];
+  private nextJobId = 1001;
+  private nextRunId = 5001;
+  private nextObjectId = 3_000_000_000;
+
+  allocateJobId(): number {
+    const id = this.nextJobId;
+    this.nextJobId += 1;
+    return id;
+  }
+
+  allocateRunId(): number {
+    const id = this.nextRunId;
+    this.nextRunId += 1;
+    return id;
+  }
+
+  allocateObjectId(): number {
+    this.nextObjectId += 1;
+    return this.nextObjectId;
+  }
+}

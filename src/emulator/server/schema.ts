@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+/** Request bodies the emulator accepts. Unknown fields are kept, as the real service keeps them. */
+
+const newClusterSchema = z.looseObject({
+  spark_version: z.string().optional(),
+  node_type_id: z.string().optional(),
+  driver_node_type_id: z.string().optional(),
+  num_workers: z.number().int().nonnegative().optional(),
+  autoscale: z
+    .looseObject({ min_workers: z.number().int().nonnegative(), max_workers: z.number().int().positive() })
+    .optional(),
+  runtime_engine: z.enum(['STANDARD', 'PHOTON', 'NULL']).optional(),
+  spark_conf: z.record(z.string(), z.string()).optional(),
+  aws_attributes: z.looseObject({}).optional(),
+  azure_attributes: z.looseObject({}).optional(),
+  cluster_log_conf: z
+    .looseObject({
+      dbfs: z.looseObject({ destination: z.string() }).optional(),
+      volumes: z.looseObject({ destination: z.string() }).optional(),
+      s3: z.looseObject({ destination: z.string() }).optional(),
+    })
+    .optional(),
+});
+
+const webhookListSchema = z
+  .array(z.looseObject({ id: z.string() }))
+  .max(3, 'A maximum of 3 destinations can be specified');
+
+export const webhookNotificationsSchema = z.looseObject({
+  on_start: webhookListSchema.optional(),
+  on_success: webhookListSchema.optional(),
+  on_failure: webhookListSchema.optional(),
+  on_duration_warning_threshold_exceeded: webhookListSchema.optional(),
+});
+
+export const taskSchema = z.looseObject({
+  task_key: z.string().min(1),
+  depends_on: z.array(z.looseObject({ task_key: z.string(), outcome: z.string().optional() })).optional(),
+  new_cluster: newClusterSchema.optional(),
+  job_cluster_key: z.string().optional(),
+  existing_cluster_id: z.string().optional(),
+  webhook_notifications: webhookNotificationsSchema.optional(),
+  run_if: z.string().optional(),
+});
+
+export const jobClusterSchema = z.looseObject({
+  job_cluster_key: z.string().min(1),
+  new_cluster: newClusterSchema,
+});
+
+export const jobSettingsSchema = z.looseObject({
+  name: z.string().optional(),
+  tasks: z.array(taskSchema).optional(),
+  job_clusters: z.array(jobClusterSchema).optional(),
+  webhook_notifications: webhookNotificationsSchema.optional(),
+  notification_settings: z
+    .looseObject({
+      no_alert_for_skipped_runs: z.boolean().optional(),
+      no_alert_for_canceled_runs: z.boolean().optional(),
+    })
+    .optional(),
+  max_concurrent_runs: z.number().int().nonnegative().optional(),
+});
+
+const int64Schema = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+
+export const createJobBodySchema = jobSettingsSchema.extend({
+  access_control_list: z.array(z.unknown()).optional(),
+});
+
+export const updateJobBodySchema = z.object({
+  job_id: int64Schema,
+  new_settings: jobSettingsSchema.optional(),
+  fields_to_remove: z.array(z.string()).optional(),
+});
+
+export const resetJobBodySchema = z.object({ job_id: int64Schema, new_settings: jobSettingsSchema });
+
+export const jobIdBodySchema = z.looseObject({ job_id: int64Schema });
+
+export const runNowBodySchema = z.looseObject({
+  job_id: int64Schema,
+  idempotency_token: z.string().max(64).optional(),
+  job_parameters: z.record(z.string(), z.string()).optional(),
+  only: z.array(z.string()).optional(),
+});
+
+export const submitRunBodySchema = z.looseObject({
+  run_name: z.string().optional(),
+  tasks: z.array(taskSchema).min(1),
+  idempotency_token: z.string().max(64).optional(),
+  webhook_notifications: webhookNotificationsSchema.optional(),
+});
+
+export const runIdBodySchema = z.looseObject({ run_id: int64Schema });
+
+export const clusterEventsBodySchema = z.looseObject({
+  cluster_id: z.string(),
+  start_time: z.number().int().optional(),
+  end_time: z.number().int().optional(),
+  event_types: z.array(z.string()).optional(),
+  order: z.enum(['ASC', 'DESC']).optional(),
+  page_size: z.number().int().min(0).max(500).optional(),
+  page_token: z.string().optional(),
+  limit: z.number().int().min(0).max(500).optional(),
+  offset: z.number().int().min(0).optional(),
+});
+
+export const dbfsPutBodySchema = z.object({
+  path: z.string(),
+  contents: z.string().optional(),
+  overwrite: z.boolean().optional(),
+});
+
+export const dbfsPathBodySchema = z.looseObject({ path: z.string(), recursive: z.boolean().optional() });
+export const dbfsCreateBodySchema = z.object({ path: z.string(), overwrite: z.boolean().optional() });
+export const dbfsAddBlockBodySchema = z.object({ handle: z.number().int(), data: z.string() });
+export const dbfsCloseBodySchema = z.object({ handle: z.number().int() });
+
+export const workspaceImportBodySchema = z.looseObject({
+  path: z.string(),
+  content: z.string().optional(),
+  format: z.enum(['AUTO', 'SOURCE', 'HTML', 'JUPYTER', 'DBC', 'R_MARKDOWN', 'RAW']).optional(),
+  language: z.enum(['PYTHON', 'SCALA', 'SQL', 'R']).optional(),
+  overwrite: z.boolean().optional(),
+});
+
+export const workspacePathBodySchema = z.looseObject({ path: z.string(), recursive: z.boolean().optional() });
+
+export const secretScopeBodySchema = z.looseObject({ scope: z.string().regex(/^[\w.@-]{1,128}$/) });
+export const secretPutBodySchema = z.object({
+  scope: z.string(),
+  key: z.string().regex(/^[\w.-]{1,128}$/),
+  string_value: z.string().optional(),
+  bytes_value: z.string().optional(),
+});
+export const secretDeleteBodySchema = z.object({ scope: z.string(), key: z.string() });
+
+const genericWebhookSchema = z.looseObject({
+  url: z.string().url().optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+});
+
+export const destinationConfigSchema = z.looseObject({
+  generic_webhook: genericWebhookSchema.optional(),
+  email: z.looseObject({ addresses: z.array(z.string()).optional() }).optional(),
+  slack: z.looseObject({ url: z.string().optional() }).optional(),
+  microsoft_teams: z.looseObject({ url: z.string().optional() }).optional(),
+  pagerduty: z.looseObject({ integration_key: z.string().optional() }).optional(),
+});
+
+export const createDestinationBodySchema = z.object({
+  display_name: z.string().min(1),
+  config: destinationConfigSchema,
+});
+
+export const updateDestinationBodySchema = z.object({
+  display_name: z.string().min(1).optional(),
+  config: destinationConfigSchema.optional(),
+});
+
+export type JobSettings = z.infer<typeof jobSettingsSchema>;
+export type TaskSettings = z.infer<typeof taskSchema>;
+export type JobClusterSettings = z.infer<typeof jobClusterSchema>;
+export type NewClusterSettings = z.infer<typeof newClusterSchema>;
+export type WebhookNotifications = z.infer<typeof webhookNotificationsSchema>;
+export type DestinationConfig = z.infer<typeof destinationConfigSchema>;
