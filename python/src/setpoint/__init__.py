@@ -1,3 +1,7 @@
-"""Python integration package for Setpoint."""
+"""Python integration package for Setpoint: REST client, Airflow and Databricks helpers."""
+
+from .client import RetryPolicy, SetpointClient
+from .errors import SetpointError, SetpointTimeoutError
 
 __version__ = "0.1.0"
+__all__ = ["RetryPolicy", "SetpointClient", "SetpointError", "SetpointTimeoutError", "__version__"]

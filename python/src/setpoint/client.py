@@ -1,0 +1,258 @@
+"""Typed client for the Setpoint REST API (`/api/v1`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+import httpx
+
+from .errors import SetpointError, SetpointTimeoutError
+
+RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
+TERMINAL_RECOMMENDATION_STATES = frozenset({"SUCCESS", "FAILURE"})
+
+
+@dataclass
+class RetryPolicy:
+    attempts: int = 6
+    base_delay_s: float = 0.5
+    max_delay_s: float = 10.0
+
+
+@dataclass
+class _Token:
+    value: str
+    expires_at_ms: int
+
+
+@dataclass
+class SetpointClient:
+    """Talks to one Setpoint server with an API key; exchanges it for a bearer token and refreshes it.
+
+    Arguments default to the `SETPOINT_URL`, `SETPOINT_API_KEY_ID` and `SETPOINT_API_KEY_SECRET`
+    environment variables.
+    """
+
+    url: str | None = None
+    api_key_id: str | None = None
+    api_key_secret: str | None = None
+    timeout_s: float = 60.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    transport: httpx.BaseTransport | None = None
+    sleep: Callable[[float], None] = time.sleep
+    _token: _Token | None = field(default=None, init=False, repr=False)
+    _http: httpx.Client = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.url = (self.url or os.environ.get("SETPOINT_URL") or "http://127.0.0.1:8080").rstrip("/")
+        self.api_key_id = self.api_key_id or os.environ.get("SETPOINT_API_KEY_ID")
+        self.api_key_secret = self.api_key_secret or os.environ.get("SETPOINT_API_KEY_SECRET")
+        if not self.api_key_id or not self.api_key_secret:
+            raise SetpointError(
+                "no Setpoint API key: pass api_key_id/api_key_secret or set SETPOINT_API_KEY_ID and SETPOINT_API_KEY_SECRET",
+                code="NO_CREDENTIALS",
+            )
+        self._http = httpx.Client(
+            base_url=self.url,
+            timeout=self.timeout_s,
+            transport=self.transport,
+            headers={"user-agent": "setpoint-client-python"},
+        )
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> "SetpointClient":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    # -- transport -------------------------------------------------------------------------
+
+    def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        last_error: Exception | None = None
+        for attempt in range(1, self.retry.attempts + 1):
+            try:
+                response = self._http.request(method, path, **kwargs)
+            except httpx.TransportError as error:
+                last_error = error
+                response = None
+            if response is not None and response.status_code not in RETRYABLE_STATUSES:
+                return response
+            if attempt == self.retry.attempts:
+                if response is not None:
+                    return response
+                raise SetpointError(f"cannot reach Setpoint at {self.url}: {last_error}", code="CONNECTION_FAILED")
+            retry_after = response.headers.get("retry-after") if response is not None else None
+            delay = float(retry_after) if retry_after and retry_after.isdigit() else min(
+                self.retry.max_delay_s, self.retry.base_delay_s * 2 ** (attempt - 1)
+            ) * (0.5 + random.random() / 2)
+            self.sleep(delay)
+        raise AssertionError("unreachable")
+
+    def _bearer(self) -> str:
+        now_ms = int(time.time() * 1000)
+        if self._token is None or self._token.expires_at_ms - now_ms < 30_000:
+            response = self._send(
+                "POST",
+                "/api/v1/auth/token",
+                json={"api_key_id": self.api_key_id, "api_key_secret": self.api_key_secret},
+            )
+            body = _decode(response)
+            self._token = _Token(body["access_token"], _epoch_ms(body["expires_at"]))
+        return self._token.value
+
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        headers = dict(kwargs.pop("headers", {}) or {})
+        headers["authorization"] = f"Bearer {self._bearer()}"
+        response = self._send(method, path, headers=headers, **kwargs)
+        if response.status_code == 401 and self._token is not None:
+            self._token = None
+            headers["authorization"] = f"Bearer {self._bearer()}"
+            response = self._send(method, path, headers=headers, **kwargs)
+        return _decode(response)
+
+    # -- projects --------------------------------------------------------------------------
+
+    def list_projects(self, *, query: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+        params: dict[str, Any] = {"limit": limit}
+        if query:
+            params["q"] = query
+        body = self.request("GET", "/api/v1/projects", params=params)
+        return list(body.get("items", body) if isinstance(body, dict) else body)
+
+    def get_project(self, project_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/api/v1/projects/{project_id}")
+
+    def create_project(self, name: str, **fields: Any) -> dict[str, Any]:
+        return self.request("POST", "/api/v1/projects", json={"name": name, **fields})
+
+    def update_project(self, project_id: str, **fields: Any) -> dict[str, Any]:
+        return self.request("PATCH", f"/api/v1/projects/{project_id}", json=fields)
+
+    def find_project_by_app_id(self, app_id: str) -> dict[str, Any] | None:
+        for project in self.list_projects(query=app_id, limit=500):
+            if project.get("app_id") == app_id:
+                return project
+        return None
+
+    def get_or_create_project(self, app_id: str, **fields: Any) -> dict[str, Any]:
+        return self.find_project_by_app_id(app_id) or self.create_project(fields.pop("name", app_id), app_id=app_id, **fields)
+
+    # -- runs ------------------------------------------------------------------------------
+
+    def submit_run(
+        self,
+        project_id: str,
+        eventlog_paths: Iterable[str | Path],
+        *,
+        cluster_report: Mapping[str, Any] | None = None,
+        external_run_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Uploads a run's event log file(s) (or one zip) and optional cluster report."""
+        handles = []
+        try:
+            files: list[tuple[str, tuple[str, Any, str]]] = []
+            for path in eventlog_paths:
+                handle = open(path, "rb")  # noqa: SIM115 - closed in finally
+                handles.append(handle)
+                files.append(("eventlog", (Path(path).name, handle, "application/octet-stream")))
+            if not files:
+                raise SetpointError("submit_run needs at least one event log file", code="NO_EVENTLOG")
+            data: dict[str, str] = {}
+            if cluster_report is not None:
+                files.append(("cluster_report", ("cluster_report.json", json.dumps(cluster_report).encode(), "application/json")))
+            if external_run_id is not None:
+                data["external_run_id"] = external_run_id
+            return self.request("POST", f"/api/v1/projects/{project_id}/runs", files=files, data=data)
+        finally:
+            for handle in handles:
+                handle.close()
+
+    def submit_run_uri(
+        self,
+        project_id: str,
+        eventlog_uri: str,
+        *,
+        cluster_report: Mapping[str, Any] | None = None,
+        external_run_id: str | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"eventlog_uri": eventlog_uri}
+        if cluster_report is not None:
+            body["cluster_report"] = cluster_report
+        if external_run_id is not None:
+            body["external_run_id"] = external_run_id
+        return self.request("POST", f"/api/v1/projects/{project_id}/runs", json=body)
+
+    def list_runs(self, project_id: str) -> list[dict[str, Any]]:
+        body = self.request("GET", f"/api/v1/projects/{project_id}/runs")
+        return list(body.get("items", body) if isinstance(body, dict) else body)
+
+    # -- recommendations -------------------------------------------------------------------
+
+    def create_recommendation(self, project_id: str) -> dict[str, Any]:
+        return self.request("POST", f"/api/v1/projects/{project_id}/recommendations", json={})
+
+    def get_recommendation(self, project_id: str, recommendation_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/api/v1/projects/{project_id}/recommendations/{recommendation_id}")
+
+    def get_latest_recommendation(self, project_id: str) -> dict[str, Any] | None:
+        try:
+            return self.request("GET", f"/api/v1/projects/{project_id}/recommendations/latest")
+        except SetpointError as error:
+            if error.status == 404:
+                return None
+            raise
+
+    def wait_for_recommendation(
+        self, project_id: str, recommendation_id: str, *, timeout_s: float = 600.0, poll_s: float = 2.0
+    ) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            recommendation = self.get_recommendation(project_id, recommendation_id)
+            if recommendation.get("state") in TERMINAL_RECOMMENDATION_STATES:
+                return recommendation
+            if time.monotonic() >= deadline:
+                raise SetpointTimeoutError(
+                    f"recommendation {recommendation_id} still {recommendation.get('state')} after {timeout_s:.0f}s",
+                    code="RECOMMENDATION_TIMEOUT",
+                )
+            self.sleep(poll_s)
+
+    def apply_recommendation(self, project_id: str, recommendation_id: str) -> dict[str, Any]:
+        return self.request("POST", f"/api/v1/projects/{project_id}/recommendations/{recommendation_id}/apply", json={})
+
+    # -- workspaces ------------------------------------------------------------------------
+
+    def get_workspace(self, workspace_id: str) -> dict[str, Any]:
+        return self.request("GET", f"/api/v1/workspaces/{workspace_id}")
+
+
+def _decode(response: httpx.Response) -> Any:
+    if response.status_code == 204 or not response.content:
+        body: Any = {}
+    else:
+        try:
+            body = response.json()
+        except ValueError:
+            body = {"error": {"code": "BAD_RESPONSE", "message": response.text[:300]}}
+    if response.is_success:
+        return body
+    error = body.get("error", {}) if isinstance(body, dict) else {}
+    message = error.get("message") or f"HTTP {response.status_code}"
+    raise SetpointError(message, code=error.get("code", f"HTTP_{response.status_code}"), status=response.status_code)
+
+
+def _epoch_ms(value: Any) -> int:
+    if isinstance(value, (int, float)):
+        return int(value)
+    from datetime import datetime
+
+    return int(datetime.fromisoformat(str(value).replace("Z", "+00:00")).timestamp() * 1000)
