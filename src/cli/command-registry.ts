@@ -1,9 +1,19 @@
 import type { Command } from '@commander-js/extra-typings';
 import { registerAnalyzeCommand } from './commands/analyze.js';
+import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerPricingCommand } from './commands/pricing.js';
 import { registerServeCommand } from './commands/serve.js';
 
 export type RegisterCommand = (program: Command) => void;
 
 /** Every `setpoint <command>`; each lives in its own file under ./commands. */
-export const commandRegistry: RegisterCommand[] = [registerServeCommand, registerDemoCommand, registerAnalyzeCommand];
+export const commandRegistry: RegisterCommand[] = [
+  registerServeCommand,
+  registerDemoCommand,
+  registerAnalyzeCommand,
+  registerCostCommand,
+  registerPricingCommand,
+  registerEmulatorCommand,
+];
