@@ -63,6 +63,13 @@ for app in $("$venv/bin/python" -c 'import json,sys; print(" ".join(a["id"] for 
   for endpoint in jobs stages allexecutors environment; do
     curl -fsS "$api/applications/$app/$endpoint" >"$out/history-server/$app/$endpoint.json"
   done
+  # Keep the environment answer small: the classpath and JVM/Hadoop properties are machine noise.
+  "$venv/bin/python" - "$out/history-server/$app/environment.json" <<'PY'
+import json, sys
+path = sys.argv[1]
+environment = json.load(open(path))
+json.dump({key: environment[key] for key in ("runtime", "sparkProperties", "resourceProfiles")}, open(path, "w"), indent=2)
+PY
 done
 "$venv/bin/python" - "$out" "$spark_version" <<'PY'
 import json, os, sys

@@ -22,3 +22,8 @@ declare module 'snappyjs' {
   export function uncompress<T extends Uint8Array>(compressed: T, maxLength?: number): T;
   export function compress<T extends Uint8Array>(uncompressed: T): T;
 }
+
+declare module 'lz4js/xxh32.js' {
+  /** XXH32 of src[index, index+length) with the given seed. */
+  export function hash(seed: number, src: Uint8Array, index: number, length: number): number;
+}

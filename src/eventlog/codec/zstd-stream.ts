@@ -72,7 +72,8 @@ async function* decodeWithBinary(
     for await (const chunk of stdout) yield chunk as Buffer;
     const code = await exited;
     if (code !== 0) {
-      if (/end of file|truncated|incomplete/i.test(stderr)) throw new TruncatedStreamError(source, 'zstd');
+      if (/end of file|premature end|truncated|incomplete/i.test(stderr))
+        throw new TruncatedStreamError(source, 'zstd');
       const firstLine = stderr.split('\n')[0] ?? '';
       const reason = firstLine.split(': ').pop()?.trim() || `zstd exited with code ${code}`;
       throw corruptStream(source, 'zstd', reason);
