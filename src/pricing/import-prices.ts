@@ -1,13 +1,14 @@
 import { ValidationError } from '../errors/index.js';
 import { saveImportedLayer } from './catalog-store.js';
 import { type ImportResult, importAwsOffer } from './importers/aws-offer.js';
+import { importAwsSpotHistory } from './importers/aws-spot-history.js';
 import { importAzureRetail, parseAzureRetailPages } from './importers/azure-retail.js';
 import { importDatabricksCalculator, parseDatabricksCalculator } from './importers/databricks-calculator.js';
 import { maxFollowedPages, readJsonSource } from './importers/read-source.js';
 import type { AzureRetailPage } from './importers/schema.js';
 import type { Cloud } from './schema.js';
 
-export type ImportKind = 'aws-offer' | 'azure-retail' | 'databricks';
+export type ImportKind = 'aws-offer' | 'aws-spot-history' | 'azure-retail' | 'databricks';
 
 export interface ImportOptions {
   /** Cloud of a Databricks pricing file; inferred from node type names when absent. */
@@ -47,6 +48,8 @@ export async function readPriceImport(
   switch (kind) {
     case 'aws-offer':
       return importAwsOffer(await readJsonSource(location), location);
+    case 'aws-spot-history':
+      return importAwsSpotHistory(await readJsonSource(location), location);
     case 'azure-retail':
       return importAzureRetail(await readAzurePages(location), location);
     case 'databricks': {

@@ -48,7 +48,7 @@ describe('setpoint pricing show', () => {
 });
 
 describe('setpoint pricing import', () => {
-  it('imports an AWS offer, an Azure page and a Databricks calculator file into the data directory', () => {
+  it('imports an AWS offer, spot history, an Azure page and a Databricks calculator file into the data directory', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'setpoint-import-cli-'));
     const aws = setpoint(
       ['pricing', 'import', '--aws-offer', fixture('aws-ec2-offer.json'), '--json'],
@@ -74,14 +74,20 @@ describe('setpoint pricing import', () => {
       dataDir,
     );
     expect(databricks.code).toBe(0);
-    expect(readdirSync(join(dataDir, 'pricing', 'imports'))).toHaveLength(3);
+    const spot = setpoint(
+      ['pricing', 'import', '--aws-spot-history', fixture('aws-spot-price-history.json')],
+      dataDir,
+    );
+    expect(spot.stdout).toContain('2 spot prices');
+    expect(readdirSync(join(dataDir, 'pricing', 'imports'))).toHaveLength(4);
 
     const shown = JSON.parse(
       setpoint(['pricing', 'show', 'm5.xlarge', '--region', 'us-east-1', '--json'], dataDir).stdout,
     );
     expect(shown.prices[0].onDemandUsdPerHour).toBe(0.2);
     expect(shown.dbu.photon.dbuPerHour).toBe(1.5);
-    expect(shown.catalog.layers).toHaveLength(4);
+    expect(shown.catalog.layers).toHaveLength(5);
+    expect(shown.prices[0].spot).toMatchObject({ low: 0.0683, high: 0.0816, simulated: false });
 
     const estimate = setpoint(
       [

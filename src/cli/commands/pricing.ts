@@ -140,6 +140,10 @@ an error naming what is missing, never zero.`,
     .description('import current prices into the data directory, where they overlay the shipped catalog')
     .option('--aws-offer <file|url>', 'AWS Price List bulk offer JSON (AmazonEC2 or ElasticMapReduce)')
     .option(
+      '--aws-spot-history <file|url>',
+      'EC2 spot price history (aws ec2 describe-spot-price-history --output json)',
+    )
+    .option(
       '--azure-retail <file|url>',
       'Azure Retail Prices API response (a page, an array of pages, or a URL to follow)',
     )
@@ -159,6 +163,8 @@ an error naming what is missing, never zero.`,
 Examples:
   $ setpoint pricing import --aws-offer https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/ElasticMapReduce/current/us-east-1/index.json
   $ setpoint pricing import --aws-offer ./AmazonEC2-us-east-1.json
+  $ aws ec2 describe-spot-price-history --product-descriptions Linux/UNIX --output json > spot.json
+  $ setpoint pricing import --aws-spot-history ./spot.json
   $ setpoint pricing import --azure-retail "https://prices.azure.com/api/retail/prices?\\$filter=serviceName eq 'Azure Databricks'"
   $ setpoint pricing import --databricks https://www.databricks.com/en-pricing-assets/data/pricing/AWS.json --cloud aws
 
@@ -167,6 +173,7 @@ Only http(s) URLs are fetched. Each import is written as its own file under <dat
     .action(async (options) => {
       const sources: [ImportKind, string | undefined][] = [
         ['aws-offer', options.awsOffer],
+        ['aws-spot-history', options.awsSpotHistory],
         ['azure-retail', options.azureRetail],
         ['databricks', options.databricks],
       ];
@@ -175,7 +182,7 @@ Only http(s) URLs are fetched. Each import is written as its own file under <dat
       if (given.length !== 1 || !chosen) {
         throw new ValidationError(
           'INVALID_OPTION',
-          'give exactly one of --aws-offer, --azure-retail and --databricks',
+          'give exactly one of --aws-offer, --aws-spot-history, --azure-retail and --databricks',
         );
       }
       const dataDir = loadConfig({ dataDir: options.dataDir }).dataDir;

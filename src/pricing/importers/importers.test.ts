@@ -8,6 +8,7 @@ import { openPriceCatalog } from '../catalog-store.js';
 import { importPrices, readPriceImport } from '../import-prices.js';
 import { createPriceCatalog } from '../price-catalog.js';
 import { importAwsOffer } from './aws-offer.js';
+import { importAwsSpotHistory } from './aws-spot-history.js';
 import { databricksSkuOf, importAzureRetail, parseAzureRetailPages } from './azure-retail.js';
 import { readJsonSource } from './read-source.js';
 
@@ -70,6 +71,22 @@ describe('AWS Price List offer import', () => {
 
   it('rejects a document that is not an offer file', () => {
     expect(() => importAwsOffer({ Items: [] }, 'x')).toThrow(ValidationError);
+  });
+});
+
+describe('EC2 spot price history import', () => {
+  it('folds zones into regions: mean, min and max of the Linux samples', () => {
+    const { layer } = importAwsSpotHistory(readFixture('aws-spot-price-history.json'), 'fixture');
+    const m5 = layer.spotPrices.find((entry) => entry.instanceType === 'm5.xlarge');
+    // three Linux samples in us-east-1a/b/c; the Windows sample is skipped
+    expect(m5?.region).toBe('us-east-1');
+    expect(m5?.usdPerHour).toBeCloseTo((0.0721 + 0.0683 + 0.0816) / 3, 12);
+    expect(m5).toMatchObject({ minUsdPerHour: 0.0683, maxUsdPerHour: 0.0816, effectiveDate: '2024-07-03' });
+    const catalog = createPriceCatalog([shippedCatalog, layer]);
+    expect(catalog.spotPrice('aws', 'us-west-2', 'm6gd.2xlarge')).toMatchObject({
+      expected: 0.1432,
+      simulated: false,
+    });
   });
 });
 

@@ -75,3 +75,17 @@ export const databricksCalculatorRowSchema = z.looseObject({
 export type DatabricksCalculatorRow = z.infer<typeof databricksCalculatorRowSchema>;
 
 export const databricksCalculatorSchema = z.array(databricksCalculatorRowSchema);
+
+/** Output of `aws ec2 describe-spot-price-history --output json` (EC2 `DescribeSpotPriceHistory`). */
+export const awsSpotPriceHistorySchema = z.looseObject({
+  SpotPriceHistory: z.array(
+    z.looseObject({
+      AvailabilityZone: z.string(),
+      InstanceType: z.string(),
+      ProductDescription: z.string(),
+      SpotPrice: z.string().regex(/^\d+(\.\d+)?$/),
+      Timestamp: z.string(),
+    }),
+  ),
+});
+export type AwsSpotPriceHistory = z.infer<typeof awsSpotPriceHistorySchema>;
