@@ -4,13 +4,17 @@ import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerPricingCommand } from './commands/pricing.js';
+import { registerKeysCommand } from './commands/keys.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerWorkerCommand } from './commands/worker.js';
 
 export type RegisterCommand = (program: Command) => void;
 
 /** Every `setpoint <command>`; each lives in its own file under ./commands. */
 export const commandRegistry: RegisterCommand[] = [
   registerServeCommand,
+  registerWorkerCommand,
+  registerKeysCommand,
   registerDemoCommand,
   registerAnalyzeCommand,
   registerCostCommand,

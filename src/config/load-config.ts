@@ -9,6 +9,20 @@ const envNames = {
   logLevel: 'SETPOINT_LOG_LEVEL',
   masterKey: 'SETPOINT_MASTER_KEY',
   maxUploadBytes: 'SETPOINT_MAX_UPLOAD_BYTES',
+  serverSecret: 'SETPOINT_SERVER_SECRET',
+  blobStoreUrl: 'SETPOINT_BLOB_STORE_URL',
+  s3Endpoint: 'SETPOINT_S3_ENDPOINT',
+  s3Region: 'AWS_REGION',
+  s3AccessKeyId: 'AWS_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'AWS_SECRET_ACCESS_KEY',
+  allowPrivateEventLogUris: 'SETPOINT_ALLOW_PRIVATE_EVENTLOG_URIS',
+  accessTokenTtlSeconds: 'SETPOINT_ACCESS_TOKEN_TTL_SECONDS',
+  rateLimitPerMinute: 'SETPOINT_RATE_LIMIT_PER_MINUTE',
+  metricsPublic: 'SETPOINT_METRICS_PUBLIC',
+  workerConcurrency: 'SETPOINT_WORKER_CONCURRENCY',
+  jobLeaseSeconds: 'SETPOINT_JOB_LEASE_SECONDS',
+  jobMaxAttempts: 'SETPOINT_JOB_MAX_ATTEMPTS',
+  jobRetryDelaySeconds: 'SETPOINT_JOB_RETRY_DELAY_SECONDS',
 } as const satisfies Partial<Record<keyof SetpointConfig, string>>;
 
 /** Flags win over env, env wins over defaults. */

@@ -1,5 +1,10 @@
 import { z } from 'zod';
 
+const booleanFlag = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
+]);
+
 /** Every setting Setpoint reads, from env, a config file or flags: one schema, parsed once at start. */
 export const configSchema = z
   .object({
@@ -13,14 +18,42 @@ export const configSchema = z
     host: z.string().default('127.0.0.1'),
     port: z.coerce.number().int().min(0).max(65535).default(8080),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-    /** Base64 32-byte master key for encrypting workspace secrets; generated into dataDir when absent. */
+    /**
+     * Master keys for workspace secrets: `base64` (one key) or `id:base64,id:base64` (first encrypts,
+     * all decrypt — rotation). Generated into dataDir/master.key when absent.
+     */
     masterKey: z.string().optional(),
+    /** Base64 secret (≥ 32 bytes) that API-key hashes and access tokens are keyed with; generated into dataDir when absent. */
+    serverSecret: z.string().optional(),
     corsOrigins: z.array(z.string()).default([]),
     maxUploadBytes: z.coerce
       .number()
       .int()
       .positive()
       .default(2 * 1024 ** 3),
+    /** `s3://bucket/prefix` stores event logs in an S3-compatible bucket; absent means dataDir/blobs. */
+    blobStoreUrl: z
+      .string()
+      .regex(/^s3:\/\/[^/]+/, 'must be an s3://bucket[/prefix] URL')
+      .optional(),
+    /** Endpoint of an S3-compatible store (MinIO, R2…); default `https://s3.<region>.amazonaws.com`. */
+    s3Endpoint: z.string().url().optional(),
+    s3Region: z.string().default('us-east-1'),
+    s3AccessKeyId: z.string().optional(),
+    s3SecretAccessKey: z.string().optional(),
+    /** Lets `eventlog_uri` reach loopback/private addresses and plain http (local development only). */
+    allowPrivateEventLogUris: booleanFlag.default(false),
+    accessTokenTtlSeconds: z.coerce.number().int().positive().default(3600),
+    /** Requests per minute per API key (per address before authentication). */
+    rateLimitPerMinute: z.coerce.number().int().positive().default(600),
+    /** `/metrics` without a bearer token, for a Prometheus scraper on a trusted network. */
+    metricsPublic: booleanFlag.default(false),
+    workerConcurrency: z.coerce.number().int().positive().max(64).default(2),
+    /** How long a worker owns a job before another may take it over (crash recovery). */
+    jobLeaseSeconds: z.coerce.number().int().min(1).default(300),
+    jobMaxAttempts: z.coerce.number().int().min(1).default(5),
+    /** First retry delay; later retries double it, with jitter. */
+    jobRetryDelaySeconds: z.coerce.number().min(0).default(5),
   })
   .strict();
 

@@ -3,26 +3,31 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../config/schema.js';
 import { createLogger } from '../logging/logger.js';
-import { openDatabase, type StoreConnection } from '../store/open-database.js';
 import { buildApp } from './build-app.js';
+import { composeServices, type Services } from './compose-services.js';
 
 describe('buildApp', () => {
   let app: FastifyInstance;
-  let store: StoreConnection;
+  let services: Services;
+  let token: string;
 
   beforeAll(async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'setpoint-app-'));
     const webDir = path.join(dir, 'web');
     mkdirSync(webDir);
     writeFileSync(path.join(webDir, 'index.html'), '<html><body>dashboard</body></html>');
-    store = await openDatabase({ dataDir: dir });
-    app = await buildApp({ store, logger: createLogger('silent'), webDir });
+    const logger = createLogger('silent');
+    services = await composeServices({ config: configSchema.parse({ dataDir: dir }), logger });
+    app = await buildApp({ services, logger, webDir });
+    const key = await services.apiKeys.create('test', 'test');
+    token = (await services.apiKeys.exchange(key.id, key.secret)).accessToken;
   });
 
   afterAll(async () => {
     await app.close();
-    await store.close();
+    await services.close();
   });
 
   it('answers health checks', async () => {
@@ -33,12 +38,16 @@ describe('buildApp', () => {
   });
 
   it('reports the storage backend and project count from the database', async () => {
-    await store.db
+    await services.store.db
       .insertInto('projects')
       .values({ id: 'p-1', name: 'nightly-etl', description: null, created_at: 1, updated_at: 1 })
       .execute();
 
-    const response = await app.inject({ method: 'GET', url: '/api/v1/system' });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/v1/system',
+      headers: { authorization: `Bearer ${token}` },
+    });
 
     expect(response.json()).toMatchObject({ database: 'sqlite', projects: 1 });
   });
@@ -48,7 +57,14 @@ describe('buildApp', () => {
     const document = response.json() as { openapi: string; paths: Record<string, unknown> };
 
     expect(document.openapi).toMatch(/^3\./);
-    expect(Object.keys(document.paths)).toContain('/api/v1/system');
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/system',
+        '/api/v1/projects',
+        '/api/v1/projects/{id}/runs',
+        '/api/v1/auth/token',
+      ]),
+    );
   });
 
   it('answers unknown API routes with a JSON error body', async () => {

@@ -5,6 +5,13 @@ export interface ProjectsTable {
   id: string;
   name: string;
   description: string | null;
+  workspace_id: Generated<string | null>;
+  job_id: Generated<string | null>;
+  cluster_key: Generated<string | null>;
+  app_id: Generated<string | null>;
+  /** JSON `ProjectSettings`. */
+  settings: Generated<string>;
+  phase: Generated<string>;
   created_at: number;
   updated_at: number;
 }
@@ -19,7 +26,107 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  platform: string;
+  cloud: string;
+  region: string | null;
+  host: string | null;
+  plan_type: string | null;
+  compute_type: string | null;
+  /** AES-256-GCM envelope (see src/security/secret-box.ts); never plaintext. */
+  credentials_ciphertext: string | null;
+  webhook_credentials_ciphertext: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RunsTable {
+  id: string;
+  project_id: string;
+  external_run_id: string;
+  pipeline_state: string;
+  status: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  cluster_config: string | null;
+  cluster_timeline: string | null;
+  cluster_report: string | null;
+  eventlog_uri: string | null;
+  eventlog_blob_key: string | null;
+  eventlog_bytes: number | null;
+  profile: string | null;
+  cost: string | null;
+  input_bytes: number | null;
+  recommendation_id: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RecommendationsTable {
+  id: string;
+  project_id: string;
+  idempotency_key: string | null;
+  state: string;
+  phase: string | null;
+  configuration: string | null;
+  prediction: string | null;
+  explanation: string | null;
+  based_on_run_id: string | null;
+  error: string | null;
+  requested_by: string;
+  apply_requested_at: number | null;
+  apply_requested_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** HMAC-SHA256 of the secret under the server secret, hex. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface QueueJobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  run_at: number;
+  attempts: number;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  idempotency_key: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface ParkedJobsTable {
+  id: Generated<number>;
+  queue: string;
+  job_id: string;
+  kind: string;
+  payload: string;
+  error: string;
+  attempts: number;
+  created_at: number;
+}
+
 export interface Database {
   projects: ProjectsTable;
   audit_log: AuditLogTable;
+  workspaces: WorkspacesTable;
+  runs: RunsTable;
+  recommendations: RecommendationsTable;
+  api_keys: ApiKeysTable;
+  queue_jobs: QueueJobsTable;
+  parked_jobs: ParkedJobsTable;
 }

@@ -32,10 +32,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         .send({ error: { code, message: error.message } } satisfies ErrorBody);
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send({
-        error: { code: 'INTERNAL', message: 'internal error; see the server log' },
-      } satisfies ErrorBody);
+    return reply.status(500).send({
+      error: { code: 'INTERNAL', message: 'internal error; see the server log' },
+    } satisfies ErrorBody);
   });
 }

@@ -5,8 +5,12 @@ import { setpointVersion } from '../../version.js';
 export const healthResponseSchema = z.object({ status: z.literal('ok'), version: z.string() });
 
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get('/healthz', { schema: { hide: true, response: { 200: healthResponseSchema } } }, async () => ({
-    status: 'ok' as const,
-    version: setpointVersion,
-  }));
+  app.get(
+    '/healthz',
+    { config: { public: true }, schema: { hide: true, response: { 200: healthResponseSchema } } },
+    async () => ({
+      status: 'ok' as const,
+      version: setpointVersion,
+    }),
+  );
 };

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { migration0001 } from './0001-initial.js';
+import { migration0002 } from './0002-service-core.js';
 
 /** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -8,6 +9,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     async getMigrations(): Promise<Record<string, Migration>> {
       return {
         '0001-initial': migration0001(dialect),
+        '0002-service-core': migration0002(dialect),
       };
     },
   };

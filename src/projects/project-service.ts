@@ -1,0 +1,207 @@
+import type { Kysely, Selectable } from 'kysely';
+import { NotFoundError, ValidationError } from '../errors/index.js';
+import type { Database, ProjectsTable } from '../store/database-schema.js';
+import { listAudit, recordAudit } from './audit-log.js';
+import { newId } from './ids.js';
+import { type ProjectPhase, type ProjectSettings, projectSettingsSchema } from './project-settings.js';
+
+export interface Project {
+  id: string;
+  name: string;
+  description: string | null;
+  workspaceId: string | null;
+  jobId: string | null;
+  clusterKey: string | null;
+  appId: string | null;
+  settings: ProjectSettings;
+  phase: ProjectPhase;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ProjectInput {
+  name: string;
+  description?: string | null | undefined;
+  workspaceId?: string | null | undefined;
+  jobId?: string | null | undefined;
+  clusterKey?: string | null | undefined;
+  appId?: string | null | undefined;
+  settings?: Partial<ProjectSettings> | undefined;
+}
+
+export interface ProjectListQuery {
+  search?: string | undefined;
+  workspaceId?: string | undefined;
+  phase?: ProjectPhase | undefined;
+  sort: 'name' | '-name' | 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
+  limit: number;
+  offset: number;
+}
+
+export function toProject(row: Selectable<ProjectsTable>): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    workspaceId: row.workspace_id,
+    jobId: row.job_id,
+    clusterKey: row.cluster_key,
+    appId: row.app_id,
+    settings: projectSettingsSchema.parse(JSON.parse(row.settings)),
+    phase: row.phase as ProjectPhase,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function parseSettings(settings: unknown): ProjectSettings {
+  const parsed = projectSettingsSchema.safeParse(settings);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ValidationError(
+      'PROJECT_SETTINGS_INVALID',
+      `invalid project settings: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'validation failed'}`,
+    );
+  }
+  return parsed.data;
+}
+
+export function createProjectService({ db }: { db: Kysely<Database> }) {
+  async function assertWorkspace(workspaceId: string | null | undefined) {
+    if (!workspaceId) return;
+    const found = await db
+      .selectFrom('workspaces')
+      .select('id')
+      .where('id', '=', workspaceId)
+      .executeTakeFirst();
+    if (!found) throw new NotFoundError('WORKSPACE_NOT_FOUND', `workspace ${workspaceId} does not exist`);
+  }
+
+  async function get(id: string): Promise<Project> {
+    const row = await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw new NotFoundError('PROJECT_NOT_FOUND', `project ${id} does not exist`);
+    return toProject(row);
+  }
+
+  return {
+    get,
+
+    async create(input: ProjectInput, actor: string): Promise<Project> {
+      await assertWorkspace(input.workspaceId);
+      const settings = parseSettings(input.settings ?? {});
+      const now = Date.now();
+      const id = newId('prj');
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('projects')
+          .values({
+            id,
+            name: input.name,
+            description: input.description ?? null,
+            workspace_id: input.workspaceId ?? null,
+            job_id: input.jobId ?? null,
+            cluster_key: input.clusterKey ?? null,
+            app_id: input.appId ?? null,
+            settings: JSON.stringify(settings),
+            phase: 'PENDING_SETUP',
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await recordAudit(
+          trx,
+          { entity: 'project', entityId: id, action: 'create', actor, detail: { ...input, settings } },
+          now,
+        );
+      });
+      return get(id);
+    },
+
+    async list(query: ProjectListQuery): Promise<{ items: Project[]; total: number }> {
+      let base = db.selectFrom('projects');
+      if (query.search)
+        base = base.where('name', 'like', `%${query.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+      if (query.workspaceId) base = base.where('workspace_id', '=', query.workspaceId);
+      if (query.phase) base = base.where('phase', '=', query.phase);
+      const direction = query.sort.startsWith('-') ? 'desc' : 'asc';
+      const column = query.sort.replace(/^-/, '') as 'name' | 'created_at' | 'updated_at';
+      const [rows, count] = await Promise.all([
+        base
+          .selectAll()
+          .orderBy(column, direction)
+          .orderBy('id', direction)
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { items: rows.map(toProject), total: Number(count.count) };
+    },
+
+    async update(
+      id: string,
+      patch: Partial<Omit<ProjectInput, 'settings'>> & { settings?: Partial<ProjectSettings> | undefined },
+      actor: string,
+    ): Promise<Project> {
+      const current = await get(id);
+      if (patch.workspaceId !== undefined) await assertWorkspace(patch.workspaceId);
+      const settings = patch.settings
+        ? parseSettings({ ...current.settings, ...patch.settings })
+        : current.settings;
+      const now = Date.now();
+      const changes = {
+        ...(patch.name !== undefined && { name: patch.name }),
+        ...(patch.description !== undefined && { description: patch.description }),
+        ...(patch.workspaceId !== undefined && { workspace_id: patch.workspaceId }),
+        ...(patch.jobId !== undefined && { job_id: patch.jobId }),
+        ...(patch.clusterKey !== undefined && { cluster_key: patch.clusterKey }),
+        ...(patch.appId !== undefined && { app_id: patch.appId }),
+        settings: JSON.stringify(settings),
+        updated_at: now,
+      };
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('projects').set(changes).where('id', '=', id).execute();
+        await recordAudit(
+          trx,
+          { entity: 'project', entityId: id, action: 'update', actor, detail: { ...patch } },
+          now,
+        );
+      });
+      return get(id);
+    },
+
+    async setPhase(id: string, phase: ProjectPhase, actor: string, reason: string): Promise<void> {
+      const current = await get(id);
+      if (current.phase === phase) return;
+      const now = Date.now();
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('projects').set({ phase, updated_at: now }).where('id', '=', id).execute();
+        await recordAudit(
+          trx,
+          {
+            entity: 'project',
+            entityId: id,
+            action: 'phase',
+            actor,
+            detail: { from: current.phase, to: phase, reason },
+          },
+          now,
+        );
+      });
+    },
+
+    async remove(id: string, actor: string): Promise<void> {
+      await get(id);
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('runs').where('project_id', '=', id).execute();
+        await trx.deleteFrom('recommendations').where('project_id', '=', id).execute();
+        await trx.deleteFrom('projects').where('id', '=', id).execute();
+        await recordAudit(trx, { entity: 'project', entityId: id, action: 'delete', actor, detail: {} });
+      });
+    },
+
+    audit: (id: string) => listAudit(db, 'project', id),
+  };
+}
+
+export type ProjectService = ReturnType<typeof createProjectService>;

@@ -1,0 +1,157 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { Agent } from 'undici';
+import type { SetpointConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import { createApiKeyService } from '../projects/api-key-service.js';
+import { createEventLogFetcher } from '../projects/eventlog-fetcher.js';
+import { createPipeline } from '../projects/pipeline.js';
+import type { DomainEvent, Recommender, RunCoster, RunProfiler } from '../projects/ports.js';
+import { createProjectService } from '../projects/project-service.js';
+import { createRecommendationService } from '../projects/recommendation-service.js';
+import { createRunService } from '../projects/run-service.js';
+import { createWorkspaceService } from '../projects/workspace-service.js';
+import type { JobQueue, RetryPolicy } from '../queue/job-queue.js';
+import { PgBossJobQueue } from '../queue/pg-boss-job-queue.js';
+import { SqlJobQueue } from '../queue/sql-job-queue.js';
+import { CredentialSigner } from '../security/credentials.js';
+import { loadKeyMaterial } from '../security/key-material.js';
+import { SecretBox } from '../security/secret-box.js';
+import { publicOnlyAgent } from '../security/ssrf-guard.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
+import { S3BlobStore, S3Client } from '../store/blobs/s3-blob-store.js';
+import { openDatabase, type StoreConnection } from '../store/open-database.js';
+import { defaultAnalysisPorts } from './analysis-ports.js';
+import { createMetrics } from './metrics.js';
+
+export interface AnalysisPorts {
+  profiler: RunProfiler;
+  coster: RunCoster;
+  recommender: Recommender;
+}
+
+export interface ComposeOptions {
+  config: SetpointConfig;
+  logger: Logger;
+  /** Replace the event-log, cost and recommendation engines (tests). */
+  analysis?: Partial<AnalysisPorts>;
+  store?: StoreConnection;
+}
+
+/**
+ * The composition root shared by `serve` (API, optionally with workers) and `worker`: store, queue,
+ * blobs, keys, domain services and the pipeline, each given only what it needs.
+ */
+export async function composeServices(options: ComposeOptions) {
+  const { config, logger } = options;
+  const store =
+    options.store ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+  const keys = loadKeyMaterial({
+    dataDir: config.dataDir,
+    masterKey: config.masterKey,
+    serverSecret: config.serverSecret,
+  });
+  const secretBox = new SecretBox(keys.masterKeys);
+  const signer = new CredentialSigner(keys.serverSecret);
+  const policy: RetryPolicy = {
+    maxAttempts: config.jobMaxAttempts,
+    retryDelaySeconds: config.jobRetryDelaySeconds,
+    leaseSeconds: config.jobLeaseSeconds,
+  };
+  const queue: JobQueue =
+    store.dialect === 'postgres' && config.databaseUrl
+      ? new PgBossJobQueue(config.databaseUrl, policy)
+      : new SqlJobQueue(store.db, store.dialect, policy);
+  const s3 =
+    config.s3AccessKeyId && config.s3SecretAccessKey
+      ? new S3Client(
+          { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
+          config.s3Region,
+          config.s3Endpoint,
+        )
+      : undefined;
+  const blobs: BlobStore = config.blobStoreUrl
+    ? s3BlobStore(config.blobStoreUrl, s3, config)
+    : new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const scratchDir = path.join(config.dataDir, 'tmp');
+  const events = new EventEmitter();
+  const eventPublisher = { publish: (event: DomainEvent) => void events.emit(event.type, event) };
+  const metrics = createMetrics(queue);
+  const analysis: AnalysisPorts = { ...(await defaultAnalysisPorts(config)), ...options.analysis };
+
+  const db = store.db;
+  const projects = createProjectService({ db });
+  const workspaces = createWorkspaceService({ db, secretBox });
+  const apiKeys = createApiKeyService({ db, signer, accessTokenTtlSeconds: config.accessTokenTtlSeconds });
+  const runs = createRunService({
+    db,
+    blobs,
+    queue,
+    allowPrivateEventLogUris: config.allowPrivateEventLogUris,
+  });
+  const recommendations = createRecommendationService({ db, queue, events: eventPublisher });
+  const pipeline = createPipeline({
+    db,
+    blobs,
+    fetcher: createEventLogFetcher({
+      dispatcher: config.allowPrivateEventLogUris ? new Agent() : publicOnlyAgent(),
+      s3,
+      maxBytes: config.maxUploadBytes,
+    }),
+    ...analysis,
+    projects,
+    recommendations,
+    queue,
+    scratchDir,
+    maxEventLogBytes: config.maxUploadBytes,
+    logger,
+    onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
+  });
+
+  let workersStarted = false;
+  return {
+    config,
+    logger,
+    store,
+    queue,
+    blobs,
+    secretBox,
+    signer,
+    events,
+    metrics,
+    scratchDir,
+    projects,
+    workspaces,
+    apiKeys,
+    runs,
+    recommendations,
+    pipeline,
+    async startWorkers(): Promise<void> {
+      workersStarted = true;
+      await queue.startWorkers(pipeline.handlers, {
+        concurrency: config.workerConcurrency,
+        onParked: pipeline.onParked,
+        onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+      });
+    },
+    /** Stops the workers (waiting for running jobs), then the queue and the database. */
+    async close(): Promise<void> {
+      if (workersStarted || queue.name === 'pg-boss') await queue.stop();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+function s3BlobStore(url: string, s3: S3Client | undefined, config: SetpointConfig): BlobStore {
+  if (!s3) throw new Error('blobStoreUrl is s3:// but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set');
+  const parsed = new URL(url);
+  return new S3BlobStore(s3, {
+    endpoint: config.s3Endpoint,
+    region: config.s3Region,
+    bucket: parsed.hostname,
+    prefix: parsed.pathname,
+  });
+}
+
+export type Services = Awaited<ReturnType<typeof composeServices>>;

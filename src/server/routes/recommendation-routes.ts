@@ -1,0 +1,107 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { RecommendationService } from '../../projects/recommendation-service.js';
+import { principalOf } from '../plugins/authentication.js';
+import { idParams, listOf, pageQuery, presentRecommendation, recommendationSchema } from './api-schemas.js';
+
+const bearer = [{ bearerAuth: [] }];
+const recParams = idParams.extend({ rid: z.string().min(1).max(100) });
+
+export function recommendationRoutes(recommendations: RecommendationService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/v1/projects/:id/recommendations',
+      {
+        schema: {
+          tags: ['recommendations'],
+          summary: 'Request a recommendation based on the latest processed run (or based_on_run_id)',
+          security: bearer,
+          params: idParams,
+          body: z.object({ based_on_run_id: z.string().max(100).optional() }).optional(),
+          response: { 202: z.object({ id: z.string(), state: z.literal('PENDING') }) },
+        },
+      },
+      async (request, reply) => {
+        const rec = await recommendations.request(request.params.id, {
+          actor: principalOf(request).actor,
+          basedOnRunId: request.body?.based_on_run_id,
+        });
+        return reply.status(202).send({ id: rec.id, state: 'PENDING' as const });
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/recommendations',
+      {
+        schema: {
+          tags: ['recommendations'],
+          summary: 'List recommendations, newest first',
+          security: bearer,
+          params: idParams,
+          querystring: pageQuery.extend({ state: z.enum(['PENDING', 'SUCCESS', 'FAILURE']).optional() }),
+          response: { 200: listOf(recommendationSchema) },
+        },
+      },
+      async (request) => {
+        const { items, total } = await recommendations.list(request.params.id, request.query);
+        return {
+          items: items.map(presentRecommendation),
+          total,
+          limit: request.query.limit,
+          offset: request.query.offset,
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/recommendations/latest',
+      {
+        schema: {
+          tags: ['recommendations'],
+          summary: 'The newest successful recommendation',
+          security: bearer,
+          params: idParams,
+          response: { 200: recommendationSchema },
+        },
+      },
+      async (request) => presentRecommendation(await recommendations.latest(request.params.id)),
+    );
+
+    app.get(
+      '/api/v1/projects/:id/recommendations/:rid',
+      {
+        schema: {
+          tags: ['recommendations'],
+          summary: 'Get a recommendation',
+          security: bearer,
+          params: recParams,
+          response: { 200: recommendationSchema },
+        },
+      },
+      async (request) =>
+        presentRecommendation(await recommendations.get(request.params.id, request.params.rid)),
+    );
+
+    app.post(
+      '/api/v1/projects/:id/recommendations/:rid/apply',
+      {
+        schema: {
+          tags: ['recommendations'],
+          summary:
+            'Record the intent to apply a successful recommendation (emits recommendation.apply_requested)',
+          security: bearer,
+          params: recParams,
+          response: { 202: recommendationSchema },
+        },
+      },
+      async (request, reply) => {
+        const rec = await recommendations.apply(
+          request.params.id,
+          request.params.rid,
+          principalOf(request).actor,
+        );
+        return reply.status(202).send(presentRecommendation(rec));
+      },
+    );
+  };
+}
