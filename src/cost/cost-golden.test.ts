@@ -140,6 +140,26 @@ describe('estimated cost of a hypothetical cluster', () => {
     expect(estimate.high).toBeCloseTo(9 * 0.192 + 9 * 0.69 * 0.15, 9);
   });
 
+  it('the optimizer hot path usdPerHour agrees with the full breakdown', () => {
+    for (const market of ['on-demand', 'spot', 'spot-with-fallback'] as const) {
+      const rate = model.rateCluster({
+        ...awsJobs,
+        market,
+        firstOnDemand: 2,
+        volumesPerNode: [{ type: 'gp3', sizeGb: 50, count: 1 }],
+      });
+      for (const workers of [0, 1, 5]) {
+        const breakdown = rate.perHour(workers);
+        const fast = rate.usdPerHour(workers);
+        expect(fast.expected).toBeCloseTo(breakdown.total, 12);
+        expect(fast.low).toBeCloseTo(breakdown.low, 12);
+        expect(fast.high).toBeCloseTo(breakdown.high, 12);
+      }
+    }
+    // m5.xlarge on-demand: 9 × (0.192 + 0.69 × 0.15) per hour with 8 workers
+    expect(model.rateCluster(awsJobs).usdPerHour(8).expected).toBeCloseTo(9 * (0.192 + 0.69 * 0.15), 12);
+  });
+
   it('first_on_demand > 1 keeps that many nodes (driver first) on-demand', () => {
     const spec: ClusterSpec = { ...awsJobs, market: 'spot', firstOnDemand: 3 };
     const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 8 }, 1);

@@ -54,6 +54,8 @@ export interface ClusterRate {
   readonly onDemandWorker: NodeHourlyRate;
   /** Cost per hour with `workers` workers. */
   perHour(workers: number): CostBreakdown;
+  /** Total $/h with `workers` workers as a range, without building a breakdown: the optimizer's hot path. */
+  usdPerHour(workers: number): Range;
 }
 
 export interface CostModel {
@@ -204,6 +206,16 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
           );
     const usdPerDbu = usdPerDbuFor(catalog, spec.cloud, spec.region, spec.billing);
     const onDemandWorkerSlots = Math.max(0, spec.firstOnDemand - 1);
+    const nodeTotal = (node: NodeHourlyRate, pick: keyof Range): number =>
+      node.compute[pick] + node.storage + node.emrFee + node.dbuUnits * usdPerDbu;
+    const totals = (pick: keyof Range) => ({
+      driver: nodeTotal(driver, pick),
+      onDemandWorker: nodeTotal(onDemandWorker, pick),
+      worker: nodeTotal(worker, pick),
+    });
+    const low = totals('low');
+    const expected = totals('expected');
+    const high = totals('high');
     const rate: ClusterRate = {
       spec,
       usdPerDbu,
@@ -220,6 +232,15 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
           ],
           usdPerDbu,
         );
+      },
+      usdPerHour: (workers) => {
+        const onDemandCount = Math.min(workers, onDemandWorkerSlots);
+        const marketCount = workers - onDemandCount;
+        return {
+          low: low.driver + onDemandCount * low.onDemandWorker + marketCount * low.worker,
+          expected: expected.driver + onDemandCount * expected.onDemandWorker + marketCount * expected.worker,
+          high: high.driver + onDemandCount * high.onDemandWorker + marketCount * high.worker,
+        };
       },
     };
     clusterRates.set(key, rate);
