@@ -34,6 +34,8 @@ export interface EmulatorOptions {
   /** Create the shipped Job Bank jobs at start (default true). */
   preloadJobs?: boolean;
   workspaceId?: string;
+  /** Mirror every DBFS/Volumes file (delivered cluster logs included) below this directory. */
+  stateDirectory?: string;
 }
 
 export interface Emulator {
@@ -64,7 +66,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const token = options.token ?? defaultEmulatorToken;
   const workspaceId = options.workspaceId ?? '1234567890123456';
   const state = new EmulatorState();
-  const fs = new VirtualFs();
+  const fs = new VirtualFs(options.stateDirectory);
   const clock = new SimClock(options.clockSpeed ?? defaultClockSpeed, options.startTimeMs ?? Date.now());
   const faults = new FaultInjector();
   for (const rule of options.faults ?? []) faults.add(rule);

@@ -40,11 +40,13 @@ function settingsView(settings: JobSettings, expand: boolean, page?: { offset: n
     return rest as JobSettings;
   }
   if (!page) return withDefaults;
-  return {
-    ...withDefaults,
-    tasks: (withDefaults.tasks ?? []).slice(page.offset, page.offset + arrayCap),
-    job_clusters: page.offset === 0 ? (withDefaults.job_clusters ?? []).slice(0, arrayCap) : [],
-  };
+  const paged: JobSettings = { ...withDefaults };
+  if (withDefaults.tasks) paged.tasks = withDefaults.tasks.slice(page.offset, page.offset + arrayCap);
+  if (withDefaults.job_clusters) {
+    // Later pages return the arrays already complete on the first page empty.
+    paged.job_clusters = page.offset === 0 ? withDefaults.job_clusters.slice(0, arrayCap) : [];
+  }
+  return paged;
 }
 
 export function createJob(context: EmulatorContext, settings: JobSettings): JobRecord {

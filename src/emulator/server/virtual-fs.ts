@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { ValidationError } from '../../errors/index.js';
 import { alreadyExists, invalidParameter, resourceMissing } from './api-errors.js';
 
@@ -13,6 +15,9 @@ export interface FileEntry {
  * Directories exist implicitly above every file and explicitly after mkdirs.
  */
 export class VirtualFs {
+  /** @param mirrorDirectory when set, every written file is also written below it on the real disk. */
+  constructor(private readonly mirrorDirectory?: string) {}
+
   private readonly files = new Map<string, { data: Uint8Array; modifiedMs: number }>();
   private readonly dirs = new Map<string, number>([['/', 0]]);
 
@@ -30,6 +35,11 @@ export class VirtualFs {
     if (this.dirs.has(path)) throw invalidParameter(`${path} is a directory`);
     this.files.set(path, { data, modifiedMs });
     this.mkdirs(parentOf(path), modifiedMs);
+    if (this.mirrorDirectory) {
+      const target = join(this.mirrorDirectory, path);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, data);
+    }
   }
 
   append(rawPath: string, data: Uint8Array, modifiedMs: number): void {

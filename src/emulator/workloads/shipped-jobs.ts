@@ -63,7 +63,7 @@ export function shippedJobSettings(): JobSettings[] {
     ),
     singleTask('CPU-bound ML scoring', 'cpu-bound-ml', cluster('m5.2xlarge', 4, 'dbfs')),
     singleTask('Many small jobs', 'many-small-jobs', cluster('m5d.xlarge', { min: 2, max: 8 }, 'dbfs')),
-    singleTask('IO-bound scan', 'io-bound-scan', cluster('Standard_D4ds_v5', 10, 'volumes')),
+    singleTask('IO-bound scan', 'io-bound-scan', cluster('Standard_D4ds_v5', { min: 2, max: 12 }, 'volumes')),
     singleTask('Photon-friendly SQL', 'photon-friendly-sql', cluster('m6gd.xlarge', 8, 'volumes')),
     singleTask(
       'Growing events',
