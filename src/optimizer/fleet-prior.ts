@@ -1,6 +1,10 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { FeatureSpace, instanceFamily, shapeCoordinates, totalMemoryGib } from './config-features.js';
+import { squaredExponential } from './fleet-prior-math.js';
+import { RuntimeAnalog } from './runtime-analog.js';
 import type { Candidate, Observation } from './types.js';
+
+export { squaredExponential };
 
 /** Every run of one other job, used only to learn what is common to Spark jobs. */
 export interface FleetJob {
@@ -28,6 +32,8 @@ export interface FleetPrior {
   residualLengthscale: number;
   noiseVariance: number;
   memoryRisk: MemoryRiskBucket[];
+  /** Runtime surfaces of the fleet's jobs, whose shapes a new job may borrow. */
+  analogs: RuntimeAnalog[];
   jobs: number;
 }
 
@@ -52,6 +58,7 @@ export function uninformedPrior(families: Iterable<string> = []): FleetPrior {
     residualLengthscale: 1.5,
     noiseVariance: defaultNoiseVariance,
     memoryRisk: defaultMemoryRisk(),
+    analogs: [],
     jobs: 0,
   };
 }
@@ -103,6 +110,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
   const fits: number[][] = [];
   const residualSets: Array<{ coordinates: Array<[number, number, number]>; residuals: number[] }> = [];
   const withinConfigSquares: number[] = [];
+  const analogInputs: Array<{ beta: number[]; summaries: ConfigSummary[] }> = [];
   for (const job of jobs) {
     const summaries = summarize(job).filter((summary) => summary.meanLogRuntime !== undefined);
     if (summaries.length < 6) continue;
@@ -110,6 +118,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
     const targets = summaries.map((summary) => summary.meanLogRuntime as number);
     const beta = ridgeFit(rows, targets, d);
     fits.push(beta);
+    analogInputs.push({ beta, summaries: summarize(job) });
     residualSets.push({
       coordinates: summaries.map((summary) => shapeCoordinates(summary.candidate)),
       residuals: rows.map((row, i) => (targets[i] as number) - dot(row, beta)),
@@ -134,14 +143,30 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
   );
   const noiseVariance =
     withinConfigSquares.length >= 3 ? Math.max(1e-4, mean(withinConfigSquares)) : defaultNoiseVariance;
+  const residualLengthscale = bestResidualLengthscale(residualSets, residualVariance, noiseVariance);
+  const analogs = analogInputs.map(
+    ({ beta, summaries }) =>
+      new RuntimeAnalog(
+        space,
+        beta,
+        summaries
+          .filter((summary) => summary.meanLogRuntime !== undefined)
+          .map((summary) => ({ candidate: summary.candidate, logRuntime: summary.meanLogRuntime as number })),
+        summaries.map((summary) => ({ candidate: summary.candidate, rate: summary.failures / summary.runs })),
+        residualVariance,
+        residualLengthscale,
+        noiseVariance,
+      ),
+  );
   return {
     space,
     mean: meanBeta,
     covariance,
     residualVariance,
-    residualLengthscale: bestResidualLengthscale(residualSets, residualVariance, noiseVariance),
+    residualLengthscale,
     noiseVariance,
     memoryRisk: learnMemoryRisk(jobs),
+    analogs,
     jobs: fits.length,
   };
 }
@@ -225,17 +250,6 @@ function learnMemoryRisk(jobs: readonly FleetJob[]): MemoryRiskBucket[] {
         ? (failures[i]! + 0.5) / (totals[i]! + 1)
         : (fallback.find((bucket) => bound <= bucket.maxLog2Ratio)?.failureRate ?? 0.1),
   }));
-}
-
-export function squaredExponential(
-  a: readonly number[],
-  b: readonly number[],
-  variance: number,
-  lengthscale: number,
-): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += ((a[i] as number) - (b[i] as number)) ** 2;
-  return variance * Math.exp(-sum / (2 * lengthscale * lengthscale));
 }
 
 function ridgeFit(rows: readonly Float64Array[], targets: readonly number[], d: number): number[] {

@@ -1,7 +1,7 @@
 import { instanceFamily } from './config-features.js';
 import { failureProbabilities } from './failure-risk.js';
 import type { FleetPrior } from './fleet-prior.js';
-import { constrainedExpectedImprovement, normalCdf, normalQuantile } from './normal-distribution.js';
+import type { RuntimeMixture } from './runtime-mixture.js';
 import { RuntimeModel } from './runtime-model.js';
 import {
   type Candidate,
@@ -25,10 +25,17 @@ export interface OptimizerSettings {
   confidence: number;
   /** Informative runs after the first before the model is trusted (LEARNING → OPTIMIZING). */
   learningRuns: number;
+  /**
+   * Required P(runtime ≤ SLA) of learning runs after the first recommendation: lower than `confidence` so
+   * the model can learn from informative configurations, never so low that the SLA is ignored.
+   */
+  learningConfidence: number;
   /** A learning run may cost at most this multiple of the best known configuration. */
   maxLearningCostMultiple: number;
   /** Hysteresis: change a working configuration only for at least this expected saving (fraction). */
   minSaving: number;
+  /** Try an untried configuration only when its expected improvement is at least this fraction of the cost. */
+  minExplorationGain: number;
   /** With no SLA, the runtime may grow at most by this fraction over the best known configuration. */
   maxRuntimeIncrease: number;
 }
@@ -37,10 +44,19 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
   learningRuns: 3,
+  learningConfidence: 0.5,
   maxLearningCostMultiple: 2,
   minSaving: 0.03,
+  minExplorationGain: 0.01,
   maxRuntimeIncrease: 0.1,
 };
+
+/**
+ * The first recommendation only exploits (it is the change a team judges Setpoint by); the remaining
+ * learning runs maximize constrained expected improvement at the learning confidence; after learning,
+ * exploit when the saving clears the hysteresis, else keep learning only with SLA-safe configurations.
+ */
+type DecisionMode = 'first' | 'exploring' | 'optimizing';
 
 export interface RecommendInput {
   candidates: readonly Candidate[];
@@ -54,8 +70,7 @@ export interface RecommendInput {
 
 export interface CandidateAssessment {
   candidate: Candidate;
-  runtimeS: Range;
-  costUsd: Range;
+  index: number;
   expectedCostUsd: number;
   expectedRuntimeS: number;
   probabilityMeetsSla: number;
@@ -78,8 +93,6 @@ export interface Recommendation {
   explanation: string;
 }
 
-const z90 = normalQuantile(0.9);
-
 /** A reusable optimizer for one catalog: the model's fixed parts are computed once. */
 export class JobOptimizer {
   private readonly model: RuntimeModel;
@@ -96,84 +109,92 @@ export class JobOptimizer {
     this.settings = { ...defaultOptimizerSettings, ...settings };
   }
 
-  assess(input: RecommendInput): {
-    assessments: CandidateAssessment[];
-    slaSeconds: number;
-    incumbent: Candidate;
-  } {
+  /** Scores every candidate: expected cost (failures included), P(runtime ≤ SLA), expected improvement. */
+  assess(input: RecommendInput): Assessment {
     const { candidates, observations } = input;
-    const predictions = this.model.predict(observations);
-    const failures = failureProbabilities(candidates, observations, this.prior.memoryRisk);
-    const incumbent = bestKnown(input, Number.POSITIVE_INFINITY) ?? currentOf(input);
+    const current = currentOf(input);
+    const mixture = this.model.predict(observations);
+    const failures = failureProbabilities(candidates, observations, this.prior.memoryRisk, (i) =>
+      mixture.analogFailureRate(i),
+    );
+    const cheapestTried = bestKnown(input, Number.POSITIVE_INFINITY) ?? current;
     const slaSeconds =
-      input.slaSeconds ?? meanRuntime(observations, incumbent.id) * (1 + this.settings.maxRuntimeIncrease);
-    const incumbentCost = meanCost(observations, incumbent.id);
+      input.slaSeconds ??
+      meanRuntime(observations, cheapestTried.id) * (1 + this.settings.maxRuntimeIncrease);
+    const currentRuntime = meanRuntime(observations, current.id);
+    const currentMeetsSla =
+      currentRuntime <= slaSeconds &&
+      !observations.some((observation) => observation.candidateId === current.id && !observation.completed);
     const best = bestKnown(input, slaSeconds);
-    const bestCost = best ? meanCost(observations, best.id) : incumbentCost;
+    const bestKnownCost = best ? meanCost(observations, best.id) : meanCost(observations, cheapestTried.id);
     const tried = new Set(observations.map((observation) => observation.candidateId));
     const assessments = candidates.map((candidate, i): CandidateAssessment => {
-      const { mu, sigma } = predictions[i]!;
       const pFail = failures[i]!;
       const ratePerSecond = candidateRateUsdPerHour(candidate) / 3600;
-      const expectedRuntimeS = Math.exp(mu + (sigma * sigma) / 2);
-      const runtimeS = {
-        low: Math.exp(mu - z90 * sigma),
-        mid: Math.exp(mu),
-        high: Math.exp(mu + z90 * sigma),
-      };
-      const failedRunCost = ratePerSecond * expectedRuntimeS * 0.5 + incumbentCost;
+      const expectedRuntimeS = mixture.expectedRuntime(i);
+      // A failed run is paid for (about half a run on average) and the job must run again elsewhere.
+      const failedRunCost = ratePerSecond * expectedRuntimeS * 0.5 + bestKnownCost;
       return {
         candidate,
-        runtimeS,
-        costUsd: {
-          low: runtimeS.low * ratePerSecond,
-          mid: runtimeS.mid * ratePerSecond,
-          high: runtimeS.high * ratePerSecond,
-        },
+        index: i,
         expectedRuntimeS,
         expectedCostUsd: (1 - pFail) * ratePerSecond * expectedRuntimeS + pFail * failedRunCost,
-        probabilityMeetsSla: (1 - pFail) * normalCdf((Math.log(slaSeconds) - mu) / sigma),
+        probabilityMeetsSla: (1 - pFail) * mixture.probabilityBelow(i, slaSeconds),
         probabilityFails: pFail,
         expectedImprovementUsd:
-          (1 - pFail) * constrainedExpectedImprovement(mu, sigma, ratePerSecond, bestCost, slaSeconds),
+          (1 - pFail) * mixture.expectedImprovement(i, ratePerSecond, bestKnownCost, slaSeconds),
         tried: tried.has(candidate.id),
       };
     });
-    return { assessments, slaSeconds, incumbent: best ?? incumbent };
+    return {
+      assessments,
+      slaSeconds,
+      current: assessments.find((entry) => entry.candidate.id === current.id)!,
+      currentCostUsd: currentMeetsSla ? meanCost(observations, current.id) : Number.POSITIVE_INFINITY,
+      bestKnown: best ? assessments.find((entry) => entry.candidate.id === best.id) : undefined,
+      bestKnownCostUsd: bestKnownCost,
+      mixture,
+    };
   }
 
   recommend(input: RecommendInput): Recommendation {
-    const { assessments, slaSeconds, incumbent } = this.assess(input);
+    const assessment = this.assess(input);
+    const { slaSeconds, current, mixture } = assessment;
     const settings = this.settings;
     const runsAfterFirst = Math.max(0, input.observations.length - 1);
     const learning = runsAfterFirst < settings.learningRuns;
-    const incumbentAssessment = assessments.find((entry) => entry.candidate.id === incumbent.id)!;
-    const incumbentCost = meanCost(input.observations, incumbent.id);
-    const allowed = assessments.filter((entry) => withinBounds(entry.candidate, input.bounds));
-    const safe = allowed.filter(
-      (entry) =>
-        entry.probabilityMeetsSla >= settings.confidence &&
-        (!learning || entry.expectedCostUsd <= settings.maxLearningCostMultiple * incumbentCost),
-    );
-
-    const choice = this.choose(safe, allowed, incumbentAssessment, incumbentCost, learning);
-    const chosen = choice ?? incumbentAssessment;
+    const mode: DecisionMode = runsAfterFirst === 0 ? 'first' : learning ? 'exploring' : 'optimizing';
+    const choice = this.choose(assessment, input.bounds, mode);
+    const chosen = choice ?? assessment.bestKnown ?? current;
     const phase: Phase = learning ? 'LEARNING' : choice ? 'OPTIMIZING' : 'MONITORING';
-    const expectedSaving = (incumbentCost - chosen.expectedCostUsd) / incumbentCost;
+    const referenceCost = Number.isFinite(assessment.currentCostUsd)
+      ? assessment.currentCostUsd
+      : assessment.bestKnownCostUsd;
+    const ratePerSecond = candidateRateUsdPerHour(chosen.candidate) / 3600;
+    const runtimeS: Range = {
+      low: mixture.quantile(chosen.index, 0.1),
+      mid: mixture.quantile(chosen.index, 0.5),
+      high: mixture.quantile(chosen.index, 0.9),
+    };
+    const costUsd: Range = {
+      low: runtimeS.low * ratePerSecond,
+      mid: runtimeS.mid * ratePerSecond,
+      high: runtimeS.high * ratePerSecond,
+    };
     return {
       candidateId: chosen.candidate.id,
       phase,
       currentLearningIteration: Math.min(runsAfterFirst, settings.learningRuns),
       totalLearningIterations: settings.learningRuns,
-      predictedRuntimeS: chosen.runtimeS,
-      predictedCostUsd: chosen.costUsd,
+      predictedRuntimeS: runtimeS,
+      predictedCostUsd: costUsd,
       probabilityMeetsSla: chosen.probabilityMeetsSla,
-      expectedSaving,
+      expectedSaving: (referenceCost - chosen.expectedCostUsd) / referenceCost,
       slaSeconds,
       explanation: explain(
-        chosen,
-        incumbentAssessment,
-        incumbentCost,
+        { ...chosen, runtimeS, costUsd },
+        current,
+        referenceCost,
         slaSeconds,
         input.observations.length,
         this.prior,
@@ -181,41 +202,89 @@ export class JobOptimizer {
     };
   }
 
+  /** The decision rules; undefined means "keep the current configuration". */
   private choose(
-    safe: readonly CandidateAssessment[],
-    allowed: readonly CandidateAssessment[],
-    incumbent: CandidateAssessment,
-    incumbentCost: number,
-    learning: boolean,
+    assessment: Assessment,
+    bounds: ProjectBounds | undefined,
+    mode: DecisionMode,
   ): CandidateAssessment | undefined {
-    const { preference, minSaving } = this.settings;
+    const {
+      preference,
+      minSaving,
+      minExplorationGain,
+      confidence,
+      learningConfidence,
+      maxLearningCostMultiple,
+    } = this.settings;
+    const { current, currentCostUsd, bestKnownCostUsd } = assessment;
+    const allowed = assessment.assessments.filter((entry) => withinBounds(entry.candidate, bounds));
+    const mustMove = !Number.isFinite(currentCostUsd) || !withinBounds(current.candidate, bounds);
+    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= confidence);
+    const switchIfWorthIt = (
+      best: CandidateAssessment | undefined,
+      gain: (entry: CandidateAssessment) => boolean,
+    ) => {
+      if (!best || best.candidate.id === current.candidate.id) return undefined;
+      return mustMove || gain(best) ? best : undefined;
+    };
+
     if (preference === 'performance') {
-      const affordable = allowed.filter((entry) => entry.expectedCostUsd <= incumbentCost);
-      const fastest = minimumBy(affordable, (entry) => entry.expectedRuntimeS);
-      return fastest && fastest.expectedRuntimeS < incumbent.expectedRuntimeS * (1 - minSaving)
-        ? fastest
-        : undefined;
+      const budget = Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd;
+      const fastest = minimumBy(
+        allowed.filter((entry) => entry.expectedCostUsd <= budget),
+        (entry) => entry.expectedRuntimeS,
+      );
+      return switchIfWorthIt(
+        fastest,
+        (entry) => entry.expectedRuntimeS < current.expectedRuntimeS * (1 - minSaving),
+      );
     }
     if (preference === 'balanced') {
       const score = (entry: CandidateAssessment) => entry.expectedCostUsd * entry.expectedRuntimeS;
-      const best = minimumBy(safe, score);
-      return best && score(best) < score(incumbent) * (1 - minSaving) ? best : undefined;
+      return switchIfWorthIt(
+        minimumBy(safe, score),
+        (entry) => score(entry) < score(current) * (1 - minSaving),
+      );
     }
+
     const cheapest = minimumBy(safe, (entry) => entry.expectedCostUsd);
-    const exploit =
-      cheapest &&
-      cheapest.candidate.id !== incumbent.candidate.id &&
-      cheapest.expectedCostUsd <= incumbentCost * (1 - minSaving)
-        ? cheapest
-        : undefined;
-    if (!learning && exploit) return exploit;
+    const exploit = switchIfWorthIt(
+      cheapest,
+      (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
+    );
+    if (mode === 'first' || (mode === 'optimizing' && exploit)) return exploit ?? rescue(allowed, mustMove);
+    const explorable =
+      mode === 'exploring'
+        ? allowed.filter(
+            (entry) =>
+              entry.probabilityMeetsSla >= learningConfidence &&
+              entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
+          )
+        : safe;
     const explore = maximumBy(
-      safe.filter((entry) => !entry.tried),
+      explorable.filter((entry) => !entry.tried),
       (entry) => entry.expectedImprovementUsd,
     );
-    if (explore && explore.expectedImprovementUsd >= minSaving * incumbentCost) return explore;
-    return exploit;
+    if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd) return explore;
+    return exploit ?? rescue(allowed, mustMove);
   }
+}
+
+/** When the current configuration misses the SLA or failed and nothing is confidently safe: the likeliest to meet it. */
+function rescue(allowed: readonly CandidateAssessment[], mustMove: boolean): CandidateAssessment | undefined {
+  if (!mustMove) return undefined;
+  return maximumBy(allowed, (entry) => entry.probabilityMeetsSla - 1e-6 * entry.expectedCostUsd);
+}
+
+interface Assessment {
+  assessments: CandidateAssessment[];
+  slaSeconds: number;
+  current: CandidateAssessment;
+  /** Mean cost of the current configuration, or Infinity when it failed or missed the SLA. */
+  currentCostUsd: number;
+  bestKnown: CandidateAssessment | undefined;
+  bestKnownCostUsd: number;
+  mixture: RuntimeMixture;
 }
 
 function withinBounds(candidate: Candidate, bounds: ProjectBounds | undefined): boolean {
@@ -293,9 +362,9 @@ function maximumBy<T>(items: readonly T[], key: (item: T) => number): T | undefi
 }
 
 function explain(
-  chosen: CandidateAssessment,
-  incumbent: CandidateAssessment,
-  incumbentCost: number,
+  chosen: CandidateAssessment & { runtimeS: Range; costUsd: Range },
+  current: CandidateAssessment,
+  currentCost: number,
   slaSeconds: number,
   runs: number,
   prior: FleetPrior,
@@ -304,11 +373,15 @@ function explain(
   const minutes = (seconds: number) => (seconds / 60).toFixed(1);
   const dollars = (usd: number) => usd.toFixed(2);
   const what =
-    chosen === incumbent ? `keep ${c.nodes} × ${c.instanceType}` : `${c.nodes} × ${c.instanceType}`;
+    chosen.candidate.id === current.candidate.id
+      ? `keep ${c.nodes} × ${c.instanceType}`
+      : `${c.nodes} × ${c.instanceType}`;
+  const now = Number.isFinite(currentCost)
+    ? `vs $${dollars(currentCost)} now on ${current.candidate.nodes} × ${current.candidate.instanceType}`
+    : `the current ${current.candidate.nodes} × ${current.candidate.instanceType} failed or missed the SLA`;
   return (
     `${what}: predicted ${minutes(chosen.runtimeS.mid)} min (${minutes(chosen.runtimeS.low)}–${minutes(chosen.runtimeS.high)}) ` +
-    `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ` +
-    `vs $${dollars(incumbentCost)} for the best known ${incumbent.candidate.nodes} × ${incumbent.candidate.instanceType}; ` +
+    `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ${now}; ` +
     `P(runtime ≤ ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}, ` +
     `P(failure) = ${chosen.probabilityFails.toFixed(2)}; learned from ${runs} run(s) and a fleet prior of ${prior.jobs} job(s)`
   );

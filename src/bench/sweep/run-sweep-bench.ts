@@ -2,6 +2,7 @@ import { gpEiPolicy } from '../../optimizer/baselines/gp-ei-policy.js';
 import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
 import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
 import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
+import type { OptimizerSettings } from '../../optimizer/recommend.js';
 import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
 import { createRandom, deriveSeed, type Random } from '../../optimizer/seeded-random.js';
 import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
@@ -23,6 +24,8 @@ export interface SweepBenchOptions {
   optimizers: readonly SweepOptimizerName[];
   /** Runs after the cold start that count as learning (excluded from slaViolationRateAfterLearning). */
   learningRuns?: number;
+  /** Overrides of Setpoint's optimizer settings (used to study the decision rules). */
+  setpointSettings?: Partial<OptimizerSettings>;
   onWorkloadDone?: (workload: string, done: number, total: number) => void;
 }
 
@@ -155,10 +158,11 @@ function fleetFor(workloads: readonly SweepWorkload[], heldOut: SweepWorkload): 
 function policyFor(
   name: SweepOptimizerName,
   prior: FleetPrior,
+  settings: Partial<OptimizerSettings>,
 ): { factory: SearchPolicyFactory; random: boolean } {
   switch (name) {
     case 'setpoint':
-      return { factory: setpointPolicy(prior), random: false };
+      return { factory: setpointPolicy(prior, settings), random: false };
     case 'gp-ei':
       return { factory: gpEiPolicy, random: true };
     case 'random':
@@ -265,7 +269,10 @@ export function runSweepBench(
     const prior = options.optimizers.includes('setpoint')
       ? learnFleetPrior(fleetFor(workloads, workload))
       : learnFleetPrior([]);
-    const policies = options.optimizers.map((name) => ({ name, ...policyFor(name, prior) }));
+    const policies = options.optimizers.map((name) => ({
+      name,
+      ...policyFor(name, prior, { learningRuns, ...options.setpointSettings }),
+    }));
     const starts = workload.configs.filter((config) => config.meanRuntimeS !== undefined);
     coldStarts += starts.length;
     const costOf = new Map(workload.configs.map((config) => [config.candidate.id, config.meanCostUsd]));

@@ -1,0 +1,86 @@
+import { constrainedExpectedImprovement, normalCdf } from './normal-distribution.js';
+
+/**
+ * The predictive distribution of ln(runtime) on every candidate: a weighted mixture of Gaussians, one per
+ * model component (the generic model and each fleet analog), with the components' weights shared.
+ */
+export class RuntimeMixture {
+  constructor(
+    readonly weights: readonly number[],
+    private readonly mus: readonly Float64Array[],
+    private readonly sigmas: readonly Float64Array[],
+    private readonly failureRates: ReadonlyArray<ReadonlyArray<number | undefined> | undefined>,
+  ) {}
+
+  probabilityBelow(candidate: number, runtimeS: number): number {
+    const limit = Math.log(runtimeS);
+    let sum = 0;
+    for (let c = 0; c < this.weights.length; c++) {
+      sum += this.weights[c]! * normalCdf((limit - this.mus[c]![candidate]!) / this.sigmas[c]![candidate]!);
+    }
+    return sum;
+  }
+
+  expectedRuntime(candidate: number): number {
+    let sum = 0;
+    for (let c = 0; c < this.weights.length; c++) {
+      const sigma = this.sigmas[c]![candidate]!;
+      sum += this.weights[c]! * Math.exp(this.mus[c]![candidate]! + (sigma * sigma) / 2);
+    }
+    return sum;
+  }
+
+  /** Expected improvement on cost with the runtime limit inside the expectation, summed over components. */
+  expectedImprovement(
+    candidate: number,
+    ratePerSecond: number,
+    bestCost: number,
+    maxRuntimeS: number,
+  ): number {
+    let sum = 0;
+    for (let c = 0; c < this.weights.length; c++) {
+      sum +=
+        this.weights[c]! *
+        constrainedExpectedImprovement(
+          this.mus[c]![candidate]!,
+          this.sigmas[c]![candidate]!,
+          ratePerSecond,
+          bestCost,
+          maxRuntimeS,
+        );
+    }
+    return sum;
+  }
+
+  /** Runtime at probability p, by bisection on the mixture CDF. */
+  quantile(candidate: number, p: number): number {
+    let low = Number.POSITIVE_INFINITY;
+    let high = Number.NEGATIVE_INFINITY;
+    for (let c = 0; c < this.weights.length; c++) {
+      low = Math.min(low, this.mus[c]![candidate]! - 6 * this.sigmas[c]![candidate]!);
+      high = Math.max(high, this.mus[c]![candidate]! + 6 * this.sigmas[c]![candidate]!);
+    }
+    for (let step = 0; step < 60; step++) {
+      const middle = (low + high) / 2;
+      if (this.probabilityBelow(candidate, Math.exp(middle)) < p) low = middle;
+      else high = middle;
+    }
+    return Math.exp((low + high) / 2);
+  }
+
+  /**
+   * Failure rate the analogs showed on this configuration, weighted like their runtime surfaces; undefined
+   * when the components that carry most weight never ran there.
+   */
+  analogFailureRate(candidate: number): number | undefined {
+    let known = 0;
+    let sum = 0;
+    for (let c = 0; c < this.weights.length; c++) {
+      const rate = this.failureRates[c]?.[candidate];
+      if (rate === undefined) continue;
+      known += this.weights[c]!;
+      sum += this.weights[c]! * rate;
+    }
+    return known >= 0.5 ? sum / known : undefined;
+  }
+}
