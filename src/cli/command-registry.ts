@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { registerAnalyzeCommand } from './commands/analyze.js';
+import { registerBenchCommand } from './commands/bench.js';
 import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
@@ -20,4 +21,5 @@ export const commandRegistry: RegisterCommand[] = [
   registerCostCommand,
   registerPricingCommand,
   registerEmulatorCommand,
+  registerBenchCommand,
 ];
