@@ -1,12 +1,17 @@
 import type { Command } from '@commander-js/extra-typings';
 import { registerAnalyzeCommand } from './commands/analyze.js';
 import { registerBenchCommand } from './commands/bench.js';
+import { registerConfigureCommand } from './commands/configure.js';
 import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
-import { registerPricingCommand } from './commands/pricing.js';
 import { registerKeysCommand } from './commands/keys.js';
+import { registerPricingCommand } from './commands/pricing.js';
+import { registerProjectsCommand } from './commands/projects.js';
+import { registerRecommendationsCommand } from './commands/recommendations.js';
+import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
+import { registerTokenCommand } from './commands/token.js';
 import { registerWorkerCommand } from './commands/worker.js';
 
 export type RegisterCommand = (program: Command) => void;
@@ -22,4 +27,9 @@ export const commandRegistry: RegisterCommand[] = [
   registerPricingCommand,
   registerEmulatorCommand,
   registerBenchCommand,
+  registerConfigureCommand,
+  registerTokenCommand,
+  registerProjectsCommand,
+  registerRunsCommand,
+  registerRecommendationsCommand,
 ];
