@@ -119,7 +119,7 @@ describe('instance types Setpoint must price', () => {
 
   const scoutCsv = '../shared/datasets/scout/scout_multinode_runs.csv';
   it.skipIf(!existsSync(scoutCsv))('matches every price in the Scout run table (reads ../shared)', () => {
-    const [header, ...rows] = readFileSync(scoutCsv, 'utf8').trim().split('\n');
+    const [header, ...rows] = readFileSync(scoutCsv, 'utf8').trim().split(/\r?\n/);
     const columns = (header ?? '').split(',');
     const vm = columns.indexOf('vm_type');
     const price = columns.indexOf('price_usd_per_node_hour');
