@@ -140,7 +140,8 @@ Examples:
         0,
       );
       process.stdout.write(
-        options.json
+        // `--json` may land on the parent command, which has an option of the same name.
+        options.json || emulator.opts().json
           ? `${JSON.stringify({ name: workload.name, out: options.out, jobs: workload.jobs.length, stages, tasks })}\n`
           : `Workload ${workload.name}: ${workload.jobs.length} jobs, ${stages} stages, ${tasks} tasks → ${options.out}\n`,
       );
