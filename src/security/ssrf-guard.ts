@@ -19,11 +19,11 @@ for (const [network, prefix] of [
 ] as const) {
   blocked.addSubnet(network, prefix, 'ipv4');
 }
+// IPv4-mapped IPv6 (::ffff:a.b.c.d) is unwrapped in isPublicAddress; a BlockList rule for it would
+// also match every plain IPv4 address.
 for (const [network, prefix] of [
   ['::', 128],
   ['::1', 128],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { DatabricksIntegrationTables } from '../platforms/databricks/integration/integration-tables.js';
 
 /** Timestamps are epoch milliseconds on both dialects; JSON documents are text. */
 export interface ProjectsTable {
@@ -120,7 +121,7 @@ export interface ParkedJobsTable {
   created_at: number;
 }
 
-export interface Database {
+export interface Database extends DatabricksIntegrationTables {
   projects: ProjectsTable;
   audit_log: AuditLogTable;
   workspaces: WorkspacesTable;

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import { describeFull } from '../support/tiers.js';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 
 /** The REST API on SQLite with the real event-log, cost and baseline recommendation engines. */
-describe('service API on SQLite', () => {
+function apiSuite(databaseUrl: () => Promise<string | undefined>) {
   let h: Harness;
 
   beforeAll(async () => {
-    h = await createHarness({ startWorkers: true });
+    h = await createHarness({ startWorkers: true, databaseUrl: await databaseUrl() });
   });
 
   afterAll(async () => {
@@ -249,5 +251,21 @@ describe('service API on SQLite', () => {
     );
     expect(response.body).toMatch(/setpoint_ingested_bytes_total [1-9]/);
     expect(response.body).toContain('setpoint_queue_jobs');
+  });
+}
+
+describe('service API on SQLite', () => {
+  apiSuite(async () => undefined);
+});
+
+describeFull('service API on PostgreSQL', 'PostgreSQL', () => {
+  const databases: TestPostgresDatabase[] = [];
+  afterAll(async () => {
+    for (const database of databases) await database.drop();
+  });
+  apiSuite(async () => {
+    const database = await createTestPostgresDatabase();
+    databases.push(database);
+    return database.url;
   });
 });

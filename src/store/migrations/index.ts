@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { DialectName } from '../dialect.js';
 import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-service-core.js';
+import { migration0003 } from './0003-databricks-integration.js';
 
 /** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -10,6 +11,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
       return {
         '0001-initial': migration0001(dialect),
         '0002-service-core': migration0002(dialect),
+        '0003-databricks-integration': migration0003(dialect),
       };
     },
   };
