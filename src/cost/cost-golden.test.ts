@@ -247,6 +247,21 @@ describe('estimated cost of a hypothetical cluster', () => {
     expect(steps.cloud.compute).toBeCloseTo((1.5 + 0.5 * 2 + 1 * 6) * 0.192, 9);
   });
 
+  it('the corpus nds_q88 Photon cluster: m6gd.xlarge driver + 2 × m6gd.2xlarge, us-west-2 Premium Jobs, 1 h', () => {
+    const spec: ClusterSpec = {
+      ...awsJobs,
+      region: 'us-west-2',
+      billing: { platform: 'databricks', plan: 'premium', compute: 'jobs', photon: true },
+      driverNodeType: 'm6gd.xlarge',
+      workerNodeType: 'm6gd.2xlarge',
+    };
+    const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 2 }, 1);
+    // VMs: 0.1808 + 2 × 0.3616; DBUs: (0.77 + 2 × 1.54) × 2 (Photon) = 7.70 DBU × $0.15
+    expect(estimate.cloud.compute).toBeCloseTo(0.1808 + 2 * 0.3616, 9);
+    expect(estimate.dbu.units).toBeCloseTo((0.77 + 2 * 1.54) * 2, 9);
+    expect(estimate.total).toBeCloseTo(0.1808 + 2 * 0.3616 + 7.7 * 0.15, 9);
+  });
+
   it('EMR: EC2 + the EMR fee per instance-hour, no DBUs', () => {
     const emr: ClusterSpec = { ...awsJobs, billing: { platform: 'emr' } };
     const estimate = estimateClusterCost(model, emr, { kind: 'fixed', workers: 4 }, 1);

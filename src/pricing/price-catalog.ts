@@ -180,21 +180,6 @@ export function createPriceCatalog(
     const custom =
       customInstancePrices.get(lookupKey(cloud, region, normalized)) ??
       customInstancePrices.get(lookupKey(cloud, anyRegion, normalized));
-    if (!entry && custom === undefined) {
-      const known = pricedRegions(cloud, normalized);
-      const where =
-        known.length > 0 ? `it is priced only in ${known.join(', ')}` : 'it has no price in any region';
-      throw missing(
-        `no on-demand price for ${cloud} instance type ${normalized} in region ${region} (${where})`,
-        importHint[cloud],
-        {
-          cloud,
-          region,
-          instanceType: normalized,
-          missing: 'on-demand price',
-        },
-      );
-    }
     if (custom !== undefined) {
       return {
         usdPerHour: custom,
@@ -205,14 +190,23 @@ export function createPriceCatalog(
         adjustment: 'custom instance price',
       };
     }
-    const resolved = entry as NonNullable<typeof entry>;
+    if (!entry) {
+      const known = pricedRegions(cloud, normalized);
+      const where =
+        known.length > 0 ? `it is priced only in ${known.join(', ')}` : 'it has no price in any region';
+      throw missing(
+        `no on-demand price for ${cloud} instance type ${normalized} in region ${region} (${where})`,
+        importHint[cloud],
+        { cloud, region, instanceType: normalized, missing: 'on-demand price' },
+      );
+    }
     const discount = cloudDiscount(cloud);
     return {
-      usdPerHour: discounted(resolved.usdPerHour, discount),
-      listUsdPerHour: resolved.usdPerHour,
-      basis: resolved.basis,
-      source: resolved.source,
-      effectiveDate: resolved.effectiveDate,
+      usdPerHour: discounted(entry.usdPerHour, discount),
+      listUsdPerHour: entry.usdPerHour,
+      basis: entry.basis,
+      source: entry.source,
+      effectiveDate: entry.effectiveDate,
       ...(discount ? { adjustment: `${discount}% cloud discount` } : {}),
     };
   };

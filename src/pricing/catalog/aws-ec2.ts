@@ -11,7 +11,6 @@
  * Sizes within a family are priced linearly in vCPUs, except the older c4/m4/r4 sizes listed as published.
  */
 export const awsEc2CatalogDate = '2024-07-01';
-export const awsEc2Regions = ['us-east-1', 'us-west-2', 'eu-west-1'] as const;
 
 /** instance type, vCPUs, memory GiB, arch, local NVMe GB, network class, $/h us-east-1, us-west-2, eu-west-1, eu-west-1 basis */
 export type AwsEc2Row = readonly [

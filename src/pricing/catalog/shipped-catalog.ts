@@ -1,5 +1,5 @@
 import type { CatalogLayer } from '../schema.js';
-import { awsEc2CatalogDate, awsEc2Regions, awsEc2Rows } from './aws-ec2.js';
+import { awsEc2CatalogDate, awsEc2Rows } from './aws-ec2.js';
 import {
   awsEbsPrices,
   awsStorageCatalogDate,
@@ -67,17 +67,14 @@ function buildShippedCatalog(): CatalogLayer {
       network,
       ...common,
     });
-    const regionPrices = [usEast1, usWest2, euWest1] as const;
-    awsEc2Regions.forEach((region, index) => {
-      layer.instancePrices.push({
-        cloud: 'aws',
-        region,
-        instanceType,
-        usdPerHour: regionPrices[index] ?? 0,
-        basis: region === 'eu-west-1' ? euWest1Basis : 'list',
-        ...common,
-      });
-    });
+    const regionPrices = [
+      ['us-east-1', usEast1, 'list'],
+      ['us-west-2', usWest2, 'list'],
+      ['eu-west-1', euWest1, euWest1Basis],
+    ] as const;
+    for (const [region, usdPerHour, basis] of regionPrices) {
+      layer.instancePrices.push({ cloud: 'aws', region, instanceType, usdPerHour, basis, ...common });
+    }
     layer.emrFees.push({
       region: '*',
       instanceType,
