@@ -165,7 +165,8 @@ export class JobOptimizer {
     const learning = runsAfterFirst < settings.learningRuns;
     const mode: DecisionMode = runsAfterFirst === 0 ? 'first' : learning ? 'exploring' : 'optimizing';
     const choice = this.choose(assessment, input.bounds, mode);
-    const chosen = choice ?? assessment.bestKnown ?? current;
+    const chosen =
+      choice ?? (Number.isFinite(assessment.currentCostUsd) ? current : (assessment.bestKnown ?? current));
     const phase: Phase = learning ? 'LEARNING' : choice ? 'OPTIMIZING' : 'MONITORING';
     const referenceCost = Number.isFinite(assessment.currentCostUsd)
       ? assessment.currentCostUsd
@@ -240,10 +241,11 @@ export class JobOptimizer {
       );
     }
     if (preference === 'balanced') {
-      const score = (entry: CandidateAssessment) => entry.expectedCostUsd * entry.expectedRuntimeS;
+      const noSlower = safe.filter((entry) => entry.expectedRuntimeS <= current.expectedRuntimeS);
+      const cheapestNoSlower = minimumBy(noSlower, (entry) => entry.expectedCostUsd);
       return switchIfWorthIt(
-        minimumBy(safe, score),
-        (entry) => score(entry) < score(current) * (1 - minSaving),
+        cheapestNoSlower,
+        (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
       );
     }
 

@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const header =
+  'workload,instance_type,nodes,vcpus_per_node,memory_gib_per_node,price_usd_per_node_hour,runtime_s,completed';
+
+function setpoint(args: string[]) {
+  const result = spawnSync('node', ['bin/setpoint.js', ...args], { encoding: 'utf8' });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function writeSweep(lines: string[]): string {
+  const path = join(mkdtempSync(join(tmpdir(), 'setpoint-sweep-')), 'sweep.csv');
+  writeFileSync(path, `${[header, ...lines].join('\n')}\n`);
+  return path;
+}
+
+/** Two workloads that scale like Amdahl's law on m and c nodes (each is the other's fleet). */
+function tinySweep(): string {
+  const lines: string[] = [];
+  for (const [workload, serial, work] of [
+    ['etl', 60, 20_000],
+    ['ml', 120, 50_000],
+  ] as const) {
+    for (const [type, memory, price] of [
+      ['m5.xlarge', 16, 0.192],
+      ['c5.xlarge', 8, 0.17],
+    ] as const) {
+      for (const nodes of [2, 4, 8, 16]) {
+        lines.push(`${workload},${type},${nodes},4,${memory},${price},${serial + work / (nodes * 4)},true`);
+      }
+    }
+  }
+  return writeSweep(lines);
+}
+
+describe('setpoint bench sweep', () => {
+  it('prints exactly the documented --json shape', () => {
+    const { code, stdout, stderr } = setpoint([
+      'bench',
+      'sweep',
+      '--dataset',
+      tinySweep(),
+      '--sla',
+      '1.0,1.25',
+      '--budget',
+      '4',
+      '--seeds',
+      '2',
+      '--json',
+    ]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(Object.keys(json)).toEqual(['dataset', 'workloads', 'coldStarts', 'perfect', 'optimizers']);
+    expect(json).toMatchObject({ dataset: 'sweep.csv', workloads: 2, coldStarts: 16 });
+    expect(Object.keys(json.perfect)).toEqual(['1.0', '1.25']);
+    expect(Object.keys(json.perfect['1.0'])).toEqual(['medianSaving', 'shareImprovable']);
+    expect(Object.keys(json.optimizers)).toEqual(['setpoint', 'gp-ei', 'random', 'stay']);
+    const entry = json.optimizers.setpoint['1.25'];
+    expect(Object.keys(entry.oneShot)).toEqual([
+      'shareCheaper',
+      'medianSaving',
+      'p25Saving',
+      'slaViolationRate',
+      'failureRate',
+    ]);
+    expect(Object.keys(entry.search)).toEqual(['pWithin110', 'pWithin105', 'medianRunsToWithin110']);
+    expect(entry.search.pWithin110['6']).toBeNull();
+    expect(typeof entry.search.pWithin110['3']).toBe('number');
+    expect(json.optimizers.stay['1.0'].oneShot.shareCheaper).toBe(0);
+  });
+
+  it('prints a table by default', () => {
+    const { code, stdout } = setpoint([
+      'bench',
+      'sweep',
+      '--dataset',
+      tinySweep(),
+      '--sla',
+      '1.1',
+      '--seeds',
+      '1',
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('sweep.csv: 2 workloads, 16 cold starts');
+    expect(stdout).toMatch(/perfect one-shot/);
+    expect(stdout).toMatch(/gp-ei/);
+  });
+
+  it('names the line and column of a bad CSV value', () => {
+    const path = writeSweep(['etl,m5.xlarge,4,4,16,0.192,100,true', 'etl,m5.xlarge,4,4,16,0.192,-5,true']);
+    const { code, stderr } = setpoint(['bench', 'sweep', '--dataset', path]);
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/sweep\.csv:3: column runtime_s must be greater than 0/);
+  });
+
+  it('rejects unknown optimizers and SLA factors below 1', () => {
+    expect(
+      setpoint(['bench', 'sweep', '--dataset', tinySweep(), '--optimizers', 'setpoint,magic']).stderr,
+    ).toMatch(/unknown optimizer "magic"/);
+    expect(setpoint(['bench', 'sweep', '--dataset', tinySweep(), '--sla', '0.9']).stderr).toMatch(
+      /--sla expects factors/,
+    );
+  });
+
+  it('has help with examples', () => {
+    const { stdout } = setpoint(['bench', 'sweep', '--help']);
+    expect(stdout).toContain('Examples:');
+    expect(stdout).toContain('--optimizers');
+  });
+});

@@ -1,0 +1,265 @@
+import { describe, expect, it } from 'vitest';
+import { type FleetJob, learnFleetPrior } from './fleet-prior.js';
+import { JobOptimizer } from './recommend.js';
+import { type Candidate, type Observation, runCostUsd } from './types.js';
+
+/** m4-like (4 GiB/vCPU) and c4-like (2 GiB/vCPU) nodes of 4 vCPUs, 2–32 nodes; c is cheaper per node. */
+const catalog: Candidate[] = ['m4.xlarge', 'c4.xlarge'].flatMap((type) =>
+  [2, 4, 8, 16, 32].map((nodes) => ({
+    id: `${nodes}x${type}`,
+    instanceType: type,
+    nodes,
+    vcpusPerNode: 4,
+    memoryGibPerNode: type.startsWith('m') ? 16 : 8,
+    priceUsdPerNodeHour: type.startsWith('m') ? 0.2 : 0.18,
+  })),
+);
+
+/** Amdahl's law: fixed start-up and serial time plus CPU work spread over the cores. */
+function amdahl(serialS: number, coreSeconds: number) {
+  return (candidate: Candidate) => serialS + coreSeconds / (candidate.nodes * candidate.vcpusPerNode);
+}
+
+function run(candidate: Candidate, runtimeS: number, completed = true): Observation {
+  return { candidateId: candidate.id, runtimeS, costUsd: runCostUsd(candidate, runtimeS), completed };
+}
+
+function byId(id: string): Candidate {
+  const candidate = catalog.find((entry) => entry.id === id);
+  if (!candidate) throw new Error(id);
+  return candidate;
+}
+
+const fleet: FleetJob[] = [
+  [60, 20_000],
+  [90, 60_000],
+  [120, 8_000],
+  [45, 120_000],
+  [200, 30_000],
+  [75, 45_000],
+].map(([serial, work]) => ({
+  candidates: catalog,
+  observations: catalog.map((candidate) => run(candidate, amdahl(serial!, work!)(candidate))),
+}));
+const prior = learnFleetPrior(fleet);
+const job = amdahl(80, 40_000);
+const observe = (...ids: string[]) => ids.map((id) => run(byId(id), job(byId(id))));
+
+describe('learnFleetPrior', () => {
+  it('learns the scale-out slope and keeps one analog per fleet job', () => {
+    const slope = prior.mean[prior.space.names.indexOf('log2Cores')] ?? 0;
+    expect(slope).toBeLessThan(-0.2);
+    expect(prior.analogs).toHaveLength(fleet.length);
+    expect(prior.jobs).toBe(fleet.length);
+  });
+
+  it('learns a family speed ratio from other jobs', () => {
+    const fasterC = fleet.map((entry) => ({
+      candidates: entry.candidates,
+      observations: entry.observations.map((observation) => {
+        const candidate = byId(observation.candidateId);
+        const runtimeS = candidate.instanceType.startsWith('c')
+          ? observation.runtimeS / 2
+          : observation.runtimeS;
+        return run(candidate, runtimeS);
+      }),
+    }));
+    const learned = learnFleetPrior(fasterC);
+    const effect = (name: string) => learned.mean[learned.space.names.indexOf(name)] ?? 0;
+    const difference = effect('family:c4') - effect('family:m4') + effect('log2MemoryPerCore') * -1;
+    expect(difference).toBeLessThan(-0.4);
+    expect(difference).toBeGreaterThan(-1);
+  });
+});
+
+describe('JobOptimizer (economy)', () => {
+  const optimizer = new JobOptimizer(prior, catalog);
+
+  it('picks the cheapest expected cost among candidates with P(runtime ≤ SLA) ≥ the confidence', () => {
+    const observations = observe('16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge');
+    const current = '16xm4.xlarge';
+    const slaSeconds = job(byId('8xm4.xlarge')) * 1.05;
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations,
+      currentCandidateId: current,
+      slaSeconds,
+    });
+    const { assessments } = optimizer.assess({
+      candidates: catalog,
+      observations,
+      currentCandidateId: current,
+      slaSeconds,
+    });
+    const chosen = assessments.find((entry) => entry.candidate.id === recommendation.candidateId)!;
+    expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
+    const cheaperAndConfident = assessments.filter(
+      (entry) => entry.probabilityMeetsSla >= 0.9 && entry.expectedCostUsd < chosen.expectedCostUsd,
+    );
+    expect(cheaperAndConfident).toEqual([]);
+    expect(job(byId(recommendation.candidateId))).toBeLessThanOrEqual(slaSeconds);
+    expect(recommendation.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
+    expect(recommendation.predictedRuntimeS.low).toBeLessThanOrEqual(recommendation.predictedRuntimeS.mid);
+    expect(recommendation.predictedRuntimeS.mid).toBeLessThanOrEqual(recommendation.predictedRuntimeS.high);
+  });
+
+  it('shrinks a cluster whose SLA is loose, and says why with numbers', () => {
+    const observations = observe('32xm4.xlarge');
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations,
+      currentCandidateId: '32xm4.xlarge',
+      slaSeconds: job(byId('32xm4.xlarge')) * 10,
+    });
+    expect(byId(recommendation.candidateId).nodes).toBeLessThan(32);
+    expect(recommendation.phase).toBe('LEARNING');
+    expect(recommendation.currentLearningIteration).toBe(0);
+    expect(recommendation.explanation).toMatch(/predicted [\d.]+ min \([\d.]+–[\d.]+\) at \$[\d.]+/);
+  });
+
+  it('a lower confidence accepts a riskier, cheaper configuration', () => {
+    const observations = observe('32xm4.xlarge', '8xm4.xlarge');
+    const input = {
+      candidates: catalog,
+      observations,
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds: job(byId('4xm4.xlarge')) * 0.97,
+    };
+    const strict = new JobOptimizer(prior, catalog, { confidence: 0.99, learningRuns: 0 }).recommend(input);
+    const loose = new JobOptimizer(prior, catalog, { confidence: 0.3, learningRuns: 0 }).recommend(input);
+    expect(runCostUsd(byId(loose.candidateId), job(byId(loose.candidateId)))).toBeLessThanOrEqual(
+      runCostUsd(byId(strict.candidateId), job(byId(strict.candidateId))),
+    );
+    expect(strict.probabilityMeetsSla).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('never recommends a configuration with no more memory than one that failed (OOM boundary)', () => {
+    const observations = [...observe('16xm4.xlarge'), run(byId('8xc4.xlarge'), 50, false)];
+    const input = {
+      candidates: catalog,
+      observations,
+      currentCandidateId: '16xm4.xlarge',
+      slaSeconds: job(byId('16xm4.xlarge')) * 20,
+    };
+    const recommendation = optimizer.recommend(input);
+    const chosen = byId(recommendation.candidateId);
+    expect(chosen.nodes * chosen.memoryGibPerNode > 64 || chosen.instanceType === 'm4.xlarge').toBe(true);
+    const { assessments } = optimizer.assess(input);
+    for (const id of ['2xc4.xlarge', '4xc4.xlarge', '8xc4.xlarge']) {
+      expect(assessments.find((entry) => entry.candidate.id === id)?.probabilityFails).toBeGreaterThanOrEqual(
+        0.9,
+      );
+    }
+  });
+
+  it('never goes below the observed peak memory need', () => {
+    const observations = observe('32xm4.xlarge').map((observation) => ({
+      ...observation,
+      profile: { peakMemoryGib: 100 },
+    }));
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations,
+      currentCandidateId: '32xm4.xlarge',
+      slaSeconds: job(byId('32xm4.xlarge')) * 20,
+    });
+    const chosen = byId(recommendation.candidateId);
+    expect(chosen.nodes * chosen.memoryGibPerNode).toBeGreaterThanOrEqual(110);
+  });
+
+  it('keeps a working configuration when the best alternative saves less than the hysteresis (MONITORING)', () => {
+    const everything = observe(...catalog.map((candidate) => candidate.id));
+    const cheapest = [...catalog].sort((a, b) => runCostUsd(a, job(a)) - runCostUsd(b, job(b)));
+    const [best, second] = cheapest;
+    const saving = 1 - runCostUsd(best!, job(best!)) / runCostUsd(second!, job(second!));
+    const input = {
+      candidates: catalog,
+      observations: everything,
+      currentCandidateId: second!.id,
+      slaSeconds: 1e9,
+    };
+    const sticky = new JobOptimizer(prior, catalog, { minSaving: saving + 0.01 }).recommend(input);
+    expect(sticky.candidateId).toBe(second!.id);
+    expect(sticky.phase).toBe('MONITORING');
+    const eager = new JobOptimizer(prior, catalog, { minSaving: Math.max(0, saving - 0.01) }).recommend(
+      input,
+    );
+    expect(eager.candidateId).toBe(best!.id);
+    expect(eager.phase).toBe('OPTIMIZING');
+  });
+
+  it('honours project bounds: allowed families and node limits', () => {
+    const observations = observe('16xm4.xlarge', '4xm4.xlarge');
+    for (const bounds of [{ allowedFamilies: ['m4'] }, { minNodes: 8, maxNodes: 16 }]) {
+      for (const learningRuns of [0, 3]) {
+        const recommendation = new JobOptimizer(prior, catalog, { learningRuns }).recommend({
+          candidates: catalog,
+          observations,
+          currentCandidateId: '16xm4.xlarge',
+          slaSeconds: job(byId('16xm4.xlarge')) * 5,
+          bounds,
+        });
+        const chosen = byId(recommendation.candidateId);
+        if ('allowedFamilies' in bounds) expect(chosen.instanceType).toBe('m4.xlarge');
+        else expect(chosen.nodes >= 8 && chosen.nodes <= 16).toBe(true);
+      }
+    }
+  });
+
+  it('moves off a configuration that missed its SLA even without a confident alternative', () => {
+    const observations = observe('2xc4.xlarge');
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations: [...observations, ...observe('4xc4.xlarge')],
+      currentCandidateId: '4xc4.xlarge',
+      slaSeconds: job(byId('4xc4.xlarge')) * 0.5,
+    });
+    expect(recommendation.candidateId).not.toBe('4xc4.xlarge');
+    expect(job(byId(recommendation.candidateId))).toBeLessThan(job(byId('4xc4.xlarge')));
+  });
+
+  it('reports LEARNING for the first runs and counts learning iterations', () => {
+    const phases = [1, 2, 3, 4, 5].map((runs) => {
+      const ids = ['32xm4.xlarge', '2xm4.xlarge', '8xc4.xlarge', '16xc4.xlarge', '4xm4.xlarge'].slice(
+        0,
+        runs,
+      );
+      return optimizer.recommend({
+        candidates: catalog,
+        observations: observe(...ids),
+        currentCandidateId: ids.at(-1)!,
+        slaSeconds: job(byId('32xm4.xlarge')) * 3,
+      });
+    });
+    expect(phases.map((entry) => entry.phase).slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
+    expect(phases.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 3]);
+    expect(['OPTIMIZING', 'MONITORING']).toContain(phases[4]?.phase);
+    expect(phases[0]?.totalLearningIterations).toBe(3);
+  });
+});
+
+describe('JobOptimizer preferences', () => {
+  const observations = observe('8xm4.xlarge', '2xm4.xlarge', '32xm4.xlarge', '16xc4.xlarge');
+  const input = { candidates: catalog, observations, currentCandidateId: '8xm4.xlarge', slaSeconds: 1e9 };
+
+  it('performance finds a faster configuration that costs no more than the current one', () => {
+    const recommendation = new JobOptimizer(prior, catalog, {
+      preference: 'performance',
+      learningRuns: 0,
+    }).recommend(input);
+    const chosen = byId(recommendation.candidateId);
+    expect(job(chosen)).toBeLessThan(job(byId('8xm4.xlarge')));
+  });
+
+  it('balanced is the cheapest configuration no slower than the current one, between economy and performance', () => {
+    const chosen = (preference: 'economy' | 'balanced' | 'performance') =>
+      byId(new JobOptimizer(prior, catalog, { preference, learningRuns: 0 }).recommend(input).candidateId);
+    const cost = (candidate: Candidate) => runCostUsd(candidate, job(candidate));
+    const current = byId('8xm4.xlarge');
+    const balanced = chosen('balanced');
+    expect(job(balanced)).toBeLessThanOrEqual(job(current));
+    expect(cost(balanced)).toBeLessThan(cost(current));
+    expect(cost(chosen('economy'))).toBeLessThanOrEqual(cost(balanced));
+    expect(job(chosen('performance'))).toBeLessThanOrEqual(job(balanced));
+  });
+});
