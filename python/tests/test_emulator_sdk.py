@@ -1,0 +1,116 @@
+"""The official Databricks SDK for Python against Setpoint's workspace emulator."""
+
+import base64
+from datetime import timedelta
+
+import pytest
+
+sdk = pytest.importorskip("databricks.sdk")
+from databricks.sdk.service import jobs, settings  # noqa: E402
+
+ONE_MB = 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def workspace(databricks_emulator):
+    return sdk.WorkspaceClient(host=databricks_emulator.url, token=databricks_emulator.token, auth_type="pat")
+
+
+@pytest.fixture(scope="module")
+def finished_run(workspace):
+    """Runs the shipped join-heavy ETL job to completion through run-now and runs/get polling."""
+    job = next(job for job in workspace.jobs.list(name="Join-heavy ETL"))
+    waiter = workspace.jobs.run_now(job_id=job.job_id)
+    run = waiter.result(timeout=timedelta(minutes=3))
+    return job, run
+
+
+def test_lists_jobs_across_pages(workspace):
+    listed = list(workspace.jobs.list(limit=3))
+    ids = [job.job_id for job in listed]
+    assert len(ids) >= 10
+    assert len(set(ids)) == len(ids)
+    names = {job.settings.name for job in listed}
+    assert "Two-cluster pipeline" in names
+
+
+def test_gets_and_updates_a_job(workspace):
+    job = next(job for job in workspace.jobs.list(name="Daily aggregation"))
+    before = workspace.jobs.get(job_id=job.job_id)
+    assert before.settings.tasks[0].task_key == "main"
+    workspace.jobs.update(job_id=job.job_id, new_settings=jobs.JobSettings(timeout_seconds=5400))
+    after = workspace.jobs.get(job_id=job.job_id)
+    assert after.settings.timeout_seconds == 5400
+    assert after.settings.tasks[0].new_cluster.node_type_id == before.settings.tasks[0].new_cluster.node_type_id
+
+
+def test_run_now_polls_to_completion(finished_run):
+    _, run = finished_run
+    assert run.state.life_cycle_state == jobs.RunLifeCycleState.TERMINATED
+    assert run.state.result_state == jobs.RunResultState.SUCCESS
+    assert run.end_time > run.start_time
+    instance = run.tasks[0].cluster_instance
+    assert instance.cluster_id
+    assert int(instance.spark_context_id) > 2**53
+
+
+def test_pages_through_cluster_events(workspace, finished_run):
+    _, run = finished_run
+    cluster_id = run.tasks[0].cluster_instance.cluster_id
+    paged = list(workspace.clusters.events(cluster_id=cluster_id, limit=1, order=sdk.service.compute.GetEventsOrder.ASC))
+    types = [event.type.value for event in paged if event.type is not None]
+    assert types[0] == "CREATING"
+    assert "RUNNING" in types
+    assert types[-1] == "TERMINATING"
+    assert len(paged) >= 3
+
+
+def test_reads_a_delivered_event_log_through_dbfs_in_chunks(workspace, finished_run, databricks_emulator):
+    _, run = finished_run
+    instance = run.tasks[0].cluster_instance
+    # Log delivery follows termination by a few simulated minutes; move the clock past it.
+    databricks_emulator.admin("POST", "/emulator/admin/clock", {"advance_ms": 3_600_000})
+    root = f"dbfs:/cluster-logs/{instance.cluster_id}/eventlog"
+    driver_folder = next(iter(workspace.dbfs.list(root))).path
+    folder = f"{driver_folder}/{instance.spark_context_id}"
+    status = workspace.dbfs.get_status(f"{folder}/eventlog")
+    assert status.file_size > ONE_MB
+    chunks = []
+    offset = 0
+    while offset < status.file_size:
+        response = workspace.dbfs.read(f"{folder}/eventlog", offset=offset, length=ONE_MB)
+        assert 0 < response.bytes_read <= ONE_MB
+        chunks.append(base64.b64decode(response.data))
+        offset += response.bytes_read
+    assert len(chunks) >= 2
+    text = b"".join(chunks).decode("utf-8")
+    first = text.split("\n", 1)[0]
+    assert first.startswith('{"Event":"DBCEventLoggingListenerMetadata"')
+    assert f'"SparkContext Id":{instance.spark_context_id}' in first
+    assert '"Event":"SparkListenerTaskEnd"' in text
+
+
+def test_creates_and_lists_a_notification_destination(workspace):
+    created = workspace.notification_destinations.create(
+        display_name="setpoint-webhook",
+        config=settings.Config(
+            generic_webhook=settings.GenericWebhookConfig(url="https://example.com/hook", username="setpoint", password="s3cret")
+        ),
+    )
+    assert created.destination_type == settings.DestinationType.WEBHOOK
+    assert created.config.generic_webhook.password_set is True
+    assert created.config.generic_webhook.password is None
+    listed = list(workspace.notification_destinations.list(page_size=1))
+    assert created.id in [item.id for item in listed]
+
+
+def test_retries_after_a_429_with_retry_after(workspace, databricks_emulator):
+    databricks_emulator.admin(
+        "POST",
+        "/emulator/admin/faults",
+        {"kind": "http", "match": "GET /api/2.*/jobs/get*", "count": 1, "status": 429, "retryAfterSeconds": 1},
+    )
+    job = next(iter(workspace.jobs.list(limit=1)))
+    assert workspace.jobs.get(job_id=job.job_id).job_id == job.job_id
+    faults = databricks_emulator.admin("GET", "/emulator/admin/faults")["faults"]
+    assert any(rule["applied"] == 1 and rule["status"] == 429 for rule in faults)
