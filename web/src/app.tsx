@@ -1,47 +1,71 @@
-import { useEffect, useState } from 'react';
-import { fetchJson, type SystemInfo } from './api-client.js';
+import { lazy, Suspense } from 'react';
+import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
+import { LoginPage } from './pages/login-page.js';
+import { ProjectsPage } from './pages/projects/projects-page.js';
+import { SettingsPage } from './pages/settings-page.js';
+import { WorkspacesPage } from './pages/workspaces-page.js';
+import { AppShell } from './shell/app-shell.js';
+import { SessionProvider, useSession } from './shell/session.js';
+import { ThemeContext, useTheme } from './shell/theme.js';
 
-type Load =
-  | { state: 'loading' }
-  | { state: 'ready'; info: SystemInfo }
-  | { state: 'failed'; message: string };
+// Pages with charts load ECharts on demand, so the projects list renders without it.
+const ProjectPage = lazy(() =>
+  import('./pages/project/project-page.js').then((module) => ({ default: module.ProjectPage })),
+);
+const DiscoverPage = lazy(() =>
+  import('./pages/discover-page.js').then((module) => ({ default: module.DiscoverPage })),
+);
+
+function NotFoundPage() {
+  return (
+    <div className="page">
+      <h1>Page not found</h1>
+      <p>
+        There is nothing at this address. Go to the <a href="/projects">projects</a>.
+      </p>
+    </div>
+  );
+}
+
+function Lazy({ page }: { page: React.ReactNode }) {
+  return <Suspense fallback={<p className="loading page">Loading…</p>}>{page}</Suspense>;
+}
+
+function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggleTheme(): void }) {
+  const { session } = useSession();
+  if (session.state === 'checking') {
+    return (
+      <p className="loading center" aria-busy="true">
+        Connecting to the Setpoint server…
+      </p>
+    );
+  }
+  return (
+    <Routes>
+      <Route path="/login" element={<LoginPage />} />
+      <Route element={<AppShell theme={theme} toggleTheme={toggleTheme} />}>
+        <Route index element={<Navigate to="/projects" replace />} />
+        <Route path="/projects" element={<ProjectsPage />} />
+        <Route path="/projects/:id" element={<Lazy page={<ProjectPage />} />} />
+        <Route path="/projects/:id/:tab" element={<Lazy page={<ProjectPage />} />} />
+        <Route path="/discover" element={<Lazy page={<DiscoverPage />} />} />
+        <Route path="/workspaces" element={<WorkspacesPage />} />
+        <Route path="/settings" element={<SettingsPage />} />
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+    </Routes>
+  );
+}
 
 export function App() {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-
-  useEffect(() => {
-    fetchJson<SystemInfo>('/api/v1/system')
-      .then((info) => setLoad({ state: 'ready', info }))
-      .catch((error: unknown) => setLoad({ state: 'failed', message: String(error) }));
-  }, []);
-
+  const { theme, toggle } = useTheme();
   return (
-    <div className="shell">
-      <header className="topbar">
-        <span className="brand">Setpoint</span>
-        <span className="tagline">closed-loop cluster optimization for Spark jobs</span>
-      </header>
-      <main className="content">
-        {load.state === 'loading' && <p aria-busy="true">Connecting to the Setpoint server…</p>}
-        {load.state === 'failed' && (
-          <p role="alert" className="error">
-            Cannot reach the Setpoint API: {load.message}
-          </p>
-        )}
-        {load.state === 'ready' && (
-          <section aria-label="Server status" className="card">
-            <h1>Server status</h1>
-            <dl>
-              <dt>Version</dt>
-              <dd data-testid="server-version">{load.info.version}</dd>
-              <dt>Database</dt>
-              <dd data-testid="server-database">{load.info.database}</dd>
-              <dt>Projects</dt>
-              <dd data-testid="project-count">{load.info.projects}</dd>
-            </dl>
-          </section>
-        )}
-      </main>
-    </div>
+    <ThemeContext.Provider value={theme}>
+      <BrowserRouter>
+        <SessionProvider>
+          <SignedInRoutes theme={theme} toggleTheme={toggle} />
+        </SessionProvider>
+      </BrowserRouter>
+    </ThemeContext.Provider>
   );
 }

@@ -1,0 +1,108 @@
+import { api, type RequestOptions } from './client.js';
+import type {
+  AccessCheckLine,
+  ApiKey,
+  DiscoverReport,
+  OrganizationSummary,
+  Page,
+  Project,
+  ProjectSettings,
+  Recommendation,
+  Run,
+  RunDetail,
+  SessionUser,
+  SystemInfo,
+  Workspace,
+} from './types.js';
+
+const maxPage = 500;
+
+/** Every item of a paginated list: first page, then the rest in parallel, each page reported as it lands. */
+export async function fetchAll<T>(
+  path: string,
+  signal?: AbortSignal,
+  onProgress?: (loaded: T[], total: number) => void,
+): Promise<T[]> {
+  const join = path.includes('?') ? '&' : '?';
+  const first = await api.get<Page<T>>(`${path}${join}limit=${maxPage}&offset=0`, { signal });
+  const pages: T[][] = [first.items];
+  onProgress?.(first.items, first.total);
+  const offsets: number[] = [];
+  for (let offset = maxPage; offset < first.total; offset += maxPage) offsets.push(offset);
+  const concurrency = 4;
+  for (let index = 0; index < offsets.length; index += concurrency) {
+    const batch = offsets.slice(index, index + concurrency);
+    const results = await Promise.all(
+      batch.map((offset) => api.get<Page<T>>(`${path}${join}limit=${maxPage}&offset=${offset}`, { signal })),
+    );
+    for (const page of results) pages.push(page.items);
+    onProgress?.(pages.flat(), first.total);
+  }
+  return pages.flat();
+}
+
+const enc = encodeURIComponent;
+
+export const endpoints = {
+  system: (options?: RequestOptions) => api.get<SystemInfo>('/api/v1/system', options),
+
+  session: () => api.get<{ user: SessionUser }>('/api/v1/session', { expectUnauthorized: true }),
+  signIn: (username: string, password: string) =>
+    api.post<{ user: SessionUser }>('/api/v1/session', { username, password }, { expectUnauthorized: true }),
+  signOut: () => api.delete<void>('/api/v1/session'),
+
+  projects: (signal?: AbortSignal, onProgress?: (loaded: Project[], total: number) => void) =>
+    fetchAll<Project>('/api/v1/projects?sort=name', signal, onProgress),
+  project: (id: string) => api.get<Project>(`/api/v1/projects/${enc(id)}`),
+  updateProject: (id: string, patch: { name?: string; settings?: Partial<ProjectSettings> }) =>
+    api.patch<Project>(`/api/v1/projects/${enc(id)}`, patch),
+  deleteProject: (id: string) => api.delete<void>(`/api/v1/projects/${enc(id)}`),
+  audit: (id: string) =>
+    api.get<{
+      items: Array<{ action: string; actor: string; detail: Record<string, unknown>; created_at: number }>;
+    }>(`/api/v1/projects/${enc(id)}/audit`),
+
+  runs: (projectId: string, signal?: AbortSignal) =>
+    fetchAll<Run>(`/api/v1/projects/${enc(projectId)}/runs`, signal),
+  run: (projectId: string, runId: string) =>
+    api.get<RunDetail>(`/api/v1/projects/${enc(projectId)}/runs/${enc(runId)}`),
+
+  recommendations: (projectId: string, signal?: AbortSignal) =>
+    fetchAll<Recommendation>(`/api/v1/projects/${enc(projectId)}/recommendations`, signal),
+  requestRecommendation: (projectId: string) =>
+    api.post<{ id: string; state: string }>(`/api/v1/projects/${enc(projectId)}/recommendations`, {}),
+  applyRecommendation: (projectId: string, recommendationId: string) =>
+    api.post<Recommendation>(
+      `/api/v1/projects/${enc(projectId)}/recommendations/${enc(recommendationId)}/apply`,
+      {},
+    ),
+  rollback: (projectId: string) => api.post<unknown>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
+
+  organizationSummary: (from: number, to: number) =>
+    api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),
+
+  workspaces: (signal?: AbortSignal) => fetchAll<Workspace>('/api/v1/workspaces', signal),
+  createWorkspace: (body: Record<string, unknown>) => api.post<Workspace>('/api/v1/workspaces', body),
+  updateWorkspace: (id: string, body: Record<string, unknown>) =>
+    api.patch<Workspace>(`/api/v1/workspaces/${enc(id)}`, body),
+  deleteWorkspace: (id: string) => api.delete<void>(`/api/v1/workspaces/${enc(id)}`),
+  accessCheck: (id: string) =>
+    api.post<{ results: AccessCheckLine[] }>(`/api/v1/workspaces/${enc(id)}/access-check`, {}),
+  discover: (workspaceId: string) =>
+    api.get<DiscoverReport>(`/api/v1/workspaces/${enc(workspaceId)}/discover`),
+  importJobs: (workspaceId: string, jobIds: string[]) =>
+    api.post<{ projects: Array<{ id: string; job_id: string }> }>(
+      `/api/v1/workspaces/${enc(workspaceId)}/import`,
+      {
+        job_ids: jobIds,
+      },
+    ),
+
+  apiKeys: () => api.get<{ items: ApiKey[] }>('/api/v1/api-keys'),
+  createApiKey: (name: string) =>
+    api.post<{ id: string; secret: string; name: string }>('/api/v1/api-keys', { name }),
+  revokeApiKey: (id: string) => api.delete<void>(`/api/v1/api-keys/${enc(id)}`),
+  organizationSettings: () => api.get<Record<string, unknown>>('/api/v1/organization/settings'),
+  updateOrganizationSettings: (patch: Record<string, unknown>) =>
+    api.patch<Record<string, unknown>>('/api/v1/organization/settings', patch),
+};

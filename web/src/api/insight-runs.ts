@@ -1,0 +1,45 @@
+import type { InsightRun } from '../../../src/insights/index.js';
+import type { Run } from './types.js';
+
+/** The identity of a run's cluster: equal keys mean the same node types, size, engine and market. */
+export function clusterKey(run: Run): string | null {
+  const cluster = run.cluster;
+  if (!cluster) return null;
+  return JSON.stringify([
+    cluster.nodeTypeId ?? null,
+    cluster.driverNodeTypeId ?? null,
+    cluster.workers ?? null,
+    cluster.autoscale?.minWorkers ?? null,
+    cluster.autoscale?.maxWorkers ?? null,
+    cluster.photon ?? null,
+    cluster.availability ?? null,
+  ]);
+}
+
+export function clusterLabel(run: Run): string {
+  const cluster = run.cluster;
+  if (!cluster) return '—';
+  const size = cluster.autoscale
+    ? `${cluster.autoscale.minWorkers}–${cluster.autoscale.maxWorkers} workers`
+    : cluster.workers !== null && cluster.workers !== undefined
+      ? `${cluster.workers} workers`
+      : '';
+  return [cluster.nodeTypeId, size, cluster.photon ? 'Photon' : '', cluster.availability ?? '']
+    .filter(Boolean)
+    .join(' · ');
+}
+
+export function toInsightRun(run: Run, coreUtilization: number | null = null): InsightRun {
+  return {
+    id: run.id,
+    startedAt: run.started_at,
+    endedAt: run.ended_at,
+    status: run.status,
+    costUsd: run.cost?.total_usd ?? null,
+    inputBytes: run.input_bytes,
+    configKey: clusterKey(run),
+    recommendationId: run.on_recommendation_id,
+    coreUtilization,
+    spotLosses: null,
+  };
+}

@@ -1,0 +1,241 @@
+import { useMemo, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { messageOf } from '../api/client.js';
+import { endpoints } from '../api/endpoints.js';
+import type { DiscoveredJob, DiscoverReport } from '../api/types.js';
+import { useApi } from '../api/use-api.js';
+import { type ChartOption, EChart } from '../components/echart.js';
+import { LoadView } from '../components/load-view.js';
+import { downloadCsv, toCsv } from '../lib/csv.js';
+import { formatUsd } from '../lib/format.js';
+import { matchesSearch } from '../lib/table.js';
+import { useSession } from '../shell/session.js';
+import { useThemeName } from '../shell/theme.js';
+
+export function DiscoverPage() {
+  const [params, setParams] = useSearchParams();
+  const workspaces = useApi('workspaces', (signal) => endpoints.workspaces(signal));
+  const chosen = params.get('workspace');
+
+  return (
+    <div className="page page-wide">
+      <header className="page-header">
+        <h1>Discover</h1>
+        <p className="page-sub">
+          Find the jobs in a workspace worth optimizing, and import them as projects.
+        </p>
+      </header>
+      <LoadView result={workspaces.result} what="Workspaces" onRetry={workspaces.reload}>
+        {(items) =>
+          items.length === 0 ? (
+            <div className="empty-state">
+              <h2>No workspace yet</h2>
+              <p>
+                <Link to="/workspaces">Add a Databricks workspace</Link> first; Discover reads its jobs and
+                runs.
+              </p>
+            </div>
+          ) : (
+            <>
+              <label className="select-label">
+                Workspace
+                <select
+                  value={chosen ?? items[0]!.id}
+                  onChange={(event) => setParams({ workspace: event.target.value }, { replace: true })}
+                >
+                  {items.map((workspace) => (
+                    <option key={workspace.id} value={workspace.id}>
+                      {workspace.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <DiscoverWorkspace workspaceId={chosen ?? items[0]!.id} />
+            </>
+          )
+        }
+      </LoadView>
+    </div>
+  );
+}
+
+function DiscoverWorkspace({ workspaceId }: { workspaceId: string }) {
+  const report = useApi(`discover:${workspaceId}`, () => endpoints.discover(workspaceId));
+  return (
+    <LoadView result={report.result} what="Discover" onRetry={report.reload}>
+      {(data) => <DiscoverView report={data} onImported={report.reload} />}
+    </LoadView>
+  );
+}
+
+const jobColumns: Array<{ label: string; text(job: DiscoveredJob): string }> = [
+  { label: 'Job', text: (job) => job.name },
+  { label: 'Job id', text: (job) => job.job_id },
+  { label: 'Compute', text: (job) => job.compute },
+  { label: 'Photon', text: (job) => (job.photon ? 'yes' : 'no') },
+  { label: 'Autoscaling', text: (job) => (job.autoscaling ? 'yes' : 'no') },
+  { label: 'Runs', text: (job) => String(job.runs_in_period) },
+  { label: 'Core hours', text: (job) => job.core_hours.toFixed(1) },
+  { label: 'Est. cost', text: (job) => formatUsd(job.estimated_cost_usd) },
+];
+
+function DiscoverView({ report, onImported }: { report: DiscoverReport; onImported(): void }) {
+  const theme = useThemeName();
+  const { canChange } = useSession();
+  const [finding, setFinding] = useState<string | null>(null);
+  const [query, setQuery] = useState('');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [status, setStatus] = useState<string | null>(null);
+  const activeFinding = report.findings.find((item) => item.id === finding) ?? null;
+
+  const jobs = useMemo(() => {
+    const allowed = activeFinding ? new Set(activeFinding.job_ids) : null;
+    return report.jobs.filter(
+      (job) =>
+        (!allowed || allowed.has(job.job_id)) &&
+        matchesSearch([job.name, job.job_id, job.creator ?? ''], query),
+    );
+  }, [report.jobs, activeFinding, query]);
+
+  const toggle = (id: string) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+
+  const importSelected = async () => {
+    setStatus(null);
+    try {
+      const result = await endpoints.importJobs(report.workspace_id, [...selected]);
+      setStatus(
+        `Imported ${result.projects.length} job${result.projects.length === 1 ? '' : 's'} as projects.`,
+      );
+      setSelected(new Set());
+      onImported();
+    } catch (error) {
+      setStatus(messageOf(error));
+    }
+  };
+
+  const timeline: ChartOption = {
+    grid: { left: 56, right: 56, top: 36, bottom: 32 },
+    legend: { top: 0 },
+    tooltip: { trigger: 'axis' },
+    xAxis: { type: 'category', data: report.timeline.map((point) => point.date) },
+    yAxis: [
+      { type: 'value', name: 'jobs' },
+      { type: 'value', name: 'core hours' },
+    ],
+    series: [
+      {
+        name: 'Jobs',
+        type: 'line',
+        itemStyle: { color: '#3b82f6' },
+        data: report.timeline.map((point) => point.jobs),
+      },
+      {
+        name: 'Core hours',
+        type: 'bar',
+        yAxisIndex: 1,
+        itemStyle: { color: '#f59e0b' },
+        data: report.timeline.map((point) => point.core_hours),
+      },
+    ],
+  };
+
+  return (
+    <div className="discover">
+      <div className="finding-cards">
+        {report.findings.map((item) => (
+          <button
+            key={item.id}
+            type="button"
+            className={item.id === finding ? 'finding finding-on' : 'finding'}
+            aria-pressed={item.id === finding}
+            onClick={() => setFinding(item.id === finding ? null : item.id)}
+          >
+            <span className="finding-count">{item.job_ids.length}</span>
+            <span className="finding-title">{item.title}</span>
+            <span className="finding-text">{item.description}</span>
+          </button>
+        ))}
+      </div>
+      <EChart option={timeline} theme={theme} height={220} label="Job count and core hours per day" />
+      <div className="toolbar">
+        <input
+          type="search"
+          className="search"
+          data-search="true"
+          placeholder="Search jobs  ( / )"
+          aria-label="Search jobs"
+          value={query}
+          onChange={(event) => setQuery(event.target.value)}
+        />
+        {activeFinding && (
+          <button type="button" className="chip chip-filter" onClick={() => setFinding(null)}>
+            {activeFinding.title} ✕
+          </button>
+        )}
+        <span className="toolbar-spacer" />
+        <span className="count">{jobs.length} jobs</span>
+        <button
+          type="button"
+          onClick={() =>
+            downloadCsv(
+              'setpoint-discover.csv',
+              toCsv(
+                jobColumns.map((column) => column.label),
+                jobs.map((job) => jobColumns.map((column) => column.text(job))),
+              ),
+            )
+          }
+        >
+          Export CSV
+        </button>
+        {canChange && (
+          <button type="button" className="primary" disabled={selected.size === 0} onClick={importSelected}>
+            Import {selected.size || ''} selected
+          </button>
+        )}
+      </div>
+      {status && (
+        <p className="notice" role="status">
+          {status}
+        </p>
+      )}
+      <table className="table">
+        <thead>
+          <tr>
+            <th aria-label="Select" />
+            {jobColumns.map((column) => (
+              <th key={column.label}>{column.label}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {jobs.map((job) => (
+            <tr key={job.job_id}>
+              <td>
+                {job.imported_project_id ? (
+                  <Link to={`/projects/${encodeURIComponent(job.imported_project_id)}`}>project</Link>
+                ) : (
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${job.name}`}
+                    checked={selected.has(job.job_id)}
+                    onChange={() => toggle(job.job_id)}
+                  />
+                )}
+              </td>
+              {jobColumns.map((column) => (
+                <td key={column.label}>{column.text(job)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { ApiError } from '../../api/client.js';
+import { endpoints } from '../../api/endpoints.js';
+import type { Project, Recommendation, Run } from '../../api/types.js';
+
+export interface ProjectData {
+  project: Project;
+  /** Oldest first. */
+  runs: Run[];
+  /** Newest first; null when this server has no recommendations route. */
+  recommendations: Recommendation[] | null;
+}
+
+const startOf = (run: Run) => run.started_at ?? run.created_at;
+
+export async function loadProjectData(id: string, signal: AbortSignal): Promise<ProjectData> {
+  const [project, runs, recommendations] = await Promise.all([
+    endpoints.project(id),
+    endpoints.runs(id, signal),
+    endpoints.recommendations(id, signal).catch((error: unknown) => {
+      if (error instanceof ApiError && error.notAvailable) return null;
+      throw error;
+    }),
+  ]);
+  return {
+    project,
+    runs: [...runs].sort((a, b) => startOf(a) - startOf(b)),
+    recommendations: recommendations
+      ? [...recommendations].sort((a, b) => b.created_at - a.created_at)
+      : null,
+  };
+}

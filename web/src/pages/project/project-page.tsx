@@ -1,0 +1,113 @@
+import { useMemo } from 'react';
+import { Link, NavLink, useParams } from 'react-router';
+import { summarizeProject } from '../../../../src/insights/index.js';
+import { toInsightRun } from '../../api/insight-runs.js';
+import { useApi } from '../../api/use-api.js';
+import { LoadView } from '../../components/load-view.js';
+import { PhaseBadge } from '../../components/phase-badge.js';
+import { MetricsTab } from './metrics-tab.js';
+import { loadProjectData, type ProjectData } from './project-data.js';
+import { RecommendationTab } from './recommendation-tab.js';
+import { RunsTab } from './runs-tab.js';
+import { SettingsTab } from './settings-tab.js';
+import { SummaryTab } from './summary-tab.js';
+import { TimelineTab } from './timeline-tab.js';
+
+const tabs = [
+  { id: 'summary', label: 'Summary' },
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'metrics', label: 'Spark metrics' },
+  { id: 'recommendation', label: 'Recommendation' },
+  { id: 'runs', label: 'Runs' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+
+type TabId = (typeof tabs)[number]['id'];
+
+export function ProjectPage() {
+  const { id = '', tab = 'summary' } = useParams();
+  const { result, reload, setResult } = useApi(`project:${id}`, (signal) => loadProjectData(id, signal));
+  const active: TabId = tabs.some((entry) => entry.id === tab) ? (tab as TabId) : 'summary';
+
+  return (
+    <div className="page">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <Link to="/projects">Projects</Link> <span aria-hidden="true">/</span>
+      </nav>
+      <LoadView result={result} what="Project" onRetry={reload}>
+        {(data) => (
+          <ProjectView
+            data={data}
+            active={active}
+            reload={reload}
+            replaceProject={(project) => setResult({ state: 'ready', data: { ...data, project } })}
+          />
+        )}
+      </LoadView>
+    </div>
+  );
+}
+
+function ProjectView({
+  data,
+  active,
+  reload,
+  replaceProject,
+}: {
+  data: ProjectData;
+  active: TabId;
+  reload(): void;
+  replaceProject(project: ProjectData['project']): void;
+}) {
+  const { project, runs } = data;
+  const summary = useMemo(
+    () =>
+      summarizeProject(
+        runs.map((run) => toInsightRun(run)),
+        { now: Date.now(), slaMinutes: project.settings.slaMinutes ?? null },
+      ),
+    [runs, project.settings.slaMinutes],
+  );
+  const base = `/projects/${encodeURIComponent(project.id)}`;
+  return (
+    <>
+      <header className="page-header project-header">
+        <div>
+          <h1>{project.name}</h1>
+          <p className="page-sub">
+            {[
+              project.job_id ? `Job ${project.job_id}` : null,
+              project.cluster_key ? `cluster ${project.cluster_key}` : null,
+              project.app_id ? `app ${project.app_id}` : null,
+              `${runs.length} runs`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </p>
+        </div>
+        <PhaseBadge project={project} />
+      </header>
+      <nav className="tabs" aria-label="Project sections">
+        {tabs.map((entry) => (
+          <NavLink
+            key={entry.id}
+            to={entry.id === 'summary' ? base : `${base}/${entry.id}`}
+            end
+            className={({ isActive }) => (isActive || entry.id === active ? 'tab tab-active' : 'tab')}
+            aria-current={entry.id === active ? 'page' : undefined}
+          >
+            {entry.label}
+          </NavLink>
+        ))}
+      </nav>
+      <section className="tab-panel" aria-label={tabs.find((entry) => entry.id === active)?.label}>
+        {active === 'summary' && <SummaryTab data={data} summary={summary} />}
+        {active === 'timeline' && <TimelineTab data={data} />}
+        {active === 'metrics' && <MetricsTab data={data} />}
+        {active === 'recommendation' && <RecommendationTab data={data} reload={reload} />}
+        {active === 'runs' && <RunsTab data={data} />}
+        {active === 'settings' && <SettingsTab project={project} onSaved={replaceProject} />}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,320 @@
+import { useMemo, useState } from 'react';
+import { ApiError } from '../../api/client.js';
+import { endpoints } from '../../api/endpoints.js';
+import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
+import type { Recommendation, Run } from '../../api/types.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { type ChartOption, EChart } from '../../components/echart.js';
+import { NotAvailable } from '../../components/load-view.js';
+import { diffConfigs } from '../../lib/config-diff.js';
+import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
+import { useSession } from '../../shell/session.js';
+import { useThemeName } from '../../shell/theme.js';
+import type { ProjectData } from './project-data.js';
+
+/** The cluster the job runs on now: the latest run's Databricks spec, else what its facts say. */
+function currentConfig(runs: Run[]): Record<string, unknown> | null {
+  const latest = runs[runs.length - 1];
+  if (!latest) return null;
+  if (latest.cluster_config) return latest.cluster_config;
+  const facts = latest.cluster;
+  if (!facts) return null;
+  return {
+    node_type_id: facts.nodeTypeId ?? undefined,
+    driver_node_type_id: facts.driverNodeTypeId ?? undefined,
+    ...(facts.autoscale
+      ? { autoscale: { min_workers: facts.autoscale.minWorkers, max_workers: facts.autoscale.maxWorkers } }
+      : { num_workers: facts.workers ?? undefined }),
+    runtime_engine: facts.photon ? 'PHOTON' : 'STANDARD',
+  };
+}
+
+interface ParetoPoint {
+  label: string;
+  cost: number;
+  runtime: number;
+}
+
+/** Configurations no other tried configuration beats on both cost and runtime. */
+export function paretoFront(points: ParetoPoint[]): ParetoPoint[] {
+  const sorted = [...points].sort((a, b) => a.runtime - b.runtime || a.cost - b.cost);
+  const front: ParetoPoint[] = [];
+  for (const point of sorted)
+    if (front.length === 0 || point.cost < front[front.length - 1]!.cost) front.push(point);
+  return front;
+}
+
+function triedConfigs(runs: Run[]): ParetoPoint[] {
+  const groups = new Map<string, { label: string; costs: number[]; runtimes: number[] }>();
+  for (const run of runs) {
+    const key = clusterKey(run);
+    if (!key || !run.cost || run.started_at === null || run.ended_at === null) continue;
+    const group = groups.get(key) ?? { label: clusterLabel(run), costs: [], runtimes: [] };
+    group.costs.push(run.cost.total_usd);
+    group.runtimes.push((run.ended_at - run.started_at) / 60_000);
+    groups.set(key, group);
+  }
+  const avg = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  return [...groups.values()].map((group) => ({
+    label: `${group.label} (${group.costs.length} run${group.costs.length === 1 ? '' : 's'})`,
+    cost: avg(group.costs),
+    runtime: avg(group.runtimes),
+  }));
+}
+
+export function RecommendationTab({ data, reload }: { data: ProjectData; reload(): void }) {
+  const theme = useThemeName();
+  const { canChange } = useSession();
+  const [confirm, setConfirm] = useState<'apply' | 'rollback' | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [requesting, setRequesting] = useState(false);
+  const recommendations = data.recommendations;
+  const latest = recommendations?.find((rec) => rec.state === 'SUCCESS') ?? null;
+  const pending = recommendations?.find((rec) => rec.state === 'PENDING') ?? null;
+  const current = currentConfig(data.runs);
+  const diff = useMemo(
+    () => (latest ? diffConfigs(current ?? {}, latest.configuration ?? {}) : []),
+    [latest, current],
+  );
+  const applied = (recommendations ?? []).filter((rec) => rec.applied !== null);
+  const tried = useMemo(() => triedConfigs(data.runs), [data.runs]);
+  const predicted = (recommendations ?? []).flatMap((rec) =>
+    rec.predicted
+      ? [
+          {
+            label: `Prediction ${formatDateTime(rec.created_at)}`,
+            cost: rec.predicted.cost_usd.mid,
+            runtime: rec.predicted.runtime_minutes.mid,
+          },
+        ]
+      : [],
+  );
+  const front = paretoFront(tried);
+  const sla = data.project.settings.slaMinutes ?? null;
+
+  if (recommendations === null) return <NotAvailable what="Recommendations" />;
+
+  const requestNew = async () => {
+    setRequesting(true);
+    setNotice(null);
+    try {
+      await endpoints.requestRecommendation(data.project.id);
+      setNotice('A new recommendation was requested; it appears here when it is ready.');
+      reload();
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    } finally {
+      setRequesting(false);
+    }
+  };
+
+  const pareto: ChartOption = {
+    grid: { left: 64, right: 24, top: 36, bottom: 48 },
+    legend: { top: 0 },
+    tooltip: {
+      trigger: 'item',
+      formatter: (params: { data: [number, number, string] }) =>
+        `${params.data[2]}<br/>${formatMinutes(params.data[0])} · ${formatUsd(params.data[1])}`,
+    },
+    xAxis: { type: 'value', name: 'runtime (min)', nameLocation: 'middle', nameGap: 28, scale: true },
+    yAxis: { type: 'value', name: 'cost per run (USD)', scale: true },
+    series: [
+      {
+        name: 'Tried',
+        type: 'scatter',
+        symbolSize: 11,
+        itemStyle: { color: '#3b82f6' },
+        data: tried.map((point) => [point.runtime, point.cost, point.label]),
+        markLine:
+          sla === null
+            ? undefined
+            : {
+                symbol: 'none',
+                silent: true,
+                data: [
+                  { xAxis: sla, label: { formatter: `SLA ${sla} min` }, lineStyle: { color: '#ef4444' } },
+                ],
+              },
+      },
+      {
+        name: 'Predicted',
+        type: 'scatter',
+        symbol: 'diamond',
+        symbolSize: 13,
+        itemStyle: { color: '#f59e0b' },
+        data: predicted.map((point) => [point.runtime, point.cost, point.label]),
+      },
+      {
+        name: 'Pareto front',
+        type: 'line',
+        step: 'end',
+        symbol: 'none',
+        lineStyle: { type: 'dashed', color: '#10b981' },
+        data: front.map((point) => [point.runtime, point.cost, point.label]),
+      },
+    ],
+  };
+
+  return (
+    <div className="recommendation">
+      {notice && (
+        <p className="notice" role="status">
+          {notice}
+        </p>
+      )}
+      <div className="rec-header">
+        <h2 className="section-title">Latest recommendation</h2>
+        <span className="toolbar-spacer" />
+        {canChange && (
+          <>
+            <button type="button" onClick={requestNew} disabled={requesting || pending !== null}>
+              {pending ? 'Recommendation in progress…' : 'Generate new'}
+            </button>
+            <button type="button" onClick={() => setConfirm('rollback')} disabled={applied.length === 0}>
+              Roll back
+            </button>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => setConfirm('apply')}
+              disabled={!latest || latest.applied !== null}
+            >
+              {latest?.applied ? 'Applied' : 'Apply'}
+            </button>
+          </>
+        )}
+      </div>
+      {!latest ? (
+        <p className="muted">
+          No recommendation yet.{' '}
+          {data.runs.length === 0
+            ? 'One is made after the first analysed run.'
+            : 'Generate one from the latest run.'}
+        </p>
+      ) : (
+        <>
+          <div className="metric-grid">
+            <div className="metric">
+              <span className="metric-label">Predicted runtime</span>
+              <span className="metric-value">{formatMinutes(latest.predicted?.runtime_minutes.mid)}</span>
+              <span className="metric-note">
+                {formatMinutes(latest.predicted?.runtime_minutes.low)} –{' '}
+                {formatMinutes(latest.predicted?.runtime_minutes.high)}
+              </span>
+            </div>
+            <div className="metric">
+              <span className="metric-label">Predicted cost per run</span>
+              <span className="metric-value">{formatUsd(latest.predicted?.cost_usd.mid)}</span>
+              <span className="metric-note">
+                {formatUsd(latest.predicted?.cost_usd.low)} – {formatUsd(latest.predicted?.cost_usd.high)}
+              </span>
+            </div>
+            <div className="metric">
+              <span className="metric-label">Made</span>
+              <span className="metric-value small">{formatDateTime(latest.created_at)}</span>
+              <span className="metric-note">{latest.phase ? `phase ${latest.phase.toLowerCase()}` : ''}</span>
+            </div>
+          </div>
+          {latest.explanation && <p className="explanation">{latest.explanation}</p>}
+          <table className="table diff" data-testid="config-diff">
+            <thead>
+              <tr>
+                <th>Setting</th>
+                <th>Current</th>
+                <th>Recommended</th>
+              </tr>
+            </thead>
+            <tbody>
+              {diff.map((line) => (
+                <tr key={line.path} className={line.changed ? 'diff-changed' : undefined}>
+                  <td>
+                    <code>{line.path}</code>
+                  </td>
+                  <td className={line.changed ? 'diff-old' : undefined}>{line.current ?? '—'}</td>
+                  <td className={line.changed ? 'diff-new' : undefined}>{line.recommended ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
+      <h2 className="section-title">Cost vs runtime of every configuration</h2>
+      {tried.length + predicted.length === 0 ? (
+        <p className="muted">Nothing to plot yet.</p>
+      ) : (
+        <EChart
+          option={pareto}
+          theme={theme}
+          height={320}
+          label="Cost against runtime of each tried and predicted configuration"
+          data={{ testid: 'pareto-chart', tried: tried.length, predicted: predicted.length }}
+        />
+      )}
+      <h2 className="section-title">Applied configurations</h2>
+      {applied.length === 0 ? (
+        <p className="muted">Nothing applied yet.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Applied</th>
+              <th>By</th>
+              <th>Configuration</th>
+              <th className="num">Predicted cost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {applied.map((rec: Recommendation) => (
+              <tr key={rec.id}>
+                <td>{formatDateTime(rec.applied!.requested_at)}</td>
+                <td>{rec.applied!.requested_by ?? 'auto-apply'}</td>
+                <td>
+                  <code className="wrap">{JSON.stringify(rec.configuration)}</code>
+                </td>
+                <td className="num">{formatUsd(rec.predicted?.cost_usd.mid)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <ConfirmDialog
+        open={confirm === 'apply'}
+        title="Apply this recommendation?"
+        confirmLabel="Apply to the job"
+        onClose={() => setConfirm(null)}
+        onConfirm={async () => {
+          await endpoints.applyRecommendation(data.project.id, latest!.id);
+          setNotice('Applied: the job uses the recommended cluster from its next run.');
+          reload();
+        }}
+      >
+        <p>
+          Setpoint will update the job's cluster to the recommended configuration (
+          {diff.filter((line) => line.changed).length} settings change). The next run uses it. You can roll
+          back afterwards.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirm === 'rollback'}
+        title="Roll back the job's cluster?"
+        confirmLabel="Roll back"
+        danger
+        onClose={() => setConfirm(null)}
+        onConfirm={async () => {
+          try {
+            await endpoints.rollback(data.project.id);
+          } catch (error) {
+            if (error instanceof ApiError && error.notAvailable) {
+              throw new Error('Rollback is not available on this server.');
+            }
+            throw error;
+          }
+          setNotice('Rolled back: the job uses its previous cluster from its next run.');
+          reload();
+        }}
+      >
+        <p>The job goes back to the configuration it had before the last applied recommendation.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import { Fragment, useState } from 'react';
+import { messageOf } from '../../api/client.js';
+import { endpoints } from '../../api/endpoints.js';
+import { clusterLabel } from '../../api/insight-runs.js';
+import type { Run, RunDetail } from '../../api/types.js';
+import { ErrorNotice, Loading } from '../../components/load-view.js';
+import { formatBytes, formatDateTime, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import type { ProjectData } from './project-data.js';
+
+type DetailLoad =
+  | { state: 'loading' }
+  | { state: 'ready'; detail: RunDetail }
+  | { state: 'failed'; message: string };
+
+const runtimeOf = (run: Run) =>
+  run.started_at !== null && run.ended_at !== null ? (run.ended_at - run.started_at) / 60_000 : null;
+
+export function RunsTab({ data }: { data: ProjectData }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const [detail, setDetail] = useState<DetailLoad>({ state: 'loading' });
+  const runs = [...data.runs].reverse();
+
+  const toggle = (run: Run) => {
+    if (open === run.id) {
+      setOpen(null);
+      return;
+    }
+    setOpen(run.id);
+    setDetail({ state: 'loading' });
+    endpoints.run(data.project.id, run.id).then(
+      (loaded) => setDetail({ state: 'ready', detail: loaded }),
+      (error: unknown) => setDetail({ state: 'failed', message: messageOf(error) }),
+    );
+  };
+
+  if (runs.length === 0) return <p className="muted">No runs yet.</p>;
+  return (
+    <table className="table runs" data-testid="runs-table">
+      <thead>
+        <tr>
+          <th>Started</th>
+          <th>Status</th>
+          <th className="num">Runtime</th>
+          <th className="num">Cost</th>
+          <th className="num">Input</th>
+          <th>Cluster</th>
+          <th>Configured by</th>
+        </tr>
+      </thead>
+      <tbody>
+        {runs.map((run) => (
+          <Fragment key={run.id}>
+            <tr className="clickable">
+              <td>
+                <button
+                  type="button"
+                  className="link-button"
+                  aria-expanded={open === run.id}
+                  onClick={() => toggle(run)}
+                >
+                  {open === run.id ? '▾' : '▸'} {formatDateTime(run.started_at ?? run.created_at)}
+                </button>
+              </td>
+              <td>
+                <span
+                  className={`status status-${run.pipeline_state === 'FAILED' || (run.status && !/SUCC/i.test(run.status)) ? 'bad' : 'ok'}`}
+                >
+                  {run.pipeline_state === 'DONE' ? (run.status ?? 'done') : run.pipeline_state.toLowerCase()}
+                </span>
+              </td>
+              <td className="num">{formatMinutes(runtimeOf(run))}</td>
+              <td className="num">{formatUsd(run.cost?.total_usd)}</td>
+              <td className="num">{formatBytes(run.input_bytes)}</td>
+              <td>{clusterLabel(run)}</td>
+              <td>{run.on_recommendation_id ? 'Setpoint' : 'job definition'}</td>
+            </tr>
+            {open === run.id && (
+              <tr className="drill-row">
+                <td colSpan={7}>
+                  {detail.state === 'loading' && <Loading label="Loading the run's analysis…" />}
+                  {detail.state === 'failed' && <ErrorNotice message={detail.message} />}
+                  {detail.state === 'ready' && <RunAnalysis detail={detail.detail} />}
+                </td>
+              </tr>
+            )}
+          </Fragment>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** The run's analysis report, as `setpoint analyze` prints it. */
+function RunAnalysis({ detail }: { detail: RunDetail }) {
+  const profile = detail.profile_summary;
+  return (
+    <div className="analysis" data-testid="run-analysis">
+      {detail.error && <ErrorNotice message={`Processing failed: ${detail.error}`} />}
+      {!profile ? (
+        <p className="muted">No analysis yet (pipeline state {detail.pipeline_state.toLowerCase()}).</p>
+      ) : (
+        <>
+          <dl className="facts">
+            <dt>Application</dt>
+            <dd>{profile.applicationName ?? profile.applicationId ?? '—'}</dd>
+            <dt>Spark</dt>
+            <dd>
+              {profile.sparkVersion ?? '—'} on {profile.platform}
+            </dd>
+            <dt>Duration</dt>
+            <dd>{formatMinutes(profile.durationMs === null ? null : profile.durationMs / 60_000)}</dd>
+            <dt>Work</dt>
+            <dd>
+              {profile.jobs} jobs ({profile.failedJobs} failed), {profile.stages} stages,{' '}
+              {profile.tasks.toLocaleString('en')} tasks
+            </dd>
+            <dt>Executors</dt>
+            <dd>
+              up to {profile.executorsMax} × {profile.coresPerExecutor} cores,{' '}
+              {formatPercent(profile.utilization)} core utilization
+            </dd>
+            <dt>Data</dt>
+            <dd>
+              input {formatBytes(profile.inputBytes)}, shuffle read {formatBytes(profile.shuffleReadBytes)},
+              write {formatBytes(profile.shuffleWriteBytes)}, spill {formatBytes(profile.spillBytes)}
+            </dd>
+            <dt>Cost</dt>
+            <dd>
+              {detail.cost
+                ? detail.cost.lines
+                    .filter((line) => !line.item.startsWith('total'))
+                    .map((line) => `${line.item} ${formatUsd(line.usd)}`)
+                    .join(' · ')
+                : '—'}
+            </dd>
+          </dl>
+          <h3 className="section-title">Findings</h3>
+          {profile.findings.length === 0 ? (
+            <p className="muted">No findings.</p>
+          ) : (
+            <ul className="insight-list">
+              {profile.findings.map((finding) => (
+                <li key={finding.id} className={`insight insight-${finding.severity}`}>
+                  <span className={`chip chip-${finding.severity}`}>{finding.severity}</span>{' '}
+                  {finding.message}
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

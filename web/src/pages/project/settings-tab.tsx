@@ -1,0 +1,341 @@
+import { type FormEvent, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { messageOf } from '../../api/client.js';
+import { endpoints } from '../../api/endpoints.js';
+import type { Project, ProjectSettings } from '../../api/types.js';
+import { ConfirmDialog } from '../../components/confirm-dialog.js';
+import { useSession } from '../../shell/session.js';
+
+const defaults: ProjectSettings = {
+  slaMinutes: null,
+  autoApply: false,
+  maintainScalingType: true,
+  preference: 'balanced',
+  allowedInstanceFamilies: [],
+  allowedInstanceTypes: [],
+  minWorkers: 1,
+  maxWorkers: 100,
+  spotPolicy: 'spot-with-fallback',
+  forceOnDemandDriver: true,
+  optimizationWindow: null,
+  photonAllowed: true,
+};
+
+interface Form {
+  sla: string;
+  autoApply: boolean;
+  maintainScalingType: boolean;
+  preference: ProjectSettings['preference'];
+  families: string;
+  types: string;
+  minWorkers: string;
+  maxWorkers: string;
+  spotPolicy: ProjectSettings['spotPolicy'];
+  forceOnDemandDriver: boolean;
+  photonAllowed: boolean;
+  windowCron: string;
+  windowMinutes: string;
+}
+
+function toForm(settings: Partial<ProjectSettings>): Form {
+  const s = { ...defaults, ...settings };
+  return {
+    sla: s.slaMinutes === null ? '' : String(s.slaMinutes),
+    autoApply: s.autoApply,
+    maintainScalingType: s.maintainScalingType,
+    preference: s.preference,
+    families: s.allowedInstanceFamilies.join(', '),
+    types: s.allowedInstanceTypes.join(', '),
+    minWorkers: String(s.minWorkers),
+    maxWorkers: String(s.maxWorkers),
+    spotPolicy: s.spotPolicy,
+    forceOnDemandDriver: s.forceOnDemandDriver,
+    photonAllowed: s.photonAllowed,
+    windowCron: s.optimizationWindow?.cron ?? '',
+    windowMinutes: s.optimizationWindow ? String(s.optimizationWindow.durationMinutes) : '',
+  };
+}
+
+const list = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** The form as settings, or the first problem a person must fix. */
+export function toSettings(form: Form): { settings: ProjectSettings } | { problem: string } {
+  const sla = form.sla.trim() === '' ? null : Number(form.sla);
+  if (sla !== null && !(Number.isFinite(sla) && sla > 0))
+    return { problem: 'The SLA must be a positive number of minutes, or empty for none.' };
+  const minWorkers = Number(form.minWorkers);
+  const maxWorkers = Number(form.maxWorkers);
+  if (!Number.isInteger(minWorkers) || minWorkers < 0)
+    return { problem: 'Minimum workers must be a whole number, 0 or more.' };
+  if (!Number.isInteger(maxWorkers) || maxWorkers < 1)
+    return { problem: 'Maximum workers must be a whole number, 1 or more.' };
+  if (minWorkers > maxWorkers) return { problem: 'Minimum workers must not exceed maximum workers.' };
+  const hasWindow = form.windowCron.trim() !== '' || form.windowMinutes.trim() !== '';
+  const windowMinutes = Number(form.windowMinutes);
+  if (
+    hasWindow &&
+    (form.windowCron.trim() === '' || !Number.isInteger(windowMinutes) || windowMinutes <= 0)
+  ) {
+    return {
+      problem: 'An optimization window needs both a cron expression and a duration in whole minutes.',
+    };
+  }
+  return {
+    settings: {
+      slaMinutes: sla,
+      autoApply: form.autoApply,
+      maintainScalingType: form.maintainScalingType,
+      preference: form.preference,
+      allowedInstanceFamilies: list(form.families),
+      allowedInstanceTypes: list(form.types),
+      minWorkers,
+      maxWorkers,
+      spotPolicy: form.spotPolicy,
+      forceOnDemandDriver: form.forceOnDemandDriver,
+      photonAllowed: form.photonAllowed,
+      optimizationWindow: hasWindow ? { cron: form.windowCron.trim(), durationMinutes: windowMinutes } : null,
+    },
+  };
+}
+
+export function SettingsTab({ project, onSaved }: { project: Project; onSaved(project: Project): void }) {
+  const { canChange } = useSession();
+  const navigate = useNavigate();
+  const [form, setForm] = useState<Form>(() => toForm(project.settings));
+  const [status, setStatus] = useState<{ kind: 'ok' | 'error'; message: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [askAutoApply, setAskAutoApply] = useState(false);
+  const [askDelete, setAskDelete] = useState(false);
+  const set = <K extends keyof Form>(key: K, value: Form[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = toSettings(form);
+    if ('problem' in parsed) {
+      setStatus({ kind: 'error', message: parsed.problem });
+      return;
+    }
+    setSaving(true);
+    setStatus(null);
+    try {
+      const saved = await endpoints.updateProject(project.id, { settings: parsed.settings });
+      onSaved(saved);
+      setForm(toForm(saved.settings));
+      setStatus({ kind: 'ok', message: 'Settings saved.' });
+    } catch (error) {
+      setStatus({ kind: 'error', message: messageOf(error) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const disabled = !canChange;
+  return (
+    <form className="settings-form" onSubmit={save} aria-label="Project settings">
+      {!canChange && (
+        <p className="notice">You can view these settings; changing them needs the editor or admin role.</p>
+      )}
+      <fieldset disabled={disabled}>
+        <legend>Goal</legend>
+        <label className="field">
+          <span>Runtime SLA (minutes)</span>
+          <input
+            type="number"
+            min="0"
+            step="any"
+            name="slaMinutes"
+            value={form.sla}
+            placeholder="none"
+            onChange={(event) => set('sla', event.target.value)}
+          />
+          <small>
+            Setpoint picks the cheapest cluster that still finishes within this time. Empty means no SLA.
+          </small>
+        </label>
+        <div className="field">
+          <span>Preference</span>
+          <div className="segmented" role="radiogroup" aria-label="Preference">
+            {(['economy', 'balanced', 'performance'] as const).map((value) => (
+              <label key={value} className={form.preference === value ? 'segment segment-on' : 'segment'}>
+                <input
+                  type="radio"
+                  name="preference"
+                  value={value}
+                  checked={form.preference === value}
+                  onChange={() => set('preference', value)}
+                />
+                {value}
+              </label>
+            ))}
+          </div>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            name="autoApply"
+            checked={form.autoApply}
+            onChange={(event) => (event.target.checked ? setAskAutoApply(true) : set('autoApply', false))}
+          />
+          Auto-apply recommendations after each run
+        </label>
+      </fieldset>
+      <fieldset disabled={disabled}>
+        <legend>Cluster limits</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={form.maintainScalingType}
+            onChange={(event) => set('maintainScalingType', event.target.checked)}
+          />
+          Keep the scaling type (autoscaling stays autoscaling, fixed stays fixed)
+        </label>
+        <div className="field-row">
+          <label className="field">
+            <span>Minimum workers</span>
+            <input
+              type="number"
+              min="0"
+              value={form.minWorkers}
+              onChange={(event) => set('minWorkers', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Maximum workers</span>
+            <input
+              type="number"
+              min="1"
+              value={form.maxWorkers}
+              onChange={(event) => set('maxWorkers', event.target.value)}
+            />
+          </label>
+        </div>
+        <label className="field">
+          <span>Allowed instance families</span>
+          <input
+            value={form.families}
+            placeholder="any, e.g. m5, r5, i3"
+            onChange={(event) => set('families', event.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Allowed instance types</span>
+          <input
+            value={form.types}
+            placeholder="any, e.g. m5.xlarge"
+            onChange={(event) => set('types', event.target.value)}
+          />
+        </label>
+        <label className="field">
+          <span>Spot policy</span>
+          <select
+            value={form.spotPolicy}
+            onChange={(event) => set('spotPolicy', event.target.value as Form['spotPolicy'])}
+          >
+            <option value="on-demand-only">On-demand only</option>
+            <option value="spot-with-fallback">Spot with on-demand fallback</option>
+            <option value="spot-allowed">Spot allowed</option>
+          </select>
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={form.forceOnDemandDriver}
+            onChange={(event) => set('forceOnDemandDriver', event.target.checked)}
+          />
+          Always run the driver on demand
+        </label>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={form.photonAllowed}
+            onChange={(event) => set('photonAllowed', event.target.checked)}
+          />
+          Photon may be recommended
+        </label>
+      </fieldset>
+      <fieldset disabled={disabled}>
+        <legend>Optimization window</legend>
+        <div className="field-row">
+          <label className="field">
+            <span>Starts (cron)</span>
+            <input
+              value={form.windowCron}
+              placeholder="always, e.g. 0 2 * * 1"
+              onChange={(event) => set('windowCron', event.target.value)}
+            />
+          </label>
+          <label className="field">
+            <span>Lasts (minutes)</span>
+            <input
+              type="number"
+              min="1"
+              value={form.windowMinutes}
+              onChange={(event) => set('windowMinutes', event.target.value)}
+            />
+          </label>
+        </div>
+        <small className="muted">
+          Outside the window Setpoint keeps the current configuration. Leave both empty to optimize on every
+          run.
+        </small>
+      </fieldset>
+      {status && (
+        <p
+          className={status.kind === 'ok' ? 'notice notice-ok' : 'notice notice-error'}
+          role={status.kind === 'ok' ? 'status' : 'alert'}
+        >
+          {status.message}
+        </p>
+      )}
+      {canChange && (
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={saving}>
+            {saving ? 'Saving…' : 'Save settings'}
+          </button>
+          <button type="button" onClick={() => setForm(toForm(project.settings))} disabled={saving}>
+            Discard changes
+          </button>
+          <span className="toolbar-spacer" />
+          <button type="button" className="danger" onClick={() => setAskDelete(true)}>
+            Delete project
+          </button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={askAutoApply}
+        title="Turn on auto-apply?"
+        confirmLabel="Turn on auto-apply"
+        onClose={() => setAskAutoApply(false)}
+        onConfirm={async () => set('autoApply', true)}
+      >
+        <p>
+          Setpoint will change this job's cluster after every run without asking anyone. While it is learning
+          it tries different configurations, so cost and runtime can swing from run to run, and a
+          recommendation can occasionally miss the SLA.
+        </p>
+        <p>
+          Use an optimization window to limit when changes happen. The change takes effect when you save the
+          settings.
+        </p>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={askDelete}
+        title={`Delete ${project.name}?`}
+        confirmLabel="Delete project"
+        danger
+        onClose={() => setAskDelete(false)}
+        onConfirm={async () => {
+          await endpoints.deleteProject(project.id);
+          navigate('/projects');
+        }}
+      >
+        <p>Its runs, recommendations and history are deleted. The Databricks job itself is not changed.</p>
+      </ConfirmDialog>
+    </form>
+  );
+}

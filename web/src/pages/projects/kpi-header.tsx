@@ -1,0 +1,91 @@
+import { endpoints } from '../../api/endpoints.js';
+import { type Project, projectPhases } from '../../api/types.js';
+import { useApi } from '../../api/use-api.js';
+import { phaseName } from '../../components/phase-badge.js';
+import { formatUsd } from '../../lib/format.js';
+
+const periodDays = 30;
+const dayMs = 24 * 3600 * 1000;
+
+function Kpi({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
+  return (
+    <section className="kpi" aria-label={label} data-testid={testId}>
+      <h2 className="kpi-label">{label}</h2>
+      <div className="kpi-value">{children}</div>
+    </section>
+  );
+}
+
+const methodText = (methods: Record<string, number>) =>
+  Object.entries(methods)
+    .filter(([, count]) => count > 0)
+    .map(([method, count]) => `${count} by ${method === 'cost_change' ? 'cost change' : 'cost/GB change'}`)
+    .join(', ');
+
+/** Spend and ROI for the organization (computed by the server), and projects per phase (from the list). */
+export function KpiHeader({ projects }: { projects: Project[] | null }) {
+  const to = Math.floor(Date.now() / dayMs) * dayMs + dayMs;
+  const from = to - periodDays * dayMs;
+  const { result } = useApi(`summary:${from}`, () => endpoints.organizationSummary(from, to));
+  const unavailable = <span className="kpi-missing">not available on this server</span>;
+  const pending = <span className="kpi-missing">…</span>;
+  const failed = result.state === 'failed' ? <span className="kpi-missing">{result.message}</span> : null;
+  const summary = result.state === 'ready' ? result.data : null;
+  const fallback = result.state === 'unavailable' ? unavailable : (failed ?? pending);
+
+  const perPhase = new Map<string, number>();
+  for (const project of projects ?? []) perPhase.set(project.phase, (perPhase.get(project.phase) ?? 0) + 1);
+
+  return (
+    <div className="kpis">
+      <Kpi label={`Spend, last ${periodDays} days`} testId="kpi-spend">
+        {summary ? (
+          <>
+            <strong>{formatUsd(summary.spend.total_usd)}</strong>
+            <span className="kpi-split">
+              <span className="swatch swatch-cloud" aria-hidden="true" /> Cloud{' '}
+              {formatUsd(summary.spend.cloud_usd)}
+              <span className="swatch swatch-dbu" aria-hidden="true" /> DBU {formatUsd(summary.spend.dbu_usd)}
+            </span>
+          </>
+        ) : (
+          fallback
+        )}
+      </Kpi>
+      <Kpi label="Savings to date" testId="kpi-savings">
+        {summary ? (
+          <>
+            <strong>{formatUsd(summary.roi.savings_to_date_usd)}</strong>
+            <span className="kpi-note">{methodText(summary.roi.methods) || 'no optimized runs yet'}</span>
+          </>
+        ) : (
+          fallback
+        )}
+      </Kpi>
+      <Kpi label="Projected 12-month savings" testId="kpi-projected">
+        {summary ? (
+          <>
+            <strong>{formatUsd(summary.roi.projected_12_month_savings_usd)}</strong>
+            <span className="kpi-note">at the current run cadence</span>
+          </>
+        ) : (
+          fallback
+        )}
+      </Kpi>
+      <Kpi label="Projects per phase" testId="kpi-phases">
+        {projects === null ? (
+          pending
+        ) : (
+          <ul className="phase-counts">
+            {projectPhases.map((phase) => (
+              <li key={phase}>
+                <span className={`phase-dot phase-${phase.toLowerCase()}`} aria-hidden="true" />
+                {phaseName(phase)} <strong>{perPhase.get(phase) ?? 0}</strong>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Kpi>
+    </div>
+  );
+}

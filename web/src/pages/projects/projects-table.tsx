@@ -1,0 +1,96 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef } from 'react';
+import { Link } from 'react-router';
+import type { SortDirection } from '../../lib/table.js';
+import type { Column, ProjectRow } from './project-columns.js';
+
+const rowHeight = 44;
+
+/**
+ * A virtualized table: only the rows in view exist in the DOM, so thousands of projects scroll
+ * smoothly. Each row's name is a real link stretched over the whole row, so any click opens the
+ * project and a middle click opens it in a new tab.
+ */
+export function ProjectsTable({
+  rows,
+  columns,
+  sortColumn,
+  sortDirection,
+  onSort,
+}: {
+  rows: ProjectRow[];
+  columns: Column[];
+  sortColumn: string;
+  sortDirection: SortDirection;
+  onSort(columnId: string): void;
+}) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: rows.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => rowHeight,
+    overscan: 12,
+  });
+  const template = { gridTemplateColumns: columns.map((column) => column.width).join(' ') };
+  const cellClass = (column: Column) => (column.align === 'end' ? 'cell cell-end' : 'cell');
+
+  return (
+    <div className="grid-table" data-testid="projects-table">
+      <div ref={scroller} className="grid-scroller" data-testid="projects-scroller">
+        <table aria-label="Projects" aria-rowcount={rows.length + 1}>
+          <thead>
+            <tr className="grid-row grid-header-row" style={template}>
+              {columns.map((column) => {
+                const active = column.id === sortColumn;
+                return (
+                  <th
+                    key={column.id}
+                    scope="col"
+                    aria-sort={active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
+                    className={cellClass(column)}
+                  >
+                    <button type="button" className="sort-button" onClick={() => onSort(column.id)}>
+                      {column.label}
+                      <span className="sort-mark" aria-hidden="true">
+                        {active ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
+                      </span>
+                    </button>
+                  </th>
+                );
+              })}
+            </tr>
+          </thead>
+          <tbody style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = rows[item.index]!;
+              return (
+                <tr
+                  key={row.project.id}
+                  aria-rowindex={item.index + 2}
+                  className="grid-row grid-body-row"
+                  data-testid="project-row"
+                  style={{ ...template, height: rowHeight, transform: `translateY(${item.start}px)` }}
+                >
+                  {columns.map((column) => (
+                    <td key={column.id} className={cellClass(column)} data-column={column.id}>
+                      {column.id === 'name' ? (
+                        <Link className="row-link" to={`/projects/${encodeURIComponent(row.project.id)}`}>
+                          {column.text(row)}
+                        </Link>
+                      ) : column.render ? (
+                        column.render(row)
+                      ) : (
+                        column.text(row) || '—'
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+        {rows.length === 0 && <p className="empty">No projects match.</p>}
+      </div>
+    </div>
+  );
+}

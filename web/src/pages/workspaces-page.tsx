@@ -1,0 +1,314 @@
+import { type FormEvent, useState } from 'react';
+import { messageOf } from '../api/client.js';
+import { endpoints } from '../api/endpoints.js';
+import type { AccessCheckLine, Workspace } from '../api/types.js';
+import { useApi } from '../api/use-api.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { LoadView } from '../components/load-view.js';
+import { formatDateTime } from '../lib/format.js';
+import { useSession } from '../shell/session.js';
+
+interface WorkspaceForm {
+  name: string;
+  cloud: 'aws' | 'azure' | 'gcp';
+  region: string;
+  host: string;
+  plan_type: '' | 'Standard' | 'Premium' | 'Enterprise';
+  compute_type: string;
+  token: string;
+}
+
+const emptyForm: WorkspaceForm = {
+  name: '',
+  cloud: 'aws',
+  region: '',
+  host: '',
+  plan_type: 'Premium',
+  compute_type: 'Jobs Compute',
+  token: '',
+};
+
+function toBody(form: WorkspaceForm, editing: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: form.name.trim(),
+    cloud: form.cloud,
+    region: form.region.trim() || null,
+    host: form.host.trim() || null,
+    plan_type: form.plan_type || null,
+    compute_type: form.compute_type.trim() || null,
+  };
+  // The token is write-only: an empty field while editing keeps the stored one.
+  if (form.token || !editing) body.credentials = form.token ? { token: form.token } : null;
+  return body;
+}
+
+export function WorkspacesPage() {
+  const { canChange } = useSession();
+  const list = useApi('workspaces', (signal) => endpoints.workspaces(signal));
+  const [editing, setEditing] = useState<Workspace | 'new' | null>(null);
+  const [checks, setChecks] = useState<{
+    workspace: string;
+    lines: AccessCheckLine[] | null;
+    error: string | null;
+  } | null>(null);
+  const [removing, setRemoving] = useState<Workspace | null>(null);
+
+  const runCheck = async (workspace: Workspace) => {
+    setChecks({ workspace: workspace.name, lines: null, error: null });
+    try {
+      const result = await endpoints.accessCheck(workspace.id);
+      setChecks({ workspace: workspace.name, lines: result.results, error: null });
+    } catch (error) {
+      setChecks({ workspace: workspace.name, lines: null, error: messageOf(error) });
+    }
+  };
+
+  return (
+    <div className="page">
+      <header className="page-header with-action">
+        <div>
+          <h1>Workspaces</h1>
+          <p className="page-sub">
+            Databricks workspaces Setpoint reads jobs from and applies configurations to.
+          </p>
+        </div>
+        {canChange && list.result.state === 'ready' && (
+          <button type="button" className="primary" onClick={() => setEditing('new')}>
+            Add workspace
+          </button>
+        )}
+      </header>
+      {editing && (
+        <WorkspaceEditor
+          workspace={editing === 'new' ? null : editing}
+          onCancel={() => setEditing(null)}
+          onSaved={(saved) => {
+            setEditing(null);
+            list.reload();
+            void runCheck(saved);
+          }}
+        />
+      )}
+      {checks && (
+        <section className="card" aria-label="Access check" data-testid="access-check">
+          <h2 className="section-title">Access check: {checks.workspace}</h2>
+          {checks.error && <p className="notice notice-error">{checks.error}</p>}
+          {!checks.error && !checks.lines && (
+            <p className="loading">Checking what Setpoint can do in this workspace…</p>
+          )}
+          {checks.lines && (
+            <ul className="check-lines">
+              {checks.lines.map((line) => (
+                <li key={line.check} className={line.ok ? 'check-ok' : 'check-fail'}>
+                  <span aria-hidden="true">{line.ok ? '✓' : '✗'}</span> <strong>{line.check}</strong>:{' '}
+                  {line.detail}
+                  {line.fix && <div className="check-fix">Fix: {line.fix}</div>}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      <LoadView result={list.result} what="Workspaces" onRetry={list.reload}>
+        {(items) =>
+          items.length === 0 ? (
+            <div className="empty-state">
+              <h2>No workspaces</h2>
+              <p>
+                Add a Databricks workspace with its host and a token; Setpoint checks its access line by line.
+              </p>
+            </div>
+          ) : (
+            <table className="table">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Cloud</th>
+                  <th>Host</th>
+                  <th>Plan</th>
+                  <th>Token</th>
+                  <th>Added</th>
+                  <th aria-label="Actions" />
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((workspace) => (
+                  <tr key={workspace.id}>
+                    <td>{workspace.name}</td>
+                    <td>
+                      {workspace.cloud}
+                      {workspace.region ? ` · ${workspace.region}` : ''}
+                    </td>
+                    <td>{workspace.host ?? '—'}</td>
+                    <td>{workspace.plan_type ?? '—'}</td>
+                    <td>{workspace.has_credentials ? 'stored' : 'missing'}</td>
+                    <td>{formatDateTime(workspace.created_at)}</td>
+                    <td className="row-actions">
+                      <button type="button" onClick={() => void runCheck(workspace)}>
+                        Check access
+                      </button>
+                      {canChange && (
+                        <>
+                          <button type="button" onClick={() => setEditing(workspace)}>
+                            Edit
+                          </button>
+                          <button type="button" className="danger" onClick={() => setRemoving(workspace)}>
+                            Remove
+                          </button>
+                        </>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        }
+      </LoadView>
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.name ?? ''}?`}
+        confirmLabel="Remove workspace"
+        danger
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          await endpoints.deleteWorkspace(removing!.id);
+          list.reload();
+        }}
+      >
+        <p>Setpoint forgets the workspace and its token. Jobs in Databricks are not changed.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}
+
+function WorkspaceEditor({
+  workspace,
+  onCancel,
+  onSaved,
+}: {
+  workspace: Workspace | null;
+  onCancel(): void;
+  onSaved(workspace: Workspace): void;
+}) {
+  const [form, setForm] = useState<WorkspaceForm>(() =>
+    workspace
+      ? {
+          name: workspace.name,
+          cloud: workspace.cloud as WorkspaceForm['cloud'],
+          region: workspace.region ?? '',
+          host: workspace.host ?? '',
+          plan_type: (workspace.plan_type ?? '') as WorkspaceForm['plan_type'],
+          compute_type: workspace.compute_type ?? '',
+          token: '',
+        }
+      : emptyForm,
+  );
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof WorkspaceForm>(key: K, value: WorkspaceForm[K]) =>
+    setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const body = toBody(form, workspace !== null);
+      const saved = workspace
+        ? await endpoints.updateWorkspace(workspace.id, body)
+        : await endpoints.createWorkspace(body);
+      onSaved(saved);
+    } catch (caught) {
+      setError(messageOf(caught));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form
+      className="card settings-form"
+      onSubmit={submit}
+      aria-label={workspace ? 'Edit workspace' : 'Add workspace'}
+    >
+      <h2 className="section-title">{workspace ? `Edit ${workspace.name}` : 'Add a Databricks workspace'}</h2>
+      <div className="field-row">
+        <label className="field">
+          <span>Name</span>
+          <input required value={form.name} onChange={(event) => set('name', event.target.value)} />
+        </label>
+        <label className="field">
+          <span>Cloud</span>
+          <select
+            value={form.cloud}
+            onChange={(event) => set('cloud', event.target.value as WorkspaceForm['cloud'])}
+          >
+            <option value="aws">AWS</option>
+            <option value="azure">Azure</option>
+            <option value="gcp">Google Cloud</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Region</span>
+          <input
+            value={form.region}
+            placeholder="us-east-1"
+            onChange={(event) => set('region', event.target.value)}
+          />
+        </label>
+      </div>
+      <label className="field">
+        <span>Host</span>
+        <input
+          required
+          type="url"
+          value={form.host}
+          placeholder="https://dbc-1234abcd-5678.cloud.databricks.com"
+          onChange={(event) => set('host', event.target.value)}
+        />
+      </label>
+      <div className="field-row">
+        <label className="field">
+          <span>Plan</span>
+          <select
+            value={form.plan_type}
+            onChange={(event) => set('plan_type', event.target.value as WorkspaceForm['plan_type'])}
+          >
+            <option value="Standard">Standard</option>
+            <option value="Premium">Premium</option>
+            <option value="Enterprise">Enterprise</option>
+          </select>
+        </label>
+        <label className="field">
+          <span>Compute type</span>
+          <input value={form.compute_type} onChange={(event) => set('compute_type', event.target.value)} />
+        </label>
+      </div>
+      <label className="field">
+        <span>Access token</span>
+        <input
+          type="password"
+          autoComplete="off"
+          value={form.token}
+          placeholder={workspace?.has_credentials ? 'stored — leave empty to keep it' : 'dapi…'}
+          onChange={(event) => set('token', event.target.value)}
+        />
+        <small>Stored encrypted and never shown again.</small>
+      </label>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={busy}>
+          {busy ? 'Saving…' : workspace ? 'Save and check access' : 'Add and check access'}
+        </button>
+        <button type="button" onClick={onCancel} disabled={busy}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
