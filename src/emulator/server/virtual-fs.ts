@@ -55,6 +55,8 @@ export class VirtualFs {
     let path = VirtualFs.normalize(rawPath);
     if (this.files.has(path))
       throw alreadyExists(`A file or directory already exists at the input path ${path}.`);
+    if (this.mirrorDirectory && !this.dirs.has(path))
+      mkdirSync(join(this.mirrorDirectory, path), { recursive: true });
     while (!this.dirs.has(path)) {
       this.dirs.set(path, modifiedMs);
       path = parentOf(path);
