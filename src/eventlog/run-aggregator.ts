@@ -30,10 +30,12 @@ import { readTaskEnd, type TaskEndRecord } from './task-end-reader.js';
 type Json = Record<string, unknown>;
 
 const eventPrefix = Buffer.from('{"Event":"', 'latin1');
-const accumulablesKey = Buffer.from('"Accumulables":[', 'latin1');
-const afterTaskInfoAccumulables = Buffer.from(']},"Task ', 'latin1');
-const physicalPlanKey = Buffer.from(',"physicalPlanDescription":', 'latin1');
-const timeKey = Buffer.from(',"time":', 'latin1');
+const accumulablesKey = '"Accumulables":[';
+const afterTaskInfoAccumulables = ']},"Task ';
+/** Flat objects of numbers inside TaskEnd that nothing here reads, in the order Spark writes them. */
+const unusedFlatObjectKeys = ['"Task Executor Metrics":{', '"Push Based Shuffle":{'];
+const physicalPlanKey = ',"physicalPlanDescription":';
+const timeKey = ',"time":';
 const sparkContextIdPattern = /"SparkContext Id"\s*:\s*(-?\d+)/;
 
 interface StageAttemptState {
@@ -215,6 +217,7 @@ export class RunAggregator {
   private systemProperties: Record<string, string> = {};
   private hadoopProperties: Record<string, string> = {};
   private readonly stages = new Map<string, StageAttemptState>();
+  private readonly attemptsOfStage = new Map<number, StageAttemptState[]>();
   private readonly stageInfos = new Map<number, StageInfoEvent>();
   private readonly stageJobs = new Map<number, Set<number>>();
   private readonly launchTimes = new Map<string, GrowableFloat64Array>();
@@ -327,27 +330,15 @@ export class RunAggregator {
 
   /** Parses a handled event, leaving out the parts nothing here reads (task accumulables, SQL plans). */
   private parseHandled(name: string, buffer: Buffer, start: number, end: number): Json | undefined {
-    const line = buffer.subarray(start, end);
-    let text: string | undefined;
-    if (name === handledEvents.taskEnd) {
-      const accumulables = line.indexOf(accumulablesKey);
-      const after = accumulables === -1 ? -1 : line.indexOf(afterTaskInfoAccumulables, accumulables);
-      if (after !== -1) {
-        text =
-          line.toString('utf8', 0, accumulables + accumulablesKey.length) +
-          line.toString('utf8', after, line.length);
-      }
-    } else if (name === handledEvents.sqlExecutionStart) {
-      const plan = line.indexOf(physicalPlanKey);
-      const time = line.lastIndexOf(timeKey);
-      if (plan !== -1 && time > plan)
-        text = line.toString('utf8', 0, plan) + line.toString('utf8', time, line.length);
+    const line = buffer.toString('utf8', start, end);
+    let trimmed: string | undefined;
+    if (name === handledEvents.taskEnd) trimmed = taskEndWithoutUnusedParts(line);
+    else if (name === handledEvents.sqlExecutionStart) trimmed = sqlStartWithoutPlan(line);
+    if (trimmed !== undefined) {
+      const parsed = tryParseObject(trimmed);
+      if (parsed) return parsed;
     }
-    if (text !== undefined) {
-      const trimmed = tryParseObject(text);
-      if (trimmed) return trimmed;
-    }
-    return tryParseObject(line.toString('utf8'));
+    return tryParseObject(line);
   }
 
   private dispatch(name: string, event: Json, buffer: Buffer, start: number, end: number): void {
@@ -562,7 +553,7 @@ export class RunAggregator {
         this.stageJobs.set(stageId, jobIds);
       }
       jobIds.add(job.jobId);
-      for (const stage of this.stages.values()) if (stage.stageId === stageId) stage.jobIds.add(job.jobId);
+      for (const stage of this.attemptsOfStage.get(stageId) ?? []) stage.jobIds.add(job.jobId);
     }
     this.seeTime(event['Submission Time']);
   }
@@ -603,6 +594,9 @@ export class RunAggregator {
         shuffleWriteTimeNs: 0,
       };
       this.stages.set(key, stage);
+      const attempts = this.attemptsOfStage.get(stageId);
+      if (attempts) attempts.push(stage);
+      else this.attemptsOfStage.set(stageId, [stage]);
     }
     return stage;
   }
@@ -674,14 +668,14 @@ export class RunAggregator {
     const stages = [...this.stages.values()]
       .sort((a, b) => a.stageId - b.stageId || a.attemptId - b.attemptId)
       .map((stage) => this.stageProfile(stage));
-    const failedJobs = new Set(
+    const endedJobs = new Set(
       [...this.jobs.values()].filter((job) => job.result !== null).map((job) => job.jobId),
     );
     for (const stage of stages) {
-      const everyJobEnded = stage.jobIds.length > 0 && stage.jobIds.every((jobId) => failedJobs.has(jobId));
+      const everyJobEnded = stage.jobIds.length > 0 && stage.jobIds.every((jobId) => endedJobs.has(jobId));
       if (stage.status === 'PENDING' && everyJobEnded) stage.status = 'SKIPPED';
     }
-    this.addSkippedStages(stages, failedJobs);
+    this.addSkippedStages(stages, endedJobs);
     return {
       application,
       sparkConf: this.sparkConf,
@@ -803,6 +797,41 @@ export class RunAggregator {
       );
     }
   }
+}
+
+/**
+ * A TaskEnd line without its Task Info accumulables (they repeat Task Metrics), its Task Executor
+ * Metrics and push-based shuffle metrics (flat objects of numbers): often two thirds of the line.
+ * Spark writes these keys in a fixed order; a quote inside a JSON string is escaped, so the keys
+ * cannot match inside values. Undefined when the line has neither part.
+ */
+function taskEndWithoutUnusedParts(line: string): string | undefined {
+  let result = '';
+  let cursor = 0;
+  const accumulables = line.indexOf(accumulablesKey);
+  if (accumulables !== -1) {
+    const after = line.indexOf(afterTaskInfoAccumulables, accumulables);
+    if (after !== -1) {
+      result = line.slice(0, accumulables + accumulablesKey.length);
+      cursor = after;
+    }
+  }
+  for (const key of unusedFlatObjectKeys) {
+    const at = line.indexOf(key, cursor);
+    if (at === -1) continue;
+    const close = line.indexOf('}', at + key.length);
+    if (close === -1) continue;
+    result += line.slice(cursor, at + key.length);
+    cursor = close;
+  }
+  return cursor === 0 ? undefined : result + line.slice(cursor);
+}
+
+/** A SQLExecutionStart line without its physical plan text and plan tree (often megabytes). */
+function sqlStartWithoutPlan(line: string): string | undefined {
+  const plan = line.indexOf(physicalPlanKey);
+  const time = line.lastIndexOf(timeKey);
+  return plan !== -1 && time > plan ? line.slice(0, plan) + line.slice(time) : undefined;
 }
 
 function tryParseObject(text: string): Json | undefined {

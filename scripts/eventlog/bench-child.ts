@@ -1,0 +1,53 @@
+/**
+ * One measurement of `npm run bench:eventlog`, in its own process so peak RSS is its own:
+ *   baseline <file>  split lines and JSON.parse every line, nothing else
+ *   engine <file>    analyzeEventLog (decode + aggregate + RunProfile)
+ * Prints one JSON line: {mode, seconds, cpuSeconds, uncompressedBytes, peakRssBytes, tasks}; cpuSeconds
+ * is this process only (a `zstd -dc` child decompresses on the other core).
+ */
+import { createReadStream } from 'node:fs';
+import { analyzeEventLog } from '../../src/eventlog/index.js';
+
+const [mode, file] = process.argv.slice(2);
+if (!file || (mode !== 'baseline' && mode !== 'engine')) {
+  process.stderr.write('usage: bench-child.ts baseline|engine <file>\n');
+  process.exit(2);
+}
+
+async function baseline(path: string): Promise<{ bytes: number; lines: number }> {
+  let carry: Buffer | undefined;
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    const data: Buffer = carry ? Buffer.concat([carry, chunk]) : chunk;
+    let start = 0;
+    for (let end = data.indexOf(10); end !== -1; end = data.indexOf(10, start)) {
+      if (end > start) JSON.parse(data.toString('utf8', start, end));
+      lines++;
+      start = end + 1;
+    }
+    carry = start < data.length ? data.subarray(start) : undefined;
+  }
+  if (carry) JSON.parse(carry.toString('utf8'));
+  return { bytes, lines };
+}
+
+const started = process.hrtime.bigint();
+const cpuStarted = process.cpuUsage();
+let uncompressedBytes: number;
+let tasks = 0;
+if (mode === 'baseline') {
+  uncompressedBytes = (await baseline(file)).bytes;
+} else {
+  const profile = await analyzeEventLog(file);
+  uncompressedBytes = profile.parse.bytesRead;
+  tasks = profile.totals.tasks;
+}
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+const cpu = process.cpuUsage(cpuStarted);
+const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+process.stdout.write(
+  `${JSON.stringify({ mode, seconds, cpuSeconds, uncompressedBytes, peakRssBytes, tasks })}\n`,
+);

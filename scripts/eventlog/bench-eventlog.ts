@@ -1,0 +1,199 @@
+/**
+ * `npm run bench:eventlog [-- --source <log> --size-mb 1100 --write-docs]`
+ *
+ * Builds a large event log (default ≥ 1 GiB uncompressed) in a temp dir by repeating a real log's
+ * events with shifted job/stage/task/SQL ids and times, compresses it to gzip and zstd, then measures
+ * in separate processes: the baseline (split lines + JSON.parse every line) and the engine on plain,
+ * gzip and zstd input — throughput in MB/s of uncompressed input and peak RSS. The temp dir is
+ * deleted afterwards. With --write-docs the table replaces the "Event log engine" section of
+ * docs/benchmarks.md.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { decodeSource, resolveEventLog } from '../../src/eventlog/index.js';
+
+const repoRoot = join(import.meta.dirname, '../..');
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const index = args.indexOf(name);
+  return index === -1 ? undefined : args[index + 1];
+};
+const defaultSource = 'tests/fixtures/eventlog/spark4/logs/eventlog_v2_local-1795240165860';
+const source = option('--source') ?? defaultSource;
+const targetBytes = Number(option('--size-mb') ?? 1100) * 1e6;
+const writeDocs = args.includes('--write-docs');
+
+async function readLog(path: string): Promise<string[]> {
+  const unit = await resolveEventLog(join(repoRoot, path));
+  const pieces: Buffer[] = [];
+  for (const part of unit.parts) {
+    const { chunks } = await decodeSource(part);
+    for await (const chunk of chunks) pieces.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(pieces)
+    .toString('utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
+}
+
+const idFields = ['Job ID', 'Stage ID', 'Task ID', 'executionId', 'RDD ID'];
+const timeFields = ['Submission Time', 'Completion Time', 'Launch Time', 'Finish Time', 'Timestamp', 'time'];
+const once = new Set([
+  'SparkListenerLogStart',
+  'SparkListenerApplicationStart',
+  'SparkListenerApplicationEnd',
+  'SparkListenerEnvironmentUpdate',
+  'SparkListenerExecutorAdded',
+  'SparkListenerBlockManagerAdded',
+  'SparkListenerResourceProfileAdded',
+  'DBCEventLoggingListenerMetadata',
+]);
+
+/** Returns a function that rewrites one body line for copy `n`: ids + n × idStride, times + n × span. */
+function shifter(idStride: number, span: number): (line: string, copy: number) => string {
+  const ids = new RegExp(`"(${idFields.join('|')})":(\\d+)`, 'g');
+  const times = new RegExp(`"(${timeFields.join('|')})":(\\d{12,})`, 'g');
+  const lists = /"(Parent IDs|Stage IDs)":\[([\d,]*)\]/g;
+  return (line, copy) =>
+    line
+      .replace(ids, (_, key: string, value: string) => `"${key}":${Number(value) + copy * idStride}`)
+      .replace(times, (_, key: string, value: string) => `"${key}":${Number(value) + copy * span}`)
+      .replace(
+        lists,
+        (_, key: string, values: string) =>
+          `"${key}":[${values
+            .split(',')
+            .filter(Boolean)
+            .map((value) => Number(value) + copy * idStride)
+            .join(',')}]`,
+      );
+}
+
+async function buildLog(lines: string[], path: string): Promise<{ bytes: number; copies: number }> {
+  const eventOf = (line: string) => /"Event":"([^"]+)"/.exec(line)?.[1] ?? '';
+  const head = lines.filter(
+    (line) => once.has(eventOf(line)) && eventOf(line) !== 'SparkListenerApplicationEnd',
+  );
+  const tail = lines.filter((line) => eventOf(line) === 'SparkListenerApplicationEnd');
+  const body = lines.filter((line) => !once.has(eventOf(line)));
+  const maxId = Math.max(
+    0,
+    ...body.flatMap((line) =>
+      [...line.matchAll(/"(?:Job ID|Stage ID|Task ID|executionId|RDD ID)":(\d+)/g)].map((m) => Number(m[1])),
+    ),
+  );
+  const stamps = lines.flatMap((line) => [...line.matchAll(/":(\d{13})\b/g)].map((m) => Number(m[1])));
+  const span = Math.max(...stamps) - Math.min(...stamps) + 1000;
+  const shift = shifter(maxId + 1, span);
+  const bodyBytes = Buffer.byteLength(body.join('\n')) + 1;
+  const copies = Math.max(1, Math.ceil(targetBytes / bodyBytes));
+  const out = createWriteStream(path);
+  const write = (text: string) =>
+    out.write(text) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
+  await write(`${head.join('\n')}\n`);
+  for (let copy = 0; copy < copies; copy++)
+    await write(`${body.map((line) => shift(line, copy)).join('\n')}\n`);
+  const end = tail[0] ? shift(tail[0], copies - 1) : '';
+  await write(end ? `${end}\n` : '');
+  await new Promise<void>((resolve) => out.end(() => resolve()));
+  return { bytes: statSync(path).size, copies };
+}
+
+interface Measurement {
+  mode: string;
+  seconds: number;
+  cpuSeconds: number;
+  uncompressedBytes: number;
+  peakRssBytes: number;
+  tasks: number;
+}
+
+const repeats = Number(option('--repeats') ?? 3);
+
+/** The best of `repeats` runs: the machine is shared, so slower runs measure other load. */
+function measure(mode: 'baseline' | 'engine', file: string): Measurement {
+  const runs = Array.from({ length: repeats }, () => measureOnce(mode, file));
+  return runs.reduce((best, run) => ({
+    ...best,
+    seconds: Math.min(best.seconds, run.seconds),
+    cpuSeconds: Math.min(best.cpuSeconds, run.cpuSeconds),
+    peakRssBytes: Math.max(best.peakRssBytes, run.peakRssBytes),
+  }));
+}
+
+function measureOnce(mode: 'baseline' | 'engine', file: string): Measurement {
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(import.meta.dirname, 'bench-child.ts'), mode, file],
+    {
+      encoding: 'utf8',
+      cwd: repoRoot,
+    },
+  );
+  if (result.status !== 0) throw new Error(`bench child failed: ${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'setpoint-bench-eventlog-'));
+try {
+  const lines = await readLog(source);
+  const plain = join(scratch, 'bench-eventlog');
+  const built = await buildLog(lines, plain);
+  process.stderr.write(
+    `built ${(built.bytes / 1e6).toFixed(0)} MB from ${built.copies} copies of ${source}\n`,
+  );
+  execFileSync('gzip', ['-1', '-k', plain]);
+  execFileSync('zstd', ['-q', '-3', '-T2', plain, '-o', `${plain}.zstd`]);
+  const rows: Array<{ input: string; m: Measurement; stored: number }> = [];
+  const baseline = measure('baseline', plain);
+  rows.push({ input: 'baseline: split + JSON.parse every line (plain)', m: baseline, stored: built.bytes });
+  for (const [input, file] of [
+    ['engine, plain', plain],
+    ['engine, gzip', `${plain}.gz`],
+    ['engine, zstd', `${plain}.zstd`],
+  ] as const) {
+    rows.push({ input, m: measure('engine', file), stored: statSync(file).size });
+  }
+  const mbps = (m: Measurement) => m.uncompressedBytes / 1e6 / m.seconds;
+  const cpuMbps = (m: Measurement) => m.uncompressedBytes / 1e6 / m.cpuSeconds;
+  const table = [
+    '| input | stored MB | uncompressed MB | wall s | MB/s | × baseline | CPU s | MB/CPU-s | × baseline (CPU) | peak RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      ({ input, m, stored }) =>
+        `| ${input} | ${(stored / 1e6).toFixed(0)} | ${(m.uncompressedBytes / 1e6).toFixed(0)} | ${m.seconds.toFixed(1)} | ${mbps(m).toFixed(0)} | ${(mbps(m) / mbps(baseline)).toFixed(2)} | ${m.cpuSeconds.toFixed(1)} | ${cpuMbps(m).toFixed(0)} | ${(cpuMbps(m) / cpuMbps(baseline)).toFixed(2)} | ${(m.peakRssBytes / 2 ** 20).toFixed(0)} |`,
+    ),
+  ].join('\n');
+  const taskCount = rows[1]?.m.tasks ?? 0;
+  const section = [
+    '## Event log engine',
+    '',
+    `Command: \`npm run bench:eventlog -- --source ${source}${option('--size-mb') ? ` --size-mb ${option('--size-mb')}` : ''}\``,
+    `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
+    `Input: ${built.copies} copies of the source log's events with shifted ids and times (${taskCount} tasks); gzip -1 and zstd -3. Each row is the best of ${repeats} runs, each in its own process; MB/s counts uncompressed bytes. CPU s is the measured process only (for zstd input the \`zstd -dc\` child decompresses on the other core).`,
+    '',
+    table,
+    '',
+  ].join('\n');
+  process.stdout.write(`${section}\n`);
+  if (writeDocs) {
+    const docs = join(repoRoot, 'docs/benchmarks.md');
+    let text: string;
+    try {
+      text = readFileSync(docs, 'utf8');
+    } catch {
+      text = '# Benchmarks\n\n';
+    }
+    const start = text.indexOf('## Event log engine');
+    if (start === -1) text = `${text.trimEnd()}\n\n${section}`;
+    else {
+      const next = text.indexOf('\n## ', start + 1);
+      text = `${text.slice(0, start)}${section}${next === -1 ? '' : text.slice(next + 1)}`;
+    }
+    writeFileSync(docs, text);
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
