@@ -31,6 +31,11 @@ describe('setpoint pricing show', () => {
       emrFeeUsdPerHour: 0.048,
     });
     expect(view.dbu.standard.dbuPerHour).toBe(0.69);
+    expect(view.dbu.usdPerDbu).toMatchObject({
+      region: 'eu-west-1',
+      premium: { jobs: 0.15, 'all-purpose': 0.55 },
+    });
+    expect(view.prices[1].spot).toEqual({ low: 0.05376, expected: 0.07296, high: 0.096, simulated: true });
   });
 
   it('guesses Azure from the name and shows a short name in its Standard_ form', () => {

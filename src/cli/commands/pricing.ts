@@ -6,7 +6,7 @@ import { openPriceCatalog } from '../../pricing/catalog-store.js';
 import { type ImportKind, importPrices } from '../../pricing/import-prices.js';
 import { cloudOfNodeType, normalizeInstanceType } from '../../pricing/names.js';
 import type { PriceCatalog } from '../../pricing/price-catalog.js';
-import type { Cloud } from '../../pricing/schema.js';
+import { type Cloud, dbuSkuSchema, planSchema } from '../../pricing/schema.js';
 
 interface PriceView {
   region: string;
@@ -19,6 +19,8 @@ interface PriceView {
   spot: { low: number; expected: number; high: number; simulated: boolean };
   emrFeeUsdPerHour?: number;
 }
+
+const micro = (value: number): number => Math.round(value * 1e6) / 1e6;
 
 /** Runs a lookup whose absence is part of the answer (e.g. no DBU rate for a non-Databricks type). */
 function optional<T>(lookup: () => T): T | { missing: string } {
@@ -40,16 +42,29 @@ export function describeInstance(catalog: PriceCatalog, cloud: Cloud, instance: 
     const emr = cloud === 'aws' ? optional(() => catalog.emrFee(where, instanceType)) : undefined;
     return {
       region: where,
-      onDemandUsdPerHour: price.usdPerHour,
+      onDemandUsdPerHour: micro(price.usdPerHour),
       listUsdPerHour: price.listUsdPerHour,
       basis: price.basis,
       effectiveDate: price.effectiveDate,
       source: price.source,
       ...(price.adjustment ? { adjustment: price.adjustment } : {}),
-      spot: { low: spot.low, expected: spot.expected, high: spot.high, simulated: spot.simulated },
-      ...(emr && 'usdPerHour' in emr ? { emrFeeUsdPerHour: emr.usdPerHour } : {}),
+      spot: {
+        low: micro(spot.low),
+        expected: micro(spot.expected),
+        high: micro(spot.high),
+        simulated: spot.simulated,
+      },
+      ...(emr && 'usdPerHour' in emr ? { emrFeeUsdPerHour: micro(emr.usdPerHour) } : {}),
     };
   });
+  const dbuRegion = regions[0] ?? '*';
+  const dbuPrices: Record<string, Record<string, number>> = {};
+  for (const plan of planSchema.options) {
+    for (const sku of dbuSkuSchema.options) {
+      const price = optional(() => catalog.dbuPrice(cloud, dbuRegion, plan, sku));
+      if ('usdPerDbu' in price) dbuPrices[plan] = { ...dbuPrices[plan], [sku]: price.usdPerDbu };
+    }
+  }
   return {
     catalog: { shippedVersion: shippedCatalogVersion, layers: catalog.layerNames },
     cloud,
@@ -66,6 +81,8 @@ export function describeInstance(catalog: PriceCatalog, cloud: Cloud, instance: 
     dbu: {
       standard: optional(() => catalog.dbuRate(cloud, instanceType, false)),
       photon: optional(() => catalog.dbuRate(cloud, instanceType, true)),
+      /** $ per DBU by plan and SKU in the first region shown. */
+      usdPerDbu: { region: dbuRegion, ...dbuPrices },
     },
   };
 }
@@ -87,12 +104,20 @@ function renderInstance(view: ReturnType<typeof describeInstance>): string {
       `    source: ${price.source}`,
     );
   }
-  for (const [label, rate] of Object.entries(view.dbu)) {
+  for (const [label, rate] of [
+    ['standard', view.dbu.standard],
+    ['photon', view.dbu.photon],
+  ] as const) {
     lines.push(
       'dbuPerHour' in rate
         ? `  Databricks ${label}: ${Number(rate.dbuPerHour.toFixed(6))} DBU/h per node (${rate.source})`
         : `  Databricks ${label}: ${rate.missing}`,
     );
+  }
+  const { region: dbuRegion, ...plans } = view.dbu.usdPerDbu;
+  for (const [plan, skus] of Object.entries(plans)) {
+    const list = Object.entries(skus as Record<string, number>).map(([sku, price]) => `${sku} $${price}`);
+    lines.push(`  $/DBU ${plan} (${dbuRegion}): ${list.join(', ')}`);
   }
   lines.push(`  catalog: shipped ${view.catalog.shippedVersion}; layers: ${view.catalog.layers.join(', ')}`);
   return `${lines.join('\n')}\n`;
