@@ -428,6 +428,8 @@ export class RunEngine {
         missingEventLog: this.deps.faults.take('missing-eventlog', cluster.jobName) !== undefined,
       };
       deliverClusterLogs(this.deps.fs, cluster, Number.POSITIVE_INFINITY, deliverAt, faults);
+      // Everything is on the file system now; keep memory flat over thousands of runs.
+      cluster.eventLog = undefined;
     });
   }
 }

@@ -206,6 +206,13 @@ export function runJson(
       : {}),
   };
   if (run.jobId === undefined) delete json.job_id;
+  const only = run.tasks.length === 1 ? run.tasks[0]! : undefined;
+  if (only && terminated) {
+    // Single-task runs report the phases at run level too; multi-task runs leave them 0.
+    json.setup_duration = only.execStartMs - only.startMs;
+    json.execution_duration = only.execEndMs - only.execStartMs;
+    json.cleanup_duration = only.endMs - only.execEndMs;
+  }
   if (run.tasks.length === 1 && run.tasks[0]!.settings.new_cluster && now >= firstExec) {
     const task = run.tasks[0]!;
     const cluster = task.clusterId ? state.clusters.get(task.clusterId) : undefined;
