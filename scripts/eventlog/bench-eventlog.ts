@@ -115,12 +115,13 @@ const repeats = Number(option('--repeats') ?? 3);
 /** The best of `repeats` runs: the machine is shared, so slower runs measure other load. */
 function measure(mode: 'baseline' | 'engine', file: string): Measurement {
   const runs = Array.from({ length: repeats }, () => measureOnce(mode, file));
-  return runs.reduce((best, run) => ({
-    ...best,
-    seconds: Math.min(best.seconds, run.seconds),
-    cpuSeconds: Math.min(best.cpuSeconds, run.cpuSeconds),
-    peakRssBytes: Math.max(best.peakRssBytes, run.peakRssBytes),
-  }));
+  const best = { ...runs[0]! };
+  for (const run of runs) {
+    best.seconds = Math.min(best.seconds, run.seconds);
+    best.cpuSeconds = Math.min(best.cpuSeconds, run.cpuSeconds);
+    best.peakRssBytes = Math.max(best.peakRssBytes, run.peakRssBytes);
+  }
+  return best;
 }
 
 function measureOnce(mode: 'baseline' | 'engine', file: string): Measurement {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -127,6 +127,39 @@ describe('in-progress and truncated streams', () => {
     expect(profile.parse.warnings.some((warning) => warning.includes('gzip stream ends mid-block'))).toBe(
       true,
     );
+  });
+});
+
+describe('in-progress layouts', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'setpoint-eventlog-inprogress-'));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('a plain .inprogress file cut mid-line is read with its complete lines', async () => {
+    const text = readFileSync(plainPath, 'utf8');
+    const path = join(scratch, `${appId}.inprogress`);
+    writeFileSync(path, text.slice(0, Math.floor(text.length * 0.6)));
+    const profile = await analyzeEventLog(path);
+    expect(profile.source.inProgress).toBe(true);
+    expect(profile.application.id).toBe(appId);
+    expect(profile.parse.malformedLines).toBe(1);
+    expect(profile.parse.warnings.join('\n')).toMatch(/last line is incomplete/);
+  });
+
+  it('a rolling log whose appstatus is in progress tolerates an open last part', async () => {
+    const directory = join(scratch, `eventlog_v2_${appId}`);
+    cpSync(join(generated, `eventlog_v2_${appId}`), directory, { recursive: true });
+    renameSync(join(directory, `appstatus_${appId}`), join(directory, `appstatus_${appId}.inprogress`));
+    const lastPart = join(directory, `events_11_${appId}.zstd`);
+    const bytes = readFileSync(lastPart);
+    writeFileSync(lastPart, bytes.subarray(0, bytes.length - 100));
+    const profile = await analyzeEventLog(directory);
+    expect(profile.source.inProgress).toBe(true);
+    expect(profile.totals.tasks).toBeGreaterThan(0);
+    expect(profile.totals.tasks).toBeLessThanOrEqual(plain.totals.tasks);
+    expect(profile.parse.warnings.some((warning) => warning.includes('ends mid-block'))).toBe(true);
   });
 });
 
