@@ -504,6 +504,19 @@ describe('rate limits and fault injection', () => {
     expect(statuses).toEqual([200, 503, 503, 200, 200]);
   });
 
+  it('scripts a permission error with the real error code', async () => {
+    const api = await fresh({ faults: [{ kind: 'http', match: '/api/2.2/jobs/reset', status: 403 }] });
+    const denied = await api.call('POST', '/api/2.2/jobs/reset', {
+      job_id: 1001,
+      new_settings: { name: 'x' },
+    });
+    expect(denied.status).toBe(403);
+    expect(denied.json.error_code).toBe('PERMISSION_DENIED');
+    expect((await api.call('GET', '/api/2.2/jobs/get?job_id=1001')).json.settings).toMatchObject({
+      name: 'Join-heavy ETL',
+    });
+  });
+
   it('keeps the state change but loses the response in afterHandler mode', async () => {
     const api = await fresh({
       faults: [{ kind: 'http', match: 'POST */jobs/run-now', count: 1, status: 500, afterHandler: true }],

@@ -32,16 +32,24 @@ export function parseWith<Schema extends z.ZodType>(schema: Schema, value: unkno
   throw invalidParameter(`Invalid request: ${where}${issue?.message ?? 'malformed body'}`);
 }
 
+/** The `error_code` the real service pairs with each status (Python SDK `errors/platform.py`). */
+const faultErrorCodes: Record<number, string> = {
+  400: 'INVALID_PARAMETER_VALUE',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'RESOURCE_DOES_NOT_EXIST',
+  409: 'RESOURCE_CONFLICT',
+  429: 'REQUEST_LIMIT_EXCEEDED',
+  499: 'CANCELLED',
+  500: 'INTERNAL_ERROR',
+  501: 'NOT_IMPLEMENTED',
+  503: 'TEMPORARILY_UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
+};
+
 export function sendFault(reply: FastifyReply, fault: FaultRule): FastifyReply {
   const status = fault.status ?? 500;
-  const errorCode =
-    status === 429
-      ? 'REQUEST_LIMIT_EXCEEDED'
-      : status === 503
-        ? 'TEMPORARILY_UNAVAILABLE'
-        : status >= 500
-          ? 'INTERNAL_ERROR'
-          : 'BAD_REQUEST';
+  const errorCode = faultErrorCodes[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
   if (status === 429 || status === 503) reply.header('retry-after', String(fault.retryAfterSeconds ?? 1));
   return reply
     .code(status)
