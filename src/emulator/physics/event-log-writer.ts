@@ -127,6 +127,63 @@ function taskMetrics(task: TaskRecord): Record<string, unknown> {
   };
 }
 
+function physicalPlan(photon: boolean, stageNames: string[]): string {
+  const operators = photon
+    ? ['PhotonResultStage', 'PhotonShuffleExchangeSource', 'PhotonShuffleExchangeSink', 'PhotonScan parquet']
+    : ['WholeStageCodegen (2)', 'Exchange hashpartitioning', 'WholeStageCodegen (1)', 'FileScan parquet'];
+  const tree = operators.map(
+    (operator, depth) => `${'   '.repeat(depth)}${depth === 0 ? '' : '+- '}${operator}`,
+  );
+  return [
+    '== Physical Plan ==',
+    'AdaptiveSparkPlan isFinalPlan=true',
+    ...tree,
+    '',
+    `-- ${stageNames.join(', ')}`,
+  ].join('\n');
+}
+
+const executorMetricNames = [
+  'JVMHeapMemory',
+  'JVMOffHeapMemory',
+  'OnHeapExecutionMemory',
+  'OffHeapExecutionMemory',
+  'OnHeapStorageMemory',
+  'OffHeapStorageMemory',
+  'OnHeapUnifiedMemory',
+  'OffHeapUnifiedMemory',
+  'DirectPoolMemory',
+  'MappedPoolMemory',
+  'ProcessTreeJVMVMemory',
+  'ProcessTreeJVMRSSMemory',
+  'ProcessTreePythonVMemory',
+  'ProcessTreePythonRSSMemory',
+  'ProcessTreeOtherVMemory',
+  'ProcessTreeOtherRSSMemory',
+  'MinorGCCount',
+  'MinorGCTime',
+  'MajorGCCount',
+  'MajorGCTime',
+  'TotalGCTime',
+  'ConcurrentGCCount',
+  'ConcurrentGCTime',
+] as const;
+
+function taskExecutorMetrics(task: TaskRecord): Record<string, number> {
+  const peak = task.metrics.peakExecutionMemory;
+  const values: Partial<Record<(typeof executorMetricNames)[number], number>> = {
+    JVMHeapMemory: 400 * 1024 * 1024 + peak,
+    JVMOffHeapMemory: 180 * 1024 * 1024,
+    OnHeapExecutionMemory: peak,
+    OnHeapUnifiedMemory: peak,
+    DirectPoolMemory: 16 * 1024 * 1024,
+    MinorGCCount: 1 + Math.round(task.metrics.gcMs / 40),
+    MinorGCTime: task.metrics.gcMs,
+    TotalGCTime: task.metrics.gcMs,
+  };
+  return Object.fromEntries(executorMetricNames.map((name) => [name, values[name] ?? 0]));
+}
+
 function stageInfo(
   stage: ClusterSimulation['stages'][number],
   startMs: number,
@@ -337,6 +394,35 @@ export function renderEventLog(
     };
     if (identity.jobId) properties['spark.databricks.job.id'] = identity.jobId;
     if (identity.runId) properties['spark.databricks.job.runId'] = identity.runId;
+    // Every job of a DataFrame/SQL workload runs inside an SQL execution, as on Databricks.
+    properties['spark.sql.execution.id'] = String(job.jobId);
+    add(t0 + job.submittedMs - 40, 7, {
+      Event: 'org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionStart',
+      executionId: job.jobId,
+      rootExecutionId: job.jobId,
+      description: job.description,
+      details: job.description,
+      physicalPlanDescription: physicalPlan(
+        spec.photon,
+        jobStages.map((stage) => stage.name),
+      ),
+      sparkPlanInfo: {
+        nodeName: spec.photon ? 'PhotonResultStage' : 'WholeStageCodegen (1)',
+        simpleString: spec.photon ? 'PhotonResultStage' : 'WholeStageCodegen (1)',
+        children: [],
+        metadata: {},
+        metrics: [],
+      },
+      time: t0 + job.submittedMs - 40,
+      modifiedConfigs: {},
+      jobTags: [],
+    });
+    add(t0 + job.completedMs + 15, 14, {
+      Event: 'org.apache.spark.sql.execution.ui.SparkListenerSQLExecutionEnd',
+      executionId: job.jobId,
+      time: t0 + job.completedMs + 15,
+      errorMessage: job.succeeded ? '' : (job.failureMessage ?? 'Job failed'),
+    });
     add(t0 + job.submittedMs, 7, {
       Event: 'SparkListenerJobStart',
       'Job ID': job.jobId,
@@ -382,6 +468,7 @@ export function renderEventLog(
       'Task Type': task.shuffleMap ? 'ShuffleMapTask' : 'ResultTask',
       'Task End Reason': taskEndReason(task),
       'Task Info': taskInfo(task, t0, true),
+      'Task Executor Metrics': taskExecutorMetrics(task),
       'Task Metrics': taskMetrics(task),
     });
   }
