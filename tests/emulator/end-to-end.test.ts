@@ -194,7 +194,9 @@ describe('a job run end to end', () => {
     });
     expect(profile.executors.maxConcurrent).toBe(8);
     expect(profile.stages.length).toBe(4);
-    expect(profile.sqlExecutions.map((execution) => execution.jobIds)).toEqual(profile.jobs.map((job) => [job.jobId]));
+    expect(profile.sqlExecutions.map((execution) => execution.jobIds)).toEqual(
+      profile.jobs.map((job) => [job.jobId]),
+    );
     expect(profile.totals.failedTasks).toBe(0);
   });
 
