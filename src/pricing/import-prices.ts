@@ -1,10 +1,10 @@
 import { ValidationError } from '../errors/index.js';
 import { saveImportedLayer } from './catalog-store.js';
-import { type ImportResult, importAwsOffer } from './importers/aws-offer.js';
+import { type ImportResult, importAwsOfferStream } from './importers/aws-offer.js';
 import { importAwsSpotHistory } from './importers/aws-spot-history.js';
 import { importAzureRetail, parseAzureRetailPages } from './importers/azure-retail.js';
 import { importDatabricksCalculator, parseDatabricksCalculator } from './importers/databricks-calculator.js';
-import { maxFollowedPages, readJsonSource } from './importers/read-source.js';
+import { maxFollowedPages, readJsonSource, readTextChunks } from './importers/read-source.js';
 import type { AzureRetailPage } from './importers/schema.js';
 import type { Cloud } from './schema.js';
 
@@ -47,7 +47,7 @@ export async function readPriceImport(
 ): Promise<ImportResult> {
   switch (kind) {
     case 'aws-offer':
-      return importAwsOffer(await readJsonSource(location), location);
+      return importAwsOfferStream(readTextChunks(location), location);
     case 'aws-spot-history':
       return importAwsSpotHistory(await readJsonSource(location), location);
     case 'azure-retail':

@@ -8,6 +8,7 @@ import type {
   InstanceTypeEntry,
   VolumePriceEntry,
 } from '../schema.js';
+import { createJsonValueScanner } from './json-value-scanner.js';
 import { type AwsOffer, awsOfferSchema } from './schema.js';
 
 /** Region codes for offer files that carry only the location name (older files have no `regionCode`). */
@@ -66,6 +67,68 @@ function localNvmeGb(storage: string | undefined): number {
   const match = storage?.match(/(\d+)\s*x\s*([\d,]+)\s*(GB)?\s*NVMe/i);
   if (!match) return 0;
   return Number(match[1]) * Number((match[2] ?? '0').replaceAll(',', ''));
+}
+
+/** Linux, shared tenancy, no pre-installed software, used capacity: what Databricks and EMR nodes run as. */
+function isLinuxSharedOnDemand(attributes: Readonly<Record<string, unknown>>): boolean {
+  return (
+    attributes.operatingSystem === 'Linux' &&
+    attributes.tenancy === 'Shared' &&
+    (attributes.preInstalledSw ?? 'NA') === 'NA' &&
+    (attributes.capacitystatus ?? 'Used') === 'Used' &&
+    (attributes.licenseModel ?? 'No License required') === 'No License required'
+  );
+}
+
+const volumeFamilies = new Set(['Storage', 'System Operation', 'Provisioned Throughput']);
+
+/** Whether an offer product can contribute to the catalog (most of an EC2 offer cannot). */
+function isRelevantProduct(product: unknown): boolean {
+  if (typeof product !== 'object' || product === null) return false;
+  const { productFamily, attributes } = product as { productFamily?: unknown; attributes?: unknown };
+  if (typeof attributes !== 'object' || attributes === null) return false;
+  const fields = attributes as Record<string, unknown>;
+  if (fields.softwareType === 'EMR') return true;
+  const family = typeof productFamily === 'string' ? productFamily : '';
+  if (family.startsWith('Compute Instance')) return isLinuxSharedOnDemand(fields);
+  return volumeFamilies.has(family) && typeof fields.volumeApiName === 'string';
+}
+
+/**
+ * Streams an offer file (EC2 region files exceed the largest string V8 can hold), keeping only the
+ * products the catalog can use and their on-demand terms, then imports that reduced offer.
+ */
+export async function importAwsOfferStream(
+  chunks: AsyncIterable<string>,
+  source: string,
+): Promise<ImportResult> {
+  const header: Record<string, unknown> = {};
+  const products: Record<string, unknown> = {};
+  const onDemand: Record<string, unknown> = {};
+  let productsSeen = false;
+  const scanner = createJsonValueScanner(
+    3,
+    (path) =>
+      (path.length === 1 && (path[0] === 'offerCode' || path[0] === 'publicationDate')) ||
+      (path.length === 2 && path[0] === 'products') ||
+      (path.length === 3 && path[0] === 'terms' && path[1] === 'OnDemand'),
+    (path, value) => {
+      const [first = '', second = '', third = ''] = path;
+      if (path.length === 1) {
+        header[first] = value;
+      } else if (first === 'products') {
+        productsSeen = true;
+        if (isRelevantProduct(value)) products[second] = value;
+      } else if (!productsSeen || third in products) {
+        // Terms before products (not AWS's order, but valid JSON) are kept until products can filter them.
+        onDemand[third] = value;
+      }
+    },
+  );
+  for await (const chunk of chunks) scanner.write(chunk);
+  scanner.end();
+  for (const sku of Object.keys(onDemand)) if (!(sku in products)) delete onDemand[sku];
+  return importAwsOffer({ ...header, products, terms: { OnDemand: onDemand } }, source);
 }
 
 function parseOffer(raw: unknown): AwsOffer {
@@ -147,13 +210,7 @@ export function importAwsOffer(raw: unknown, source: string): ImportResult {
     const family = product.productFamily ?? '';
     if (family.startsWith('Compute Instance')) {
       const instanceType = attributes.instanceType;
-      const linuxShared =
-        attributes.operatingSystem === 'Linux' &&
-        attributes.tenancy === 'Shared' &&
-        (attributes.preInstalledSw ?? 'NA') === 'NA' &&
-        (attributes.capacitystatus ?? 'Used') === 'Used' &&
-        (attributes.licenseModel ?? 'No License required') === 'No License required';
-      if (!instanceType || !linuxShared) continue;
+      if (!instanceType || !isLinuxSharedOnDemand(attributes)) continue;
       const usdPerHour = onDemandUsd(offer, product.sku, ['Hrs']);
       if (usdPerHour === undefined) continue;
       keepCheapest(prices, `${region}|${instanceType}`, {
