@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** Prefixed random ids (`prj_…`, `run_…`) so an id says what it names. */
-export function newId(prefix: 'prj' | 'run' | 'rec' | 'wsp'): string {
+export function newId(prefix: 'prj' | 'run' | 'rec' | 'wsp' | 'cfg'): string {
   return `${prefix}_${randomBytes(10).toString('hex')}`;
 }
 

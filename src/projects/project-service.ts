@@ -1,9 +1,14 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { NotFoundError, ValidationError } from '../errors/index.js';
 import type { Database, ProjectsTable } from '../store/database-schema.js';
 import { listAudit, recordAudit } from './audit-log.js';
 import { newId } from './ids.js';
-import { type ProjectPhase, type ProjectSettings, projectSettingsSchema } from './project-settings.js';
+import {
+  defaultProjectSettings,
+  type ProjectPhase,
+  type ProjectSettings,
+  projectSettingsSchema,
+} from './project-settings.js';
 
 export interface Project {
   id: string;
@@ -38,6 +43,8 @@ export interface ProjectListQuery {
   offset: number;
 }
 
+const defaultSettings = defaultProjectSettings();
+
 export function toProject(row: Selectable<ProjectsTable>): Project {
   return {
     id: row.id,
@@ -47,7 +54,8 @@ export function toProject(row: Selectable<ProjectsTable>): Project {
     jobId: row.job_id,
     clusterKey: row.cluster_key,
     appId: row.app_id,
-    settings: projectSettingsSchema.parse(JSON.parse(row.settings)),
+    // Validated on every write; reads only fill in defaults added since (the list endpoint is hot).
+    settings: { ...defaultSettings, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) },
     phase: row.phase as ProjectPhase,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -119,8 +127,11 @@ export function createProjectService({ db }: { db: Kysely<Database> }) {
 
     async list(query: ProjectListQuery): Promise<{ items: Project[]; total: number }> {
       let base = db.selectFrom('projects');
-      if (query.search)
-        base = base.where('name', 'like', `%${query.search.replace(/[%_\\]/g, (c) => `\\${c}`)}%`);
+      if (query.search) {
+        // Case-insensitive on both dialects; %, _ and \ in the search are literal.
+        const pattern = `%${query.search.toLowerCase().replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+        base = base.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+      }
       if (query.workspaceId) base = base.where('workspace_id', '=', query.workspaceId);
       if (query.phase) base = base.where('phase', '=', query.phase);
       const direction = query.sort.startsWith('-') ? 'desc' : 'asc';
