@@ -348,6 +348,26 @@ describe('actual cost of a run from its cluster timeline', () => {
     expect(cost.spotSimulated).toBe(true);
   });
 
+  it('a node that may have fallen back to on-demand ranges from spot low to on-demand', () => {
+    const cost = runCost(model, {
+      cloud: 'aws',
+      region: 'us-east-1',
+      billing: { platform: 'cloud-only' },
+      nodes: [
+        {
+          role: 'worker',
+          nodeType: 'm5.xlarge',
+          startMs: t0,
+          endMs: t0 + 60 * minute,
+          market: 'spot-with-fallback',
+        },
+      ],
+    });
+    expect(cost.total).toBeCloseTo(0.9 * 0.192 * (1 - 0.62) + 0.1 * 0.192, 9);
+    expect(cost.low).toBeCloseTo(0.192 * (1 - 0.72), 9);
+    expect(cost.high).toBeCloseTo(0.192, 9);
+  });
+
   it('EMR bills at least one minute per instance', () => {
     const cost = runCost(model, {
       cloud: 'aws',

@@ -6,7 +6,7 @@ import {
   volumeUsdPerHour,
 } from '../pricing/price-catalog.js';
 import { type Cloud, dbuSkuFor } from '../pricing/schema.js';
-import type { Billing, ClusterSpec, CostBreakdown } from './cluster-spec.js';
+import type { Billing, ClusterSpec, CostBreakdown, Market } from './cluster-spec.js';
 import { exactly, multiplyRanges, type Range, zeroRange } from './range.js';
 
 /** What one node costs per hour it is up, per purchase option. */
@@ -31,7 +31,8 @@ export interface NodeRateQuery {
   region: string;
   billing: Billing;
   nodeType: string;
-  market: 'on-demand' | 'spot';
+  /** `spot-with-fallback`: spot unless Databricks had to fall back to on-demand (not known which). */
+  market: Market;
   /** An observed spot price for this node, which replaces the catalog's spot range. */
   spotUsdPerHour?: number;
   volumes: readonly VolumeSpec[];
@@ -111,6 +112,15 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
     const cached = nodeRates.get(key);
     if (cached) return cached;
 
+    if (query.market === 'spot-with-fallback') {
+      const blended = withFallback(
+        nodeRate({ ...query, market: 'spot' }),
+        nodeRate({ ...query, market: 'on-demand' }),
+        fallbackShare,
+      );
+      nodeRates.set(key, blended);
+      return blended;
+    }
     const { cloud, region, billing, nodeType } = query;
     let compute: Range;
     let spotSimulated = false;
@@ -187,23 +197,10 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
     const onDemandDriver = nodeRate({ ...base, nodeType: spec.driverNodeType, market: 'on-demand' });
     const onDemandWorker = nodeRate({ ...base, nodeType: spec.workerNodeType, market: 'on-demand' });
     const driver =
-      spec.market === 'on-demand' || spec.firstOnDemand >= 1
+      spec.firstOnDemand >= 1
         ? onDemandDriver
-        : blendMarket(
-            nodeRate({ ...base, nodeType: spec.driverNodeType, market: 'spot' }),
-            onDemandDriver,
-            spec.market,
-            fallbackShare,
-          );
-    const worker =
-      spec.market === 'on-demand'
-        ? onDemandWorker
-        : blendMarket(
-            nodeRate({ ...base, nodeType: spec.workerNodeType, market: 'spot' }),
-            onDemandWorker,
-            spec.market,
-            fallbackShare,
-          );
+        : nodeRate({ ...base, nodeType: spec.driverNodeType, market: spec.market });
+    const worker = nodeRate({ ...base, nodeType: spec.workerNodeType, market: spec.market });
     const usdPerDbu = usdPerDbuFor(catalog, spec.cloud, spec.region, spec.billing);
     const onDemandWorkerSlots = Math.max(0, spec.firstOnDemand - 1);
     const nodeTotal = (node: NodeHourlyRate, pick: keyof Range): number =>
@@ -255,16 +252,10 @@ function addTo(a: Range, b: Range): Range {
 }
 
 /**
- * Spot: the spot range. Spot with fallback: at best every hour on spot at its lowest price; expected, the
- * fallback share on-demand and the rest at the expected spot price; at worst every hour on-demand.
+ * Spot with fallback: at best every hour on spot at its lowest price; expected, the fallback share
+ * on-demand and the rest at the expected spot price; at worst every hour on-demand.
  */
-function blendMarket(
-  spot: NodeHourlyRate,
-  onDemand: NodeHourlyRate,
-  market: 'spot' | 'spot-with-fallback',
-  fallbackShare: number,
-): NodeHourlyRate {
-  if (market === 'spot') return spot;
+function withFallback(spot: NodeHourlyRate, onDemand: NodeHourlyRate, fallbackShare: number): NodeHourlyRate {
   return {
     ...spot,
     compute: {

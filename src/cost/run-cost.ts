@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/index.js';
 import type { VolumeSpec } from '../pricing/price-catalog.js';
 import type { Cloud } from '../pricing/schema.js';
-import type { Billing, CostBreakdown } from './cluster-spec.js';
+import type { Billing, CostBreakdown, Market } from './cluster-spec.js';
 import { type CostModel, type UsageLine, usdPerDbuFor } from './cost-model.js';
 import type { Range } from './range.js';
 
@@ -11,7 +11,8 @@ export interface TimelineNode {
   nodeType: string;
   startMs: number;
   endMs: number;
-  market: 'on-demand' | 'spot';
+  /** `spot-with-fallback` when the node may have fallen back to on-demand: its range reaches on-demand. */
+  market: Market;
   /** The spot price this node actually paid, when known. */
   spotUsdPerHour?: number;
   volumes?: VolumeSpec[];
