@@ -37,7 +37,7 @@ describe('Gaussian process', () => {
 
   it('interpolates its training points when noise is small and is uncertain far from them', () => {
     const gp = fitGaussianProcess(points, targets, 0.3, 1e-6);
-    points.forEach((point, i) => expect(gp.predict(point).mean).toBeCloseTo(targets[i]!, 3));
+    for (const [i, point] of points.entries()) expect(gp.predict(point).mean).toBeCloseTo(targets[i]!, 3);
     expect(gp.predict([3]).sd).toBeGreaterThan(gp.predict([0.3]).sd * 5);
   });
 

@@ -2,7 +2,7 @@ import { instanceFamily } from './config-features.js';
 import { failureProbabilities } from './failure-risk.js';
 import type { FleetPrior } from './fleet-prior.js';
 import type { RuntimeMixture } from './runtime-mixture.js';
-import { RuntimeModel } from './runtime-model.js';
+import { type AnalogSettings, defaultAnalogSettings, RuntimeModel } from './runtime-model.js';
 import {
   type Candidate,
   candidateRateUsdPerHour,
@@ -36,19 +36,25 @@ export interface OptimizerSettings {
   minSaving: number;
   /** Try an untried configuration only when its expected improvement is at least this fraction of the cost. */
   minExplorationGain: number;
+  /** Required P(runtime ≤ SLA) of an untried configuration tried after learning (exploiting uses `confidence`). */
+  explorationConfidence: number;
   /** With no SLA, the runtime may grow at most by this fraction over the best known configuration. */
   maxRuntimeIncrease: number;
+  /** How the runtime model weighs fleet analogs against the generic model. */
+  model: AnalogSettings;
 }
 
 export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
   learningRuns: 3,
-  learningConfidence: 0.5,
-  maxLearningCostMultiple: 2,
+  learningConfidence: 0.05,
+  maxLearningCostMultiple: 3,
   minSaving: 0.03,
-  minExplorationGain: 0.01,
+  minExplorationGain: 0.005,
+  explorationConfidence: 0.7,
   maxRuntimeIncrease: 0.1,
+  model: defaultAnalogSettings,
 };
 
 /**
@@ -105,8 +111,8 @@ export class JobOptimizer {
     settings: Partial<OptimizerSettings> = {},
   ) {
     this.prior = prior;
-    this.model = new RuntimeModel(prior, candidates);
     this.settings = { ...defaultOptimizerSettings, ...settings };
+    this.model = new RuntimeModel(prior, candidates, this.settings.model);
   }
 
   /** Scores every candidate: expected cost (failures included), P(runtime ≤ SLA), expected improvement. */
@@ -215,6 +221,7 @@ export class JobOptimizer {
       minExplorationGain,
       confidence,
       learningConfidence,
+      explorationConfidence,
       maxLearningCostMultiple,
     } = this.settings;
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
@@ -262,7 +269,7 @@ export class JobOptimizer {
               entry.probabilityMeetsSla >= learningConfidence &&
               entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
           )
-        : safe;
+        : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
     const explore = maximumBy(
       explorable.filter((entry) => !entry.tried),
       (entry) => entry.expectedImprovementUsd,
