@@ -48,6 +48,12 @@ const awsSizes: NodeSize[] = [
   { suffix: '8xlarge', cores: 32, networkGbps: 10, ebsGbps: 0.85 },
 ];
 
+/** The compute-optimized families skip 8xlarge: their next size up is 9xlarge. */
+const computeOptimizedSizes: NodeSize[] = [
+  ...awsSizes.slice(0, 3),
+  { suffix: '9xlarge', cores: 36, networkGbps: 12, ebsGbps: 1.2 },
+];
+
 const aws = (family: string, spec: Omit<NodeFamily, 'family' | 'cloud'>): NodeFamily => ({
   family,
   cloud: 'AWS',
@@ -292,7 +298,7 @@ function azureSize(cores: number): NodeSize {
 function buildNodeTypes(): NodeType[] {
   const types: NodeType[] = [];
   for (const family of awsFamilies) {
-    for (const size of awsSizes) {
+    for (const size of family.category === 'Compute Optimized' ? computeOptimizedSizes : awsSizes) {
       types.push({
         ...family,
         ...size,

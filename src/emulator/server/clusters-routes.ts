@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { nodeTypes } from '../physics/node-types.js';
 import { invalidParameter } from './api-errors.js';
+import { nodeSpec } from './catalog-node-specs.js';
 import { clusterEventsAt } from './cluster-timeline.js';
 import { clusterJson, stringifyWithInt64 } from './cluster-views.js';
 import type { EmulatorContext } from './emulator-context.js';
@@ -19,34 +20,36 @@ export function requireCluster(context: EmulatorContext, clusterId: string | und
 }
 
 export function nodeTypesJson(): Record<string, unknown>[] {
-  return nodeTypes.map((type, index) => ({
-    node_type_id: type.nodeTypeId,
-    instance_type_id: type.nodeTypeId,
-    memory_mb: type.memoryMb,
-    num_cores: type.cores,
-    num_gpus: 0,
-    description: type.nodeTypeId,
-    category: type.category,
-    is_deprecated: false,
-    is_hidden: false,
-    is_graviton: type.isGraviton,
-    is_io_cache_enabled: type.localDisk === 'nvme',
-    is_encrypted_in_transit: false,
-    photon_driver_capable: type.photonCapable,
-    photon_worker_capable: type.photonCapable,
-    support_ebs_volumes: type.cloud === 'AWS',
-    support_cluster_tags: true,
-    support_port_forwarding: true,
-    display_order: index,
-    node_instance_type: {
+  return nodeTypes.map((type, index) => {
+    const spec = nodeSpec(type);
+    const localDiskGb = spec.localNvmeGb ?? Math.round(type.localDiskGbPerCore * type.cores);
+    return {
+      node_type_id: type.nodeTypeId,
       instance_type_id: type.nodeTypeId,
-      local_disks: type.localDisk === 'none' ? 0 : 1,
-      local_disk_size_gb: Math.round(type.localDiskGbPerCore * type.cores),
-      ...(type.localDisk === 'nvme'
-        ? { local_nvme_disks: 1, local_nvme_disk_size_gb: Math.round(type.localDiskGbPerCore * type.cores) }
-        : {}),
-    },
-  }));
+      memory_mb: spec.memoryMb,
+      num_cores: spec.cores,
+      num_gpus: 0,
+      description: type.nodeTypeId,
+      category: type.category,
+      is_deprecated: false,
+      is_hidden: false,
+      is_graviton: type.isGraviton,
+      is_io_cache_enabled: type.localDisk === 'nvme',
+      is_encrypted_in_transit: false,
+      photon_driver_capable: type.photonCapable,
+      photon_worker_capable: type.photonCapable,
+      support_ebs_volumes: type.cloud === 'AWS',
+      support_cluster_tags: true,
+      support_port_forwarding: true,
+      display_order: index,
+      node_instance_type: {
+        instance_type_id: type.nodeTypeId,
+        local_disks: type.localDisk === 'none' ? 0 : 1,
+        local_disk_size_gb: localDiskGb,
+        ...(type.localDisk === 'nvme' ? { local_nvme_disks: 1, local_nvme_disk_size_gb: localDiskGb } : {}),
+      },
+    };
+  });
 }
 
 export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, context: EmulatorContext): void {
