@@ -34,7 +34,14 @@ function parseListening(line: string): Record<string, string> {
 
 describe('setpoint emulator', () => {
   it('prints a parseable first line, serves the API with its token and stops on SIGTERM', async () => {
-    const { child, firstLine } = await startCli(['--clock-speed', '0', '--token', 'dapi-test']);
+    const { child, firstLine } = await startCli([
+      '--clock-speed',
+      '0',
+      '--token',
+      'dapi-test',
+      '--start-time',
+      '2026-01-05T06:00:00Z',
+    ]);
     expect(firstLine).toMatch(
       /^setpoint-emulator listening url=http:\/\/127\.0\.0\.1:\d+ host=127\.0\.0\.1 port=\d+ token=dapi-test$/,
     );
@@ -45,6 +52,12 @@ describe('setpoint emulator', () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { jobs: Array<{ settings: { name: string } }> };
     expect(body.jobs.length).toBeGreaterThanOrEqual(10);
+    const status = (await (
+      await fetch(`${url}/emulator/admin/status`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as {
+      now: number;
+    };
+    expect(status.now).toBe(Date.UTC(2026, 0, 5, 6, 0, 0));
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -19,6 +19,14 @@ function parseNumber(raw: string, flag: string, min = 0): number {
   return value;
 }
 
+function parseStartTime(raw: string): number {
+  const time = Date.parse(raw);
+  if (Number.isNaN(time)) {
+    throw new ValidationError('CLI_INVALID_OPTION', `--start-time must be an ISO date-time, got ${raw}`);
+  }
+  return time;
+}
+
 function readFaults(path: string) {
   let raw: unknown;
   try {
@@ -72,6 +80,7 @@ export function registerEmulatorCommand(program: Command): void {
     )
     .option('--faults <file>', 'JSON list of fault rules to start with (see docs/emulator.md)')
     .option('--workloads <dir>', 'extra workload models (*.json from import-workload) to serve')
+    .option('--start-time <iso>', 'simulated time at start, e.g. 2026-01-05T06:00:00Z (default: now)')
     .option('--rate-limit-scale <x>', 'multiply the published API rate limits (0 disables them)', '1')
     .option('--no-preload', 'start without the shipped Job Bank jobs')
     .option('--json', 'print the first line as JSON')
@@ -83,7 +92,7 @@ The first line on stdout says where it listens, e.g.
 
 Examples:
   setpoint emulator
-  setpoint emulator --port 0 --clock-speed 3600 --seed 7
+  setpoint emulator --port 0 --clock-speed 3600 --seed 7 --start-time 2026-01-05T06:00:00Z
   setpoint emulator --faults faults.json --state ./.emulator
   DATABRICKS_HOST=http://127.0.0.1:8089 DATABRICKS_TOKEN=dapi-setpoint-emulator python my_script.py`,
     )
@@ -100,6 +109,7 @@ Examples:
         preloadJobs: options.preload,
         workloads,
         ...(options.faults ? { faults: readFaults(options.faults) } : {}),
+        ...(options.startTime ? { startTimeMs: parseStartTime(options.startTime) } : {}),
         ...(options.state ? { stateDirectory: options.state } : {}),
       });
       const line = options.json
