@@ -333,6 +333,38 @@ describe('actual cost of a run from its cluster timeline', () => {
     expect(withPreStart.high).toBeCloseTo(cost.total + extra(3), 9);
   });
 
+  it('a per-instance pre-start range overrides the run-wide one', () => {
+    const node = {
+      role: 'worker' as const,
+      nodeType: 'm5.xlarge',
+      startMs: t0,
+      endMs: t0 + 60 * minute,
+      market: 'on-demand' as const,
+    };
+    const cost = runCost(
+      model,
+      {
+        cloud: 'aws',
+        region: 'us-east-1',
+        billing: { platform: 'cloud-only' },
+        nodes: [node, { ...node, preStartMinutes: { low: 0, expected: 6, high: 12 } }],
+      },
+      { preStartMinutes: { low: 1, expected: 2, high: 3 } },
+    );
+    // hours: (1 + 2/60) + (1 + 6/60) expected; (1 + 1/60) + 1 low; (1 + 3/60) + (1 + 12/60) high
+    expect(cost.total).toBeCloseTo((2 + 8 / 60) * 0.192, 9);
+    expect(cost.low).toBeCloseTo((2 + 1 / 60) * 0.192, 9);
+    expect(cost.high).toBeCloseTo((2 + 15 / 60) * 0.192, 9);
+    expect(() =>
+      runCost(model, {
+        cloud: 'aws',
+        region: 'us-east-1',
+        billing: { platform: 'cloud-only' },
+        nodes: [{ ...node, preStartMinutes: { low: 3, expected: 2, high: 1 } }],
+      }),
+    ).toThrow(/pre-start/);
+  });
+
   it('a spot node without a known price gets the spot model range', () => {
     const cost = runCost(model, {
       cloud: 'aws',

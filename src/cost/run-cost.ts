@@ -16,6 +16,8 @@ export interface TimelineNode {
   /** The spot price this node actually paid, when known. */
   spotUsdPerHour?: number;
   volumes?: VolumeSpec[];
+  /** This instance's billed minutes before its observed start, instead of the run-wide option. */
+  preStartMinutes?: Range;
 }
 
 export interface ClusterTimeline {
@@ -40,6 +42,13 @@ export interface RunCost extends CostBreakdown {
   nodeHours: number;
 }
 
+function checkedPreStart(preStart: Range): Range {
+  if (!(preStart.low >= 0 && preStart.low <= preStart.expected && preStart.expected <= preStart.high)) {
+    throw new ValidationError('INVALID_PRE_START', 'pre-start minutes need 0 ≤ low ≤ expected ≤ high');
+  }
+  return preStart;
+}
+
 /** EMR bills each instance per second with a one-minute minimum. */
 const emrMinimumHours = 1 / 60;
 
@@ -48,15 +57,13 @@ export function runCost(model: CostModel, timeline: ClusterTimeline, options: Ru
   if (timeline.nodes.length === 0) {
     throw new ValidationError('EMPTY_TIMELINE', 'the cluster timeline has no nodes');
   }
-  const preStart = options.preStartMinutes ?? { low: 0, expected: 0, high: 0 };
-  if (!(preStart.low >= 0 && preStart.low <= preStart.expected && preStart.expected <= preStart.high)) {
-    throw new ValidationError('INVALID_PRE_START', 'pre-start minutes need 0 ≤ low ≤ expected ≤ high');
-  }
+  const runPreStart = checkedPreStart(options.preStartMinutes ?? { low: 0, expected: 0, high: 0 });
   const minimum = timeline.billing.platform === 'emr' ? emrMinimumHours : 0;
   const lines: UsageLine[] = timeline.nodes.map((node) => {
     if (!(node.endMs >= node.startMs)) {
       throw new ValidationError('INVALID_TIMELINE', `node ${node.nodeType} ends before it starts`);
     }
+    const preStart = node.preStartMinutes ? checkedPreStart(node.preStartMinutes) : runPreStart;
     const observed = (node.endMs - node.startMs) / 3_600_000;
     const hours = {
       low: Math.max(minimum, observed + preStart.low / 60),
