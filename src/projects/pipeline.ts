@@ -40,6 +40,8 @@ export interface PipelineDependencies {
   maxEventLogBytes: number;
   logger: Logger;
   onIngestedBytes?(bytes: number): void;
+  /** A recommendation reached SUCCESS (the platform integration may apply it). */
+  onRecommendationReady?(projectId: string, recommendationId: string): Promise<void>;
 }
 
 /** Bad input (a validation AppError) will fail the same way on every retry: park it at once. */
@@ -308,6 +310,7 @@ export function createPipeline(deps: PipelineDependencies): {
         .where('id', '=', rec.id)
         .where('state', '=', 'PENDING')
         .execute();
+      await deps.onRecommendationReady?.(rec.project_id, rec.id);
       if (output.phase !== project.phase && project.phase !== 'PENDING_SETUP') {
         await deps.projects.setPhase(project.id, output.phase, 'pipeline', `recommendation ${rec.id}`);
       }

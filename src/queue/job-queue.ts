@@ -10,6 +10,17 @@ export interface JobPayloads {
   'project.model-update': { runId: string };
   /** Fill a PENDING recommendation through the recommender. */
   'recommendation.generate': { recommendationId: string };
+  /** Collect a finished Databricks job run (run, cluster, events, event log) for its projects. */
+  'databricks.collect': { workspaceId: string; runId: string };
+  /** Write a recommendation into the Databricks job. */
+  'databricks.apply': {
+    projectId: string;
+    recommendationId: string;
+    actor: string;
+    kind: 'apply' | 'auto-apply';
+  };
+  /** Look for finished runs of onboarded jobs that no webhook announced. */
+  'databricks.reconcile': { workspaceId: string };
 }
 
 export type JobKind = keyof JobPayloads;
@@ -20,6 +31,9 @@ export const jobKinds = [
   'run.cost',
   'project.model-update',
   'recommendation.generate',
+  'databricks.collect',
+  'databricks.apply',
+  'databricks.reconcile',
 ] as const satisfies readonly JobKind[];
 
 export interface JobContext {
@@ -28,7 +42,14 @@ export interface JobContext {
   attempt: number;
 }
 
-export type JobHandlers = { [K in JobKind]: (payload: JobPayloads[K], context: JobContext) => Promise<void> };
+type JobHandler<K extends JobKind> = (payload: JobPayloads[K], context: JobContext) => Promise<void>;
+
+/** Kinds only the Databricks integration produces and handles. */
+export type IntegrationJobKind = 'databricks.collect' | 'databricks.apply' | 'databricks.reconcile';
+
+export type JobHandlers = { [K in Exclude<JobKind, IntegrationJobKind>]: JobHandler<K> } & {
+  [K in IntegrationJobKind]?: JobHandler<K>;
+};
 
 export interface ParkedJob {
   queue: 'sql' | 'pg-boss';

@@ -75,7 +75,11 @@ export class PgBossJobQueue implements JobQueue {
   async startWorkers(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
     await this.start();
     for (const kind of jobKinds) {
-      const handler = handlers[kind] as (payload: unknown, context: JobContext) => Promise<void>;
+      const handler = handlers[kind] as
+        | ((payload: unknown, context: JobContext) => Promise<void>)
+        | undefined;
+      // Kinds this worker cannot run stay queued for a worker that can.
+      if (!handler) continue;
       for (let slot = 0; slot < options.concurrency; slot += 1) {
         await this.#boss.work<unknown>(
           queueName(kind),

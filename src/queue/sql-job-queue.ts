@@ -96,8 +96,10 @@ export class SqlJobQueue implements JobQueue {
   }
 
   async #loop(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
+    // A worker claims only kinds it can run; others wait for a worker that can.
+    const kinds = Object.keys(handlers).filter((kind) => handlers[kind as JobKind] !== undefined);
     while (!this.#stopping) {
-      const job = await this.#claim();
+      const job = await this.#claim(kinds);
       if (job) {
         await this.#run(job, handlers, options);
         continue;
@@ -112,7 +114,7 @@ export class SqlJobQueue implements JobQueue {
     }
   }
 
-  async #claim(): Promise<ClaimedJob | undefined> {
+  async #claim(kinds: string[]): Promise<ClaimedJob | undefined> {
     const now = Date.now();
     const lockedUntil = now + this.policy.leaseSeconds * 1000;
     const skipLocked = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
@@ -121,7 +123,8 @@ export class SqlJobQueue implements JobQueue {
       set state = 'running', locked_by = ${this.#workerId}, locked_until = ${lockedUntil}, attempts = attempts + 1
       where id = (
         select id from queue_jobs
-        where (state = 'queued' and run_at <= ${now}) or (state = 'running' and locked_until < ${now})
+        where ((state = 'queued' and run_at <= ${now}) or (state = 'running' and locked_until < ${now}))
+          and kind in (${sql.join(kinds)})
         order by run_at, id
         limit 1
         ${skipLocked}

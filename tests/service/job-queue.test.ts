@@ -26,6 +26,9 @@ function handlersWith(parse: ParseHandler): JobHandlers {
     'run.cost': idle,
     'project.model-update': idle,
     'recommendation.generate': idle,
+    'databricks.collect': idle,
+    'databricks.apply': idle,
+    'databricks.reconcile': idle,
   };
 }
 
