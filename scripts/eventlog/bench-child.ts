@@ -5,13 +5,27 @@
  * Prints one JSON line: {mode, seconds, cpuSeconds, uncompressedBytes, peakRssBytes, tasks}; cpuSeconds
  * is this process only (a `zstd -dc` child decompresses on the other core).
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { analyzeEventLog } from '../../src/eventlog/index.js';
 
 const [mode, file] = process.argv.slice(2);
 if (!file || (mode !== 'baseline' && mode !== 'engine')) {
   process.stderr.write('usage: bench-child.ts baseline|engine <file>\n');
   process.exit(2);
+}
+
+/**
+ * This process's peak resident set. Linux's getrusage maxRSS can carry the parent's peak across
+ * fork + exec, so VmHWM (reset on exec) is read when /proc is there.
+ */
+function peakResidentBytes(): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (match?.[1]) return Number(match[1]) * 1024;
+  } catch {
+    // not Linux
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
 
 async function baseline(path: string): Promise<{ bytes: number; lines: number }> {
@@ -47,7 +61,7 @@ if (mode === 'baseline') {
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 const cpu = process.cpuUsage(cpuStarted);
 const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+const peakRssBytes = peakResidentBytes();
 process.stdout.write(
   `${JSON.stringify({ mode, seconds, cpuSeconds, uncompressedBytes, peakRssBytes, tasks })}\n`,
 );

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:eventlog [-- --source <log> --size-mb 1100 --write-docs]`
+ * `npm run bench:eventlog [-- --source <log> [--source <log>…] --size-mb 1100 --repeats 3]`
  *
  * Builds a large event log (default ≥ 1 GiB uncompressed) in a temp dir by repeating a real log's
  * events with shifted job/stage/task/SQL ids and times, compresses it to gzip and zstd, then measures
@@ -11,7 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { decodeSource, resolveEventLog } from '../../src/eventlog/index.js';
 
 const repoRoot = join(import.meta.dirname, '../..');
@@ -21,12 +21,15 @@ const option = (name: string) => {
   return index === -1 ? undefined : args[index + 1];
 };
 const defaultSource = 'tests/fixtures/eventlog/spark4/logs/eventlog_v2_local-1795240165860';
-const source = option('--source') ?? defaultSource;
+const sources = args.flatMap((arg, index) =>
+  arg === '--source' && args[index + 1] ? [args[index + 1]!] : [],
+);
+if (sources.length === 0) sources.push(defaultSource);
 const targetBytes = Number(option('--size-mb') ?? 1100) * 1e6;
 const writeDocs = args.includes('--write-docs');
 
 async function readLog(path: string): Promise<string[]> {
-  const unit = await resolveEventLog(join(repoRoot, path));
+  const unit = await resolveEventLog(isAbsolute(path) ? path : join(repoRoot, path));
   const pieces: Buffer[] = [];
   for (const part of unit.parts) {
     const { chunks } = await decodeSource(part);
@@ -137,8 +140,12 @@ function measureOnce(mode: 'baseline' | 'engine', file: string): Measurement {
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
 }
 
-const scratch = mkdtempSync(join(tmpdir(), 'setpoint-bench-eventlog-'));
-try {
+/** Paths into the shared reference corpus are shown relative to the repository, as ../shared/…. */
+function displayPath(path: string): string {
+  return path.replace(/^.*\/shared\/corpus\//, '../shared/corpus/');
+}
+
+async function benchSource(source: string, scratch: string): Promise<string> {
   const lines = await readLog(source);
   const plain = join(scratch, 'bench-eventlog');
   const built = await buildLog(lines, plain);
@@ -157,26 +164,38 @@ try {
   ] as const) {
     rows.push({ input, m: measure('engine', file), stored: statSync(file).size });
   }
+  for (const file of [plain, `${plain}.gz`, `${plain}.zstd`]) rmSync(file, { force: true });
   const mbps = (m: Measurement) => m.uncompressedBytes / 1e6 / m.seconds;
   const cpuMbps = (m: Measurement) => m.uncompressedBytes / 1e6 / m.cpuSeconds;
-  const table = [
+  return [
+    `Source \`${displayPath(source)}\`: ${built.copies} copies of its events with shifted ids and times, ${(built.bytes / 1e6).toFixed(0)} MB, ${rows[1]?.m.tasks ?? 0} tasks.`,
+    '',
     '| input | stored MB | uncompressed MB | wall s | MB/s | × baseline | CPU s | MB/CPU-s | × baseline (CPU) | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       ({ input, m, stored }) =>
         `| ${input} | ${(stored / 1e6).toFixed(0)} | ${(m.uncompressedBytes / 1e6).toFixed(0)} | ${m.seconds.toFixed(1)} | ${mbps(m).toFixed(0)} | ${(mbps(m) / mbps(baseline)).toFixed(2)} | ${m.cpuSeconds.toFixed(1)} | ${cpuMbps(m).toFixed(0)} | ${(cpuMbps(m) / cpuMbps(baseline)).toFixed(2)} | ${(m.peakRssBytes / 2 ** 20).toFixed(0)} |`,
     ),
+    '',
   ].join('\n');
-  const taskCount = rows[1]?.m.tasks ?? 0;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), 'setpoint-bench-eventlog-'));
+try {
+  const tables: string[] = [];
+  for (const source of sources) tables.push(await benchSource(source, scratch));
+  const command = [
+    'npm run bench:eventlog',
+    ...(args.length > 0 ? ['--', ...args.filter((arg) => arg !== '--write-docs').map(displayPath)] : []),
+  ];
   const section = [
     '## Event log engine',
     '',
-    `Command: \`npm run bench:eventlog -- --source ${source}${option('--size-mb') ? ` --size-mb ${option('--size-mb')}` : ''}\``,
+    `Command: \`${command.join(' ')}\``,
     `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
-    `Input: ${built.copies} copies of the source log's events with shifted ids and times (${taskCount} tasks); gzip -1 and zstd -3. Each row is the best of ${repeats} runs, each in its own process; MB/s counts uncompressed bytes. CPU s is the measured process only (for zstd input the \`zstd -dc\` child decompresses on the other core).`,
+    `Each row is the best of ${repeats} runs, each in its own process; MB/s counts uncompressed bytes; gzip -1 and zstd -3 inputs. CPU s is the measured process only (for zstd input the \`zstd -dc\` child decompresses on the other core). The machine is shared, so wall times carry other load; the CPU columns compare the work done.`,
     '',
-    table,
-    '',
+    ...tables,
   ].join('\n');
   process.stdout.write(`${section}\n`);
   if (writeDocs) {
@@ -191,7 +210,7 @@ try {
     if (start === -1) text = `${text.trimEnd()}\n\n${section}`;
     else {
       const next = text.indexOf('\n## ', start + 1);
-      text = `${text.slice(0, start)}${section}${next === -1 ? '' : text.slice(next + 1)}`;
+      text = `${text.slice(0, start)}${section}${next === -1 ? '' : `\n${text.slice(next + 1)}`}`;
     }
     writeFileSync(docs, text);
   }
