@@ -23,6 +23,12 @@ const envNames = {
   jobLeaseSeconds: 'SETPOINT_JOB_LEASE_SECONDS',
   jobMaxAttempts: 'SETPOINT_JOB_MAX_ATTEMPTS',
   jobRetryDelaySeconds: 'SETPOINT_JOB_RETRY_DELAY_SECONDS',
+  publicUrl: 'SETPOINT_PUBLIC_URL',
+  logCompletenessPollMs: 'SETPOINT_LOG_COMPLETENESS_POLL_MS',
+  logMaxIncompleteAttempts: 'SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS',
+  slaRevertFactor: 'SETPOINT_SLA_REVERT_FACTOR',
+  maxAutoChangesPerWeek: 'SETPOINT_MAX_AUTO_CHANGES_PER_WEEK',
+  reconcileIntervalSeconds: 'SETPOINT_RECONCILE_INTERVAL_SECONDS',
 } as const satisfies Partial<Record<keyof SetpointConfig, string>>;
 
 /** Flags win over env, env wins over defaults. */

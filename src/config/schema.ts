@@ -54,6 +54,17 @@ export const configSchema = z
     jobMaxAttempts: z.coerce.number().int().min(1).default(5),
     /** First retry delay; later retries double it, with jitter. */
     jobRetryDelaySeconds: z.coerce.number().min(0).default(5),
+    /** URL Databricks reaches this server at (webhook destinations); default http://host:port. */
+    publicUrl: z.string().url().optional(),
+    /** Pause between the two listings that show a delivered event log stopped growing. */
+    logCompletenessPollMs: z.coerce.number().int().min(0).default(15_000),
+    /** Collection attempts after which an incomplete event log is taken as it is, marked INCOMPLETE. */
+    logMaxIncompleteAttempts: z.coerce.number().int().min(1).default(4),
+    /** A run on a newly applied configuration slower than this × its SLA is reverted. */
+    slaRevertFactor: z.coerce.number().min(1).default(1.5),
+    maxAutoChangesPerWeek: z.coerce.number().int().min(1).default(20),
+    /** Seconds between polls for runs a lost webhook did not announce; 0 disables. */
+    reconcileIntervalSeconds: z.coerce.number().int().min(0).default(300),
   })
   .strict();
 

@@ -60,6 +60,7 @@ function permanentIfInvalid(error: unknown): never {
 export function createPipeline(deps: PipelineDependencies): {
   handlers: JobHandlers;
   onParked(job: ParkedJob): Promise<void>;
+  resumeStalledRuns(stalledForMs: number): Promise<number>;
 } {
   const { db } = deps;
 
@@ -353,7 +354,33 @@ export function createPipeline(deps: PipelineDependencies): {
     );
   }
 
-  return { handlers, onParked };
+  /**
+   * Re-queues the current step of runs that stopped moving (a process died between storing a run and
+   * queueing its next job). Steps are idempotent, so a duplicate is harmless.
+   */
+  async function resumeStalledRuns(stalledForMs: number): Promise<number> {
+    const stepFor = {
+      INGESTING: 'run.ingest',
+      PARSING: 'run.parse',
+      COSTING: 'run.cost',
+      MODELING: 'project.model-update',
+    } as const;
+    const rows = await db
+      .selectFrom('runs')
+      .select(['id', 'pipeline_state'])
+      .where('pipeline_state', 'in', Object.keys(stepFor))
+      .where('updated_at', '<', Date.now() - stalledForMs)
+      .limit(1000)
+      .execute();
+    for (const row of rows) {
+      const kind = stepFor[row.pipeline_state as keyof typeof stepFor];
+      await deps.queue.enqueue(kind, { runId: row.id }, { idempotencyKey: `${kind}:${row.id}` });
+    }
+    if (rows.length > 0) deps.logger.info({ runs: rows.length }, 'stalled runs re-queued');
+    return rows.length;
+  }
+
+  return { handlers, onParked, resumeStalledRuns };
 }
 
 function runStatus(resultStates: string[], profile: RunProfile): string {

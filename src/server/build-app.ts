@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RateLimitedError } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
+import { databricksRoutes } from '../platforms/databricks/integration/integration-routes.js';
 import type { Services } from './compose-services.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -104,6 +105,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
   await app.register(recommendationRoutes(services.recommendations));
   await app.register(workspaceRoutes(services.workspaces));
+  await app.register(
+    databricksRoutes({
+      integration: services.databricks,
+      workspaces: services.workspaces,
+      projects: services.projects,
+    }),
+  );
   await app.register(jobRoutes(services.store.db));
   await app.register(metricsRoutes(services.metrics, config.metricsPublic));
   await registerWebApp(app, deps.webDir);

@@ -2,7 +2,10 @@ import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { Agent } from 'undici';
 import type { SetpointConfig } from '../config/schema.js';
+import { createCostModel } from '../cost/cost-model.js';
 import type { Logger } from '../logging/logger.js';
+import { createDatabricksIntegration } from '../platforms/databricks/integration/databricks-integration.js';
+import { openPriceCatalog } from '../pricing/catalog-store.js';
 import { createApiKeyService } from '../projects/api-key-service.js';
 import { createEventLogFetcher } from '../projects/eventlog-fetcher.js';
 import { createPipeline } from '../projects/pipeline.js';
@@ -91,6 +94,46 @@ export async function composeServices(options: ComposeOptions) {
     allowPrivateEventLogUris: config.allowPrivateEventLogUris,
   });
   const recommendations = createRecommendationService({ db, queue, events: eventPublisher });
+  let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+  const databricks = createDatabricksIntegration({
+    db,
+    queue,
+    projects,
+    workspaces,
+    runs,
+    recommendations,
+    costModel: createCostModel(openPriceCatalog(config.dataDir)),
+    scratchDir,
+    logger,
+    options: {
+      publicUrl: () => publicUrl,
+      completenessPollMs: config.logCompletenessPollMs,
+      maxIncompleteAttempts: config.logMaxIncompleteAttempts,
+      slaRevertFactor: config.slaRevertFactor,
+      maxAutoChangesPerWeek: config.maxAutoChangesPerWeek,
+    },
+  });
+  events.on('recommendation.apply_requested', (event: DomainEvent) => {
+    void projects
+      .get(event.projectId)
+      .then((project) =>
+        project.workspaceId && project.jobId
+          ? queue.enqueue(
+              'databricks.apply',
+              {
+                projectId: event.projectId,
+                recommendationId: event.recommendationId,
+                actor: event.actor,
+                kind: 'apply',
+              },
+              { idempotencyKey: `databricks.apply:${event.recommendationId}:${event.at}` },
+            )
+          : undefined,
+      )
+      .catch((error: unknown) =>
+        logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
+      );
+  });
   const pipeline = createPipeline({
     db,
     blobs,
@@ -107,9 +150,13 @@ export async function composeServices(options: ComposeOptions) {
     maxEventLogBytes: config.maxUploadBytes,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
+    onRecommendationReady: (projectId, recommendationId) =>
+      databricks.onRecommendationReady(projectId, recommendationId),
   });
 
   let workersStarted = false;
+  let resumeTimer: NodeJS.Timeout | undefined;
+  let reconcileTimer: NodeJS.Timeout | undefined;
   return {
     config,
     logger,
@@ -127,16 +174,43 @@ export async function composeServices(options: ComposeOptions) {
     runs,
     recommendations,
     pipeline,
+    databricks,
+    /** Where Databricks should send webhooks, once the listening address is known. */
+    setPublicUrl(url: string): void {
+      if (!config.publicUrl) publicUrl = url;
+    },
     async startWorkers(): Promise<void> {
       workersStarted = true;
-      await queue.startWorkers(pipeline.handlers, {
-        concurrency: config.workerConcurrency,
-        onParked: pipeline.onParked,
-        onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
-      });
+      const stalledMs = 2 * config.jobLeaseSeconds * 1000;
+      const resume = () =>
+        void pipeline
+          .resumeStalledRuns(stalledMs)
+          .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
+      resumeTimer = setInterval(resume, stalledMs);
+      resumeTimer.unref();
+      resume();
+      if (config.reconcileIntervalSeconds > 0) {
+        reconcileTimer = setInterval(() => {
+          const bucket = String(Math.floor(Date.now() / (config.reconcileIntervalSeconds * 1000)));
+          void databricks
+            .scheduleReconciliation(bucket)
+            .catch((error: unknown) => logger.error({ err: error }, 'reconciliation failed'));
+        }, config.reconcileIntervalSeconds * 1000);
+        reconcileTimer.unref();
+      }
+      await queue.startWorkers(
+        { ...pipeline.handlers, ...databricks.handlers },
+        {
+          concurrency: config.workerConcurrency,
+          onParked: pipeline.onParked,
+          onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        },
+      );
     },
     /** Stops the workers (waiting for running jobs), then the queue and the database. */
     async close(): Promise<void> {
+      if (resumeTimer) clearInterval(resumeTimer);
+      if (reconcileTimer) clearInterval(reconcileTimer);
       if (workersStarted || queue.name === 'pg-boss') await queue.stop();
       if (!options.store) await store.close();
     },

@@ -29,6 +29,7 @@ export async function startServer(
   if (options.withWorker) await services.startWorkers();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  services.setPublicUrl(`http://${config.host}:${port}`);
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= app.close().then(() => services.close());

@@ -81,13 +81,14 @@ function securitySuite(databaseUrl: () => Promise<string | undefined>) {
     await h.close();
   });
 
-  it('knows every route and treats only health, OpenAPI, the token exchange and the dashboard as public', () => {
+  it('knows every route and treats only health, OpenAPI, the token exchange, the webhook receiver (Basic auth of its own) and the dashboard as public', () => {
     const publicApi = h.app.routeTable.filter(
       (route) => route.public && (route.url.startsWith('/api/') || route.url === '/metrics'),
     );
     expect(publicApi.map((route) => `${route.method} ${route.url}`).sort()).toEqual([
       'GET /api/v1/openapi.json',
       'POST /api/v1/auth/token',
+      'POST /api/v1/webhooks/databricks/:workspaceId',
     ]);
     expect(h.app.routeTable.filter((route) => !route.public).length).toBeGreaterThanOrEqual(20);
   });

@@ -15,13 +15,26 @@ export interface AccessCheckOptions {
   checkS3?: (destination: string) => Promise<string>;
 }
 
-type Client = Pick<DatabricksClient, 'listJobs' | 'listRuns' | 'getCluster' | 'listClusterEvents' | 'dbfsList' | 'listDirectory' | 'listNotificationDestinations' | 'updateJob'>;
+type Client = Pick<
+  DatabricksClient,
+  | 'listJobs'
+  | 'listRuns'
+  | 'getCluster'
+  | 'listClusterEvents'
+  | 'dbfsList'
+  | 'listDirectory'
+  | 'listNotificationDestinations'
+  | 'updateJob'
+>;
 
 /**
  * Tries each thing Setpoint will need, in order, and says line by line what works, what is missing,
  * why, and how to fix it. Nothing is changed: the job-update probe sends an empty update.
  */
-export async function checkWorkspaceAccess(client: Client, options: AccessCheckOptions = {}): Promise<AccessCheckResult[]> {
+export async function checkWorkspaceAccess(
+  client: Client,
+  options: AccessCheckOptions = {},
+): Promise<AccessCheckResult[]> {
   const results: AccessCheckResult[] = [];
   const probe = async (check: string, fix: string, run: () => Promise<string>) => {
     try {
@@ -33,33 +46,47 @@ export async function checkWorkspaceAccess(client: Client, options: AccessCheckO
 
   let firstJobId: string | undefined;
   let recentClusterId: string | undefined;
-  await probe('list jobs', 'give the token’s user or service principal workspace access and CAN VIEW on the jobs to optimize', async () => {
-    for await (const job of client.listJobs(1)) {
-      firstJobId = job.job_id;
-      return `can list jobs (first: ${job.settings.name ?? job.job_id})`;
-    }
-    return 'can list jobs (the workspace has none yet)';
-  });
+  await probe(
+    'list jobs',
+    'give the token’s user or service principal workspace access and CAN VIEW on the jobs to optimize',
+    async () => {
+      for await (const job of client.listJobs(1)) {
+        firstJobId = job.job_id;
+        return `can list jobs (first: ${job.settings.name ?? job.job_id})`;
+      }
+      return 'can list jobs (the workspace has none yet)';
+    },
+  );
   await probe('read runs', 'grant CAN VIEW on the jobs so their runs are readable', async () => {
     for await (const run of client.listRuns({ completedOnly: true })) {
-      recentClusterId = run.cluster_instance?.cluster_id ?? run.tasks?.find((task) => task.cluster_instance?.cluster_id)?.cluster_instance?.cluster_id;
+      recentClusterId =
+        run.cluster_instance?.cluster_id ??
+        run.tasks?.find((task) => task.cluster_instance?.cluster_id)?.cluster_instance?.cluster_id;
       return `can read runs (latest: ${run.run_id})`;
     }
     return 'can read runs (no completed runs yet)';
   });
-  await probe('read clusters and cluster events', 'grant CAN ATTACH TO / the workspace access entitlement so job clusters can be described', async () => {
-    if (!recentClusterId) return 'no recent job cluster to read yet; will be checked on the first run';
-    await client.getCluster(recentClusterId);
-    const events = await client.listClusterEvents(recentClusterId);
-    return `can read cluster ${recentClusterId} and its ${events.length} events`;
-  });
+  await probe(
+    'read clusters and cluster events',
+    'grant CAN ATTACH TO / the workspace access entitlement so job clusters can be described',
+    async () => {
+      if (!recentClusterId) return 'no recent job cluster to read yet; will be checked on the first run';
+      await client.getCluster(recentClusterId);
+      const events = await client.listClusterEvents(recentClusterId);
+      return `can read cluster ${recentClusterId} and its ${events.length} events`;
+    },
+  );
   const destination = options.logDestination;
   if (!destination || destination.startsWith('dbfs:/')) {
-    await probe('read DBFS', 'grant read access to the DBFS log destination (or choose a Volumes or S3 destination)', async () => {
-      const path = destination ?? 'dbfs:/';
-      const files = await client.dbfsList(path);
-      return `can list ${path} (${files.length} entries)`;
-    });
+    await probe(
+      'read DBFS',
+      'grant read access to the DBFS log destination (or choose a Volumes or S3 destination)',
+      async () => {
+        const path = destination ?? 'dbfs:/';
+        const files = await client.dbfsList(path);
+        return `can list ${path} (${files.length} entries)`;
+      },
+    );
   }
   if (destination?.startsWith('/Volumes/')) {
     await probe('read Volumes', 'grant READ VOLUME on the log volume to the token’s principal', async () => {
@@ -70,25 +97,38 @@ export async function checkWorkspaceAccess(client: Client, options: AccessCheckO
   }
   if (destination?.startsWith('s3://')) {
     const checkS3 = options.checkS3;
-    await probe('read S3', 'give Setpoint AWS credentials with s3:ListBucket and s3:GetObject on the log bucket', async () => {
-      if (!checkS3) throw new Error('no AWS credentials configured for this workspace');
-      return checkS3(destination);
-    });
+    await probe(
+      'read S3',
+      'give Setpoint AWS credentials with s3:ListBucket and s3:GetObject on the log bucket',
+      async () => {
+        if (!checkS3) throw new Error('no AWS credentials configured for this workspace');
+        return checkS3(destination);
+      },
+    );
   }
-  await probe('create notification destinations', 'the token must belong to a workspace admin (notification destinations are admin-only)', async () => {
-    let count = 0;
-    for await (const _destination of client.listNotificationDestinations()) count += 1;
-    return `can manage notification destinations (${count} exist)`;
-  });
-  await probe('update jobs', 'grant CAN MANAGE on the jobs Setpoint should change (or turn auto-apply off)', async () => {
-    if (!firstJobId) return 'no job to probe yet; will be checked on import';
-    await client.updateJob(firstJobId, {});
-    return `can update jobs (probed job ${firstJobId} with an empty update)`;
-  });
+  await probe(
+    'create notification destinations',
+    'the token must belong to a workspace admin (notification destinations are admin-only)',
+    async () => {
+      let count = 0;
+      for await (const _destination of client.listNotificationDestinations()) count += 1;
+      return `can manage notification destinations (${count} exist)`;
+    },
+  );
+  await probe(
+    'update jobs',
+    'grant CAN MANAGE on the jobs Setpoint should change (or turn auto-apply off)',
+    async () => {
+      if (!firstJobId) return 'no job to probe yet; will be checked on import';
+      await client.updateJob(firstJobId, {});
+      return `can update jobs (probed job ${firstJobId} with an empty update)`;
+    },
+  );
   return results;
 }
 
 function explain(error: unknown): string {
-  if (error instanceof DatabricksApiError) return `${error.errorCode} (HTTP ${error.httpStatus}): ${error.message.split(': ').slice(2).join(': ') || error.message}`;
+  if (error instanceof DatabricksApiError)
+    return `${error.errorCode} (HTTP ${error.httpStatus}): ${error.message.split(': ').slice(2).join(': ') || error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

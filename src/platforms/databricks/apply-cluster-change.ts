@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '../../errors/index.js';
-import { findClusterSpec, type JobClusterRef } from './job-clusters.js';
+import { describeClusterRef, findClusterSpec, type JobClusterRef } from './job-clusters.js';
 import {
   type ManagedClusterFields,
   managedAwsAttributes,
@@ -33,7 +33,7 @@ export function buildClusterUpdate(
 ): ClusterUpdate {
   const previous = findClusterSpec(settings, ref);
   if (!previous)
-    throw new NotFoundError('JOB_CLUSTER_NOT_FOUND', `the job has no ${describeRef(ref)} any more`);
+    throw new NotFoundError('JOB_CLUSTER_NOT_FOUND', `the job has no ${describeClusterRef(ref)} any more`);
   const next = withManagedFields(previous, managed, options);
   if (ref.kind === 'job_cluster') {
     const entry = settings.job_clusters?.find((cluster) => cluster.job_cluster_key === ref.jobClusterKey);
@@ -105,8 +105,4 @@ function mergeAttributes(
     else if (value !== undefined) merged[key] = value;
   }
   return merged;
-}
-
-export function describeRef(ref: JobClusterRef): string {
-  return ref.kind === 'job_cluster' ? `job cluster "${ref.jobClusterKey}"` : `task "${ref.taskKey}" cluster`;
 }

@@ -122,7 +122,13 @@ export function reconstructNodeTimeline(
     maxWorkers = live.length;
   }
   for (const worker of live) {
-    nodes.push({ role: 'worker', nodeType: workerType, startMs: worker.startMs, endMs, market: worker.market });
+    nodes.push({
+      role: 'worker',
+      nodeType: workerType,
+      startMs: worker.startMs,
+      endMs,
+      market: worker.market,
+    });
   }
   return { nodes, nodesLost, maxWorkers, startMs, endMs };
 }

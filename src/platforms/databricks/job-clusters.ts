@@ -17,6 +17,10 @@ export function clusterRefKey(ref: JobClusterRef): string {
   return ref.kind === 'job_cluster' ? `job_cluster:${ref.jobClusterKey}` : `task:${ref.taskKey}`;
 }
 
+export function describeClusterRef(ref: JobClusterRef): string {
+  return ref.kind === 'job_cluster' ? `job cluster "${ref.jobClusterKey}"` : `task "${ref.taskKey}" cluster`;
+}
+
 export function parseClusterRefKey(key: string): JobClusterRef | undefined {
   const [kind, name] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
   if (!name) return undefined;

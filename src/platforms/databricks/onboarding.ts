@@ -63,6 +63,10 @@ export function planOnboarding(settings: JobSettings, plan: OnboardingPlan): Onb
   else fieldsToRemove.push('tags');
 
   const logConf = clusterLogConf(plan.logDestination);
+  const changedClusters: NonNullable<JobSettings['job_clusters']> = [];
+  const originalClusters: NonNullable<JobSettings['job_clusters']> = [];
+  const changedTasks: NonNullable<JobSettings['tasks']> = [];
+  const originalTasks: NonNullable<JobSettings['tasks']> = [];
   for (const { ref, projectId } of plan.projects) {
     const spec = findClusterSpec(settings, ref);
     if (!spec)
@@ -74,19 +78,21 @@ export function planOnboarding(settings: JobSettings, plan: OnboardingPlan): Onb
     };
     if (ref.kind === 'job_cluster') {
       const entry = settings.job_clusters?.find((cluster) => cluster.job_cluster_key === ref.jobClusterKey);
-      (newSettings.job_clusters ??= []).push({
-        ...entry,
-        job_cluster_key: ref.jobClusterKey,
-        new_cluster: changed,
-      });
-      (restoreSettings.job_clusters ??= []).push(
-        structuredClone({ ...entry, job_cluster_key: ref.jobClusterKey }),
-      );
+      changedClusters.push({ ...entry, job_cluster_key: ref.jobClusterKey, new_cluster: changed });
+      originalClusters.push(structuredClone({ ...entry, job_cluster_key: ref.jobClusterKey }));
     } else {
       const task = settings.tasks?.find((candidate) => candidate.task_key === ref.taskKey);
-      (newSettings.tasks ??= []).push({ ...task, task_key: ref.taskKey, new_cluster: changed });
-      (restoreSettings.tasks ??= []).push(structuredClone({ ...task, task_key: ref.taskKey }));
+      changedTasks.push({ ...task, task_key: ref.taskKey, new_cluster: changed });
+      originalTasks.push(structuredClone({ ...task, task_key: ref.taskKey }));
     }
+  }
+  if (changedClusters.length) {
+    newSettings.job_clusters = changedClusters;
+    restoreSettings.job_clusters = originalClusters;
+  }
+  if (changedTasks.length) {
+    newSettings.tasks = changedTasks;
+    restoreSettings.tasks = originalTasks;
   }
   return { newSettings, restore: { newSettings: restoreSettings, fieldsToRemove } };
 }

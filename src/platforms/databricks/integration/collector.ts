@@ -1,0 +1,220 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { isAppError } from '../../../errors/index.js';
+import type { Logger } from '../../../logging/logger.js';
+import type { Project, ProjectService } from '../../../projects/project-service.js';
+import type { RunService, UploadedFile } from '../../../projects/run-service.js';
+import type { ClusterReport } from '../../../projects/schema.js';
+import { PermanentJobError } from '../../../queue/job-queue.js';
+import type { DatabricksClient } from '../client.js';
+import { checkEventLogCompleteness, locateEventLogDir } from '../event-log-location.js';
+import type { JobClusterRef } from '../job-clusters.js';
+import { dbfsLogStore, type LogStore, volumesLogStore } from '../log-store.js';
+import type { Cluster, Run, RunTask } from '../schema.js';
+import { type Applier, projectTarget } from './applier.js';
+import type { IntegrationStore } from './integration-store.js';
+import type { ConnectWorkspace } from './workspace-connection.js';
+
+const terminalStates = new Set(['TERMINATED', 'SKIPPED', 'INTERNAL_ERROR']);
+
+export interface CollectorDependencies {
+  connect: ConnectWorkspace;
+  store: IntegrationStore;
+  projects: Pick<ProjectService, 'get' | 'list'>;
+  runs: Pick<RunService, 'createFromUpload' | 'findExisting'>;
+  applier: Pick<Applier, 'rollback' | 'checkExternalChange'>;
+  scratchDir: string;
+  logger: Logger;
+  /** How long to wait between the two listings that prove the log stopped growing. */
+  completenessPollMs: number;
+  /** Attempts after which an incomplete log is collected anyway and marked incomplete. */
+  maxIncompleteAttempts: number;
+  /** A run slower than this multiple of the SLA on a new configuration is reverted. */
+  slaRevertFactor: number;
+}
+
+/** Retry later: the run or its log is not there yet. */
+export class NotReadyYet extends Error {}
+
+function tasksOnCluster(run: Run, ref: JobClusterRef): RunTask[] {
+  return (run.tasks ?? []).filter((task) =>
+    ref.kind === 'job_cluster' ? task.job_cluster_key === ref.jobClusterKey : task.task_key === ref.taskKey,
+  );
+}
+
+function logStoreFor(
+  client: DatabricksClient,
+  cluster: Cluster,
+): { store: LogStore; destination: string } | undefined {
+  const conf = (cluster.cluster_log_conf ?? {}) as {
+    dbfs?: { destination?: string };
+    volumes?: { destination?: string };
+  };
+  if (conf.dbfs?.destination) return { store: dbfsLogStore(client), destination: conf.dbfs.destination };
+  if (conf.volumes?.destination)
+    return { store: volumesLogStore(client), destination: conf.volumes.destination };
+  return undefined;
+}
+
+async function download(
+  store: LogStore,
+  files: { path: string; name: string }[],
+  directory: string,
+): Promise<UploadedFile[]> {
+  const downloaded: UploadedFile[] = [];
+  for (const file of files) {
+    const target = path.join(directory, file.name);
+    let bytes = 0;
+    const chunks = store.read(file.path);
+    await pipeline(
+      (async function* () {
+        for await (const chunk of chunks) {
+          bytes += chunk.length;
+          yield chunk;
+        }
+      })(),
+      createWriteStream(target),
+    );
+    downloaded.push({ name: file.name, path: target, bytes });
+  }
+  return downloaded;
+}
+
+/**
+ * Collects a finished job run for every project on the job: the run, its cluster and events, and
+ * the delivered event log once delivery is complete (or, after a bounded wait, what exists, marked
+ * incomplete), then hands it to the pipeline. Afterwards the guardrails run: a failed or badly
+ * late run on a freshly applied configuration is reverted, an edit by someone else pauses auto-apply.
+ */
+export function createCollector(deps: CollectorDependencies) {
+  async function collectForProject(
+    client: DatabricksClient,
+    workspace: { planType: string | null; computeType: string | null },
+    run: Run,
+    project: Project,
+    attempt: number,
+  ) {
+    const target = await projectTarget(deps.projects, project.id);
+    const tasks = tasksOnCluster(run, target.ref);
+    const clusterId = tasks.find((task) => task.cluster_instance?.cluster_id)?.cluster_instance?.cluster_id;
+    if (!clusterId) {
+      deps.logger.info({ projectId: project.id, runId: run.run_id }, 'run used no cluster of this project');
+      return;
+    }
+    const externalRunId = String(run.run_id);
+    if (await deps.runs.findExisting(project.id, externalRunId)) return;
+    const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
+      ?.spark_context_id;
+    const cluster = await client.getCluster(clusterId);
+    const events = await client.listClusterEvents(clusterId);
+    const location = logStoreFor(client, cluster);
+    if (!location)
+      throw new PermanentJobError(
+        `cluster ${clusterId} has no DBFS or Volumes log delivery; re-import the job so Setpoint can set cluster_log_conf`,
+      );
+    const lastAttempt = attempt >= deps.maxIncompleteAttempts;
+    let files: Awaited<ReturnType<LogStore['list']>>;
+    let incomplete: string | undefined;
+    try {
+      const dir = await locateEventLogDir(location.store, location.destination, clusterId, sparkContextId);
+      const first = await location.store.list(dir);
+      const before = checkEventLogCompleteness(first, run.end_time);
+      await new Promise((resolve) => setTimeout(resolve, deps.completenessPollMs));
+      files = await location.store.list(dir);
+      const check = checkEventLogCompleteness(files, run.end_time, before.totalBytes);
+      if (!check.complete) incomplete = check.reason;
+    } catch (error) {
+      if (!(isAppError(error) && error.code === 'EVENT_LOG_NOT_DELIVERED')) throw error;
+      if (lastAttempt)
+        throw new PermanentJobError(`no event log was delivered for run ${externalRunId}: ${error.message}`);
+      throw new NotReadyYet(error.message);
+    }
+    if (incomplete && !lastAttempt)
+      throw new NotReadyYet(`event log of run ${externalRunId} is not complete yet: ${incomplete}`);
+    const parts = files.filter((file) => !file.isDir && file.name.startsWith('eventlog') && file.size > 0);
+    await mkdir(deps.scratchDir, { recursive: true });
+    const directory = await mkdtemp(path.join(deps.scratchDir, 'collect-'));
+    try {
+      const downloaded = await download(location.store, parts, directory);
+      const clusterReport: ClusterReport = {
+        plan_type: workspace.planType ?? 'Premium',
+        compute_type: workspace.computeType ?? 'Jobs Compute',
+        cluster: cluster as ClusterReport['cluster'],
+        cluster_events: {
+          events: events as unknown as Record<string, unknown>[],
+          total_count: events.length,
+        },
+        tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
+      };
+      const status = incomplete ? 'INCOMPLETE' : (run.state.result_state ?? 'FAILED');
+      await deps.runs.createFromUpload({
+        projectId: project.id,
+        externalRunId,
+        clusterReport,
+        status,
+        files: downloaded,
+      });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+    await guard(project, run);
+  }
+
+  /** Revert a configuration that just failed or badly missed the SLA; remember the last good one. */
+  async function guard(project: Project, run: Run) {
+    const changedOutside = await deps.applier.checkExternalChange(project.id);
+    if (changedOutside.length > 0) {
+      deps.logger.warn(
+        { projectId: project.id, fields: changedOutside },
+        'job cluster changed outside Setpoint; auto-apply paused',
+      );
+      return;
+    }
+    const configs = await deps.store.appliedConfigs(project.id);
+    const latest = configs.at(-1);
+    if (!latest) return;
+    const fresh = latest.kind === 'apply' || latest.kind === 'auto-apply';
+    const runtimeMinutes = (run.end_time - run.start_time) / 60_000;
+    const sla = project.settings.slaMinutes;
+    const failed = run.state.result_state !== 'SUCCESS';
+    const badlyLate = sla !== null && runtimeMinutes > sla * deps.slaRevertFactor;
+    if (fresh && (failed || badlyLate)) {
+      const why = failed
+        ? `run ${run.run_id} failed on the new configuration (${run.state.state_message ?? run.state.result_state ?? 'failed'})`
+        : `run ${run.run_id} took ${runtimeMinutes.toFixed(1)} min, over ${deps.slaRevertFactor}× the ${sla} min SLA`;
+      const guardState = await deps.store.guard(project.id);
+      const previousGood = guardState.lastGoodConfigId ?? configs.at(-2)?.id;
+      await deps.applier.rollback(project.id, {
+        toConfigId: previousGood,
+        actor: 'setpoint',
+        kind: 'revert',
+        reason: `reverted: ${why}`,
+      });
+      deps.logger.warn(
+        { projectId: project.id, runId: run.run_id },
+        'reverted a configuration after a bad run',
+      );
+      return;
+    }
+    if (!failed) await deps.store.saveGuard(project.id, { lastGoodConfigId: latest.id });
+  }
+
+  async function collect(workspaceId: string, runId: string, attempt: number): Promise<void> {
+    const { client, workspace } = await deps.connect(workspaceId);
+    const run = await client.getRun(runId);
+    if (!terminalStates.has(run.state.life_cycle_state))
+      throw new NotReadyYet(`run ${runId} is still ${run.state.life_cycle_state}`);
+    if (!run.job_id) return;
+    const linked = await deps.projects.list({ workspaceId, limit: 500, offset: 0, sort: 'name' });
+    for (const project of linked.items.filter((candidate) => candidate.jobId === run.job_id)) {
+      await collectForProject(client, workspace, run, project, attempt);
+    }
+    await deps.store.markSeen(workspaceId, run.job_id, run.start_time);
+  }
+
+  return { collect };
+}
+
+export type Collector = ReturnType<typeof createCollector>;
