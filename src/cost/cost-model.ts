@@ -7,7 +7,7 @@ import {
 } from '../pricing/price-catalog.js';
 import { type Cloud, dbuSkuFor } from '../pricing/schema.js';
 import type { Billing, ClusterSpec, CostBreakdown, Market } from './cluster-spec.js';
-import { exactly, multiplyRanges, type Range, zeroRange } from './range.js';
+import { addRanges, exactly, multiplyRanges, type Range, zeroRange } from './range.js';
 
 /** What one node costs per hour it is up, per purchase option. */
 export interface NodeHourlyRate {
@@ -153,10 +153,10 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
     let dbuUnits = zeroRange;
     let spotSimulated = false;
     for (const { hours, rate } of lines) {
-      compute = addTo(compute, multiplyRanges(hours, rate.compute));
-      storage = addTo(storage, multiplyRanges(hours, exactly(rate.storage)));
-      emrFee = addTo(emrFee, multiplyRanges(hours, exactly(rate.emrFee)));
-      dbuUnits = addTo(dbuUnits, multiplyRanges(hours, exactly(rate.dbuUnits)));
+      compute = addRanges(compute, multiplyRanges(hours, rate.compute));
+      storage = addRanges(storage, multiplyRanges(hours, exactly(rate.storage)));
+      emrFee = addRanges(emrFee, multiplyRanges(hours, exactly(rate.emrFee)));
+      dbuUnits = addRanges(dbuUnits, multiplyRanges(hours, exactly(rate.dbuUnits)));
       spotSimulated ||= rate.spotSimulated && hours.high > 0;
     }
     const dbuCost = dbuUnits.expected * usdPerDbu;
@@ -245,10 +245,6 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
   };
 
   return { catalog, nodeRate, rateCluster, sum };
-}
-
-function addTo(a: Range, b: Range): Range {
-  return { low: a.low + b.low, expected: a.expected + b.expected, high: a.high + b.high };
 }
 
 /**

@@ -9,10 +9,6 @@ export function exactly(value: number): Range {
   return { low: value, expected: value, high: value };
 }
 
-export function scaleRange(range: Range, factor: number): Range {
-  return { low: range.low * factor, expected: range.expected * factor, high: range.high * factor };
-}
-
 export function addRanges(a: Range, b: Range): Range {
   return { low: a.low + b.low, expected: a.expected + b.expected, high: a.high + b.high };
 }
