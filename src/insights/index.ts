@@ -1,3 +1,4 @@
+export { type ClusterFactsLike, clusterIdentity } from './cluster-identity.js';
 export { type CostLineLike, type CostSplit, splitCostLines } from './cost-split.js';
 export { chronological, type InsightRun, isFailed, isSuccessful, runtimeMinutes } from './insight-run.js';
 export {
@@ -25,4 +26,15 @@ export {
   type RoiMethod,
   type RoiReason,
 } from './roi.js';
+export { type CostedRunLike, type Spend, spendInPeriod } from './spend.js';
 export { coefficientOfVariation, linearFit, mean, median, pearson } from './statistics.js';
+export {
+  insightWireSchema,
+  organizationSummaryWireSchema,
+  presentInsight,
+  presentOrganizationSummary,
+  presentProjectRoi,
+  presentProjectSummary,
+  projectRoiWireSchema,
+  projectSummaryWireSchema,
+} from './summary-wire.js';

@@ -1,19 +1,10 @@
-import type { InsightRun } from '../../../src/insights/index.js';
+import { clusterIdentity } from '../../../src/insights/cluster-identity.js';
+import type { InsightRun } from '../../../src/insights/insight-run.js';
 import type { Run } from './types.js';
 
 /** The identity of a run's cluster: equal keys mean the same node types, size, engine and market. */
 export function clusterKey(run: Run): string | null {
-  const cluster = run.cluster;
-  if (!cluster) return null;
-  return JSON.stringify([
-    cluster.nodeTypeId ?? null,
-    cluster.driverNodeTypeId ?? null,
-    cluster.workers ?? null,
-    cluster.autoscale?.minWorkers ?? null,
-    cluster.autoscale?.maxWorkers ?? null,
-    cluster.photon ?? null,
-    cluster.availability ?? null,
-  ]);
+  return clusterIdentity(run.cluster);
 }
 
 export function clusterLabel(run: Run): string {

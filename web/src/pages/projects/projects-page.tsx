@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -58,7 +58,9 @@ export function ProjectsPage() {
   }, []);
 
   const projects = load.state === 'ready' ? load.projects : load.state === 'loading' ? load.loaded : [];
-  const query = params.get('q') ?? '';
+  // The box owns what is typed; the address follows, so fast typing never loses a key.
+  const [search, setSearch] = useState(() => params.get('q') ?? '');
+  const query = useDeferredValue(search);
   const phase = params.get('phase') ?? '';
   const workspace = params.get('workspace') ?? '';
   const insight = params.get('insight') ?? '';
@@ -77,6 +79,18 @@ export function ProjectsPage() {
       { replace: true },
     );
   };
+
+  useEffect(() => {
+    setParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        if (query) next.set('q', query);
+        else next.delete('q');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [query, setParams]);
 
   const columns = projectColumns.filter((column) => visible.has(column.id));
 
@@ -129,11 +143,11 @@ export function ProjectsPage() {
         <input
           type="search"
           className="search"
-          placeholder="Search projects, workspaces, job ids  ( / )"
+          placeholder="Search name, workspace, job id  ( / )"
           aria-label="Search projects"
           data-search="true"
-          value={query}
-          onChange={(event) => setParam('q', event.target.value)}
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
         />
         <label className="select-label">
           Phase
