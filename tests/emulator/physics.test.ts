@@ -119,6 +119,27 @@ describe('simulateRun', () => {
     expect(run.timeline.executors.length).toBe(16);
   });
 
+  it('downsizes an autoscaling cluster when stages shrink and stops billing the removed workers', () => {
+    const autoscale = cluster('m5.xlarge', 0, { autoscale: { min_workers: 2, max_workers: 16 } });
+    const run = simulateRun(workload('cpu-bound-ml'), autoscale, 1, 0);
+    const downsizes = run.timeline.clusterEvents.filter(
+      (event) =>
+        event.type === 'RESIZING' &&
+        (event.details.target_num_workers as number) < (event.details.current_num_workers as number),
+    );
+    expect(downsizes.length).toBeGreaterThan(0);
+    const decommissioned = run.timeline.executors.filter((executor) =>
+      executor.removedReason?.includes('downsized'),
+    );
+    expect(decommissioned.length).toBeGreaterThan(0);
+    for (const executor of decommissioned)
+      expect(executor.removedMs!).toBeLessThan(run.timeline.terminatingMs);
+    const workerHours = run.timeline.usage.filter((usage) => usage.role === 'worker');
+    const billedToEnd = workerHours.filter((usage) => usage.toMs === run.timeline.terminatedMs).length;
+    expect(billedToEnd).toBeLessThan(workerHours.length);
+    expect(run.eventLogLines.some((line) => line.includes('downsized by autoscaling'))).toBe(true);
+  });
+
   it('writes the Databricks header first with the int64 SparkContext id as raw digits', () => {
     const run = simulateRun(workload('skewed-join'), cluster('i3.xlarge', 4), 1, 0, {
       identity: { sparkContextId: '8880912756278443690' },

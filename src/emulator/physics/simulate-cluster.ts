@@ -39,6 +39,9 @@ interface LiveExecutor {
   record: ExecutorRecord;
   lostAtMs: number;
   lossHandled: boolean;
+  /** Autoscaling decommissions the executor from this time on (it finishes its running tasks). */
+  retireAtMs: number;
+  busyUntilMs: number;
   usage: NodeUsage | undefined;
 }
 
@@ -160,6 +163,12 @@ export class ClusterSimulator {
       details: { reason: { code: 'JOB_FINISHED', type: 'SUCCESS', parameters: {} } },
     });
     for (const executor of this.executors) {
+      if (executor.record.removedMs === undefined && executor.retireAtMs < terminatingMs) {
+        const removedMs = Math.min(terminatingMs, Math.max(executor.retireAtMs, executor.busyUntilMs));
+        executor.record.removedMs = removedMs;
+        executor.record.removedReason = 'Executor decommissioned: the cluster was downsized by autoscaling';
+        if (executor.usage) executor.usage.toMs = removedMs + 30 * second;
+      }
       if (executor.record.removedMs === undefined) {
         executor.record.removedMs = terminatingMs;
         executor.record.removedReason = 'Cluster terminated';
@@ -232,6 +241,8 @@ export class ClusterSimulator {
       },
       lostAtMs,
       lossHandled: false,
+      retireAtMs: Number.POSITIVE_INFINITY,
+      busyUntilMs: readyMs,
       usage: billed
         ? { node: this.spec.nodeType, role: 'worker', spot, fromMs: launchMs, toMs: 0 }
         : undefined,
@@ -288,7 +299,8 @@ export class ClusterSimulator {
   private handleLossesBefore(untilMs: number): void {
     for (let index = 0; index < this.executors.length; index += 1) {
       const executor = this.executors[index]!;
-      if (!executor.lossHandled && executor.lostAtMs < untilMs && executor.record.removedMs === undefined) {
+      const lostWhileServing = executor.lostAtMs < Math.min(untilMs, executor.retireAtMs);
+      if (!executor.lossHandled && lostWhileServing && executor.record.removedMs === undefined) {
         this.handleLoss(executor);
       }
     }
@@ -298,7 +310,11 @@ export class ClusterSimulator {
     const workers = this.spec.workers;
     if (workers.kind !== 'autoscale') return;
     const wanted = Math.min(workers.max, Math.max(workers.min, Math.ceil(taskCount / this.shape.cores)));
-    if (wanted <= this.targetWorkers) return;
+    if (wanted < this.targetWorkers) {
+      this.downscale(atMs, wanted);
+      return;
+    }
+    if (wanted === this.targetWorkers) return;
     const from = this.targetWorkers;
     this.targetWorkers = wanted;
     this.events.push({
@@ -322,6 +338,31 @@ export class ClusterSimulator {
         details: { current_num_workers: this.liveWorkers, target_num_workers: wanted, cause: 'AUTOSCALE' },
       });
     }
+  }
+
+  /** Optimized autoscaling removes underused workers after they have idled for about a minute. */
+  private downscale(atMs: number, wanted: number): void {
+    const retireAtMs = atMs + 60 * second;
+    const serving = this.executors.filter(
+      (executor) =>
+        executor.usage !== undefined &&
+        !executor.lossHandled &&
+        executor.retireAtMs === Number.POSITIVE_INFINITY,
+    );
+    const surplus = serving.length - wanted;
+    if (surplus <= 0) return;
+    for (const executor of serving.slice(-surplus)) executor.retireAtMs = retireAtMs;
+    this.targetWorkers = wanted;
+    this.liveWorkers -= surplus;
+    this.events.push({
+      offsetMs: retireAtMs,
+      type: 'RESIZING',
+      details: {
+        current_num_workers: this.liveWorkers + surplus,
+        target_num_workers: wanted,
+        cause: 'AUTOSCALE',
+      },
+    });
   }
 
   private runWorkload(
@@ -388,6 +429,7 @@ export class ClusterSimulator {
       const executor = slot.executor;
       const start = Math.max(slot.freeAtMs, notBeforeMs);
       if (executor.record.removedMs !== undefined && executor.lossHandled) continue;
+      if (start >= executor.retireAtMs) continue;
       if (start >= executor.lostAtMs) {
         this.handleLoss(executor);
         continue;
@@ -534,6 +576,7 @@ export class ClusterSimulator {
       });
       endMs = Math.max(endMs, endedMs);
       slot.freeAtMs = endedMs;
+      executor.busyUntilMs = Math.max(executor.busyUntilMs, endedMs);
       this.slots.push(slot);
       if (lost) {
         this.handleLoss(executor);
