@@ -462,4 +462,18 @@ describe('organization overrides', () => {
     expect(estimate.cloud.compute).toBeCloseTo(9 * 0.15, 9); // net price: no further discount
     expect(estimate.dbu.cost).toBeCloseTo(9 * 0.69 * 0.11, 9);
   });
+
+  it('the most specific custom $/DBU wins, whatever the order', () => {
+    const overrides = organizationPricingSchema.parse({
+      customDbuPrices: [
+        { cloud: 'aws', usdPerDbu: 0.05 },
+        { cloud: 'aws', plan: 'premium', sku: 'jobs', usdPerDbu: 0.12 },
+        { cloud: 'aws', sku: 'jobs', usdPerDbu: 0.09 },
+      ],
+    });
+    const catalog = createPriceCatalog([shippedCatalog], overrides);
+    expect(catalog.dbuPrice('aws', 'us-east-1', 'premium', 'jobs').usdPerDbu).toBe(0.12);
+    expect(catalog.dbuPrice('aws', 'us-east-1', 'enterprise', 'jobs').usdPerDbu).toBe(0.09);
+    expect(catalog.dbuPrice('aws', 'us-east-1', 'premium', 'all-purpose').usdPerDbu).toBe(0.05);
+  });
 });

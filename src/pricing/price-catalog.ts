@@ -330,12 +330,16 @@ export function createPriceCatalog(
     const entry =
       dbuPrices.get(lookupKey(cloud, region, plan, sku)) ??
       dbuPrices.get(lookupKey(cloud, anyRegion, plan, sku));
-    const custom = overrides.customDbuPrices.find(
-      (c) =>
-        c.cloud === cloud &&
-        (c.plan === undefined || c.plan === plan) &&
-        (c.sku === undefined || c.sku === sku),
-    );
+    // The most specific matching custom price wins (plan and SKU over plan or SKU over cloud-wide).
+    const specificity = (c: { plan?: Plan; sku?: DbuSku }): number => (c.plan ? 2 : 0) + (c.sku ? 1 : 0);
+    const custom = overrides.customDbuPrices
+      .filter(
+        (c) =>
+          c.cloud === cloud &&
+          (c.plan === undefined || c.plan === plan) &&
+          (c.sku === undefined || c.sku === sku),
+      )
+      .sort((a, b) => specificity(b) - specificity(a))[0];
     if (custom) {
       return {
         usdPerDbu: custom.usdPerDbu,
