@@ -83,15 +83,25 @@ export async function checkWorkspaceAccess(
       'grant read access to the DBFS log destination (or choose a Volumes or S3 destination)',
       async () => {
         const path = destination ?? 'dbfs:/';
-        const files = await client.dbfsList(path);
-        return `can list ${path} (${files.length} entries)`;
+        try {
+          const files = await client.dbfsList(path);
+          return `can list ${path} (${files.length} entries)`;
+        } catch (error) {
+          if (!isMissingPath(error)) throw error;
+          return `${path} does not exist yet; Databricks creates it on the first log delivery`;
+        }
       },
     );
   }
   if (destination?.startsWith('/Volumes/')) {
     await probe('read Volumes', 'grant READ VOLUME on the log volume to the token’s principal', async () => {
       let count = 0;
-      for await (const _entry of client.listDirectory(destination)) count += 1;
+      try {
+        for await (const _entry of client.listDirectory(destination)) count += 1;
+      } catch (error) {
+        if (!isMissingPath(error)) throw error;
+        return `${destination} does not exist yet; Databricks creates it on the first log delivery`;
+      }
       return `can list ${destination} (${count} entries)`;
     });
   }
@@ -125,6 +135,10 @@ export async function checkWorkspaceAccess(
     },
   );
   return results;
+}
+
+function isMissingPath(error: unknown): boolean {
+  return error instanceof DatabricksApiError && (error.errorCode === 'RESOURCE_DOES_NOT_EXIST' || error.errorCode === 'NOT_FOUND');
 }
 
 function explain(error: unknown): string {

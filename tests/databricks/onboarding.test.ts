@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+
+describe('Databricks integration against the emulator', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('checks workspace access line by line', async () => {
+    const checks = await h.server.services.databricks.checkAccess(h.workspaceId, 'dbfs:/cluster-logs');
+
+    expect(checks.map((check) => check.check)).toEqual([
+      'list jobs',
+      'read runs',
+      'read clusters and cluster events',
+      'read DBFS',
+      'create notification destinations',
+      'update jobs',
+    ]);
+    expect(checks.filter((check) => !check.ok)).toEqual([]);
+  });
+
+  it('discovers every job with its compute and a monthly cost', async () => {
+    const result = await h.server.services.databricks.discover(h.workspaceId);
+
+    expect(result.jobs.length).toBeGreaterThanOrEqual(10);
+    const autoscaling = result.findings.find((finding) => finding.id === 'autoscaling');
+    expect(autoscaling?.jobIds.length).toBeGreaterThan(0);
+  });
+
+  it('imports a two-cluster job as two projects and detach restores its settings exactly', async () => {
+    const jobId = await jobIdByName(h.databricks, 'Two-cluster pipeline');
+    const before = await h.databricks.getJob(jobId);
+
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId], logDestination: 'dbfs:/setpoint-logs' }, 'test');
+    const during = await h.databricks.getJob(jobId);
+
+    expect(imported?.projects.map((project) => project.clusterKey)).toEqual(['job_cluster:ingest_cluster', 'job_cluster:transform_cluster']);
+    expect(during.settings.webhook_notifications).toMatchObject({ on_start: [{ id: expect.any(String) }], on_success: [{ id: expect.any(String) }] });
+    expect(during.settings.tags?.['setpoint:project-id']).toBe(imported?.projects.map((project) => project.id).join(','));
+    expect(during.settings.job_clusters?.[0]?.new_cluster?.custom_tags?.['setpoint:project-id']).toBe(imported?.projects[0]?.id);
+
+    await h.server.services.databricks.onboarding.detach(h.workspaceId, jobId, 'test');
+    const after = await h.databricks.getJob(jobId);
+
+    expect(after.settings).toEqual(before.settings);
+  });
+
+  it('refuses to import a job twice', async () => {
+    const jobId = await jobIdByName(h.databricks, 'Daily aggregation');
+    await h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test');
+
+    await expect(h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test')).rejects.toThrow(/already imported/);
+  });
+
+  it('collects a run announced by the webhook and produces a recommendation', async () => {
+    const jobId = await jobIdByName(h.databricks, 'Join-heavy ETL');
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId], settings: { slaMinutes: 120 } },
+      'test',
+    );
+    const projectId = imported?.projects[0]?.id ?? '';
+
+    const runId = await h.databricks.runNow(jobId);
+    const run = await eventually(async () => {
+      const page = await h.server.services.runs.list(projectId, { limit: 10, offset: 0 });
+      return page.items.find((item) => item.externalRunId === runId && item.pipelineState === 'DONE');
+    }, 'the run to be collected and processed', 90_000);
+    const rec = await eventually(async () => {
+      const latest = await h.server.services.recommendations.latest(projectId).catch(() => undefined);
+      return latest?.state === 'SUCCESS' ? latest : undefined;
+    }, 'a recommendation');
+
+    expect(run.status).toBe('SUCCESS');
+    expect(run.clusterFacts).toMatchObject({ source: 'cluster_report', nodeTypeId: 'i3.xlarge' });
+    expect(rec.configuration).toHaveProperty('node_type_id');
+  });
+});
