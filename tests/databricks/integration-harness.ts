@@ -15,7 +15,11 @@ export interface Harness {
 }
 
 /** Polls `probe` until it returns a value, for at most `timeoutMs`: waiting on a condition, not a clock. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 60_000): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  timeoutMs = 60_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -31,8 +35,15 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
 }
 
 /** A Setpoint server (SQLite, workers in process) connected to an emulated Databricks workspace. */
-export async function startHarness(options: { seed?: number; cloud?: 'aws' | 'azure' } = {}): Promise<Harness> {
-  const emulator = await startEmulator({ port: 0, seed: options.seed ?? 7, clockSpeed: 3600, rateLimitScale: 0 });
+export async function startHarness(
+  options: { seed?: number; cloud?: 'aws' | 'azure' } = {},
+): Promise<Harness> {
+  const emulator = await startEmulator({
+    port: 0,
+    seed: options.seed ?? 7,
+    clockSpeed: 3600,
+    rateLimitScale: 0,
+  });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-int-'));
   const config = loadConfig(
     { dataDir, port: 0 },

@@ -38,13 +38,27 @@ describe('Databricks integration against the emulator', () => {
     const jobId = await jobIdByName(h.databricks, 'Two-cluster pipeline');
     const before = await h.databricks.getJob(jobId);
 
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId], logDestination: 'dbfs:/setpoint-logs' }, 'test');
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId], logDestination: 'dbfs:/setpoint-logs' },
+      'test',
+    );
     const during = await h.databricks.getJob(jobId);
 
-    expect(imported?.projects.map((project) => project.clusterKey)).toEqual(['job_cluster:ingest_cluster', 'job_cluster:transform_cluster']);
-    expect(during.settings.webhook_notifications).toMatchObject({ on_start: [{ id: expect.any(String) }], on_success: [{ id: expect.any(String) }] });
-    expect(during.settings.tags?.['setpoint:project-id']).toBe(imported?.projects.map((project) => project.id).join(','));
-    expect(during.settings.job_clusters?.[0]?.new_cluster?.custom_tags?.['setpoint:project-id']).toBe(imported?.projects[0]?.id);
+    expect(imported?.projects.map((project) => project.clusterKey)).toEqual([
+      'job_cluster:ingest_cluster',
+      'job_cluster:transform_cluster',
+    ]);
+    expect(during.settings.webhook_notifications).toMatchObject({
+      on_start: [{ id: expect.any(String) }],
+      on_success: [{ id: expect.any(String) }],
+    });
+    expect(during.settings.tags?.['setpoint:project-id']).toBe(
+      imported?.projects.map((project) => project.id).join(','),
+    );
+    expect(during.settings.job_clusters?.[0]?.new_cluster?.custom_tags?.['setpoint:project-id']).toBe(
+      imported?.projects[0]?.id,
+    );
 
     await h.server.services.databricks.onboarding.detach(h.workspaceId, jobId, 'test');
     const after = await h.databricks.getJob(jobId);
@@ -56,7 +70,9 @@ describe('Databricks integration against the emulator', () => {
     const jobId = await jobIdByName(h.databricks, 'Daily aggregation');
     await h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test');
 
-    await expect(h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test')).rejects.toThrow(/already imported/);
+    await expect(
+      h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test'),
+    ).rejects.toThrow(/already imported/);
   });
 
   it('collects a run announced by the webhook and produces a recommendation', async () => {
@@ -69,10 +85,14 @@ describe('Databricks integration against the emulator', () => {
     const projectId = imported?.projects[0]?.id ?? '';
 
     const runId = await h.databricks.runNow(jobId);
-    const run = await eventually(async () => {
-      const page = await h.server.services.runs.list(projectId, { limit: 10, offset: 0 });
-      return page.items.find((item) => item.externalRunId === runId && item.pipelineState === 'DONE');
-    }, 'the run to be collected and processed', 90_000);
+    const run = await eventually(
+      async () => {
+        const page = await h.server.services.runs.list(projectId, { limit: 10, offset: 0 });
+        return page.items.find((item) => item.externalRunId === runId && item.pipelineState === 'DONE');
+      },
+      'the run to be collected and processed',
+      90_000,
+    );
     const rec = await eventually(async () => {
       const latest = await h.server.services.recommendations.latest(projectId).catch(() => undefined);
       return latest?.state === 'SUCCESS' ? latest : undefined;

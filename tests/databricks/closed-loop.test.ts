@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
+import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+
+describe('the closed loop against the emulator', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ seed: 11 });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function importJob(name: string, settings: Record<string, unknown>) {
+    const jobId = await jobIdByName(h.databricks, name);
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId], settings },
+      'test',
+    );
+    const project = imported?.projects[0];
+    if (!project) throw new Error(`nothing imported for ${name}`);
+    return { jobId, projectId: project.id, ref: parseClusterRefKey(project.clusterKey) };
+  }
+
+  async function collected(projectId: string, runId: string) {
+    return eventually(
+      async () => {
+        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+        return page.items.find(
+          (item) =>
+            item.externalRunId === runId &&
+            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
+        );
+      },
+      `run ${runId} to be processed`,
+      90_000,
+    );
+  }
+
+  it('applies a recommendation to the job automatically after a run', async () => {
+    const { jobId, projectId, ref } = await importJob('Skewed join', { autoApply: true, slaMinutes: 240 });
+
+    await collected(projectId, await h.databricks.runNow(jobId));
+    const applied = await eventually(async () => {
+      const history = await h.server.services.databricks.applier.history(projectId);
+      return history.find((config) => config.kind === 'auto-apply');
+    }, 'an automatic apply');
+    const job = await h.databricks.getJob(jobId);
+    const spec = ref && findClusterSpec(job.settings, ref);
+
+    expect(spec?.node_type_id).toBe(applied.clusterSpec.node_type_id);
+    expect(spec?.num_workers ?? spec?.autoscale).toEqual(
+      applied.clusterSpec.num_workers ?? applied.clusterSpec.autoscale,
+    );
+    expect(spec?.cluster_log_conf).toBeDefined();
+  });
+
+  it('pauses auto-apply when someone else edits the cluster', async () => {
+    const { jobId, projectId, ref } = await importJob('CPU-bound ML scoring', {
+      autoApply: true,
+      slaMinutes: 240,
+    });
+    const job = await h.databricks.getJob(jobId);
+    const spec = ref && findClusterSpec(job.settings, ref);
+    const task = job.settings.tasks?.[0];
+    await h.databricks.updateJob(jobId, {
+      tasks: [{ ...task, task_key: 'main', new_cluster: { ...spec, num_workers: 7 } }],
+    });
+
+    await collected(projectId, await h.databricks.runNow(jobId));
+    const guard = await eventually(async () => {
+      const state = await h.server.services.databricks.store.guard(projectId);
+      return state.paused ? state : undefined;
+    }, 'auto-apply to pause');
+
+    expect(guard.pauseReason).toMatch(/changed outside Setpoint \(num_workers\)/);
+    const history = await h.server.services.databricks.applier.history(projectId);
+    expect(history.some((config) => config.kind === 'auto-apply')).toBe(false);
+  });
+
+  it('collects through a storm of 429s and 503s', async () => {
+    const { jobId, projectId } = await importJob('Daily aggregation', {});
+    h.emulator.context.faults.add({
+      kind: 'http',
+      match: 'GET /api/2.*/jobs/runs/get*',
+      count: 4,
+      status: 429,
+      retryAfterSeconds: 0,
+    });
+    h.emulator.context.faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/read*', count: 3, status: 503 });
+
+    const run = await collected(projectId, await h.databricks.runNow(jobId));
+
+    expect(run.pipelineState).toBe('DONE');
+  });
+
+  it('finds a run whose webhook was lost, by reconciliation', async () => {
+    const { jobId, projectId } = await importJob('Many small jobs', {});
+    h.emulator.context.faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 2 });
+
+    const runId = await h.databricks.runNow(jobId);
+    await eventually(async () => {
+      const run = await h.databricks.getRun(runId);
+      return run.state.life_cycle_state === 'TERMINATED' ? run : undefined;
+    }, 'the run to finish');
+    await h.server.services.databricks.scheduleReconciliation('test-1');
+
+    const run = await collected(projectId, runId);
+    expect(run.externalRunId).toBe(runId);
+  });
+});
