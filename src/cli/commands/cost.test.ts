@@ -4,36 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-function setpoint(args: string[], env: Record<string, string> = {}) {
+/** Runs the CLI with a command line of space-separated arguments, in a fresh data directory. */
+function setpoint(commandLine: string) {
   const dataDir = mkdtempSync(join(tmpdir(), 'setpoint-cost-cli-'));
-  const result = spawnSync('node', ['bin/setpoint.js', ...args], {
+  const result = spawnSync('node', ['bin/setpoint.js', ...commandLine.split(/\s+/)], {
     encoding: 'utf8',
-    env: { ...process.env, SETPOINT_DATA_DIR: dataDir, ...env },
+    env: { ...process.env, SETPOINT_DATA_DIR: dataDir },
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 describe('setpoint cost estimate', () => {
   it('prints exactly the documented --json shape (m5.xlarge us-east-1 Premium Jobs, 1 + 8, 1 h)', () => {
-    const { code, stdout } = setpoint([
-      'cost',
-      'estimate',
-      '--cloud',
-      'aws',
-      '--region',
-      'us-east-1',
-      '--plan',
-      'premium',
-      '--compute',
-      'jobs',
-      '--node-type',
-      'm5.xlarge',
-      '--workers',
-      '8',
-      '--hours',
-      '1',
-      '--json',
-    ]);
+    const { code, stdout } = setpoint(
+      'cost estimate --cloud aws --region us-east-1 --plan premium --compute jobs --node-type m5.xlarge --workers 8 --hours 1 --json',
+    );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     expect(Object.keys(json)).toEqual(['currency', 'hours', 'nodes', 'cloud', 'dbu', 'total', 'low', 'high']);
@@ -50,27 +35,9 @@ describe('setpoint cost estimate', () => {
   });
 
   it('prices Azure DS3_v2 with Photon, spot with fallback and disks, showing a range', () => {
-    const { code, stdout } = setpoint([
-      'cost',
-      'estimate',
-      '--cloud',
-      'azure',
-      '--region',
-      'eastus',
-      '--node-type',
-      'Standard_DS3_v2',
-      '--autoscale',
-      '2:4',
-      '--ramp-minutes',
-      '0',
-      '--photon',
-      '--spot-with-fallback',
-      '--ebs',
-      'premium-ssd:128',
-      '--hours',
-      '2',
-      '--json',
-    ]);
+    const { code, stdout } = setpoint(
+      'cost estimate --cloud azure --region eastus --node-type Standard_DS3_v2 --autoscale 2:4 --ramp-minutes 0 --photon --spot-with-fallback --ebs premium-ssd:128 --hours 2 --json',
+    );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
     // ramp 0: 4 workers for the whole 2 h; DBUs: 5 nodes × 0.75 × 2 (Photon) × 2 h × $0.30
@@ -83,26 +50,12 @@ describe('setpoint cost estimate', () => {
 
   it('rejects --workers together with --autoscale, and a malformed --ebs, with exit code 2', () => {
     const both = setpoint(
-      ['cost', 'estimate', '--cloud', 'aws', '--region', 'us-east-1', '--node-type', 'm5.xlarge'].concat([
-        '--workers',
-        '2',
-        '--autoscale',
-        '1:3',
-        '--hours',
-        '1',
-      ]),
+      'cost estimate --cloud aws --region us-east-1 --node-type m5.xlarge --workers 2 --autoscale 1:3 --hours 1',
     );
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('exactly one of --workers N and --autoscale MIN:MAX');
     const ebs = setpoint(
-      ['cost', 'estimate', '--cloud', 'aws', '--region', 'us-east-1', '--node-type', 'm5.xlarge'].concat([
-        '--workers',
-        '2',
-        '--ebs',
-        'gp3-100',
-        '--hours',
-        '1',
-      ]),
+      'cost estimate --cloud aws --region us-east-1 --node-type m5.xlarge --workers 2 --ebs gp3-100 --hours 1',
     );
     expect(ebs.code).toBe(2);
     expect(ebs.stderr).toContain('TYPE:GB[xCOUNT]');
@@ -110,13 +63,7 @@ describe('setpoint cost estimate', () => {
 
   it('a missing price is an error naming instance and region (exit 3), never zero', () => {
     const { code, stderr, stdout } = setpoint(
-      ['cost', 'estimate', '--cloud', 'aws', '--region', 'ap-south-1', '--node-type', 'm5.xlarge'].concat([
-        '--workers',
-        '2',
-        '--hours',
-        '1',
-        '--json',
-      ]),
+      'cost estimate --cloud aws --region ap-south-1 --node-type m5.xlarge --workers 2 --hours 1 --json',
     );
     expect(code).toBe(3);
     expect(stdout).toBe('');
@@ -135,15 +82,7 @@ describe('setpoint cost estimate', () => {
       }),
     );
     const { code, stdout } = setpoint(
-      ['cost', 'estimate', '--cloud', 'aws', '--region', 'us-east-1', '--node-type', 'm5.xlarge'].concat([
-        '--workers',
-        '8',
-        '--hours',
-        '1',
-        '--json',
-        '--data-dir',
-        dataDir,
-      ]),
+      `cost estimate --cloud aws --region us-east-1 --node-type m5.xlarge --workers 8 --hours 1 --json --data-dir ${dataDir}`,
     );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
@@ -155,12 +94,7 @@ describe('setpoint cost estimate', () => {
 describe('setpoint cost photon-breakeven', () => {
   it('reproduces the worked example: unit costs, factor 2, 10 workers → 1.5', () => {
     const { code, stdout } = setpoint(
-      ['cost', 'photon-breakeven', '--machine-usd-per-hour', '1', '--dbu-usd-per-hour', '1'].concat([
-        '--photon-factor',
-        '2',
-        '--workers',
-        '10',
-      ]),
+      'cost photon-breakeven --machine-usd-per-hour 1 --dbu-usd-per-hour 1 --photon-factor 2 --workers 10',
     );
     expect(code).toBe(0);
     expect(stdout).toContain('Photon break-even speed-up: 1.5×');
@@ -169,16 +103,7 @@ describe('setpoint cost photon-breakeven', () => {
 
   it('prices a catalog cluster and explains the threshold as JSON', () => {
     const { code, stdout } = setpoint(
-      [
-        'cost',
-        'photon-breakeven',
-        '--cloud',
-        'aws',
-        '--region',
-        'us-east-1',
-        '--node-type',
-        'm5.xlarge',
-      ].concat(['--workers', '10', '--json']),
+      'cost photon-breakeven --cloud aws --region us-east-1 --node-type m5.xlarge --workers 10 --json',
     );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
