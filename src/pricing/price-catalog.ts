@@ -7,13 +7,9 @@ import {
   type CatalogLayer,
   type Cloud,
   type DbuSku,
-  type DiskTierEntry,
   type InstanceTypeEntry,
   type Plan,
   type PriceBasis,
-  type SpotModelEntry,
-  type SpotPriceEntry,
-  type VolumePriceEntry,
 } from './schema.js';
 
 /** A volume attached to each node: `count` disks of `sizeGb`, with gp3 IOPS/throughput when provisioned. */
@@ -119,16 +115,10 @@ export function createPriceCatalog(
   const instancePrices = indexNewest(all('instancePrices'), (e) =>
     lookupKey(e.cloud, e.region, e.instanceType),
   );
-  const spotPrices = indexNewest<SpotPriceEntry>(all('spotPrices'), (e) =>
-    lookupKey(e.cloud, e.region, e.instanceType),
-  );
-  const spotModels = indexNewest<SpotModelEntry>(all('spotModels'), (e) => lookupKey(e.cloud, e.family));
-  const volumePrices = indexNewest<VolumePriceEntry>(all('volumePrices'), (e) =>
-    lookupKey(e.cloud, e.region, e.volumeType),
-  );
-  const diskTiers = indexNewest<DiskTierEntry>(all('diskTiers'), (e) =>
-    lookupKey(e.cloud, e.region, e.volumeType, e.tier),
-  );
+  const spotPrices = indexNewest(all('spotPrices'), (e) => lookupKey(e.cloud, e.region, e.instanceType));
+  const spotModels = indexNewest(all('spotModels'), (e) => lookupKey(e.cloud, e.family));
+  const volumePrices = indexNewest(all('volumePrices'), (e) => lookupKey(e.cloud, e.region, e.volumeType));
+  const diskTiers = indexNewest(all('diskTiers'), (e) => lookupKey(e.cloud, e.region, e.volumeType, e.tier));
   const emrFees = indexNewest(all('emrFees'), (e) => lookupKey(e.region, e.instanceType));
   // Standard and Photon DBU rates may come from different sources: resolve each field on its own.
   const dbuRates = indexNewest(
