@@ -400,6 +400,42 @@ describe('runs', () => {
     expect((cluster.json.termination_reason as { code: string }).code).toBe('USER_REQUEST');
   });
 
+  it('stops a run at timeout_seconds with TIMEDOUT and warns first when a health rule is exceeded', async () => {
+    const api = await fresh();
+    const destination = await api.call('POST', '/api/2.0/notification-destinations', {
+      display_name: 'sla',
+      config: { generic_webhook: { url: 'http://127.0.0.1:9/sla' } },
+    });
+    const hooks = [{ id: destination.json.id }];
+    await api.call('POST', '/api/2.2/jobs/update', {
+      job_id: 1005,
+      new_settings: {
+        timeout_seconds: 420,
+        health: { rules: [{ metric: 'RUN_DURATION_SECONDS', op: 'GREATER_THAN', value: 300 }] },
+        webhook_notifications: { on_duration_warning_threshold_exceeded: hooks, on_failure: hooks },
+      },
+    });
+    const runId = (await api.call('POST', '/api/2.2/jobs/run-now', { job_id: 1005 })).json.run_id;
+    await api.advance(12 * 3_600_000);
+    const run = await api.call('GET', `/api/2.2/jobs/runs/get?run_id=${runId}`);
+    expect(run.json.state).toMatchObject({
+      life_cycle_state: 'TERMINATED',
+      result_state: 'TIMEDOUT',
+      user_cancelled_or_timedout: true,
+    });
+    expect(run.json.status).toMatchObject({ termination_details: { code: 'CANCELED' } });
+    expect((run.json.end_time as number) - (run.json.start_time as number)).toBeLessThan(440_000);
+    const deliveries = (await api.call('GET', '/emulator/admin/webhooks')).json.deliveries as Array<{
+      eventType: string;
+      atMs: number;
+    }>;
+    expect(deliveries.map((delivery) => delivery.eventType)).toEqual([
+      'jobs.on_duration_warning_threshold_exceeded',
+      'jobs.on_failure',
+    ]);
+    expect(deliveries[0]!.atMs).toBe((run.json.start_time as number) + 300_000);
+  });
+
   it('rolls a failed task up to INTERNAL_ERROR/FAILED and marks downstream tasks UPSTREAM_FAILED', async () => {
     const api = await fresh({ preloadJobs: false });
     const jobId = (

@@ -18,7 +18,7 @@ export interface JobRecord {
   runCount: number;
 }
 
-export type TaskOutcome = 'SUCCESS' | 'FAILED' | 'UPSTREAM_FAILED' | 'CANCELED';
+export type TaskOutcome = 'SUCCESS' | 'FAILED' | 'UPSTREAM_FAILED' | 'CANCELED' | 'TIMEDOUT';
 
 export interface TaskRunRecord {
   runId: number;
@@ -49,6 +49,8 @@ export interface RunRecord {
   jobParameters: Record<string, string> | undefined;
   settings: JobSettings;
   cancelledAtMs?: number;
+  /** When the job's `timeout_seconds` stopped the run. */
+  timedOutAtMs?: number;
   startNotified: boolean;
   endNotified: boolean;
 }

@@ -291,6 +291,7 @@ export class RunEngine {
     }
     run.tasks = [...finished.values()];
     run.endMs = Math.max(...run.tasks.map((task) => task.endMs));
+    this.applyDurationLimits(run, [...clusters.values()]);
     if (job) job.runCount += 1;
     state.runs.set(run.runId, run);
     for (const task of run.tasks) state.taskRuns.set(task.runId, { run, task });
@@ -305,30 +306,73 @@ export class RunEngine {
 
   cancelRun(run: RunRecord): void {
     const now = this.deps.clock.now();
-    if (now >= run.endMs || run.cancelledAtMs !== undefined) return;
+    if (now >= run.endMs || run.cancelledAtMs !== undefined || run.timedOutAtMs !== undefined) return;
     run.cancelledAtMs = now;
-    for (const task of run.tasks) {
-      if (now >= task.execEndMs) continue;
-      if (now < task.execStartMs) task.execStartMs = now;
-      task.execEndMs = now;
-      task.endMs = now + 2_000;
-      task.outcome = 'CANCELED';
-      task.message = 'Run cancelled.';
-    }
-    for (const cluster of this.deps.state.clusters.values()) {
-      if (cluster.runId !== run.runId || now >= clusterTimes(cluster).terminatingMs) continue;
-      cluster.cutAtMs = now;
+    const clusters = [...this.deps.state.clusters.values()].filter((cluster) => cluster.runId === run.runId);
+    for (const cluster of this.cutRun(run, clusters, now, 'CANCELED', 'Run cancelled.')) {
       this.scheduleFinalDelivery(cluster);
     }
-    run.endMs = Math.max(...run.tasks.map((task) => task.endMs));
     this.schedule(run.endMs, () => this.notifyEnd(run));
     this.catchUp();
   }
 
+  /** Stops every unfinished task at `atMs`; returns the clusters that now terminate early. */
+  private cutRun(
+    run: RunRecord,
+    clusters: readonly ClusterRecord[],
+    atMs: number,
+    outcome: 'CANCELED' | 'TIMEDOUT',
+    message: string,
+  ): ClusterRecord[] {
+    for (const task of run.tasks) {
+      if (atMs >= task.execEndMs) continue;
+      if (atMs < task.startMs) task.startMs = atMs;
+      if (atMs < task.execStartMs) task.execStartMs = atMs;
+      task.execEndMs = atMs;
+      task.endMs = atMs + 2_000;
+      task.outcome = outcome;
+      task.message = message;
+    }
+    const cut = clusters.filter((cluster) => atMs < clusterTimes(cluster).terminatingMs);
+    for (const cluster of cut) cluster.cutAtMs = atMs;
+    run.endMs = Math.max(...run.tasks.map((task) => task.endMs));
+    return cut;
+  }
+
+  /** `timeout_seconds` stops the run; `health` RUN_DURATION_SECONDS rules raise a warning webhook first. */
+  private applyDurationLimits(run: RunRecord, clusters: readonly ClusterRecord[]): void {
+    const settings = run.settings;
+    const warning = settings.health?.rules?.find(
+      (rule) => rule.metric === 'RUN_DURATION_SECONDS' && rule.op === 'GREATER_THAN',
+    );
+    if (warning && run.endMs - run.startMs > warning.value * 1000) {
+      const atMs = run.startMs + warning.value * 1000;
+      this.schedule(atMs, () =>
+        this.deps.webhooks.send(
+          'jobs.on_duration_warning_threshold_exceeded',
+          this.destinations(settings.webhook_notifications, 'jobs.on_duration_warning_threshold_exceeded'),
+          this.subject(run),
+          atMs,
+        ),
+      );
+    }
+    const timeoutSeconds = settings.timeout_seconds ?? 0;
+    if (timeoutSeconds > 0 && run.endMs - run.startMs > timeoutSeconds * 1000) {
+      run.timedOutAtMs = run.startMs + timeoutSeconds * 1000;
+      this.cutRun(
+        run,
+        clusters,
+        run.timedOutAtMs,
+        'TIMEDOUT',
+        `Run timed out after ${timeoutSeconds} seconds.`,
+      );
+    }
+  }
+
   private destinations(notifications: WebhookNotifications | undefined, event: JobEventType): string[] {
-    const key =
-      event === 'jobs.on_start' ? 'on_start' : event === 'jobs.on_success' ? 'on_success' : 'on_failure';
-    return (notifications?.[key] ?? []).map((entry) => entry.id);
+    const key = event.slice('jobs.'.length) as keyof WebhookNotifications;
+    const entries = notifications?.[key];
+    return Array.isArray(entries) ? entries.map((entry: { id: string }) => entry.id) : [];
   }
 
   private scheduleNotifications(run: RunRecord): void {

@@ -12,7 +12,7 @@ interface StateView {
 }
 
 function taskState(task: TaskRunRecord, now: number): StateView {
-  const cancelled = task.outcome === 'CANCELED';
+  const cancelled = task.outcome === 'CANCELED' || task.outcome === 'TIMEDOUT';
   if (task.outcome === 'UPSTREAM_FAILED' && now >= task.endMs) {
     return { lifeCycle: 'SKIPPED', result: 'UPSTREAM_FAILED', message: task.message, userCancelled: false };
   }
@@ -35,9 +35,11 @@ function statusOf(view: StateView): Json {
       ? 'SUCCESS'
       : view.result === 'CANCELED'
         ? 'USER_CANCELED'
-        : view.result === 'UPSTREAM_FAILED'
-          ? 'UPSTREAM_FAILED'
-          : 'RUN_EXECUTION_ERROR';
+        : view.result === 'TIMEDOUT'
+          ? 'CANCELED'
+          : view.result === 'UPSTREAM_FAILED'
+            ? 'SKIPPED'
+            : 'RUN_EXECUTION_ERROR';
   return {
     state,
     termination_details: {
@@ -63,6 +65,10 @@ function runState(run: RunRecord, now: number): StateView {
     const failed = run.tasks.find((task) => task.outcome === 'FAILED');
     if (run.cancelledAtMs !== undefined) {
       return { lifeCycle: 'TERMINATED', result: 'CANCELED', message: 'Run cancelled.', userCancelled: true };
+    }
+    const timedOut = run.tasks.find((task) => task.outcome === 'TIMEDOUT');
+    if (run.timedOutAtMs !== undefined && timedOut) {
+      return { lifeCycle: 'TERMINATED', result: 'TIMEDOUT', message: timedOut.message, userCancelled: true };
     }
     if (failed) {
       // What the real service reports when a task fails: INTERNAL_ERROR with a task-level message.

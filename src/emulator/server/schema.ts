@@ -61,6 +61,12 @@ export const jobSettingsSchema = z.looseObject({
     })
     .optional(),
   max_concurrent_runs: z.number().int().nonnegative().optional(),
+  timeout_seconds: z.number().int().nonnegative().optional(),
+  health: z
+    .looseObject({
+      rules: z.array(z.looseObject({ metric: z.string(), op: z.string(), value: z.number() })).optional(),
+    })
+    .optional(),
 });
 
 const int64Schema = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);

@@ -1,7 +1,11 @@
 import type { DestinationRecord, EmulatorState, WebhookDelivery } from './emulator-state.js';
 import type { FaultInjector } from './faults.js';
 
-export type JobEventType = 'jobs.on_start' | 'jobs.on_success' | 'jobs.on_failure';
+export type JobEventType =
+  | 'jobs.on_start'
+  | 'jobs.on_success'
+  | 'jobs.on_failure'
+  | 'jobs.on_duration_warning_threshold_exceeded';
 
 /**
  * Posts the generic-webhook payload Databricks documents (one POST per event and destination), with HTTP
