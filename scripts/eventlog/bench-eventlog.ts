@@ -115,18 +115,6 @@ interface Measurement {
 
 const repeats = Number(option('--repeats') ?? 3);
 
-/** The best of `repeats` runs: the machine is shared, so slower runs measure other load. */
-function measure(mode: 'baseline' | 'engine', file: string): Measurement {
-  const runs = Array.from({ length: repeats }, () => measureOnce(mode, file));
-  const best = { ...runs[0]! };
-  for (const run of runs) {
-    best.seconds = Math.min(best.seconds, run.seconds);
-    best.cpuSeconds = Math.min(best.cpuSeconds, run.cpuSeconds);
-    best.peakRssBytes = Math.max(best.peakRssBytes, run.peakRssBytes);
-  }
-  return best;
-}
-
 function measureOnce(mode: 'baseline' | 'engine', file: string): Measurement {
   const result = spawnSync(
     process.execPath,
@@ -154,16 +142,34 @@ async function benchSource(source: string, scratch: string): Promise<string> {
   );
   execFileSync('gzip', ['-1', '-k', plain]);
   execFileSync('zstd', ['-q', '-3', '-T2', plain, '-o', `${plain}.zstd`]);
-  const rows: Array<{ input: string; m: Measurement; stored: number }> = [];
-  const baseline = measure('baseline', plain);
-  rows.push({ input: 'baseline: split + JSON.parse every line (plain)', m: baseline, stored: built.bytes });
-  for (const [input, file] of [
-    ['engine, plain', plain],
-    ['engine, gzip', `${plain}.gz`],
-    ['engine, zstd', `${plain}.zstd`],
-  ] as const) {
-    rows.push({ input, m: measure('engine', file), stored: statSync(file).size });
+  const inputs = [
+    { input: 'baseline: split + JSON.parse every line (plain)', mode: 'baseline', file: plain },
+    { input: 'engine, plain', mode: 'engine', file: plain },
+    { input: 'engine, gzip', mode: 'engine', file: `${plain}.gz` },
+    { input: 'engine, zstd', mode: 'engine', file: `${plain}.zstd` },
+  ] as const;
+  // Rounds interleave the inputs so that each sees the same background load; each keeps its best.
+  const best: Measurement[] = [];
+  for (let round = 0; round < repeats; round++) {
+    for (const [index, { mode, file }] of inputs.entries()) {
+      const run = measureOnce(mode, file);
+      const kept = best[index];
+      best[index] = kept
+        ? {
+            ...kept,
+            seconds: Math.min(kept.seconds, run.seconds),
+            cpuSeconds: Math.min(kept.cpuSeconds, run.cpuSeconds),
+            peakRssBytes: Math.max(kept.peakRssBytes, run.peakRssBytes),
+          }
+        : run;
+    }
   }
+  const rows = inputs.map(({ input, file }, index) => ({
+    input,
+    m: best[index]!,
+    stored: statSync(file).size,
+  }));
+  const baseline = rows[0]!.m;
   for (const file of [plain, `${plain}.gz`, `${plain}.zstd`]) rmSync(file, { force: true });
   const mbps = (m: Measurement) => m.uncompressedBytes / 1e6 / m.seconds;
   const cpuMbps = (m: Measurement) => m.uncompressedBytes / 1e6 / m.cpuSeconds;
@@ -193,7 +199,7 @@ try {
     '',
     `Command: \`${command.join(' ')}\``,
     `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
-    `Each row is the best of ${repeats} runs, each in its own process; MB/s counts uncompressed bytes; gzip -1 and zstd -3 inputs. CPU s is the measured process only (for zstd input the \`zstd -dc\` child decompresses on the other core). The machine is shared, so wall times carry other load; the CPU columns compare the work done.`,
+    `Each row is the best of ${repeats} interleaved rounds, each run in its own process; MB/s counts uncompressed bytes; gzip -1 and zstd -3 inputs. CPU s is the measured process only (for zstd input the \`zstd -dc\` child decompresses on the other core). The machine is shared, so wall times carry other load; the CPU columns compare the work done.`,
     '',
     ...tables,
   ].join('\n');

@@ -208,6 +208,7 @@ export function renderReport(profile: RunProfile): string {
   const whatIf = new Table({
     head: ['executors', 'estimated duration', 'vs observed', 'utilization'],
     style: { head: [], border: [] },
+    chars: compactRows,
   });
   for (const point of profile.whatIf) {
     const change = observed
