@@ -1,15 +1,13 @@
 """The official Databricks SDK for Python against Setpoint's workspace emulator."""
 
 import base64
+import gzip
 from datetime import timedelta
 
 import pytest
 
 sdk = pytest.importorskip("databricks.sdk")
 from databricks.sdk.service import jobs, settings  # noqa: E402
-
-ONE_MB = 1024 * 1024
-
 
 @pytest.fixture(scope="module")
 def workspace(databricks_emulator):
@@ -65,6 +63,18 @@ def test_pages_through_cluster_events(workspace, finished_run):
     assert len(paged) >= 3
 
 
+def read_dbfs_file(workspace, path, size, chunk):
+    """Reads a DBFS file the way a log collector does: base64 windows until file_size bytes arrived."""
+    chunks = []
+    offset = 0
+    while offset < size:
+        response = workspace.dbfs.read(path, offset=offset, length=chunk)
+        assert 0 < response.bytes_read <= chunk
+        chunks.append(base64.b64decode(response.data))
+        offset += response.bytes_read
+    return chunks
+
+
 def test_reads_a_delivered_event_log_through_dbfs_in_chunks(workspace, finished_run, databricks_emulator):
     _, run = finished_run
     instance = run.tasks[0].cluster_instance
@@ -73,21 +83,26 @@ def test_reads_a_delivered_event_log_through_dbfs_in_chunks(workspace, finished_
     root = f"dbfs:/cluster-logs/{instance.cluster_id}/eventlog"
     driver_folder = next(iter(workspace.dbfs.list(root))).path
     folder = f"{driver_folder}/{instance.spark_context_id}"
-    status = workspace.dbfs.get_status(f"{folder}/eventlog")
-    assert status.file_size > ONE_MB
-    chunks = []
-    offset = 0
-    while offset < status.file_size:
-        response = workspace.dbfs.read(f"{folder}/eventlog", offset=offset, length=ONE_MB)
-        assert 0 < response.bytes_read <= ONE_MB
-        chunks.append(base64.b64decode(response.data))
-        offset += response.bytes_read
-    assert len(chunks) >= 2
-    text = b"".join(chunks).decode("utf-8")
-    first = text.split("\n", 1)[0]
-    assert first.startswith('{"Event":"DBCEventLoggingListenerMetadata"')
-    assert f'"SparkContext Id":{instance.spark_context_id}' in first
-    assert '"Event":"SparkListenerTaskEnd"' in text
+    files = {item.path.rsplit("/", 1)[-1]: item for item in workspace.dbfs.list(folder)}
+    assert "eventlog" in files
+    # Rolled hourly parts come first (by name), the live `eventlog` last.
+    order = sorted(name for name in files if name.startswith("eventlog-")) + ["eventlog"]
+    chunk_size = 256 * 1024
+    texts = []
+    chunk_count = 0
+    for name in order:
+        chunks = read_dbfs_file(workspace, files[name].path, files[name].file_size, chunk_size)
+        chunk_count += len(chunks)
+        data = b"".join(chunks)
+        assert len(data) == files[name].file_size
+        texts.append(gzip.decompress(data).decode("utf-8") if name.endswith(".gz") else data.decode("utf-8"))
+    assert chunk_count >= 2
+    for rollover, text in enumerate(texts):
+        header = text.split("\n", 1)[0]
+        assert header.startswith('{"Event":"DBCEventLoggingListenerMetadata"')
+        assert f'"Rollover Number":{rollover},' in header
+        assert f'"SparkContext Id":{instance.spark_context_id}' in header
+    assert '"Event":"SparkListenerTaskEnd"' in "".join(texts)
 
 
 def test_creates_and_lists_a_notification_destination(workspace):
