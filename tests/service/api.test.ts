@@ -1,8 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+
+// Whole pipelines run in these tests; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 /** The REST API on SQLite with the real event-log, cost and baseline recommendation engines. */
 function apiSuite(databaseUrl: () => Promise<string | undefined>) {

@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import type { SpawnedServer } from '../support/spawn-server.js';
 import { describeFull } from '../support/tiers.js';
 import { apiClient, createKey, deploymentEnv, startApi, startWorker } from './support/process-stack.js';
 import { eventually, fixturesDir } from './support/service-harness.js';
+
+// Whole pipelines run in these tests; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 const eventLog = readFileSync(path.join(fixturesDir, 'databricks-aws-eventlog'));
 const clusterReport = JSON.parse(
@@ -64,7 +67,8 @@ function crashScenario(databaseUrl: () => Promise<string | undefined>, restarted
   it('a worker killed with SIGKILL mid-ingestion loses nothing: the job resumes and exactly one run exists', async () => {
     const env = deploymentEnv(await databaseUrl(), {
       SETPOINT_ALLOW_PRIVATE_EVENTLOG_URIS: 'true',
-      SETPOINT_JOB_LEASE_SECONDS: '3',
+      // Long enough that a busy machine does not expire healthy jobs (pg-boss has no heartbeat).
+      SETPOINT_JOB_LEASE_SECONDS: '10',
     });
     const key = await createKey(env);
     const api = await startApi(env, false);
@@ -94,7 +98,7 @@ function crashScenario(databaseUrl: () => Promise<string | undefined>, restarted
         ).json();
         return ['DONE', 'FAILED'].includes(body.pipeline_state) ? body : undefined;
       },
-      90_000,
+      150_000,
       'the run to finish after the restart',
     );
     expect(run).toMatchObject({ pipeline_state: 'DONE', error: null, eventlog_bytes: eventLog.length });

@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+
+// Whole pipelines run in these tests; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 describe('processing pipeline', () => {
   let h: Harness;

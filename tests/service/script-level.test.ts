@@ -1,12 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { runCli } from '../support/run-cli.js';
 import type { SpawnedServer } from '../support/spawn-server.js';
 import { describeFull } from '../support/tiers.js';
 import { apiClient, createKey, deploymentEnv, startApi, startWorker } from './support/process-stack.js';
 import { eventually, fixturesDir } from './support/service-harness.js';
+
+// Whole pipelines run in these tests; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 /**
  * The whole loop through the real binary: key → token → project → upload of a corpus event log with

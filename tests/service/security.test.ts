@@ -1,12 +1,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CredentialSigner } from '../../src/security/credentials.js';
 import { loadKeyMaterial } from '../../src/security/key-material.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+
+// Whole pipelines run in these tests; a busy shared machine can make them slow.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 const workspaceToken = 'dapi0123456789abcdef-workspace-token';
 const webhookPassword = 'hook-password-5f2a9c';

@@ -86,7 +86,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */
 export async function eventually<T>(
   check: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
   what = 'condition',
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
