@@ -72,6 +72,24 @@ describe('learnFleetPrior', () => {
   });
 });
 
+describe('fleet failure prior', () => {
+  it('learns that configurations with much less memory than a working one fail more often', () => {
+    const oomFleet = fleet.map((entry) => ({
+      candidates: entry.candidates,
+      observations: entry.observations.map((observation) => {
+        const candidate = byId(observation.candidateId);
+        return { ...observation, completed: candidate.nodes * candidate.memoryGibPerNode >= 64 };
+      }),
+    }));
+    const learned = learnFleetPrior(oomFleet);
+    // The first bucket holds configurations with less than 1/8 of the memory of one known to work.
+    const muchLess = learned.memoryRisk[0]!;
+    const more = learned.memoryRisk.at(-1)!;
+    expect(muchLess.failureRate).toBeGreaterThan(0.5);
+    expect(more.failureRate).toBeLessThan(0.1);
+  });
+});
+
 describe('JobOptimizer (economy)', () => {
   const optimizer = new JobOptimizer(prior, catalog);
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
 import { createRandom } from '../../optimizer/seeded-random.js';
 import type { Observation } from '../../optimizer/types.js';
-import { playEpisode, runSweepBench } from './run-sweep-bench.js';
+import { fleetFor, playEpisode, runSweepBench } from './run-sweep-bench.js';
 import type { SweepCsvRow } from './schema.js';
 import { groupSweepRows } from './sweep-dataset.js';
 import { generateSyntheticSweep } from './synthetic-sweep.js';
@@ -160,5 +160,20 @@ describe('runSweepBench on a synthetic sweep', () => {
       const within = result.optimizers[name]?.['1.1']?.search.pWithin110;
       expect(within?.['6']).toBeGreaterThanOrEqual(within?.['3'] ?? 0);
     }
+  });
+});
+
+describe('fleetFor (leave-one-workload-out)', () => {
+  it('gives a workload every other workload as its fleet, never itself', () => {
+    const workloads = groupSweepRows([
+      row(4, 'm.large', 100, true, 'a'),
+      row(2, 'm.large', 150, true, 'b'),
+      row(8, 'm.large', 60, true, 'c'),
+      row(8, 'm.large', 61, true, 'c'),
+    ]);
+    const fleet = fleetFor(workloads, workloads[2]!);
+    expect(fleet).toHaveLength(2);
+    const runtimes = fleet.flatMap((job) => job.observations.map((observation) => observation.runtimeS));
+    expect(runtimes.sort()).toEqual([100, 150]);
   });
 });

@@ -139,7 +139,8 @@ export function playEpisode(
   return { runs };
 }
 
-function fleetFor(workloads: readonly SweepWorkload[], heldOut: SweepWorkload): FleetJob[] {
+/** The fleet a held-out workload may learn from: every other workload, never itself. */
+export function fleetFor(workloads: readonly SweepWorkload[], heldOut: SweepWorkload): FleetJob[] {
   return workloads
     .filter((workload) => workload !== heldOut)
     .map((workload) => ({
