@@ -22,9 +22,10 @@ export async function fetchAll<T>(
   path: string,
   signal?: AbortSignal,
   onProgress?: (loaded: T[], total: number) => void,
+  firstPage?: Promise<Page<T>>,
 ): Promise<T[]> {
   const join = path.includes('?') ? '&' : '?';
-  const first = await api.get<Page<T>>(`${path}${join}limit=${maxPage}&offset=0`, { signal });
+  const first = await (firstPage ?? api.get<Page<T>>(`${path}${join}limit=${maxPage}&offset=0`, { signal }));
   const pages: T[][] = [first.items];
   onProgress?.(first.items, first.total);
   const offsets: number[] = [];
@@ -43,6 +44,28 @@ export async function fetchAll<T>(
 
 const enc = encodeURIComponent;
 
+const projectsPath = '/api/v1/projects?sort=name';
+let prefetchedProjects: Promise<Page<Project>> | undefined;
+
+/**
+ * Starts loading the first page of projects while the app boots and checks the session, so the
+ * projects page does not wait for those round trips. Used once; a failure is retried by the page.
+ */
+export function prefetchProjects(): void {
+  prefetchedProjects = api.get<Page<Project>>(`${projectsPath}&limit=${maxPage}&offset=0`, {
+    expectUnauthorized: true,
+  });
+  prefetchedProjects.catch(() => undefined);
+}
+
+function takePrefetchedProjects(): Promise<Page<Project>> | undefined {
+  const taken = prefetchedProjects?.catch(() =>
+    api.get<Page<Project>>(`${projectsPath}&limit=${maxPage}&offset=0`),
+  );
+  prefetchedProjects = undefined;
+  return taken;
+}
+
 export const endpoints = {
   system: (options?: RequestOptions) => api.get<SystemInfo>('/api/v1/system', options),
 
@@ -52,7 +75,7 @@ export const endpoints = {
   signOut: () => api.delete<void>('/api/v1/session'),
 
   projects: (signal?: AbortSignal, onProgress?: (loaded: Project[], total: number) => void) =>
-    fetchAll<Project>('/api/v1/projects?sort=name', signal, onProgress),
+    fetchAll<Project>(projectsPath, signal, onProgress, takePrefetchedProjects()),
   project: (id: string) => api.get<Project>(`/api/v1/projects/${enc(id)}`),
   updateProject: (id: string, patch: { name?: string; settings?: Partial<ProjectSettings> }) =>
     api.patch<Project>(`/api/v1/projects/${enc(id)}`, patch),

@@ -47,12 +47,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const location = useLocation();
 
   useEffect(() => {
+    // The fallback probe runs alongside the session check so a server without sessions costs no extra round trip.
+    const probe = probeWithoutSession();
     endpoints.session().then(
       ({ user }) => setSession({ state: 'signed-in', user }),
       (error: unknown) => {
         if (error instanceof ApiError && error.unauthorized)
           setSession({ state: 'signed-out', reason: null });
-        else if (error instanceof ApiError && error.notAvailable) void probeWithoutSession().then(setSession);
+        else if (error instanceof ApiError && error.notAvailable) void probe.then(setSession);
         else setSession({ state: 'signed-out', reason: messageOf(error) });
       },
     );

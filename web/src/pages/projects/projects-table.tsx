@@ -29,7 +29,7 @@ export function ProjectsTable({
     count: rows.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    overscan: 8,
   });
   const template = { gridTemplateColumns: columns.map((column) => column.width).join(' ') };
   const cellClass = (column: Column) => (column.align === 'end' ? 'cell cell-end' : 'cell');
