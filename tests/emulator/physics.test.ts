@@ -106,6 +106,20 @@ describe('simulateRun', () => {
     ).toBe(true);
   });
 
+  it('falls back to on-demand for part of a spot request only when fallback is allowed', () => {
+    const workers = (availability: string) =>
+      simulateRun(
+        workload('daily-aggregation'),
+        cluster('m5.xlarge', 40, { aws_attributes: { availability, first_on_demand: 1 } }),
+        1,
+        0,
+      ).timeline.executors.slice(0, 40);
+    const withFallback = workers('SPOT_WITH_FALLBACK').filter((executor) => !executor.spot).length;
+    expect(withFallback).toBeGreaterThan(0);
+    expect(withFallback).toBeLessThan(20);
+    expect(workers('SPOT').every((executor) => executor.spot)).toBe(true);
+  });
+
   it('ramps an autoscaling cluster up with RESIZING and UPSIZE_COMPLETED events', () => {
     const run = simulateRun(
       workload('io-bound-scan'),

@@ -34,6 +34,8 @@ export interface SimulationSettings {
 const second = 1000;
 const maxTaskFailures = 4;
 const runNoiseDefault = 0.03;
+/** Share of spot requests that find no capacity. */
+const spotCapacityShortfall = 0.1;
 
 interface LiveExecutor {
   record: ExecutorRecord;
@@ -223,9 +225,12 @@ export class ClusterSimulator {
   ): LiveExecutor {
     const id = this.nextExecutorId;
     this.nextExecutorId += 1;
-    const spot = !forceOnDemand && this.isSpotWorker(workerIndex);
-    const host = `10.0.${1 + Math.floor(id / 250)}.${10 + (id % 250)}`;
     const lossRandom = createRandom(hashSeed(this.settings.seed, this.settings.runIndex, 'spot', id));
+    // Spot capacity is sometimes short: with fallback, Databricks launches those nodes on demand.
+    const capacityShort = lossRandom.next() < spotCapacityShortfall;
+    const fallback = capacityShort && this.spec.availability === 'SPOT_WITH_FALLBACK';
+    const spot = !forceOnDemand && !fallback && this.isSpotWorker(workerIndex);
+    const host = `10.0.${1 + Math.floor(id / 250)}.${10 + (id % 250)}`;
     const hourlyRate = this.spec.nodeType.spotInterruptionsPerHour;
     const lostAtMs = spot
       ? readyMs + lossRandom.exponential(hourlyRate / 3_600_000)
