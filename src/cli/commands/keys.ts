@@ -2,8 +2,10 @@ import type { Command } from '@commander-js/extra-typings';
 import Table from 'cli-table3';
 import { loadConfig } from '../../config/load-config.js';
 import { createApiKeyService } from '../../projects/api-key-service.js';
+import { createWorkspaceService } from '../../projects/workspace-service.js';
 import { CredentialSigner } from '../../security/credentials.js';
 import { loadKeyMaterial } from '../../security/key-material.js';
+import { SecretBox } from '../../security/secret-box.js';
 import { openDatabase } from '../../store/open-database.js';
 
 async function withApiKeys<T>(
@@ -38,7 +40,7 @@ export function registerKeysCommand(program: Command): void {
     .description('manage API keys directly on the database (local admin)')
     .addHelpText(
       'after',
-      '\nExamples:\n  setpoint keys create --name ci --json\n  setpoint keys list\n  setpoint keys revoke spk_…',
+      '\nExamples:\n  setpoint keys create --name ci --json\n  setpoint keys list\n  setpoint keys revoke spk_…\n  setpoint keys reencrypt',
     );
 
   keys
@@ -83,6 +85,39 @@ export function registerKeysCommand(program: Command): void {
         ]);
       }
       process.stdout.write(`${table.toString()}\n`);
+    });
+
+  keys
+    .command('reencrypt')
+    .description(
+      're-encrypt workspace secrets under the first master key of SETPOINT_MASTER_KEY (after rotation)',
+    )
+    .option('--data-dir <dir>', 'data directory (default ./.setpoint)')
+    .option('--json', 'print {rewritten} as JSON')
+    .addHelpText(
+      'after',
+      '\nRotation: put the new key first, keep the old ones, run this, then drop the old keys.\n\nExamples:\n  SETPOINT_MASTER_KEY="k2:<new base64>,k1:<old base64>" setpoint keys reencrypt',
+    )
+    .action(async (options) => {
+      const config = loadConfig({ dataDir: options.dataDir });
+      const store = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      try {
+        const material = loadKeyMaterial({
+          dataDir: config.dataDir,
+          masterKey: config.masterKey,
+          serverSecret: config.serverSecret,
+        });
+        const workspaces = createWorkspaceService({
+          db: store.db,
+          secretBox: new SecretBox(material.masterKeys),
+        });
+        const rewritten = await workspaces.reencryptSecrets();
+        process.stdout.write(
+          options.json ? `${JSON.stringify({ rewritten })}\n` : `re-encrypted ${rewritten} secret(s)\n`,
+        );
+      } finally {
+        await store.close();
+      }
     });
 
   keys

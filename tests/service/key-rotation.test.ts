@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/schema.js';
+import { createLogger } from '../../src/logging/logger.js';
+import { SecretBox } from '../../src/security/secret-box.js';
+import { composeServices } from '../../src/server/compose-services.js';
+import { runCli } from '../support/run-cli.js';
+
+describe('master key rotation', () => {
+  it('keeps old secrets readable after rotation and re-encrypts them under the new key', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-rotation-'));
+    const oldKey = `old:${randomBytes(32).toString('base64')}`;
+    const newKey = `new:${randomBytes(32).toString('base64')}`;
+    const open = (masterKey: string) =>
+      composeServices({ config: configSchema.parse({ dataDir, masterKey }), logger: createLogger('silent') });
+
+    const before = await open(oldKey);
+    const workspace = await before.workspaces.create(
+      { name: 'w', platform: 'databricks', cloud: 'aws', credentials: { token: 'dapi-rotate-me' } },
+      'test',
+    );
+    await before.close();
+
+    const rotated = await open(`${newKey},${oldKey}`);
+    expect((await rotated.workspaces.credentials(workspace.id)).credentials).toEqual({
+      token: 'dapi-rotate-me',
+    });
+    await rotated.close();
+
+    const result = await runCli(['keys', 'reencrypt', '--json', '--data-dir', dataDir], {
+      env: { SETPOINT_MASTER_KEY: `${newKey},${oldKey}` },
+    });
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ rewritten: 1 });
+
+    const after = await open(newKey);
+    const row = await after.store.db.selectFrom('workspaces').selectAll().executeTakeFirstOrThrow();
+    expect(SecretBox.keyIdOf(row.credentials_ciphertext ?? '')).toBe('new');
+    expect((await after.workspaces.credentials(workspace.id)).credentials).toEqual({
+      token: 'dapi-rotate-me',
+    });
+    await after.close();
+  });
+});
