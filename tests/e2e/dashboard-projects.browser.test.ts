@@ -247,6 +247,60 @@ describeFull(
       });
     });
 
+    it('requests a recommendation, shows it as a diff of the cluster and applies it after confirmation', async () => {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/projects/${etl.id}/recommendation`);
+      await page.getByRole('button', { name: 'Generate new' }).click();
+      const diff = page.getByTestId('config-diff');
+      await diff.waitFor({ timeout: 60_000 });
+      const changed = await diff.locator('tr.diff-changed').count();
+      expect(changed).toBeGreaterThan(0);
+      await page.getByTestId('pareto-chart').waitFor();
+      expect(Number(await page.getByTestId('pareto-chart').getAttribute('data-tried'))).toBe(3);
+      await page.screenshot({ path: path.join(screenshotDir, 'project-recommendation.png'), fullPage: true });
+
+      await page.getByRole('button', { name: 'Apply', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Apply this recommendation?' });
+      await dialog.getByRole('button', { name: 'Apply to the job' }).click();
+      await page.getByText('Applied: the job uses the recommended cluster').waitFor();
+      const latest = await client.request<{ applied: { requested_at: number } | null }>(
+        'GET',
+        `/api/v1/projects/${etl.id}/recommendations/latest`,
+      );
+      expect(latest.applied).not.toBeNull();
+      await page.close();
+    });
+
+    it('charts the Spark metrics of the recent runs', async () => {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/projects/${etl.id}/metrics`);
+      await page.getByTestId('utilization-chart').waitFor({ timeout: 60_000 });
+      expect(await page.locator('.metrics tbody tr').count()).toBe(60);
+      await page.screenshot({ path: path.join(screenshotDir, 'project-metrics.png'), fullPage: true });
+      await page.close();
+    });
+
+    it('adds a workspace and lists it', async () => {
+      const page = await context.newPage();
+      await page.goto(`${server.url}/workspaces`);
+      await page.getByRole('button', { name: 'Add workspace' }).click();
+      await page.getByLabel('Name').fill('analytics-prod');
+      await page.getByLabel('Host').fill('https://dbc-1234abcd-5678.cloud.databricks.com');
+      await page.getByLabel('Access token').fill('dapi-not-a-real-token');
+      await page.getByRole('button', { name: 'Add and check access' }).click();
+      await page.getByRole('cell', { name: 'analytics-prod' }).waitFor();
+      const stored = await client.request<{ items: Array<{ name: string; has_credentials: boolean }> }>(
+        'GET',
+        '/api/v1/workspaces',
+      );
+      expect(stored.items).toEqual([
+        expect.objectContaining({ name: 'analytics-prod', has_credentials: true }),
+      ]);
+      await page.getByTestId('access-check').waitFor();
+      await page.screenshot({ path: path.join(screenshotDir, 'workspaces.png'), fullPage: true });
+      await page.close();
+    });
+
     it('switches to the dark theme with the t key and keeps it after a reload', async () => {
       const page = await openProjects();
       await page.keyboard.press('t');

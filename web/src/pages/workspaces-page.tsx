@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from 'react';
-import { messageOf } from '../api/client.js';
+import { ApiError, messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
 import type { AccessCheckLine, Workspace } from '../api/types.js';
 import { useApi } from '../api/use-api.js';
@@ -59,7 +59,11 @@ export function WorkspacesPage() {
       const result = await endpoints.accessCheck(workspace.id);
       setChecks({ workspace: workspace.name, lines: result.results, error: null });
     } catch (error) {
-      setChecks({ workspace: workspace.name, lines: null, error: messageOf(error) });
+      const message =
+        error instanceof ApiError && error.notAvailable
+          ? 'The access check is not available on this server.'
+          : messageOf(error);
+      setChecks({ workspace: workspace.name, lines: null, error: message });
     }
   };
 

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
@@ -72,6 +72,12 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
   const latest = recommendations?.find((rec) => rec.state === 'SUCCESS') ?? null;
   const pending = recommendations?.find((rec) => rec.state === 'PENDING') ?? null;
   const current = currentConfig(data.runs);
+  // A recommendation in progress is checked again every few seconds until it settles.
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(reload, 2000);
+    return () => clearTimeout(timer);
+  }, [pending, reload]);
   const diff = useMemo(
     () => (latest ? diffConfigs(current ?? {}, latest.configuration ?? {}) : []),
     [latest, current],
