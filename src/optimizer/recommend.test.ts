@@ -97,13 +97,14 @@ describe('JobOptimizer (economy)', () => {
     const observations = observe('16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge');
     const current = '16xm4.xlarge';
     const slaSeconds = job(byId('8xm4.xlarge')) * 1.05;
-    const recommendation = optimizer.recommend({
+    const exploitOnly = new JobOptimizer(prior, catalog, { minExplorationGain: 1 });
+    const recommendation = exploitOnly.recommend({
       candidates: catalog,
       observations,
       currentCandidateId: current,
       slaSeconds,
     });
-    const { assessments } = optimizer.assess({
+    const { assessments } = exploitOnly.assess({
       candidates: catalog,
       observations,
       currentCandidateId: current,
@@ -119,6 +120,24 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
     expect(recommendation.predictedRuntimeS.low).toBeLessThanOrEqual(recommendation.predictedRuntimeS.mid);
     expect(recommendation.predictedRuntimeS.mid).toBeLessThanOrEqual(recommendation.predictedRuntimeS.high);
+  });
+
+  it('after learning keeps learning only with untried configurations that meet the exploration confidence', () => {
+    const observations = observe('16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge');
+    const input = {
+      candidates: catalog,
+      observations,
+      currentCandidateId: '16xm4.xlarge',
+      slaSeconds: job(byId('8xm4.xlarge')) * 1.05,
+    };
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0 });
+    const recommendation = explorer.recommend(input);
+    const chosen = explorer
+      .assess(input)
+      .assessments.find((entry) => entry.candidate.id === recommendation.candidateId)!;
+    expect(recommendation.phase).toBe('OPTIMIZING');
+    expect(chosen.tried).toBe(false);
+    expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(0.75);
   });
 
   it('shrinks a cluster whose SLA is loose, and says why with numbers', () => {

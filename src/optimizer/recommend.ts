@@ -52,15 +52,16 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   maxLearningCostMultiple: 3,
   minSaving: 0.03,
   minExplorationGain: 0.005,
-  explorationConfidence: 0.7,
+  explorationConfidence: 0.75,
   maxRuntimeIncrease: 0.1,
   model: defaultAnalogSettings,
 };
 
 /**
- * The first recommendation only exploits (it is the change a team judges Setpoint by); the remaining
- * learning runs maximize constrained expected improvement at the learning confidence; after learning,
- * exploit when the saving clears the hysteresis, else keep learning only with SLA-safe configurations.
+ * The first recommendation exploits (it is the change a team judges Setpoint by), or else tries a
+ * confident candidate not expected to cost more; the remaining learning runs maximize constrained expected
+ * improvement within the learning risk bounds; after learning, keep learning while an untried confident
+ * candidate promises enough, else exploit when the saving clears the hysteresis, else stay.
  */
 type DecisionMode = 'first' | 'exploring' | 'optimizing';
 
@@ -261,15 +262,17 @@ export class JobOptimizer {
       cheapest,
       (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
     );
-    if (mode === 'first' || (mode === 'optimizing' && exploit)) return exploit ?? rescue(allowed, mustMove);
+    if (mode === 'first' && (exploit || mustMove)) return exploit ?? rescue(allowed, mustMove);
     const explorable =
-      mode === 'exploring'
-        ? allowed.filter(
-            (entry) =>
-              entry.probabilityMeetsSla >= learningConfidence &&
-              entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
-          )
-        : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
+      mode === 'first'
+        ? safe.filter((entry) => entry.expectedCostUsd <= currentCostUsd)
+        : mode === 'exploring'
+          ? allowed.filter(
+              (entry) =>
+                entry.probabilityMeetsSla >= learningConfidence &&
+                entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
+            )
+          : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
     const explore = maximumBy(
       explorable.filter((entry) => !entry.tried),
       (entry) => entry.expectedImprovementUsd,
