@@ -138,7 +138,10 @@ export async function checkWorkspaceAccess(
 }
 
 function isMissingPath(error: unknown): boolean {
-  return error instanceof DatabricksApiError && (error.errorCode === 'RESOURCE_DOES_NOT_EXIST' || error.errorCode === 'NOT_FOUND');
+  return (
+    error instanceof DatabricksApiError &&
+    (error.errorCode === 'RESOURCE_DOES_NOT_EXIST' || error.errorCode === 'NOT_FOUND')
+  );
 }
 
 function explain(error: unknown): string {

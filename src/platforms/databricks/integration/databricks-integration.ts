@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { CostModel } from '../../../cost/cost-model.js';
+import { isAppError } from '../../../errors/index.js';
 import type { Logger } from '../../../logging/logger.js';
 import type { ProjectService } from '../../../projects/project-service.js';
 import type { RecommendationService } from '../../../projects/recommendation-service.js';
 import type { RunService } from '../../../projects/run-service.js';
 import type { WorkspaceService } from '../../../projects/workspace-service.js';
-import type { JobQueue } from '../../../queue/job-queue.js';
+import { type JobQueue, PermanentJobError } from '../../../queue/job-queue.js';
 import type { Database } from '../../../store/database-schema.js';
 import { checkWorkspaceAccess } from '../access-check.js';
 import type { TransportOptions } from '../transport.js';
@@ -146,10 +147,18 @@ export function createDatabricksIntegration(deps: IntegrationDependencies) {
       actor: string;
       kind: 'apply' | 'auto-apply';
     }) {
-      await applier.apply(payload.projectId, payload.recommendationId, {
-        actor: payload.actor,
-        kind: payload.kind,
-      });
+      try {
+        await applier.apply(payload.projectId, payload.recommendationId, {
+          actor: payload.actor,
+          kind: payload.kind,
+        });
+      } catch (error) {
+        // a refusal (paused, scaling type, not ready, unlinked) will not change on retry: park it, visibly
+        if (isAppError(error) && error.kind !== 'upstream' && error.kind !== 'rate_limited') {
+          throw new PermanentJobError(error.message, { cause: error });
+        }
+        throw error;
+      }
     },
     async 'databricks.reconcile'({ workspaceId }: { workspaceId: string }) {
       const { client } = await connect(workspaceId);

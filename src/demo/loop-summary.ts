@@ -1,0 +1,64 @@
+import type { ProjectRun } from './closed-loop-driver.js';
+
+/** Runs counted as learning: the cold start plus the optimizer's default three learning runs. */
+export const learningRunCount = 4;
+
+export interface ProjectSummary {
+  project: string;
+  firstCost: number | null;
+  lastCost: number | null;
+  /** 1 − last/first cost (0.3 = 30% cheaper). */
+  saving: number | null;
+  slaMinutes: number | null;
+  /** Runs after learning that finished within the SLA, of those after learning. */
+  slaMetLastRuns: { met: number; of: number };
+  phase: string;
+}
+
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] ?? null)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+export function summarizeProject(
+  project: string,
+  runs: ProjectRun[],
+  slaMinutes: number | null,
+  phase: string,
+): ProjectSummary {
+  const costed = runs.filter((run) => run.costUsd !== null);
+  const firstCost = costed[0]?.costUsd ?? null;
+  const lastCost = costed.at(-1)?.costUsd ?? null;
+  const afterLearning = runs.slice(learningRunCount);
+  const met = afterLearning.filter(
+    (run) =>
+      run.status === 'SUCCESS' &&
+      run.runtimeMinutes !== null &&
+      (slaMinutes === null || run.runtimeMinutes <= slaMinutes),
+  ).length;
+  return {
+    project,
+    firstCost,
+    lastCost,
+    saving: firstCost && lastCost !== null ? 1 - lastCost / firstCost : null,
+    slaMinutes,
+    slaMetLastRuns: { met, of: afterLearning.length },
+    phase,
+  };
+}
+
+export function overallSummary(projects: ProjectSummary[]) {
+  const runsAfterLearning = projects.reduce((sum, project) => sum + project.slaMetLastRuns.of, 0);
+  const violations = projects.reduce(
+    (sum, project) => sum + project.slaMetLastRuns.of - project.slaMetLastRuns.met,
+    0,
+  );
+  return {
+    medianSaving: median(projects.flatMap((project) => (project.saving === null ? [] : [project.saving]))),
+    slaViolationRateAfterLearning: runsAfterLearning ? violations / runsAfterLearning : null,
+  };
+}
