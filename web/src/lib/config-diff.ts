@@ -18,15 +18,25 @@ export function flatten(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
-/** Line-by-line comparison of two cluster specs, changed lines first, then alphabetical. */
-export function diffConfigs(current: unknown, recommended: unknown): DiffLine[] {
+const sizing = ['num_workers', 'autoscale'] as const;
+
+/**
+ * Line-by-line comparison of the job's cluster with a recommended `new_cluster` fragment, changed
+ * lines first. Applying merges the fragment into the cluster, so a setting the fragment leaves out
+ * keeps its value; only the sizing is exclusive (a fixed size replaces autoscaling and vice versa).
+ */
+export function diffConfigs(current: Record<string, unknown>, fragment: Record<string, unknown>): DiffLine[] {
   const a = flatten(current);
-  const b = flatten(recommended);
+  const b = flatten(fragment);
+  const replacedSizing = sizing.filter(
+    (key) => !(key in fragment) && sizing.some((other) => other in fragment),
+  );
+  const removed = (path: string) => replacedSizing.some((key) => path === key || path.startsWith(`${key}.`));
   const paths = [...new Set([...a.keys(), ...b.keys()])];
   return paths
     .map((path) => {
       const before = a.get(path) ?? null;
-      const after = b.get(path) ?? null;
+      const after = b.has(path) ? b.get(path)! : removed(path) ? null : before;
       return { path, current: before, recommended: after, changed: before !== after };
     })
     .sort((x, y) => Number(y.changed) - Number(x.changed) || x.path.localeCompare(y.path));

@@ -105,7 +105,6 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
     setNotice(null);
     try {
       await endpoints.requestRecommendation(data.project.id);
-      setNotice('A new recommendation was requested; it appears here when it is ready.');
       reload();
     } catch (error) {
       setNotice(error instanceof Error ? error.message : String(error));
@@ -163,6 +162,11 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
 
   return (
     <div className="recommendation">
+      {pending && (
+        <p className="notice" role="status">
+          A new recommendation is being computed from the latest run; it appears here when it is ready.
+        </p>
+      )}
       {notice && (
         <p className="notice" role="status">
           {notice}
