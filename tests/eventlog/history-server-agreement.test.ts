@@ -78,6 +78,18 @@ describe('stages', () => {
     compareStages(profileOf('app-20200706201101-0003'), expectation('stage_list_with_peak_metrics')));
   it('local-1426533911241 attempt 1', () =>
     compareStages(profileOf('local-1426533911241', '1'), expectation('stage_list_with_accumulable_json')));
+  const singleStages: Array<[string, string]> = [
+    ['app-20180109111548-0000', 'excludeOnFailure_for_stage'],
+    ['application_1516285256255_0012', 'excludeOnFailure_node_for_stage'],
+    ['application_1628109047826_1317105', 'stage_with_speculation_summary'],
+    ['local-1642039451826', 'one_stage_json_with_partitionId'],
+  ];
+  for (const [appId, file] of singleStages) {
+    it(`${appId} (${file})`, () => {
+      const answer = expectation<Json | Json[]>(file);
+      compareStages(profileOf(appId), Array.isArray(answer) ? answer : [answer]);
+    });
+  }
 });
 
 describe('executors', () => {
