@@ -32,7 +32,7 @@ describe('setpoint demo --headless', () => {
       expect(project.saving).toBeCloseTo(1 - (project.lastCost ?? 0) / (project.firstCost ?? 1), 10);
     }
     expect(summary.overall.medianSaving).not.toBeNull();
-  });
+  }, 400_000);
 
   it('rejects a bad --runs value in one line', async () => {
     const result = await runCli(['demo', '--headless', '--runs', 'many']);
