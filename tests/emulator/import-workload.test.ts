@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { workloadFromProfile } from '../../src/emulator/import/workload-from-profile.js';
 import { simulateRun } from '../../src/emulator/physics/simulate-run.js';
 import { workloadSchema } from '../../src/emulator/workloads/schema.js';
-import { findShippedWorkload } from '../../src/emulator/workloads/shipped-workloads.js';
+import { findShippedWorkload, shippedWorkloads } from '../../src/emulator/workloads/shipped-workloads.js';
 import { analyzeEventLog } from '../../src/eventlog/index.js';
 
 const run = promisify(execFile);
@@ -36,14 +36,27 @@ describe('import-workload', () => {
       stages(workload).reduce((sum, stage) => sum + stage.inputBytes, 0);
     expect(input(imported) / input(original)).toBeGreaterThan(0.9);
     expect(input(imported) / input(original)).toBeLessThan(1.1);
-    // The imported model runs in the simulator and lands near the original's runtime.
-    const replay = simulateRun(imported, { node_type_id: 'm5.xlarge', num_workers: 4 }, 1, 0, {
-      weeksElapsed: 0,
-    });
-    expect(replay.outcome).toBe('SUCCESS');
-    expect(replay.runtimeMs / simulated.runtimeMs).toBeGreaterThan(0.5);
-    expect(replay.runtimeMs / simulated.runtimeMs).toBeLessThan(1.5);
   });
+
+  it.each(shippedWorkloads.map((workload) => workload.name))(
+    'replays an imported %s close to the original on the cluster it was observed on',
+    async (name) => {
+      const original = findShippedWorkload(name)!;
+      const spec = {
+        node_type_id: 'm5.xlarge',
+        num_workers: 4,
+        aws_attributes: { availability: 'ON_DEMAND' },
+      };
+      const simulated = simulateRun(original, spec, 1, 0, { weeksElapsed: 0 });
+      const path = join(scratch, `${name}-eventlog`);
+      writeFileSync(path, `${simulated.eventLogLines.join('\n')}\n`);
+      const imported = workloadFromProfile(await analyzeEventLog(path), `${name}-imported`);
+      const replay = simulateRun(imported, spec, 1, 0, { weeksElapsed: 0 });
+      expect(replay.outcome).toBe(simulated.outcome);
+      expect(replay.runtimeMs / simulated.runtimeMs).toBeGreaterThan(0.75);
+      expect(replay.runtimeMs / simulated.runtimeMs).toBeLessThan(1.3);
+    },
+  );
 
   it('imports a real Spark log through the CLI and the result loads as a workload model', async () => {
     const out = join(scratch, 'workloads', 'spark-local.json');

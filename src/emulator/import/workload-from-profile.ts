@@ -40,8 +40,16 @@ function skewSigma(skewRatio: number, tasks: number): number {
 function stageModel(stage: ProfileStage, localId: number, parents: number[], cpuFactor: number): StageModel {
   const tasks = Math.max(1, stage.numTasks);
   const measuredTasks = Math.max(1, stage.tasks);
+  // Executor CPU time is the work; logs without it (very old Spark) fall back to most of the run time.
   const cpuMs = stage.executorCpuTimeMs > 0 ? stage.executorCpuTimeMs : stage.executorRunTimeMs * 0.7;
-  const perTaskMemory = (stage.peakExecutionMemoryBytes + stage.memoryBytesSpilled) / measuredTasks;
+  // The profile's peak is the largest task's, bounded by the memory a task had; spill is a sum over
+  // tasks. An even stage that spilled filled its memory everywhere; in a skewed one the stragglers did.
+  const averageSpill = stage.memoryBytesSpilled / measuredTasks;
+  const evenSpill = averageSpill > 0.25 * stage.peakExecutionMemoryBytes;
+  const perTaskMemory =
+    (evenSpill
+      ? stage.peakExecutionMemoryBytes
+      : stage.peakExecutionMemoryBytes / Math.max(1, stage.skewRatio)) + averageSpill;
   return {
     id: localId,
     name: stage.name.slice(0, 120) || `stage ${stage.stageId}`,
