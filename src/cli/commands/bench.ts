@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { registerBenchSimCommand } from './bench-sim.js';
 import { registerBenchSweepCommand } from './bench-sweep.js';
 
 /** `setpoint bench <suite>`: the optimizer's benchmarks, one file per suite. */
@@ -11,7 +12,9 @@ export function registerBenchCommand(program: Command): void {
       `
 Examples:
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv
-  setpoint bench sweep --dataset my-sweep.csv --sla 1.1 --seeds 5 --json`,
+  setpoint bench sweep --dataset my-sweep.csv --sla 1.1 --seeds 5 --json
+  setpoint bench sim --runs 12 --seeds 5 --plots bench-plots`,
     );
   registerBenchSweepCommand(bench);
+  registerBenchSimCommand(bench);
 }
