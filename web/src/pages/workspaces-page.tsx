@@ -4,7 +4,7 @@ import { endpoints } from '../api/endpoints.js';
 import type { AccessCheckLine, Workspace } from '../api/types.js';
 import { useApi } from '../api/use-api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
-import { LoadView } from '../components/load-view.js';
+import { LoadView, NotAvailable } from '../components/load-view.js';
 import { formatDateTime } from '../lib/format.js';
 import { useSession } from '../shell/session.js';
 
@@ -50,6 +50,7 @@ export function WorkspacesPage() {
     workspace: string;
     lines: AccessCheckLine[] | null;
     error: string | null;
+    unavailable?: boolean;
   } | null>(null);
   const [removing, setRemoving] = useState<Workspace | null>(null);
 
@@ -59,11 +60,8 @@ export function WorkspacesPage() {
       const result = await endpoints.accessCheck(workspace.id);
       setChecks({ workspace: workspace.name, lines: result.results, error: null });
     } catch (error) {
-      const message =
-        error instanceof ApiError && error.notAvailable
-          ? 'The access check is not available on this server.'
-          : messageOf(error);
-      setChecks({ workspace: workspace.name, lines: null, error: message });
+      const unavailable = error instanceof ApiError && error.notAvailable;
+      setChecks({ workspace: workspace.name, lines: null, error: messageOf(error), unavailable });
     }
   };
 
@@ -96,7 +94,11 @@ export function WorkspacesPage() {
       {checks && (
         <section className="card" aria-label="Access check" data-testid="access-check">
           <h2 className="section-title">Access check: {checks.workspace}</h2>
-          {checks.error && <p className="notice notice-error">{checks.error}</p>}
+          {checks.unavailable ? (
+            <NotAvailable what="The access check" />
+          ) : (
+            checks.error && <p className="notice notice-error">{checks.error}</p>
+          )}
           {!checks.error && !checks.lines && (
             <p className="loading">Checking what Setpoint can do in this workspace…</p>
           )}
@@ -147,20 +149,22 @@ export function WorkspacesPage() {
                     <td>{workspace.plan_type ?? '—'}</td>
                     <td>{workspace.has_credentials ? 'stored' : 'missing'}</td>
                     <td>{formatDateTime(workspace.created_at)}</td>
-                    <td className="row-actions">
-                      <button type="button" onClick={() => void runCheck(workspace)}>
-                        Check access
-                      </button>
-                      {canChange && (
-                        <>
-                          <button type="button" onClick={() => setEditing(workspace)}>
-                            Edit
-                          </button>
-                          <button type="button" className="danger" onClick={() => setRemoving(workspace)}>
-                            Remove
-                          </button>
-                        </>
-                      )}
+                    <td>
+                      <div className="row-actions">
+                        <button type="button" onClick={() => void runCheck(workspace)}>
+                          Check access
+                        </button>
+                        {canChange && (
+                          <>
+                            <button type="button" onClick={() => setEditing(workspace)}>
+                              Edit
+                            </button>
+                            <button type="button" className="danger" onClick={() => setRemoving(workspace)}>
+                              Remove
+                            </button>
+                          </>
+                        )}
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -57,7 +57,11 @@ export function MetricsTab({ data }: { data: ProjectData }) {
   const profiles = details.map((detail) => detail.profile_summary);
   const hasGc = details.some((detail) => gcShare(detail) !== null);
   const grid = { left: 64, right: 24, top: 36, bottom: 40 };
-  const xAxis = { type: 'category', data: labels, axisLabel: { hideOverlap: true } };
+  const xAxis = {
+    type: 'category',
+    data: labels,
+    axisLabel: { hideOverlap: true, formatter: (value: string) => value.split(',')[0] },
+  };
 
   const utilization: ChartOption = {
     grid,
@@ -147,7 +151,7 @@ export function MetricsTab({ data }: { data: ProjectData }) {
           <tr>
             <th>Run</th>
             <th className="num">Utilization</th>
-            <th className="num">GC</th>
+            {hasGc && <th className="num">GC</th>}
             <th className="num">Input</th>
             <th className="num">Shuffle read</th>
             <th className="num">Shuffle write</th>
@@ -162,7 +166,7 @@ export function MetricsTab({ data }: { data: ProjectData }) {
               <tr key={detail.id}>
                 <td>{formatDateTime(detail.started_at ?? detail.created_at)}</td>
                 <td className="num">{formatPercent(profile?.utilization, 1)}</td>
-                <td className="num">{formatPercent(gcShare(detail), 1)}</td>
+                {hasGc && <td className="num">{formatPercent(gcShare(detail), 1)}</td>}
                 <td className="num">{formatBytes(profile?.inputBytes)}</td>
                 <td className="num">{formatBytes(profile?.shuffleReadBytes)}</td>
                 <td className="num">{formatBytes(profile?.shuffleWriteBytes)}</td>

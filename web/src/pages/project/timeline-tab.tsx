@@ -54,7 +54,11 @@ export function TimelineTab({ data }: { data: ProjectData }) {
     lineStyle: { type: 'dashed', color: '#8b5cf6' },
   }));
   const grid = { left: 64, right: 24, top: 36, bottom: 64 };
-  const xAxis = { type: 'category', data: labels, axisLabel: { hideOverlap: true } };
+  const xAxis = {
+    type: 'category',
+    data: labels,
+    axisLabel: { hideOverlap: true, formatter: (value: string) => value.split(',')[0] },
+  };
 
   const costOption: ChartOption = {
     grid,
