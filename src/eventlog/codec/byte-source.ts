@@ -7,8 +7,6 @@ export interface ByteSource {
   readonly name: string;
   /** Stored (possibly compressed) size in bytes. */
   readonly size: number;
-  /** Set when the bytes are a plain file on disk, so decoders may read it directly. */
-  readonly filePath?: string;
   readHead(length: number): Promise<Uint8Array>;
   open(): AsyncIterable<Uint8Array>;
 }
@@ -19,7 +17,6 @@ export function fileByteSource(path: string, size: number): ByteSource {
   return {
     name: path,
     size,
-    filePath: path,
     async readHead(length) {
       const handle = await open(path, 'r');
       try {

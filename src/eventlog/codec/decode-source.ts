@@ -35,15 +35,8 @@ export async function decodeSource(source: ByteSource, options: DecodeOptions = 
       return { codec, chunks: decodeSnappyJavaStream(stored(), source.name) };
     case 'lzf':
       return { codec, chunks: decodeLzfStream(stored(), source.name) };
-    case 'zstd': {
-      const readsFileDirectly = source.filePath !== undefined && options.zstdDecoder !== 'fzstd';
-      if (readsFileDirectly) options.onStoredBytes?.(source.size);
-      const chunks = decodeZstdStream(stored, source.name, {
-        decoder: options.zstdDecoder ?? 'auto',
-        ...(source.filePath ? { filePath: source.filePath } : {}),
-      });
-      return { codec, chunks };
-    }
+    case 'zstd':
+      return { codec, chunks: decodeZstdStream(stored(), source.name, options.zstdDecoder ?? 'auto') };
     case 'lz4-frame':
       throw new ValidationError(
         'EVENTLOG_UNSUPPORTED_CODEC',

@@ -29,36 +29,32 @@ export function findZstdBinary(): string | null {
 
 /**
  * Decodes zstd (Spark writes many concatenated frames; the last one may be open in an in-progress
- * log). Uses `zstd -dc` when available (reading the file directly when there is one), else fzstd.
+ * log). Uses a `zstd -dc` child fed through its stdin when the binary is on PATH, else fzstd.
+ * Compressed bytes are few, so feeding them through this process costs little and keeps the
+ * stored-bytes count (progress) exact.
  */
 export function decodeZstdStream(
-  input: () => AsyncIterable<Uint8Array>,
+  input: AsyncIterable<Uint8Array>,
   source: string,
-  options: { decoder: ZstdDecoder; filePath?: string },
+  decoder: ZstdDecoder,
 ): AsyncGenerator<Uint8Array> {
-  const binary = options.decoder === 'fzstd' ? null : findZstdBinary();
-  if (binary) return decodeWithBinary(binary, input, source, options.filePath);
-  if (options.decoder === 'binary') throw corruptStream(source, 'zstd', 'the zstd binary is not on PATH');
-  return decodeWithFzstd(input(), source);
+  const binary = decoder === 'fzstd' ? null : findZstdBinary();
+  if (binary) return decodeWithBinary(binary, input, source);
+  if (decoder === 'binary') throw corruptStream(source, 'zstd', 'the zstd binary is not on PATH');
+  return decodeWithFzstd(input, source);
 }
 
 async function* decodeWithBinary(
   binary: string,
-  input: () => AsyncIterable<Uint8Array>,
+  input: AsyncIterable<Uint8Array>,
   source: string,
-  filePath: string | undefined,
 ): AsyncGenerator<Uint8Array> {
-  const child = spawn(binary, ['-d', '-c', '-q', ...(filePath ? ['--', filePath] : [])], {
-    stdio: [filePath ? 'ignore' : 'pipe', 'pipe', 'pipe'],
-  });
-  if (!filePath && child.stdin) {
-    const feed = Readable.from(input());
-    feed.on('error', (error) => child.stdout?.destroy(error));
-    child.stdin.on('error', () => {}); // zstd exits early on corrupt input; the exit code reports it
-    feed.pipe(child.stdin);
-  }
-  const { stdout, stderr: errors } = child;
-  if (!stdout || !errors) throw corruptStream(source, 'zstd', 'could not start the zstd binary');
+  const child = spawn(binary, ['-d', '-c', '-q'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const { stdin, stdout, stderr: errors } = child;
+  const feed = Readable.from(input);
+  feed.on('error', (error) => stdout.destroy(error));
+  stdin.on('error', () => {}); // zstd exits early on corrupt input; the exit code reports it
+  feed.pipe(stdin);
   let stderr = '';
   errors.setEncoding('utf8');
   errors.on('data', (text: string) => {
@@ -79,6 +75,7 @@ async function* decodeWithBinary(
       throw corruptStream(source, 'zstd', reason);
     }
   } finally {
+    feed.destroy();
     if (child.exitCode === null) child.kill();
   }
 }
