@@ -11,6 +11,7 @@ import {
   type SeedClient,
   type SeededProject,
   seedProjects,
+  seedRecommendation,
   seedRuns,
   waitForPipeline,
   workersForRun,
@@ -59,6 +60,7 @@ const slaMinutes = 5;
 const byName = (a: string, b: string) =>
   a.toLowerCase().localeCompare(b.toLowerCase(), 'en', { numeric: true });
 const runCount = 64;
+const setpointFrom = 40;
 
 describeFull(
   'dashboard: projects, timeline and settings in Chromium',
@@ -87,7 +89,11 @@ describeFull(
         autoApply: index % 5 === 1,
       }));
       etl = projects[0]!;
-      await seedRuns(client, etl.id, runCount);
+      // Forty runs on the job's own clusters, then runs on the cluster Setpoint recommended.
+      await seedRuns(client, etl.id, { from: 0, to: setpointFrom, of: runCount });
+      await waitForPipeline(client, etl.id, setpointFrom);
+      const recommendationId = await seedRecommendation(client, etl.id);
+      await seedRuns(client, etl.id, { from: setpointFrom, to: runCount, of: runCount, recommendationId });
       await waitForPipeline(client, etl.id, runCount);
       browser = await launchChromium();
       // This server authenticates API calls with bearer tokens; the browser sends one as a proxy would.
@@ -178,6 +184,11 @@ describeFull(
         await page.getByRole('link', { name: 'nightly-orders-etl' }).click();
         await page.waitForURL(`**/projects/${etl.id}`);
         await page.getByTestId('summary-cost').waitFor();
+        // Savings exist once Setpoint configured runs, with the method named next to them.
+        expect(await page.getByTestId('summary-savings').textContent()).toMatch(
+          /\$[\d.]+.*by cost(\/GB)? change/,
+        );
+        expect(await page.getByTestId('roi-method').textContent()).toContain('Savings are measured by');
         await page.screenshot({ path: path.join(screenshotDir, 'project-summary.png') });
 
         await page.getByRole('link', { name: 'Timeline' }).click();

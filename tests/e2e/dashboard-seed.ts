@@ -76,23 +76,35 @@ export async function seedProjects(
   return out;
 }
 
-/** Workers per run: the job definition changes twice, so the timeline has two configuration changes. */
-export const workersForRun = (index: number) => (index < 20 ? 4 : index < 40 ? 8 : 6);
+/**
+ * Workers per run: the job definition changes once by hand (run 20) and once to Setpoint's smaller
+ * cluster (run 40), so the timeline has two configuration changes.
+ */
+export const workersForRun = (index: number) => (index < 20 ? 8 : index < 40 ? 6 : 4);
 
 /**
  * Uploads `count` simulated daily runs of a shipped emulator workload, each with the event log the
  * emulator's physics writes and a cluster report naming the cluster it ran on.
  */
-export async function seedRuns(client: SeedClient, projectId: string, count: number): Promise<void> {
+export async function seedRuns(
+  client: SeedClient,
+  projectId: string,
+  runs: { from: number; to: number; of: number; recommendationId?: string },
+): Promise<void> {
   const workload = findShippedWorkload('daily-aggregation');
   if (!workload) throw new Error('the emulator ships no daily-aggregation workload');
-  for (let index = 0; index < count; index += 1) {
+  const count = runs.of;
+  for (let index = runs.from; index < runs.to; index += 1) {
     const cluster = {
       spark_version: '15.4.x-scala2.12',
       node_type_id: 'm5.xlarge',
       driver_node_type_id: 'm5.xlarge',
       num_workers: workersForRun(index),
       aws_attributes: { availability: 'ON_DEMAND', first_on_demand: 1 },
+      // How a run started from a Setpoint recommendation names it (the job carries the tag).
+      ...(runs.recommendationId
+        ? { custom_tags: { 'setpoint:recommendation-id': runs.recommendationId } }
+        : {}),
     };
     // Daily runs ending yesterday, so the project is active today.
     const startTimeMs = Math.floor(Date.now() / 86_400_000 - count + index) * 86_400_000 + 2 * 3_600_000;
@@ -106,6 +118,30 @@ export async function seedRuns(client: SeedClient, projectId: string, count: num
     );
     form.set('eventlog', new Blob([`${run.eventLogLines.join('\n')}\n`]), 'eventlog');
     await client.request('POST', `/api/v1/projects/${projectId}/runs`, form);
+  }
+}
+
+/** Requests a recommendation from the latest run and waits until it has succeeded. */
+export async function seedRecommendation(
+  client: SeedClient,
+  projectId: string,
+  timeoutMs = 60_000,
+): Promise<string> {
+  const { id } = await client.request<{ id: string }>(
+    'POST',
+    `/api/v1/projects/${projectId}/recommendations`,
+    {},
+  );
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const rec = await client.request<{ state: string; error: string | null }>(
+      'GET',
+      `/api/v1/projects/${projectId}/recommendations/${id}`,
+    );
+    if (rec.state === 'SUCCESS') return id;
+    if (rec.state === 'FAILURE') throw new Error(`recommendation failed: ${rec.error}`);
+    if (Date.now() > deadline) throw new Error(`recommendation still ${rec.state} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
 
