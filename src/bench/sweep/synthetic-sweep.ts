@@ -1,5 +1,5 @@
 import { createRandom } from '../../optimizer/seeded-random.js';
-import type { SweepCsvRow } from './schema.js';
+import { type SweepCsvRow, sweepColumns } from './schema.js';
 
 interface InstanceShape {
   type: string;
@@ -108,4 +108,21 @@ export function generateSyntheticSweep(options: SyntheticSweepOptions): SweepCsv
     }
   }
   return rows;
+}
+
+/** The options `tests/fixtures/datasets/synthetic-sweep.csv` was generated with. */
+export const syntheticFixtureOptions: SyntheticSweepOptions = {
+  workloads: 16,
+  repeats: 2,
+  seed: 20_261_121,
+  noise: 0.04,
+  timeoutS: 7200,
+};
+
+/** The canonical CSV text of a synthetic sweep. */
+export function syntheticSweepCsv(options: SyntheticSweepOptions): string {
+  const lines = generateSyntheticSweep(options).map((row) =>
+    sweepColumns.map((column) => String(row[column])).join(','),
+  );
+  return `${[sweepColumns.join(','), ...lines].join('\n')}\n`;
 }
