@@ -12,6 +12,7 @@ import { registerRecommendationsCommand } from './commands/recommendations.js';
 import { registerRunsCommand } from './commands/runs.js';
 import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommand } from './commands/token.js';
+import { registerUsersCommand } from './commands/users.js';
 import { registerWorkerCommand } from './commands/worker.js';
 
 export type RegisterCommand = (program: Command) => void;
@@ -32,4 +33,5 @@ export const commandRegistry: RegisterCommand[] = [
   registerProjectsCommand,
   registerRunsCommand,
   registerRecommendationsCommand,
+  registerUsersCommand,
 ];

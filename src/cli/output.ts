@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import pc from 'picocolors';
 
 /** Colour only when a person is looking at a terminal (and NO_COLOR is unset). */
-export function useColor(stream: NodeJS.WriteStream = process.stdout): boolean {
+export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
   return Boolean(stream.isTTY) && !process.env.NO_COLOR;
 }
 
@@ -32,7 +32,7 @@ const tableBorderChars = [
 
 /** An aligned table; headers bold on a TTY. */
 export function printTable(headers: string[], rows: Cell[][]): void {
-  const color = useColor();
+  const color = colorEnabled();
   const table = new Table({
     head: headers.map((header) => (color ? pc.bold(header) : header)),
     style: { head: [], border: [], compact: true, 'padding-left': 0, 'padding-right': 2 },
@@ -45,7 +45,7 @@ export function printTable(headers: string[], rows: Cell[][]): void {
 
 export function printFields(fields: [string, Cell][]): void {
   const width = Math.max(...fields.map(([name]) => name.length));
-  const color = useColor();
+  const color = colorEnabled();
   for (const [name, value] of fields) {
     const label = name.padEnd(width);
     process.stdout.write(

@@ -71,13 +71,13 @@ describe('exportTerraform', () => {
       task_key: 'main',
       new_cluster: [{ node_type_id: 'c5.2xlarge', num_workers: 3 }],
     });
-    expect(job?.lifecycle[0].ignore_changes[0]).toBe('${task[0].new_cluster[0].node_type_id}');
+    expect(job?.lifecycle[0].ignore_changes[0]).toBe(`\${task[0].new_cluster[0].node_type_id}`);
   });
 
   it('escapes interpolation markers in strings', async () => {
     const hcl = exportTerraform({
       resourceName: 'x',
-      ref: { kind: 'job_cluster', jobClusterKey: 'k${var.x}' },
+      ref: { kind: 'job_cluster', jobClusterKey: `k\${var.x}` },
       position: 0,
       cluster: { num_workers: 1 },
       header: [],
@@ -87,7 +87,7 @@ describe('exportTerraform', () => {
 
     // hcl2json keeps literal template markers escaped, so an unescaped one would come back as `${`
     expect(hcl).toMatch(/job_cluster_key = "k\$\$\{var\.x\}"/);
-    expect(parsed.resource.databricks_job.x?.[0].job_cluster?.[0].job_cluster_key).toBe('k$${var.x}');
+    expect(parsed.resource.databricks_job.x?.[0].job_cluster?.[0].job_cluster_key).toBe(`k$\${var.x}`);
   });
 });
 

@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 
 /** Paths pino replaces with [redacted]; every secret-bearing field name Setpoint uses is listed here. */
 export const redactedPaths = [

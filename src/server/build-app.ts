@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -6,6 +7,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { RateLimitedError } from '../errors/index.js';
 import type { Logger } from '../logging/logger.js';
 import { databricksRoutes } from '../platforms/databricks/integration/integration-routes.js';
+import { sessionRoutes } from '../users/session-routes.js';
 import type { Services } from './compose-services.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
@@ -71,7 +73,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     );
   });
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins });
-  registerAuthentication(app, services.apiKeys);
+  await app.register(cookie);
+  registerAuthentication(app, services.apiKeys, services.users);
   await app.register(rateLimit, {
     hook: 'preHandler',
     max: config.rateLimitPerMinute,
@@ -94,6 +97,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(authRoutes(services.apiKeys));
+  await app.register(
+    sessionRoutes(services.users, {
+      loginAttemptsPerMinute: 10,
+      demoLoginToken: () => services.demoLoginToken,
+    }),
+  );
   await app.register(systemRoutes(services.store));
   await app.register(projectRoutes(services.projects));
   await app.register(

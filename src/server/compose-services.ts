@@ -25,6 +25,7 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
 import { S3BlobStore, S3Client } from '../store/blobs/s3-blob-store.js';
 import { openDatabase, type StoreConnection } from '../store/open-database.js';
+import { createUserService } from '../users/user-service.js';
 import { defaultAnalysisPorts } from './analysis-ports.js';
 import { createMetrics } from './metrics.js';
 
@@ -86,6 +87,7 @@ export async function composeServices(options: ComposeOptions) {
   const db = store.db;
   const projects = createProjectService({ db });
   const workspaces = createWorkspaceService({ db, secretBox });
+  const users = createUserService({ db });
   const apiKeys = createApiKeyService({ db, signer, accessTokenTtlSeconds: config.accessTokenTtlSeconds });
   const runs = createRunService({
     db,
@@ -171,6 +173,9 @@ export async function composeServices(options: ComposeOptions) {
     projects,
     workspaces,
     apiKeys,
+    users,
+    /** Set by `setpoint demo`: a one-time link that signs the browser in as the demo admin. */
+    demoLoginToken: undefined as string | undefined,
     runs,
     recommendations,
     pipeline,

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { DatabricksIntegrationTables } from '../platforms/databricks/integration/integration-tables.js';
+import type { UserTables } from '../users/user-tables.js';
 
 /** Timestamps are epoch milliseconds on both dialects; JSON documents are text. */
 export interface ProjectsTable {
@@ -121,7 +122,7 @@ export interface ParkedJobsTable {
   created_at: number;
 }
 
-export interface Database extends DatabricksIntegrationTables {
+export interface Database extends DatabricksIntegrationTables, UserTables {
   projects: ProjectsTable;
   audit_log: AuditLogTable;
   workspaces: WorkspacesTable;

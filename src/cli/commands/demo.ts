@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
@@ -42,8 +43,12 @@ export function registerDemoCommand(program: Command): void {
         env: options.json ? { SETPOINT_LOG_LEVEL: 'silent' } : {},
       });
       if (!options.headless) {
+        const services = loop.server.services;
+        await services.users.create('demo', randomBytes(18).toString('base64url'), 'admin');
+        services.demoLoginToken = randomBytes(18).toString('base64url');
+        const dashboard = `${loop.server.url.replace('127.0.0.1', 'localhost')}/api/v1/session/demo?token=${services.demoLoginToken}`;
         process.stdout.write(
-          `Setpoint demo running: dashboard on ${loop.server.url} (emulated workspace at ${loop.emulator.url}; Ctrl+C to stop)\n`,
+          `Setpoint demo running. Open ${dashboard} — it signs you in as the demo admin.\n(emulated workspace at ${loop.emulator.url}; jobs run round after round; Ctrl+C to stop)\n`,
         );
         let stopped = false;
         const stopping = stopOnSignals({

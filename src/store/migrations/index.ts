@@ -3,6 +3,7 @@ import type { DialectName } from '../dialect.js';
 import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-service-core.js';
 import { migration0003 } from './0003-databricks-integration.js';
+import { migration0004 } from './0004-users-and-sessions.js';
 
 /** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -12,6 +13,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0001-initial': migration0001(dialect),
         '0002-service-core': migration0002(dialect),
         '0003-databricks-integration': migration0003(dialect),
+        '0004-users-and-sessions': migration0004(dialect),
       };
     },
   };

@@ -1,0 +1,137 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../service/support/service-harness.js';
+
+interface SignedIn {
+  cookie: string;
+  csrf: string;
+}
+
+describe('dashboard sign-in, CSRF and roles', () => {
+  let h: Harness;
+  let projectId: string;
+
+  beforeAll(async () => {
+    h = await createHarness();
+    await h.services.users.create('ana', 'correct horse battery', 'admin');
+    await h.services.users.create('vic', 'viewer password 1', 'viewer');
+    projectId = (await h.request('POST', '/api/v1/projects', { name: 'orders' })).json().id;
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function signIn(username: string, password: string): Promise<SignedIn> {
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username, password },
+    });
+    expect(response.statusCode).toBe(200);
+    const cookies = response.cookies as Array<{
+      name: string;
+      value: string;
+      httpOnly?: boolean;
+      sameSite?: string;
+    }>;
+    const session = cookies.find((cookie) => cookie.name === 'setpoint_session');
+    const csrf = cookies.find((cookie) => cookie.name === 'setpoint_csrf');
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe('Strict');
+    return {
+      cookie: `setpoint_session=${session?.value}; setpoint_csrf=${csrf?.value}`,
+      csrf: csrf?.value ?? '',
+    };
+  }
+
+  it('signs in with the right password only, with one message for either mistake', async () => {
+    const wrongPassword = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: 'ana', password: 'nope' },
+    });
+    const wrongUser = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: 'bob', password: 'nope' },
+    });
+
+    expect(wrongPassword.statusCode).toBe(401);
+    expect(wrongPassword.json()).toEqual(wrongUser.json());
+    const session = await signIn('ana', 'correct horse battery');
+    const me = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/session',
+      headers: { cookie: session.cookie },
+    });
+    expect(me.json()).toEqual({ user: { username: 'ana', role: 'admin' } });
+  });
+
+  it('requires the CSRF header on state-changing requests made with a session', async () => {
+    const session = await signIn('ana', 'correct horse battery');
+    const body = { settings: { slaMinutes: 30 } };
+
+    const without = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/projects/${projectId}`,
+      headers: { cookie: session.cookie },
+      payload: body,
+    });
+    const withHeader = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/projects/${projectId}`,
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+      payload: body,
+    });
+
+    expect(without.statusCode).toBe(403);
+    expect(without.json().error.message).toBe('missing or invalid CSRF token');
+    expect(withHeader.statusCode).toBe(200);
+    const audit = await h.request('GET', `/api/v1/projects/${projectId}/audit`);
+    expect(audit.json().items.some((entry: { actor: string }) => entry.actor === 'user:ana')).toBe(true);
+  });
+
+  it('lets viewers read but not change anything, enforced by the API', async () => {
+    const session = await signIn('vic', 'viewer password 1');
+    const headers = { cookie: session.cookie, 'x-csrf-token': session.csrf };
+
+    const read = await h.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}`, headers });
+    const change = await h.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/projects/${projectId}`,
+      headers,
+      payload: { name: 'x' },
+    });
+
+    expect(read.statusCode).toBe(200);
+    expect(change.statusCode).toBe(403);
+  });
+
+  it('ends the session on sign-out', async () => {
+    const session = await signIn('ana', 'correct horse battery');
+
+    await h.app.inject({
+      method: 'DELETE',
+      url: '/api/v1/session',
+      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+    });
+    const after = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/session',
+      headers: { cookie: session.cookie },
+    });
+
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('keeps no password or session token in the database in plain text', async () => {
+    await signIn('ana', 'correct horse battery');
+    await h.services.store.close();
+    const file = readFileSync(path.join(h.dataDir, 'setpoint.db')).toString('latin1');
+
+    expect(file).not.toContain('correct horse battery');
+    expect(file).toContain('scrypt$');
+  });
+});
