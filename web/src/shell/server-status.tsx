@@ -1,9 +1,16 @@
+import { ApiError } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
 import { useApi } from '../api/use-api.js';
 
 /** Version and storage of the server the dashboard talks to. */
 export function ServerStatus() {
-  const { result } = useApi('system', () => endpoints.system());
+  // Signed out, the server tells nothing about itself; that is not an error worth showing.
+  const { result } = useApi('system', () =>
+    endpoints.system({ expectUnauthorized: true }).catch((error: unknown) => {
+      if (error instanceof ApiError && error.unauthorized) return null;
+      throw error;
+    }),
+  );
   if (result.state === 'loading') return <p className="server-status muted">Connecting…</p>;
   if (result.state !== 'ready') {
     return (
@@ -13,6 +20,7 @@ export function ServerStatus() {
     );
   }
   const info = result.data;
+  if (!info) return null;
   return (
     <dl className="server-status" aria-label="Server status">
       <dt>Version</dt>
