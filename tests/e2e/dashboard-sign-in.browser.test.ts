@@ -91,6 +91,30 @@ describeFull('dashboard sign-in and roles in Chromium', 'Debian chromium (/usr/b
     await context.close();
   });
 
+  it('shows Settings and Discover without errors, saying what this server does not offer', async (test) => {
+    if (!sessions) test.skip('this server has no /api/v1/session');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/login`);
+    await signIn(page, 'ada', password);
+    await page.waitForURL('**/projects');
+    for (const [address, heading] of [
+      ['/settings', 'API keys'],
+      ['/discover', 'Discover'],
+    ] as const) {
+      await page.goto(`${server.url}${address}`);
+      await page.getByRole('heading', { name: heading }).first().waitFor();
+      await page.waitForLoadState('networkidle');
+      // Either the feature works or the page says the server lacks it; never a raw failure.
+      expect(await page.getByRole('alert').count()).toBe(0);
+      await page.screenshot({
+        path: path.join(screenshotDir, `page${address.replace('/', '-')}.png`),
+        fullPage: true,
+      });
+    }
+    await context.close();
+  });
+
   it('shows a viewer the settings without any way to change them', async (test) => {
     if (!sessions) test.skip('this server has no /api/v1/session');
     const context = await browser.newContext();

@@ -4,7 +4,7 @@ import type { Load } from '../api/use-api.js';
 export function NotAvailable({ what, detail }: { what: string; detail?: string }) {
   return (
     <div className="notice notice-unavailable" role="status" data-testid="not-available">
-      <strong>{what} is not available on this server.</strong>
+      <strong>{what}: not available on this server.</strong>
       <span>
         {' '}
         This Setpoint server does not offer it yet{detail ? ` (${detail})` : ''}; upgrade the server to use
