@@ -51,7 +51,7 @@ export interface SpaceContext {
 const workerLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
 /** Node sizes considered when the project does not list instance types: 4–32 vCPUs (Spark executor sweet spot). */
 const vcpuRange = { min: 4, max: 32 };
-/** Total cores considered relative to the current cluster: wide enough to find the optimum, small enough to stay safe. */
+/** Total cores considered relative to the first known cluster: wide enough to find the optimum, small enough to stay safe. */
 const coreRatioRange = { min: 1 / 8, max: 4 };
 /** Photon is considered only when the speed-up it needs to pay for itself is at most this. */
 export const maxPlausiblePhotonSpeedup = 2.5;
@@ -125,12 +125,12 @@ export function allowedNodeTypes(
   );
 }
 
-function workerCounts(settings: ProjectSettings, currentCores: number, vcpus: number): number[] {
+function workerCounts(settings: ProjectSettings, referenceCores: number, vcpus: number): number[] {
   const low = Math.max(1, settings.minWorkers);
   const counts = new Set<number>();
   for (const count of [low, settings.maxWorkers, ...workerLadder]) {
     if (count < low || count > settings.maxWorkers) continue;
-    const ratio = (count * vcpus) / currentCores;
+    const ratio = (count * vcpus) / referenceCores;
     if (ratio < coreRatioRange.min || ratio > coreRatioRange.max) continue;
     counts.add(count);
   }
@@ -168,13 +168,18 @@ export function buildCandidateSpace(
       `the current worker node type ${current.workerNodeType} is not in the ${cloud} price catalog`,
     );
   }
-  const currentCores = current.workers * currentEntry.vcpus;
+  // Sizes are bounded around the first known configuration, so a run of explorations cannot drift the space.
+  const reference = context.observed[0] ?? current;
+  const referenceType = nodeTypes.find(
+    (entry) => entry.cloud === cloud && entry.instanceType === reference.workerNodeType,
+  );
+  const referenceCores = reference.workers * (referenceType ?? currentEntry).vcpus;
   const autoscaling = settings.maintainScalingType && current.autoscale !== null;
   const photonOptions = settings.photonAllowed ? [false, true] : [false];
   const firstOnDemand = settings.forceOnDemandDriver ? 1 : 0;
   const choices: Array<{ choice: ClusterChoice; allowed: boolean }> = [];
   for (const type of types) {
-    for (const workers of workerCounts(settings, currentCores, type.vcpus)) {
+    for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
       for (const market of marketsFor(settings)) {
         for (const photon of photonOptions) {
           choices.push({

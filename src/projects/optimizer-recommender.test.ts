@@ -9,6 +9,7 @@ import {
   choiceOfRun,
   defaultRebaseSettings,
   OptimizerRecommender,
+  runtimeFloorSeconds,
   segmentSinceRebase,
   withSpotRisk,
 } from './optimizer-recommender.js';
@@ -37,6 +38,8 @@ interface RunOptions {
   inputBytes?: number;
   stageNames?: string[];
   peakBytesPerTask?: number;
+  spillBytes?: number;
+  criticalPathShare?: number;
 }
 
 /** A run with the profile fields the recommender reads, its what-if table from the same job model. */
@@ -62,7 +65,11 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
   const whatIfCounts = [0.25, 0.5, 1, 2, 4].map((factor) => Math.max(1, Math.round(workers * factor)));
   const profile = {
     application: { durationMs: runtimeS * 1000, exitCode: null },
-    analysis: { wallTimeMs: runtimeS * 1000 },
+    analysis: {
+      wallTimeMs: runtimeS * 1000,
+      driverTimeMs: 0,
+      criticalPathMs: runtimeS * 1000 * (options.criticalPathShare ?? 0.05),
+    },
     executors: { maxConcurrent: workers, coresPerExecutor: vcpusOf(type) },
     jobs: [{ status: options.failed ? 'FAILED' : 'SUCCEEDED' }],
     stages: names.map((name, stageId) => ({
@@ -77,7 +84,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       tasks: tasksPerStage * names.length,
       inputBytes,
       executorRunTimeMs: 3_000_000,
-      diskBytesSpilled: 0,
+      diskBytesSpilled: options.spillBytes ?? 0,
     },
     whatIf: [...new Set(whatIfCounts)].map((executors) => ({
       executors,
@@ -211,6 +218,24 @@ describe('OptimizerRecommender', () => {
     const hungry = run(1, { workers: 8, peakBytesPerTask: 2 ** 30 });
     const safe = recommender.recommendNow(input([hungry]));
     expect(totalMemoryGib(safe.configuration)).toBeGreaterThanOrEqual(64 * 1.1);
+  });
+
+  it('does not try less memory per core than a run that spilled had', () => {
+    const spilled = run(1, { type: 'm5.xlarge', workers: 8, spillBytes: 50 * 2 ** 30 });
+    for (const preference of ['economy', 'performance'] as const) {
+      const output = recommender.recommendNow(input([spilled], { preference }));
+      const type = output.configuration.node_type_id as string;
+      expect(memoryOf(type) / vcpusOf(type)).toBeGreaterThanOrEqual(4);
+    }
+  });
+
+  it('never predicts a run shorter than the critical path allows', () => {
+    // The what-if says more workers help; the critical path says nothing can finish below 40% of the run.
+    const chained = run(1, { workers: 4, criticalPathShare: 1 });
+    const output = recommender.recommendNow(input([chained], { preference: 'performance' }));
+    const floorMinutes = (runtimeFloorSeconds(chained.profile) / 60) * 0.999;
+    expect(runtimeFloorSeconds(chained.profile)).toBeCloseTo(jobRuntimeS('m5.xlarge', 4) * 0.4, 6);
+    expect(output.prediction.runtimeMinutes.mid).toBeGreaterThanOrEqual(floorMinutes);
   });
 
   it('follows the spot policy and keeps the driver on-demand when asked', () => {

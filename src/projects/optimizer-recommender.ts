@@ -44,6 +44,41 @@ export const defaultRebaseSettings: RebaseSettings = {
   runtimeAnomaly: 0.3,
 };
 
+/**
+ * A job in production runs on what Setpoint recommends: after LEARNING, an untried configuration must be
+ * as likely to meet the SLA as any exploit (the optimizer's default, 0.7, suits offline search).
+ */
+export const serviceOptimizerSettings: Partial<OptimizerSettings> = { explorationConfidence: 0.9 };
+
+/**
+ * No configuration finishes faster than this share of the based-on run's driver time plus critical path
+ * (the longest chain of stages, each at its longest task): faster CPUs and Photon shorten tasks, not the chain.
+ */
+export const criticalPathFloorShare = 0.4;
+
+/**
+ * A run that spilled needed more execution memory per task than its cores had: configurations with less
+ * memory per core would spill more and, past the unspillable share, fail. They are not tried.
+ */
+export function spillMemoryPerCore(
+  runs: readonly RecommenderRun[],
+  choices: readonly ClusterChoice[],
+  space: CandidateSpace,
+): number {
+  let floor = 0;
+  for (const [i, run] of runs.entries()) {
+    const choice = choices[i];
+    if (!choice || !runCompleted(run) || run.profile.totals.diskBytesSpilled <= 0) continue;
+    const candidate = space.byId.get(choiceId(choice))?.candidate;
+    if (candidate) floor = Math.max(floor, candidate.memoryGibPerNode / candidate.vcpusPerNode);
+  }
+  return floor;
+}
+
+export function runtimeFloorSeconds(profile: RunProfile): number {
+  return ((profile.analysis.driverTimeMs + profile.analysis.criticalPathMs) * criticalPathFloorShare) / 1000;
+}
+
 /** A spot recommendation needs at least this P(runtime ≤ SLA); below it the on-demand twin is chosen. */
 export const spotMinSlaConfidence = 0.97;
 
@@ -75,7 +110,7 @@ export class OptimizerRecommender implements Recommender {
     this.#costModel = createCostModel(options.catalog);
     this.#nodeTypes = options.nodeTypes;
     this.#prior = options.prior;
-    this.#optimizer = options.optimizer ?? {};
+    this.#optimizer = { ...serviceOptimizerSettings, ...options.optimizer };
     this.#rebase = { ...defaultRebaseSettings, ...options.rebase };
   }
 
@@ -114,12 +149,22 @@ export class OptimizerRecommender implements Recommender {
     const basePrior = this.#prior ?? uninformedPrior(families.map(instanceFamily));
     const analog = whatIfAnalog(basePrior, space, current, basedOn);
     const prior = analog ? { ...basePrior, analogs: [...basePrior.analogs, analog.model] } : basePrior;
-    const optimizer = new JobOptimizer(prior, candidates, {
-      ...this.#optimizer,
-      preference: settings.preference,
-    });
-    const recommendation = optimizer.recommend({
-      candidates,
+    const optimizerSettings = { ...this.#optimizer, preference: settings.preference };
+    const floorS = runtimeFloorSeconds(basedOn.profile);
+    const tried = new Set(observations.map((observation) => observation.candidateId));
+    const minMemoryPerCore = spillMemoryPerCore(
+      runs.slice(segment.start),
+      choices.slice(segment.start),
+      space,
+    );
+    let pool = candidates.filter(
+      (candidate) =>
+        tried.has(candidate.id) ||
+        candidate.id === choiceId(current) ||
+        candidate.memoryGibPerNode / candidate.vcpusPerNode >= minMemoryPerCore,
+    );
+    const request = (pool: readonly Candidate[]) => ({
+      candidates: pool,
       observations,
       currentCandidateId: choiceId(current),
       ...(settings.slaMinutes === null ? {} : { slaSeconds: settings.slaMinutes * 60 }),
@@ -129,6 +174,15 @@ export class OptimizerRecommender implements Recommender {
         maxNodes: settings.maxWorkers,
       },
     });
+    // The model may extrapolate below what the critical path allows: such untried configurations are dropped.
+    const implausible = new Set(
+      new JobOptimizer(prior, pool, optimizerSettings)
+        .assess(request(pool))
+        .assessments.filter((entry) => !tried.has(entry.candidate.id) && entry.expectedRuntimeS < floorS)
+        .map((entry) => entry.candidate.id),
+    );
+    pool = pool.filter((candidate) => !implausible.has(candidate.id) || candidate.id === choiceId(current));
+    const recommendation = new JobOptimizer(prior, pool, optimizerSettings).recommend(request(pool));
     const chosen = withSpotRisk(space, recommendation, settings);
     const phase = rebasing ? 'REBASING' : recommendation.phase;
     return {
