@@ -5,6 +5,7 @@ import { registerConfigureCommand } from './commands/configure.js';
 import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
+import { registerExportCommand } from './commands/export.js';
 import { registerKeysCommand } from './commands/keys.js';
 import { registerPricingCommand } from './commands/pricing.js';
 import { registerProjectsCommand } from './commands/projects.js';
@@ -14,6 +15,7 @@ import { registerServeCommand } from './commands/serve.js';
 import { registerTokenCommand } from './commands/token.js';
 import { registerUsersCommand } from './commands/users.js';
 import { registerWorkerCommand } from './commands/worker.js';
+import { registerWorkspacesCommand } from './commands/workspaces.js';
 
 export type RegisterCommand = (program: Command) => void;
 
@@ -34,4 +36,6 @@ export const commandRegistry: RegisterCommand[] = [
   registerRunsCommand,
   registerRecommendationsCommand,
   registerUsersCommand,
+  registerWorkspacesCommand,
+  registerExportCommand,
 ];

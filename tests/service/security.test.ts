@@ -90,7 +90,9 @@ function securitySuite(databaseUrl: () => Promise<string | undefined>) {
     );
     expect(publicApi.map((route) => `${route.method} ${route.url}`).sort()).toEqual([
       'GET /api/v1/openapi.json',
+      'GET /api/v1/session/demo',
       'POST /api/v1/auth/token',
+      'POST /api/v1/session',
       'POST /api/v1/webhooks/databricks/:workspaceId',
     ]);
     expect(h.app.routeTable.filter((route) => !route.public).length).toBeGreaterThanOrEqual(20);

@@ -113,13 +113,8 @@ def record_run(context: Mapping[str, Any], client_factory: ClientFactory = Setpo
             project = client.find_project_by_app_id(_app_id(context))
             if project is None:
                 raise ValueError(f"no Setpoint project with app id {_app_id(context)!r}")
-            return client.request(
-                "POST",
-                f"/api/v1/projects/{project['id']}/runs",
-                json={
-                    "databricks_run_id": str(run_id),
-                    "workspace_id": params.get("setpoint_workspace_id") or project.get("workspace_id"),
-                },
+            return client.collect_databricks_run(
+                project["id"], str(run_id), workspace_id=params.get("setpoint_workspace_id") or project.get("workspace_id")
             )
     except Exception as error:  # noqa: BLE001 - recording must not fail the DAG
         log.warning("setpoint: could not record the run: %s", error)

@@ -191,6 +191,13 @@ class SetpointClient:
             body["external_run_id"] = external_run_id
         return self.request("POST", f"/api/v1/projects/{project_id}/runs", json=body)
 
+    def collect_databricks_run(self, project_id: str, run_id: str, *, workspace_id: str | None = None) -> dict[str, Any]:
+        """Asks Setpoint to collect a finished Databricks run (logs, cluster, events) from the workspace."""
+        body: dict[str, Any] = {"run_id": run_id}
+        if workspace_id:
+            body["workspace_id"] = workspace_id
+        return self.request("POST", f"/api/v1/projects/{project_id}/databricks-runs", json=body)
+
     def list_runs(self, project_id: str) -> list[dict[str, Any]]:
         body = self.request("GET", f"/api/v1/projects/{project_id}/runs")
         return list(body.get("items", body) if isinstance(body, dict) else body)

@@ -111,10 +111,19 @@ export function registerRunsCommand(program: Command): void {
       const target = `/api/v1/projects/${encodeURIComponent(project)}/runs`;
       let run: RunResource;
       if (options.databricksRunId) {
-        run = await client.request<RunResource>('POST', target, {
-          databricks_run_id: options.databricksRunId,
-          workspace_id: options.workspace,
-        });
+        const queued = await client.request<{ workspace_id: string; run_id: string }>(
+          'POST',
+          `/api/v1/projects/${encodeURIComponent(project)}/databricks-runs`,
+          {
+            run_id: options.databricksRunId,
+            ...(options.workspace ? { workspace_id: options.workspace } : {}),
+          },
+        );
+        if (options.json) return printJson(queued);
+        process.stdout.write(
+          `queued collection of Databricks run ${queued.run_id} from workspace ${queued.workspace_id}\n`,
+        );
+        return;
       } else if (options.eventlogUri) {
         run = await client.request<RunResource>('POST', target, {
           eventlog_uri: options.eventlogUri,

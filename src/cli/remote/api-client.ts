@@ -74,6 +74,15 @@ export function createApiClient(connection: ResolvedConnection, fetchImpl: typeo
     return (await decode(await send(method, apiPath, { body: payload, headers }))) as T;
   }
 
+  /** A non-JSON answer (Terraform text), with errors decoded like any other call. */
+  async function requestText(method: string, apiPath: string): Promise<string> {
+    const response = await send(method, apiPath, {
+      headers: { authorization: `Bearer ${await accessToken()}` },
+    });
+    if (!response.ok) await decode(response);
+    return response.text();
+  }
+
   async function upload<T>(apiPath: string, parts: UploadPart[]): Promise<T> {
     const form = new FormData();
     for (const part of parts) {
@@ -95,7 +104,7 @@ export function createApiClient(connection: ResolvedConnection, fetchImpl: typeo
     return (await decode(await send('POST', apiPath, { body: form, headers }))) as T;
   }
 
-  return { url: connection.url, accessToken, request, upload };
+  return { url: connection.url, accessToken, request, requestText, upload };
 }
 
 export type ApiClient = ReturnType<typeof createApiClient>;

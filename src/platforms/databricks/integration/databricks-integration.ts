@@ -14,6 +14,7 @@ import { createApplier } from './applier.js';
 import { decideAutoApply } from './auto-apply-policy.js';
 import { createCollector, NotReadyYet } from './collector.js';
 import { createDiscovery } from './discovery.js';
+import { createExportService } from './export-service.js';
 import { createIntegrationStore } from './integration-store.js';
 import { createOnboardingService } from './onboarding-service.js';
 import { createWorkspaceConnector } from './workspace-connection.js';
@@ -76,6 +77,11 @@ export function createDatabricksIntegration(deps: IntegrationDependencies) {
     slaRevertFactor: deps.options.slaRevertFactor,
   });
   const discover = createDiscovery({ connect, store, costModel: deps.costModel });
+  const exportRecommendation = createExportService({
+    connect,
+    projects: deps.projects,
+    recommendations: deps.recommendations,
+  });
 
   async function enqueueCollect(workspaceId: string, runId: string): Promise<void> {
     await deps.queue.enqueue(
@@ -180,6 +186,7 @@ export function createDatabricksIntegration(deps: IntegrationDependencies) {
     applier,
     onboarding,
     discover,
+    exportRecommendation,
     handlers,
     enqueueCollect,
     onRecommendationReady,

@@ -254,6 +254,32 @@ export function databricksRoutes(deps: {
       },
     );
 
+    app.get(
+      '/api/v1/projects/:id/export',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'A recommendation as Terraform (new_cluster + lifecycle.ignore_changes) or JSON',
+          security: bearer,
+          params: idParams,
+          querystring: z.object({
+            format: z.enum(['terraform', 'json']).default('terraform'),
+            recommendation: z.string().max(100).optional(),
+          }),
+        },
+      },
+      async (request, reply) => {
+        const text = await integration.exportRecommendation(
+          request.params.id,
+          request.query.format,
+          request.query.recommendation,
+        );
+        return reply
+          .type(request.query.format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
+          .send(text);
+      },
+    );
+
     app.post(
       '/api/v1/projects/:id/resume-auto-apply',
       {
