@@ -1,0 +1,143 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from '@cdktf/hcl2json';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
+import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
+import { eventually } from '../databricks/integration-harness.js';
+import { runCli } from '../support/run-cli.js';
+import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
+
+describe('workspace, recommendation and export commands through the real binary', () => {
+  let emulator: RunningEmulator;
+  let server: SpawnedServer;
+  const root = mkdtempSync(path.join(tmpdir(), 'setpoint-ws-cli-'));
+  const dataDir = path.join(root, 'data');
+  const env = {
+    SETPOINT_HOME: path.join(root, 'home'),
+    SETPOINT_DATA_DIR: dataDir,
+    SETPOINT_LOG_LEVEL: 'warn',
+    SETPOINT_LOG_COMPLETENESS_POLL_MS: '50',
+    SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
+    SETPOINT_JOB_MAX_ATTEMPTS: '12',
+  };
+  const cli = (...args: string[]) => runCli(args, { env });
+  let workspaceId = '';
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, seed: 5, clockSpeed: 3600, rateLimitScale: 0 });
+    server = await spawnSetpoint(
+      ['serve', '--port', '0', '--data-dir', dataDir],
+      /listening on (http:\/\/\S+)/,
+      env,
+    );
+    const key = JSON.parse((await cli('keys', 'create', '--name', 'cli', '--json')).stdout) as {
+      id: string;
+      secret: string;
+    };
+    await cli('configure', '--url', server.url, '--api-key-id', key.id, '--api-key-secret', key.secret);
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await emulator?.close();
+  });
+
+  it('adds a workspace and prints the access check line by line', async () => {
+    const result = await cli(
+      'workspaces',
+      'add',
+      '--host',
+      emulator.url,
+      '--token',
+      emulator.token,
+      '--cloud',
+      'aws',
+      '--region',
+      'us-west-2',
+      '--plan',
+      'premium',
+      '--json',
+    );
+
+    expect(result.code, result.stderr).toBe(0);
+    const body = JSON.parse(result.stdout) as {
+      workspace: { id: string };
+      access: { ok: boolean; checks: { check: string }[] };
+    };
+    workspaceId = body.workspace.id;
+    expect(body.access.ok).toBe(true);
+    expect(body.access.checks.map((check) => check.check)).toContain('update jobs');
+    expect(result.stdout).not.toContain(emulator.token);
+  });
+
+  it('rejects a bad plan before calling the server', async () => {
+    const result = await cli(
+      'workspaces',
+      'add',
+      '--host',
+      emulator.url,
+      '--token',
+      't',
+      '--cloud',
+      'aws',
+      '--region',
+      'x',
+      '--plan',
+      'gold',
+    );
+
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim()).toBe('setpoint: --plan must be standard, premium or enterprise');
+  });
+
+  it('discovers, imports, recommends, exports Terraform and detaches', async () => {
+    const discovered = JSON.parse((await cli('workspaces', 'discover', workspaceId, '--json')).stdout) as {
+      jobs: { jobId: string; name: string }[];
+    };
+    const job = discovered.jobs.find((candidate) => candidate.name === 'Daily aggregation');
+    expect(job).toBeDefined();
+    const imported = await cli(
+      'workspaces',
+      'import',
+      workspaceId,
+      job?.jobId ?? '',
+      '--sla',
+      '60',
+      '--json',
+    );
+    const projectId =
+      (JSON.parse(imported.stdout) as { jobs: { projects: { id: string }[] }[] }).jobs[0]?.projects[0]?.id ??
+      '';
+    expect(projectId).toMatch(/^prj_/);
+
+    const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
+    await databricks.runNow(job?.jobId ?? '');
+    await eventually(
+      async () => {
+        const latest = await cli('recommendations', 'latest', projectId, '--json');
+        return latest.code === 0 && JSON.parse(latest.stdout).state === 'SUCCESS' ? true : undefined;
+      },
+      'a recommendation',
+      120_000,
+    );
+    const exported = await cli('export', projectId);
+    const hcl = (await parse('setpoint.tf', exported.stdout)) as {
+      resource: {
+        databricks_job: Record<
+          string,
+          [{ task: [{ task_key: string }]; lifecycle: [{ ignore_changes: string[] }] }]
+        >;
+      };
+    };
+    const resource = Object.values(hcl.resource.databricks_job)[0]?.[0];
+
+    expect(resource?.task[0].task_key).toBe('main');
+    expect(resource?.lifecycle[0].ignore_changes).toContain(`\${task[0].new_cluster[0].node_type_id}`);
+
+    const detached = await cli('workspaces', 'detach', workspaceId, job?.jobId ?? '');
+    expect(detached.code).toBe(0);
+    expect(detached.stdout).toMatch(/settings are restored/);
+  }, 240_000);
+});
