@@ -30,10 +30,17 @@ function scale(domainLow: number, domainHigh: number, rangeLow: number, rangeHig
   return (value: number) => rangeLow + ((value - domainLow) / span) * (rangeHigh - rangeLow);
 }
 
-function xTicks(low: number, high: number, x: (value: number) => number, format: (value: number) => string) {
+/** Ticks at every multiple of `step` between low and high. */
+function xTicks(
+  low: number,
+  high: number,
+  step: number,
+  x: (value: number) => number,
+  format: (value: number) => string,
+) {
   const ticks: string[] = [];
-  for (let i = 0; i <= 5; i++) {
-    const value = low + ((high - low) * i) / 5;
+  for (let i = Math.ceil(low / step - 1e-9); i * step <= high + 1e-9; i++) {
+    const value = i * step;
     const px = x(value).toFixed(1);
     ticks.push(
       `<line x1="${px}" y1="${margin.top + plotHeight}" x2="${px}" y2="${margin.top + plotHeight + 5}" stroke="black"/>`,
@@ -63,22 +70,25 @@ export function oneShotCostChangeSvg(records: readonly SimRunRecord[]): string {
   const changes = records
     .filter((record) => record.runIndex === 1 && record.completed)
     .map((record) => record.costUsd / record.coldCostUsd - 1);
+  // Bins are centred on multiples of 10%, so "no change" gets a bin of its own.
   const binWidth = 0.1;
-  const low = Math.min(-0.8, Math.floor(Math.min(0, ...changes) / binWidth) * binWidth);
-  const high = Math.max(0.4, Math.ceil(Math.max(0, ...changes) / binWidth) * binWidth);
-  const bins = Math.round((high - low) / binWidth);
-  const counts = new Array<number>(bins).fill(0);
+  const first = Math.min(-8, ...changes.map((change) => Math.round(change / binWidth)));
+  const last = Math.max(4, ...changes.map((change) => Math.round(change / binWidth)));
+  const counts = new Array<number>(last - first + 1).fill(0);
   for (const change of changes) {
-    const index = Math.min(bins - 1, Math.max(0, Math.floor((change - low) / binWidth)));
+    const index = Math.round(change / binWidth) - first;
     counts[index] = (counts[index] ?? 0) + 1;
   }
+  const low = (first - 0.5) * binWidth;
+  const high = (last + 0.5) * binWidth;
   const maxCount = Math.max(1, ...counts);
   const x = scale(low, high, margin.left, margin.left + plotWidth);
   const y = scale(0, maxCount, margin.top + plotHeight, margin.top);
   const bars = counts.map((count, i) => {
-    const left = x(low + i * binWidth);
-    const right = x(low + (i + 1) * binWidth);
-    const fill = low + (i + 0.5) * binWidth < 0 ? '#2b8a3e' : '#c92a2a';
+    const centre = (first + i) * binWidth;
+    const left = x(centre - binWidth / 2);
+    const right = x(centre + binWidth / 2);
+    const fill = first + i < 0 ? '#2b8a3e' : first + i > 0 ? '#c92a2a' : '#868e96';
     return `<rect x="${(left + 1).toFixed(1)}" y="${y(count).toFixed(1)}" width="${(right - left - 2).toFixed(1)}" height="${(y(0) - y(count)).toFixed(1)}" fill="${fill}"/>`;
   });
   const zero = x(0).toFixed(1);
@@ -89,8 +99,8 @@ export function oneShotCostChangeSvg(records: readonly SimRunRecord[]): string {
     [
       ...bars,
       `<line x1="${zero}" y1="${margin.top}" x2="${zero}" y2="${margin.top + plotHeight}" stroke="#555" stroke-dasharray="4 3"/>`,
-      ...xTicks(low, high, x, percent),
-      ...yTicks(0, maxCount, y, (value) => value.toFixed(0)),
+      ...xTicks(low, high, 0.2, x, percent),
+      ...yTicks(0, maxCount, y, (value) => value.toFixed(1).replace(/\.0$/, '')),
     ],
   );
 }
@@ -121,7 +131,7 @@ export function predictionErrorSvg(records: readonly SimRunRecord[]): string {
     [
       `<line x1="${margin.left}" y1="${zero}" x2="${margin.left + plotWidth}" y2="${zero}" stroke="#555" stroke-dasharray="4 3"/>`,
       ...dots,
-      ...xTicks(xLow, xHigh, x, (value) => value.toFixed(1)),
+      ...xTicks(xLow, xHigh, 1, x, (value) => value.toFixed(0)),
       ...yTicks(-yLimit, yLimit, y, percent),
     ],
   );
