@@ -13,6 +13,7 @@ import { isPublicRoute, registerAuthentication } from './plugins/authentication.
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
@@ -97,6 +98,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await registerOpenApi(app);
   await app.register(healthRoutes);
   await app.register(authRoutes(services.apiKeys));
+  await app.register(apiKeyRoutes(services.apiKeys));
   await app.register(
     sessionRoutes(services.users, {
       loginAttemptsPerMinute: 10,

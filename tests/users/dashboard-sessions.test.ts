@@ -16,6 +16,7 @@ describe('dashboard sign-in, CSRF and roles', () => {
     h = await createHarness();
     await h.services.users.create('ana', 'correct horse battery', 'admin');
     await h.services.users.create('vic', 'viewer password 1', 'viewer');
+    await h.services.users.create('eda', 'editor password 1', 'editor');
     projectId = (await h.request('POST', '/api/v1/projects', { name: 'orders' })).json().id;
   });
 
@@ -107,6 +108,40 @@ describe('dashboard sign-in, CSRF and roles', () => {
 
     expect(read.statusCode).toBe(200);
     expect(change.statusCode).toBe(403);
+  });
+
+  it('lets admins manage API keys from the dashboard, and nobody else', async () => {
+    const admin = await signIn('ana', 'correct horse battery');
+    const editor = await signIn('eda', 'editor password 1');
+
+    const created = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/api-keys',
+      headers: { cookie: admin.cookie, 'x-csrf-token': admin.csrf },
+      payload: { name: 'airflow' },
+    });
+    const listedByEditor = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/api-keys',
+      headers: { cookie: editor.cookie },
+    });
+    const { id, secret } = created.json() as { id: string; secret: string };
+    const exchange = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/auth/token',
+      payload: { api_key_id: id, api_key_secret: secret },
+    });
+    const listed = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/api-keys',
+      headers: { cookie: admin.cookie },
+    });
+
+    expect(created.statusCode).toBe(201);
+    expect(listedByEditor.statusCode).toBe(403);
+    expect(exchange.statusCode).toBe(200);
+    expect(listed.body).not.toContain(secret);
+    expect(listed.json().items.map((key: { name: string }) => key.name)).toContain('airflow');
   });
 
   it('ends the session on sign-out', async () => {

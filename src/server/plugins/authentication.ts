@@ -26,7 +26,7 @@ export const csrfHeader = 'x-csrf-token';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Managing credentials is for admins only. */
-const adminOnlyPrefixes = ['/api/v1/keys', '/api/v1/users'];
+const adminOnlyPrefixes = ['/api/v1/api-keys', '/api/v1/users'];
 
 /** Principal of an authenticated request; routes behind the auth hook always have one. */
 export function principalOf(request: { principal?: Principal }): Principal {

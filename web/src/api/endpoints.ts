@@ -1,4 +1,11 @@
 import { api, type RequestOptions } from './client.js';
+import {
+  type ServerAccessCheck,
+  type ServerDiscoverResult,
+  type ServerImportResult,
+  toDiscoverReport,
+  toImportedProjects,
+} from './databricks-wire.js';
 import type {
   AccessCheckLine,
   ApiKey,
@@ -110,16 +117,17 @@ export const endpoints = {
     api.patch<Workspace>(`/api/v1/workspaces/${enc(id)}`, body),
   deleteWorkspace: (id: string) => api.delete<void>(`/api/v1/workspaces/${enc(id)}`),
   accessCheck: (id: string) =>
-    api.post<{ results: AccessCheckLine[] }>(`/api/v1/workspaces/${enc(id)}/access-check`, {}),
+    api
+      .post<ServerAccessCheck>(`/api/v1/workspaces/${enc(id)}/check`, {})
+      .then((answer): { results: AccessCheckLine[] } => ({ results: answer.checks })),
   discover: (workspaceId: string) =>
-    api.get<DiscoverReport>(`/api/v1/workspaces/${enc(workspaceId)}/discover`),
+    api
+      .get<ServerDiscoverResult>(`/api/v1/workspaces/${enc(workspaceId)}/discover`)
+      .then((answer): DiscoverReport => toDiscoverReport(workspaceId, answer, Date.now())),
   importJobs: (workspaceId: string, jobIds: string[]) =>
-    api.post<{ projects: Array<{ id: string; job_id: string }> }>(
-      `/api/v1/workspaces/${enc(workspaceId)}/import`,
-      {
-        job_ids: jobIds,
-      },
-    ),
+    api
+      .post<ServerImportResult>(`/api/v1/workspaces/${enc(workspaceId)}/import`, { job_ids: jobIds })
+      .then(toImportedProjects),
 
   apiKeys: () => api.get<{ items: ApiKey[] }>('/api/v1/api-keys'),
   createApiKey: (name: string) =>

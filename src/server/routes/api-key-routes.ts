@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ApiKeyService } from '../../projects/api-key-service.js';
+import { principalOf } from '../plugins/authentication.js';
+
+const bearer = [{ bearerAuth: [] }];
+const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.number(),
+  last_used_at: z.number().nullable(),
+  revoked_at: z.number().nullable(),
+});
+
+/** API keys from the dashboard (admins only, see `authorize`); the secret is shown once, at creation. */
+export function apiKeyRoutes(
+  apiKeys: Pick<ApiKeyService, 'create' | 'list' | 'revoke'>,
+): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/v1/api-keys',
+      {
+        schema: {
+          tags: ['api-keys'],
+          summary: 'List API keys (never their secrets)',
+          security: bearer,
+          response: { 200: z.object({ items: z.array(apiKeySchema) }) },
+        },
+      },
+      async () => ({
+        items: (await apiKeys.list()).map((key) => ({
+          id: key.id,
+          name: key.name,
+          created_at: key.createdAt,
+          last_used_at: key.lastUsedAt,
+          revoked_at: key.revokedAt,
+        })),
+      }),
+    );
+
+    app.post(
+      '/api/v1/api-keys',
+      {
+        schema: {
+          tags: ['api-keys'],
+          summary: 'Create an API key; the secret is in this answer only',
+          security: bearer,
+          body: z.object({ name: z.string().min(1).max(100) }),
+          response: { 201: z.object({ id: z.string(), secret: z.string(), name: z.string() }) },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await apiKeys.create(request.body.name, principalOf(request).actor)),
+    );
+
+    app.delete(
+      '/api/v1/api-keys/:id',
+      {
+        schema: {
+          tags: ['api-keys'],
+          summary: 'Revoke an API key',
+          security: bearer,
+          params: z.object({ id: z.string().min(1).max(100) }),
+        },
+      },
+      async (request, reply) => {
+        await apiKeys.revoke(request.params.id, principalOf(request).actor);
+        return reply.status(204).send();
+      },
+    );
+  };
+}
