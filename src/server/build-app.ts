@@ -13,9 +13,11 @@ import { isPublicRoute, registerAuthentication } from './plugins/authentication.
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { projectSummaries } from './project-summaries.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
+import { insightsRoutes } from './routes/insights-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
@@ -106,7 +108,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
   await app.register(systemRoutes(services.store));
-  await app.register(projectRoutes(services.projects));
+  await app.register(projectRoutes(services.projects, (page) => projectSummaries(services.store.db, page)));
+  await app.register(insightsRoutes(services));
   await app.register(
     runRoutes(services.runs, {
       scratchDir: services.scratchDir,

@@ -111,4 +111,27 @@ describe('the closed loop against the emulator', () => {
     const run = await collected(projectId, runId);
     expect(run.externalRunId).toBe(runId);
   });
+
+  it('serves the projects table figures and the organization summary from the collected runs', async () => {
+    const key = await h.server.services.apiKeys.create('dashboard-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const headers = { authorization: `Bearer ${accessToken}` };
+
+    const list = await h.server.app.inject({ method: 'GET', url: '/api/v1/projects?limit=100', headers });
+    const summary = await h.server.app.inject({
+      method: 'GET',
+      // the emulator's clock runs ahead of the wall clock, so the period is open-ended
+      url: `/api/v1/insights/summary?from=0&to=${Number.MAX_SAFE_INTEGER}`,
+      headers,
+    });
+
+    const withRuns = (
+      list.json().items as Array<{ summary?: { runs: number; cost_per_run_usd: number | null } }>
+    ).filter((project) => (project.summary?.runs ?? 0) > 0);
+    expect(withRuns.length).toBeGreaterThanOrEqual(3);
+    expect(withRuns.every((project) => (project.summary?.cost_per_run_usd ?? 0) > 0)).toBe(true);
+    const spend = summary.json().spend as { cloud_usd: number; dbu_usd: number; total_usd: number };
+    expect(spend.total_usd).toBeGreaterThan(0);
+    expect(spend.cloud_usd + spend.dbu_usd).toBeCloseTo(spend.total_usd, 6);
+  });
 });

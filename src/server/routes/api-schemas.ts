@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { projectSummaryWireSchema } from '../../insights/summary-wire.js';
 import type { Project } from '../../projects/project-service.js';
 import { projectPhases, projectSettingsSchema } from '../../projects/project-settings.js';
 import type { Recommendation } from '../../projects/recommendation-service.js';
@@ -27,6 +28,8 @@ export const projectSchema = z.object({
   phase: z.enum(projectPhases),
   created_at: z.number(),
   updated_at: z.number(),
+  /** Figures for the projects table (last run, runtime vs SLA, cost, savings, insights); on list pages. */
+  summary: projectSummaryWireSchema.optional(),
 });
 
 const settingsInput = z

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ProjectService } from '../../projects/project-service.js';
+import type { Project, ProjectService } from '../../projects/project-service.js';
 import type { ProjectSettings } from '../../projects/project-settings.js';
 import { principalOf } from '../plugins/authentication.js';
 import {
@@ -15,7 +15,11 @@ import {
 
 const bearer = [{ bearerAuth: [] }];
 
-export function projectRoutes(projects: ProjectService): FastifyPluginAsyncZod {
+export type ProjectSummaries = (
+  projects: Project[],
+) => Promise<Map<string, NonNullable<z.infer<typeof projectSchema>['summary']>>>;
+
+export function projectRoutes(projects: ProjectService, summaries?: ProjectSummaries): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/v1/projects',
@@ -67,7 +71,16 @@ export function projectRoutes(projects: ProjectService): FastifyPluginAsyncZod {
           limit: query.limit,
           offset: query.offset,
         });
-        return { items: items.map(presentProject), total, limit: query.limit, offset: query.offset };
+        const figures = summaries ? await summaries(items) : undefined;
+        return {
+          items: items.map((project) => {
+            const summary = figures?.get(project.id);
+            return summary ? { ...presentProject(project), summary } : presentProject(project);
+          }),
+          total,
+          limit: query.limit,
+          offset: query.offset,
+        };
       },
     );
 
