@@ -41,7 +41,8 @@ export class CostEngineCoster implements RunCoster {
 }
 
 export function runTimeline({ profile, cluster, clusterReport, workspace }: CostInput): ClusterTimeline {
-  const cloud = cluster.cloud ?? workspace?.cloud ?? 'aws';
+  // event-log hints say "AWS"/"Azure"; the catalog keys are lower-case
+  const cloud = (cluster.cloud ?? workspace?.cloud ?? 'aws').toLowerCase();
   if (cloud !== 'aws' && cloud !== 'azure') {
     throw new ValidationError(
       'RUN_CLOUD_UNSUPPORTED',
