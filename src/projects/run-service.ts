@@ -121,6 +121,29 @@ export interface NewRunCommon {
   status?: string | null | undefined;
 }
 
+/** Every run column but the (large) profile: what lists read. */
+export const runListColumns = [
+  'id',
+  'project_id',
+  'external_run_id',
+  'pipeline_state',
+  'status',
+  'started_at',
+  'ended_at',
+  'cluster_config',
+  'cluster_timeline',
+  'cluster_report',
+  'eventlog_uri',
+  'eventlog_blob_key',
+  'eventlog_bytes',
+  'cost',
+  'input_bytes',
+  'recommendation_id',
+  'error',
+  'created_at',
+  'updated_at',
+] as const;
+
 export const eventLogBundle = (runId: string) => `runs/${runId}/eventlog`;
 
 export function createRunService({
@@ -237,27 +260,7 @@ export function createRunService({
       const base = db.selectFrom('runs').where('project_id', '=', projectId);
       const [rows, count] = await Promise.all([
         base
-          .select([
-            'id',
-            'project_id',
-            'external_run_id',
-            'pipeline_state',
-            'status',
-            'started_at',
-            'ended_at',
-            'cluster_config',
-            'cluster_timeline',
-            'cluster_report',
-            'eventlog_uri',
-            'eventlog_blob_key',
-            'eventlog_bytes',
-            'cost',
-            'input_bytes',
-            'recommendation_id',
-            'error',
-            'created_at',
-            'updated_at',
-          ])
+          .select(runListColumns)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(page.limit)

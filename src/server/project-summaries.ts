@@ -10,7 +10,7 @@ import {
   type projectSummaryWireSchema,
 } from '../insights/summary-wire.js';
 import type { Project } from '../projects/project-service.js';
-import { type Run, toRun } from '../projects/run-service.js';
+import { type Run, runListColumns, toRun } from '../projects/run-service.js';
 import type { Database } from '../store/database-schema.js';
 
 /** Learning runs the optimizer makes after the cold start. */
@@ -21,27 +21,7 @@ async function runsByProject(db: Kysely<Database>, projectIds: string[]): Promis
   if (projectIds.length === 0) return byProject;
   const rows = await db
     .selectFrom('runs')
-    .select([
-      'id',
-      'project_id',
-      'external_run_id',
-      'pipeline_state',
-      'status',
-      'started_at',
-      'ended_at',
-      'cluster_config',
-      'cluster_timeline',
-      'cluster_report',
-      'eventlog_uri',
-      'eventlog_blob_key',
-      'eventlog_bytes',
-      'cost',
-      'input_bytes',
-      'recommendation_id',
-      'error',
-      'created_at',
-      'updated_at',
-    ])
+    .select(runListColumns)
     .where('project_id', 'in', projectIds)
     .execute();
   for (const row of rows) {
