@@ -140,7 +140,7 @@ describeFull(
         const page = await openProjects();
         const nameHeader = page.getByRole('columnheader', { name: /Project/ });
         await nameHeader.getByRole('button').click();
-        expect(await nameHeader.getAttribute('aria-sort')).toBe('descending');
+        await expect.poll(() => nameHeader.getAttribute('aria-sort')).toBe('descending');
         const descending = await shownNames(page);
         expect(descending).toEqual([...projectNames].sort(byName).reverse().slice(0, descending.length));
 

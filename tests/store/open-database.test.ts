@@ -36,7 +36,7 @@ function storeContract(open: () => Promise<StoreConnection>) {
       .where('id', '=', 'p-1')
       .executeTakeFirstOrThrow();
 
-    expect(row).toEqual({
+    expect(row).toMatchObject({
       id: 'p-1',
       name: 'nightly-etl',
       description: 'orders',
