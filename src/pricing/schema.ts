@@ -153,6 +153,28 @@ export const catalogLayerSchema = z.object({
 export type CatalogLayer = z.infer<typeof catalogLayerSchema>;
 export type CatalogLayerInput = z.input<typeof catalogLayerSchema>;
 
+type LayerLists = Omit<CatalogLayer, 'name' | 'importedAt'>;
+
+/** A layer with every list present; a source fills only the lists it carries. */
+export function catalogLayer(
+  header: { name: string; importedAt?: string },
+  lists: Partial<LayerLists> = {},
+): CatalogLayer {
+  return {
+    ...header,
+    instanceTypes: [],
+    instancePrices: [],
+    spotPrices: [],
+    spotModels: [],
+    volumePrices: [],
+    diskTiers: [],
+    emrFees: [],
+    dbuRates: [],
+    dbuPrices: [],
+    ...lists,
+  };
+}
+
 export function dbuSkuFor(compute: ComputeType, photon: boolean): DbuSku {
   if (!photon) return compute;
   if (compute === 'jobs-light') {

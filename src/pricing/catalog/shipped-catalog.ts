@@ -1,4 +1,4 @@
-import type { CatalogLayer } from '../schema.js';
+import { type CatalogLayer, catalogLayer } from '../schema.js';
 import { awsEc2CatalogDate, awsEc2Rows } from './aws-ec2.js';
 import {
   awsEbsPrices,
@@ -39,18 +39,7 @@ const azureSeriesOf = (vmSize: string): string =>
     .replace('_', '');
 
 function buildShippedCatalog(): CatalogLayer {
-  const layer: CatalogLayer = {
-    name: `shipped ${shippedCatalogVersion}`,
-    instanceTypes: [],
-    instancePrices: [],
-    spotPrices: [],
-    spotModels: [],
-    volumePrices: [],
-    diskTiers: [],
-    emrFees: [],
-    dbuRates: [],
-    dbuPrices: [],
-  };
+  const layer = catalogLayer({ name: `shipped ${shippedCatalogVersion}` });
 
   for (const [instanceType, vcpus, memoryGib, arch, localNvmeGb, network, ...rest] of awsEc2Rows) {
     const [usEast1, usWest2, euWest1, euWest1Basis] = rest;

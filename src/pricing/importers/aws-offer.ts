@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ValidationError } from '../../errors/index.js';
 import { gp3IncludedIops, gp3IncludedMibps } from '../catalog/aws-storage.js';
-import type {
-  CatalogLayer,
-  EmrFeeEntry,
-  InstancePriceEntry,
-  InstanceTypeEntry,
-  VolumePriceEntry,
+import {
+  type CatalogLayer,
+  catalogLayer,
+  type EmrFeeEntry,
+  type InstancePriceEntry,
+  type InstanceTypeEntry,
+  type VolumePriceEntry,
 } from '../schema.js';
 import { createJsonValueScanner } from './json-value-scanner.js';
 import { type AwsOffer, awsOfferSchema } from './schema.js';
@@ -151,19 +152,10 @@ export function importAwsOffer(raw: unknown, source: string): ImportResult {
   const offer = parseOffer(raw);
   const effectiveDate = isoDay(offer.publicationDate);
   const common = { effectiveDate, source: `AWS Price List ${offer.offerCode} (${source})` };
-  const layer: CatalogLayer = {
+  const layer = catalogLayer({
     name: `aws-offer ${offer.offerCode} ${effectiveDate}`,
     importedAt: new Date().toISOString(),
-    instanceTypes: [],
-    instancePrices: [],
-    spotPrices: [],
-    spotModels: [],
-    volumePrices: [],
-    diskTiers: [],
-    emrFees: [],
-    dbuRates: [],
-    dbuPrices: [],
-  };
+  });
 
   if (offer.offerCode === 'ElasticMapReduce') {
     const fees = new Map<string, EmrFeeEntry>();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ValidationError } from '../../errors/index.js';
-import type { CatalogLayer, SpotPriceEntry } from '../schema.js';
+import { catalogLayer, type SpotPriceEntry } from '../schema.js';
 import type { ImportResult } from './aws-offer.js';
 import { awsSpotPriceHistorySchema } from './schema.js';
 
@@ -47,18 +47,9 @@ export function importAwsSpotHistory(raw: unknown, source: string): ImportResult
     effectiveDate: latest,
     source: `EC2 spot price history, ${prices.length} samples (${source})`,
   }));
-  const layer: CatalogLayer = {
-    name: `aws-spot-history ${latest}`,
-    importedAt: new Date().toISOString(),
-    instanceTypes: [],
-    instancePrices: [],
-    spotPrices,
-    spotModels: [],
-    volumePrices: [],
-    diskTiers: [],
-    emrFees: [],
-    dbuRates: [],
-    dbuPrices: [],
-  };
+  const layer = catalogLayer(
+    { name: `aws-spot-history ${latest}`, importedAt: new Date().toISOString() },
+    { spotPrices },
+  );
   return { layer, summary: `${spotPrices.length} spot prices (${latest})` };
 }

@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { ValidationError } from '../../errors/index.js';
 import { normalizeInstanceType } from '../names.js';
-import type {
-  CatalogLayer,
-  DbuPriceEntry,
-  DbuSku,
-  DiskTierEntry,
-  InstancePriceEntry,
-  Plan,
-  SpotPriceEntry,
+import {
+  catalogLayer,
+  type DbuPriceEntry,
+  type DbuSku,
+  type DiskTierEntry,
+  type InstancePriceEntry,
+  type Plan,
+  type SpotPriceEntry,
 } from '../schema.js';
 import type { ImportResult } from './aws-offer.js';
 import { type AzureRetailItem, type AzureRetailPage, azureRetailPageSchema } from './schema.js';
@@ -150,19 +150,15 @@ export function importAzureRetail(pages: readonly AzureRetailPage[], source: str
   };
   for (const item of items) consume(item);
 
-  const layer: CatalogLayer = {
-    name: `azure-retail ${latest || 'undated'}`,
-    importedAt: new Date().toISOString(),
-    instanceTypes: [],
-    instancePrices: [...prices.values()],
-    spotPrices: [...spot.values()],
-    spotModels: [],
-    volumePrices: [],
-    diskTiers: [...disks.values()],
-    emrFees: [],
-    dbuRates: [],
-    dbuPrices: [...dbuPrices.values()],
-  };
+  const layer = catalogLayer(
+    { name: `azure-retail ${latest || 'undated'}`, importedAt: new Date().toISOString() },
+    {
+      instancePrices: [...prices.values()],
+      spotPrices: [...spot.values()],
+      diskTiers: [...disks.values()],
+      dbuPrices: [...dbuPrices.values()],
+    },
+  );
   return {
     layer,
     summary: `${layer.instancePrices.length} VM prices, ${layer.spotPrices.length} spot prices, ${layer.dbuPrices.length} $/DBU prices, ${layer.diskTiers.length} disk tiers from ${items.length} items`,

@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { ValidationError } from '../../errors/index.js';
 import { cloudOfNodeType, normalizeInstanceType } from '../names.js';
-import type { CatalogLayer, Cloud, DbuPriceEntry, DbuRateEntry, DbuSku, Plan } from '../schema.js';
+import {
+  type Cloud,
+  catalogLayer,
+  type DbuPriceEntry,
+  type DbuRateEntry,
+  type DbuSku,
+  type Plan,
+} from '../schema.js';
 import type { ImportResult } from './aws-offer.js';
 import { type DatabricksCalculatorRow, databricksCalculatorSchema } from './schema.js';
 
@@ -85,19 +92,10 @@ export function importDatabricksCalculator(
     usdPerDbu: mode(values),
     ...common,
   }));
-  const layer: CatalogLayer = {
-    name: `databricks-calculator ${options.effectiveDate}`,
-    importedAt: new Date().toISOString(),
-    instanceTypes: [],
-    instancePrices: [],
-    spotPrices: [],
-    spotModels: [],
-    volumePrices: [],
-    diskTiers: [],
-    emrFees: [],
-    dbuRates: [...rates.values()],
-    dbuPrices,
-  };
+  const layer = catalogLayer(
+    { name: `databricks-calculator ${options.effectiveDate}`, importedAt: new Date().toISOString() },
+    { dbuRates: [...rates.values()], dbuPrices },
+  );
   return {
     layer,
     summary: `${layer.dbuRates.length} node DBU rates, ${dbuPrices.length} $/DBU prices from ${used} rows`,
