@@ -41,3 +41,30 @@ export function diffConfigs(current: Record<string, unknown>, fragment: Record<s
     })
     .sort((x, y) => Number(y.changed) - Number(x.changed) || x.path.localeCompare(y.path));
 }
+
+/** Top-level keys of a Databricks `new_cluster` a person sets; the rest of a cluster's state is runtime detail. */
+const specKeys = new Set([
+  'spark_version',
+  'node_type_id',
+  'driver_node_type_id',
+  'num_workers',
+  'autoscale',
+  'runtime_engine',
+  'aws_attributes',
+  'azure_attributes',
+  'gcp_attributes',
+  'spark_conf',
+  'spark_env_vars',
+  'enable_elastic_disk',
+  'instance_pool_id',
+  'driver_instance_pool_id',
+  'policy_id',
+  'data_security_mode',
+  'cluster_log_conf',
+  'custom_tags',
+]);
+
+/** The lines a reviewer needs: every change, plus the unchanged settings of the cluster spec. */
+export function reviewLines(lines: DiffLine[]): DiffLine[] {
+  return lines.filter((line) => line.changed || specKeys.has(line.path.split('.')[0] ?? ''));
+}

@@ -59,8 +59,25 @@ export function DiscoverPage() {
   );
 }
 
+/** Discover names a job imported; the projects list says which project each job became. */
+async function discoverWithProjects(workspaceId: string, signal: AbortSignal): Promise<DiscoverReport> {
+  const [report, projects] = await Promise.all([endpoints.discover(workspaceId), endpoints.projects(signal)]);
+  const projectByJob = new Map<string, string>();
+  for (const project of projects) {
+    if (project.workspace_id === workspaceId && project.job_id && !projectByJob.has(project.job_id))
+      projectByJob.set(project.job_id, project.id);
+  }
+  return {
+    ...report,
+    jobs: report.jobs.map((job) => ({
+      ...job,
+      imported_project_id: job.imported_project_id ? (projectByJob.get(job.job_id) ?? null) : null,
+    })),
+  };
+}
+
 function DiscoverWorkspace({ workspaceId }: { workspaceId: string }) {
-  const report = useApi(`discover:${workspaceId}`, () => endpoints.discover(workspaceId));
+  const report = useApi(`discover:${workspaceId}`, (signal) => discoverWithProjects(workspaceId, signal));
   return (
     <LoadView result={report.result} what="Discover" onRetry={report.reload}>
       {(data) => <DiscoverView report={data} onImported={report.reload} />}
@@ -109,8 +126,10 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
     setStatus(null);
     try {
       const result = await endpoints.importJobs(report.workspace_id, [...selected]);
+      const jobs = new Set(result.projects.map((project) => project.job_id)).size;
+      const projects = result.projects.length;
       setStatus(
-        `Imported ${result.projects.length} job${result.projects.length === 1 ? '' : 's'} as projects.`,
+        `Imported ${jobs} job${jobs === 1 ? '' : 's'} as ${projects} project${projects === 1 ? '' : 's'}.`,
       );
       setSelected(new Set());
       onImported();
@@ -219,7 +238,12 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
             <tr key={job.job_id}>
               <td>
                 {job.imported_project_id ? (
-                  <Link to={`/projects/${encodeURIComponent(job.imported_project_id)}`}>project</Link>
+                  <Link
+                    to={`/projects/${encodeURIComponent(job.imported_project_id)}`}
+                    aria-label={`Open the project of ${job.name}`}
+                  >
+                    project
+                  </Link>
                 ) : (
                   <input
                     type="checkbox"

@@ -80,7 +80,7 @@ function ApiKeys() {
                 <dl className="facts">
                   <dt>Key id</dt>
                   <dd>
-                    <code>{created.id}</code>
+                    <code data-testid="new-key-id">{created.id}</code>
                   </dd>
                   <dt>Secret</dt>
                   <dd>

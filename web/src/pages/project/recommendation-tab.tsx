@@ -6,7 +6,7 @@ import type { Recommendation, Run } from '../../api/types.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { NotAvailable } from '../../components/load-view.js';
-import { diffConfigs } from '../../lib/config-diff.js';
+import { diffConfigs, reviewLines } from '../../lib/config-diff.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { useSession } from '../../shell/session.js';
 import { useThemeName } from '../../shell/theme.js';
@@ -79,7 +79,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
     return () => clearTimeout(timer);
   }, [pending, reload]);
   const diff = useMemo(
-    () => (latest ? diffConfigs(current ?? {}, latest.configuration ?? {}) : []),
+    () => (latest ? reviewLines(diffConfigs(current ?? {}, latest.configuration ?? {})) : []),
     [latest, current],
   );
   const applied = (recommendations ?? []).filter((rec) => rec.applied !== null);
@@ -121,8 +121,21 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
       formatter: (params: { data: [number, number, string] }) =>
         `${params.data[2]}<br/>${formatMinutes(params.data[0])} · ${formatUsd(params.data[1])}`,
     },
-    xAxis: { type: 'value', name: 'runtime (min)', nameLocation: 'middle', nameGap: 28, scale: true },
-    yAxis: { type: 'value', name: 'cost per run (USD)', scale: true },
+    // Padded bounds, so a handful of nearly equal points do not stretch the axis to four decimals.
+    xAxis: {
+      type: 'value',
+      name: 'runtime (min)',
+      nameLocation: 'middle',
+      nameGap: 28,
+      min: (extent: { min: number }) => Math.max(0, Math.floor(extent.min * 0.8)),
+      max: (extent: { max: number }) => Math.ceil(extent.max * 1.2),
+    },
+    yAxis: {
+      type: 'value',
+      name: 'cost per run (USD)',
+      min: (extent: { min: number }) => Math.max(0, Math.floor(extent.min * 80) / 100),
+      max: (extent: { max: number }) => Math.ceil(extent.max * 120) / 100,
+    },
     series: [
       {
         name: 'Tried',

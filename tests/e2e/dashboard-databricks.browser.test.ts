@@ -1,0 +1,184 @@
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
+import { eventually, type Harness, jobIdByName, startHarness } from '../databricks/integration-harness.js';
+import { launchChromium, screenshotDir } from '../support/browser.js';
+import { describeFull } from '../support/tiers.js';
+
+const password = 'correct horse battery staple';
+
+/** Whether `whole` has every leaf of `part` with the same value. */
+function contains(whole: unknown, part: unknown): boolean {
+  if (part === null || typeof part !== 'object') return Object.is(whole, part);
+  if (whole === null || typeof whole !== 'object') return false;
+  return Object.entries(part).every(([key, value]) =>
+    contains((whole as Record<string, unknown>)[key], value),
+  );
+}
+
+/**
+ * The dashboard driven as a person uses it, against a Setpoint server connected to the Databricks
+ * emulator: what the pages do must show up in the emulated workspace.
+ */
+describeFull(
+  'dashboard against the Databricks emulator in Chromium',
+  'Debian chromium (/usr/bin/chromium)',
+  () => {
+    let h: Harness;
+    let browser: Browser;
+    let context: BrowserContext;
+
+    beforeAll(async () => {
+      h = await startHarness({ seed: 5 });
+      await h.server.services.users.create('ada', password, 'admin');
+      browser = await launchChromium();
+      context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/login`);
+      await page.getByLabel('Username').fill('ada');
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL('**/projects');
+      await page.close();
+    });
+
+    afterAll(async () => {
+      await context?.close();
+      await browser?.close();
+      await h?.close();
+    });
+
+    const shot = (page: Page, name: string) =>
+      page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
+
+    it('applies a recommendation from the project page and the job runs on the recommended cluster', async () => {
+      const jobId = await jobIdByName(h.databricks, 'Join-heavy ETL');
+      const [imported] = await h.server.services.databricks.onboarding.importJobs(
+        h.workspaceId,
+        { jobIds: [jobId], settings: { slaMinutes: 240 } },
+        'test',
+      );
+      const project = imported?.projects[0];
+      if (!project) throw new Error('the job was imported without a project');
+      const runId = await h.databricks.runNow(jobId);
+      await eventually(
+        async () => {
+          const runs = await h.server.services.runs.list(project.id, { limit: 10, offset: 0 });
+          return runs.items.find((run) => run.externalRunId === runId && run.pipelineState === 'DONE');
+        },
+        'the run to be collected and analysed',
+        90_000,
+      );
+      const recommendation = await eventually(async () => {
+        const latest = await h.server.services.recommendations.latest(project.id).catch(() => undefined);
+        return latest?.state === 'SUCCESS' ? latest : undefined;
+      }, 'a recommendation');
+
+      const recommended = recommendation.configuration as Record<string, unknown>;
+      expect(Object.keys(recommended)).toContain('node_type_id');
+      const ref = parseClusterRefKey(project.clusterKey);
+      const clusterNow = async () => {
+        const job = await h.databricks.getJob(jobId);
+        return ref ? findClusterSpec(job.settings, ref) : undefined;
+      };
+      // The recommendation changes something, so the job cannot match it before the apply.
+      expect(contains(await clusterNow(), recommended)).toBe(false);
+
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/projects/${project.id}/recommendation`);
+      await page.getByTestId('config-diff').waitFor();
+      expect(await page.getByTestId('config-diff').locator('tr.diff-changed').count()).toBeGreaterThan(0);
+      await shot(page, 'emulator-recommendation');
+      await page.getByRole('button', { name: 'Apply', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: 'Apply this recommendation?' });
+      await dialog.waitFor();
+      await shot(page, 'emulator-apply-dialog');
+      await dialog.getByRole('button', { name: 'Apply to the job' }).click();
+      await page.getByText('Applied: the job uses the recommended cluster').waitFor();
+
+      // Every setting the recommendation names is on the job's cluster once the apply has run.
+      const spec = await eventually(async () => {
+        const current = await clusterNow();
+        return current && contains(current, recommended) ? current : undefined;
+      }, 'the job cluster in the workspace to take the recommended values');
+      expect(spec).toMatchObject(recommended);
+      await page.reload();
+      await page.getByRole('button', { name: 'Applied', exact: true }).waitFor();
+      expect(await page.getByRole('cell', { name: 'user:ada' }).count()).toBe(1);
+      await shot(page, 'emulator-applied');
+      await page.close();
+    });
+
+    it('discovers the workspace and imports a job from the Discover page', async () => {
+      const jobName = 'Many small jobs';
+      const jobId = await jobIdByName(h.databricks, jobName);
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/discover`);
+      const select = page.getByLabel(`Select ${jobName}`, { exact: true });
+      await select.waitFor({ timeout: 60_000 });
+      expect(await page.locator('.finding').count()).toBeGreaterThan(0);
+      await shot(page, 'discover');
+      await select.check();
+      await page.getByRole('button', { name: 'Import 1 selected' }).click();
+      await page.getByText('Imported 1 job as 1 project.').waitFor();
+      // The row now says the job is a project instead of offering it for import.
+      await page.getByRole('link', { name: `Open the project of ${jobName}` }).waitFor();
+      await shot(page, 'discover-imported');
+
+      const job = await h.databricks.getJob(jobId);
+      const projectIds = job.settings.tags?.['setpoint:project-id']?.split(',') ?? [];
+      expect(projectIds.length).toBeGreaterThan(0);
+      expect(job.settings.webhook_notifications).toMatchObject({ on_success: [{ id: expect.any(String) }] });
+      await page.getByRole('link', { name: `Open the project of ${jobName}` }).click();
+      await page.waitForURL(`**/projects/${projectIds[0]}`);
+      await page.goto(`${h.server.url}/projects?q=${encodeURIComponent(jobName)}`);
+      await page.getByTestId('project-row').first().waitFor();
+      const names = await page
+        .locator('[data-testid="project-row"] td[data-column="name"]')
+        .allTextContents();
+      expect(names.some((name) => name.includes(jobName))).toBe(true);
+      await page.close();
+    });
+
+    it('creates an API key whose secret is shown once and works, then revokes it', async () => {
+      const exchange = (id: string, secret: string) =>
+        fetch(`${h.server.url}/api/v1/auth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ api_key_id: id, api_key_secret: secret }),
+        });
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/settings`);
+      await page.getByLabel('New key name').fill('airflow-prod');
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const secret = (await page.getByTestId('new-key-secret').textContent()) ?? '';
+      const keyId = (await page.getByTestId('new-key-id').textContent()) ?? '';
+      await shot(page, 'settings-new-key');
+
+      const granted = await exchange(keyId, secret);
+      expect(granted.status).toBe(200);
+      const { access_token: token } = (await granted.json()) as { access_token: string };
+      const asKey = () =>
+        fetch(`${h.server.url}/api/v1/projects`, { headers: { authorization: `Bearer ${token}` } });
+      expect((await asKey()).status).toBe(200);
+
+      await page.getByRole('button', { name: 'I have stored it' }).click();
+      expect(await page.getByTestId('new-key-secret').count()).toBe(0);
+      const row = page.getByTestId('api-keys').locator('tr', { hasText: keyId });
+      await row.getByRole('button', { name: 'Revoke' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Revoke airflow-prod?' });
+      await dialog.getByRole('button', { name: 'Revoke key' }).click();
+      await row.getByText(/^revoked/).waitFor();
+      await shot(page, 'settings-revoked-key');
+
+      expect((await exchange(keyId, secret)).status).toBe(401);
+      expect((await asKey()).status).toBe(401);
+      // Reloading never shows the secret again.
+      await page.reload();
+      await page.getByTestId('api-keys').waitFor();
+      expect(await page.getByText(secret).count()).toBe(0);
+      await page.close();
+    });
+  },
+);
