@@ -3,8 +3,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { type Dispatcher, request } from 'undici';
 import { ValidationError } from '../errors/index.js';
-import type { S3Client } from '../store/blobs/s3-blob-store.js';
-import { parseS3Url } from '../store/blobs/s3-blob-store.js';
+import { parseS3Url, type S3Client } from '../store/blobs/s3-client.js';
 
 /** Fails a stream once more than `limit` bytes went through; reports the count at the end. */
 export function byteLimit(limit: number, onDone: (bytes: number) => void = () => undefined): Transform {

@@ -23,7 +23,8 @@ import { SecretBox } from '../security/secret-box.js';
 import { publicOnlyAgent } from '../security/ssrf-guard.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
-import { S3BlobStore, S3Client } from '../store/blobs/s3-blob-store.js';
+import { S3BlobStore } from '../store/blobs/s3-blob-store.js';
+import { S3Client } from '../store/blobs/s3-client.js';
 import { openDatabase, type StoreConnection } from '../store/open-database.js';
 import { createUserService } from '../users/user-service.js';
 import { defaultAnalysisPorts } from './analysis-ports.js';
@@ -69,14 +70,14 @@ export async function composeServices(options: ComposeOptions) {
       : new SqlJobQueue(store.db, store.dialect, policy);
   const s3 =
     config.s3AccessKeyId && config.s3SecretAccessKey
-      ? new S3Client(
-          { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
-          config.s3Region,
-          config.s3Endpoint,
-        )
+      ? new S3Client({
+          region: config.s3Region,
+          endpoint: config.s3Endpoint,
+          credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
+        })
       : undefined;
   const blobs: BlobStore = config.blobStoreUrl
-    ? s3BlobStore(config.blobStoreUrl, s3, config)
+    ? s3BlobStore(config.blobStoreUrl, s3)
     : new LocalBlobStore(path.join(config.dataDir, 'blobs'));
   const scratchDir = path.join(config.dataDir, 'tmp');
   const events = new EventEmitter();
@@ -222,12 +223,10 @@ export async function composeServices(options: ComposeOptions) {
   };
 }
 
-function s3BlobStore(url: string, s3: S3Client | undefined, config: SetpointConfig): BlobStore {
+function s3BlobStore(url: string, s3: S3Client | undefined): BlobStore {
   if (!s3) throw new Error('blobStoreUrl is s3:// but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set');
   const parsed = new URL(url);
   return new S3BlobStore(s3, {
-    endpoint: config.s3Endpoint,
-    region: config.s3Region,
     bucket: parsed.hostname,
     prefix: parsed.pathname,
   });
