@@ -13,13 +13,14 @@ import { isPublicRoute, registerAuthentication } from './plugins/authentication.
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
-import { projectSummaries } from './project-summaries.js';
+import { createProjectSummaries } from './project-summaries.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { insightsRoutes } from './routes/insights-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
 import { metricsRoutes } from './routes/metrics-routes.js';
+import { organizationRoutes } from './routes/organization-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { recommendationRoutes } from './routes/recommendation-routes.js';
 import { runRoutes } from './routes/run-routes.js';
@@ -108,8 +109,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
   await app.register(systemRoutes(services.store));
-  await app.register(projectRoutes(services.projects, (page) => projectSummaries(services.store.db, page)));
+  await app.register(projectRoutes(services.projects, createProjectSummaries(services.store.db)));
   await app.register(insightsRoutes(services));
+  await app.register(organizationRoutes(services.organizationSettings));
   await app.register(
     runRoutes(services.runs, {
       scratchDir: services.scratchDir,

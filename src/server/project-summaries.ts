@@ -43,19 +43,67 @@ function summaryOf(project: Project, runs: Run[], now: number) {
   return { summary, wire: presentProjectSummary(summary, learning) };
 }
 
-/** The projects table's figures (last run, runtime vs SLA, cost, savings, insights) for one page of projects. */
-export async function projectSummaries(
-  db: Kysely<Database>,
-  projects: Project[],
-  now = Date.now(),
-): Promise<Map<string, z.infer<typeof projectSummaryWireSchema>>> {
-  const runs = await runsByProject(
-    db,
-    projects.map((project) => project.id),
-  );
-  return new Map(
-    projects.map((project) => [project.id, summaryOf(project, runs.get(project.id) ?? [], now).wire]),
-  );
+type ProjectSummaryWire = z.infer<typeof projectSummaryWireSchema>;
+
+/** Insights such as "dormant" depend on the clock; an hour is far finer than any of their thresholds. */
+const clockBucketMs = 3_600_000;
+
+/**
+ * The projects table's figures (last run, runtime vs SLA, cost, savings, insights) for one page of
+ * projects. Summaries are computed from every run of a project, so each one is kept until the
+ * project, its runs or the hour change: a page costs one index-only version query when nothing moved.
+ */
+export function createProjectSummaries(db: Kysely<Database>, maxEntries = 50_000) {
+  const cache = new Map<string, { version: string; wire: ProjectSummaryWire }>();
+
+  async function runVersions(projectIds: string[]): Promise<Map<string, string>> {
+    const rows = await db
+      .selectFrom('runs')
+      .select((eb) => [
+        'project_id',
+        eb.fn.countAll<number>().as('runs'),
+        eb.fn.max('updated_at').as('latest'),
+      ])
+      .where('project_id', 'in', projectIds)
+      .groupBy('project_id')
+      .execute();
+    return new Map(rows.map((row) => [row.project_id, `${Number(row.runs)}:${Number(row.latest)}`]));
+  }
+
+  function remember(projectId: string, version: string, wire: ProjectSummaryWire): void {
+    cache.delete(projectId);
+    cache.set(projectId, { version, wire });
+    // Map iteration is insertion order, so the first key is the least recently computed.
+    if (cache.size > maxEntries) cache.delete(cache.keys().next().value ?? projectId);
+  }
+
+  return async function projectSummaries(
+    projects: Project[],
+    now = Date.now(),
+  ): Promise<Map<string, ProjectSummaryWire>> {
+    const result = new Map<string, ProjectSummaryWire>();
+    if (projects.length === 0) return result;
+    const runVersion = await runVersions(projects.map((project) => project.id));
+    const clock = Math.floor(now / clockBucketMs);
+    const version = (project: Project) =>
+      `${project.updatedAt}:${project.settings.slaMinutes}:${runVersion.get(project.id) ?? '0'}:${clock}`;
+    const stale = projects.filter((project) => {
+      const cached = cache.get(project.id);
+      if (cached?.version !== version(project)) return true;
+      result.set(project.id, cached.wire);
+      return false;
+    });
+    const runs = await runsByProject(
+      db,
+      stale.map((project) => project.id),
+    );
+    for (const project of stale) {
+      const wire = summaryOf(project, runs.get(project.id) ?? [], now).wire;
+      remember(project.id, version(project), wire);
+      result.set(project.id, wire);
+    }
+    return result;
+  };
 }
 
 /** Spend in a period (cloud vs DBU) and savings across every project, for the KPI header. */
