@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/database-schema.js';
 
 export interface AuditEntry {
-  entity: 'project' | 'workspace' | 'api_key' | 'recommendation' | 'run';
+  entity: 'project' | 'workspace' | 'api_key' | 'recommendation' | 'run' | 'organization';
   entityId: string;
   action: string;
   actor: string;

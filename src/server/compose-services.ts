@@ -4,6 +4,9 @@ import { Agent } from 'undici';
 import type { SetpointConfig } from '../config/schema.js';
 import { createCostModel } from '../cost/cost-model.js';
 import type { Logger } from '../logging/logger.js';
+import { createOrganizationSettingsService } from '../organization/organization-settings-service.js';
+import { createOrganizationSettingsStore } from '../organization/organization-settings-store.js';
+import { withOrganizationDefaults } from '../organization/project-defaults.js';
 import { createDatabricksIntegration } from '../platforms/databricks/integration/databricks-integration.js';
 import { openPriceCatalog } from '../pricing/catalog-store.js';
 import { createApiKeyService } from '../projects/api-key-service.js';
@@ -86,7 +89,10 @@ export async function composeServices(options: ComposeOptions) {
   const analysis: AnalysisPorts = { ...(await defaultAnalysisPorts(config)), ...options.analysis };
 
   const db = store.db;
-  const projects = createProjectService({ db });
+  const organizationSettings = createOrganizationSettingsService({
+    store: createOrganizationSettingsStore(db),
+  });
+  const projects = withOrganizationDefaults(createProjectService({ db }), organizationSettings);
   const workspaces = createWorkspaceService({ db, secretBox });
   const users = createUserService({ db });
   const apiKeys = createApiKeyService({ db, signer, accessTokenTtlSeconds: config.accessTokenTtlSeconds });
@@ -174,6 +180,7 @@ export async function composeServices(options: ComposeOptions) {
     projects,
     workspaces,
     apiKeys,
+    organizationSettings,
     users,
     /** Set by `setpoint demo`: a one-time link that signs the browser in as the demo admin. */
     demoLoginToken: undefined as string | undefined,
