@@ -4,6 +4,7 @@ import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-service-core.js';
 import { migration0003 } from './0003-databricks-integration.js';
 import { migration0004 } from './0004-users-and-sessions.js';
+import { migration0006 } from './0006-organization-settings.js';
 
 /** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0002-service-core': migration0002(dialect),
         '0003-databricks-integration': migration0003(dialect),
         '0004-users-and-sessions': migration0004(dialect),
+        '0006-organization-settings': migration0006(dialect),
       };
     },
   };
