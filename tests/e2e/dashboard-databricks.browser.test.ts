@@ -180,5 +180,28 @@ describeFull(
       expect(await page.getByText(secret).count()).toBe(0);
       await page.close();
     });
+
+    it('changes an organization discount in Settings and keeps it after a reload', async () => {
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/settings`);
+      const dbu = page.getByLabel('Databricks DBU discount (%)');
+      await dbu.waitFor();
+      expect(await dbu.inputValue()).toBe('0');
+      await dbu.fill('17.5');
+      await page.getByLabel('Default preference for new projects').selectOption('economy');
+      await page.getByRole('button', { name: 'Save defaults' }).click();
+      await page.getByText('Defaults saved.').waitFor();
+
+      const stored = await h.server.services.organizationSettings.get();
+      expect(stored.settings).toMatchObject({ dbu_discount_pct: 17.5, default_preference: 'economy' });
+      expect(stored.updatedBy).toBe('user:ada');
+      await page.reload();
+      await page.getByTestId('org-settings-updated').waitFor();
+      expect(await page.getByLabel('Databricks DBU discount (%)').inputValue()).toBe('17.5');
+      expect(await page.getByLabel('Default preference for new projects').inputValue()).toBe('economy');
+      expect(await page.getByTestId('org-settings-updated').textContent()).toContain('ada');
+      await shot(page, 'settings-organization');
+      await page.close();
+    });
   },
 );

@@ -10,6 +10,7 @@ import type {
   AccessCheckLine,
   ApiKey,
   DiscoverReport,
+  OrganizationSettings,
   OrganizationSummary,
   Page,
   Project,
@@ -133,7 +134,7 @@ export const endpoints = {
   createApiKey: (name: string) =>
     api.post<{ id: string; secret: string; name: string }>('/api/v1/api-keys', { name }),
   revokeApiKey: (id: string) => api.delete<void>(`/api/v1/api-keys/${enc(id)}`),
-  organizationSettings: () => api.get<Record<string, unknown>>('/api/v1/organization/settings'),
-  updateOrganizationSettings: (patch: Record<string, unknown>) =>
-    api.patch<Record<string, unknown>>('/api/v1/organization/settings', patch),
+  organizationSettings: () => api.get<OrganizationSettings>('/api/v1/organization/settings'),
+  updateOrganizationSettings: (patch: Partial<Record<keyof OrganizationSettings, unknown>>) =>
+    api.patch<OrganizationSettings>('/api/v1/organization/settings', patch),
 };

@@ -234,3 +234,16 @@ export interface DiscoverReport {
   jobs: DiscoveredJob[];
   timeline: Array<{ date: string; jobs: number; core_hours: number }>;
 }
+
+/** `GET /api/v1/organization/settings`: discounts in percent off list prices, defaults for new projects. */
+export interface OrganizationSettings {
+  aws_discount_pct: number;
+  azure_discount_pct: number;
+  gcp_discount_pct: number;
+  dbu_discount_pct: number;
+  default_sla_minutes: number | null;
+  default_preference: 'economy' | 'balanced' | 'performance';
+  default_auto_apply: boolean;
+  updated_at: number | null;
+  updated_by: string | null;
+}

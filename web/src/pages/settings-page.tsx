@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
-import type { ApiKey } from '../api/types.js';
+import type { ApiKey, OrganizationSettings } from '../api/types.js';
 import { useApi } from '../api/use-api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { LoadView } from '../components/load-view.js';
@@ -147,46 +147,73 @@ function ApiKeys() {
   );
 }
 
-const defaultFields = [
+const numberFields = [
   {
-    key: 'cloud_discount_percent',
-    label: 'Cloud discount (%)',
-    hint: 'off list prices, e.g. from a savings plan',
+    key: 'aws_discount_pct',
+    label: 'AWS discount (%)',
+    hint: 'off AWS list prices, e.g. a savings plan',
+    empty: 0,
   },
-  { key: 'dbu_discount_percent', label: 'Databricks DBU discount (%)', hint: 'from your Databricks commit' },
-  { key: 'default_sla_minutes', label: 'Default SLA for new projects (minutes)', hint: 'empty for none' },
+  { key: 'azure_discount_pct', label: 'Azure discount (%)', hint: 'off Azure list prices', empty: 0 },
+  {
+    key: 'dbu_discount_pct',
+    label: 'Databricks DBU discount (%)',
+    hint: 'from your Databricks commit',
+    empty: 0,
+  },
+  {
+    key: 'default_sla_minutes',
+    label: 'Default SLA for new projects (minutes)',
+    hint: 'empty for none',
+    empty: null,
+  },
 ] as const;
 
+const preferences = [
+  { value: 'economy', label: 'Economy: lowest cost within the SLA' },
+  { value: 'balanced', label: 'Balanced' },
+  { value: 'performance', label: 'Performance: fastest for a modest cost' },
+] as const;
+
+type Values = Record<string, string>;
+
+function valuesOf(settings: OrganizationSettings): Values {
+  const values: Values = { default_preference: settings.default_preference };
+  for (const field of numberFields) {
+    const value = settings[field.key];
+    values[field.key] = value === null ? '' : String(value);
+  }
+  return values;
+}
+
 function OrganizationDefaults() {
-  const { canChange } = useSession();
+  const { canChange, session } = useSession();
+  const isAdmin = session.state === 'signed-in' ? session.user.role === 'admin' : canChange;
   const settings = useApi('org-settings', () => endpoints.organizationSettings());
-  const [values, setValues] = useState<Record<string, string>>({});
+  const [values, setValues] = useState<Values>({});
   const [status, setStatus] = useState<{ ok: boolean; message: string } | null>(null);
 
   useEffect(() => {
-    if (settings.result.state !== 'ready') return;
-    const data = settings.result.data;
-    setValues(
-      Object.fromEntries(
-        defaultFields.map((field) => [field.key, data[field.key] == null ? '' : String(data[field.key])]),
-      ),
-    );
+    if (settings.result.state === 'ready') setValues(valuesOf(settings.result.data));
   }, [settings.result]);
 
   const save = async (event: FormEvent) => {
     event.preventDefault();
-    const patch: Record<string, number | null> = {};
-    for (const field of defaultFields) {
+    const patch: Record<string, number | string | null> = {
+      default_preference: values.default_preference ?? 'balanced',
+    };
+    for (const field of numberFields) {
       const text = values[field.key]?.trim() ?? '';
       const number = Number(text);
       if (text !== '' && !Number.isFinite(number)) {
         setStatus({ ok: false, message: `${field.label} must be a number.` });
         return;
       }
-      patch[field.key] = text === '' ? null : number;
+      patch[field.key] = text === '' ? field.empty : number;
     }
     try {
-      await endpoints.updateOrganizationSettings(patch);
+      const saved = await endpoints.updateOrganizationSettings(patch);
+      settings.setResult({ state: 'ready', data: saved });
       setStatus({ ok: true, message: 'Defaults saved.' });
     } catch (error) {
       setStatus({ ok: false, message: messageOf(error) });
@@ -198,16 +225,23 @@ function OrganizationDefaults() {
       <h2 id="org-title" className="section-title">
         Organization defaults
       </h2>
+      <p className="muted">
+        Discounts turn list prices into what you pay in the Projects header (spend and savings). Run costs
+        stay at list prices so runs compare across time. New projects start with the default SLA and
+        preference.
+      </p>
       <LoadView result={settings.result} what="Organization settings" onRetry={settings.reload}>
-        {() => (
+        {(data) => (
           <form className="settings-form" onSubmit={save}>
-            <fieldset disabled={!canChange}>
-              {defaultFields.map((field) => (
+            <fieldset disabled={!isAdmin}>
+              {numberFields.map((field) => (
                 <label key={field.key} className="field">
                   <span>{field.label}</span>
                   <input
                     type="number"
                     step="any"
+                    min={0}
+                    max={field.key === 'default_sla_minutes' ? undefined : 100}
                     value={values[field.key] ?? ''}
                     onChange={(event) =>
                       setValues((current) => ({ ...current, [field.key]: event.target.value }))
@@ -216,11 +250,34 @@ function OrganizationDefaults() {
                   <small>{field.hint}</small>
                 </label>
               ))}
+              <label className="field">
+                <span>Default preference for new projects</span>
+                <select
+                  value={values.default_preference ?? 'balanced'}
+                  onChange={(event) =>
+                    setValues((current) => ({ ...current, default_preference: event.target.value }))
+                  }
+                >
+                  {preferences.map((preference) => (
+                    <option key={preference.value} value={preference.value}>
+                      {preference.label}
+                    </option>
+                  ))}
+                </select>
+              </label>
             </fieldset>
-            {status && (
-              <p className={status.ok ? 'notice notice-ok' : 'notice notice-error'}>{status.message}</p>
+            {data.updated_by && data.updated_at && (
+              <p className="muted" data-testid="org-settings-updated">
+                Last changed by {data.updated_by.replace(/^user:/, '')} on {formatDateTime(data.updated_at)}.
+              </p>
             )}
-            {canChange && (
+            {!isAdmin && <p className="muted">Only admins can change the organization defaults.</p>}
+            {status && (
+              <p className={status.ok ? 'notice notice-ok' : 'notice notice-error'} role="status">
+                {status.message}
+              </p>
+            )}
+            {isAdmin && (
               <button type="submit" className="primary">
                 Save defaults
               </button>
