@@ -1,9 +1,11 @@
-"""Shared pytest fixtures. `databricks_emulator` starts `setpoint emulator` for SDK tests."""
+"""Shared pytest fixtures: `databricks_emulator` starts `setpoint emulator`, `setpoint_server` `setpoint serve`."""
 
 import json
 import os
+import re
 import shutil
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -35,10 +37,7 @@ class RunningEmulator:
 @pytest.fixture(scope="session")
 def databricks_emulator():
     """Starts `node bin/setpoint.js emulator --port 0` and yields its URL and token."""
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    if not (REPO_ROOT / "dist" / "cli" / "main.js").exists():
-        pytest.skip("Setpoint is not built (run `npm run build` first)")
+    _require_built_setpoint()
     process = subprocess.Popen(
         [
             "node",
@@ -64,6 +63,76 @@ def databricks_emulator():
     listening = json.loads(first_line)
     try:
         yield RunningEmulator(process, listening["url"], listening["token"])
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+class RunningSetpoint:
+    def __init__(self, process: subprocess.Popen, url: str, api_key_id: str, api_key_secret: str):
+        self.process = process
+        self.url = url
+        self.api_key_id = api_key_id
+        self.api_key_secret = api_key_secret
+
+    def env(self) -> dict:
+        """The variables `SetpointClient()` reads its server and key from."""
+        return {"SETPOINT_URL": self.url, "SETPOINT_API_KEY_ID": self.api_key_id, "SETPOINT_API_KEY_SECRET": self.api_key_secret}
+
+    def client(self, **kwargs):
+        from setpoint import SetpointClient
+
+        return SetpointClient(url=self.url, api_key_id=self.api_key_id, api_key_secret=self.api_key_secret, **kwargs)
+
+
+def _require_built_setpoint():
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    if not (REPO_ROOT / "dist" / "cli" / "main.js").exists():
+        pytest.skip("Setpoint is not built (run `npm run build` first)")
+
+
+@pytest.fixture(scope="session")
+def setpoint_server(tmp_path_factory):
+    """Starts `node bin/setpoint.js serve --port 0` (SQLite, with the pipeline worker) and an API key for it."""
+    _require_built_setpoint()
+    data_dir = tmp_path_factory.mktemp("setpoint-data")
+    env = {**os.environ, "SETPOINT_LOG_LEVEL": "warn"}
+    process = subprocess.Popen(
+        ["node", "bin/setpoint.js", "serve", "--port", "0", "--data-dir", str(data_dir)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
+    )
+    output = []
+    url = None
+    for line in process.stdout:
+        output.append(line)
+        match = re.search(r"listening on (http://\S+)", line)
+        if match:
+            url = match.group(1)
+            break
+    if url is None:
+        process.kill()
+        raise RuntimeError(f"setpoint serve did not start:\n{''.join(output)}")
+    # Keep draining the output so the server never blocks on a full pipe.
+    threading.Thread(target=lambda: [None for _ in process.stdout], daemon=True).start()
+    try:
+        created = subprocess.run(
+            ["node", "bin/setpoint.js", "keys", "create", "--name", "pytest", "--data-dir", str(data_dir), "--json"],
+            cwd=REPO_ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env=env,
+        )
+        key = json.loads(created.stdout)
+        yield RunningSetpoint(process, url, key["id"], key["secret"])
     finally:
         process.terminate()
         try:

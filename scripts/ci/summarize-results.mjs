@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Sums Vitest's JSON report and pytest's JUnit XML into the closing line "N passed, N failed, N skipped".
+// Sums Vitest's JSON report and pytest's JUnit XML reports (one per pytest run) into the closing line
+// "N passed, N failed, N skipped".
 // Exits 1 when anything failed or a report is missing (a runner that crashed reported nothing).
 import { existsSync, readFileSync } from 'node:fs';
 
-const [vitestPath, junitPath] = process.argv.slice(2);
+const [vitestPath, ...junitPaths] = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -22,7 +23,16 @@ if (vitestPath && existsSync(vitestPath)) {
   missing = true;
 }
 
-if (junitPath && existsSync(junitPath)) {
+if (junitPaths.length === 0) {
+  console.error('summary: no pytest report given');
+  missing = true;
+}
+for (const junitPath of junitPaths) {
+  if (!existsSync(junitPath)) {
+    console.error(`summary: no pytest report at ${junitPath}`);
+    missing = true;
+    continue;
+  }
   const xml = readFileSync(junitPath, 'utf8');
   const suite = /<testsuite\b[^>]*>/.exec(xml)?.[0] ?? '';
   const attribute = (name) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suite)?.[1] ?? 0);
@@ -31,9 +41,6 @@ if (junitPath && existsSync(junitPath)) {
   failed += pyFailed;
   skipped += pySkipped;
   passed += attribute('tests') - pyFailed - pySkipped;
-} else {
-  console.error(`summary: no pytest report at ${junitPath}`);
-  missing = true;
 }
 
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

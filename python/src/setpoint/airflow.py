@@ -8,9 +8,10 @@ Use it as the operator's `pre_execute`::
         params={"setpoint_app_id": "orders-etl", "setpoint_auto_apply": True,
                 "setpoint_workspace_id": "ws-1", "cluster_log_url": "dbfs:/setpoint/logs"},
         pre_execute=setpoint.airflow.pre_execute_hook,
+        post_execute=setpoint.airflow.post_execute_hook,
     )
 
-and `record_run` as `post_execute` (or a follow-up task) so Setpoint collects the finished run.
+and `post_execute_hook` as its `post_execute` so Setpoint records the finished run.
 Every failure is logged as a warning and leaves the job exactly as written: Setpoint never stops a
 pipeline from running.
 """
@@ -22,6 +23,8 @@ import logging
 from typing import Any, Callable, Mapping
 
 from .client import SetpointClient
+from .databricks.recording import record_run as record_databricks_run
+from .databricks.workspace import DatabricksWorkspace
 from .cluster import (
     PROJECT_TAG,
     RECOMMENDATION_TAG,
@@ -101,21 +104,50 @@ def pre_execute_hook(context: Mapping[str, Any], client_factory: ClientFactory =
         log.warning("setpoint: leaving the cluster unchanged: %s", error)
 
 
-def record_run(context: Mapping[str, Any], client_factory: ClientFactory = SetpointClient) -> dict[str, Any] | None:
-    """Hands the finished Databricks run to Setpoint, which collects its logs from the workspace."""
+def databricks_workspace(task: Any) -> DatabricksWorkspace:
+    """The workspace behind the operator's Databricks connection (personal access token auth)."""
+    from airflow.providers.databricks.hooks.databricks import DatabricksHook
+
+    hook = DatabricksHook(task.databricks_conn_id)
+    connection = hook.databricks_conn
+    token = connection.extra_dejson.get("token") or connection.password
+    port = f":{connection.port}" if connection.port else ""
+    return DatabricksWorkspace(host=f"{connection.schema or 'https'}://{hook.host}{port}", token=token)
+
+
+def record_run(
+    context: Mapping[str, Any],
+    client_factory: ClientFactory = SetpointClient,
+    workspace_factory: Callable[[Any], DatabricksWorkspace] = databricks_workspace,
+) -> dict[str, Any] | None:
+    """Records the finished Databricks run in Setpoint: its cluster report and event log.
+
+    The Airflow worker reads both from the workspace with the operator's own connection and uploads
+    them, so Setpoint needs no access to the workspace. It waits for the event log to be delivered
+    (`params.setpoint_record_timeout_s`, default 900 s).
+    """
     params = _params(context)
     try:
-        task_instance = context["ti"]
-        run_id = task_instance.xcom_pull(task_ids=context["task"].task_id, key="run_id")
+        task = context["task"]
+        run_id = getattr(task, "run_id", None) or context["ti"].xcom_pull(task_ids=task.task_id, key="run_id")
         if run_id is None:
-            raise ValueError("the Databricks operator pushed no run_id to XCom (set do_xcom_push=True)")
-        with client_factory() as client:
-            project = client.find_project_by_app_id(_app_id(context))
-            if project is None:
-                raise ValueError(f"no Setpoint project with app id {_app_id(context)!r}")
-            return client.collect_databricks_run(
-                project["id"], str(run_id), workspace_id=params.get("setpoint_workspace_id") or project.get("workspace_id")
+            raise ValueError("the Databricks operator has no run_id (did execute run? set do_xcom_push=True)")
+        with workspace_factory(task) as workspace, client_factory() as client:
+            recorded = record_databricks_run(
+                run_id,
+                workspace=workspace,
+                client=client,
+                app_id=_app_id(context),
+                timeout_s=float(params.get("setpoint_record_timeout_s", 900)),
+                poll_s=float(params.get("setpoint_record_poll_s", 10)),
             )
+        log.info("setpoint: recorded Databricks run %s as %s", run_id, recorded.get("id"))
+        return recorded
     except Exception as error:  # noqa: BLE001 - recording must not fail the DAG
         log.warning("setpoint: could not record the run: %s", error)
         return None
+
+
+def post_execute_hook(context: Mapping[str, Any], result: Any = None) -> None:
+    """`post_execute=` form of `record_run`."""
+    record_run(context)

@@ -155,8 +155,9 @@ class SetpointClient:
         *,
         cluster_report: Mapping[str, Any] | None = None,
         external_run_id: str | None = None,
+        status: str | None = None,
     ) -> dict[str, Any]:
-        """Uploads a run's event log file(s) (or one zip) and optional cluster report."""
+        """Uploads a run's event log file(s) (or one zip), optional cluster report and result state."""
         handles = []
         try:
             files: list[tuple[str, tuple[str, Any, str]]] = []
@@ -171,6 +172,8 @@ class SetpointClient:
                 files.append(("cluster_report", ("cluster_report.json", json.dumps(cluster_report).encode(), "application/json")))
             if external_run_id is not None:
                 data["external_run_id"] = external_run_id
+            if status is not None:
+                data["status"] = status
             return self.request("POST", f"/api/v1/projects/{project_id}/runs", files=files, data=data)
         finally:
             for handle in handles:
@@ -197,6 +200,10 @@ class SetpointClient:
         if workspace_id:
             body["workspace_id"] = workspace_id
         return self.request("POST", f"/api/v1/projects/{project_id}/databricks-runs", json=body)
+
+    def get_run(self, project_id: str, run_id: str) -> dict[str, Any]:
+        """One run with its pipeline state, cost and parsed profile summary."""
+        return self.request("GET", f"/api/v1/projects/{project_id}/runs/{run_id}")
 
     def list_runs(self, project_id: str) -> list[dict[str, Any]]:
         body = self.request("GET", f"/api/v1/projects/{project_id}/runs")
