@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
 import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
+import type { S3Credentials } from '../../src/store/blobs/s3-client.js';
 
 export interface Harness {
   emulator: RunningEmulator;
@@ -34,15 +35,34 @@ export async function eventually<T>(
   throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
 }
 
+/** Cluster logs delivered to S3: the emulator writes to one endpoint, Setpoint reads from another (or the same). */
+export interface HarnessS3Options {
+  /** The workspace's log destination, `s3://bucket/prefix`. */
+  logDestination: string;
+  deliveryEndpoint: string;
+  /** Where Setpoint reads (e.g. through a fault proxy); defaults to `deliveryEndpoint`. */
+  readEndpoint?: string;
+  credentials: S3Credentials;
+}
+
 /** A Setpoint server (SQLite, workers in process) connected to an emulated Databricks workspace. */
 export async function startHarness(
-  options: { seed?: number; cloud?: 'aws' | 'azure' } = {},
+  options: {
+    seed?: number;
+    cloud?: 'aws' | 'azure';
+    s3?: HarnessS3Options;
+    /** Setpoint settings by environment variable, over the harness defaults. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<Harness> {
   const emulator = await startEmulator({
     port: 0,
     seed: options.seed ?? 7,
     clockSpeed: 3600,
     rateLimitScale: 0,
+    ...(options.s3 && {
+      s3LogDelivery: { endpoint: options.s3.deliveryEndpoint, credentials: options.s3.credentials },
+    }),
   });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-int-'));
   const config = loadConfig(
@@ -54,6 +74,7 @@ export async function startHarness(
       SETPOINT_JOB_MAX_ATTEMPTS: '12',
       SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '8',
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
+      ...options.env,
     },
   );
   const server = await startServer(config);
@@ -66,10 +87,21 @@ export async function startHarness(
       host: emulator.url,
       planType: 'Premium',
       computeType: 'Jobs Compute',
-      credentials: { token: emulator.token },
+      credentials: {
+        token: emulator.token,
+        ...(options.s3 && {
+          aws_access_key_id: options.s3.credentials.accessKeyId,
+          aws_secret_access_key: options.s3.credentials.secretAccessKey,
+          s3_endpoint: options.s3.readEndpoint ?? options.s3.deliveryEndpoint,
+        }),
+      },
     },
     'test',
   );
+  if (options.s3)
+    await server.services.databricks.store.saveWorkspaceLink(workspace.id, {
+      logDestination: options.s3.logDestination,
+    });
   const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
   return {
     emulator,

@@ -11,6 +11,7 @@ import { EmulatorState } from './emulator-state.js';
 import { FaultInjector, type FaultRuleInput } from './faults.js';
 import { registerFilesRoutes } from './files-routes.js';
 import { createJob, registerJobsRoutes } from './jobs-routes.js';
+import { type S3DeliveryOptions, S3LogSink } from './log-delivery-s3.js';
 import { registerNotificationRoutes } from './notification-routes.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
@@ -36,6 +37,8 @@ export interface EmulatorOptions {
   workspaceId?: string;
   /** Mirror every DBFS/Volumes file (delivered cluster logs included) below this directory. */
   stateDirectory?: string;
+  /** Deliver logs of clusters with an S3 `cluster_log_conf` to this S3-compatible store. */
+  s3LogDelivery?: S3DeliveryOptions;
 }
 
 export interface Emulator {
@@ -72,6 +75,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   for (const rule of options.faults ?? []) faults.add(rule);
   const webhooks = new WebhookSender(state, faults, workspaceId);
   const workloads = options.workloads ?? new WorkloadRegistry();
+  const s3Logs = options.s3LogDelivery ? new S3LogSink(options.s3LogDelivery) : undefined;
   const engine = new RunEngine({
     state,
     fs,
@@ -82,6 +86,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     seed,
     workspaceId,
     region: 'us-west-2',
+    s3Logs,
   });
   const context: EmulatorContext = {
     state,
@@ -168,6 +173,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       engine.close();
       await app.close();
       await webhooks.settle();
+      await s3Logs?.close();
     },
   };
 }

@@ -10,17 +10,49 @@ import { VirtualFs } from './virtual-fs.js';
 
 const hourMs = 3_600_000;
 
+/** Where delivered files go: the emulated DBFS/Volumes file system, or an S3 bucket. */
+export interface LogSink {
+  write(path: string, data: Uint8Array, modifiedAtMs: number): void;
+  mkdirs(path: string, modifiedAtMs: number): void;
+  /** Runs `done` once everything written so far has landed. */
+  afterWrites(done: () => void): void;
+}
+
+export interface LogSinks {
+  fs: VirtualFs;
+  /** Absent when the emulator was given no S3 endpoint: S3 destinations then receive nothing. */
+  s3?: LogSink | undefined;
+}
+
+function fsSink(fs: VirtualFs): LogSink {
+  return {
+    write: (path, data, modifiedAtMs) => fs.write(path, data, modifiedAtMs),
+    mkdirs: (path, modifiedAtMs) => fs.mkdirs(path, modifiedAtMs),
+    afterWrites: (done) => done(),
+  };
+}
+
 export interface DeliveryFaults {
   truncateEventLog: boolean;
   missingEventLog: boolean;
 }
 
-/** Where the cluster's logs go: `<destination>/<cluster_id>`, or undefined without `cluster_log_conf`. */
+/**
+ * Where the cluster's logs go: `<destination>/<cluster_id>` (`s3://bucket/prefix/<cluster_id>` for
+ * S3), or undefined without `cluster_log_conf`.
+ */
 export function clusterLogRoot(cluster: ClusterRecord): string | undefined {
   const conf = cluster.spec.cluster_log_conf;
+  const s3Destination = conf?.s3?.destination;
+  if (s3Destination) return `${s3Destination.replace(/\/+$/, '')}/${cluster.clusterId}`;
   const destination = conf?.dbfs?.destination ?? conf?.volumes?.destination;
   if (!destination) return undefined;
   return `${VirtualFs.normalize(destination)}/${cluster.clusterId}`;
+}
+
+function sinkFor(sinks: LogSinks, cluster: ClusterRecord): LogSink | undefined {
+  if (cluster.spec.cluster_log_conf?.s3?.destination) return sinks.s3;
+  return fsSink(sinks.fs);
 }
 
 /** The folder holding `eventlog` and its rolled parts (the middle name joins cluster id and driver IP). */
@@ -47,7 +79,7 @@ function partName(hourStartMs: number): string {
  * its own `DBCEventLoggingListenerMetadata` header, and the live plain `eventlog` holding the latest hour.
  */
 export function deliverClusterLogs(
-  fs: VirtualFs,
+  sinks: LogSinks,
   cluster: ClusterRecord,
   upToMs: number,
   deliveredAtMs: number,
@@ -55,8 +87,13 @@ export function deliverClusterLogs(
 ): void {
   const root = clusterLogRoot(cluster);
   const directory = eventLogDirectory(cluster);
-  if (!root || !directory) return;
-  cluster.lastLogAttemptMs = deliveredAtMs;
+  const fs = sinkFor(sinks, cluster);
+  if (!root || !directory || !fs) return;
+  // clusters/get reports the attempt once its files are in place, as a finished delivery would
+  const recordAttempt = () =>
+    fs.afterWrites(() => {
+      cluster.lastLogAttemptMs = Math.max(cluster.lastLogAttemptMs ?? 0, deliveredAtMs);
+    });
   const readyAt = cluster.requestedAtMs + cluster.simulation.clusterReadyMs;
   fs.write(
     `${root}/driver/stdout`,
@@ -72,9 +109,13 @@ export function deliverClusterLogs(
     deliveredAtMs,
   );
   fs.mkdirs(`${root}/init_scripts`, deliveredAtMs);
-  if (faults.missingEventLog) return;
-  const entries = clusterEventLog(cluster).filter((entry) => entry.timeMs <= upToMs);
-  if (entries.length === 0) return;
+  const entries = faults.missingEventLog
+    ? []
+    : clusterEventLog(cluster).filter((entry) => entry.timeMs <= upToMs);
+  if (entries.length === 0) {
+    recordAttempt();
+    return;
+  }
   const sparkVersion = sparkVersionFor(cluster.sim.sparkVersion);
   const firstHour = Math.floor(entries[0]!.timeMs / hourMs) * hourMs;
   const lastHour = Math.floor(entries[entries.length - 1]!.timeMs / hourMs) * hourMs;
@@ -99,4 +140,5 @@ export function deliverClusterLogs(
   ].join('\n')}\n`;
   if (faults.truncateEventLog) text = text.slice(0, Math.floor(text.length * 0.6));
   fs.write(`${directory}/eventlog`, strToU8(text), deliveredAtMs);
+  recordAttempt();
 }

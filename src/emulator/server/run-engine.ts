@@ -14,7 +14,7 @@ import type {
   TaskRunRecord,
 } from './emulator-state.js';
 import type { FaultInjector } from './faults.js';
-import { deliverClusterLogs } from './log-delivery.js';
+import { deliverClusterLogs, type LogSink } from './log-delivery.js';
 import type { JobSettings, NewClusterSettings, TaskSettings, WebhookNotifications } from './schema.js';
 import type { SimClock } from './sim-clock.js';
 import type { VirtualFs } from './virtual-fs.js';
@@ -39,6 +39,8 @@ export interface RunEngineDeps {
   seed: number;
   workspaceId: string;
   region: string;
+  /** Receives logs of clusters whose `cluster_log_conf` is S3. */
+  s3Logs?: LogSink | undefined;
 }
 
 export interface StartRunRequest {
@@ -447,7 +449,7 @@ export class RunEngine {
         if (cluster.finalLogsDelivered) return;
         const cut = cluster.cutAtMs;
         if (cut !== undefined && at > cut) return;
-        deliverClusterLogs(this.deps.fs, cluster, at, at, {
+        deliverClusterLogs({ fs: this.deps.fs, s3: this.deps.s3Logs }, cluster, at, at, {
           truncateEventLog: false,
           missingEventLog: false,
         });
@@ -471,7 +473,13 @@ export class RunEngine {
         truncateEventLog: this.deps.faults.take('truncate-eventlog', cluster.jobName) !== undefined,
         missingEventLog: this.deps.faults.take('missing-eventlog', cluster.jobName) !== undefined,
       };
-      deliverClusterLogs(this.deps.fs, cluster, Number.POSITIVE_INFINITY, deliverAt, faults);
+      deliverClusterLogs(
+        { fs: this.deps.fs, s3: this.deps.s3Logs },
+        cluster,
+        Number.POSITIVE_INFINITY,
+        deliverAt,
+        faults,
+      );
       // Everything is on the file system now; keep memory flat over thousands of runs.
       cluster.eventLog = undefined;
     });

@@ -36,11 +36,20 @@ export async function checkWorkspaceAccess(
   options: AccessCheckOptions = {},
 ): Promise<AccessCheckResult[]> {
   const results: AccessCheckResult[] = [];
-  const probe = async (check: string, fix: string, run: () => Promise<string>) => {
+  const probe = async (
+    check: string,
+    fix: string | ((error: unknown) => string),
+    run: () => Promise<string>,
+  ) => {
     try {
       results.push({ check, ok: true, detail: await run() });
     } catch (error) {
-      results.push({ check, ok: false, detail: explain(error), fix });
+      results.push({
+        check,
+        ok: false,
+        detail: explain(error),
+        fix: typeof fix === 'string' ? fix : fix(error),
+      });
     }
   };
 
@@ -107,11 +116,12 @@ export async function checkWorkspaceAccess(
   }
   if (destination?.startsWith('s3://')) {
     const checkS3 = options.checkS3;
+    const bucket = destination.slice('s3://'.length).split('/')[0] ?? '';
     await probe(
       'read S3',
-      'give Setpoint AWS credentials with s3:ListBucket and s3:GetObject on the log bucket',
+      (error) => s3Fix(error, bucket, destination),
       async () => {
-        if (!checkS3) throw new Error('no AWS credentials configured for this workspace');
+        if (!checkS3) throw new MissingAwsCredentials();
         return checkS3(destination);
       },
     );
@@ -135,6 +145,23 @@ export async function checkWorkspaceAccess(
     },
   );
   return results;
+}
+
+class MissingAwsCredentials extends Error {
+  constructor() {
+    super('the workspace has no AWS credentials to read the S3 log destination');
+  }
+}
+
+function s3Fix(error: unknown, bucket: string, destination: string): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (error instanceof MissingAwsCredentials)
+    return 'add aws_access_key_id and aws_secret_access_key (and s3_endpoint for an S3-compatible store) to the workspace credentials';
+  if (code === 'S3_BUCKET_NOT_FOUND')
+    return `create the bucket ${bucket} or correct the log destination (and the workspace's region or s3_endpoint)`;
+  if (code === 'S3_ACCESS_DENIED')
+    return `allow s3:ListBucket on arn:aws:s3:::${bucket} and s3:GetObject on ${destination.replace(/^s3:\/\//, 'arn:aws:s3:::').replace(/\/?$/, '/*')} for these AWS credentials`;
+  return 'check that the S3 endpoint is reachable from Setpoint and try again';
 }
 
 function isMissingPath(error: unknown): boolean {

@@ -92,4 +92,14 @@ describe('checkEventLogCompleteness', () => {
     expect(checkEventLogCompleteness(files, 100)).toMatchObject({ complete: false, totalBytes: 50 });
     expect(checkEventLogCompleteness(files, 100, 50)).toEqual({ complete: true, totalBytes: 50 });
   });
+
+  it('trusts the cluster’s last delivery attempt over a file time from another clock', () => {
+    const files = [part('eventlog', 10, 5)];
+
+    expect(checkEventLogCompleteness(files, 100, 10, 130)).toEqual({ complete: true, totalBytes: 10 });
+    expect(checkEventLogCompleteness(files, 100, 10, 90)).toMatchObject({
+      complete: false,
+      reason: expect.stringMatching(/last log delivery was attempted before the run ended/),
+    });
+  });
 });

@@ -58,18 +58,31 @@ export type Completeness =
  * Databricks delivers logs every five minutes and everything up to termination afterwards. A run's
  * log is complete when the live `eventlog` file was written at or after the run ended, no part is
  * empty, and the total size did not change since the previous look.
+ *
+ * `lastDeliveryAttempt` (the cluster's `cluster_log_status.last_attempted`) replaces the file's own
+ * time when that comes from another clock than the run's: an S3 object's LastModified is stamped by
+ * S3, and comparing it with a Databricks end time would trust two clocks to agree.
  */
 export function checkEventLogCompleteness(
   files: LogEntry[],
   runEndTime: number,
   previousTotalBytes?: number,
+  lastDeliveryAttempt?: number,
 ): Completeness {
   const parts = files.filter((file) => !file.isDir && file.name.startsWith('eventlog'));
   const totalBytes = parts.reduce((sum, file) => sum + file.size, 0);
   const live = parts.find((file) => file.name === 'eventlog');
   if (!live) return { complete: false, totalBytes, reason: 'the live eventlog file has not been delivered' };
-  if ((live.modifiedAt ?? 0) < runEndTime) {
-    return { complete: false, totalBytes, reason: 'the eventlog file was last written before the run ended' };
+  const writtenAt = lastDeliveryAttempt ?? live.modifiedAt ?? 0;
+  if (writtenAt < runEndTime) {
+    return {
+      complete: false,
+      totalBytes,
+      reason:
+        lastDeliveryAttempt === undefined
+          ? 'the eventlog file was last written before the run ended'
+          : 'the last log delivery was attempted before the run ended',
+    };
   }
   const empty = parts.find((file) => file.size === 0);
   if (empty) return { complete: false, totalBytes, reason: `${empty.name} is still empty` };

@@ -52,14 +52,18 @@ describe('S3 through the AWS SDK against an S3-compatible server', () => {
     expect((await client.listKeys('blobs', 'eventlogs/run_1/')).sort()).toEqual([]);
   });
 
-  it('lists across pages and by folder', async () => {
+  it('lists across pages', async () => {
     for (let index = 0; index < 5; index += 1)
       await client.putObject('blobs', `paged/dir${index % 2}/object-${index}`, `body ${index}`);
     const paged = await client.list('blobs', 'paged/', { pageSize: 2 });
-    expect(paged.objects.map((object) => object.key)).toHaveLength(5);
-    expect(paged.objects.find((object) => object.key === 'paged/dir1/object-3')?.size).toBe(6);
-    const folders = await client.list('blobs', 'paged/', { delimiter: '/' });
-    expect(folders).toEqual({ objects: [], prefixes: ['paged/dir0/', 'paged/dir1/'] });
+    expect(paged.map((object) => object.key).sort()).toEqual([
+      'paged/dir0/object-0',
+      'paged/dir0/object-2',
+      'paged/dir0/object-4',
+      'paged/dir1/object-1',
+      'paged/dir1/object-3',
+    ]);
+    expect(paged.find((object) => object.key === 'paged/dir1/object-3')?.size).toBe(6);
   });
 
   it('fetches an s3:// event log URI as a stream, within the byte limit', async () => {

@@ -5,6 +5,7 @@ import {
   S3Client as AwsS3Client,
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   paginateListObjectsV2,
   S3ServiceException,
@@ -30,12 +31,6 @@ export interface S3ObjectSummary {
   key: string;
   size: number;
   lastModified: number | undefined;
-}
-
-export interface S3Listing {
-  objects: S3ObjectSummary[];
-  /** With a delimiter: the "folders" directly below the prefix, each ending with the delimiter. */
-  prefixes: string[];
 }
 
 /**
@@ -94,32 +89,42 @@ export class S3Client {
     );
   }
 
-  /** ListObjectsV2 over every page; with a delimiter, the common prefixes too. */
-  async list(bucket: string, prefix: string, options: { delimiter?: string; pageSize?: number } = {}) {
-    const listing: S3Listing = { objects: [], prefixes: [] };
+  /** ListObjectsV2 over every page. */
+  async list(
+    bucket: string,
+    prefix: string,
+    options: { pageSize?: number } = {},
+  ): Promise<S3ObjectSummary[]> {
+    const objects: S3ObjectSummary[] = [];
     await this.#call(`LIST s3://${bucket}/${prefix}`, async () => {
       const pages = paginateListObjectsV2(
         { client: this.sdk, ...(options.pageSize && { pageSize: options.pageSize }) },
-        { Bucket: bucket, Prefix: prefix, ...(options.delimiter && { Delimiter: options.delimiter }) },
+        { Bucket: bucket, Prefix: prefix },
       );
       for await (const page of pages) {
         for (const object of page.Contents ?? []) {
           if (object.Key === undefined) continue;
-          listing.objects.push({
+          objects.push({
             key: object.Key,
             size: object.Size ?? 0,
             lastModified: object.LastModified?.getTime(),
           });
         }
-        for (const common of page.CommonPrefixes ?? [])
-          if (common.Prefix) listing.prefixes.push(common.Prefix);
       }
     });
-    return listing;
+    return objects;
+  }
+
+  /** One ListObjectsV2 call of at most `maxKeys` keys: proves list access without walking a big prefix. */
+  async probeList(bucket: string, prefix: string, maxKeys = 10): Promise<number> {
+    const page = await this.#call(`LIST s3://${bucket}/${prefix}`, () =>
+      this.sdk.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix, MaxKeys: maxKeys })),
+    );
+    return page.KeyCount ?? page.Contents?.length ?? 0;
   }
 
   async listKeys(bucket: string, prefix: string): Promise<string[]> {
-    return (await this.list(bucket, prefix)).objects.map((object) => object.key);
+    return (await this.list(bucket, prefix)).map((object) => object.key);
   }
 
   close(): void {

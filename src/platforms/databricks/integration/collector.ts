@@ -8,10 +8,12 @@ import type { Project, ProjectService } from '../../../projects/project-service.
 import type { RunService, UploadedFile } from '../../../projects/run-service.js';
 import type { ClusterReport } from '../../../projects/schema.js';
 import { PermanentJobError } from '../../../queue/job-queue.js';
+import { isPermanentS3Error, type S3Client } from '../../../store/blobs/s3-client.js';
 import type { DatabricksClient } from '../client.js';
 import { checkEventLogCompleteness, locateEventLogDir } from '../event-log-location.js';
 import type { JobClusterRef } from '../job-clusters.js';
 import { dbfsLogStore, type LogStore, volumesLogStore } from '../log-store.js';
+import { s3LogStore } from '../log-store-s3.js';
 import type { Cluster, Run, RunTask } from '../schema.js';
 import { type Applier, projectTarget } from './applier.js';
 import type { IntegrationStore } from './integration-store.js';
@@ -44,17 +46,38 @@ function tasksOnCluster(run: Run, ref: JobClusterRef): RunTask[] {
   );
 }
 
+interface LogLocation {
+  store: LogStore;
+  destination: string;
+  /** S3 object times come from S3's clock; completeness then rests on the cluster's delivery record. */
+  timesFromOtherClock: boolean;
+}
+
 function logStoreFor(
   client: DatabricksClient,
+  s3: S3Client | undefined,
   cluster: Cluster,
-): { store: LogStore; destination: string } | undefined {
+): LogLocation | undefined {
   const conf = (cluster.cluster_log_conf ?? {}) as {
     dbfs?: { destination?: string };
     volumes?: { destination?: string };
+    s3?: { destination?: string };
   };
-  if (conf.dbfs?.destination) return { store: dbfsLogStore(client), destination: conf.dbfs.destination };
+  if (conf.dbfs?.destination)
+    return { store: dbfsLogStore(client), destination: conf.dbfs.destination, timesFromOtherClock: false };
   if (conf.volumes?.destination)
-    return { store: volumesLogStore(client), destination: conf.volumes.destination };
+    return {
+      store: volumesLogStore(client),
+      destination: conf.volumes.destination,
+      timesFromOtherClock: false,
+    };
+  if (conf.s3?.destination) {
+    if (!s3)
+      throw new PermanentJobError(
+        `cluster ${cluster.cluster_id} delivers its logs to ${conf.s3.destination}, but the workspace has no AWS credentials to read them (add aws_access_key_id and aws_secret_access_key to its credentials)`,
+      );
+    return { store: s3LogStore(s3), destination: conf.s3.destination, timesFromOtherClock: true };
+  }
   return undefined;
 }
 
@@ -91,6 +114,7 @@ async function download(
 export function createCollector(deps: CollectorDependencies) {
   async function collectForProject(
     client: DatabricksClient,
+    s3: S3Client | undefined,
     workspace: { planType: string | null; computeType: string | null },
     run: Run,
     project: Project,
@@ -105,31 +129,80 @@ export function createCollector(deps: CollectorDependencies) {
     }
     const externalRunId = String(run.run_id);
     if (await deps.runs.findExisting(project.id, externalRunId)) return;
-    const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
-      ?.spark_context_id;
     const cluster = await client.getCluster(clusterId);
     const events = await client.listClusterEvents(clusterId);
-    const location = logStoreFor(client, cluster);
+    const location = logStoreFor(client, s3, cluster);
     if (!location)
       throw new PermanentJobError(
-        `cluster ${clusterId} has no DBFS or Volumes log delivery; re-import the job so Setpoint can set cluster_log_conf`,
+        `cluster ${clusterId} has no DBFS, Volumes or S3 log delivery; re-import the job so Setpoint can set cluster_log_conf`,
       );
+    try {
+      await collectLog(workspace, run, project, attempt, { clusterId, cluster, events, tasks, location });
+    } catch (error) {
+      if (isPermanentS3Error(error))
+        throw new PermanentJobError(
+          `cannot read the event log of run ${externalRunId}: ${(error as Error).message}`,
+        );
+      throw error;
+    }
+    await guard(project, run);
+  }
+
+  /** Waits for a complete delivery (bounded), downloads the event log and stores the run. */
+  async function collectLog(
+    workspace: { planType: string | null; computeType: string | null },
+    run: Run,
+    project: Project,
+    attempt: number,
+    {
+      clusterId,
+      cluster,
+      events,
+      tasks,
+      location,
+    }: {
+      clusterId: string;
+      cluster: Cluster;
+      events: Awaited<ReturnType<DatabricksClient['listClusterEvents']>>;
+      tasks: RunTask[];
+      location: LogLocation;
+    },
+  ) {
+    const externalRunId = String(run.run_id);
+    const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
+      ?.spark_context_id;
+    const deliveryClock = location.timesFromOtherClock
+      ? {
+          endTime: Math.max(run.end_time, cluster.terminated_time ?? 0),
+          lastAttempt: cluster.cluster_log_status?.last_attempted ?? 0,
+        }
+      : { endTime: run.end_time, lastAttempt: undefined };
     const lastAttempt = attempt >= deps.maxIncompleteAttempts;
     let files: Awaited<ReturnType<LogStore['list']>>;
     let incomplete: string | undefined;
     try {
       const dir = await locateEventLogDir(location.store, location.destination, clusterId, sparkContextId);
       const first = await location.store.list(dir);
-      const before = checkEventLogCompleteness(first, run.end_time);
+      const before = checkEventLogCompleteness(first, deliveryClock.endTime);
       await new Promise((resolve) => setTimeout(resolve, deps.completenessPollMs));
       files = await location.store.list(dir);
-      const check = checkEventLogCompleteness(files, run.end_time, before.totalBytes);
+      const check = checkEventLogCompleteness(
+        files,
+        deliveryClock.endTime,
+        before.totalBytes,
+        deliveryClock.lastAttempt,
+      );
       if (!check.complete) incomplete = check.reason;
     } catch (error) {
       if (!(isAppError(error) && error.code === 'EVENT_LOG_NOT_DELIVERED')) throw error;
-      if (lastAttempt)
-        throw new PermanentJobError(`no event log was delivered for run ${externalRunId}: ${error.message}`);
-      throw new NotReadyYet(error.message);
+      if (!lastAttempt) throw new NotReadyYet(error.message);
+      // the bounded wait is over: keep the run (cluster, events, outcome) without its event log
+      deps.logger.warn(
+        { projectId: project.id, runId: externalRunId, reason: error.message },
+        'no event log was delivered; the run is recorded as incomplete',
+      );
+      files = [];
+      incomplete = error.message;
     }
     if (incomplete && !lastAttempt)
       throw new NotReadyYet(`event log of run ${externalRunId} is not complete yet: ${incomplete}`);
@@ -159,7 +232,6 @@ export function createCollector(deps: CollectorDependencies) {
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
-    await guard(project, run);
   }
 
   /** Revert a configuration that just failed or badly missed the SLA; remember the last good one. */
@@ -202,14 +274,14 @@ export function createCollector(deps: CollectorDependencies) {
   }
 
   async function collect(workspaceId: string, runId: string, attempt: number): Promise<void> {
-    const { client, workspace } = await deps.connect(workspaceId);
+    const { client, workspace, s3 } = await deps.connect(workspaceId);
     const run = await client.getRun(runId);
     if (!terminalStates.has(run.state.life_cycle_state))
       throw new NotReadyYet(`run ${runId} is still ${run.state.life_cycle_state}`);
     if (!run.job_id) return;
     const linked = await deps.projects.list({ workspaceId, limit: 500, offset: 0, sort: 'name' });
     for (const project of linked.items.filter((candidate) => candidate.jobId === run.job_id)) {
-      await collectForProject(client, workspace, run, project, attempt);
+      await collectForProject(client, s3, workspace, run, project, attempt);
     }
     await deps.store.markSeen(workspaceId, run.job_id, run.start_time);
   }

@@ -9,6 +9,7 @@ import type { WorkspaceService } from '../../../projects/workspace-service.js';
 import { type JobQueue, PermanentJobError } from '../../../queue/job-queue.js';
 import type { Database } from '../../../store/database-schema.js';
 import { checkWorkspaceAccess } from '../access-check.js';
+import { probeS3LogDestination } from '../log-store-s3.js';
 import type { TransportOptions } from '../transport.js';
 import { createApplier } from './applier.js';
 import { decideAutoApply } from './auto-apply-policy.js';
@@ -192,11 +193,12 @@ export function createDatabricksIntegration(deps: IntegrationDependencies) {
     onRecommendationReady,
     scheduleReconciliation,
     async checkAccess(workspaceId: string, logDestination?: string) {
-      const { client } = await connect(workspaceId);
+      const { client, s3 } = await connect(workspaceId);
       const link = await store.workspaceLink(workspaceId);
       if (logDestination) await store.saveWorkspaceLink(workspaceId, { logDestination });
       return checkWorkspaceAccess(client, {
         logDestination: logDestination ?? link?.log_destination ?? undefined,
+        ...(s3 && { checkS3: (destination: string) => probeS3LogDestination(s3, destination) }),
       });
     },
   };

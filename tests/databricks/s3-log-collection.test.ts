@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJob } from '../../src/emulator/server/jobs-routes.js';
+import type { JobSettings } from '../../src/emulator/server/schema.js';
+import { shippedJobSettings } from '../../src/emulator/workloads/shipped-jobs.js';
+import { S3Client } from '../../src/store/blobs/s3-client.js';
+import {
+  type S3FaultProxy,
+  type S3TestServer,
+  startS3FaultProxy,
+  startS3TestServer,
+} from '../support/s3-test-server.js';
+import { eventually, type Harness, startHarness } from './integration-harness.js';
+
+const bucket = 'cluster-logs';
+const logDestination = `s3://${bucket}/setpoint`;
+
+/** A copy of a shipped job whose cluster has no log delivery yet, so onboarding points it at S3. */
+function jobWithoutLogConf(template: string, name: string): JobSettings {
+  const settings = structuredClone(shippedJobSettings().find((job) => job.name === template));
+  if (!settings) throw new Error(`no shipped job ${template}`);
+  for (const task of settings.tasks ?? []) if (task.new_cluster) delete task.new_cluster.cluster_log_conf;
+  return { ...settings, name };
+}
+
+describe('cluster logs delivered to S3', () => {
+  let s3: S3TestServer;
+  let proxy: S3FaultProxy;
+  let h: Harness;
+  let reader: S3Client;
+
+  beforeAll(async () => {
+    s3 = await startS3TestServer([bucket]);
+    proxy = await startS3FaultProxy(s3.endpoint);
+    h = await startHarness({
+      seed: 21,
+      s3: {
+        logDestination,
+        deliveryEndpoint: s3.endpoint,
+        readEndpoint: proxy.endpoint,
+        credentials: s3.credentials,
+      },
+    });
+    reader = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, credentials: s3.credentials });
+  });
+
+  afterAll(async () => {
+    reader?.close();
+    await h?.close();
+    await proxy?.close();
+    await s3?.close();
+  });
+
+  async function importNewJob(template: string, name: string) {
+    const job = createJob(h.emulator.context, jobWithoutLogConf(template, name));
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [String(job.jobId)], settings: {} },
+      'test',
+    );
+    const projectId = imported?.projects[0]?.id;
+    if (!projectId) throw new Error(`nothing imported for ${name}`);
+    return { jobId: String(job.jobId), projectId };
+  }
+
+  async function processed(projectId: string, runId: string) {
+    return eventually(
+      async () => {
+        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+        return page.items.find(
+          (item) =>
+            item.externalRunId === runId &&
+            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
+        );
+      },
+      `run ${runId} to be processed`,
+      90_000,
+    );
+  }
+
+  /** What the emulator delivered for the run's cluster: the event-log objects and their total size. */
+  async function deliveredEventLog(runId: string) {
+    const run = await h.databricks.getRun(runId);
+    const clusterId = run.tasks?.[0]?.cluster_instance?.cluster_id;
+    const objects = (await reader.list(bucket, `setpoint/${clusterId}/eventlog/`)).filter((object) =>
+      /\/eventlog[^/]*$/.test(object.key),
+    );
+    return { clusterId, objects, bytes: objects.reduce((sum, object) => sum + object.size, 0) };
+  }
+
+  it('reports S3 read access in the access check', async () => {
+    const lines = await h.server.services.databricks.checkAccess(h.workspaceId);
+    const s3Line = lines.find((line) => line.check === 'read S3');
+
+    expect(s3Line).toMatchObject({ ok: true });
+    expect(s3Line?.detail).toContain(`can list ${logDestination}`);
+    expect(lines.some((line) => line.check === 'read DBFS')).toBe(false);
+  });
+
+  it('onboards the job onto the S3 destination and collects a run’s event log from S3', async () => {
+    const { jobId, projectId } = await importNewJob('Daily aggregation', 'Daily aggregation (S3)');
+    const job = await h.databricks.getJob(jobId);
+    expect(job.settings.tasks?.[0]?.new_cluster?.cluster_log_conf).toMatchObject({
+      s3: { destination: logDestination },
+    });
+
+    const runId = await h.databricks.runNow(jobId);
+    const run = await processed(projectId, runId);
+    const delivered = await deliveredEventLog(runId);
+    const detail = await h.server.services.runs.get(projectId, run.id);
+
+    expect(run.pipelineState).toBe('DONE');
+    expect(run.status).toBe('SUCCESS');
+    expect(delivered.objects.some((object) => object.key.endsWith('/eventlog'))).toBe(true);
+    expect(run.eventlogBytes).toBe(delivered.bytes);
+    expect(detail.profileSummary?.jobs).toBeGreaterThan(0);
+    expect(detail.profileSummary?.tasks).toBeGreaterThan(0);
+    expect(detail.cost?.totalUsd ?? 0).toBeGreaterThan(0);
+    expect(proxy.seen.some((request) => request === `GET /${bucket}/${delivered.objects[0]?.key}`)).toBe(
+      true,
+    );
+  });
+
+  it('retries and resumes when S3 fails in the middle of a download', async () => {
+    const { jobId, projectId } = await importNewJob('Skewed join', 'Skewed join (S3)');
+    proxy.cutDownloads(/\/eventlog$/, 2);
+    proxy.failRequests(/\/eventlog-[^/]+\.gz$/, 4);
+
+    const runId = await h.databricks.runNow(jobId);
+    const run = await processed(projectId, runId);
+    const delivered = await deliveredEventLog(runId);
+    const liveKey = delivered.objects.find((object) => object.key.endsWith('/eventlog'))?.key;
+
+    expect(run.pipelineState).toBe('DONE');
+    expect(run.eventlogBytes).toBe(delivered.bytes);
+    expect(
+      proxy.seen.filter((request) => request === `GET /${bucket}/${liveKey}`).length,
+    ).toBeGreaterThanOrEqual(3);
+    const stored = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+    expect(stored.items.filter((item) => item.externalRunId === runId)).toHaveLength(1);
+  });
+
+  it('says what is wrong when the bucket does not exist', async () => {
+    const lines = await h.server.services.databricks.checkAccess(h.workspaceId, 's3://no-such-bucket/logs');
+    const s3Line = lines.find((line) => line.check === 'read S3');
+
+    expect(s3Line?.ok).toBe(false);
+    expect(s3Line?.detail).toMatch(/bucket does not exist/);
+    expect(s3Line?.fix).toMatch(/create the bucket no-such-bucket/);
+  });
+});
