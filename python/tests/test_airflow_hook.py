@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from setpoint.airflow import pre_execute_hook, prepare_payload
+from setpoint.airflow import pre_execute_hook, prepare_payload, record_run
 from setpoint.cluster import apply_recommendation, deep_merge
 from setpoint.errors import SetpointError
 
@@ -147,3 +147,14 @@ def test_apply_recommendation_with_autoscale_replaces_fixed_size():
         "x": 1,
         "autoscale": {"min_workers": 1, "max_workers": 4},
     }
+
+
+def test_record_run_without_a_run_id_warns_and_returns_none(caplog):
+    class NoXcom:
+        def xcom_pull(self, **_kwargs):
+            return None
+
+    ctx = {**context(setpoint_app_id="orders"), "ti": NoXcom()}
+
+    assert record_run(ctx, client_factory=lambda: FakeClient(), workspace_factory=lambda _task: None) is None
+    assert "could not record the run: the Databricks operator has no run_id" in caplog.text
