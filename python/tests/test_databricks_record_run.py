@@ -29,7 +29,7 @@ def submit(workspace, run_name, cluster):
         "run_name": run_name,
         "tasks": [{"task_key": "main", "spark_python_task": {"python_file": "dbfs:/jobbank/daily-aggregation.py"}, "new_cluster": cluster}],
     }
-    return workspace._json("POST", "/api/2.1/jobs/runs/submit", json=body)["run_id"]
+    return workspace.request("POST", "/api/2.1/jobs/runs/submit", json=body)["run_id"]
 
 
 def wait_until_parsed(client, project_id, run_id):
@@ -80,7 +80,7 @@ def test_the_module_entry_records_a_run_in_the_project_named_by_the_cluster_tag(
 def test_the_function_records_from_a_volume_and_twice_is_once(workspace, setpoint_server):
     client = setpoint_server.client()
     destination = "/Volumes/main/setpoint/cluster-logs"
-    workspace._call("PUT", f"/api/2.0/fs/directories{destination}")
+    workspace.request("PUT", f"/api/2.0/fs/directories{destination}")
     run_id = submit(workspace, "orders-volume", {**CLUSTER, "cluster_log_conf": {"volumes": {"destination": destination}}})
 
     first = record_run(run_id, workspace=workspace, client=client, app_id="orders-volume", poll_s=0.2, timeout_s=120)

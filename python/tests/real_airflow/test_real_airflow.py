@@ -93,7 +93,7 @@ def run_dag(env: dict[str, str], run_name: str, app_id: str) -> str:
 
 def received_run(workspace: DatabricksWorkspace, run_name: str) -> dict[str, Any]:
     """The one-time run the emulator received under `run_name`, as runs/get reports it."""
-    listed = workspace._json("GET", "/api/2.1/jobs/runs/list", params={"run_type": "SUBMIT_RUN", "limit": 25})
+    listed = workspace.request("GET", "/api/2.1/jobs/runs/list", params={"run_type": "SUBMIT_RUN", "limit": 25})
     matches = [run for run in listed.get("runs") or [] if run.get("run_name") == run_name]
     assert len(matches) == 1, f"expected one run named {run_name}, got {[run.get('run_name') for run in listed.get('runs') or []]}"
     return workspace.get_run(matches[0]["run_id"])

@@ -86,24 +86,25 @@ class DatabricksWorkspace:
         message = body.get("message", response.text[:300]) if isinstance(body, dict) else response.text[:300]
         raise SetpointError(f"Databricks {method} {path}: {message}", code=code, status=response.status_code)
 
-    def _json(self, method: str, path: str, **kwargs: Any) -> Any:
+    def request(self, method: str, path: str, **kwargs: Any) -> Any:
+        """Any REST call (`/api/2.x/…`), with retries on 429/5xx; the decoded JSON answer."""
         response = self._call(method, path, **kwargs)
         return response.json() if response.content else {}
 
     # -- jobs and clusters ---------------------------------------------------------------
 
     def get_run(self, run_id: int | str) -> dict[str, Any]:
-        return self._json("GET", "/api/2.1/jobs/runs/get", params={"run_id": str(run_id)})
+        return self.request("GET", "/api/2.1/jobs/runs/get", params={"run_id": str(run_id)})
 
     def get_cluster(self, cluster_id: str) -> dict[str, Any]:
-        return self._json("GET", "/api/2.1/clusters/get", params={"cluster_id": cluster_id})
+        return self.request("GET", "/api/2.1/clusters/get", params={"cluster_id": cluster_id})
 
     def cluster_events(self, cluster_id: str) -> list[dict[str, Any]]:
         """Every event of the cluster, oldest first, following `next_page`."""
         events: list[dict[str, Any]] = []
         request: dict[str, Any] = {"cluster_id": cluster_id, "order": "ASC", "limit": 500}
         while True:
-            body = self._json("POST", "/api/2.1/clusters/events", json=request)
+            body = self.request("POST", "/api/2.1/clusters/events", json=request)
             events.extend(body.get("events") or [])
             next_page = body.get("next_page")
             if not next_page:
@@ -116,7 +117,7 @@ class DatabricksWorkspace:
         """The entries of a directory; empty when it does not exist (yet)."""
         try:
             if path.startswith("dbfs:/"):
-                body = self._json("GET", "/api/2.0/dbfs/list", params={"path": path})
+                body = self.request("GET", "/api/2.0/dbfs/list", params={"path": path})
                 return [
                     LogFile(
                         path=_dbfs_uri(entry["path"]),
@@ -136,7 +137,7 @@ class DatabricksWorkspace:
     def _list_volume_dir(self, path: str) -> Iterator[LogFile]:
         params: dict[str, str] = {}
         while True:
-            body = self._json("GET", f"/api/2.0/fs/directories{_volume_path(path)}", params=params)
+            body = self.request("GET", f"/api/2.0/fs/directories{_volume_path(path)}", params=params)
             for entry in body.get("contents") or []:
                 yield LogFile(
                     path=entry["path"].rstrip("/"),
@@ -156,7 +157,7 @@ class DatabricksWorkspace:
         chunks: list[bytes] = []
         offset = 0
         while offset < size:
-            body = self._json("GET", "/api/2.0/dbfs/read", params={"path": path, "offset": offset, "length": DBFS_READ_CHUNK})
+            body = self.request("GET", "/api/2.0/dbfs/read", params={"path": path, "offset": offset, "length": DBFS_READ_CHUNK})
             read = int(body.get("bytes_read") or 0)
             if read == 0:
                 break
