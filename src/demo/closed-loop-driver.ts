@@ -19,12 +19,17 @@ export interface DriverOptions {
 }
 
 export interface ProjectRun {
+  /** Setpoint's id of the run. */
+  id: string;
+  /** The Databricks run id. */
   runId: string;
   status: string | null;
   runtimeMinutes: number | null;
   costUsd: number | null;
   pipelineState: string;
   endedAt: number | null;
+  /** The recommendation whose configuration the run used, when it used one. */
+  recommendationId: string | null;
 }
 
 export interface ClosedLoop {
@@ -128,12 +133,14 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     const page = await services.runs.list(projectId, { limit: 500, offset: 0 });
     return page.items
       .map((run: Run) => ({
+        id: run.id,
         runId: run.externalRunId,
         status: run.status,
         runtimeMinutes: run.startedAt && run.endedAt ? (run.endedAt - run.startedAt) / 60_000 : null,
         costUsd: run.cost?.totalUsd ?? null,
         pipelineState: run.pipelineState,
         endedAt: run.endedAt,
+        recommendationId: run.recommendationId,
       }))
       .reverse();
   }

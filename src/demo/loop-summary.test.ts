@@ -3,12 +3,14 @@ import type { ProjectRun } from './closed-loop-driver.js';
 import { median, overallSummary, summarizeProject } from './loop-summary.js';
 
 const run = (costUsd: number, runtimeMinutes: number, status = 'SUCCESS'): ProjectRun => ({
+  id: `run_${costUsd}`,
   runId: String(costUsd),
   status,
   runtimeMinutes,
   costUsd,
   pipelineState: 'DONE',
   endedAt: 0,
+  recommendationId: null,
 });
 
 describe('closed-loop summaries', () => {

@@ -6,7 +6,7 @@ import { runSimBench, type SimBenchResult } from '../../bench/sim/run-sim-bench.
 import { oneShotCostChangeSvg, predictionErrorSvg } from '../../bench/sim/svg-plots.js';
 import { ValidationError } from '../../errors/index.js';
 
-function parseCount(flag: string, text: string, min: number, max: number): number {
+export function parseCount(flag: string, text: string, min: number, max: number): number {
   const value = Number(text);
   if (!Number.isInteger(value) || value < min || value > max) {
     throw new ValidationError(

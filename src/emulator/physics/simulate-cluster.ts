@@ -33,6 +33,8 @@ export interface SimulationSettings {
 
 const second = 1000;
 const maxTaskFailures = 4;
+/** Run-to-run spread of each task's share of a skewed stage. */
+const skewJitter = 0.1;
 const runNoiseDefault = 0.03;
 /** Share of spot requests that find no capacity. */
 const spotCapacityShortfall = 0.1;
@@ -479,10 +481,16 @@ export class ClusterSimulator {
     const inputBandwidth = Math.min(shape.networkGBpsPerCore * 1e9, 0.1e9);
     const diskBandwidth = Math.max(shape.diskGbpsPerCore * 1e9, 5e6);
     const available = shape.executionMemoryPerTaskBytes;
-    const skewRandom = createRandom(
+    // Which keys are hot is a property of the data, so the same tasks are heavy run after run (and in
+    // a workload imported from this one's log); each run only shifts every task's share a little.
+    const skewRandom = createRandom(hashSeed(this.settings.seed, 'skew', jobIndex, stage.id));
+    const jitterRandom = createRandom(
       hashSeed(this.settings.seed, this.settings.runIndex, stageKey(workload, jobIndex, stage)),
     );
-    const skews = Array.from({ length: taskCount }, () => skewRandom.logNormal(stage.skew));
+    const skews = Array.from(
+      { length: taskCount },
+      () => skewRandom.logNormal(stage.skew) * jitterRandom.logNormal(skewJitter),
+    );
 
     this.maybeAutoscale(readyMs, taskCount);
     const stageRecord: StageRecord = {

@@ -6,6 +6,8 @@ import type { JobSettings } from './schema.js';
 const maxDestinationsPerEvent = 3;
 const notificationEvents = ['on_start', 'on_success', 'on_failure'] as const;
 export const projectTagKey = 'setpoint:project-id';
+/** Carried by the cluster into its runs' reports, so a run is linked to the recommendation it tried. */
+export const recommendationTagKey = 'setpoint:recommendation-id';
 
 export interface OnboardingPlan {
   destinationId: string;

@@ -15,6 +15,7 @@ import {
   managedAzureAttributes,
   managedTopLevelFields,
 } from '../managed-fields.js';
+import { recommendationTagKey } from '../onboarding.js';
 import type { ClusterSpec } from '../schema.js';
 import type { AppliedConfig, IntegrationStore } from './integration-store.js';
 import type { AppliedConfigKind } from './integration-tables.js';
@@ -41,6 +42,15 @@ export function managedFieldsOf(spec: Record<string, unknown>): ManagedClusterFi
   if (aws) managed.aws_attributes = aws;
   if (azure) managed.azure_attributes = azure;
   return managed as ManagedClusterFields;
+}
+
+/** `newSettings` holds `next` itself, so tagging it here changes what jobs/update sends. */
+function tagRecommendation(next: ClusterSpec, recommendationId: string | null): void {
+  const tags: Record<string, string> = { ...next.custom_tags };
+  if (recommendationId) tags[recommendationTagKey] = recommendationId;
+  else delete tags[recommendationTagKey];
+  if (Object.keys(tags).length > 0) next.custom_tags = tags;
+  else delete next.custom_tags;
 }
 
 /** The job cluster a project optimizes. */
@@ -137,6 +147,7 @@ export function createApplier(deps: ApplierDependencies) {
     const changedFields = diffManagedFields(update.previous, update.next).map(
       (difference) => difference.field,
     );
+    tagRecommendation(update.next, options.recommendationId);
     await client.updateJob(target.jobId, update.newSettings);
     const config = await deps.store.recordAppliedConfig({
       projectId,
