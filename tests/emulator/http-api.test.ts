@@ -74,6 +74,39 @@ describe('authentication and errors', () => {
     expect(notAnEndpoint.json.error_code).toBe('ENDPOINT_NOT_FOUND');
   });
 
+  it('takes numbers written as strings, as proto3 JSON allows, and stores them as numbers', async () => {
+    const api = await fresh({ preloadJobs: false });
+    const stringly = {
+      ...newCluster,
+      num_workers: '3',
+      aws_attributes: { availability: 'SPOT_WITH_FALLBACK', first_on_demand: '1', ebs_volume_count: '2' },
+    };
+    const created = await api.call('POST', '/api/2.2/jobs/create', {
+      name: 'from airflow',
+      timeout_seconds: '3600',
+      tasks: [
+        {
+          task_key: 't',
+          new_cluster: stringly,
+          max_retries: '1',
+          spark_python_task: { python_file: 'x.py' },
+        },
+      ],
+    });
+    expect(created.status).toBe(200);
+
+    const job = await api.call('GET', `/api/2.2/jobs/get?job_id=${created.json.job_id}`);
+    expect(job.json.settings.timeout_seconds).toBe(3600);
+    expect(job.json.settings.tasks[0].new_cluster).toMatchObject({
+      num_workers: 3,
+      aws_attributes: { first_on_demand: 1, ebs_volume_count: 2 },
+    });
+    const notANumber = await api.call('POST', '/api/2.2/jobs/create', {
+      tasks: [{ task_key: 't', new_cluster: { ...newCluster, num_workers: 'three' } }],
+    });
+    expect(notANumber.status).toBe(400);
+  });
+
   it('serves the same jobs handlers under 2.0, 2.1 and 2.2', async () => {
     const api = await fresh();
     for (const version of ['2.0', '2.1', '2.2']) {

@@ -14,12 +14,11 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 from setpoint.databricks import DatabricksWorkspace
-
-from numeric_string_proxy import NumericStringProxy
 
 
 def _airflow_installed() -> bool:
@@ -52,18 +51,19 @@ WRITTEN_CLUSTER = {
 def airflow_env(tmp_path_factory, databricks_emulator):
     """Environment for `airflow` commands: a fresh SQLite metadata DB and the emulator as a connection."""
     home = tmp_path_factory.mktemp("airflow-home")
-    with NumericStringProxy(databricks_emulator.url) as proxy:
-        env = {
-            **os.environ,
-            "AIRFLOW_HOME": str(home),
-            "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS_FOLDER),
-            "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-            "AIRFLOW_CONN_DATABRICKS_EMULATOR": json.dumps(
-                {"conn_type": "databricks", "host": "127.0.0.1", "port": proxy.port, "schema": "http", "password": databricks_emulator.token}
-            ),
-        }
-        subprocess.run([str(AIRFLOW), "db", "migrate"], env=env, check=True, capture_output=True, text=True, timeout=300)
-        yield env
+    emulator = urlsplit(databricks_emulator.url)
+    env = {
+        **os.environ,
+        "AIRFLOW_HOME": str(home),
+        "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS_FOLDER),
+        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
+        # The provider sends numbers as strings ("num_workers": "6"); the emulator parses them as Databricks does.
+        "AIRFLOW_CONN_DATABRICKS_EMULATOR": json.dumps(
+            {"conn_type": "databricks", "host": emulator.hostname, "port": emulator.port, "schema": "http", "password": databricks_emulator.token}
+        ),
+    }
+    subprocess.run([str(AIRFLOW), "db", "migrate"], env=env, check=True, capture_output=True, text=True, timeout=300)
+    return env
 
 
 @pytest.fixture(scope="module")

@@ -2,18 +2,45 @@ import { z } from 'zod';
 
 /** Request bodies the emulator accepts. Unknown fields are kept, as the real service keeps them. */
 
+/**
+ * The Jobs and Clusters APIs parse bodies with proto3's JSON mapping, which takes a number either as
+ * a JSON number or as a decimal string ("6"); clients such as Airflow's Databricks provider send strings.
+ */
+function protoNumber(integer: boolean) {
+  const pattern = integer ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/;
+  const base = integer ? z.number().int() : z.number();
+  return z.union([base, z.string().regex(pattern).transform(Number)]);
+}
+const protoInt = () => protoNumber(true).pipe(z.number().int());
+const nonNegativeInt = () => protoNumber(true).pipe(z.number().int().nonnegative());
+
+const awsAttributesSchema = z.looseObject({
+  first_on_demand: nonNegativeInt().optional(),
+  spot_bid_price_percent: nonNegativeInt().optional(),
+  ebs_volume_count: nonNegativeInt().optional(),
+  ebs_volume_size: nonNegativeInt().optional(),
+  ebs_volume_iops: nonNegativeInt().optional(),
+  ebs_volume_throughput: nonNegativeInt().optional(),
+});
+
+const azureAttributesSchema = z.looseObject({
+  first_on_demand: nonNegativeInt().optional(),
+  spot_bid_max_price: protoNumber(false).optional(),
+});
+
 const newClusterSchema = z.looseObject({
   spark_version: z.string().optional(),
   node_type_id: z.string().optional(),
   driver_node_type_id: z.string().optional(),
-  num_workers: z.number().int().nonnegative().optional(),
+  num_workers: nonNegativeInt().optional(),
   autoscale: z
-    .looseObject({ min_workers: z.number().int().nonnegative(), max_workers: z.number().int().positive() })
+    .looseObject({ min_workers: nonNegativeInt(), max_workers: protoInt().pipe(z.number().positive()) })
     .optional(),
+  autotermination_minutes: nonNegativeInt().optional(),
   runtime_engine: z.enum(['STANDARD', 'PHOTON', 'NULL']).optional(),
   spark_conf: z.record(z.string(), z.string()).optional(),
-  aws_attributes: z.looseObject({}).optional(),
-  azure_attributes: z.looseObject({}).optional(),
+  aws_attributes: awsAttributesSchema.optional(),
+  azure_attributes: azureAttributesSchema.optional(),
   cluster_log_conf: z
     .looseObject({
       dbfs: z.looseObject({ destination: z.string() }).optional(),
@@ -42,6 +69,9 @@ export const taskSchema = z.looseObject({
   existing_cluster_id: z.string().optional(),
   webhook_notifications: webhookNotificationsSchema.optional(),
   run_if: z.string().optional(),
+  timeout_seconds: nonNegativeInt().optional(),
+  max_retries: protoInt().optional(),
+  min_retry_interval_millis: nonNegativeInt().optional(),
 });
 
 export const jobClusterSchema = z.looseObject({
@@ -60,8 +90,8 @@ export const jobSettingsSchema = z.looseObject({
       no_alert_for_canceled_runs: z.boolean().optional(),
     })
     .optional(),
-  max_concurrent_runs: z.number().int().nonnegative().optional(),
-  timeout_seconds: z.number().int().nonnegative().optional(),
+  max_concurrent_runs: nonNegativeInt().optional(),
+  timeout_seconds: nonNegativeInt().optional(),
   health: z
     .looseObject({
       rules: z.array(z.looseObject({ metric: z.string(), op: z.string(), value: z.number() })).optional(),
@@ -69,7 +99,7 @@ export const jobSettingsSchema = z.looseObject({
     .optional(),
 });
 
-const int64Schema = z.union([z.number().int(), z.string().regex(/^\d+$/).transform(Number)]);
+const int64Schema = nonNegativeInt();
 
 export const createJobBodySchema = jobSettingsSchema.extend({
   access_control_list: z.array(z.unknown()).optional(),
@@ -94,6 +124,7 @@ export const runNowBodySchema = z.looseObject({
 
 export const submitRunBodySchema = z.looseObject({
   run_name: z.string().optional(),
+  timeout_seconds: nonNegativeInt().optional(),
   tasks: z.array(taskSchema).min(1),
   idempotency_token: z.string().max(64).optional(),
   webhook_notifications: webhookNotificationsSchema.optional(),
