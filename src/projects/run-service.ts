@@ -119,6 +119,8 @@ export interface NewRunCommon {
   externalRunId: string;
   clusterReport: ClusterReport | null;
   status?: string | null | undefined;
+  /** Why the run's data is incomplete (a cut-off or missing event log), shown as the run's error. */
+  incompleteReason?: string | undefined;
 }
 
 /** Every run column but the (large) profile: what lists read. */
@@ -206,7 +208,7 @@ export function createRunService({
       cost: null,
       input_bytes: null,
       recommendation_id: null,
-      error: null,
+      error: input.incompleteReason ?? null,
       created_at: now,
       updated_at: now,
     };
@@ -235,6 +237,16 @@ export function createRunService({
       if (result.created)
         await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
       return result;
+    },
+
+    /** A run whose event log never arrived: kept with its cluster report and the reason, not analyzed. */
+    async createWithoutEventLog(
+      input: NewRunCommon & { incompleteReason: string },
+    ): Promise<{ run: Run; created: boolean }> {
+      await assertProject(input.projectId);
+      const existing = await findExisting(input.projectId, input.externalRunId);
+      if (existing) return { run: existing, created: false };
+      return insertOnce(newRow(input, newId('run'), 'FAILED'));
     },
 
     /** An event log to fetch: validated against SSRF rules now, downloaded by the ingest job. */

@@ -34,6 +34,14 @@ export class S3LogSink implements LogSink {
   /** S3 has no folders. */
   mkdirs(): void {}
 
+  removeTree(path: string): void {
+    const { bucket, key } = parseS3Url(path);
+    this.#enqueue(async () => {
+      for (const object of await this.client.list(bucket, `${key.replace(/\/+$/, '')}/`))
+        await this.client.deleteObject(bucket, object.key);
+    });
+  }
+
   afterWrites(done: () => void): void {
     this.#enqueue(async () => done());
   }

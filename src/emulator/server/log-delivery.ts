@@ -14,6 +14,8 @@ const hourMs = 3_600_000;
 export interface LogSink {
   write(path: string, data: Uint8Array, modifiedAtMs: number): void;
   mkdirs(path: string, modifiedAtMs: number): void;
+  /** Deletes a folder and everything below it. */
+  removeTree(path: string): void;
   /** Runs `done` once everything written so far has landed. */
   afterWrites(done: () => void): void;
 }
@@ -28,6 +30,7 @@ function fsSink(fs: VirtualFs): LogSink {
   return {
     write: (path, data, modifiedAtMs) => fs.write(path, data, modifiedAtMs),
     mkdirs: (path, modifiedAtMs) => fs.mkdirs(path, modifiedAtMs),
+    removeTree: (path) => fs.delete(path, true),
     afterWrites: (done) => done(),
   };
 }
@@ -109,6 +112,8 @@ export function deliverClusterLogs(
     deliveredAtMs,
   );
   fs.mkdirs(`${root}/init_scripts`, deliveredAtMs);
+  // a lost event log: what the periodic deliveries left is gone too, so nothing of it can be read
+  if (faults.missingEventLog) fs.removeTree(`${root}/eventlog`);
   const entries = faults.missingEventLog
     ? []
     : clusterEventLog(cluster).filter((entry) => entry.timeMs <= upToMs);

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { isAppError } from '../../../errors/index.js';
@@ -25,7 +25,7 @@ export interface CollectorDependencies {
   connect: ConnectWorkspace;
   store: IntegrationStore;
   projects: Pick<ProjectService, 'get' | 'list'>;
-  runs: Pick<RunService, 'createFromUpload' | 'findExisting'>;
+  runs: Pick<RunService, 'createFromUpload' | 'createWithoutEventLog' | 'findExisting'>;
   applier: Pick<Applier, 'rollback' | 'checkExternalChange'>;
   scratchDir: string;
   logger: Logger;
@@ -79,6 +79,20 @@ function logStoreFor(
     return { store: s3LogStore(s3), destination: conf.s3.destination, timesFromOtherClock: true };
   }
   return undefined;
+}
+
+/** Spark writes whole lines; a live file not ending in one was cut off mid-write. */
+async function endsWithNewline(filePath: string): Promise<boolean> {
+  const handle = await open(filePath, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
 }
 
 async function download(
@@ -171,12 +185,15 @@ export function createCollector(deps: CollectorDependencies) {
     const externalRunId = String(run.run_id);
     const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
       ?.spark_context_id;
+    // a job cluster's work ends with its own tasks: in a pipeline, an early cluster is done long before the run
+    const tasksEnd = Math.max(0, ...tasks.map((task) => task.end_time ?? 0));
+    const workEnd = tasksEnd > 0 ? tasksEnd : run.end_time;
     const deliveryClock = location.timesFromOtherClock
       ? {
-          endTime: Math.max(run.end_time, cluster.terminated_time ?? 0),
+          endTime: Math.max(workEnd, cluster.terminated_time ?? 0),
           lastAttempt: cluster.cluster_log_status?.last_attempted ?? 0,
         }
-      : { endTime: run.end_time, lastAttempt: undefined };
+      : { endTime: workEnd, lastAttempt: undefined };
     const lastAttempt = attempt >= deps.maxIncompleteAttempts;
     let files: Awaited<ReturnType<LogStore['list']>>;
     let incomplete: string | undefined;
@@ -207,26 +224,40 @@ export function createCollector(deps: CollectorDependencies) {
     if (incomplete && !lastAttempt)
       throw new NotReadyYet(`event log of run ${externalRunId} is not complete yet: ${incomplete}`);
     const parts = files.filter((file) => !file.isDir && file.name.startsWith('eventlog') && file.size > 0);
+    const clusterReport: ClusterReport = {
+      plan_type: workspace.planType ?? 'Premium',
+      compute_type: workspace.computeType ?? 'Jobs Compute',
+      cluster: cluster as ClusterReport['cluster'],
+      cluster_events: {
+        events: events as unknown as Record<string, unknown>[],
+        total_count: events.length,
+      },
+      tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
+    };
+    if (parts.length === 0) {
+      await deps.runs.createWithoutEventLog({
+        projectId: project.id,
+        externalRunId,
+        clusterReport,
+        status: 'INCOMPLETE',
+        incompleteReason: `no event log was delivered within the wait (${incomplete ?? 'no eventlog files'})`,
+      });
+      return;
+    }
     await mkdir(deps.scratchDir, { recursive: true });
     const directory = await mkdtemp(path.join(deps.scratchDir, 'collect-'));
     try {
       const downloaded = await download(location.store, parts, directory);
-      const clusterReport: ClusterReport = {
-        plan_type: workspace.planType ?? 'Premium',
-        compute_type: workspace.computeType ?? 'Jobs Compute',
-        cluster: cluster as ClusterReport['cluster'],
-        cluster_events: {
-          events: events as unknown as Record<string, unknown>[],
-          total_count: events.length,
-        },
-        tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
-      };
-      const status = incomplete ? 'INCOMPLETE' : (run.state.result_state ?? 'FAILED');
+      const live = downloaded.find((file) => file.name === 'eventlog');
+      if (live && !(await endsWithNewline(live.path)))
+        incomplete = 'the live eventlog file ends mid-line: it was cut off while being written';
+      else if (incomplete) incomplete = `collected after the bounded wait: ${incomplete}`;
       await deps.runs.createFromUpload({
         projectId: project.id,
         externalRunId,
         clusterReport,
-        status,
+        status: incomplete ? 'INCOMPLETE' : (run.state.result_state ?? 'FAILED'),
+        incompleteReason: incomplete,
         files: downloaded,
       });
     } finally {

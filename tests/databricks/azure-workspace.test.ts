@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
+import { openPriceCatalog } from '../../src/pricing/catalog-store.js';
+import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+
+describe('an Azure workspace, closed loop', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ seed: 41, cloud: 'azure' });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function processed(projectId: string, runId: string) {
+    return eventually(
+      async () => {
+        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+        return page.items.find(
+          (item) =>
+            item.externalRunId === runId &&
+            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
+        );
+      },
+      `run ${runId} to be processed`,
+      90_000,
+    );
+  }
+
+  it('onboards an Azure job, prices its runs from the Azure catalog and applies an Azure instance type', async () => {
+    const jobId = await jobIdByName(h.databricks, 'IO-bound scan');
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId], settings: { autoApply: true, slaMinutes: 240 } },
+      'test',
+    );
+    const project = imported?.projects[0];
+    if (!project) throw new Error('nothing imported');
+    const ref = parseClusterRefKey(project.clusterKey);
+
+    const first = await processed(project.id, await h.databricks.runNow(jobId));
+    const applied = await eventually(async () => {
+      const history = await h.server.services.databricks.applier.history(project.id);
+      return history.find((config) => config.kind === 'auto-apply');
+    }, 'an automatic apply');
+    const second = await processed(project.id, await h.databricks.runNow(jobId));
+    const recommendation = await h.server.services.recommendations.latest(project.id);
+    const job = await h.databricks.getJob(jobId);
+    const spec = ref && findClusterSpec(job.settings, ref);
+
+    expect(first.clusterFacts).toMatchObject({ cloud: 'azure', nodeTypeId: 'Standard_D4ds_v5' });
+    // the DBU line is priced at the Azure Premium Jobs Compute rate, twice the AWS one
+    const catalog = openPriceCatalog(mkdtempSync(path.join(tmpdir(), 'setpoint-catalog-')));
+    const azureRate = catalog.dbuPrice('azure', 'westus2', 'premium', 'jobs').usdPerDbu;
+    const awsRate = catalog.dbuPrice('aws', 'us-west-2', 'premium', 'jobs').usdPerDbu;
+    expect(azureRate).not.toBeCloseTo(awsRate, 3);
+    for (const run of [first, second]) {
+      const dbuLine = run.cost?.lines.find((line) => line.item.startsWith('Databricks DBUs'));
+      const dbus = Number(/\(([\d.]+) DBU\)/.exec(dbuLine?.item ?? '')?.[1]);
+      expect(dbus).toBeGreaterThan(0);
+      expect((dbuLine?.usd ?? 0) / dbus).toBeCloseTo(azureRate, 1);
+      expect(run.cost?.lines.find((line) => line.item === 'cloud compute')?.usd ?? 0).toBeGreaterThan(0);
+    }
+    expect(String(applied.clusterSpec.node_type_id)).toMatch(/^Standard_/);
+    expect(spec?.node_type_id).toBe(applied.clusterSpec.node_type_id);
+    expect(recommendation.configuration?.node_type_id).toMatch(/^Standard_/);
+  });
+});

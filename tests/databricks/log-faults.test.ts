@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+
+describe('late, cut and missing event logs', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness({ seed: 31 });
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function importJob(name: string) {
+    const jobId = await jobIdByName(h.databricks, name);
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId], settings: {} },
+      'test',
+    );
+    const projectId = imported?.projects[0]?.id;
+    if (!projectId) throw new Error(`nothing imported for ${name}`);
+    return { jobId, projectId };
+  }
+
+  async function processed(projectId: string, runId: string) {
+    return eventually(
+      async () => {
+        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+        return page.items.find(
+          (item) =>
+            item.externalRunId === runId &&
+            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
+        );
+      },
+      `run ${runId} to be processed`,
+      90_000,
+    );
+  }
+
+  async function dbfsEventLogBytes(runId: string): Promise<number> {
+    const run = await h.databricks.getRun(runId);
+    const clusterId = run.tasks?.[0]?.cluster_instance?.cluster_id;
+    const contextId = run.tasks?.[0]?.cluster_instance?.spark_context_id;
+    const driverDirs = await h.databricks.dbfsList(`dbfs:/cluster-logs/${clusterId}/eventlog`);
+    const files = await h.databricks.dbfsList(`${driverDirs[0]?.path}/${contextId}`);
+    return files
+      .filter((file) => file.path.split('/').pop()?.startsWith('eventlog'))
+      .reduce((sum, file) => sum + file.file_size, 0);
+  }
+
+  it('waits for logs delivered late and then collects them complete', async () => {
+    const { jobId, projectId } = await importJob('Daily aggregation');
+    const rule = h.emulator.context.faults.add({
+      kind: 'log-delay',
+      match: 'Daily aggregation',
+      count: 1,
+      extraDelaySeconds: 1800,
+    });
+
+    const runId = await h.databricks.runNow(jobId);
+    const run = await processed(projectId, runId);
+    const finished = await h.databricks.getRun(runId);
+    const cluster = await h.databricks.getCluster(finished.tasks?.[0]?.cluster_instance?.cluster_id ?? '');
+
+    expect(rule.applied).toBe(1);
+    expect(
+      (cluster.cluster_log_status?.last_attempted ?? 0) - (cluster.terminated_time ?? 0),
+    ).toBeGreaterThanOrEqual(1_800_000);
+    expect(run.pipelineState).toBe('DONE');
+    expect(run.status).toBe('SUCCESS');
+    expect(run.eventlogBytes).toBe(await dbfsEventLogBytes(runId));
+  });
+
+  it('stores a run whose event log was cut off, says so, and goes on', async () => {
+    const { jobId, projectId } = await importJob('Join-heavy ETL');
+    h.emulator.context.faults.add({ kind: 'truncate-eventlog', match: 'Join-heavy ETL', count: 1 });
+
+    const runId = await h.databricks.runNow(jobId);
+    const run = await processed(projectId, runId);
+    const detail = await h.server.services.runs.get(projectId, run.id);
+
+    expect(run.pipelineState).toBe('DONE');
+    expect(run.status).toBe('INCOMPLETE');
+    expect(run.error).toMatch(/ends mid-line: it was cut off/);
+    expect(run.eventlogBytes).toBe(await dbfsEventLogBytes(runId));
+    expect(detail.profileSummary?.tasks).toBeGreaterThan(0);
+    // the next run of the same job is collected whole again
+    const next = await processed(projectId, await h.databricks.runNow(jobId));
+    expect(next).toMatchObject({ pipelineState: 'DONE', status: 'SUCCESS', error: null });
+  });
+
+  it('records a run whose event log never arrived as incomplete, without a log', async () => {
+    const { jobId, projectId } = await importJob('Many small jobs');
+    h.emulator.context.faults.add({ kind: 'missing-eventlog', match: 'Many small jobs', count: 1 });
+
+    const runId = await h.databricks.runNow(jobId);
+    const run = await processed(projectId, runId);
+    const key = await h.server.services.apiKeys.create('log-faults', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const listed = await h.server.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/runs`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+
+    expect(run).toMatchObject({ pipelineState: 'FAILED', status: 'INCOMPLETE', eventlogBytes: null });
+    expect(run.error).toMatch(/no event log was delivered within the wait/);
+    expect(run.clusterConfig).toBeNull();
+    expect(listed.statusCode).toBe(200);
+    const items = listed.json().items as Array<{
+      external_run_id?: string;
+      externalRunId?: string;
+      status: string;
+    }>;
+    expect(items.find((item) => (item.external_run_id ?? item.externalRunId) === runId)?.status).toBe(
+      'INCOMPLETE',
+    );
+  });
+});
