@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJob } from '../../src/emulator/server/jobs-routes.js';
 import type { JobSettings } from '../../src/emulator/server/schema.js';
 import { shippedJobSettings } from '../../src/emulator/workloads/shipped-jobs.js';
+import { checkWorkspaceAccess } from '../../src/platforms/databricks/access-check.js';
+import { probeS3LogDestination } from '../../src/platforms/databricks/log-store-s3.js';
 import { S3Client } from '../../src/store/blobs/s3-client.js';
 import {
   type S3FaultProxy,
@@ -146,5 +148,44 @@ describe('cluster logs delivered to S3', () => {
     expect(s3Line?.ok).toBe(false);
     expect(s3Line?.detail).toMatch(/bucket does not exist/);
     expect(s3Line?.fix).toMatch(/create the bucket no-such-bucket/);
+  });
+
+  it('tells which grants are missing when S3 refuses the keys', async () => {
+    const stranger = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3.endpoint,
+      credentials: { accessKeyId: 'AKIAWRONGKEY', secretAccessKey: 'not-the-secret' },
+      maxAttempts: 1,
+    });
+    const lines = await checkWorkspaceAccess(h.databricks, {
+      logDestination,
+      checkS3: (destination) => probeS3LogDestination(stranger, destination),
+    });
+    stranger.close();
+    const s3Line = lines.find((line) => line.check === 'read S3');
+
+    expect(s3Line?.ok).toBe(false);
+    expect(s3Line?.detail).toMatch(/access denied \(InvalidAccessKeyId\)/);
+    expect(s3Line?.detail).not.toContain('not-the-secret');
+    expect(s3Line?.fix).toBe(
+      `allow s3:ListBucket on arn:aws:s3:::${bucket} and s3:GetObject on arn:aws:s3:::${bucket}/setpoint/* for these AWS credentials`,
+    );
+  });
+
+  it('keeps the AWS keys out of the API', async () => {
+    const key = await h.server.services.apiKeys.create('s3-secrets', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const response = await h.server.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${h.workspaceId}`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    const stored = await h.server.services.workspaces.credentials(h.workspaceId);
+
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ id: h.workspaceId });
+    expect(response.body).not.toContain(s3.credentials.secretAccessKey);
+    expect(response.body).not.toContain('aws_secret_access_key');
+    expect(stored.credentials?.aws_secret_access_key).toBe(s3.credentials.secretAccessKey);
   });
 });
