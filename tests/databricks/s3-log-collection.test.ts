@@ -188,4 +188,38 @@ describe('cluster logs delivered to S3', () => {
     expect(response.body).not.toContain('aws_secret_access_key');
     expect(stored.credentials?.aws_secret_access_key).toBe(s3.credentials.secretAccessKey);
   });
+
+  it('parks the collection with a clear error when the log bucket does not exist', async () => {
+    const settings = jobWithoutLogConf('Daily aggregation', 'Daily aggregation (gone bucket)');
+    for (const task of settings.tasks ?? [])
+      if (task.new_cluster)
+        task.new_cluster.cluster_log_conf = { s3: { destination: 's3://gone-bucket/logs' } };
+    const job = createJob(h.emulator.context, settings);
+    await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [String(job.jobId)], settings: {} },
+      'test',
+    );
+    const key = await h.server.services.apiKeys.create('s3-parked', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+
+    const runId = await h.databricks.runNow(String(job.jobId));
+    const parked = await eventually(async () => {
+      const response = await h.server.app.inject({
+        method: 'GET',
+        url: '/api/v1/jobs/parked?limit=50',
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      const items = response.json().items as Array<{
+        kind: string;
+        payload: { runId?: string };
+        error: string;
+      }>;
+      return items.find((item) => item.kind === 'databricks.collect' && item.payload.runId === runId);
+    }, 'the collection to be parked');
+
+    expect(parked.error).toMatch(
+      /cannot read the event log of run \d+: LIST s3:\/\/gone-bucket\/.*the bucket does not exist/,
+    );
+  });
 });
