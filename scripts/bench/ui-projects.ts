@@ -1,7 +1,7 @@
 /**
  * `npm run bench:ui`: seeds 5,000 projects into a fresh `setpoint serve` through the API, then measures
- * in Chromium the time to the first rendered project row, to the whole list loaded, and to scroll to
- * the last row (with the slowest frame while scrolling). Needs `npm run build` and /usr/bin/chromium.
+ * in Chromium the time to the first project row painted (noted by the page itself, and as the test
+ * driver first sees it), to the whole list loaded, and to scroll to the last row (with frame times). Needs `npm run build` and /usr/bin/chromium.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -44,7 +44,21 @@ try {
     extraHTTPHeaders: { authorization: `Bearer ${client.token}` },
     viewport: { width: 1440, height: 900 },
   });
+  // The page itself notes when the first project row enters the DOM and when the frame showing it
+  // is drawn, so the figure does not include the test driver's polling on a busy machine.
+  await context.addInitScript(() => {
+    const marks = { inserted: 0, painted: 0 };
+    Object.assign(window, { __firstRow: marks });
+    const observer = new MutationObserver(() => {
+      if (marks.inserted || !document.querySelector('[data-testid="project-row"]')) return;
+      marks.inserted = performance.now();
+      observer.disconnect();
+      requestAnimationFrame(() => setTimeout(() => (marks.painted = performance.now()), 0));
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  });
   const firstRow: number[] = [];
+  const firstPaint: number[] = [];
   const allLoaded: number[] = [];
   const scrollEnd: number[] = [];
   const p95Frame: number[] = [];
@@ -54,6 +68,13 @@ try {
     await page.goto(`${server.url}/projects`, { waitUntil: 'commit' });
     await page.waitForSelector('[data-testid="project-row"]');
     firstRow.push(await page.evaluate(() => performance.now()));
+    firstPaint.push(
+      await page.evaluate(async () => {
+        const marks = (window as unknown as { __firstRow: { painted: number } }).__firstRow;
+        while (!marks.painted) await new Promise(requestAnimationFrame);
+        return marks.painted;
+      }),
+    );
     if (process.env.BENCH_UI_TRACE) {
       const entries = await page.evaluate(() =>
         performance
@@ -108,18 +129,20 @@ try {
     projects: projectCount,
     rounds,
     seedSeconds: Number(seedSeconds.toFixed(1)),
-    firstRowMs: Math.round(median(firstRow)),
+    firstRowPaintedMs: Math.round(median(firstPaint)),
+    firstRowSeenByDriverMs: Math.round(median(firstRow)),
     allLoadedMs: Math.round(median(allLoaded)),
     jumpToLastRowMs: Math.round(median(scrollEnd)),
     scrollFrameMeanMs: Math.round(median(meanFrame)),
     scrollFrameP95Ms: Math.round(median(p95Frame)),
-    firstRowSamplesMs: firstRow.map(Math.round),
+    firstRowPaintedSamplesMs: firstPaint.map(Math.round),
+    firstRowSeenByDriverSamplesMs: firstRow.map(Math.round),
     machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(
-    `\n| projects | first row (ms) | all ${projectCount} loaded (ms) | jump to last row (ms) | scroll frame mean / p95 (ms) |\n` +
-      `| ---: | ---: | ---: | ---: | ---: |\n| ${projectCount} | ${result.firstRowMs} | ${result.allLoadedMs} | ${result.jumpToLastRowMs} | ${result.scrollFrameMeanMs} / ${result.scrollFrameP95Ms} |\n`,
+    `\n| projects | first row painted (ms) | first row seen by the driver (ms) | all ${projectCount} loaded (ms) | jump to last row (ms) | scroll frame mean / p95 (ms) |\n` +
+      `| ---: | ---: | ---: | ---: | ---: | ---: |\n| ${projectCount} | ${result.firstRowPaintedMs} | ${result.firstRowSeenByDriverMs} | ${result.allLoadedMs} | ${result.jumpToLastRowMs} | ${result.scrollFrameMeanMs} / ${result.scrollFrameP95Ms} |\n`,
   );
 } finally {
   await server.stop();

@@ -1,14 +1,20 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
-import { LoginPage } from './pages/login-page.js';
 import { ProjectsPage } from './pages/projects/projects-page.js';
-import { SettingsPage } from './pages/settings-page.js';
-import { WorkspacesPage } from './pages/workspaces-page.js';
 import { AppShell } from './shell/app-shell.js';
 import { SessionProvider, useSession } from './shell/session.js';
 import { ThemeContext, useTheme } from './shell/theme.js';
 
-// Pages with charts load ECharts on demand, so the projects list renders without it.
+// Only the projects list is in the first bundle; other pages (and ECharts with the charts) load on demand.
+const LoginPage = lazy(() =>
+  import('./pages/login-page.js').then((module) => ({ default: module.LoginPage })),
+);
+const WorkspacesPage = lazy(() =>
+  import('./pages/workspaces-page.js').then((module) => ({ default: module.WorkspacesPage })),
+);
+const SettingsPage = lazy(() =>
+  import('./pages/settings-page.js').then((module) => ({ default: module.SettingsPage })),
+);
 const ProjectPage = lazy(() =>
   import('./pages/project/project-page.js').then((module) => ({ default: module.ProjectPage })),
 );
@@ -42,15 +48,15 @@ function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggl
   }
   return (
     <Routes>
-      <Route path="/login" element={<LoginPage />} />
+      <Route path="/login" element={<Lazy page={<LoginPage />} />} />
       <Route element={<AppShell theme={theme} toggleTheme={toggleTheme} />}>
         <Route index element={<Navigate to="/projects" replace />} />
         <Route path="/projects" element={<ProjectsPage />} />
         <Route path="/projects/:id" element={<Lazy page={<ProjectPage />} />} />
         <Route path="/projects/:id/:tab" element={<Lazy page={<ProjectPage />} />} />
         <Route path="/discover" element={<Lazy page={<DiscoverPage />} />} />
-        <Route path="/workspaces" element={<WorkspacesPage />} />
-        <Route path="/settings" element={<SettingsPage />} />
+        <Route path="/workspaces" element={<Lazy page={<WorkspacesPage />} />} />
+        <Route path="/settings" element={<Lazy page={<SettingsPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

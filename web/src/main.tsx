@@ -1,15 +1,8 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { prefetchProjects } from './api/endpoints.js';
-import { App } from './app.js';
+import { prefetchProjects, prefetchSession } from './api/endpoints.js';
 import './styles.css';
 
+// This small entry asks for the session and the first projects while the browser is still loading
+// and parsing the app (React and the pages), which is most of the time to first render.
+prefetchSession();
 if (window.location.pathname === '/' || window.location.pathname === '/projects') prefetchProjects();
-
-const root = document.getElementById('root');
-if (!root) throw new Error('missing #root element');
-createRoot(root).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+void import('./boot.js');

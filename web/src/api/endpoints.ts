@@ -24,20 +24,33 @@ import type {
 } from './types.js';
 
 const maxPage = 500;
+/** Enough projects to fill the first screen; the small page keeps first paint fast with thousands. */
+const firstProjectsPage = 100;
 
-/** Every item of a paginated list: first page, then the rest in parallel, each page reported as it lands. */
+/** Resolves once the browser has painted the next frame: what a state update rendered is on screen. */
+export const afterNextPaint = (): Promise<void> =>
+  new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+/**
+ * Every item of a paginated list: first page, then the rest in parallel, each page reported as it
+ * lands. `beforeRest` runs between the two (the projects list waits for its first rows to be painted,
+ * so the big pages do not compete with first render for the CPU).
+ */
 export async function fetchAll<T>(
   path: string,
   signal?: AbortSignal,
   onProgress?: (loaded: T[], total: number) => void,
   firstPage?: Promise<Page<T>>,
+  beforeRest?: () => Promise<void>,
 ): Promise<T[]> {
   const join = path.includes('?') ? '&' : '?';
   const first = await (firstPage ?? api.get<Page<T>>(`${path}${join}limit=${maxPage}&offset=0`, { signal }));
   const pages: T[][] = [first.items];
   onProgress?.(first.items, first.total);
+  if (first.items.length >= first.total) return first.items;
+  await beforeRest?.();
   const offsets: number[] = [];
-  for (let offset = maxPage; offset < first.total; offset += maxPage) offsets.push(offset);
+  for (let offset = first.items.length; offset < first.total; offset += maxPage) offsets.push(offset);
   const concurrency = 4;
   for (let index = 0; index < offsets.length; index += concurrency) {
     const batch = offsets.slice(index, index + concurrency);
@@ -59,31 +72,45 @@ let prefetchedProjects: Promise<Page<Project>> | undefined;
  * Starts loading the first page of projects while the app boots and checks the session, so the
  * projects page does not wait for those round trips. Used once; a failure is retried by the page.
  */
+const firstProjectsPath = `${projectsPath}&limit=${firstProjectsPage}&offset=0`;
+
 export function prefetchProjects(): void {
-  prefetchedProjects = api.get<Page<Project>>(`${projectsPath}&limit=${maxPage}&offset=0`, {
-    expectUnauthorized: true,
-  });
+  prefetchedProjects = api.get<Page<Project>>(firstProjectsPath, { expectUnauthorized: true });
   prefetchedProjects.catch(() => undefined);
 }
 
-function takePrefetchedProjects(): Promise<Page<Project>> | undefined {
-  const taken = prefetchedProjects?.catch(() =>
-    api.get<Page<Project>>(`${projectsPath}&limit=${maxPage}&offset=0`),
-  );
+function takePrefetchedProjects(signal?: AbortSignal): Promise<Page<Project>> {
+  const taken =
+    prefetchedProjects?.catch(() => api.get<Page<Project>>(firstProjectsPath, { signal })) ??
+    api.get<Page<Project>>(firstProjectsPath, { signal });
   prefetchedProjects = undefined;
   return taken;
+}
+
+let prefetchedSession: Promise<{ user: SessionUser }> | undefined;
+
+const sessionRequest = () => api.get<{ user: SessionUser }>('/api/v1/session', { expectUnauthorized: true });
+
+/** Starts the session check before the app's code has loaded; the first `endpoints.session()` takes it. */
+export function prefetchSession(): void {
+  prefetchedSession = sessionRequest();
+  prefetchedSession.catch(() => undefined);
 }
 
 export const endpoints = {
   system: (options?: RequestOptions) => api.get<SystemInfo>('/api/v1/system', options),
 
-  session: () => api.get<{ user: SessionUser }>('/api/v1/session', { expectUnauthorized: true }),
+  session: () => {
+    const taken = prefetchedSession ?? sessionRequest();
+    prefetchedSession = undefined;
+    return taken;
+  },
   signIn: (username: string, password: string) =>
     api.post<{ user: SessionUser }>('/api/v1/session', { username, password }, { expectUnauthorized: true }),
   signOut: () => api.delete<void>('/api/v1/session'),
 
   projects: (signal?: AbortSignal, onProgress?: (loaded: Project[], total: number) => void) =>
-    fetchAll<Project>(projectsPath, signal, onProgress, takePrefetchedProjects()),
+    fetchAll<Project>(projectsPath, signal, onProgress, takePrefetchedProjects(signal), afterNextPaint),
   project: (id: string) => api.get<Project>(`/api/v1/projects/${enc(id)}`),
   updateProject: (id: string, patch: { name?: string; settings?: Partial<ProjectSettings> }) =>
     api.patch<Project>(`/api/v1/projects/${enc(id)}`, patch),

@@ -1,4 +1,4 @@
-import { endpoints } from '../../api/endpoints.js';
+import { afterNextPaint, endpoints } from '../../api/endpoints.js';
 import { type Project, projectPhases } from '../../api/types.js';
 import { useApi } from '../../api/use-api.js';
 import { phaseName } from '../../components/phase-badge.js';
@@ -22,11 +22,19 @@ const methodText = (methods: Record<string, number>) =>
     .map(([method, count]) => `${count} by ${method === 'cost_change' ? 'cost change' : 'cost/GB change'}`)
     .join(', ');
 
-/** Spend and ROI for the organization (computed by the server), and projects per phase (from the list). */
-export function KpiHeader({ projects }: { projects: Project[] | null }) {
+/**
+ * Spend and ROI for the organization (computed by the server), and projects per phase (from the list).
+ * The summary is asked for once the first project rows are on screen (`rowsShown`): it sums every
+ * project, and on a busy server it would otherwise delay them.
+ */
+export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null; rowsShown: boolean }) {
   const to = Math.floor(Date.now() / dayMs) * dayMs + dayMs;
   const from = to - periodDays * dayMs;
-  const { result } = useApi(`summary:${from}`, () => endpoints.organizationSummary(from, to));
+  const { result } = useApi(`summary:${from}:${rowsShown}`, () =>
+    rowsShown
+      ? afterNextPaint().then(() => endpoints.organizationSummary(from, to))
+      : new Promise<never>(() => undefined),
+  );
   const unavailable = <span className="kpi-missing">not available on this server</span>;
   const pending = <span className="kpi-missing">…</span>;
   const failed = result.state === 'failed' ? <span className="kpi-missing">{result.message}</span> : null;

@@ -138,7 +138,10 @@ export function ProjectsPage() {
           Every optimized job cluster: phase, runtime against its SLA, cost and savings.
         </p>
       </header>
-      <KpiHeader projects={load.state === 'ready' ? load.projects : null} />
+      <KpiHeader
+        projects={load.state === 'ready' ? load.projects : null}
+        rowsShown={load.state === 'ready' || (load.state === 'loading' && load.total !== null)}
+      />
       <search className="toolbar">
         <input
           type="search"

@@ -30,6 +30,8 @@ export function ProjectsTable({
     getScrollElement: () => scroller.current,
     estimateSize: () => rowHeight,
     overscan: 8,
+    // The window's size until the scroller is measured, so the very first render already has rows.
+    initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
   const template = { gridTemplateColumns: columns.map((column) => column.width).join(' ') };
   const cellClass = (column: Column) => (column.align === 'end' ? 'cell cell-end' : 'cell');
