@@ -10,8 +10,11 @@ export interface JobPayloads {
   'project.model-update': { runId: string };
   /** Fill a PENDING recommendation through the recommender. */
   'recommendation.generate': { recommendationId: string };
-  /** Collect a finished Databricks job run (run, cluster, events, event log) for its projects. */
-  'databricks.collect': { workspaceId: string; runId: string };
+  /**
+   * Collect a finished Databricks run (run, cluster, events, event log) for the projects of its job,
+   * or for one named project (a one-time run submitted for it, e.g. from Airflow).
+   */
+  'databricks.collect': { workspaceId: string; runId: string; projectId?: string | undefined };
   /** Write a recommendation into the Databricks job. */
   'databricks.apply': {
     projectId: string;

@@ -56,6 +56,81 @@ describe('the closed loop against the emulator', () => {
       applied.clusterSpec.num_workers ?? applied.clusterSpec.autoscale,
     );
     expect(spec?.cluster_log_conf).toBeDefined();
+    expect(spec?.custom_tags?.['setpoint:recommendation-id']).toBe(applied.recommendationId);
+
+    // the next run carries the tag into its cluster report, linking it to the recommendation it tried
+    const next = await collected(projectId, await h.databricks.runNow(jobId));
+    expect(next.recommendationId).toBe(applied.recommendationId);
+  });
+
+  it('judges each job cluster of a pipeline on its own tasks', async () => {
+    const jobId = await jobIdByName(h.databricks, 'Two-cluster pipeline');
+    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId], settings: {} },
+      'test',
+    );
+    const runId = await h.databricks.runNow(jobId);
+    const projects = imported?.projects ?? [];
+    expect(projects).toHaveLength(2);
+
+    const runs = await Promise.all(projects.map((project) => collected(project.id, runId)));
+    const whole = await h.databricks.getRun(runId);
+
+    for (const run of runs) {
+      // the first cluster's log is complete long before the job run ends
+      expect(run.status).toBe('SUCCESS');
+      expect(run.startedAt).not.toBeNull();
+      expect(run.endedAt).not.toBeNull();
+    }
+    const [first, second] = [...runs].sort((a, b) => (a.startedAt ?? 0) - (b.startedAt ?? 0));
+    expect(first?.endedAt ?? Infinity).toBeLessThanOrEqual(second?.startedAt ?? 0);
+    expect((first?.endedAt ?? 0) - (first?.startedAt ?? 0)).toBeLessThan(whole.end_time - whole.start_time);
+  });
+
+  it('collects a one-time run submitted for a project that is not linked to a job', async () => {
+    const project = await h.server.services.projects.create(
+      { name: 'airflow-orders', workspaceId: h.workspaceId, appId: 'orders-dag' },
+      'test',
+    );
+    const submitted = await fetch(`${h.emulator.url}/api/2.2/jobs/runs/submit`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        run_name: 'orders from airflow',
+        tasks: [
+          {
+            task_key: 'orders',
+            new_cluster: {
+              spark_version: '15.4.x-scala2.12',
+              node_type_id: 'm5.xlarge',
+              num_workers: '2',
+              cluster_log_conf: { dbfs: { destination: 'dbfs:/cluster-logs/airflow' } },
+            },
+            spark_python_task: { python_file: 'dbfs:/jobbank/daily-aggregation.py' },
+          },
+        ],
+      }),
+    });
+    const runId = String(((await submitted.json()) as { run_id: number }).run_id);
+    await eventually(async () => {
+      const run = await h.databricks.getRun(runId);
+      return run.state.life_cycle_state === 'TERMINATED' ? run : undefined;
+    }, 'the one-time run to finish');
+    const key = await h.server.services.apiKeys.create('collect-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+
+    const queued = await h.server.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/databricks-runs`,
+      headers: { authorization: `Bearer ${accessToken}` },
+      payload: { run_id: runId },
+    });
+
+    expect(queued.statusCode).toBe(202);
+    const run = await collected(project.id, runId);
+    expect(run).toMatchObject({ status: 'SUCCESS', pipelineState: 'DONE' });
+    expect(run.clusterFacts?.nodeTypeId).toBe('m5.xlarge');
   });
 
   it('pauses auto-apply when someone else edits the cluster', async () => {

@@ -96,8 +96,12 @@ describe('authentication and errors', () => {
     expect(created.status).toBe(200);
 
     const job = await api.call('GET', `/api/2.2/jobs/get?job_id=${created.json.job_id}`);
-    expect(job.json.settings.timeout_seconds).toBe(3600);
-    expect(job.json.settings.tasks[0].new_cluster).toMatchObject({
+    const settings = job.json.settings as {
+      timeout_seconds: unknown;
+      tasks: Array<{ new_cluster: unknown }>;
+    };
+    expect(settings.timeout_seconds).toBe(3600);
+    expect(settings.tasks[0]?.new_cluster).toMatchObject({
       num_workers: 3,
       aws_attributes: { first_on_demand: 1, ebs_volume_count: 2 },
     });

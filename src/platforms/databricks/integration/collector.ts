@@ -11,12 +11,13 @@ import { PermanentJobError } from '../../../queue/job-queue.js';
 import { isPermanentS3Error, type S3Client } from '../../../store/blobs/s3-client.js';
 import type { DatabricksClient } from '../client.js';
 import { checkEventLogCompleteness, locateEventLogDir } from '../event-log-location.js';
-import type { JobClusterRef } from '../job-clusters.js';
+import { type JobClusterRef, parseClusterRefKey } from '../job-clusters.js';
 import { dbfsLogStore, type LogStore, volumesLogStore } from '../log-store.js';
 import { s3LogStore } from '../log-store-s3.js';
 import type { Cluster, Run, RunTask } from '../schema.js';
-import { type Applier, projectTarget } from './applier.js';
+import type { Applier } from './applier.js';
 import type { IntegrationStore } from './integration-store.js';
+import { projectRunSpan } from './project-run-span.js';
 import type { ConnectWorkspace } from './workspace-connection.js';
 
 const terminalStates = new Set(['TERMINATED', 'SKIPPED', 'INTERNAL_ERROR']);
@@ -134,8 +135,9 @@ export function createCollector(deps: CollectorDependencies) {
     project: Project,
     attempt: number,
   ) {
-    const target = await projectTarget(deps.projects, project.id);
-    const tasks = tasksOnCluster(run, target.ref);
+    const ref = project.jobId && project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined;
+    // a project not linked to a job cluster (a one-time run submitted for it) owns every task of the run
+    const tasks = ref ? tasksOnCluster(run, ref) : (run.tasks ?? []);
     const clusterId = tasks.find((task) => task.cluster_instance?.cluster_id)?.cluster_instance?.cluster_id;
     if (!clusterId) {
       deps.logger.info({ projectId: project.id, runId: run.run_id }, 'run used no cluster of this project');
@@ -159,7 +161,7 @@ export function createCollector(deps: CollectorDependencies) {
         );
       throw error;
     }
-    await guard(project, run);
+    if (ref) await guard(project, run, tasks);
   }
 
   /** Waits for a complete delivery (bounded), downloads the event log and stores the run. */
@@ -186,8 +188,8 @@ export function createCollector(deps: CollectorDependencies) {
     const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
       ?.spark_context_id;
     // a job cluster's work ends with its own tasks: in a pipeline, an early cluster is done long before the run
-    const tasksEnd = Math.max(0, ...tasks.map((task) => task.end_time ?? 0));
-    const workEnd = tasksEnd > 0 ? tasksEnd : run.end_time;
+    const span = projectRunSpan(run, tasks);
+    const workEnd = span.endTime;
     const deliveryClock = location.timesFromOtherClock
       ? {
           endTime: Math.max(workEnd, cluster.terminated_time ?? 0),
@@ -256,7 +258,7 @@ export function createCollector(deps: CollectorDependencies) {
         projectId: project.id,
         externalRunId,
         clusterReport,
-        status: incomplete ? 'INCOMPLETE' : (run.state.result_state ?? 'FAILED'),
+        status: incomplete ? 'INCOMPLETE' : span.failed ? (run.state.result_state ?? 'FAILED') : 'SUCCESS',
         incompleteReason: incomplete,
         files: downloaded,
       });
@@ -266,7 +268,7 @@ export function createCollector(deps: CollectorDependencies) {
   }
 
   /** Revert a configuration that just failed or badly missed the SLA; remember the last good one. */
-  async function guard(project: Project, run: Run) {
+  async function guard(project: Project, run: Run, tasks: RunTask[]) {
     const changedOutside = await deps.applier.checkExternalChange(project.id);
     if (changedOutside.length > 0) {
       deps.logger.warn(
@@ -279,13 +281,12 @@ export function createCollector(deps: CollectorDependencies) {
     const latest = configs.at(-1);
     if (!latest) return;
     const fresh = latest.kind === 'apply' || latest.kind === 'auto-apply';
-    const runtimeMinutes = (run.end_time - run.start_time) / 60_000;
+    const { runtimeMinutes, failed, failure } = projectRunSpan(run, tasks);
     const sla = project.settings.slaMinutes;
-    const failed = run.state.result_state !== 'SUCCESS';
     const badlyLate = sla !== null && runtimeMinutes > sla * deps.slaRevertFactor;
     if (fresh && (failed || badlyLate)) {
       const why = failed
-        ? `run ${run.run_id} failed on the new configuration (${run.state.state_message ?? run.state.result_state ?? 'failed'})`
+        ? `run ${run.run_id} failed on the new configuration (${failure})`
         : `run ${run.run_id} took ${runtimeMinutes.toFixed(1)} min, over ${deps.slaRevertFactor}× the ${sla} min SLA`;
       const guardState = await deps.store.guard(project.id);
       const previousGood = guardState.lastGoodConfigId ?? configs.at(-2)?.id;
@@ -304,11 +305,20 @@ export function createCollector(deps: CollectorDependencies) {
     if (!failed) await deps.store.saveGuard(project.id, { lastGoodConfigId: latest.id });
   }
 
-  async function collect(workspaceId: string, runId: string, attempt: number): Promise<void> {
+  async function collect(
+    workspaceId: string,
+    runId: string,
+    attempt: number,
+    projectId?: string,
+  ): Promise<void> {
     const { client, workspace, s3 } = await deps.connect(workspaceId);
     const run = await client.getRun(runId);
     if (!terminalStates.has(run.state.life_cycle_state))
       throw new NotReadyYet(`run ${runId} is still ${run.state.life_cycle_state}`);
+    if (projectId) {
+      await collectForProject(client, s3, workspace, run, await deps.projects.get(projectId), attempt);
+      return;
+    }
     if (!run.job_id) return;
     const linked = await deps.projects.list({ workspaceId, limit: 500, offset: 0, sort: 'name' });
     for (const project of linked.items.filter((candidate) => candidate.jobId === run.job_id)) {

@@ -84,11 +84,11 @@ export function createDatabricksIntegration(deps: IntegrationDependencies) {
     recommendations: deps.recommendations,
   });
 
-  async function enqueueCollect(workspaceId: string, runId: string): Promise<void> {
+  async function enqueueCollect(workspaceId: string, runId: string, projectId?: string): Promise<void> {
     await deps.queue.enqueue(
       'databricks.collect',
-      { workspaceId, runId },
-      { idempotencyKey: `databricks.collect:${workspaceId}:${runId}` },
+      { workspaceId, runId, projectId },
+      { idempotencyKey: `databricks.collect:${workspaceId}:${runId}${projectId ? `:${projectId}` : ''}` },
     );
   }
 
@@ -137,11 +137,15 @@ export function createDatabricksIntegration(deps: IntegrationDependencies) {
 
   const handlers = {
     async 'databricks.collect'(
-      { workspaceId, runId }: { workspaceId: string; runId: string },
+      {
+        workspaceId,
+        runId,
+        projectId,
+      }: { workspaceId: string; runId: string; projectId?: string | undefined },
       context: { attempt: number },
     ) {
       try {
-        await collector.collect(workspaceId, runId, context.attempt);
+        await collector.collect(workspaceId, runId, context.attempt, projectId);
       } catch (error) {
         if (error instanceof NotReadyYet)
           deps.logger.info({ workspaceId, runId, reason: error.message }, 'run not ready for collection');

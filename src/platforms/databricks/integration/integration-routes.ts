@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { UnauthorizedError } from '../../../errors/index.js';
+import { UnauthorizedError, ValidationError } from '../../../errors/index.js';
 import type { ProjectService } from '../../../projects/project-service.js';
 import type { ProjectSettings } from '../../../projects/project-settings.js';
 import type { WorkspaceService } from '../../../projects/workspace-service.js';
@@ -193,8 +193,9 @@ export function databricksRoutes(deps: {
       async (request, reply) => {
         const project = await deps.projects.get(request.params.id);
         const workspaceId = request.body.workspace_id ?? project.workspaceId;
-        if (!workspaceId) throw new UnauthorizedError('the project has no workspace; pass workspace_id');
-        await integration.enqueueCollect(workspaceId, request.body.run_id);
+        if (!workspaceId)
+          throw new ValidationError('WORKSPACE_REQUIRED', 'the project has no workspace; pass workspace_id');
+        await integration.enqueueCollect(workspaceId, request.body.run_id, project.id);
         return reply
           .status(202)
           .send({ queued: true as const, workspace_id: workspaceId, run_id: request.body.run_id });
