@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { registerAnalyzeCommand } from './commands/analyze.js';
 import { registerBenchCommand } from './commands/bench.js';
+import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigureCommand } from './commands/configure.js';
 import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
@@ -38,4 +39,5 @@ export const commandRegistry: RegisterCommand[] = [
   registerUsersCommand,
   registerWorkspacesCommand,
   registerExportCommand,
+  registerCompletionCommand,
 ];

@@ -206,21 +206,26 @@ export function createPipeline(deps: PipelineDependencies): {
         .where('id', '=', run.project_id)
         .executeTakeFirst();
       if (!project) throw new PermanentJobError(`project ${run.project_id} no longer exists`);
-      const processed = await db
-        .selectFrom('runs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('project_id', '=', run.project_id)
-        .where('cost', 'is not', null)
-        .executeTakeFirstOrThrow();
-      const current = toProject(project).phase;
-      const next = phaseAfterRun(current, Number(processed.count));
-      if (next !== current)
-        await deps.projects.setPhase(project.id, next, 'pipeline', `run ${run.external_run_id} processed`);
-      await deps.recommendations.request(project.id, {
-        actor: 'pipeline',
-        basedOnRunId: runId,
-        idempotencyKey: `run:${runId}`,
-      });
+      const learningSince = project.learning_reset_at ?? 0;
+      // A run from before `projects reset` is history only: it neither moves the phase nor recommends.
+      if (run.created_at >= learningSince) {
+        const processed = await db
+          .selectFrom('runs')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('project_id', '=', run.project_id)
+          .where('cost', 'is not', null)
+          .where('created_at', '>=', learningSince)
+          .executeTakeFirstOrThrow();
+        const current = toProject(project).phase;
+        const next = phaseAfterRun(current, Number(processed.count));
+        if (next !== current)
+          await deps.projects.setPhase(project.id, next, 'pipeline', `run ${run.external_run_id} processed`);
+        await deps.recommendations.request(project.id, {
+          actor: 'pipeline',
+          basedOnRunId: runId,
+          idempotencyKey: `run:${runId}`,
+        });
+      }
       if (run.pipeline_state !== 'DONE') {
         await db
           .updateTable('runs')
@@ -250,6 +255,7 @@ export function createPipeline(deps: PipelineDependencies): {
         .where('project_id', '=', project.id)
         .where('profile', 'is not', null)
         .where('cost', 'is not', null)
+        .where('created_at', '>=', project.learningResetAt ?? 0)
         .orderBy('created_at', 'asc')
         .execute();
       const runs: RecommenderRun[] = runRows.map((row) => {
@@ -273,6 +279,7 @@ export function createPipeline(deps: PipelineDependencies): {
         .selectFrom('recommendations')
         .selectAll()
         .where('project_id', '=', project.id)
+        .where('created_at', '>=', project.learningResetAt ?? 0)
         .orderBy('created_at', 'asc')
         .execute();
       const output = await deps.recommender

@@ -20,6 +20,8 @@ export interface Project {
   appId: string | null;
   settings: ProjectSettings;
   phase: ProjectPhase;
+  /** When `reset` last ran: earlier runs are history only and no longer teach the optimizer. */
+  learningResetAt: number | null;
   createdAt: number;
   updatedAt: number;
 }
@@ -57,6 +59,7 @@ export function toProject(row: Selectable<ProjectsTable>): Project {
     // Validated on every write; reads only fill in defaults added since (the list endpoint is hot).
     settings: { ...defaultSettings, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) },
     phase: row.phase as ProjectPhase,
+    learningResetAt: row.learning_reset_at,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -199,6 +202,45 @@ export function createProjectService({ db }: { db: Kysely<Database> }) {
           now,
         );
       });
+    },
+
+    /**
+     * Forgets what Setpoint learned: back to LEARNING (PENDING_SETUP stays), runs kept as history but
+     * only later runs feed the optimizer, pending recommendations fail as superseded.
+     */
+    async reset(id: string, actor: string): Promise<Project> {
+      const current = await get(id);
+      const phase: ProjectPhase = current.phase === 'PENDING_SETUP' ? 'PENDING_SETUP' : 'LEARNING';
+      const now = Date.now();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('projects')
+          .set({ phase, learning_reset_at: now, updated_at: now })
+          .where('id', '=', id)
+          .execute();
+        const superseded = await trx
+          .updateTable('recommendations')
+          .set({ state: 'FAILURE', error: 'superseded: the project was reset', updated_at: now })
+          .where('project_id', '=', id)
+          .where('state', '=', 'PENDING')
+          .executeTakeFirst();
+        await recordAudit(
+          trx,
+          {
+            entity: 'project',
+            entityId: id,
+            action: 'reset',
+            actor,
+            detail: {
+              from: current.phase,
+              to: phase,
+              supersededRecommendations: Number(superseded.numUpdatedRows),
+            },
+          },
+          now,
+        );
+      });
+      return get(id);
     },
 
     async remove(id: string, actor: string): Promise<void> {

@@ -14,6 +14,8 @@ export interface ProjectsTable {
   /** JSON `ProjectSettings`. */
   settings: Generated<string>;
   phase: Generated<string>;
+  /** Set by `projects reset`: only runs from then on teach the optimizer. */
+  learning_reset_at: Generated<number | null>;
   created_at: number;
   updated_at: number;
 }

@@ -82,6 +82,22 @@ describe('CLI commands against a running server', () => {
     expect(gone.stderr.trim()).toBe(`setpoint: project ${project.id} does not exist`);
   });
 
+  it('resets a project through the API and says which phase it is in', async () => {
+    const created = JSON.parse((await cli('projects', 'create', '--name', 'to-reset', '--json')).stdout) as {
+      id: string;
+    };
+
+    const human = await cli('projects', 'reset', created.id);
+    const json = await cli('projects', 'reset', created.id, '--json');
+    const missing = await cli('projects', 'reset', 'prj_missing');
+
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toBe(`project ${created.id} reset; phase PENDING_SETUP\n`);
+    expect(JSON.parse(json.stdout)).toMatchObject({ id: created.id, learning_reset_at: expect.any(Number) });
+    expect(missing.code).toBe(3);
+    expect(missing.stderr).toBe('setpoint: project prj_missing does not exist\n');
+  });
+
   it('prints a bearer token that the API accepts', async () => {
     const token = (await cli('token')).stdout.trim();
 

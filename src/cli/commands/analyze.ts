@@ -35,10 +35,10 @@ export function registerAnalyzeCommand(program: Command): void {
       'after',
       `
 Examples:
-  $ setpoint analyze ./app-20240101120000-0001.zstd
-  $ setpoint analyze ./eventlog_v2_local-1623876083964 --executors 3,6
-  $ setpoint analyze ./cluster-logs/0101-120000-abc/eventlog/0101-120000-abc_10_0_0_1 --context 4431867375329876544
-  $ setpoint analyze ./logs.zip --json > run-profile.json
+  setpoint analyze ./app-20240101120000-0001.zstd
+  setpoint analyze ./eventlog_v2_local-1623876083964 --executors 3,6
+  setpoint analyze ./cluster-logs/0101-120000-abc/eventlog/0101-120000-abc_10_0_0_1 --context 4431867375329876544
+  setpoint analyze ./logs.zip --json > run-profile.json
 
 Reads plain, gzip, zstd, lz4, snappy and lzf logs (detected from their first bytes), .inprogress files,
 rolling logs and Databricks cluster-log folders. Durations are milliseconds and sizes bytes in --json.`,

@@ -77,9 +77,13 @@ export function registerConfigureCommand(program: Command): void {
       );
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
+        const field = String(issue?.path[0] ?? '');
+        const flag = `--${field.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
         throw new ValidationError(
           'INVALID_PROFILE',
-          `invalid ${issue?.path.join('.') ?? 'value'}: ${issue?.message ?? ''}`,
+          field === 'url'
+            ? `--url must be a URL such as http://localhost:8080, got "${String(answers.url)}"`
+            : `invalid ${flag}: ${issue?.message ?? 'rejected'}`,
         );
       }
       const profile = parsed.data;

@@ -12,6 +12,7 @@ import { ValidationError } from '../../errors/index.js';
 import { openPriceCatalog } from '../../pricing/catalog-store.js';
 import type { VolumeSpec } from '../../pricing/price-catalog.js';
 import type { Cloud, ComputeType, Plan } from '../../pricing/schema.js';
+import { examples } from '../help-text.js';
 
 const clouds = ['aws', 'azure'] as const;
 const plans = ['standard', 'premium', 'enterprise'] as const;
@@ -190,7 +191,14 @@ function renderBreakEven(result: PhotonBreakEven): string {
 export function registerCostCommand(program: Command): void {
   const cost = program
     .command('cost')
-    .description('what a cluster costs: estimates for hypothetical clusters and the Photon break-even');
+    .description('what a cluster costs: estimates for hypothetical clusters and the Photon break-even')
+    .addHelpText(
+      'after',
+      examples(
+        'setpoint cost estimate --cloud aws --region us-east-1 --node-type m5.xlarge --workers 8 --hours 1',
+        'setpoint cost photon-breakeven --cloud aws --region us-east-1 --node-type m5.xlarge --workers 10',
+      ),
+    );
 
   addClusterOptions(
     cost
@@ -207,13 +215,13 @@ export function registerCostCommand(program: Command): void {
       'after',
       `
 Examples:
-  $ setpoint cost estimate --cloud aws --region us-east-1 --plan premium --compute jobs \\
+  setpoint cost estimate --cloud aws --region us-east-1 --plan premium --compute jobs \\
       --node-type m5.xlarge --workers 8 --hours 1
-  $ setpoint cost estimate --cloud azure --region eastus --node-type Standard_DS3_v2 --autoscale 2:8 \\
+  setpoint cost estimate --cloud azure --region eastus --node-type Standard_DS3_v2 --autoscale 2:8 \\
       --ramp-minutes 15 --spot-with-fallback --hours 2 --json
-  $ setpoint cost estimate --cloud aws --region us-west-2 --node-type m6gd.2xlarge \\
+  setpoint cost estimate --cloud aws --region us-west-2 --node-type m6gd.2xlarge \\
       --driver-node-type m6gd.xlarge --workers 2 --photon --ebs gp3:100x2 --hours 0.5
-  $ setpoint cost estimate --cloud aws --region us-east-1 --platform emr --node-type r5.xlarge --workers 4 --hours 3
+  setpoint cost estimate --cloud aws --region us-east-1 --platform emr --node-type r5.xlarge --workers 4 --hours 3
 
 --json prints {"currency","hours","nodes":{"driver","workers"},"cloud":{"compute","storage","emrFee"},
 "dbu":{"units","rate","cost"},"total","low","high"} in USD. With --autoscale, nodes.workers is the expected
@@ -255,9 +263,9 @@ from imported spot prices or, when none, the default spot discount model.`,
       'after',
       `
 Examples:
-  $ setpoint cost photon-breakeven --cloud aws --region us-east-1 --node-type m5.xlarge --workers 10
-  $ setpoint cost photon-breakeven --cloud azure --region eastus --node-type Standard_E8s_v3 --workers 4 --spot
-  $ setpoint cost photon-breakeven --machine-usd-per-hour 1 --dbu-usd-per-hour 1 --photon-factor 2 --workers 10
+  setpoint cost photon-breakeven --cloud aws --region us-east-1 --node-type m5.xlarge --workers 10
+  setpoint cost photon-breakeven --cloud azure --region eastus --node-type Standard_E8s_v3 --workers 4 --spot
+  setpoint cost photon-breakeven --machine-usd-per-hour 1 --dbu-usd-per-hour 1 --photon-factor 2 --workers 10
 
 A run costs hourly rate × runtime and Photon raises only the DBU part of the rate, so Photon is cheaper
 when standard runtime ÷ Photon runtime exceeds Photon rate ÷ standard rate: that ratio is the threshold.`,

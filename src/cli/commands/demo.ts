@@ -31,11 +31,19 @@ export function registerDemoCommand(program: Command): void {
       const runs = Number(options.runs);
       if (!Number.isInteger(runs) || runs < 1)
         throw new ValidationError('INVALID_RUNS', '--runs must be a positive whole number');
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535)
+        throw new ValidationError(
+          'INVALID_PORT',
+          `--port must be a whole number from 0 to 65535, got "${options.port}"`,
+        );
+      if (!Number.isInteger(Number(options.seed)))
+        throw new ValidationError('INVALID_SEED', `--seed must be a whole number, got "${options.seed}"`);
       const progress = (line: string) => {
         if (!options.json) process.stderr.write(`${line}\n`);
       };
       const loop = await startClosedLoop({
-        port: options.headless ? 0 : Number(options.port),
+        port: options.headless ? 0 : port,
         dataDir: options.dataDir,
         seed: Number(options.seed),
         log: progress,

@@ -34,7 +34,7 @@ function readFaults(path: string) {
   } catch (error) {
     throw new ValidationError(
       'CLI_INVALID_OPTION',
-      `--faults ${path}: ${error instanceof Error ? error.message : String(error)}`,
+      `--faults ${path}: ${(error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')}`,
     );
   }
   const parsed = faultRulesSchema.safeParse(raw);

@@ -7,6 +7,7 @@ import { type ImportKind, importPrices } from '../../pricing/import-prices.js';
 import { cloudOfNodeType, normalizeInstanceType } from '../../pricing/names.js';
 import type { PriceCatalog } from '../../pricing/price-catalog.js';
 import { type Cloud, dbuSkuSchema, planSchema } from '../../pricing/schema.js';
+import { examples } from '../help-text.js';
 
 interface PriceView {
   region: string;
@@ -126,7 +127,14 @@ function renderInstance(view: ReturnType<typeof describeInstance>): string {
 export function registerPricingCommand(program: Command): void {
   const pricing = program
     .command('pricing')
-    .description('the price catalog: what Setpoint believes, and imports');
+    .description('the price catalog: what Setpoint believes, and imports')
+    .addHelpText(
+      'after',
+      examples(
+        'setpoint pricing show m5.xlarge',
+        'setpoint pricing import --aws-offer ./AmazonEC2-us-east-1.json',
+      ),
+    );
 
   pricing
     .command('show')
@@ -145,9 +153,9 @@ export function registerPricingCommand(program: Command): void {
       'after',
       `
 Examples:
-  $ setpoint pricing show m5.xlarge
-  $ setpoint pricing show m6gd.2xlarge --region us-west-2 --json
-  $ setpoint pricing show Standard_DS3_v2 --cloud azure --region eastus
+  setpoint pricing show m5.xlarge
+  setpoint pricing show m6gd.2xlarge --region us-west-2 --json
+  setpoint pricing show Standard_DS3_v2 --cloud azure --region eastus
 
 Prices are the shipped dated catalog, overlaid by imports in <data-dir>/pricing/imports (the newest
 effective date wins) and adjusted by <data-dir>/pricing/overrides.json. A price Setpoint does not know is
@@ -186,12 +194,12 @@ an error naming what is missing, never zero.`,
       'after',
       `
 Examples:
-  $ setpoint pricing import --aws-offer https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/ElasticMapReduce/current/us-east-1/index.json
-  $ setpoint pricing import --aws-offer ./AmazonEC2-us-east-1.json
-  $ aws ec2 describe-spot-price-history --product-descriptions Linux/UNIX --output json > spot.json
-  $ setpoint pricing import --aws-spot-history ./spot.json
-  $ setpoint pricing import --azure-retail "https://prices.azure.com/api/retail/prices?\\$filter=serviceName eq 'Azure Databricks'"
-  $ setpoint pricing import --databricks https://www.databricks.com/en-pricing-assets/data/pricing/AWS.json --cloud aws
+  setpoint pricing import --aws-offer https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/ElasticMapReduce/current/us-east-1/index.json
+  setpoint pricing import --aws-offer ./AmazonEC2-us-east-1.json
+  aws ec2 describe-spot-price-history --product-descriptions Linux/UNIX --output json > spot.json
+  setpoint pricing import --aws-spot-history ./spot.json
+  setpoint pricing import --azure-retail "https://prices.azure.com/api/retail/prices?\\$filter=serviceName eq 'Azure Databricks'"
+  setpoint pricing import --databricks https://www.databricks.com/en-pricing-assets/data/pricing/AWS.json --cloud aws
 
 Only http(s) URLs are fetched. Each import is written as its own file under <data-dir>/pricing/imports.`,
     )

@@ -1,4 +1,6 @@
 import { type Command, InvalidArgumentError, type OptionValues } from '@commander-js/extra-typings';
+import { ValidationError } from '../../errors/index.js';
+import { examples } from '../help-text.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
 import { type Page, remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
@@ -119,10 +121,22 @@ export function registerProjectsCommand(program: Command): void {
     .description('list, create and change projects (one per optimized job cluster)')
     .addHelpText(
       'after',
-      '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update p_123 --auto-apply --preference economy',
+      '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update prj_8f2c1a --auto-apply --preference economy',
     );
 
-  withRemoteOptions(projects.command('list').description('list projects'))
+  withRemoteOptions(
+    projects
+      .command('list')
+      .description('list projects')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint projects list',
+          'setpoint projects list --phase OPTIMIZING --search etl',
+          "setpoint projects list --json | jq '.items[].id'",
+        ),
+      ),
+  )
     .option('--search <text>', 'name contains')
     .option('--phase <phase>', 'LEARNING | OPTIMIZING | REBASING | MONITORING | PENDING_SETUP')
     .option('--limit <n>', 'how many', wholeNumber, 100)
@@ -150,7 +164,14 @@ export function registerProjectsCommand(program: Command): void {
     });
 
   withRemoteOptions(
-    projects.command('get').description('show one project').argument('<project>', 'project id'),
+    projects
+      .command('get')
+      .description('show one project')
+      .addHelpText(
+        'after',
+        examples('setpoint projects get prj_8f2c1a', 'setpoint projects get prj_8f2c1a --json'),
+      )
+      .argument('<project>', 'project id'),
   ).action(async (id, options) => {
     const project = await remoteClient(options).request<ProjectResource>(
       'GET',
@@ -160,21 +181,44 @@ export function registerProjectsCommand(program: Command): void {
     else showProject(project);
   });
 
-  withProjectFields(withRemoteOptions(projects.command('create').description('create a project'))).action(
-    async (options) => {
-      const body = projectBody(options);
-      if (!body.name) body.name = options.appId ?? options.jobId;
-      const project = await remoteClient(options).request<ProjectResource>('POST', '/api/v1/projects', body);
-      if (options.json) printJson(project);
-      else showProject(project);
-    },
-  );
+  withProjectFields(
+    withRemoteOptions(
+      projects
+        .command('create')
+        .description('create a project')
+        .addHelpText(
+          'after',
+          examples(
+            'setpoint projects create --name orders-etl --app-id orders --sla 45',
+            'setpoint projects create --name nightly --workspace ws_1 --job-id 123 --cluster-key job_cluster:main',
+          ),
+        ),
+    ),
+  ).action(async (options) => {
+    const body = projectBody(options);
+    if (!body.name) body.name = options.appId ?? options.jobId;
+    if (!body.name)
+      throw new ValidationError(
+        'PROJECT_NAME_REQUIRED',
+        'projects create needs --name (or --app-id / --job-id to name the project after)',
+      );
+    const project = await remoteClient(options).request<ProjectResource>('POST', '/api/v1/projects', body);
+    if (options.json) printJson(project);
+    else showProject(project);
+  });
 
   withProjectFields(
     withRemoteOptions(
       projects
         .command('update')
         .description('change a project’s fields or settings')
+        .addHelpText(
+          'after',
+          examples(
+            'setpoint projects update prj_8f2c1a --auto-apply --preference economy',
+            'setpoint projects update prj_8f2c1a --min-workers 2 --max-workers 20 --families m6i,r6i',
+          ),
+        )
         .argument('<project>', 'project id'),
     ),
   ).action(async (id, options) => {
@@ -191,6 +235,7 @@ export function registerProjectsCommand(program: Command): void {
     projects
       .command('delete')
       .description('delete a project, its runs and recommendations')
+      .addHelpText('after', examples('setpoint projects delete prj_8f2c1a --yes'))
       .argument('<project>', 'project id'),
   )
     .option('--yes', 'do not ask for confirmation')
@@ -203,7 +248,11 @@ export function registerProjectsCommand(program: Command): void {
   withRemoteOptions(
     projects
       .command('reset')
-      .description('forget learned state and start learning again')
+      .description('forget what Setpoint learned and start learning again (run history is kept)')
+      .addHelpText(
+        'after',
+        examples('setpoint projects reset prj_8f2c1a', 'setpoint projects reset prj_8f2c1a --json'),
+      )
       .argument('<project>', 'project id'),
   ).action(async (id, options) => {
     const project = await remoteClient(options).request<ProjectResource>(

@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { AppError } from '../../errors/index.js';
+import { examples } from '../help-text.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
 import { startSpinner, waitForAbort } from '../progress.js';
 import type { ApiClient } from '../remote/api-client.js';
@@ -102,7 +103,17 @@ export function registerRecommendationsCommand(program: Command): void {
     );
 
   withRemoteOptions(
-    recs.command('generate').description('ask for a new recommendation').argument('<project>', 'project id'),
+    recs
+      .command('generate')
+      .description('ask for a new recommendation')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations generate prj_8f2c1a --wait',
+          'setpoint recs generate prj_8f2c1a --wait --timeout 600 --json',
+        ),
+      )
+      .argument('<project>', 'project id'),
   )
     .option('--wait', 'wait until it is ready')
     .option('--timeout <seconds>', 'longest wait', '600')
@@ -117,6 +128,13 @@ export function registerRecommendationsCommand(program: Command): void {
     recs
       .command('get')
       .description('one recommendation')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations get prj_8f2c1a rec_77b1',
+          'setpoint recommendations get prj_8f2c1a rec_77b1 --wait',
+        ),
+      )
       .argument('<project>', 'project id')
       .argument('<recommendation>', 'recommendation id'),
   )
@@ -131,7 +149,14 @@ export function registerRecommendationsCommand(program: Command): void {
     });
 
   withRemoteOptions(
-    recs.command('latest').description('the newest recommendation').argument('<project>', 'project id'),
+    recs
+      .command('latest')
+      .description('the newest recommendation')
+      .addHelpText(
+        'after',
+        examples('setpoint recommendations latest prj_8f2c1a', 'setpoint recs latest prj_8f2c1a --json'),
+      )
+      .argument('<project>', 'project id'),
   ).action(async (project, options) => {
     finish(
       await remoteClient(options).request<RecommendationResource>(
@@ -143,7 +168,11 @@ export function registerRecommendationsCommand(program: Command): void {
   });
 
   withRemoteOptions(
-    recs.command('list').description('all recommendations, newest first').argument('<project>', 'project id'),
+    recs
+      .command('list')
+      .description('all recommendations, newest first')
+      .addHelpText('after', examples('setpoint recommendations list prj_8f2c1a'))
+      .argument('<project>', 'project id'),
   ).action(async (project, options) => {
     const page = await remoteClient(options).request<Page<RecommendationResource>>(
       'GET',
@@ -168,6 +197,7 @@ export function registerRecommendationsCommand(program: Command): void {
     recs
       .command('apply')
       .description('apply a recommendation to the job')
+      .addHelpText('after', examples('setpoint recommendations apply prj_8f2c1a rec_77b1'))
       .argument('<project>', 'project id')
       .argument('<recommendation>', 'recommendation id'),
   ).action(async (project, id, options) => {
@@ -184,6 +214,13 @@ export function registerRecommendationsCommand(program: Command): void {
     recs
       .command('rollback')
       .description('put back an earlier applied configuration')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations rollback prj_8f2c1a',
+          'setpoint recommendations rollback prj_8f2c1a --to rec_5a10',
+        ),
+      )
       .argument('<project>', 'project id')
       .option(
         '--to <recommendation>',

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '../../errors/index.js';
+import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
 import type { UploadPart } from '../remote/api-client.js';
 import { type Page, remoteClient, withRemoteOptions } from '../remote/remote-command.js';
@@ -49,7 +50,11 @@ export function registerRunsCommand(program: Command): void {
     );
 
   withRemoteOptions(
-    runs.command('list').description('runs of a project, newest first').argument('<project>', 'project id'),
+    runs
+      .command('list')
+      .description('runs of a project, newest first')
+      .addHelpText('after', examples('setpoint runs list prj_8f2c1a', 'setpoint runs list prj_8f2c1a --json'))
+      .argument('<project>', 'project id'),
   ).action(async (project, options) => {
     const page = await remoteClient(options).request<Page<RunResource>>(
       'GET',
@@ -74,6 +79,10 @@ export function registerRunsCommand(program: Command): void {
     runs
       .command('get')
       .description('one run with its profile summary and cost')
+      .addHelpText(
+        'after',
+        examples('setpoint runs get prj_8f2c1a run_41d0', 'setpoint runs get prj_8f2c1a run_41d0 --json'),
+      )
       .argument('<project>', 'project id')
       .argument('<run>', 'run id'),
   ).action(async (project, runId, options) => {
@@ -98,6 +107,14 @@ export function registerRunsCommand(program: Command): void {
     runs
       .command('submit')
       .description('submit a finished run: event log file(s) or a zip, or a Databricks run id to collect')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint runs submit prj_8f2c1a ./eventlog.zip --cluster-report report.json',
+          'setpoint runs submit prj_8f2c1a --eventlog-uri s3://logs/app-1/eventlog --external-run-id 991',
+          'setpoint runs submit prj_8f2c1a --databricks-run-id 123456',
+        ),
+      )
       .argument('<project>', 'project id')
       .argument('[eventlog...]', 'event log files, or one zip'),
   )

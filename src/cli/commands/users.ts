@@ -4,6 +4,7 @@ import { loadConfig } from '../../config/load-config.js';
 import { ValidationError } from '../../errors/index.js';
 import { openDatabase } from '../../store/open-database.js';
 import { createUserService, type UserRole, type UserService, userRoles } from '../../users/user-service.js';
+import { examples } from '../help-text.js';
 import { formatTime, printJson, printTable } from '../output.js';
 
 async function withUsers<T>(
@@ -37,6 +38,12 @@ export function registerUsersCommand(program: Command): void {
   users
     .command('create')
     .description('create a dashboard user (admin, editor or viewer)')
+    .addHelpText(
+      'after',
+      examples(
+        "echo 's3cret passphrase' | setpoint users create --username ana --role editor --password-stdin",
+      ),
+    )
     .requiredOption('--username <name>', 'sign-in name')
     .requiredOption('--role <role>', `one of ${userRoles.join(', ')}`)
     .option(
@@ -64,6 +71,7 @@ export function registerUsersCommand(program: Command): void {
   users
     .command('list')
     .description('list dashboard users')
+    .addHelpText('after', examples('setpoint users list', 'setpoint users list --json'))
     .option('--data-dir <dir>', 'data directory (default ./.setpoint)')
     .option('--json', 'print JSON')
     .action(async (options) => {

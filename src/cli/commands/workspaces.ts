@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '../../errors/index.js';
+import { examples } from '../help-text.js';
 import { colorEnabled, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
@@ -45,7 +46,15 @@ export function registerWorkspacesCommand(program: Command): void {
     );
 
   withRemoteOptions(
-    workspaces.command('add').description('register a workspace and check access line by line'),
+    workspaces
+      .command('add')
+      .description('register a workspace and check access line by line')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1',
+        ),
+      ),
   )
     .requiredOption('--host <url>', 'workspace URL')
     .requiredOption(
@@ -86,25 +95,35 @@ export function registerWorkspacesCommand(program: Command): void {
       printChecks(check);
     });
 
-  withRemoteOptions(workspaces.command('list').description('registered workspaces')).action(
-    async (options) => {
-      const body = await remoteClient(options).request<{ items: WorkspaceResource[] } | WorkspaceResource[]>(
-        'GET',
-        '/api/v1/workspaces',
-      );
-      const items = Array.isArray(body) ? body : body.items;
-      if (options.json) return printJson(items);
-      printTable(
-        ['ID', 'NAME', 'CLOUD', 'REGION', 'PLAN', 'HOST'],
-        items.map((w) => [w.id, w.name, w.cloud, w.region, w.plan_type, w.host]),
-      );
-    },
-  );
+  withRemoteOptions(
+    workspaces
+      .command('list')
+      .description('registered workspaces')
+      .addHelpText('after', examples('setpoint workspaces list', 'setpoint workspaces list --json')),
+  ).action(async (options) => {
+    const body = await remoteClient(options).request<{ items: WorkspaceResource[] } | WorkspaceResource[]>(
+      'GET',
+      '/api/v1/workspaces',
+    );
+    const items = Array.isArray(body) ? body : body.items;
+    if (options.json) return printJson(items);
+    printTable(
+      ['ID', 'NAME', 'CLOUD', 'REGION', 'PLAN', 'HOST'],
+      items.map((w) => [w.id, w.name, w.cloud, w.region, w.plan_type, w.host]),
+    );
+  });
 
   withRemoteOptions(
     workspaces
       .command('check')
       .description('check what Setpoint can do in the workspace')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces check ws_1',
+          'setpoint workspaces check ws_1 --log-destination dbfs:/cluster-logs',
+        ),
+      )
       .argument('<workspace>', 'workspace id'),
   )
     .option('--log-destination <path>', 'log destination to check (and remember)')
@@ -122,6 +141,10 @@ export function registerWorkspacesCommand(program: Command): void {
     workspaces
       .command('discover')
       .description('every job with its compute, monthly cost and findings')
+      .addHelpText(
+        'after',
+        examples('setpoint workspaces discover ws_1', 'setpoint workspaces discover ws_1 --days 7 --json'),
+      )
       .argument('<workspace>', 'workspace id'),
   )
     .option('--days <n>', 'look-back window in days', '30')
@@ -168,6 +191,13 @@ export function registerWorkspacesCommand(program: Command): void {
     workspaces
       .command('import')
       .description('create projects for jobs (one per job cluster) and wire them for collection')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces import ws_1 123 456 --sla 60',
+          'setpoint workspaces import ws_1 123 --auto-apply --preference economy',
+        ),
+      )
       .argument('<workspace>', 'workspace id')
       .argument('<jobs...>', 'job ids'),
   )
@@ -206,6 +236,7 @@ export function registerWorkspacesCommand(program: Command): void {
     workspaces
       .command('detach')
       .description('undo an import: the job’s settings are restored exactly')
+      .addHelpText('after', examples('setpoint workspaces detach ws_1 123'))
       .argument('<workspace>', 'workspace id')
       .argument('<job>', 'job id'),
   ).action(async (id, jobId, options) => {

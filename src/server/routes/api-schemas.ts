@@ -26,6 +26,8 @@ export const projectSchema = z.object({
   app_id: z.string().nullable(),
   settings: z.record(z.string(), z.unknown()),
   phase: z.enum(projectPhases),
+  /** When `POST /projects/:id/reset` last ran; earlier runs no longer teach the optimizer. */
+  learning_reset_at: z.number().nullable(),
   created_at: z.number(),
   updated_at: z.number(),
   /** Figures for the projects table (last run, runtime vs SLA, cost, savings, insights); on list pages. */
@@ -68,6 +70,7 @@ export function presentProject(project: Project): z.infer<typeof projectSchema> 
     app_id: project.appId,
     settings: project.settings,
     phase: project.phase,
+    learning_reset_at: project.learningResetAt,
     created_at: project.createdAt,
     updated_at: project.updatedAt,
   };

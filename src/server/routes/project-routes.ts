@@ -145,6 +145,20 @@ export function projectRoutes(projects: ProjectService, summaries?: ProjectSumma
       },
     );
 
+    app.post(
+      '/api/v1/projects/:id/reset',
+      {
+        schema: {
+          tags: ['projects'],
+          summary: 'Forget what was learned: back to LEARNING; runs stay as history but stop teaching',
+          security: bearer,
+          params: idParams,
+          response: { 200: projectSchema },
+        },
+      },
+      async (request) => presentProject(await projects.reset(request.params.id, principalOf(request).actor)),
+    );
+
     app.get(
       '/api/v1/projects/:id/audit',
       {
