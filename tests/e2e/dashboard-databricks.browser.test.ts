@@ -2,11 +2,13 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
+import { formatUsd } from '../../web/src/lib/format.js';
 import { eventually, type Harness, jobIdByName, startHarness } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
 import { describeFull } from '../support/tiers.js';
 
 const password = 'correct horse battery staple';
+const dayMs = 86_400_000;
 
 /** Whether `whole` has every leaf of `part` with the same value. */
 function contains(whole: unknown, part: unknown): boolean {
@@ -181,7 +183,22 @@ describeFull(
       await page.close();
     });
 
-    it('changes an organization discount in Settings and keeps it after a reload', async () => {
+    it('changes an organization discount in Settings, keeps it after a reload and applies it to spend', async () => {
+      const key = await h.server.services.apiKeys.create('summary-reader', 'test');
+      const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+      // The emulator's clock runs ahead of the wall clock, so its runs can end after "now".
+      const spend = async (from = 0, to = Date.now() + 365 * dayMs) => {
+        const response = await h.server.app.inject({
+          method: 'GET',
+          url: `/api/v1/insights/summary?from=${from}&to=${to}`,
+          headers: { authorization: `Bearer ${accessToken}` },
+        });
+        return (response.json() as { spend: { cloud_usd: number; dbu_usd: number; total_usd: number } })
+          .spend;
+      };
+      const atList = await spend();
+      // The job run by the first test was costed, so there is DBU spend to discount.
+      expect(atList.dbu_usd).toBeGreaterThan(0);
       const page = await context.newPage();
       await page.goto(`${h.server.url}/settings`);
       const dbu = page.getByLabel('Databricks DBU discount (%)');
@@ -201,6 +218,17 @@ describeFull(
       expect(await page.getByLabel('Default preference for new projects').inputValue()).toBe('economy');
       expect(await page.getByTestId('org-settings-updated').textContent()).toContain('ada');
       await shot(page, 'settings-organization');
+
+      const discounted = await spend();
+      expect(discounted.dbu_usd).toBeCloseTo(atList.dbu_usd * (1 - 0.175), 9);
+      expect(discounted.cloud_usd).toBeCloseTo(atList.cloud_usd, 9);
+      // The header shows the 30 days up to the end of today, at the discounted prices.
+      const headerTo = Math.floor(Date.now() / dayMs) * dayMs + dayMs;
+      const header = await spend(headerTo - 30 * dayMs, headerTo);
+      await page.goto(`${h.server.url}/projects`);
+      const kpi = page.getByTestId('kpi-spend');
+      await kpi.getByText(formatUsd(header.total_usd), { exact: true }).waitFor();
+      await shot(page, 'projects-discounted-spend');
       await page.close();
     });
   },

@@ -55,6 +55,9 @@ export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null;
               {formatUsd(summary.spend.cloud_usd)}
               <span className="swatch swatch-dbu" aria-hidden="true" /> DBU {formatUsd(summary.spend.dbu_usd)}
             </span>
+            <span className="kpi-note">
+              after your discounts (<a href="/settings">Settings</a>)
+            </span>
           </>
         ) : (
           fallback
