@@ -82,6 +82,9 @@ export const runTaskSchema = z.looseObject({
   task_key: z.string(),
   start_time: z.number().optional(),
   end_time: z.number().optional(),
+  /** ms creating the cluster before the task's code ran; then ms running it. */
+  setup_duration: z.number().optional(),
+  execution_duration: z.number().optional(),
   state: runStateSchema.optional(),
   cluster_instance: clusterInstanceSchema.optional(),
   new_cluster: clusterSpecSchema.optional(),

@@ -57,6 +57,15 @@ describe('a project span within a job run', () => {
     ).toBe(false);
   });
 
+  it('leaves cluster creation out of the runtime, as the Spark application does', () => {
+    const ingest = { ...task('ingest', 1, 10), setup_duration: 4 * minute, execution_duration: 5 * minute };
+
+    const span = projectRunSpan(jobRun([ingest]), [ingest]);
+
+    expect(span.runtimeMinutes).toBe(5);
+    expect(span.endTime).toBe(10 * minute);
+  });
+
   it('falls back to the whole run when its tasks carry no times or states', () => {
     const bare: RunTask = { run_id: '1', task_key: 'only' };
 
