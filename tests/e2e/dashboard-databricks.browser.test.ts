@@ -95,6 +95,10 @@ describeFull(
       await page.getByRole('button', { name: 'Apply', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Apply this recommendation?' });
       await dialog.waitFor();
+      // The dialog names each change, as many as the diff marks.
+      expect(await dialog.getByTestId('apply-changes').locator('li').count()).toBe(
+        await page.getByTestId('config-diff').locator('tr.diff-changed').count(),
+      );
       await shot(page, 'emulator-apply-dialog');
       await dialog.getByRole('button', { name: 'Apply to the job' }).click();
       await page.getByText('Applied: the job uses the recommended cluster').waitFor();

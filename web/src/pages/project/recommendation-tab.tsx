@@ -130,12 +130,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
       min: (extent: { min: number }) => Math.max(0, Math.floor(extent.min * 0.8)),
       max: (extent: { max: number }) => Math.ceil(extent.max * 1.2),
     },
-    yAxis: {
-      type: 'value',
-      name: 'cost per run (USD)',
-      min: (extent: { min: number }) => Math.max(0, Math.floor(extent.min * 80) / 100),
-      max: (extent: { max: number }) => Math.ceil(extent.max * 120) / 100,
-    },
+    yAxis: { type: 'value', name: 'cost per run (USD)', min: 0 },
     series: [
       {
         name: 'Tried',
@@ -312,10 +307,18 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         }}
       >
         <p>
-          Setpoint will update the job's cluster to the recommended configuration (
-          {diff.filter((line) => line.changed).length} settings change). The next run uses it. You can roll
-          back afterwards.
+          Setpoint will update the job's cluster to the recommended configuration. The next run uses it. You
+          can roll back afterwards.
         </p>
+        <ul className="dialog-changes" data-testid="apply-changes">
+          {diff
+            .filter((line) => line.changed)
+            .map((line) => (
+              <li key={line.path}>
+                <code>{line.path}</code>: {line.current ?? '—'} → {line.recommended ?? '—'}
+              </li>
+            ))}
+        </ul>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'rollback'}
