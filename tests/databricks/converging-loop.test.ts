@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type ClosedLoop, startClosedLoop } from '../../src/demo/closed-loop-driver.js';
+import { overallSummary, summarizeProject } from '../../src/demo/loop-summary.js';
+import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
+import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
+
+// Eight rounds of ten jobs through webhooks, collection, parsing and apply; slow on a busy machine.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
+
+const rounds = 8;
+
+describe('the whole closed loop, every emulator job, from import to optimizing', () => {
+  let loop: ClosedLoop;
+
+  beforeAll(async () => {
+    loop = await startClosedLoop({
+      port: 0,
+      dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-loop-')),
+      seed: 3,
+      env: { SETPOINT_LOG_LEVEL: 'silent' },
+    });
+  });
+
+  afterAll(async () => {
+    await loop?.close();
+  });
+
+  it('converges: every project leaves learning, saves money and keeps its SLA', async () => {
+    for (let round = 0; round < rounds; round += 1) await loop.round();
+    const { services } = loop.server;
+    const summaries = [];
+    for (const job of loop.jobs) {
+      for (const projectId of job.projectIds) {
+        const project = await services.projects.get(projectId);
+        summaries.push(
+          summarizeProject(
+            project.name,
+            await loop.runsOf(projectId),
+            project.settings.slaMinutes,
+            project.phase,
+          ),
+        );
+      }
+    }
+
+    expect(summaries).toHaveLength(11);
+    for (const summary of summaries) expect(['OPTIMIZING', 'MONITORING']).toContain(summary.phase);
+    const overall = overallSummary(summaries);
+    expect(overall.medianSaving).toBeGreaterThanOrEqual(0.3);
+    expect(overall.slaViolationRateAfterLearning).toBeLessThanOrEqual(0.05);
+  });
+
+  it('leaves every job running the configuration Setpoint last wrote', async () => {
+    const databricks = createDatabricksClient({ host: loop.emulator.url, token: loop.emulator.token });
+    for (const job of loop.jobs) {
+      const settings = (await databricks.getJob(job.jobId)).settings;
+      for (const projectId of job.projectIds) {
+        const project = await loop.server.services.projects.get(projectId);
+        const ref = parseClusterRefKey(project.clusterKey ?? '');
+        const written = (await loop.server.services.databricks.applier.history(projectId)).at(-1);
+        const live = ref && findClusterSpec(settings, ref);
+        expect(written, `${project.name} has an applied configuration`).toBeDefined();
+        expect(live?.node_type_id).toBe(written?.clusterSpec.node_type_id);
+        expect(live?.num_workers ?? live?.autoscale).toEqual(
+          written?.clusterSpec.num_workers ?? written?.clusterSpec.autoscale,
+        );
+      }
+    }
+  });
+});
