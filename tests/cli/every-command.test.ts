@@ -1,0 +1,346 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
+
+const root = mkdtempSync(path.join(tmpdir(), 'setpoint-every-command-'));
+const notADirectory = path.join(root, 'not-a-directory.json');
+const badJson = path.join(root, 'bad.json');
+writeFileSync(notADirectory, '{"a":1}\n');
+writeFileSync(badJson, 'garbage\n{');
+const missing = path.join(root, 'missing');
+
+interface BadInput {
+  args: string[];
+  exitCode: number;
+  stderr: RegExp;
+  /** Needs the configured server of this suite. */
+  remote?: boolean;
+}
+
+/** One bad-input case per command; the first test checks this list names every command there is. */
+const badInputs: Record<string, BadInput> = {
+  serve: { args: ['serve', '--port', 'not-a-port'], exitCode: 8, stderr: /invalid configuration: .*port/ },
+  worker: { args: ['worker', '--concurrency', 'zero'], exitCode: 8, stderr: /workerConcurrency/ },
+  'keys create': { args: ['keys', 'create'], exitCode: 2, stderr: /required option '--name <name>'/ },
+  'keys list': {
+    args: ['keys', 'list', '--data-dir', notADirectory],
+    exitCode: 2,
+    stderr: /cannot mkdir .*not-a-directory\.json: a file is in the way$/,
+  },
+  'keys reencrypt': {
+    args: ['keys', 'reencrypt', '--data-dir', notADirectory],
+    exitCode: 2,
+    stderr: /cannot mkdir .*not-a-directory\.json: a file is in the way$/,
+  },
+  'keys revoke': { args: ['keys', 'revoke'], exitCode: 2, stderr: /missing required argument 'id'/ },
+  demo: {
+    args: ['demo', '--port', 'nope'],
+    exitCode: 2,
+    stderr: /--port must be a whole number from 0 to 65535, got "nope"$/,
+  },
+  analyze: { args: ['analyze', missing], exitCode: 3, stderr: /missing: no such file or directory$/ },
+  'cost estimate': {
+    args: [
+      'cost',
+      'estimate',
+      '--cloud',
+      'aws',
+      '--region',
+      'us-east-1',
+      '--node-type',
+      'm5.xlarge',
+      '--workers',
+      '2',
+      '--autoscale',
+      '2:8',
+    ],
+    exitCode: 2,
+    stderr: /--workers|--autoscale/,
+  },
+  'cost photon-breakeven': {
+    args: ['cost', 'photon-breakeven', '--node-type', 'm5.xlarge'],
+    exitCode: 2,
+    stderr: /--workers is required$/,
+  },
+  'pricing show': {
+    args: ['pricing', 'show', 'nope.xlarge'],
+    exitCode: 3,
+    stderr: /unknown aws instance type nope\.xlarge/,
+  },
+  'pricing import': { args: ['pricing', 'import'], exitCode: 2, stderr: /give exactly one of --aws-offer/ },
+  emulator: {
+    args: ['emulator', '--faults', badJson],
+    exitCode: 2,
+    stderr: /--faults .*bad\.json: .*not valid JSON/,
+  },
+  'emulator import-workload': {
+    args: ['emulator', 'import-workload', notADirectory],
+    exitCode: 2,
+    stderr: /required option '--name <name>'/,
+  },
+  'bench sweep': { args: ['bench', 'sweep'], exitCode: 2, stderr: /required option '--dataset <csv>'/ },
+  'bench jobbank': {
+    args: ['bench', 'jobbank', '--runs', 'zero'],
+    exitCode: 2,
+    stderr: /--runs expects a whole number from 2 to 100, got "zero"$/,
+  },
+  'bench sim': {
+    args: ['bench', 'sim', '--runs', '0'],
+    exitCode: 2,
+    stderr: /--runs expects a whole number from 2 to 200, got "0"$/,
+  },
+  configure: {
+    args: ['configure', '--url', 'not-a-url', '--api-key-id', 'a', '--api-key-secret', 'b'],
+    exitCode: 2,
+    stderr: /--url must be a URL such as http:\/\/localhost:8080, got "not-a-url"$/,
+  },
+  token: {
+    args: ['token', '--profile', 'nosuch'],
+    exitCode: 8,
+    stderr: /no profile "nosuch" in .*config; run `setpoint configure --profile nosuch`$/,
+  },
+  'projects list': {
+    args: ['projects', 'list', '--limit', 'many'],
+    exitCode: 2,
+    stderr: /option '--limit <n>' argument 'many' is invalid\. expected a whole number/,
+  },
+  'projects get': {
+    args: ['projects', 'get', 'prj_missing'],
+    exitCode: 3,
+    stderr: /^setpoint: project prj_missing does not exist$/,
+    remote: true,
+  },
+  'projects create': {
+    args: ['projects', 'create'],
+    exitCode: 2,
+    stderr: /projects create needs --name/,
+    remote: true,
+  },
+  'projects update': {
+    args: ['projects', 'update', 'prj_missing', '--name', 'x'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'projects delete': {
+    args: ['projects', 'delete', 'prj_missing', '--yes'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'projects reset': {
+    args: ['projects', 'reset', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'runs list': {
+    args: ['runs', 'list', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'runs get': {
+    args: ['runs', 'get', 'prj_missing', 'run_missing'],
+    exitCode: 3,
+    stderr: /run run_missing does not exist in project prj_missing$/,
+    remote: true,
+  },
+  'runs submit': {
+    args: ['runs', 'submit', 'prj_missing', missing],
+    exitCode: 2,
+    stderr: /no such file: .*missing$/,
+    remote: true,
+  },
+  'recommendations generate': {
+    args: ['recommendations', 'generate', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'recommendations get': {
+    args: ['recs', 'get', 'prj_missing', 'rec_missing'],
+    exitCode: 3,
+    stderr: /recommendation rec_missing does not exist in project prj_missing$/,
+    remote: true,
+  },
+  'recommendations latest': {
+    args: ['recommendations', 'latest', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'recommendations list': {
+    args: ['recommendations', 'list', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'recommendations apply': {
+    args: ['recommendations', 'apply', 'prj_missing', 'rec_missing'],
+    exitCode: 3,
+    stderr: /recommendation rec_missing does not exist in project prj_missing$/,
+    remote: true,
+  },
+  'recommendations rollback': {
+    args: ['recommendations', 'rollback', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing has no earlier configuration to roll back to$/,
+    remote: true,
+  },
+  'users create': {
+    args: ['users', 'create', '--username', 'a', '--role', 'wizard'],
+    exitCode: 2,
+    stderr: /--role must be one of admin, editor, viewer$/,
+  },
+  'users list': {
+    args: ['users', 'list', '--data-dir', notADirectory],
+    exitCode: 2,
+    stderr: /cannot mkdir .*not-a-directory\.json: a file is in the way$/,
+  },
+  'workspaces add': {
+    args: [
+      'workspaces',
+      'add',
+      '--host',
+      'https://x',
+      '--token',
+      't',
+      '--cloud',
+      'mars',
+      '--region',
+      'r',
+      '--plan',
+      'premium',
+    ],
+    exitCode: 2,
+    stderr: /--cloud must be aws or azure$/,
+  },
+  'workspaces list': {
+    args: ['workspaces', 'list', '--profile', 'nosuch'],
+    exitCode: 8,
+    stderr: /no profile "nosuch"/,
+  },
+  'workspaces check': {
+    args: ['workspaces', 'check', 'ws_missing'],
+    exitCode: 3,
+    stderr: /workspace ws_missing does not exist$/,
+    remote: true,
+  },
+  'workspaces discover': {
+    args: ['workspaces', 'discover', 'ws_missing'],
+    exitCode: 3,
+    stderr: /workspace ws_missing does not exist$/,
+    remote: true,
+  },
+  'workspaces import': {
+    args: ['workspaces', 'import', 'ws_missing', '1'],
+    exitCode: 3,
+    stderr: /workspace ws_missing does not exist$/,
+    remote: true,
+  },
+  'workspaces detach': {
+    args: ['workspaces', 'detach', 'ws_missing'],
+    exitCode: 2,
+    stderr: /missing required argument 'job'/,
+  },
+  export: {
+    args: ['export', 'prj_missing', '--format', 'yaml'],
+    exitCode: 2,
+    stderr: /--format must be terraform or json$/,
+    remote: true,
+  },
+  completion: {
+    args: ['completion', 'powershell'],
+    exitCode: 2,
+    stderr: /Allowed choices are bash, zsh, fish/,
+  },
+};
+
+/** Every command path (`projects list`), read from the real binary's help, groups included. */
+async function discoverCommands(): Promise<{ leaves: string[]; helps: Map<string, string> }> {
+  const helps = new Map<string, string>();
+  const leaves: string[] = [];
+  async function visit(commandPath: string[]) {
+    const help = await runCli([...commandPath, '--help']);
+    expect(help.code, `${commandPath.join(' ')} --help`).toBe(0);
+    helps.set(commandPath.join(' '), help.stdout);
+    const section = help.stdout.split(/\nCommands:\n/)[1]?.split(/\n\n/)[0];
+    const names = (section ?? '')
+      .split('\n')
+      .map((line) => /^ {2}([a-z][\w-]*)/.exec(line)?.[1])
+      .filter((name): name is string => Boolean(name) && name !== 'help');
+    // A pure group (only --help, only subcommands) does nothing itself; every other command runs.
+    const options = help.stdout.split(/\nOptions:\n/)[1]?.split(/\n\n/)[0] ?? '';
+    const pureGroup = names.length > 0 && options.trim().startsWith('-h, --help');
+    if (commandPath.length > 0 && !pureGroup) leaves.push(commandPath.join(' '));
+    for (const name of names) await visit([...commandPath, name]);
+  }
+  await visit([]);
+  return { leaves: leaves.sort(), helps };
+}
+
+describe('every setpoint command through the real binary', () => {
+  let server: SpawnedServer;
+  const env = {
+    SETPOINT_HOME: path.join(root, 'home'),
+    SETPOINT_DATA_DIR: path.join(root, 'data'),
+    SETPOINT_LOG_LEVEL: 'warn',
+    NO_COLOR: '1',
+  };
+
+  beforeAll(async () => {
+    server = await spawnSetpoint(['serve', '--port', '0'], /listening on (http:\/\/\S+)/, env);
+    const key = JSON.parse(
+      (await runCli(['keys', 'create', '--name', 'every', '--json'], { env })).stdout,
+    ) as {
+      id: string;
+      secret: string;
+    };
+    const configured = await runCli(
+      ['configure', '--url', server.url, '--api-key-id', key.id, '--api-key-secret', key.secret],
+      { env },
+    );
+    expect(configured.code, configured.stderr).toBe(0);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('has a bad-input case for every command and examples in every command’s help', async () => {
+    const { leaves, helps } = await discoverCommands();
+
+    expect(leaves).toEqual(Object.keys(badInputs).sort());
+    for (const [name, help] of helps) {
+      expect(help, `setpoint ${name} --help`).toMatch(/\nExamples:\n {2}.*\bsetpoint /);
+    }
+    expect(helps.get('')).toContain('Exit codes:');
+  }, 300_000);
+
+  it.each(Object.entries(badInputs))(
+    '%s: bad input exits non-zero with one readable line',
+    async (_name, bad) => {
+      const result = await runCli(bad.args, {
+        env: bad.remote ? env : { ...env, SETPOINT_DATA_DIR: path.join(root, 'local') },
+      });
+
+      expect(result.code, result.stderr).toBe(bad.exitCode);
+      expect(result.stderr).toMatch(/^setpoint: [^\n]+\n$/);
+      expect(result.stderr.trim()).toMatch(bad.stderr);
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    },
+    60_000,
+  );
+
+  it('adds the stack trace with --debug', async () => {
+    const result = await runCli(['--debug', 'projects', 'get', 'prj_missing'], { env });
+
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^setpoint: project prj_missing does not exist\n/);
+    expect(result.stderr).toMatch(/\n\s+at /);
+  });
+});
