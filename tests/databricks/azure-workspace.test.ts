@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 import { openPriceCatalog } from '../../src/pricing/catalog-store.js';
-import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+import { eventually, type Harness, jobIdByName, processedRun, startHarness } from './integration-harness.js';
 
 describe('an Azure workspace, closed loop', () => {
   let h: Harness;
@@ -17,21 +17,6 @@ describe('an Azure workspace, closed loop', () => {
     await h?.close();
   });
 
-  async function processed(projectId: string, runId: string) {
-    return eventually(
-      async () => {
-        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
-        return page.items.find(
-          (item) =>
-            item.externalRunId === runId &&
-            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
-        );
-      },
-      `run ${runId} to be processed`,
-      90_000,
-    );
-  }
-
   it('onboards an Azure job, prices its runs from the Azure catalog and applies an Azure instance type', async () => {
     const jobId = await jobIdByName(h.databricks, 'IO-bound scan');
     const [imported] = await h.server.services.databricks.onboarding.importJobs(
@@ -43,12 +28,12 @@ describe('an Azure workspace, closed loop', () => {
     if (!project) throw new Error('nothing imported');
     const ref = parseClusterRefKey(project.clusterKey);
 
-    const first = await processed(project.id, await h.databricks.runNow(jobId));
+    const first = await processedRun(h, project.id, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
       const history = await h.server.services.databricks.applier.history(project.id);
       return history.find((config) => config.kind === 'auto-apply');
     }, 'an automatic apply');
-    const second = await processed(project.id, await h.databricks.runNow(jobId));
+    const second = await processedRun(h, project.id, await h.databricks.runNow(jobId));
     const recommendation = await h.server.services.recommendations.latest(project.id);
     const job = await h.databricks.getJob(jobId);
     const spec = ref && findClusterSpec(job.settings, ref);

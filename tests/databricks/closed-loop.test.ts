@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
-import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+import { findClusterSpec } from '../../src/platforms/databricks/job-clusters.js';
+import {
+  eventually,
+  type Harness,
+  importJob,
+  jobIdByName,
+  processedRun,
+  startHarness,
+} from './integration-harness.js';
 
 describe('the closed loop against the emulator', () => {
   let h: Harness;
@@ -13,37 +20,13 @@ describe('the closed loop against the emulator', () => {
     await h?.close();
   });
 
-  async function importJob(name: string, settings: Record<string, unknown>) {
-    const jobId = await jobIdByName(h.databricks, name);
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
-      h.workspaceId,
-      { jobIds: [jobId], settings },
-      'test',
-    );
-    const project = imported?.projects[0];
-    if (!project) throw new Error(`nothing imported for ${name}`);
-    return { jobId, projectId: project.id, ref: parseClusterRefKey(project.clusterKey) };
-  }
-
-  async function collected(projectId: string, runId: string) {
-    return eventually(
-      async () => {
-        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
-        return page.items.find(
-          (item) =>
-            item.externalRunId === runId &&
-            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
-        );
-      },
-      `run ${runId} to be processed`,
-      90_000,
-    );
-  }
-
   it('applies a recommendation to the job automatically after a run', async () => {
-    const { jobId, projectId, ref } = await importJob('Skewed join', { autoApply: true, slaMinutes: 240 });
+    const { jobId, projectId, ref } = await importJob(h, await jobIdByName(h.databricks, 'Skewed join'), {
+      autoApply: true,
+      slaMinutes: 240,
+    });
 
-    await collected(projectId, await h.databricks.runNow(jobId));
+    await processedRun(h, projectId, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
       const history = await h.server.services.databricks.applier.history(projectId);
       return history.find((config) => config.kind === 'auto-apply');
@@ -59,7 +42,7 @@ describe('the closed loop against the emulator', () => {
     expect(spec?.custom_tags?.['setpoint:recommendation-id']).toBe(applied.recommendationId);
 
     // the next run carries the tag into its cluster report, linking it to the recommendation it tried
-    const next = await collected(projectId, await h.databricks.runNow(jobId));
+    const next = await processedRun(h, projectId, await h.databricks.runNow(jobId));
     expect(next.recommendationId).toBe(applied.recommendationId);
   });
 
@@ -74,7 +57,7 @@ describe('the closed loop against the emulator', () => {
     const projects = imported?.projects ?? [];
     expect(projects).toHaveLength(2);
 
-    const runs = await Promise.all(projects.map((project) => collected(project.id, runId)));
+    const runs = await Promise.all(projects.map((project) => processedRun(h, project.id, runId)));
     const whole = await h.databricks.getRun(runId);
 
     for (const run of runs) {
@@ -128,16 +111,20 @@ describe('the closed loop against the emulator', () => {
     });
 
     expect(queued.statusCode).toBe(202);
-    const run = await collected(project.id, runId);
+    const run = await processedRun(h, project.id, runId);
     expect(run).toMatchObject({ status: 'SUCCESS', pipelineState: 'DONE' });
     expect(run.clusterFacts?.nodeTypeId).toBe('m5.xlarge');
   });
 
   it('pauses auto-apply when someone else edits the cluster', async () => {
-    const { jobId, projectId, ref } = await importJob('CPU-bound ML scoring', {
-      autoApply: true,
-      slaMinutes: 240,
-    });
+    const { jobId, projectId, ref } = await importJob(
+      h,
+      await jobIdByName(h.databricks, 'CPU-bound ML scoring'),
+      {
+        autoApply: true,
+        slaMinutes: 240,
+      },
+    );
     const job = await h.databricks.getJob(jobId);
     const spec = ref && findClusterSpec(job.settings, ref);
     const task = job.settings.tasks?.[0];
@@ -145,7 +132,7 @@ describe('the closed loop against the emulator', () => {
       tasks: [{ ...task, task_key: 'main', new_cluster: { ...spec, num_workers: 7 } }],
     });
 
-    await collected(projectId, await h.databricks.runNow(jobId));
+    await processedRun(h, projectId, await h.databricks.runNow(jobId));
     const guard = await eventually(async () => {
       const state = await h.server.services.databricks.store.guard(projectId);
       return state.paused ? state : undefined;
@@ -157,7 +144,7 @@ describe('the closed loop against the emulator', () => {
   });
 
   it('collects through a storm of 429s and 503s', async () => {
-    const { jobId, projectId } = await importJob('Daily aggregation', {});
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Daily aggregation'), {});
     h.emulator.context.faults.add({
       kind: 'http',
       match: 'GET /api/2.*/jobs/runs/get*',
@@ -167,13 +154,13 @@ describe('the closed loop against the emulator', () => {
     });
     h.emulator.context.faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/read*', count: 3, status: 503 });
 
-    const run = await collected(projectId, await h.databricks.runNow(jobId));
+    const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
 
     expect(run.pipelineState).toBe('DONE');
   });
 
   it('finds a run whose webhook was lost, by reconciliation', async () => {
-    const { jobId, projectId } = await importJob('Many small jobs', {});
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Many small jobs'), {});
     h.emulator.context.faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 2 });
 
     const runId = await h.databricks.runNow(jobId);
@@ -183,7 +170,7 @@ describe('the closed loop against the emulator', () => {
     }, 'the run to finish');
     await h.server.services.databricks.scheduleReconciliation('test-1');
 
-    const run = await collected(projectId, runId);
+    const run = await processedRun(h, projectId, runId);
     expect(run.externalRunId).toBe(runId);
   });
 

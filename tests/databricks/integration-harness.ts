@@ -4,6 +4,7 @@ import path from 'node:path';
 import { loadConfig } from '../../src/config/load-config.js';
 import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
 import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
+import { parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 import { type RunningServer, startServer } from '../../src/server/start-server.js';
 import type { S3Credentials } from '../../src/store/blobs/s3-client.js';
 
@@ -118,4 +119,31 @@ export async function startHarness(
 export async function jobIdByName(client: Harness['databricks'], name: string): Promise<string> {
   for await (const job of client.listJobs()) if (job.settings.name === name) return job.job_id;
   throw new Error(`no job named ${name}`);
+}
+
+/** Imports one job and returns its first project (one per job cluster; single-cluster jobs have one). */
+export async function importJob(h: Harness, jobId: string, settings: Record<string, unknown> = {}) {
+  const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    h.workspaceId,
+    { jobIds: [jobId], settings },
+    'test',
+  );
+  const project = imported?.projects[0];
+  if (!project) throw new Error(`nothing imported for job ${jobId}`);
+  return { jobId, projectId: project.id, ref: parseClusterRefKey(project.clusterKey) };
+}
+
+/** Waits until Setpoint has stored the Databricks run and its pipeline has finished with it. */
+export function processedRun(h: Harness, projectId: string, runId: string) {
+  return eventually(
+    async () => {
+      const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+      return page.items.find(
+        (item) =>
+          item.externalRunId === runId && (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
+      );
+    },
+    `run ${runId} to be processed`,
+    90_000,
+  );
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+import { type Harness, importJob, jobIdByName, processedRun, startHarness } from './integration-harness.js';
 
 describe('late, cut and missing event logs', () => {
   let h: Harness;
@@ -11,33 +11,6 @@ describe('late, cut and missing event logs', () => {
   afterAll(async () => {
     await h?.close();
   });
-
-  async function importJob(name: string) {
-    const jobId = await jobIdByName(h.databricks, name);
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
-      h.workspaceId,
-      { jobIds: [jobId], settings: {} },
-      'test',
-    );
-    const projectId = imported?.projects[0]?.id;
-    if (!projectId) throw new Error(`nothing imported for ${name}`);
-    return { jobId, projectId };
-  }
-
-  async function processed(projectId: string, runId: string) {
-    return eventually(
-      async () => {
-        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
-        return page.items.find(
-          (item) =>
-            item.externalRunId === runId &&
-            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
-        );
-      },
-      `run ${runId} to be processed`,
-      90_000,
-    );
-  }
 
   async function dbfsEventLogBytes(runId: string): Promise<number> {
     const run = await h.databricks.getRun(runId);
@@ -51,7 +24,7 @@ describe('late, cut and missing event logs', () => {
   }
 
   it('waits for logs delivered late and then collects them complete', async () => {
-    const { jobId, projectId } = await importJob('Daily aggregation');
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Daily aggregation'));
     const rule = h.emulator.context.faults.add({
       kind: 'log-delay',
       match: 'Daily aggregation',
@@ -60,7 +33,7 @@ describe('late, cut and missing event logs', () => {
     });
 
     const runId = await h.databricks.runNow(jobId);
-    const run = await processed(projectId, runId);
+    const run = await processedRun(h, projectId, runId);
     const finished = await h.databricks.getRun(runId);
     const cluster = await h.databricks.getCluster(finished.tasks?.[0]?.cluster_instance?.cluster_id ?? '');
 
@@ -74,11 +47,11 @@ describe('late, cut and missing event logs', () => {
   });
 
   it('stores a run whose event log was cut off, says so, and goes on', async () => {
-    const { jobId, projectId } = await importJob('Join-heavy ETL');
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Join-heavy ETL'));
     h.emulator.context.faults.add({ kind: 'truncate-eventlog', match: 'Join-heavy ETL', count: 1 });
 
     const runId = await h.databricks.runNow(jobId);
-    const run = await processed(projectId, runId);
+    const run = await processedRun(h, projectId, runId);
     const detail = await h.server.services.runs.get(projectId, run.id);
 
     expect(run.pipelineState).toBe('DONE');
@@ -87,16 +60,16 @@ describe('late, cut and missing event logs', () => {
     expect(run.eventlogBytes).toBe(await dbfsEventLogBytes(runId));
     expect(detail.profileSummary?.tasks).toBeGreaterThan(0);
     // the next run of the same job is collected whole again
-    const next = await processed(projectId, await h.databricks.runNow(jobId));
+    const next = await processedRun(h, projectId, await h.databricks.runNow(jobId));
     expect(next).toMatchObject({ pipelineState: 'DONE', status: 'SUCCESS', error: null });
   });
 
   it('records a run whose event log never arrived as incomplete, without a log', async () => {
-    const { jobId, projectId } = await importJob('Many small jobs');
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Many small jobs'));
     h.emulator.context.faults.add({ kind: 'missing-eventlog', match: 'Many small jobs', count: 1 });
 
     const runId = await h.databricks.runNow(jobId);
-    const run = await processed(projectId, runId);
+    const run = await processedRun(h, projectId, runId);
     const key = await h.server.services.apiKeys.create('log-faults', 'test');
     const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
     const listed = await h.server.app.inject({

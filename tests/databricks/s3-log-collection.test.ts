@@ -11,7 +11,7 @@ import {
   startS3FaultProxy,
   startS3TestServer,
 } from '../support/s3-test-server.js';
-import { eventually, type Harness, startHarness } from './integration-harness.js';
+import { eventually, type Harness, processedRun, startHarness } from './integration-harness.js';
 
 const bucket = 'cluster-logs';
 const logDestination = `s3://${bucket}/setpoint`;
@@ -64,21 +64,6 @@ describe('cluster logs delivered to S3', () => {
     return { jobId: String(job.jobId), projectId };
   }
 
-  async function processed(projectId: string, runId: string) {
-    return eventually(
-      async () => {
-        const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
-        return page.items.find(
-          (item) =>
-            item.externalRunId === runId &&
-            (item.pipelineState === 'DONE' || item.pipelineState === 'FAILED'),
-        );
-      },
-      `run ${runId} to be processed`,
-      90_000,
-    );
-  }
-
   /** What the emulator delivered for the run's cluster: the event-log objects and their total size. */
   async function deliveredEventLog(runId: string) {
     const run = await h.databricks.getRun(runId);
@@ -106,7 +91,7 @@ describe('cluster logs delivered to S3', () => {
     });
 
     const runId = await h.databricks.runNow(jobId);
-    const run = await processed(projectId, runId);
+    const run = await processedRun(h, projectId, runId);
     const delivered = await deliveredEventLog(runId);
     const detail = await h.server.services.runs.get(projectId, run.id);
 
@@ -128,7 +113,7 @@ describe('cluster logs delivered to S3', () => {
     proxy.failRequests(/\/eventlog-[^/]+\.gz$/, 4);
 
     const runId = await h.databricks.runNow(jobId);
-    const run = await processed(projectId, runId);
+    const run = await processedRun(h, projectId, runId);
     const delivered = await deliveredEventLog(runId);
     const liveKey = delivered.objects.find((object) => object.key.endsWith('/eventlog'))?.key;
 
