@@ -6,6 +6,7 @@ import { migration0003 } from './0003-databricks-integration.js';
 import { migration0004 } from './0004-users-and-sessions.js';
 import { migration0006 } from './0006-organization-settings.js';
 import { migration0007 } from './0007-project-learning-reset.js';
+import { migration0008 } from './0008-runs-by-project-and-update.js';
 
 /** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0004-users-and-sessions': migration0004(dialect),
         '0006-organization-settings': migration0006(dialect),
         '0007-project-learning-reset': migration0007(dialect),
+        '0008-runs-by-project-and-update': migration0008(),
       };
     },
   };
