@@ -16,6 +16,7 @@ import { registerWebApp } from './plugins/web-app.js';
 import { createProjectSummaries } from './project-summaries.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { insightsRoutes } from './routes/insights-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
@@ -126,6 +127,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       integration: services.databricks,
       workspaces: services.workspaces,
       projects: services.projects,
+    }),
+  );
+  await app.register(
+    gradientCompatRoutes({
+      apiKeys: services.apiKeys,
+      projects: services.projects,
+      runs: services.runs,
+      recommendations: services.recommendations,
+      scratchDir: services.scratchDir,
+      maxUploadBytes: config.maxUploadBytes,
     }),
   );
   await app.register(jobRoutes(services.store.db));

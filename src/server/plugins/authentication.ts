@@ -37,7 +37,8 @@ export function principalOf(request: { principal?: Principal }): Principal {
 /** The dashboard's static files and routes marked public need no credentials; the API and /metrics do. */
 export function isPublicRoute(url: string, config: { public?: boolean } | undefined): boolean {
   if (config?.public === true) return true;
-  return !url.startsWith('/api/') && url !== '/metrics';
+  // `/v1/` is the Gradient compatibility API: protected like `/api/`.
+  return !url.startsWith('/api/') && !url.startsWith('/v1/') && url !== '/metrics';
 }
 
 /** What a role may do; the API enforces it, the dashboard only mirrors it. */
