@@ -50,6 +50,16 @@ describe('Gradient compatibility API (/v1)', () => {
     await h?.close();
   });
 
+  it('leaves only the token exchange and the upload URL (token in its fields) without bearer auth', () => {
+    const compat = h.app.routeTable.filter((route) => route.url.startsWith('/v1/'));
+
+    expect(compat.filter((route) => route.public).map((route) => `${route.method} ${route.url}`)).toEqual([
+      'POST /v1/auth/token',
+      'POST /v1/uploads/submissions',
+    ]);
+    expect(compat.filter((route) => !route.public).length).toBeGreaterThanOrEqual(12);
+  });
+
   it('exchanges an API key for a token in the result envelope, and refuses a wrong secret in the error shape', async () => {
     const exchanged = await call('POST', '/v1/auth/token', {
       api_key_id: h.key.id,
