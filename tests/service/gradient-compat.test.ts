@@ -99,6 +99,7 @@ describe('Gradient compatibility API (/v1)', () => {
       auto_apply_recs: false,
     });
     const read = await call('GET', `/v1/projects/${id}`);
+    const template = await call('GET', `/v1/projects/${id}/cluster/template`);
 
     expect(native).toMatchObject({
       app_id: 'orders',
@@ -116,6 +117,7 @@ describe('Gradient compatibility API (/v1)', () => {
       prediction_params: { sla_minutes: 60 },
     });
     expect(read.body.result.created_at).toMatch(gradientTime);
+    expect(template.body).toEqual({ result: { custom_tags: { 'setpoint:project-id': id } } });
   });
 
   it('takes a submission through the presigned-POST upload step, then recommends from it', async () => {

@@ -8,6 +8,7 @@ import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorKinds, isAppError, NotFoundError, ValidationError } from '../../../errors/index.js';
+import { projectTagKey } from '../../../platforms/databricks/onboarding.js';
 import type { ApiKeyService } from '../../../projects/api-key-service.js';
 import { extractZip, isZipFile } from '../../../projects/eventlog-bundle.js';
 import { byteLimit } from '../../../projects/eventlog-fetcher.js';
@@ -149,6 +150,15 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
     app.get('/v1/projects/:id', { schema: { hide: true, params: projectParams } }, async (request) => ({
       result: presentGradientProject(await projects.get(request.params.id)),
     }));
+
+    app.get(
+      '/v1/projects/:id/cluster/template',
+      { schema: { hide: true, params: projectParams } },
+      async (request) => {
+        const project = await projects.get(request.params.id);
+        return { result: { custom_tags: { [projectTagKey]: project.id } } };
+      },
+    );
 
     app.put(
       '/v1/projects/:id',
