@@ -54,7 +54,7 @@ describeFull(
     const shot = (page: Page, name: string) =>
       page.screenshot({ path: path.join(screenshotDir, `${name}.png`), fullPage: true });
 
-    it('applies a recommendation from the project page and the job runs on the recommended cluster', async () => {
+    it('applies a recommendation from the project page, the job takes the recommended cluster, and rolls it back', async () => {
       const jobId = await jobIdByName(h.databricks, 'Join-heavy ETL');
       const [imported] = await h.server.services.databricks.onboarding.importJobs(
         h.workspaceId,
@@ -85,7 +85,8 @@ describeFull(
         return ref ? findClusterSpec(job.settings, ref) : undefined;
       };
       // The recommendation changes something, so the job cannot match it before the apply.
-      expect(contains(await clusterNow(), recommended)).toBe(false);
+      const original = await clusterNow();
+      expect(contains(original, recommended)).toBe(false);
 
       const page = await context.newPage();
       await page.goto(`${h.server.url}/projects/${project.id}/recommendation`);
@@ -113,6 +114,29 @@ describeFull(
       await page.getByRole('button', { name: 'Applied', exact: true }).waitFor();
       expect(await page.getByRole('cell', { name: 'user:ada' }).count()).toBe(1);
       await shot(page, 'emulator-applied');
+
+      // Rolling back puts the settings the recommendation changed back to what they were.
+      const changedBefore = Object.fromEntries(
+        Object.keys(recommended)
+          .filter((setting) => original?.[setting] !== undefined)
+          .map((setting) => [setting, original?.[setting]]),
+      );
+      expect(contains(spec, changedBefore)).toBe(false);
+      await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+      const rollback = page.getByRole('dialog', { name: "Roll back the job's cluster?" });
+      await rollback.getByRole('button', { name: 'Roll back', exact: true }).click();
+      await page.getByText('Rolled back: the job uses its previous cluster').waitFor();
+      await eventually(
+        async () => (contains(await clusterNow(), changedBefore) ? true : undefined),
+        'the job cluster to be back on its settings from before the apply',
+      );
+      await page.reload();
+      const history = page.getByTestId('applied-configs');
+      await history.waitFor();
+      expect(await history.locator('tbody tr').count()).toBe(3);
+      expect(await history.locator('tbody tr').first().textContent()).toContain('Rolled back');
+      expect(await page.getByRole('button', { name: 'Rolled back', exact: true }).isDisabled()).toBe(true);
+      await shot(page, 'emulator-rolled-back');
       await page.close();
     });
 

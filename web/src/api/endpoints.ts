@@ -9,6 +9,7 @@ import {
 import type {
   AccessCheckLine,
   ApiKey,
+  AppliedConfig,
   DiscoverReport,
   OrganizationSettings,
   OrganizationSummary,
@@ -135,6 +136,8 @@ export const endpoints = {
       {},
     ),
   rollback: (projectId: string) => api.post<unknown>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
+  appliedConfigs: (projectId: string) =>
+    api.get<{ items: AppliedConfig[] }>(`/api/v1/projects/${enc(projectId)}/applied-configs`),
 
   organizationSummary: (from: number, to: number) =>
     api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),

@@ -247,3 +247,15 @@ export interface OrganizationSettings {
   updated_at: number | null;
   updated_by: string | null;
 }
+
+/** `GET /api/v1/projects/:id/applied-configs`: every cluster Setpoint wrote into the job, oldest first. */
+export interface AppliedConfig {
+  id: string;
+  recommendation_id: string | null;
+  /** `baseline` (the job's own cluster when imported), `apply`, `auto-apply`, `rollback`, `revert`. */
+  kind: string;
+  cluster: Record<string, unknown>;
+  actor: string;
+  reason: string;
+  created_at: number;
+}

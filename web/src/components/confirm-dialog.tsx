@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { messageOf } from '../api/client.js';
 
 /**
@@ -23,6 +23,8 @@ export function ConfirmDialog({
   onClose: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  // Unique per dialog: a page with two dialogs must not name both after the first one's title.
+  const titleId = useId();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -49,8 +51,8 @@ export function ConfirmDialog({
   };
 
   return (
-    <dialog ref={ref} className="dialog" onClose={onClose} aria-labelledby="confirm-title">
-      <h2 id="confirm-title">{title}</h2>
+    <dialog ref={ref} className="dialog" onClose={onClose} aria-labelledby={titleId}>
+      <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       {error && (
         <p className="notice notice-error" role="alert">

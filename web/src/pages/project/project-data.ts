@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
-import type { Project, Recommendation, Run } from '../../api/types.js';
+import type { AppliedConfig, Project, Recommendation, Run } from '../../api/types.js';
 
 export interface ProjectData {
   project: Project;
@@ -8,18 +8,28 @@ export interface ProjectData {
   runs: Run[];
   /** Newest first; null when this server has no recommendations route. */
   recommendations: Recommendation[] | null;
+  /** Clusters written into the job, oldest first; null when the server keeps no such history. */
+  appliedConfigs: AppliedConfig[] | null;
 }
 
 const startOf = (run: Run) => run.started_at ?? run.created_at;
 
 export async function loadProjectData(id: string, signal: AbortSignal): Promise<ProjectData> {
-  const [project, runs, recommendations] = await Promise.all([
+  const [project, runs, recommendations, appliedConfigs] = await Promise.all([
     endpoints.project(id),
     endpoints.runs(id, signal),
     endpoints.recommendations(id, signal).catch((error: unknown) => {
       if (error instanceof ApiError && error.notAvailable) return null;
       throw error;
     }),
+    endpoints.appliedConfigs(id).then(
+      (answer) => answer.items,
+      // The history is a nicety: the tab falls back to what the recommendations say was applied.
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status >= 400 && error.status < 500) return null;
+        throw error;
+      },
+    ),
   ]);
   return {
     project,
@@ -27,5 +37,6 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
     recommendations: recommendations
       ? [...recommendations].sort((a, b) => b.created_at - a.created_at)
       : null,
+    appliedConfigs,
   };
 }

@@ -62,6 +62,36 @@ function triedConfigs(runs: Run[]): ParetoPoint[] {
   }));
 }
 
+const writtenKinds: Record<string, string> = {
+  baseline: 'Before Setpoint (as imported)',
+  apply: 'Applied',
+  'auto-apply': 'Auto-applied',
+  rollback: 'Rolled back',
+  revert: 'Reverted (SLA guard)',
+};
+
+/** The settings a reader compares between written clusters, in one line. */
+function clusterSummary(cluster: Record<string, unknown>): string {
+  const autoscale = cluster.autoscale as { min_workers?: number; max_workers?: number } | undefined;
+  const workers = autoscale
+    ? `${autoscale.min_workers ?? '?'}–${autoscale.max_workers ?? '?'} workers (autoscaling)`
+    : cluster.num_workers !== undefined
+      ? `${String(cluster.num_workers)} workers`
+      : null;
+  const attributes = (cluster.aws_attributes ?? cluster.azure_attributes) as
+    | { availability?: string }
+    | undefined;
+  return [
+    cluster.node_type_id,
+    workers,
+    attributes?.availability,
+    cluster.runtime_engine === 'PHOTON' ? 'Photon' : null,
+  ]
+    .filter((part) => part !== null && part !== undefined && part !== '')
+    .map(String)
+    .join(' · ');
+}
+
 export function RecommendationTab({ data, reload }: { data: ProjectData; reload(): void }) {
   const theme = useThemeName();
   const { canChange } = useSession();
@@ -83,6 +113,12 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
     [latest, current],
   );
   const applied = (recommendations ?? []).filter((rec) => rec.applied !== null);
+  // What the job runs on now, as the integration wrote it; older servers only know what was applied.
+  const written = data.appliedConfigs ?? [];
+  const lastWritten = written[written.length - 1];
+  const rolledBack =
+    latest?.applied != null && (lastWritten?.kind === 'rollback' || lastWritten?.kind === 'revert');
+  const canRollBack = data.appliedConfigs ? written.length > 1 : applied.length > 0;
   const tried = useMemo(() => triedConfigs(data.runs), [data.runs]);
   const predicted = (recommendations ?? []).flatMap((rec) =>
     rec.predicted
@@ -188,7 +224,11 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
             <button type="button" onClick={requestNew} disabled={requesting || pending !== null}>
               {pending ? 'Recommendation in progress…' : 'Generate new'}
             </button>
-            <button type="button" onClick={() => setConfirm('rollback')} disabled={applied.length === 0}>
+            <button
+              type="button"
+              onClick={() => setConfirm('rollback')}
+              disabled={!canRollBack || lastWritten?.kind === 'baseline'}
+            >
               Roll back
             </button>
             <button
@@ -196,8 +236,9 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
               className="primary"
               onClick={() => setConfirm('apply')}
               disabled={!latest || latest.applied !== null}
+              title={rolledBack ? 'Rolled back; generate a new recommendation to apply again' : undefined}
             >
-              {latest?.applied ? 'Applied' : 'Apply'}
+              {rolledBack ? 'Rolled back' : latest?.applied ? 'Applied' : 'Apply'}
             </button>
           </>
         )}
@@ -269,7 +310,33 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         />
       )}
       <h2 className="section-title">Applied configurations</h2>
-      {applied.length === 0 ? (
+      {written.length > 0 ? (
+        <table className="table" data-testid="applied-configs">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>What</th>
+              <th>By</th>
+              <th>Cluster</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...written].reverse().map((config) => (
+              <tr key={config.id}>
+                <td>{formatDateTime(config.created_at)}</td>
+                <td>
+                  {writtenKinds[config.kind] ?? config.kind}
+                  {config.reason && <div className="muted small">{config.reason}</div>}
+                </td>
+                <td>{config.actor}</td>
+                <td>
+                  <code className="wrap">{clusterSummary(config.cluster)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : applied.length === 0 ? (
         <p className="muted">Nothing applied yet.</p>
       ) : (
         <table className="table">
