@@ -57,7 +57,8 @@ export function toDiscoverReport(
         runs_in_period: job.runsInWindow,
         core_hours: job.coreHoursInWindow,
         estimated_cost_usd: job.monthlyCostUsd,
-        imported_project_id: job.imported ? 'imported' : null,
+        imported: job.imported,
+        imported_project_id: null,
       }),
     ),
     timeline: result.timeline.map((point) => ({

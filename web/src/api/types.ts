@@ -224,6 +224,9 @@ export interface DiscoveredJob {
   runs_in_period: number;
   core_hours: number;
   estimated_cost_usd: number | null;
+  /** Already a Setpoint project. */
+  imported: boolean;
+  /** Which project, when the projects list names it (a job with two clusters has the first here). */
   imported_project_id: string | null;
 }
 

@@ -71,7 +71,7 @@ async function discoverWithProjects(workspaceId: string, signal: AbortSignal): P
     ...report,
     jobs: report.jobs.map((job) => ({
       ...job,
-      imported_project_id: job.imported_project_id ? (projectByJob.get(job.job_id) ?? null) : null,
+      imported_project_id: job.imported ? (projectByJob.get(job.job_id) ?? null) : null,
     })),
   };
 }
@@ -244,6 +244,8 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
                   >
                     project
                   </Link>
+                ) : job.imported ? (
+                  <span className="muted">imported</span>
                 ) : (
                   <input
                     type="checkbox"
