@@ -256,6 +256,12 @@ function report(results: Measurement[], command: string): string {
     '',
     `Goal: project list p99 < 100 ms on both databases — measured ${listP99.join(', ')}.${goalMet ? ' Met.' : ' Not met in this run; the load average above says how much of the 2 cores the server actually had.'}`,
     '',
+    'Each list row carries its project summary (last run, runtime vs SLA, cost per run, savings, insights),',
+    "computed from all of the project's runs. The server remembers each summary until the project, its run",
+    'count or its latest run update change (one index-only query per page checks that), so a page of 50 does',
+    'not re-read 1,500 runs. The name search is a scan (`lower(name) like`) on both databases; it is not part',
+    'of the goal, and a trigram index would need an extension not every PostgreSQL offers.',
+    '',
   ].join('\n');
 }
 
