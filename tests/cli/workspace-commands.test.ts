@@ -7,6 +7,7 @@ import { type RunningEmulator, startEmulator } from '../../src/emulator/server/b
 import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
 import { eventually } from '../databricks/integration-harness.js';
 import { runCli } from '../support/run-cli.js';
+import { startS3TestServer } from '../support/s3-test-server.js';
 import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
 
 describe('workspace, recommendation and export commands through the real binary', () => {
@@ -90,6 +91,52 @@ describe('workspace, recommendation and export commands through the real binary'
 
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe('setpoint: --plan must be standard, premium or enterprise');
+  });
+
+  it('adds a workspace with an S3 log destination, its AWS keys taken from the environment', async () => {
+    const s3 = await startS3TestServer(['cli-logs']);
+    try {
+      const add = (extraEnv: NodeJS.ProcessEnv) =>
+        runCli(
+          [
+            'workspaces',
+            'add',
+            '--host',
+            emulator.url,
+            '--token',
+            emulator.token,
+            '--cloud',
+            'aws',
+            '--region',
+            'us-west-2',
+            '--plan',
+            'premium',
+            '--log-destination',
+            's3://cli-logs/clusters',
+            '--s3-endpoint',
+            s3.endpoint,
+            '--json',
+          ],
+          { env: { ...env, ...extraEnv } },
+        );
+
+      const withoutKeys = await add({ AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });
+      expect(withoutKeys.code).toBe(2);
+      expect(withoutKeys.stderr.trim()).toBe(
+        'setpoint: an s3:// log destination needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment',
+      );
+
+      const result = await add({
+        AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const body = JSON.parse(result.stdout) as { access: { checks: { check: string; ok: boolean }[] } };
+      expect(body.access.checks.find((check) => check.check === 'read S3')?.ok).toBe(true);
+      expect(result.stdout).not.toContain(s3.credentials.secretAccessKey);
+    } finally {
+      await s3.close();
+    }
   });
 
   it('discovers, imports, recommends, exports Terraform and detaches', async () => {

@@ -36,6 +36,33 @@ function printChecks(result: AccessCheck): void {
   if (!result.ok) process.exitCode = 7;
 }
 
+/**
+ * AWS keys for an s3:// log destination come from the environment, as for the AWS CLI, so they stay out
+ * of shell history; the server stores them encrypted with the workspace token.
+ */
+function s3Credentials(options: {
+  logDestination?: string | undefined;
+  s3Endpoint?: string | undefined;
+  s3Region?: string | undefined;
+}): Record<string, string> {
+  const wantsS3 = options.logDestination?.startsWith('s3://') || options.s3Endpoint !== undefined;
+  if (!wantsS3) return {};
+  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey)
+    throw new ValidationError(
+      'AWS_CREDENTIALS_REQUIRED',
+      'an s3:// log destination needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment',
+    );
+  return {
+    aws_access_key_id: accessKeyId,
+    aws_secret_access_key: secretAccessKey,
+    ...(process.env.AWS_SESSION_TOKEN ? { aws_session_token: process.env.AWS_SESSION_TOKEN } : {}),
+    ...(options.s3Endpoint ? { s3_endpoint: options.s3Endpoint } : {}),
+    ...(options.s3Region ? { s3_region: options.s3Region } : {}),
+  };
+}
+
 export function registerWorkspacesCommand(program: Command): void {
   const workspaces = program
     .command('workspaces')
@@ -53,6 +80,7 @@ export function registerWorkspacesCommand(program: Command): void {
         'after',
         examples(
           'setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1',
+          'AWS_ACCESS_KEY_ID=AKIA… AWS_SECRET_ACCESS_KEY=… setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1 --plan premium --log-destination s3://my-logs/clusters',
         ),
       ),
   )
@@ -67,13 +95,16 @@ export function registerWorkspacesCommand(program: Command): void {
     .option('--name <name>', 'display name (default: the host)')
     .option(
       '--log-destination <path>',
-      'where onboarded clusters deliver logs: dbfs:/…, /Volumes/… or s3://…',
+      'where onboarded clusters deliver logs: dbfs:/…, /Volumes/… or s3://… (S3 reads with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY [/ AWS_SESSION_TOKEN] from the environment, stored encrypted)',
     )
+    .option('--s3-endpoint <url>', 'S3-compatible endpoint for an s3:// log destination (MinIO, Ceph…)')
+    .option('--s3-region <region>', "region of the log bucket, when it is not the workspace's")
     .action(async (options) => {
       if (!['aws', 'azure'].includes(options.cloud))
         throw new ValidationError('INVALID_CLOUD', '--cloud must be aws or azure');
       const plan = plans[options.plan.toLowerCase()];
       if (!plan) throw new ValidationError('INVALID_PLAN', '--plan must be standard, premium or enterprise');
+      const s3 = s3Credentials(options);
       const client = remoteClient(options);
       const workspace = await client.request<WorkspaceResource>('POST', '/api/v1/workspaces', {
         name: options.name ?? new URL(options.host).host,
@@ -83,7 +114,7 @@ export function registerWorkspacesCommand(program: Command): void {
         host: options.host,
         plan_type: plan,
         compute_type: 'Jobs Compute',
-        credentials: { token: options.token },
+        credentials: { token: options.token, ...s3 },
       });
       const check = await client.request<AccessCheck>(
         'POST',
