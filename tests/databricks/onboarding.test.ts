@@ -75,6 +75,18 @@ describe('Databricks integration against the emulator', () => {
     ).rejects.toThrow(/already imported/);
   });
 
+  it('tells an unknown workspace from a job that was never imported', async () => {
+    const onboarding = h.server.services.databricks.onboarding;
+
+    await expect(onboarding.detach('wsp_missing', '1', 'test')).rejects.toMatchObject({
+      code: 'WORKSPACE_NOT_FOUND',
+      message: 'workspace wsp_missing does not exist',
+    });
+    await expect(onboarding.detach(h.workspaceId, '999999', 'test')).rejects.toMatchObject({
+      code: 'JOB_NOT_IMPORTED',
+    });
+  });
+
   it('collects a run announced by the webhook and produces a recommendation', async () => {
     const jobId = await jobIdByName(h.databricks, 'Join-heavy ETL');
     const [imported] = await h.server.services.databricks.onboarding.importJobs(

@@ -32,7 +32,7 @@ export interface OnboardingDependencies {
   connect: ConnectWorkspace;
   store: IntegrationStore;
   projects: Pick<ProjectService, 'create' | 'list' | 'update'>;
-  workspaces: Pick<WorkspaceService, 'update' | 'credentials'>;
+  workspaces: Pick<WorkspaceService, 'get' | 'update' | 'credentials'>;
   /** Base URL Databricks can reach this server at, for the webhook destination. */
   publicUrl: () => string;
 }
@@ -139,6 +139,7 @@ export function createOnboardingService(deps: OnboardingDependencies) {
     jobId: string,
     actor: string,
   ): Promise<{ jobId: string; projects: string[] }> {
+    await deps.workspaces.get(workspaceId);
     const onboarded = await deps.store.onboardedJob(workspaceId, jobId);
     if (!onboarded)
       throw new ValidationError(
