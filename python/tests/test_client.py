@@ -30,7 +30,10 @@ class FakeServer:
         if request.headers.get("authorization") != f"Bearer tok-{self.tokens_issued}":
             return httpx.Response(401, json={"error": {"code": "UNAUTHORIZED", "message": "bad token"}})
         if path == "/api/v1/projects" and request.method == "GET":
-            return httpx.Response(200, json={"items": [{"id": "p-1", "app_id": "orders"}, {"id": "p-2", "app_id": "orders-2"}], "total": 2})
+            projects = [{"id": "p-1", "app_id": "orders"}, {"id": "p-2", "app_id": "orders-2"}]
+            app_id = request.url.params.get("app_id")
+            found = [project for project in projects if app_id is None or project["app_id"] == app_id]
+            return httpx.Response(200, json={"items": found, "total": len(found)})
         if path == "/api/v1/projects" and request.method == "POST":
             return httpx.Response(201, json={"id": "p-new", **json.loads(request.content)})
         if path.endswith("/recommendations/latest"):
@@ -102,10 +105,12 @@ def test_missing_credentials_are_reported(monkeypatch):
 
 
 def test_find_project_matches_app_id_exactly():
-    client = make_client(FakeServer())
+    server = FakeServer()
+    client = make_client(server)
 
     assert client.find_project_by_app_id("orders-2")["id"] == "p-2"
     assert client.find_project_by_app_id("orders-3") is None
+    assert [request.url.params.get("app_id") for request in server.requests if request.url.path == "/api/v1/projects"] == ["orders-2", "orders-3"]
 
 
 def test_latest_recommendation_is_none_when_there_is_none():

@@ -39,6 +39,8 @@ export interface ProjectInput {
 export interface ProjectListQuery {
   search?: string | undefined;
   workspaceId?: string | undefined;
+  /** The caller's own key for the job (an Airflow DAG/task, a Gradient app id). */
+  appId?: string | undefined;
   phase?: ProjectPhase | undefined;
   sort: 'name' | '-name' | 'created_at' | '-created_at' | 'updated_at' | '-updated_at';
   limit: number;
@@ -136,6 +138,7 @@ export function createProjectService({ db }: { db: Kysely<Database> }) {
         base = base.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
       }
       if (query.workspaceId) base = base.where('workspace_id', '=', query.workspaceId);
+      if (query.appId) base = base.where('app_id', '=', query.appId);
       if (query.phase) base = base.where('phase', '=', query.phase);
       const direction = query.sort.startsWith('-') ? 'desc' : 'asc';
       const column = query.sort.replace(/^-/, '') as 'name' | 'created_at' | 'updated_at';

@@ -75,6 +75,17 @@ function apiSuite(databaseUrl: () => Promise<string | undefined>) {
     expect((await h.request('GET', '/api/v1/projects?sort=bogus')).status).toBe(400);
   });
 
+  it('finds a project by its exact app id', async () => {
+    await h.request('POST', '/api/v1/projects', { name: 'orders nightly', app_id: 'orders' });
+    await h.request('POST', '/api/v1/projects', { name: 'orders hourly', app_id: 'orders-hourly' });
+
+    const found = (await h.request('GET', '/api/v1/projects?app_id=orders')).json();
+
+    expect(found.total).toBe(1);
+    expect(found.items[0]).toMatchObject({ name: 'orders nightly', app_id: 'orders' });
+    expect((await h.request('GET', '/api/v1/projects?app_id=nothing')).json().total).toBe(0);
+  });
+
   it('ingests an uploaded event log with a cluster report through to a successful recommendation', async () => {
     const project = (
       await h.request('POST', '/api/v1/projects', { name: 'upload', settings: { slaMinutes: 60 } })

@@ -121,10 +121,12 @@ class SetpointClient:
 
     # -- projects --------------------------------------------------------------------------
 
-    def list_projects(self, *, query: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    def list_projects(self, *, query: str | None = None, app_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
         params: dict[str, Any] = {"limit": limit}
         if query:
             params["q"] = query
+        if app_id:
+            params["app_id"] = app_id
         body = self.request("GET", "/api/v1/projects", params=params)
         return list(body.get("items", body) if isinstance(body, dict) else body)
 
@@ -138,10 +140,8 @@ class SetpointClient:
         return self.request("PATCH", f"/api/v1/projects/{project_id}", json=fields)
 
     def find_project_by_app_id(self, app_id: str) -> dict[str, Any] | None:
-        for project in self.list_projects(query=app_id, limit=500):
-            if project.get("app_id") == app_id:
-                return project
-        return None
+        found = self.list_projects(app_id=app_id, limit=1)
+        return found[0] if found else None
 
     def get_or_create_project(self, app_id: str, **fields: Any) -> dict[str, Any]:
         return self.find_project_by_app_id(app_id) or self.create_project(fields.pop("name", app_id), app_id=app_id, **fields)

@@ -53,6 +53,7 @@ export const projectPatchBody = projectCreateBody.partial();
 export const projectListQuery = pageQuery.extend({
   q: z.string().max(200).optional().describe('name contains'),
   workspace_id: z.string().optional(),
+  app_id: z.string().max(200).optional().describe('exactly this app id'),
   phase: z.enum(projectPhases).optional(),
   sort: z
     .enum(['name', '-name', 'created_at', '-created_at', 'updated_at', '-updated_at'])

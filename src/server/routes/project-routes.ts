@@ -66,6 +66,7 @@ export function projectRoutes(projects: ProjectService, summaries?: ProjectSumma
         const { items, total } = await projects.list({
           search: query.q,
           workspaceId: query.workspace_id,
+          appId: query.app_id,
           phase: query.phase,
           sort: query.sort,
           limit: query.limit,

@@ -84,10 +84,10 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
     return presentGradientRecommendation(rec, project, basedOn?.externalRunId ?? null);
   }
 
-  async function allProjects(): Promise<Project[]> {
+  async function allProjects(appId: string | undefined): Promise<Project[]> {
     const found: Project[] = [];
     for (let offset = 0; ; offset += 500) {
-      const page = await projects.list({ sort: '-created_at', limit: 500, offset });
+      const page = await projects.list({ appId, sort: '-created_at', limit: 500, offset });
       found.push(...page.items);
       if (found.length >= page.total || page.items.length === 0) return found;
     }
@@ -143,7 +143,7 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
 
     app.get('/v1/projects', { schema: { hide: true, querystring: projectListQuery } }, async (request) => {
       const appId = request.query.app_id;
-      const found = (await allProjects()).filter((project) => !appId || project.appId === appId);
+      const found = await allProjects(appId);
       return { result: found.map(presentGradientProject) };
     });
 
