@@ -23,7 +23,7 @@ export interface StoredOrganizationSettings {
   updatedBy: string;
 }
 
-/** Reads and writes the organization's settings document (migration 0006). */
+/** Reads and writes the organization's settings document (migration 0005). */
 export function createOrganizationSettingsStore(database: Kysely<Database>) {
   const db = database.withTables<OrganizationTables>();
   return {

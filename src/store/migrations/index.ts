@@ -4,9 +4,9 @@ import { migration0001 } from './0001-initial.js';
 import { migration0002 } from './0002-service-core.js';
 import { migration0003 } from './0003-databricks-integration.js';
 import { migration0004 } from './0004-users-and-sessions.js';
-import { migration0006 } from './0006-organization-settings.js';
-import { migration0007 } from './0007-project-learning-reset.js';
-import { migration0008 } from './0008-runs-by-project-and-update.js';
+import { migration0005 } from './0005-organization-settings.js';
+import { migration0006 } from './0006-project-learning-reset.js';
+import { migration0007 } from './0007-runs-by-project-and-update.js';
 
 /** Migrations are code, listed in order, so they bundle and run the same on both dialects. */
 export function migrationProvider(dialect: DialectName): MigrationProvider {
@@ -17,9 +17,9 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
         '0002-service-core': migration0002(dialect),
         '0003-databricks-integration': migration0003(dialect),
         '0004-users-and-sessions': migration0004(dialect),
-        '0006-organization-settings': migration0006(dialect),
-        '0007-project-learning-reset': migration0007(dialect),
-        '0008-runs-by-project-and-update': migration0008(),
+        '0005-organization-settings': migration0005(dialect),
+        '0006-project-learning-reset': migration0006(dialect),
+        '0007-runs-by-project-and-update': migration0007(),
       };
     },
   };

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { type DialectName, dialectTypes } from '../dialect.js';
 
 /** Organization-wide defaults (discounts, defaults for new projects): one JSON document per organization. */
-export function migration0006(dialect: DialectName) {
+export function migration0005(dialect: DialectName) {
   const types = dialectTypes(dialect);
   return {
     async up(db: Kysely<unknown>): Promise<void> {
