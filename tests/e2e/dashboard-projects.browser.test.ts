@@ -246,6 +246,31 @@ describeFull(
         await page.close();
       });
 
+      it('resets learning after confirmation and says since when', async () => {
+        const target = projects[2]!;
+        const page = await context.newPage();
+        await page.goto(`${server.url}/projects/${target.id}/settings`);
+        await page.getByRole('button', { name: 'Reset learning' }).click();
+        const dialog = page.getByRole('dialog', { name: `Reset learning for ${target.name}?` });
+        expect(await dialog.textContent()).toContain('Every run so far stays in the history');
+        await dialog.getByRole('button', { name: 'Reset learning' }).click();
+        await page.getByText('Learning restarts with the next run.').waitFor();
+        await page.getByTestId('learning-reset-at').waitFor();
+
+        const stored = await client.request<{ learning_reset_at: number | null }>(
+          'GET',
+          `/api/v1/projects/${target.id}`,
+        );
+        expect(stored.learning_reset_at).toEqual(expect.any(Number));
+        const audit = await client.request<{ items: Array<{ action: string }> }>(
+          'GET',
+          `/api/v1/projects/${target.id}/audit`,
+        );
+        expect(audit.items.map((entry) => entry.action)).toContain('reset');
+        await page.screenshot({ path: path.join(screenshotDir, 'project-reset.png'), fullPage: true });
+        await page.close();
+      });
+
       it('renders the run analysis when a run is opened', async () => {
         const page = await context.newPage();
         await page.goto(`${server.url}/projects/${etl.id}/runs`);

@@ -116,6 +116,7 @@ export const endpoints = {
   updateProject: (id: string, patch: { name?: string; settings?: Partial<ProjectSettings> }) =>
     api.patch<Project>(`/api/v1/projects/${enc(id)}`, patch),
   deleteProject: (id: string) => api.delete<void>(`/api/v1/projects/${enc(id)}`),
+  resetProject: (id: string) => api.post<Project>(`/api/v1/projects/${enc(id)}/reset`, {}),
   audit: (id: string) =>
     api.get<{
       items: Array<{ action: string; actor: string; detail: Record<string, unknown>; created_at: number }>;

@@ -83,6 +83,8 @@ export interface Project {
   app_id: string | null;
   settings: Partial<ProjectSettings>;
   phase: ProjectPhase;
+  /** When learning last restarted: earlier runs stay as history but no longer teach the optimizer. */
+  learning_reset_at?: number | null;
   created_at: number;
   updated_at: number;
   summary?: WireProjectSummary | null;

@@ -15,6 +15,7 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
   const [saving, setSaving] = useState(false);
   const [askAutoApply, setAskAutoApply] = useState(false);
   const [askDelete, setAskDelete] = useState(false);
+  const [askReset, setAskReset] = useState(false);
   const set = <K extends keyof Form>(key: K, value: Form[K]) =>
     setForm((current) => ({ ...current, [key]: value }));
 
@@ -206,6 +207,9 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
             Discard changes
           </button>
           <span className="toolbar-spacer" />
+          <button type="button" onClick={() => setAskReset(true)}>
+            Reset learning
+          </button>
           <button type="button" className="danger" onClick={() => setAskDelete(true)}>
             Delete project
           </button>
@@ -226,6 +230,29 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
         <p>
           Use an optimization window to limit when changes happen. The change takes effect when you save the
           settings.
+        </p>
+      </ConfirmDialog>
+      {project.learning_reset_at ? (
+        <p className="muted" data-testid="learning-reset-at">
+          Learning restarted {new Date(project.learning_reset_at).toLocaleString()}: earlier runs are kept as
+          history but no longer teach the optimizer.
+        </p>
+      ) : null}
+      <ConfirmDialog
+        open={askReset}
+        title={`Reset learning for ${project.name}?`}
+        confirmLabel="Reset learning"
+        onClose={() => setAskReset(false)}
+        onConfirm={async () => {
+          const reset = await endpoints.resetProject(project.id);
+          onSaved(reset);
+          setStatus({ kind: 'ok', message: 'Learning restarts with the next run.' });
+        }}
+      >
+        <p>
+          Use this after the job's code or data changed a lot. Every run so far stays in the history, but only
+          runs from now on teach the optimizer: the project goes back to learning and tries a few
+          configurations again. Pending recommendations are withdrawn.
         </p>
       </ConfirmDialog>
       <ConfirmDialog
