@@ -1,5 +1,6 @@
 """setpoint.databricks: recording a run from inside the workspace, against the emulator and a real server."""
 
+import base64
 import json
 import os
 import subprocess
@@ -181,3 +182,41 @@ def test_workspace_errors_carry_the_databricks_code():
         workspace.get_run(5)
     assert raised.value.code == "INVALID_PARAMETER_VALUE"
     assert workspace.host == "https://dbc.test"
+
+
+def test_collect_keeps_the_databricks_names_of_a_rolled_log(tmp_path):
+    """A rolled part and the live file must reach Setpoint under Databricks' names, or they read as two logs."""
+    root = "/logs/c1/eventlog"
+    listing = {
+        root: [{"path": f"{root}/c1_10_0_0_1", "is_dir": True}],
+        f"{root}/c1_10_0_0_1": [{"path": f"{root}/c1_10_0_0_1/7", "is_dir": True, "modification_time": 300}],
+        f"{root}/c1_10_0_0_1/7": [
+            {"path": f"{root}/c1_10_0_0_1/7/eventlog", "file_size": 4, "modification_time": 300},
+            {"path": f"{root}/c1_10_0_0_1/7/eventlog-2026-11-23--15-00.gz", "file_size": 3, "modification_time": 150},
+        ],
+    }
+    contents = {"eventlog": b"live", "eventlog-2026-11-23--15-00.gz": b"old"}
+
+    def databricks(request):
+        path = request.url.path
+        if path.endswith("/jobs/runs/get"):
+            return httpx.Response(200, json={"run_id": 9, "state": {"life_cycle_state": "TERMINATED"}, "tasks": [task("main", "c1")]})
+        if path.endswith("/clusters/get"):
+            return httpx.Response(200, json={"cluster_id": "c1", "cluster_log_conf": {"dbfs": {"destination": "dbfs:/logs"}}})
+        if path.endswith("/clusters/events"):
+            return httpx.Response(200, json={"events": []})
+        if path.endswith("/dbfs/list"):
+            return httpx.Response(200, json={"files": listing.get(request.url.params["path"].removeprefix("dbfs:"), [])})
+        if path.endswith("/dbfs/read"):
+            name = request.url.params["path"].rsplit("/", 1)[-1]
+            data = contents[name] if request.url.params["offset"] == "0" else b""
+            return httpx.Response(200, json={"bytes_read": len(data), "data": base64.b64encode(data).decode()})
+        return httpx.Response(404, json={"error_code": "ENDPOINT_NOT_FOUND", "message": path})
+
+    workspace = DatabricksWorkspace(host="https://dbc.test", token="t", transport=httpx.MockTransport(databricks))
+    looks = iter([None, None])
+
+    collected = collect_run(workspace, 9, tmp_path, timeout_s=60, sleep=lambda _s: next(looks))
+
+    assert [path.name for path in collected.files] == ["eventlog-2026-11-23--15-00.gz", "eventlog"]
+    assert [path.read_bytes() for path in collected.files] == [b"old", b"live"]

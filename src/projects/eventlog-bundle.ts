@@ -13,6 +13,19 @@ export function safeFileName(name: string, fallback: string): string {
   return base.length > 0 ? base.slice(0, 120) : fallback;
 }
 
+/**
+ * The name a file keeps in a bundle: its own (so a Databricks `eventlog-<date>.gz` + `eventlog` set is
+ * still recognised as one rolled log), numbered only when an earlier file already took it.
+ */
+export function bundleFileName(name: string, taken: ReadonlySet<string>, fallback: string): string {
+  const safe = safeFileName(name, fallback);
+  if (!taken.has(safe)) return safe;
+  for (let index = 1; ; index += 1) {
+    const numbered = `${String(index).padStart(3, '0')}-${safe}`;
+    if (!taken.has(numbered)) return numbered;
+  }
+}
+
 export async function isZipFile(filePath: string): Promise<boolean> {
   const handle = await open(filePath, 'r');
   try {
@@ -31,6 +44,7 @@ export async function extractZip(
   zipPath: string,
   directory: string,
   maxBytes: number,
+  taken: Set<string> = new Set(),
 ): Promise<Array<{ name: string; path: string; bytes: number }>> {
   const files: Array<{ name: string; path: string; bytes: number }> = [];
   const writes: Promise<void>[] = [];
@@ -38,9 +52,10 @@ export async function extractZip(
   let failure: Error | undefined;
   const unzip = new Unzip((entry) => {
     if (entry.name.endsWith('/') || failure) return;
-    const name = safeFileName(entry.name, `part-${files.length}`);
-    const target = path.join(directory, `${files.length}-${name}`);
-    const record = { name: `${String(files.length).padStart(3, '0')}-${name}`, path: target, bytes: 0 };
+    const name = bundleFileName(entry.name, taken, `part-${files.length}`);
+    taken.add(name);
+    const target = path.join(directory, name);
+    const record = { name, path: target, bytes: 0 };
     files.push(record);
     const out: WriteStream = createWriteStream(target);
     writes.push(

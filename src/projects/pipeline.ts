@@ -105,7 +105,7 @@ export function createPipeline(deps: PipelineDependencies): {
           );
           const bytes = await deps.fetcher.fetchTo(run.eventlog_uri, downloaded).catch(permanentIfInvalid);
           const files = (await isZipFile(downloaded))
-            ? await extractZip(downloaded, directory, deps.maxEventLogBytes)
+            ? await extractZip(downloaded, directory, deps.maxEventLogBytes, new Set([name]))
             : [{ name, path: downloaded, bytes }];
           const bundle = eventLogBundle(runId);
           for (const file of files) await deps.blobs.putFile(bundle, file.name, file.path);

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
@@ -73,6 +74,38 @@ function apiSuite(databaseUrl: () => Promise<string | undefined>) {
     expect(page2.items.map((p: { name: string }) => p.name)).toEqual(['list-c']);
     expect(descending.items.map((p: { name: string }) => p.name)).toEqual(['list-c', 'list-b', 'list-a']);
     expect((await h.request('GET', '/api/v1/projects?sort=bogus')).status).toBe(400);
+  });
+
+  it('reads a rolled Databricks log uploaded as its parts, under their own names, as one log', async () => {
+    const project = (await h.request('POST', '/api/v1/projects', { name: 'rolled' })).json();
+    const context = path.resolve(
+      'tests/fixtures/eventlog/generated/databricks/0213-181500-abcd1234_10_139_64_5/8880912756278443690',
+    );
+    const upload = multipartBody(
+      ['eventlog-2024-02-13--19-00.gz', 'eventlog'].map((name) => ({
+        name: 'eventlog',
+        filename: name,
+        content: fixtureFile(context, name),
+      })),
+    );
+
+    const accepted = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${project.id}/runs`,
+      headers: { ...upload.headers, authorization: `Bearer ${h.token}` },
+      payload: upload.payload,
+    });
+
+    expect(accepted.statusCode).toBe(202);
+    const run = await eventually(async () => {
+      const body = (
+        await h.request('GET', `/api/v1/projects/${project.id}/runs/${accepted.json().id}`)
+      ).json();
+      return body.pipeline_state === 'DONE' || body.pipeline_state === 'FAILED' ? body : undefined;
+    });
+    expect(run.error).toBeNull();
+    expect(run.pipeline_state).toBe('DONE');
+    expect(run.profile_summary.platform).toBe('databricks');
   });
 
   it('finds a project by its exact app id', async () => {

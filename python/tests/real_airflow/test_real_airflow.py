@@ -133,7 +133,7 @@ def test_the_operator_runs_on_the_recommended_cluster_and_setpoint_records_it(ai
     project = client.find_project_by_app_id(app_id)
     assert project is not None
     first = recorded(client, project["id"], bootstrap["run_id"])
-    assert first["pipeline_state"] == "DONE", first
+    assert first["pipeline_state"] == "DONE", first.get("error")
     recommendation = client.wait_for_recommendation(
         project["id"], client.create_recommendation(project["id"])["id"], timeout_s=120, poll_s=0.5
     )
@@ -153,7 +153,7 @@ def test_the_operator_runs_on_the_recommended_cluster_and_setpoint_records_it(ai
     assert cluster["custom_tags"]["setpoint:recommendation-id"] == recommendation["id"]
     assert cluster["cluster_log_conf"] == {"dbfs": {"destination": "dbfs:/cluster-logs"}}
     second = recorded(client, project["id"], sized["run_id"])
-    assert second["pipeline_state"] == "DONE", second
+    assert second["pipeline_state"] == "DONE", second.get("error")
     assert second["status"] == sized["state"]["result_state"]
     assert second["cluster"]["nodeTypeId"] == configuration["node_type_id"]
     assert second["eventlog_bytes"] > 0

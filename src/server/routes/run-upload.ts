@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ValidationError } from '../../errors/index.js';
-import { extractZip, isZipFile, safeFileName } from '../../projects/eventlog-bundle.js';
+import { bundleFileName, extractZip, isZipFile } from '../../projects/eventlog-bundle.js';
 import { byteLimit } from '../../projects/eventlog-fetcher.js';
 import type { UploadedFile } from '../../projects/run-service.js';
 import { type ClusterReport, clusterReportSchema } from '../../projects/schema.js';
@@ -57,6 +57,7 @@ export async function receiveUpload(
   await mkdir(scratchDir, { recursive: true });
   const directory = await mkdtemp(path.join(scratchDir, 'upload-'));
   const files: UploadedFile[] = [];
+  const taken = new Set<string>();
   const hash = createHash('sha256');
   let clusterReport: ClusterReport | null = null;
   let externalRunId: string | undefined;
@@ -88,7 +89,8 @@ export async function receiveUpload(
           `unexpected multipart file "${part.fieldname}" (use "eventlog" or "cluster_report")`,
         );
       }
-      const name = `${String(files.length).padStart(3, '0')}-${safeFileName(part.filename, 'eventlog')}`;
+      const name = bundleFileName(part.filename, taken, 'eventlog');
+      taken.add(name);
       const target = path.join(directory, name);
       let bytes = 0;
       const hashing = new Transform({
@@ -107,7 +109,7 @@ export async function receiveUpload(
       );
       total += bytes;
       if (await isZipFile(target)) {
-        const extracted = await extractZip(target, directory, maxBytes);
+        const extracted = await extractZip(target, directory, maxBytes, taken);
         files.push(...extracted);
       } else {
         files.push({ name, path: target, bytes });

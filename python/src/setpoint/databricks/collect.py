@@ -174,8 +174,10 @@ def _download(
     cluster_id = tasks[0]["cluster_instance"]["cluster_id"]
     target_dir.mkdir(parents=True, exist_ok=True)
     paths = []
-    for index, part in enumerate(event_log_parts(files)):
-        path = target_dir / f"{index:03d}-{part.name}"
+    # Databricks' own names (`eventlog-<date>.gz` parts, then the live `eventlog`) are what tells Setpoint
+    # they are one rolled log; the upload keeps their order.
+    for part in event_log_parts(files):
+        path = target_dir / part.name
         path.write_bytes(workspace.read_file(part.path, part.size))
         paths.append(path)
     events = workspace.cluster_events(cluster_id)

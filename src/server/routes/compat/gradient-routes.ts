@@ -249,7 +249,7 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
               createWriteStream(target),
             );
             if (await isZipFile(target))
-              files.push(...(await extractZip(target, directory, deps.maxUploadBytes)));
+              files.push(...(await extractZip(target, directory, deps.maxUploadBytes, new Set(['upload']))));
             else files.push({ name: 'eventlog', path: target, bytes });
           }
           await deps.apiKeys.authenticate(fields['x-setpoint-token'] ?? '');
