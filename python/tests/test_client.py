@@ -14,6 +14,7 @@ class FakeServer:
         self.tokens_issued = 0
         self.fail_next = []
         self.recommendation_states = ["PENDING", "SUCCESS"]
+        self.run_states = ["PARSING", "COSTING", "DONE"]
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
@@ -41,6 +42,9 @@ class FakeServer:
         if "/recommendations/" in path:
             state = self.recommendation_states.pop(0) if self.recommendation_states else "PENDING"
             return httpx.Response(200, json={"id": "r-1", "state": state})
+        if "/runs/" in path and request.method == "GET":
+            state = self.run_states.pop(0) if self.run_states else "PARSING"
+            return httpx.Response(200, json={"id": "run-1", "pipeline_state": state})
         if path.endswith("/runs") and request.method == "POST":
             return httpx.Response(202, json={"id": "run-1", "content_type": request.headers["content-type"].split(";")[0]})
         return httpx.Response(404, json={"error": {"code": "ROUTE_NOT_FOUND", "message": f"no route {path}"}})
@@ -145,3 +149,19 @@ def test_submit_run_uploads_multipart(tmp_path):
     assert b'name="eventlog"; filename="eventlog"' in upload.content
     assert b'name="cluster_report"' in upload.content
     assert b'"plan_type": "Premium"' in upload.content
+
+
+def test_wait_for_run_polls_until_the_pipeline_is_done():
+    client = make_client(FakeServer())
+
+    assert client.wait_for_run("p-1", "run-1", poll_s=0)["pipeline_state"] == "DONE"
+
+
+def test_wait_for_run_times_out_naming_the_state():
+    server = FakeServer()
+    server.run_states = []
+    client = make_client(server)
+
+    with pytest.raises(SetpointTimeoutError, match="run run-1 still PARSING") as raised:
+        client.wait_for_run("p-1", "run-1", timeout_s=0)
+    assert raised.value.code == "RUN_TIMEOUT"

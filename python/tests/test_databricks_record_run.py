@@ -5,7 +5,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
@@ -31,15 +30,6 @@ def submit(workspace, run_name, cluster):
         "tasks": [{"task_key": "main", "spark_python_task": {"python_file": "dbfs:/jobbank/daily-aggregation.py"}, "new_cluster": cluster}],
     }
     return workspace.request("POST", "/api/2.1/jobs/runs/submit", json=body)["run_id"]
-
-
-def wait_until_parsed(client, project_id, run_id):
-    deadline = time.monotonic() + 120
-    while True:
-        run = client.get_run(project_id, run_id)
-        if run["pipeline_state"] in ("DONE", "FAILED") or time.monotonic() > deadline:
-            return run
-        time.sleep(0.5)
 
 
 def delivered_bytes(workspace, run_id):
@@ -69,7 +59,7 @@ def test_the_module_entry_records_a_run_in_the_project_named_by_the_cluster_tag(
     assert submitted["project_id"] == project["id"]
     assert submitted["external_run_id"] == str(run_id)
     assert submitted["status"] == "SUCCESS"
-    parsed = wait_until_parsed(client, project["id"], submitted["id"])
+    parsed = client.wait_for_run(project["id"], submitted["id"], timeout_s=120, poll_s=0.5)
     assert parsed["pipeline_state"] == "DONE", parsed
     assert parsed["eventlog_bytes"] == delivered_bytes(workspace, run_id)
     assert parsed["cluster"]["nodeTypeId"] == "m5d.xlarge"
@@ -90,7 +80,7 @@ def test_the_function_records_from_a_volume_and_twice_is_once(workspace, setpoin
     assert again["id"] == first["id"]
     project = client.find_project_by_app_id("orders-volume")
     assert [run["external_run_id"] for run in client.list_runs(project["id"])] == [str(run_id)]
-    parsed = wait_until_parsed(client, project["id"], first["id"])
+    parsed = client.wait_for_run(project["id"], first["id"], timeout_s=120, poll_s=0.5)
     assert parsed["pipeline_state"] == "DONE", parsed
     assert parsed["profile_summary"]["tasks"] > 0
 

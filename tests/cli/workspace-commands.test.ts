@@ -25,6 +25,26 @@ describe('workspace, recommendation and export commands through the real binary'
   };
   const cli = (...args: string[]) => runCli(args, { env });
   let workspaceId = '';
+  const addEmulatedWorkspace = (extraArgs: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
+    runCli(
+      [
+        'workspaces',
+        'add',
+        '--host',
+        emulator.url,
+        '--token',
+        emulator.token,
+        '--cloud',
+        'aws',
+        '--region',
+        'us-west-2',
+        '--plan',
+        'premium',
+        '--json',
+        ...extraArgs,
+      ],
+      { env: { ...env, ...extraEnv } },
+    );
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, seed: 5, clockSpeed: 3600, rateLimitScale: 0 });
@@ -46,21 +66,7 @@ describe('workspace, recommendation and export commands through the real binary'
   });
 
   it('adds a workspace and prints the access check line by line', async () => {
-    const result = await cli(
-      'workspaces',
-      'add',
-      '--host',
-      emulator.url,
-      '--token',
-      emulator.token,
-      '--cloud',
-      'aws',
-      '--region',
-      'us-west-2',
-      '--plan',
-      'premium',
-      '--json',
-    );
+    const result = await addEmulatedWorkspace([]);
 
     expect(result.code, result.stderr).toBe(0);
     const body = JSON.parse(result.stdout) as {
@@ -97,27 +103,9 @@ describe('workspace, recommendation and export commands through the real binary'
     const s3 = await startS3TestServer(['cli-logs']);
     try {
       const add = (extraEnv: NodeJS.ProcessEnv) =>
-        runCli(
-          [
-            'workspaces',
-            'add',
-            '--host',
-            emulator.url,
-            '--token',
-            emulator.token,
-            '--cloud',
-            'aws',
-            '--region',
-            'us-west-2',
-            '--plan',
-            'premium',
-            '--log-destination',
-            's3://cli-logs/clusters',
-            '--s3-endpoint',
-            s3.endpoint,
-            '--json',
-          ],
-          { env: { ...env, ...extraEnv } },
+        addEmulatedWorkspace(
+          ['--log-destination', 's3://cli-logs/clusters', '--s3-endpoint', s3.endpoint],
+          extraEnv,
         );
 
       const withoutKeys = await add({ AWS_ACCESS_KEY_ID: '', AWS_SECRET_ACCESS_KEY: '' });

@@ -16,6 +16,7 @@ from .errors import SetpointError, SetpointTimeoutError
 
 RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 TERMINAL_RECOMMENDATION_STATES = frozenset({"SUCCESS", "FAILURE"})
+TERMINAL_PIPELINE_STATES = frozenset({"DONE", "FAILED"})
 
 
 @dataclass
@@ -204,6 +205,19 @@ class SetpointClient:
     def get_run(self, project_id: str, run_id: str) -> dict[str, Any]:
         """One run with its pipeline state, cost and parsed profile summary."""
         return self.request("GET", f"/api/v1/projects/{project_id}/runs/{run_id}")
+
+    def wait_for_run(self, project_id: str, run_id: str, *, timeout_s: float = 600.0, poll_s: float = 1.0) -> dict[str, Any]:
+        """Polls until Setpoint has processed the run (pipeline state DONE or FAILED) and returns it."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            run = self.get_run(project_id, run_id)
+            if run.get("pipeline_state") in TERMINAL_PIPELINE_STATES:
+                return run
+            if time.monotonic() >= deadline:
+                raise SetpointTimeoutError(
+                    f"run {run_id} still {run.get('pipeline_state')} after {timeout_s:.0f}s", code="RUN_TIMEOUT"
+                )
+            self.sleep(poll_s)
 
     def list_runs(self, project_id: str) -> list[dict[str, Any]]:
         body = self.request("GET", f"/api/v1/projects/{project_id}/runs")

@@ -11,7 +11,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -99,19 +98,10 @@ def received_run(workspace: DatabricksWorkspace, run_name: str) -> dict[str, Any
     return workspace.get_run(matches[0]["run_id"])
 
 
-def wait_until_parsed(client, project_id: str, run_id: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 120
-    while True:
-        run = client.get_run(project_id, run_id)
-        if run["pipeline_state"] in ("DONE", "FAILED") or time.monotonic() > deadline:
-            return run
-        time.sleep(0.5)
-
-
 def recorded(client, project_id: str, databricks_run_id: int) -> dict[str, Any]:
     runs = [run for run in client.list_runs(project_id) if run["external_run_id"] == str(databricks_run_id)]
     assert len(runs) == 1, f"Setpoint has no run {databricks_run_id} in project {project_id}"
-    return wait_until_parsed(client, project_id, runs[0]["id"])
+    return client.wait_for_run(project_id, runs[0]["id"], timeout_s=120, poll_s=0.5)
 
 
 def assert_applied(received: Any, recommended: Any, path: str) -> None:
