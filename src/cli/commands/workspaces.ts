@@ -1,5 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '../../errors/index.js';
+import type { AccessCheckResult } from '../../platforms/databricks/access-check.js';
+import type { DiscoverResult } from '../../platforms/databricks/integration/discovery.js';
 import { examples } from '../help-text.js';
 import { colorEnabled, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
@@ -15,7 +17,7 @@ interface WorkspaceResource {
 
 interface AccessCheck {
   ok: boolean;
-  checks: { check: string; ok: boolean; detail: string; fix?: string }[];
+  checks: AccessCheckResult[];
 }
 
 const plans: Record<string, string> = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' };
@@ -180,20 +182,10 @@ export function registerWorkspacesCommand(program: Command): void {
   )
     .option('--days <n>', 'look-back window in days', '30')
     .action(async (id, options) => {
-      const result = await remoteClient(options).request<{
-        jobs: {
-          jobId: string;
-          name: string;
-          compute: string;
-          photon: boolean;
-          autoscale: boolean;
-          imported: boolean;
-          runsInWindow: number;
-          monthlyCostUsd: number | null;
-          estimatedMonthlySavingsUsd: number | null;
-        }[];
-        findings: { title: string; jobIds: string[] }[];
-      }>('GET', `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${Number(options.days)}`);
+      const result = await remoteClient(options).request<DiscoverResult>(
+        'GET',
+        `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${Number(options.days)}`,
+      );
       if (options.json) return printJson(result);
       const money = (value: number | null) => (value === null ? '—' : `$${value.toFixed(0)}`);
       printTable(
