@@ -16,6 +16,7 @@ import { configSchema } from '../../src/config/schema.js';
 import { createLogger } from '../../src/logging/logger.js';
 import { defaultProjectSettings } from '../../src/projects/project-settings.js';
 import { composeServices } from '../../src/server/compose-services.js';
+import { runRow } from '../../tests/support/run-rows.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 
 const projectCount = Number(process.env.SETPOINT_BENCH_PROJECTS ?? 10_000);
@@ -72,7 +73,7 @@ async function seed(
     const rows = Array.from({ length: Math.min(batch, totalRuns - start) }, (_, offset) => {
       const n = start + offset;
       const projectId = projectIds[n % projectCount] ?? '';
-      return {
+      return runRow({
         id: `run_bench${String(n).padStart(8, '0')}`,
         project_id: projectId,
         external_run_id: `ext-${n}`,
@@ -80,20 +81,12 @@ async function seed(
         status: 'SUCCESS',
         started_at: now - n * 60_000,
         ended_at: now - n * 60_000 + 600_000,
-        cluster_config: null,
-        cluster_timeline: null,
-        cluster_report: null,
-        eventlog_uri: null,
-        eventlog_blob_key: null,
         eventlog_bytes: eventLog.length,
-        profile: null,
         cost,
         input_bytes: 1_000_000,
-        recommendation_id: null,
-        error: null,
         created_at: now - n * 1000,
         updated_at: now,
-      };
+      });
     });
     await db.insertInto('runs').values(rows).execute();
   }

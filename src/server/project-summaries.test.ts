@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runRow } from '../../tests/support/run-rows.js';
 import { createProjectService, type Project } from '../projects/project-service.js';
 import { openDatabase, type StoreConnection } from '../store/open-database.js';
 import { createProjectSummaries } from './project-summaries.js';
@@ -32,28 +33,20 @@ describe('project summaries for the projects list', () => {
     const startedAt = now - 48 * hour + runNumber * hour;
     await store.db
       .insertInto('runs')
-      .values({
-        id,
-        project_id: project.id,
-        external_run_id: `ext-${runNumber}`,
-        pipeline_state: 'DONE',
-        status,
-        started_at: startedAt,
-        ended_at: startedAt + minutes * 60_000,
-        cluster_config: null,
-        cluster_timeline: null,
-        cluster_report: null,
-        eventlog_uri: null,
-        eventlog_blob_key: null,
-        eventlog_bytes: null,
-        profile: null,
-        cost: JSON.stringify({ currency: 'USD', totalUsd: costUsd, lines: [] }),
-        input_bytes: null,
-        recommendation_id: null,
-        error: null,
-        created_at: startedAt,
-        updated_at: startedAt + runNumber,
-      })
+      .values(
+        runRow({
+          id,
+          project_id: project.id,
+          external_run_id: `ext-${runNumber}`,
+          pipeline_state: 'DONE',
+          status,
+          started_at: startedAt,
+          ended_at: startedAt + minutes * 60_000,
+          cost: JSON.stringify({ currency: 'USD', totalUsd: costUsd, lines: [] }),
+          created_at: startedAt,
+          updated_at: startedAt + runNumber,
+        }),
+      )
       .execute();
     return id;
   }

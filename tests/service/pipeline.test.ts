@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runRow } from '../support/run-rows.js';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 
@@ -83,28 +84,14 @@ describe('processing pipeline', () => {
     const project = (await h.request('POST', '/api/v1/projects', { name: 'stalled' })).json();
     await h.services.store.db
       .insertInto('runs')
-      .values({
-        id: 'run_stalled',
-        project_id: project.id,
-        external_run_id: 'stalled-1',
-        pipeline_state: 'COSTING',
-        status: null,
-        started_at: null,
-        ended_at: null,
-        cluster_config: null,
-        cluster_timeline: null,
-        cluster_report: null,
-        eventlog_uri: null,
-        eventlog_blob_key: null,
-        eventlog_bytes: null,
-        profile: null,
-        cost: null,
-        input_bytes: null,
-        recommendation_id: null,
-        error: null,
-        created_at: 0,
-        updated_at: 0,
-      })
+      .values(
+        runRow({
+          id: 'run_stalled',
+          project_id: project.id,
+          external_run_id: 'stalled-1',
+          pipeline_state: 'COSTING',
+        }),
+      )
       .execute();
 
     expect(await h.services.pipeline.resumeStalledRuns(60_000)).toBe(1);
