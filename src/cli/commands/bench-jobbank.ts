@@ -1,7 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import Table from 'cli-table3';
 import { type JobBankResult, runJobBankBench } from '../../bench/jobbank/run-jobbank-bench.js';
-import { parseCount } from './bench-sim.js';
+import { parseCount } from '../option-values.js';
 
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 const seconds = (ms: number | null) => (ms === null ? '–' : `${(ms / 1000).toFixed(2)} s`);

@@ -5,17 +5,7 @@ import Table from 'cli-table3';
 import { runSimBench, type SimBenchResult } from '../../bench/sim/run-sim-bench.js';
 import { oneShotCostChangeSvg, predictionErrorSvg } from '../../bench/sim/svg-plots.js';
 import { ValidationError } from '../../errors/index.js';
-
-export function parseCount(flag: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(
-      'INVALID_OPTION',
-      `${flag} expects a whole number from ${min} to ${max}, got "${text}"`,
-    );
-  }
-  return value;
-}
+import { parseCount } from '../option-values.js';
 
 function parseSlaFactor(text: string): number {
   const value = Number(text);

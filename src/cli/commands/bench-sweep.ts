@@ -11,6 +11,7 @@ import {
 } from '../../bench/sweep/run-sweep-bench.js';
 import { groupSweepRows } from '../../bench/sweep/sweep-dataset.js';
 import { ValidationError } from '../../errors/index.js';
+import { parseCount } from '../option-values.js';
 
 function parseSlaFactors(text: string): string[] {
   const factors = text
@@ -28,17 +29,6 @@ function parseSlaFactors(text: string): string[] {
   }
   if (factors.length === 0) throw new ValidationError('INVALID_OPTION', '--sla needs at least one factor');
   return factors;
-}
-
-function parseCount(flag: string, text: string, min: number, max: number): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ValidationError(
-      'INVALID_OPTION',
-      `${flag} expects a whole number from ${min} to ${max}, got "${text}"`,
-    );
-  }
-  return value;
 }
 
 function parseOptimizers(text: string): SweepOptimizerName[] {
