@@ -64,11 +64,16 @@ def databricks_emulator():
     try:
         yield RunningEmulator(process, listening["url"], listening["token"])
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        _stop(process)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL if the process has not exited within 10 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 class RunningSetpoint:
@@ -134,8 +139,4 @@ def setpoint_server(tmp_path_factory):
         key = json.loads(created.stdout)
         yield RunningSetpoint(process, url, key["id"], key["secret"])
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        _stop(process)
