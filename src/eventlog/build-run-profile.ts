@@ -47,7 +47,6 @@ export function buildRunProfile(
     },
     platform: detectPlatform({
       sparkConf: run.sparkConf,
-      hadoopProperties: run.hadoopProperties,
       sparkVersion: application.sparkVersion,
       hosts: run.hosts,
     }),

@@ -21,6 +21,13 @@ export { type DecodedSource, decodeSource } from './codec/decode-source.js';
 export { type Codec, detectCodec } from './codec/detect-codec.js';
 export type { ZstdDecoder } from './codec/zstd-stream.js';
 export {
+  defaultEventLogLimits,
+  EventLogLimitError,
+  type EventLogLimitName,
+  type EventLogLimits,
+  resolveLimits,
+} from './eventlog-limits.js';
+export {
   type EventLogUnit,
   findEventLogs,
   type LayoutKind,

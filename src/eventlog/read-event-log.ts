@@ -1,9 +1,10 @@
 import { ValidationError } from '../errors/index.js';
 import { type DecodeOptions, decodeSource } from './codec/decode-source.js';
 import { TruncatedStreamError } from './eventlog-errors.js';
+import { DecompressionBudget, type EventLogLimits, resolveLimits } from './eventlog-limits.js';
 import { orderDatabricksParts } from './layout/order-databricks-parts.js';
 import type { EventLogUnit } from './layout/resolve-layout.js';
-import { defaultMaxLineBytes, LineSplitter } from './line-splitter.js';
+import { LineSplitter } from './line-splitter.js';
 import { type AggregatedRun, RunAggregator } from './run-aggregator.js';
 import type { EventLogSourceInfo } from './run-profile.js';
 
@@ -15,7 +16,8 @@ export interface ReadProgress {
 export interface ReadOptions extends Pick<DecodeOptions, 'zstdDecoder'> {
   /** Read what a truncated compressed stream holds (with a warning) instead of failing. */
   allowTruncated?: boolean;
-  maxLineBytes?: number;
+  /** Bounds of the read; unset ones take `defaultEventLogLimits`. */
+  limits?: Partial<EventLogLimits>;
   onProgress?: (progress: ReadProgress) => void;
 }
 
@@ -24,9 +26,11 @@ export interface ReadResult {
   source: EventLogSourceInfo;
 }
 
-/** Streams every part of one event log through the aggregator, in order. */
+/** Streams every part of one event log through the aggregator, in order, within the limits. */
 export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}): Promise<ReadResult> {
-  const aggregator = new RunAggregator();
+  const limits = resolveLimits(options.limits);
+  const aggregator = new RunAggregator(limits);
+  const budget = new DecompressionBudget(limits);
   const decodeOptions: DecodeOptions = options.zstdDecoder ? { zstdDecoder: options.zstdDecoder } : {};
   let parts = unit.parts;
   if (unit.needsHeaderOrdering && parts.length > 1) {
@@ -38,6 +42,7 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
   let storedBytesRead = 0;
   const onStoredBytes = (bytes: number) => {
     storedBytesRead += bytes;
+    budget.addStored(bytes);
     aggregator.addStoredBytes(bytes);
     options.onProgress?.({ storedBytesRead, storedBytesTotal });
   };
@@ -46,12 +51,16 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
     const { codec, chunks } = await decodeSource(part, { ...decodeOptions, onStoredBytes });
     partInfo.push({ name: part.name, codec, storedBytes: part.size });
     const splitter = new LineSplitter(
-      (buffer, start, end, cut) => aggregator.acceptLine(buffer, start, end, cut),
-      part.name,
-      options.maxLineBytes ?? defaultMaxLineBytes,
+      {
+        line: (buffer, start, end, cut) => aggregator.acceptLine(buffer, start, end, cut),
+        blankLines: (count) => aggregator.acceptBlankLines(count),
+        overlong: (line) => aggregator.acceptOverlongLine(line),
+      },
+      limits.maxLineBytes,
     );
     try {
       for await (const chunk of chunks) {
+        budget.addDecompressed(chunk.length, part.name);
         splitter.push(
           Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
         );

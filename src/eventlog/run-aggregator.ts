@@ -1,9 +1,14 @@
 import type { z } from 'zod';
+import { defaultSparkConfLimits, SparkConfCollector, type SparkConfLimits } from './environment-reader.js';
 import { handledEvents, isHandledEvent, isKnownEvent } from './event-names.js';
 import { GrowableFloat64Array } from './growable-array.js';
+import { bytesEqual, decodeStringContent, forEachEntry } from './json-scan.js';
+import type { OverlongLine } from './line-splitter.js';
+import { ParseIssues } from './parse-issues.js';
 import type {
   ExecutorProfile,
   JobProfile,
+  ParseIssue,
   ParseReport,
   SqlExecutionProfile,
   StageProfile,
@@ -14,7 +19,6 @@ import {
   applicationStartSchema,
   blockManagerAddedSchema,
   databricksMetadataSchema,
-  environmentUpdateSchema,
   executorAddedSchema,
   executorRemovedSchema,
   jobEndSchema,
@@ -111,9 +115,8 @@ export interface AggregatedRun {
     firstTimestamp: number | null;
     lastTimestamp: number | null;
   };
+  /** Allow-listed Spark properties, secrets redacted (spark-conf-policy.ts). */
   sparkConf: Record<string, string>;
-  systemProperties: Record<string, string>;
-  hadoopProperties: Record<string, string>;
   hosts: string[];
   executors: ExecutorProfile[];
   executorsAdded: number;
@@ -183,6 +186,13 @@ function addTask(totals: TaskMetricTotals, task: TaskEndRecord): void {
   totals.peakExecutionMemoryBytes = Math.max(totals.peakExecutionMemoryBytes, task.peakExecutionMemoryBytes);
 }
 
+export interface AggregatorLimits extends SparkConfLimits {
+  /** Characters kept of one free text (SQL description, failure reason, stage name…). */
+  maxTextChars: number;
+}
+
+export const defaultAggregatorLimits: AggregatorLimits = { ...defaultSparkConfLimits, maxTextChars: 4096 };
+
 function stageKey(stageId: number, attemptId: number): string {
   return `${stageId}.${attemptId}`;
 }
@@ -213,9 +223,8 @@ export class RunAggregator {
   };
   private databricksSparkVersion: string | null = null;
   private readonly sparkContextIds = new Set<string>();
-  private sparkConf: Record<string, string> = {};
-  private systemProperties: Record<string, string> = {};
-  private hadoopProperties: Record<string, string> = {};
+  private readonly sparkConf: SparkConfCollector;
+  private readonly issues = new ParseIssues();
   private readonly stages = new Map<string, StageAttemptState>();
   private readonly attemptsOfStage = new Map<number, StageAttemptState[]>();
   private readonly stageInfos = new Map<number, StageInfoEvent>();
@@ -228,7 +237,7 @@ export class RunAggregator {
   private executorsRemoved = 0;
   private liveExecutors = 0;
   private maxLiveExecutors = 0;
-  private readonly report: ParseReport = {
+  private readonly report: Omit<ParseReport, 'issues' | 'sparkProperties'> = {
     bytesRead: 0,
     storedBytesRead: 0,
     lines: 0,
@@ -241,6 +250,10 @@ export class RunAggregator {
   private cutLines = 0;
   private badShapes = 0;
   private readonly malformedSamples: number[] = [];
+
+  constructor(private readonly limits: AggregatorLimits = defaultAggregatorLimits) {
+    this.sparkConf = new SparkConfCollector(limits);
+  }
 
   /** Feeds one line (without its terminator). `cut` marks a final line that had no "\n". */
   acceptLine(buffer: Buffer, start: number, end: number, cut: boolean): void {
@@ -261,6 +274,10 @@ export class RunAggregator {
       this.skip(name);
       return;
     }
+    if (name === handledEvents.environmentUpdate) {
+      this.acceptEnvironmentUpdate(buffer, start, end, cut);
+      return;
+    }
     const event = this.parseHandled(name, buffer, start, end);
     if (event === undefined) {
       this.malformed(cut);
@@ -268,6 +285,24 @@ export class RunAggregator {
     }
     this.report.events++;
     this.dispatch(name, event, buffer, start, end);
+  }
+
+  /** `count` empty lines in a row. */
+  acceptBlankLines(count: number): void {
+    this.report.lines += count;
+    this.report.bytesRead += count;
+  }
+
+  /** A line longer than the line limit, skipped by the splitter: it counts, and is reported. */
+  acceptOverlongLine(line: OverlongLine): void {
+    this.report.lines++;
+    this.report.bytesRead += line.bytes + 1;
+    const name = this.eventNameAt(line.head, 0, line.head.length);
+    this.issues.add('line-too-long', {
+      line: line.lineNumber,
+      detail: name ?? 'not an event',
+      count: 1,
+    });
   }
 
   hasEvents(): boolean {
@@ -293,16 +328,19 @@ export class RunAggregator {
     return buffer.toString('latin1', nameStart, nameEnd);
   }
 
+  /** A line whose "Event" is not its first key: found with the scanner, then parsed only if needed. */
   private acceptUnprefixedLine(buffer: Buffer, start: number, end: number, cut: boolean): void {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(buffer.toString('utf8', start, end));
-    } catch {
-      this.malformed(cut);
-      return;
-    }
-    const name = typeof parsed === 'object' && parsed !== null ? (parsed as Json).Event : undefined;
-    if (typeof name !== 'string') {
+    let name: string | undefined;
+    const after = forEachEntry(buffer, start, end, (entry) => {
+      if (
+        name === undefined &&
+        buffer[entry.valueStart] === 0x22 &&
+        bytesEqual(buffer, entry.keyStart, entry.keyEnd, 'Event')
+      ) {
+        name = decodeStringContent(buffer, entry.valueStart + 1, entry.valueEnd - 1);
+      }
+    });
+    if (after === -1 || name === undefined) {
       this.malformed(cut);
       return;
     }
@@ -310,8 +348,34 @@ export class RunAggregator {
       this.skip(name);
       return;
     }
+    if (name === handledEvents.environmentUpdate) {
+      this.acceptEnvironmentUpdate(buffer, start, end, cut);
+      return;
+    }
+    const event = tryParseObject(buffer.toString('utf8', start, end));
+    if (event === undefined) {
+      this.malformed(cut);
+      return;
+    }
     this.report.events++;
-    this.dispatch(name, parsed as Json, buffer, start, end);
+    this.dispatch(name, event, buffer, start, end);
+  }
+
+  private acceptEnvironmentUpdate(buffer: Buffer, start: number, end: number, cut: boolean): void {
+    if (!this.sparkConf.readEnvironmentUpdate(buffer, start, end)) {
+      this.malformed(cut);
+      return;
+    }
+    this.report.events++;
+  }
+
+  /** Free text from the log, cut to `maxTextChars` (a SQL description can be a whole query file). */
+  private text(value: string): string;
+  private text(value: string | null): string | null;
+  private text(value: string | null): string | null {
+    if (value === null || value.length <= this.limits.maxTextChars) return value;
+    this.issues.add('text-truncated');
+    return `${value.slice(0, this.limits.maxTextChars)}…(truncated)`;
   }
 
   private skip(name: string): void {
@@ -366,10 +430,10 @@ export class RunAggregator {
         break;
       case handledEvents.applicationStart:
         this.withShape(applicationStartSchema, event, (e) => {
-          this.application.name = e['App Name'] ?? this.application.name;
-          this.application.id = e['App ID'] ?? this.application.id;
-          this.application.attemptId = e['App Attempt ID'] ?? this.application.attemptId;
-          this.application.user = e.User ?? this.application.user;
+          this.application.name = this.text(e['App Name'] ?? this.application.name);
+          this.application.id = this.text(e['App ID'] ?? this.application.id);
+          this.application.attemptId = this.text(e['App Attempt ID'] ?? this.application.attemptId);
+          this.application.user = this.text(e.User ?? this.application.user);
           this.application.startTime = e.Timestamp ?? this.application.startTime;
           this.seeTime(e.Timestamp);
         });
@@ -381,13 +445,6 @@ export class RunAggregator {
           this.seeTime(e.Timestamp);
         });
         break;
-      case handledEvents.environmentUpdate:
-        this.withShape(environmentUpdateSchema, event, (e) => {
-          this.sparkConf = { ...this.sparkConf, ...e['Spark Properties'] };
-          this.systemProperties = { ...this.systemProperties, ...e['System Properties'] };
-          this.hadoopProperties = { ...this.hadoopProperties, ...e['Hadoop Properties'] };
-        });
-        break;
       case handledEvents.executorAdded:
         this.withShape(executorAddedSchema, event, (e) => this.onExecutorAdded(e));
         break;
@@ -396,7 +453,7 @@ export class RunAggregator {
           const executor = this.executor(e['Executor ID']);
           if (executor.removedTime === null && executor.fromExecutorAdded) this.liveExecutors--;
           executor.removedTime = e.Timestamp ?? null;
-          executor.removedReason = e['Removed Reason'] ?? null;
+          executor.removedReason = this.text(e['Removed Reason'] ?? null);
           this.executorsRemoved++;
           this.seeTime(e.Timestamp);
         });
@@ -404,7 +461,7 @@ export class RunAggregator {
       case handledEvents.blockManagerAdded:
         this.withShape(blockManagerAddedSchema, event, (e) => {
           const executor = this.executor(e['Block Manager ID']['Executor ID']);
-          executor.host ??= e['Block Manager ID'].Host ?? null;
+          executor.host ??= this.text(e['Block Manager ID'].Host ?? null);
           executor.addedTime ??= e.Timestamp ?? null;
           this.seeTime(e.Timestamp);
         });
@@ -431,14 +488,14 @@ export class RunAggregator {
           const stage = this.stageFromInfo(e['Stage Info']);
           stage.submitted = true;
           stage.completed = true;
-          stage.failureReason = e['Stage Info']['Failure Reason'] ?? null;
+          stage.failureReason = this.text(e['Stage Info']['Failure Reason'] ?? null);
           this.seeTime(e['Stage Info']['Completion Time']);
         });
         break;
       case handledEvents.sqlExecutionStart:
         this.withShape(sqlExecutionStartSchema, event, (e) => {
           const execution = this.sqlExecution(e.executionId);
-          execution.description = e.description ?? execution.description;
+          execution.description = this.text(e.description ?? execution.description);
           execution.startTime = e.time ?? null;
           this.seeTime(e.time);
         });
@@ -447,7 +504,7 @@ export class RunAggregator {
         this.withShape(sqlExecutionEndSchema, event, (e) => {
           const execution = this.sqlExecution(e.executionId);
           execution.endTime = e.time ?? null;
-          execution.errorMessage = e.errorMessage ? e.errorMessage : null;
+          execution.errorMessage = e.errorMessage ? this.text(e.errorMessage) : null;
           this.seeTime(e.time);
         });
         break;
@@ -526,7 +583,7 @@ export class RunAggregator {
       this.maxLiveExecutors = Math.max(this.maxLiveExecutors, this.liveExecutors);
     }
     executor.fromExecutorAdded = true;
-    executor.host = event['Executor Info']?.Host ?? executor.host;
+    executor.host = this.text(event['Executor Info']?.Host ?? executor.host);
     executor.cores = event['Executor Info']?.['Total Cores'] ?? executor.cores;
     executor.addedTime = event.Timestamp ?? executor.addedTime;
     executor.removedTime = null;
@@ -560,7 +617,7 @@ export class RunAggregator {
 
   private stageFromInfo(info: StageInfoEvent): StageAttemptState {
     const stage = this.stage(info['Stage ID'], info['Stage Attempt ID'] ?? 0);
-    stage.name = info['Stage Name'] ?? stage.name;
+    stage.name = this.text(info['Stage Name'] ?? stage.name);
     stage.numTasks = info['Number of Tasks'] ?? stage.numTasks;
     stage.parentIds = info['Parent IDs'] ?? stage.parentIds;
     stage.submissionTime = info['Submission Time'] ?? stage.submissionTime;
@@ -577,7 +634,7 @@ export class RunAggregator {
       stage = {
         stageId,
         attemptId,
-        name: info?.['Stage Name'] ?? '',
+        name: this.text(info?.['Stage Name'] ?? ''),
         numTasks: info?.['Number of Tasks'] ?? 0,
         parentIds: info?.['Parent IDs'] ?? [],
         jobIds: new Set(this.stageJobs.get(stageId) ?? []),
@@ -678,9 +735,7 @@ export class RunAggregator {
     this.addSkippedStages(stages, endedJobs);
     return {
       application,
-      sparkConf: this.sparkConf,
-      systemProperties: this.systemProperties,
-      hadoopProperties: this.hadoopProperties,
+      sparkConf: this.sparkConf.conf(),
       hosts: [
         ...new Set([...this.executors.values()].map((e) => e.host).filter((h): h is string => h !== null)),
       ],
@@ -705,7 +760,15 @@ export class RunAggregator {
               : null,
         })),
       taskLaunchTimes: new Map([...this.launchTimes].map(([key, times]) => [key, times.view()])),
-      parse: this.report,
+      parse: {
+        ...this.report,
+        issues: this.issues.list(describeIssue),
+        sparkProperties: {
+          seen: this.sparkConf.counts.seen,
+          kept: this.sparkConf.counts.kept,
+          redacted: this.sparkConf.counts.redacted,
+        },
+      },
     };
   }
 
@@ -720,7 +783,7 @@ export class RunAggregator {
         ...emptyMetricTotals(),
         stageId,
         attemptId: info['Stage Attempt ID'] ?? 0,
-        name: info['Stage Name'] ?? '',
+        name: this.text(info['Stage Name'] ?? ''),
         numTasks: info['Number of Tasks'] ?? 0,
         parentIds: info['Parent IDs'] ?? [],
         jobIds,
@@ -775,6 +838,9 @@ export class RunAggregator {
   }
 
   private addFinishWarnings(application: AggregatedRun['application']): void {
+    const { overLimit, truncated } = this.sparkConf.counts;
+    if (overLimit > 0) this.issues.add('spark-conf-capped', { count: overLimit });
+    if (truncated > 0) this.issues.add('spark-conf-truncated', { count: truncated });
     const warn = (message: string) => this.report.warnings.push(message);
     if (this.cutLines > 0) warn('the last line is incomplete (the log was cut off while being written)');
     const midFile = this.report.malformedLines - this.cutLines;
@@ -796,6 +862,19 @@ export class RunAggregator {
         `the log mixes ${this.sparkContextIds.size} Databricks SparkContext ids: ${[...this.sparkContextIds].join(', ')}`,
       );
     }
+  }
+}
+
+function describeIssue(code: ParseIssue['code'], count: number, details: string[]): string {
+  switch (code) {
+    case 'line-too-long':
+      return `${count} line(s) longer than the line limit were skipped (${details.join(', ')})`;
+    case 'spark-conf-capped':
+      return `${count} allow-listed Spark properties were dropped: the profile keeps a bounded number`;
+    case 'spark-conf-truncated':
+      return `${count} Spark property value(s) were cut to the length limit`;
+    case 'text-truncated':
+      return `${count} text(s) (SQL descriptions, failure reasons, names) were cut to the length limit`;
   }
 }
 

@@ -178,6 +178,22 @@ export const whatIfPointSchema = z.object({
   observed: z.boolean(),
 });
 
+/**
+ * Something in the log the reader tolerated but did not take whole. Fatal problems are errors
+ * (EVENTLOG_TOO_LARGE, EVENTLOG_COMPRESSION_RATIO, EVENTLOG_CORRUPT, …), never issues.
+ */
+export const parseIssueSchema = z.object({
+  code: z.enum(['line-too-long', 'spark-conf-capped', 'spark-conf-truncated', 'text-truncated']),
+  /** Lines, keys or texts affected. */
+  count: count,
+  message: z.string(),
+  /** Up to five line numbers, for line issues. */
+  lines: z.array(z.number().int().positive()).optional(),
+});
+
+/** How many Spark properties the log held and how many the profile kept (see docs/eventlog.md). */
+export const sparkPropertiesReportSchema = z.object({ seen: count, kept: count, redacted: count });
+
 export const parseReportSchema = z.object({
   /** Uncompressed bytes of event-log lines read. */
   bytesRead: bytes,
@@ -191,6 +207,8 @@ export const parseReportSchema = z.object({
   skippedEvents: count,
   unknownEvents: count,
   warnings: z.array(z.string()),
+  issues: z.array(parseIssueSchema).default([]),
+  sparkProperties: sparkPropertiesReportSchema.default({ seen: 0, kept: 0, redacted: 0 }),
 });
 
 export const sourceSchema = z.object({
@@ -217,6 +235,7 @@ export const runProfileSchema = z.object({
     sparkContextId: z.string().nullable(),
   }),
   platform: platformHintsSchema,
+  /** The allow-listed Spark properties only, secret-looking values redacted (spark-conf-policy.ts). */
   sparkConf: z.record(z.string(), z.string()),
   executors: z.object({
     totalAdded: count,
@@ -247,6 +266,7 @@ export type Severity = z.infer<typeof severitySchema>;
 export type WhatIfPoint = z.infer<typeof whatIfPointSchema>;
 export type RunAnalysis = z.infer<typeof analysisSchema>;
 export type ParseReport = z.infer<typeof parseReportSchema>;
+export type ParseIssue = z.infer<typeof parseIssueSchema>;
 export type TaskMetricTotals = z.infer<typeof taskMetricTotalsSchema>;
 export type RunTotals = z.infer<typeof totalsSchema>;
 export type EventLogSourceInfo = z.infer<typeof sourceSchema>;

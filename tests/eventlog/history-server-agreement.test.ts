@@ -7,7 +7,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeEventLog, type RunProfile } from '../../src/eventlog/index.js';
-import { compareExecutors, compareJobs, compareStages, type Json } from './support/history-server-compare.js';
+import {
+  compareExecutors,
+  compareJobs,
+  compareStages,
+  type Json,
+  keptProperties,
+} from './support/history-server-compare.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/eventlog/spark-test-data');
 const logDir = join(fixtures, 'spark-events');
@@ -108,8 +114,9 @@ describe('executors', () => {
 describe('environment', () => {
   it('app-20161116163331-0000 Spark properties', () => {
     const environment = expectation<{ sparkProperties: Array<[string, string]> }>('app_environment');
-    expect(profileOf('app-20161116163331-0000').sparkConf).toEqual(
-      Object.fromEntries(environment.sparkProperties),
-    );
+    const profile = profileOf('app-20161116163331-0000');
+    expect(profile.sparkConf).toEqual(keptProperties(environment.sparkProperties));
+    expect(profile.parse.sparkProperties.seen).toBe(environment.sparkProperties.length);
+    expect(profile.parse.sparkProperties.kept).toBe(Object.keys(profile.sparkConf).length);
   });
 });

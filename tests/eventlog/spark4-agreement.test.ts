@@ -7,7 +7,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeEventLog, type RunProfile } from '../../src/eventlog/index.js';
-import { compareExecutors, compareJobs, compareStages, type Json } from './support/history-server-compare.js';
+import {
+  compareExecutors,
+  compareJobs,
+  compareStages,
+  type Json,
+  keptProperties,
+} from './support/history-server-compare.js';
 
 const root = join(import.meta.dirname, '../fixtures/eventlog/spark4');
 const manifest = JSON.parse(readFileSync(join(root, 'manifest.json'), 'utf8')) as {
@@ -68,7 +74,9 @@ describe.each(manifest.logs)('Spark $label log', ({ path, appId, label }) => {
 
   it('agrees with the environment answer', () => {
     const environment = answer<{ sparkProperties: Array<[string, string]> }>(appId, 'environment');
-    expect(profile.sparkConf).toEqual(Object.fromEntries(environment.sparkProperties));
+    expect(profile.sparkConf).toEqual(keptProperties(environment.sparkProperties));
+    expect(profile.sparkConf['spark.master']).toBe('local[2,2]');
+    expect(profile.parse.sparkProperties.seen).toBe(environment.sparkProperties.length);
   });
 
   it('sees the workloads: a failed task, spill, several jobs, skew', () => {

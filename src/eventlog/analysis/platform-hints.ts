@@ -2,7 +2,6 @@ import type { PlatformHints } from '../run-profile.js';
 
 export interface PlatformFacts {
   sparkConf: Record<string, string>;
-  hadoopProperties: Record<string, string>;
   sparkVersion: string | null;
   hosts: string[];
 }

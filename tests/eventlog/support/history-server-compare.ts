@@ -1,6 +1,7 @@
 /** Field-by-field comparison of a RunProfile with Spark History Server REST answers. */
 import { expect } from 'vitest';
 import type { RunProfile } from '../../../src/eventlog/index.js';
+import { isKeptSparkConfKey } from '../../../src/eventlog/spark-conf-policy.js';
 
 export type Json = Record<string, unknown>;
 
@@ -106,4 +107,12 @@ export function compareExecutors(profile: RunProfile, executors: Json[]): void {
     expect(executor.addedTime, `${label} addTime`).toBe(epoch(expected.addTime));
     expect(executor.removedTime, `${label} removeTime`).toBe(epoch(expected.removeTime));
   }
+}
+
+/**
+ * The History Server's Spark properties as a RunProfile keeps them: the allow-listed keys only
+ * (its own redaction already hides the secret-looking ones with the same marker).
+ */
+export function keptProperties(properties: Array<[string, string]>): Record<string, string> {
+  return Object.fromEntries(properties.filter(([key]) => isKeptSparkConfKey(key)));
 }
