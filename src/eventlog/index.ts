@@ -10,7 +10,12 @@
  *   for callers that want the aggregates before derived analysis.
  * - `runProfileSchema` validates a stored RunProfile; `runProfileSchemaVersion` is its version.
  *
- * Errors are AppErrors (ValidationError for unreadable input, NotFoundError for missing paths).
+ * - `profileEventLogInWorker(path, options)` is `analyzeEventLog` in a worker thread with a
+ *   wall-clock timeout and a heap cap: what a server or job worker should call.
+ *
+ * Errors are AppErrors (ValidationError for unreadable input, NotFoundError for missing paths;
+ * EventLogLimitError, EventLogTimeoutError and EventLogMemoryError for inputs past a bound), and
+ * `parseFailureDisposition(error)` says whether a queue should retry or park the input.
  */
 
 export { replayOnSlots } from './analysis/what-if.js';
@@ -36,3 +41,13 @@ export {
 export { type ReadOptions, type ReadProgress, type ReadResult, readEventLog } from './read-event-log.js';
 export type { AggregatedRun } from './run-aggregator.js';
 export * from './run-profile.js';
+export {
+  defaultWorkerLimits,
+  EventLogMemoryError,
+  EventLogTimeoutError,
+  type ParseFailureDisposition,
+  parseFailureDisposition,
+  profileEventLogInWorker,
+  type WorkerLimits,
+  type WorkerProfileOptions,
+} from './worker/profile-in-worker.js';
