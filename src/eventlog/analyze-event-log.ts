@@ -10,7 +10,7 @@ export interface AnalyzeOptions extends ReadOptions, ProfileOptions {
 
 /** Reads the event log at `path` (any layout and codec) and returns its RunProfile. */
 export async function analyzeEventLog(path: string, options: AnalyzeOptions = {}): Promise<RunProfile> {
-  const unit = await resolveEventLog(path, options.context);
+  const unit = await resolveEventLog(path, options.context, options.limits);
   const { run, source } = await readEventLog(unit, options);
   return buildRunProfile(run, source, options);
 }

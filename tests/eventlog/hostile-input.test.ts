@@ -4,10 +4,15 @@
  * the whole conf into the profile and JSON.parsed a 120 MB line; these tests pin the bounds.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { zipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findZstdBinary } from '../../src/eventlog/codec/zstd-stream.js';
 import {
+  analyzeEventLog,
   buildRunProfile,
   defaultEventLogLimits,
   EventLogLimitError,
@@ -182,5 +187,44 @@ describe('decompression bombs and newline floods', () => {
       const error = await errorOf(profileOf(unit, { zstdDecoder }));
       expect(error.code, zstdDecoder).toBe('EVENTLOG_COMPRESSION_RATIO');
     }
+  });
+});
+
+describe('zip archives', () => {
+  let scratch: string;
+  beforeAll(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'setpoint-hostile-zip-'));
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('an entry that floods newlines is streamed and stops at the ratio limit', async () => {
+    const path = join(scratch, 'flood.zip');
+    const content = Buffer.concat([Buffer.from(logStart), Buffer.alloc(300 * 2 ** 20, 0x0a)]);
+    writeFileSync(path, zipSync({ eventlog: content }, { level: 9 }));
+    const error = await errorOf(analyzeEventLog(path));
+    expect(error.code).toBe('EVENTLOG_COMPRESSION_RATIO');
+  });
+
+  it('an archive with more entries than maxZipEntries is refused before any is read', async () => {
+    const path = join(scratch, 'many.zip');
+    const entries = Object.fromEntries(
+      Array.from({ length: 50 }, (_, index) => [`part-${index}`, Buffer.from(logStart)]),
+    );
+    writeFileSync(path, zipSync(entries));
+    const error = await errorOf(analyzeEventLog(path, { limits: { maxZipEntries: 20 } }));
+    expect(error.code).toBe('EVENTLOG_ZIP_TOO_MANY_ENTRIES');
+    expect(error.limit).toBe('maxZipEntries');
+  });
+
+  it('an entry whose data does not match its declared size is a typed error', async () => {
+    const path = join(scratch, 'lying.zip');
+    const log = Buffer.from(logStart + applicationStart + applicationEnd);
+    const archive = Buffer.from(zipSync({ eventlog: log }, { level: 0 }));
+    // Shrink the declared uncompressed size in the central directory: the stream yields more.
+    const central = archive.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    archive.writeUInt32LE(10, central + 24);
+    writeFileSync(path, archive);
+    const error = await errorOf(analyzeEventLog(path));
+    expect(error.code).toBe('EVENTLOG_BAD_ZIP');
   });
 });

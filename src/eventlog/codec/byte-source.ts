@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 
-/** One stored file of an event log: on disk, or an entry of a zip archive held in memory. */
+/** One stored file of an event log: on disk, or an entry of a zip archive (layout/zip-entries.ts). */
 export interface ByteSource {
   /** A display name (path, or `archive.zip!/entry`). */
   readonly name: string;
@@ -28,18 +28,5 @@ export function fileByteSource(path: string, size: number): ByteSource {
       }
     },
     open: () => createReadStream(path, { highWaterMark: readChunkBytes }),
-  };
-}
-
-export function memoryByteSource(name: string, bytes: Uint8Array): ByteSource {
-  return {
-    name,
-    size: bytes.length,
-    readHead: async (length) => bytes.subarray(0, length),
-    async *open() {
-      for (let offset = 0; offset < bytes.length; offset += readChunkBytes) {
-        yield bytes.subarray(offset, offset + readChunkBytes);
-      }
-    },
   };
 }

@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { unzipSync } from 'fflate';
-import { NotFoundError, ValidationError } from '../../errors/index.js';
-import { type ByteSource, fileByteSource, memoryByteSource } from '../codec/byte-source.js';
+import { NotFoundError } from '../../errors/index.js';
+import { type ByteSource, fileByteSource } from '../codec/byte-source.js';
+import type { EventLogLimits } from '../eventlog-limits.js';
+import { listZipEntries, type ZipEntryInfo, zipEntrySource } from './zip-entries.js';
 
 export type EntryKind = 'file' | 'directory';
 
@@ -32,26 +33,22 @@ export const diskTree: LogTree = {
 };
 
 /**
- * A zip archive held in memory, entries decompressed on first use. Zip archives of event logs are
- * small in practice (the largest real logs are shipped as single compressed files instead).
+ * A zip archive read from its central directory; entries are inflated as streams when read
+ * (zip-entries.ts), so memory does not grow with what the archive expands to.
  */
-export async function zipTree(zipPath: string): Promise<{ tree: LogTree; root: string }> {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(await readFile(zipPath));
-  } catch (error) {
-    throw new ValidationError(
-      'EVENTLOG_BAD_ZIP',
-      `${zipPath}: not a readable zip archive (${error instanceof Error ? error.message : String(error)})`,
-    );
-  }
-  const files = new Map<string, Uint8Array>();
+export async function zipTree(
+  zipPath: string,
+  limits: EventLogLimits,
+): Promise<{ tree: LogTree; root: string }> {
+  const entries = await listZipEntries(zipPath, limits);
+  const files = new Map<string, ZipEntryInfo>();
   const directories = new Map<string, Set<string>>([['', new Set()]]);
-  for (const [rawName, bytes] of Object.entries(entries)) {
+  for (const entry of entries) {
+    const rawName = entry.name;
     const name = rawName.replace(/\/+$/, '');
     if (!name || name.split('/').some((part) => part === '__MACOSX' || part.startsWith('._'))) continue;
     const isDirectory = rawName.endsWith('/');
-    if (!isDirectory) files.set(name, bytes);
+    if (!isDirectory) files.set(name, entry);
     const parts = name.split('/');
     for (let depth = 0; depth < parts.length; depth++) {
       const parent = parts.slice(0, depth).join('/');
@@ -73,9 +70,9 @@ export async function zipTree(zipPath: string): Promise<{ tree: LogTree; root: s
       return [...(directories.get(directory) ?? [])];
     },
     async source(path) {
-      const bytes = files.get(path);
-      if (!bytes) throw new NotFoundError('EVENTLOG_NOT_FOUND', `${label}: no entry ${path}`);
-      return memoryByteSource(`${label}!/${path}`, bytes);
+      const entry = files.get(path);
+      if (!entry) throw new NotFoundError('EVENTLOG_NOT_FOUND', `${label}: no entry ${path}`);
+      return zipEntrySource(zipPath, `${label}!/${path}`, entry);
     },
     join: (directory, name) => (directory ? `${directory}/${name}` : name),
   };

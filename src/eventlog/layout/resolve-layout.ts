@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from '../../errors/index.js';
 import type { ByteSource } from '../codec/byte-source.js';
 import { detectCodec } from '../codec/detect-codec.js';
+import { type EventLogLimits, resolveLimits } from '../eventlog-limits.js';
 import { diskTree, type LogTree, zipTree } from './log-tree.js';
 
 export type LayoutKind = 'file' | 'rolling' | 'databricks';
@@ -26,13 +27,16 @@ const maxSearchDepth = 4;
  * `eventlog_v2_*` directory, a Databricks `eventlog` + `eventlog-<date>.gz` directory, a parent
  * holding several of those (e.g. `<cluster>_<ip>/<spark_context_id>/`), or a `.zip` of any of them.
  */
-export async function findEventLogs(path: string): Promise<EventLogUnit[]> {
+export async function findEventLogs(
+  path: string,
+  limits: Partial<EventLogLimits> = {},
+): Promise<EventLogUnit[]> {
   const kind = await diskTree.kind(path);
   if (kind === undefined) throw new NotFoundError('EVENTLOG_NOT_FOUND', `${path}: no such file or directory`);
   if (kind === 'file') {
     const source = await diskTree.source(path);
     if (detectCodec(await source.readHead(8)) === 'zip') {
-      const { tree, root } = await zipTree(path);
+      const { tree, root } = await zipTree(path, resolveLimits(limits));
       const units = await unitsIn(tree, root, path, 0);
       return units.map((unit) => ({ ...unit, path: unit.path ? `${path}!/${unit.path}` : path }));
     }
@@ -42,8 +46,12 @@ export async function findEventLogs(path: string): Promise<EventLogUnit[]> {
 }
 
 /** Picks the one log at `path`, or the one named by `context` when there are several. */
-export async function resolveEventLog(path: string, context?: string): Promise<EventLogUnit> {
-  const units = await findEventLogs(path);
+export async function resolveEventLog(
+  path: string,
+  context?: string,
+  limits: Partial<EventLogLimits> = {},
+): Promise<EventLogUnit> {
+  const units = await findEventLogs(path, limits);
   if (units.length === 0) {
     throw new ValidationError('EVENTLOG_NONE', `${path}: no Spark event log found in this directory`);
   }
