@@ -15,7 +15,9 @@ const stringMap = z.record(z.string(), z.unknown()).transform((map) => {
   return strings;
 });
 
-const int = z.number();
+/** Ids, times and counts: safe integers (a damaged log can hold 1E309 or 1.5, which no Spark writes). */
+const int = z.number().int();
+const nonNegativeInt = int.nonnegative();
 const text = z.string();
 
 export const logStartSchema = z.object({ 'Spark Version': text.optional() });
@@ -45,7 +47,7 @@ export const environmentUpdateSchema = z.object({
 export const executorAddedSchema = z.object({
   Timestamp: int.optional(),
   'Executor ID': text,
-  'Executor Info': z.object({ Host: text.optional(), 'Total Cores': int.optional() }).optional(),
+  'Executor Info': z.object({ Host: text.optional(), 'Total Cores': nonNegativeInt.optional() }).optional(),
 });
 
 export const executorRemovedSchema = z.object({
@@ -63,7 +65,7 @@ export const stageInfoSchema = z.object({
   'Stage ID': int,
   'Stage Attempt ID': int.optional(),
   'Stage Name': text.optional(),
-  'Number of Tasks': int.optional(),
+  'Number of Tasks': nonNegativeInt.optional(),
   'Parent IDs': z.array(int).optional(),
   'Submission Time': int.optional(),
   'Completion Time': int.optional(),

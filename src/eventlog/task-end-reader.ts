@@ -1,7 +1,9 @@
 /**
  * Reads the figures Setpoint needs from a parsed SparkListenerTaskEnd. This is the hot path of a log
  * (one event per task), so it reads fields directly instead of validating with `taskEndSchema`;
- * anything missing or mistyped reads as 0, which is how Spark itself treats absent metrics.
+ * anything missing or mistyped reads as 0, which is how Spark itself treats absent metrics. So do
+ * values no Spark writes (negative or fractional times, non-finite or unsafe numbers from a damaged
+ * log), which keeps every sum finite.
  */
 export type TaskOutcome = 'success' | 'failed' | 'killed' | 'resubmitted';
 
@@ -41,16 +43,23 @@ function asObject(value: unknown): Json | undefined {
   return typeof value === 'object' && value !== null ? (value as Json) : undefined;
 }
 
+/** A metric: a non-negative number up to 2^53. */
 function num(object: Json | undefined, key: string): number {
   const value = object?.[key];
-  return typeof value === 'number' ? value : 0;
+  return typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER ? value : 0;
+}
+
+/** An id or an epoch-millisecond time: a safe integer. */
+function integer(object: Json | undefined, key: string): number {
+  const value = object?.[key];
+  return Number.isSafeInteger(value) ? (value as number) : 0;
 }
 
 /** Returns undefined when the event lacks the fields that identify a task. */
 export function readTaskEnd(event: Json): TaskEndRecord | undefined {
   const stageId = event['Stage ID'];
   const info = asObject(event['Task Info']);
-  if (typeof stageId !== 'number' || !info) return undefined;
+  if (!Number.isSafeInteger(stageId) || !info) return undefined;
   const metrics = asObject(event['Task Metrics']);
   const shuffleRead = asObject(metrics?.['Shuffle Read Metrics']);
   const shuffleWrite = asObject(metrics?.['Shuffle Write Metrics']);
@@ -58,12 +67,12 @@ export function readTaskEnd(event: Json): TaskEndRecord | undefined {
   const output = asObject(metrics?.['Output Metrics']);
   const executorId = info['Executor ID'];
   return {
-    stageId,
-    stageAttemptId: num(event, 'Stage Attempt ID'),
+    stageId: stageId as number,
+    stageAttemptId: integer(event, 'Stage Attempt ID'),
     outcome: outcomeOf(event, info),
     executorId: typeof executorId === 'string' ? executorId : 'unknown',
-    launchTime: num(info, 'Launch Time'),
-    finishTime: num(info, 'Finish Time'),
+    launchTime: Math.max(0, integer(info, 'Launch Time')),
+    finishTime: Math.max(0, integer(info, 'Finish Time')),
     speculative: info.Speculative === true,
     executorDeserializeTimeMs: num(metrics, 'Executor Deserialize Time'),
     executorRunTimeMs: num(metrics, 'Executor Run Time'),
