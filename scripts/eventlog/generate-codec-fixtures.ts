@@ -9,9 +9,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { compressBlock, compressBound } from 'lz4js';
-import { hash as xxh32 } from 'lz4js/xxh32.js';
-import { compress as snappyCompress } from 'snappyjs';
+import { lz4BlockStream, snappyJavaStream } from './spark-codec-writers.js';
 
 const fixtures = join(import.meta.dirname, '../../tests/fixtures/eventlog');
 const out = join(fixtures, 'generated');
@@ -41,47 +39,6 @@ function splitLines(log: Buffer, parts: number): Buffer[] {
 
 function zstdFrame(bytes: Uint8Array): Buffer {
   return execFileSync('zstd', ['-q', '-c', '-1'], { input: bytes });
-}
-
-/** lz4-java LZ4BlockOutputStream: 32 KiB blocks, XXH32 checksums, an empty end block. */
-function lz4BlockStream(bytes: Uint8Array): Buffer {
-  const blockSize = 32 * 1024;
-  const pieces: Buffer[] = [];
-  const header = (token: number, compressed: number, original: number, checksum: number) => {
-    const head = Buffer.alloc(21);
-    head.write('LZ4Block', 0, 'latin1');
-    head[8] = token;
-    head.writeInt32LE(compressed, 9);
-    head.writeInt32LE(original, 13);
-    head.writeInt32LE(checksum, 17);
-    return head;
-  };
-  for (let offset = 0; offset < bytes.length; offset += blockSize) {
-    const block = bytes.subarray(offset, offset + blockSize);
-    const compressed = new Uint8Array(compressBound(block.length));
-    const length = compressBlock(block, compressed, 0, block.length, new Uint32Array(1 << 16));
-    const checksum = xxh32(0x9747b28c, block, 0, block.length) & 0x0fffffff;
-    if (length > 0 && length < block.length) {
-      pieces.push(header(0x25, length, block.length, checksum), Buffer.from(compressed.subarray(0, length)));
-    } else {
-      pieces.push(header(0x15, block.length, block.length, checksum), Buffer.from(block));
-    }
-  }
-  pieces.push(header(0x15, 0, 0, 0));
-  return Buffer.concat(pieces);
-}
-
-/** snappy-java SnappyOutputStream: a 16-byte header, then [int32 BE length][raw Snappy block] chunks. */
-function snappyJavaStream(bytes: Uint8Array): Buffer {
-  const header = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00, 0, 0, 0, 1, 0, 0, 0, 1]);
-  const pieces: Buffer[] = [header];
-  for (let offset = 0; offset < bytes.length; offset += 32 * 1024) {
-    const block = Buffer.from(snappyCompress(Buffer.from(bytes.subarray(offset, offset + 32 * 1024))));
-    const length = Buffer.alloc(4);
-    length.writeInt32BE(block.length);
-    pieces.push(length, block);
-  }
-  return Buffer.concat(pieces);
 }
 
 /** compress-lzf chunks, stored (type 0) — Spark-written compressed chunks are in ../spark4. */

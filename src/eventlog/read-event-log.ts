@@ -13,7 +13,7 @@ export interface ReadProgress {
   storedBytesTotal: number;
 }
 
-export interface ReadOptions extends Pick<DecodeOptions, 'zstdDecoder'> {
+export interface ReadOptions extends Pick<DecodeOptions, 'zstdDecoder' | 'offThreadMinBytes'> {
   /** Read what a truncated compressed stream holds (with a warning) instead of failing. */
   allowTruncated?: boolean;
   /** Bounds of the read; unset ones take `defaultEventLogLimits`. */
@@ -31,7 +31,10 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
   const limits = resolveLimits(options.limits);
   const aggregator = new RunAggregator(limits);
   const budget = new DecompressionBudget(limits);
-  const decodeOptions: DecodeOptions = options.zstdDecoder ? { zstdDecoder: options.zstdDecoder } : {};
+  const decodeOptions: DecodeOptions = {
+    ...(options.zstdDecoder ? { zstdDecoder: options.zstdDecoder } : {}),
+    ...(options.offThreadMinBytes !== undefined ? { offThreadMinBytes: options.offThreadMinBytes } : {}),
+  };
   let parts = unit.parts;
   if (unit.needsHeaderOrdering && parts.length > 1) {
     const ordered = await orderDatabricksParts(parts, decodeOptions);

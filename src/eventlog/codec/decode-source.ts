@@ -1,14 +1,23 @@
 import { ValidationError } from '../../errors/index.js';
 import type { ByteSource } from './byte-source.js';
+import { coalesceChunks } from './coalesce-chunks.js';
 import { type Codec, codecSniffBytes, detectCodec } from './detect-codec.js';
 import { decodeGzipStream } from './gzip-stream.js';
 import { decodeLz4BlockStream } from './lz4-block-stream.js';
 import { decodeLzfStream } from './lzf-stream.js';
+import { decodeOffThread, type ThreadCodec } from './off-thread.js';
 import { decodeSnappyJavaStream } from './snappy-java-stream.js';
-import { decodeZstdStream, type ZstdDecoder } from './zstd-stream.js';
+import { decodeZstdStream, findZstdBinary, type ZstdDecoder } from './zstd-stream.js';
+
+const defaultOffThreadMinBytes = 8 * 2 ** 20;
 
 export interface DecodeOptions {
   zstdDecoder?: ZstdDecoder;
+  /**
+   * Stored size from which the pure-JS decoders (lz4, snappy, LZF, fzstd) run in a worker thread,
+   * overlapping with parsing; smaller files decode inline, where a thread would cost more than it saves.
+   */
+  offThreadMinBytes?: number;
   /** Called with the number of stored (compressed) bytes as they are read; drives progress. */
   onStoredBytes?: (bytes: number) => void;
 }
@@ -24,19 +33,26 @@ export async function decodeSource(source: ByteSource, options: DecodeOptions = 
   if (head.length === 0) throw new ValidationError('EVENTLOG_EMPTY', `${source.name}: the file is empty`);
   const codec = detectCodec(head);
   const stored = () => countBytes(source.open(), options.onStoredBytes);
+  const offThread = source.size >= (options.offThreadMinBytes ?? defaultOffThreadMinBytes);
+  const zstdDecoder = options.zstdDecoder ?? 'auto';
+  const decode = (threadCodec: ThreadCodec, inline: () => AsyncIterable<Uint8Array>) =>
+    coalesceChunks(offThread ? decodeOffThread(threadCodec, stored(), source.name) : inline());
   switch (codec) {
     case 'plain':
       return { codec, chunks: stored() };
     case 'gzip':
       return { codec, chunks: decodeGzipStream(stored(), source.name) };
     case 'lz4':
-      return { codec, chunks: decodeLz4BlockStream(stored(), source.name) };
+      return { codec, chunks: decode('lz4', () => decodeLz4BlockStream(stored(), source.name)) };
     case 'snappy':
-      return { codec, chunks: decodeSnappyJavaStream(stored(), source.name) };
+      return { codec, chunks: decode('snappy', () => decodeSnappyJavaStream(stored(), source.name)) };
     case 'lzf':
-      return { codec, chunks: decodeLzfStream(stored(), source.name) };
+      return { codec, chunks: decode('lzf', () => decodeLzfStream(stored(), source.name)) };
     case 'zstd':
-      return { codec, chunks: decodeZstdStream(stored(), source.name, options.zstdDecoder ?? 'auto') };
+      if (zstdDecoder === 'fzstd' || (zstdDecoder === 'auto' && !findZstdBinary())) {
+        return { codec, chunks: decode('zstd', () => decodeZstdStream(stored(), source.name, 'fzstd')) };
+      }
+      return { codec, chunks: coalesceChunks(decodeZstdStream(stored(), source.name, zstdDecoder)) };
     case 'lz4-frame':
       throw new ValidationError(
         'EVENTLOG_UNSUPPORTED_CODEC',

@@ -7,7 +7,7 @@ export async function* decodeGzipStream(
   input: AsyncIterable<Uint8Array>,
   source: string,
 ): AsyncGenerator<Uint8Array> {
-  const gunzip = createGunzip();
+  const gunzip = createGunzip({ chunkSize: 1 << 20 });
   pipeline(Readable.from(input), gunzip, () => {});
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;

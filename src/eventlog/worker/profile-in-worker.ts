@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { AppError, type ErrorKind, errorKinds } from '../../errors/index.js';
 import type { AnalyzeOptions } from '../analyze-event-log.js';
 import type { RunProfile } from '../run-profile.js';
+import { startWorker } from './start-worker.js';
 import type { ProfileJob, SerializedError, WorkerMessage } from './worker-protocol.js';
 
 export interface WorkerLimits {
@@ -69,9 +69,8 @@ export function profileEventLogInWorker(
   const { worker: workerLimits, onProgress, ...analyzeOptions } = options;
   const limits = { ...defaultWorkerLimits, ...workerLimits };
   const job: ProfileJob = { path, options: analyzeOptions, reportProgress: onProgress !== undefined };
-  const worker = new Worker(workerScript(), {
+  const worker = startWorker('./profile-worker', import.meta.url, {
     workerData: job,
-    eval: runningFromSource,
     resourceLimits: { maxOldGenerationSizeMb: limits.maxHeapMb },
     stdout: false,
     stderr: false,
@@ -122,17 +121,6 @@ export function profileEventLogInWorker(
       );
     });
   });
-}
-
-/** Under tsx or vitest this module is TypeScript source; built, it sits beside profile-worker.js. */
-const runningFromSource = import.meta.url.endsWith('.ts');
-
-/** The built worker file, or (from source) a bootstrap that registers tsx in the worker first. */
-function workerScript(): URL | string {
-  if (!runningFromSource) return new URL('./profile-worker.js', import.meta.url);
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const script = new URL('./profile-worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`;
 }
 
 function revive(error: SerializedError): Error {
