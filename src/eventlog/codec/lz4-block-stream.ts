@@ -1,5 +1,5 @@
-import { decompressBlock } from 'lz4js';
 import { corruptStream, TruncatedStreamError } from '../eventlog-errors.js';
+import { decodeLz4Block } from './block-decoders.js';
 import { ByteQueue } from './byte-queue.js';
 
 const blockMagic = Buffer.from('LZ4Block', 'latin1');
@@ -35,10 +35,7 @@ export async function* decodeLz4BlockStream(
         yield Buffer.from(payload);
         continue;
       }
-      const output = Buffer.allocUnsafe(originalLength);
-      const written = decompressBlock(payload, output, 0, compressedLength, 0);
-      if (written !== originalLength) throw corruptStream(source, 'lz4', 'block length mismatch');
-      yield output;
+      yield decodeLz4Block(payload, originalLength, (problem) => corruptStream(source, 'lz4', problem));
     }
   }
   if (queue.available > 0) throw new TruncatedStreamError(source, 'lz4');

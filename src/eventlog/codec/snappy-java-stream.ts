@@ -1,5 +1,5 @@
-import { uncompress } from 'snappyjs';
 import { corruptStream, TruncatedStreamError } from '../eventlog-errors.js';
+import { decodeSnappyBlock } from './block-decoders.js';
 import { ByteQueue } from './byte-queue.js';
 
 const streamMagic = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
@@ -27,12 +27,7 @@ export async function* decodeSnappyJavaStream(
       if (length < 0) throw corruptStream(source, 'snappy', 'negative chunk length');
       if (queue.available < 4 + length) break;
       queue.take(4);
-      const block = queue.take(length);
-      try {
-        yield uncompress(block);
-      } catch (error) {
-        throw corruptStream(source, 'snappy', error instanceof Error ? error.message : String(error));
-      }
+      yield decodeSnappyBlock(queue.take(length), (problem) => corruptStream(source, 'snappy', problem));
     }
   }
   if (queue.available > 0) throw new TruncatedStreamError(source, 'snappy');
