@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors/index.js';
 import { type DecodeOptions, decodeSource } from './codec/decode-source.js';
 import { TruncatedStreamError } from './eventlog-errors.js';
-import { DecompressionBudget, type EventLogLimits, resolveLimits } from './eventlog-limits.js';
+import { DecompressionBudget, type EventLogLimits, formatBytes, resolveLimits } from './eventlog-limits.js';
 import { orderDatabricksParts } from './layout/order-databricks-parts.js';
 import type { EventLogUnit } from './layout/resolve-layout.js';
 import { LineSplitter } from './line-splitter.js';
@@ -85,9 +85,14 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
   const run = aggregator.finish();
   if (run.parse.events === 0) {
     const lines = run.parse.lines;
+    const overlong = run.parse.issues.find((issue) => issue.code === 'line-too-long')?.lines ?? [];
+    const skipped =
+      overlong.length === 0
+        ? ''
+        : `; line${overlong.length === 1 ? '' : 's'} ${overlong.join(', ')} ${overlong.length === 1 ? 'is' : 'are'} longer than ${formatBytes(limits.maxLineBytes)} (limit maxLineBytes) and ${overlong.length === 1 ? 'was' : 'were'} skipped`;
     throw new ValidationError(
       'EVENTLOG_NO_EVENTS',
-      `${unit.path}: not a Spark event log (no Spark listener events in ${lines} line${lines === 1 ? '' : 's'})`,
+      `${unit.path}: not a Spark event log (no Spark listener events in ${lines} line${lines === 1 ? '' : 's'}${skipped})`,
     );
   }
   return {

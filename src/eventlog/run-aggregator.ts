@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { defaultSparkConfLimits, SparkConfCollector, type SparkConfLimits } from './environment-reader.js';
 import { handledEvents, isHandledEvent, isKnownEvent } from './event-names.js';
 import { GrowableFloat64Array } from './growable-array.js';
-import { bytesEqual, decodeStringContent, forEachEntry } from './json-scan.js';
+import { bytesEqual, decodeStringContent, forEachEntry, skipSpace } from './json-scan.js';
 import type { OverlongLine } from './line-splitter.js';
 import { ParseIssues } from './parse-issues.js';
 import type {
@@ -340,7 +340,7 @@ export class RunAggregator {
         name = decodeStringContent(buffer, entry.valueStart + 1, entry.valueEnd - 1);
       }
     });
-    if (after === -1 || name === undefined) {
+    if (after === -1 || skipSpace(buffer, after, end) !== end || name === undefined) {
       this.malformed(cut);
       return;
     }

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from 'node:net';
+import { ConfigError } from '../errors/index.js';
 
 /** Why an address is not public; null for a public unicast address. */
 export type AddressClass =
@@ -138,7 +139,9 @@ export class OutboundAllowList {
       const family = isIP(network);
       if (family === 0) {
         if (prefixText !== undefined || !/^[a-z0-9.-]+$/.test(network)) {
-          throw new Error(`outbound allow-list: "${raw}" is neither an address, a CIDR nor a host name`);
+          throw new ConfigError(
+            `outbound allow-list: "${raw}" is neither an address, a CIDR nor a host name`,
+          );
         }
         list.names.add(network.replace(/\.$/, ''));
         continue;
@@ -146,7 +149,7 @@ export class OutboundAllowList {
       const maxPrefix = family === 4 ? 32 : 128;
       const prefix = prefixText === undefined ? maxPrefix : Number(prefixText);
       if (!Number.isInteger(prefix) || prefix < 0 || prefix > maxPrefix) {
-        throw new Error(`outbound allow-list: "${raw}" has an invalid prefix length`);
+        throw new ConfigError(`outbound allow-list: "${raw}" has an invalid prefix length`);
       }
       list.networks.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
     }

@@ -2,7 +2,6 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError } from '../../src/errors/index.js';
 import { findZstdBinary } from '../../src/eventlog/codec/zstd-stream.js';
 import {
   analyzeEventLog,
@@ -12,6 +11,7 @@ import {
   resolveEventLog,
   runProfileSchema,
 } from '../../src/eventlog/index.js';
+import { errorOf } from './support/error-of.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/eventlog');
 const generated = join(fixtures, 'generated');
@@ -31,16 +31,6 @@ function essentials(profile: RunProfile) {
     malformedLines: profile.parse.malformedLines,
     bytesRead: profile.parse.bytesRead,
   };
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message };
-    throw error;
-  }
-  throw new Error('expected an error');
 }
 
 let plain: RunProfile;

@@ -20,6 +20,7 @@ import {
   type ReadOptions,
   readEventLog,
 } from '../../src/eventlog/index.js';
+import { errorOf } from './support/error-of.js';
 import {
   applicationEnd,
   applicationStart,
@@ -33,15 +34,6 @@ const realConf = { 'spark.master': 'yarn', 'spark.executor.memory': '8g', 'spark
 async function profileOf(unit: EventLogUnit, options: ReadOptions = {}) {
   const { run, source } = await readEventLog(unit, options);
   return buildRunProfile(run, source);
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<Error & { code?: string; limit?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('a hostile EnvironmentUpdate', () => {

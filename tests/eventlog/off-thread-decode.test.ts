@@ -7,20 +7,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analyzeEventLog, buildRunProfile, readEventLog } from '../../src/eventlog/index.js';
+import { errorOf } from './support/error-of.js';
 import { generatedUnit } from './support/generated-log.js';
 
 const generated = join(import.meta.dirname, '../fixtures/eventlog/generated');
 const spark4 = join(import.meta.dirname, '../fixtures/eventlog/spark4/logs');
 const offThread = { offThreadMinBytes: 0, zstdDecoder: 'fzstd' } as const;
-
-async function errorOf(promise: Promise<unknown>): Promise<Error & { code?: string }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('decoding in a worker thread', () => {
   for (const name of [

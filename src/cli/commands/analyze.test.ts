@@ -134,7 +134,7 @@ describe('setpoint analyze on bad input', () => {
       () => join(fixtures, 'generated/local-1430917381534.truncated.gz'),
       /truncated/,
     ],
-    ['a single 200 MB line', () => join(scratch, 'one-huge-line'), /line 1 is longer than 128 MiB/],
+    ['a single 200 MB line', () => join(scratch, 'one-huge-line'), /line 1 is longer than 32 MiB/],
     ['a directory without logs', () => mkdtempSync(join(scratch, 'nothing-')), /no Spark event log found/],
   ];
   for (const [name, path, message] of cases) {
