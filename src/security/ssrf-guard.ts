@@ -5,9 +5,10 @@
  * - `validateOutboundUrl(url, policy)` at configuration time: scheme, no embedded credentials, and
  *   every address the host resolves to is public or allow-listed; the OutboundUrlRefusedError says
  *   which rule refused it and why.
- * - `guardedDispatcher(policy)` / `guardedFetch(url, init, policy)` at request time: the same
- *   address rule applied when each connection is made (the resolved address is the one connected
- *   to, so DNS rebinding cannot slip between check and use), and on every redirect hop.
+ * - `guardedDispatcher(policy)` (undici/fetch), `guardedNodeAgents(policy)` (node:http clients such
+ *   as the AWS SDK) and `guardedFetch(url, init, policy)` at request time: the same address rule
+ *   applied when each connection is made (the resolved address is the one connected to, so DNS
+ *   rebinding cannot slip between check and use), and on every redirect hop.
  *
  * Non-public means loopback, private (RFC 1918, ULA fc00::/7 incl. fd00:ec2::254), link-local
  * (169.254/16, fe80::/10), CGNAT 100.64/10, unspecified (0.0.0.0/8, ::), multicast, reserved and
@@ -16,6 +17,8 @@
  * 127.1) are normalised by the URL parser and by the resolver before the check.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import { isIP } from 'node:net';
 import {
   Agent,
@@ -156,13 +159,9 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/**
- * An undici dispatcher that refuses, when each connection is made, any address the policy does not
- * admit: host names through the resolver it checks, IP literals directly. Use it for every request
- * to a user-supplied host; redirects followed with it are checked on every hop too.
- */
-export function guardedDispatcher(policy: OutboundPolicy = {}): Agent {
-  const lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
+/** A dns.lookup-shaped resolver that fails with a refusal when any address is not admitted. */
+function guardedLookup(policy: OutboundPolicy) {
+  return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     resolveAll(hostname, policy).then(
       (addresses) => {
         for (const { address } of addresses) {
@@ -176,19 +175,60 @@ export function guardedDispatcher(policy: OutboundPolicy = {}): Agent {
       (error: unknown) => callback(error as NodeJS.ErrnoException, []),
     );
   };
-  const connector = buildConnector({ lookup: lookup as never });
+}
+
+/** The refusal for connecting to `hostname` when it is an IP literal (no lookup happens for those). */
+function literalRefusal(hostname: string | null | undefined, policy: OutboundPolicy): Error | undefined {
+  const host = (hostname ?? '').replace(/^\[|\]$/g, '');
+  if (isIP(host) === 0) return undefined;
+  const refusal = addressRefusal(host, host, policy.allow);
+  return refusal ? connectRefusal(`${host}: ${refusal}`) : undefined;
+}
+
+/**
+ * An undici dispatcher that refuses, when each connection is made, any address the policy does not
+ * admit: host names through the resolver it checks, IP literals directly. Use it for every request
+ * to a user-supplied host (`fetch(url, { dispatcher })`); redirects followed with it are checked on
+ * every hop too.
+ */
+export function guardedDispatcher(policy: OutboundPolicy = {}): Agent {
+  const connector = buildConnector({ lookup: guardedLookup(policy) as never });
   const connect: buildConnector.connector = (options, callback) => {
-    const host = options.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) !== 0) {
-      const refusal = addressRefusal(host, host, policy.allow);
-      if (refusal) {
-        callback(connectRefusal(`${host}: ${refusal}`), null);
-        return;
-      }
+    const refused = literalRefusal(options.hostname, policy);
+    if (refused) {
+      callback(refused, null);
+      return;
     }
     connector(options, callback);
   };
   return new Agent({ connect });
+}
+
+/**
+ * node:http and node:https agents with the same connect-time rule, for clients built on node:http
+ * (the AWS SDK: `new S3Client({ requestHandler: guardedNodeAgents(policy) })`).
+ */
+export function guardedNodeAgents(policy: OutboundPolicy = {}): {
+  httpAgent: HttpAgent;
+  httpsAgent: HttpsAgent;
+} {
+  const lookup = guardedLookup(policy);
+  type Connect = HttpAgent['createConnection'];
+  const guard =
+    (create: Connect): Connect =>
+    (options, callback) => {
+      const refused = literalRefusal(options.host, policy);
+      if (refused) {
+        callback?.(refused, undefined as never);
+        return undefined;
+      }
+      return create({ ...options, lookup: lookup as never }, callback);
+    };
+  const httpAgent = new HttpAgent({ keepAlive: true });
+  httpAgent.createConnection = guard(httpAgent.createConnection.bind(httpAgent));
+  const httpsAgent = new HttpsAgent({ keepAlive: true });
+  httpsAgent.createConnection = guard(httpsAgent.createConnection.bind(httpsAgent));
+  return { httpAgent, httpsAgent };
 }
 
 const refusalCode = 'ESETPOINTREFUSED';

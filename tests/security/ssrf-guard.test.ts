@@ -5,13 +5,14 @@
  */
 
 import { lookup } from 'node:dns/promises';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { type Agent, createServer, get, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fetch, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   guardedDispatcher,
   guardedFetch,
+  guardedNodeAgents,
   isPublicAddress,
   type LookupAll,
   OutboundAllowList,
@@ -235,5 +236,24 @@ describe('request time', () => {
     expect(error.message).toMatch(/rebind\.example resolves to 127\.0\.0\.1/);
     expect(calls).toBe(2);
     expect(target.requests.length).toBe(before);
+  });
+
+  it('guards node:http clients (the AWS SDK) the same way', async () => {
+    const status = (url: string, agent: Agent) =>
+      new Promise<number>((resolve, reject) => {
+        get(url, { agent }, (response) => {
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        }).on('error', reject);
+      });
+    const before = target.requests.length;
+    const { httpAgent } = guardedNodeAgents();
+    await expect(status(`http://127.0.0.1:${target.port}/bucket`, httpAgent)).rejects.toThrow(/loopback/);
+    await expect(status(`http://localhost:${target.port}/bucket`, httpAgent)).rejects.toThrow(/loopback/);
+    expect(target.requests.length).toBe(before);
+    const allowed = guardedNodeAgents({ allow: emulator });
+    expect(await status(`http://127.0.0.1:${target.port}/bucket`, allowed.httpAgent)).toBe(200);
+    httpAgent.destroy();
+    allowed.httpAgent.destroy();
   });
 });
