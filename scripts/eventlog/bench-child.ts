@@ -6,7 +6,7 @@
  * is this process only (a `zstd -dc` child decompresses on the other core).
  */
 import { createReadStream, readFileSync } from 'node:fs';
-import { analyzeEventLog } from '../../src/eventlog/index.js';
+import { analyzeEventLog } from 'setpoint/eventlog/index';
 
 const [mode, file] = process.argv.slice(2);
 if (!file || (mode !== 'baseline' && mode !== 'engine')) {

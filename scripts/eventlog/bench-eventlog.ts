@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { decodeSource, resolveEventLog } from '../../src/eventlog/index.js';
+import { decodeSource, resolveEventLog } from 'setpoint/eventlog/index';
 
 const repoRoot = join(import.meta.dirname, '../..');
 const args = process.argv.slice(2);

@@ -2,9 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/client';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
-import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
 import { eventually } from '../databricks/integration-harness.js';
 import { runCli } from '../support/run-cli.js';
 import { startS3TestServer } from '../support/s3-test-server.js';
@@ -47,7 +48,13 @@ describe('workspace, recommendation and export commands through the real binary'
     );
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 5, clockSpeed: 3600, rateLimitScale: 0 });
+    emulator = await startEmulator({
+      nodeSpecs: catalogNodeSpecs,
+      port: 0,
+      seed: 5,
+      clockSpeed: 3600,
+      rateLimitScale: 0,
+    });
     server = await spawnSetpoint(
       ['serve', '--port', '0', '--data-dir', dataDir],
       /listening on (http:\/\/\S+)/,

@@ -1,9 +1,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/job-clusters';
+import { openPriceCatalog } from 'setpoint/pricing/catalog-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
-import { openPriceCatalog } from '../../src/pricing/catalog-store.js';
 import { eventually, type Harness, jobIdByName, processedRun, startHarness } from './integration-harness.js';
 
 describe('an Azure workspace, closed loop', () => {

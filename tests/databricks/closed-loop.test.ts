@@ -1,5 +1,5 @@
+import { findClusterSpec } from 'setpoint/platforms/databricks/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec } from '../../src/platforms/databricks/job-clusters.js';
 import {
   eventually,
   type Harness,

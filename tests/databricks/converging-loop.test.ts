@@ -1,11 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
+import { overallSummary, summarizeProject } from 'setpoint/demo/loop-summary';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/client';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ClosedLoop, startClosedLoop } from '../../src/demo/closed-loop-driver.js';
-import { overallSummary, summarizeProject } from '../../src/demo/loop-summary.js';
-import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 
 // Eight rounds of ten jobs through webhooks, collection, parsing and apply; slow on a busy machine.
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });

@@ -1,5 +1,5 @@
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
 
 describe('guardrails and the webhook receiver', () => {

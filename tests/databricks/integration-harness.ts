@@ -1,12 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config/load-config.js';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
-import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
-import { parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import type { S3Credentials } from '../../src/store/blobs/s3-client.js';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import type { S3Credentials } from '@setpoint/foundation/s3';
+import { loadConfig } from 'setpoint/config/load-config';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/client';
+import { parseClusterRefKey } from 'setpoint/platforms/databricks/job-clusters';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
+import { type RunningServer, startServer } from 'setpoint/server/start-server';
 
 export interface Harness {
   emulator: RunningEmulator;
@@ -57,6 +58,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const emulator = await startEmulator({
+    nodeSpecs: catalogNodeSpecs,
     port: 0,
     seed: options.seed ?? 7,
     clockSpeed: 3600,

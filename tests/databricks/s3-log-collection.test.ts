@@ -1,10 +1,10 @@
+import { createJob } from '@setpoint/databricks-emulator/server/jobs-routes';
+import type { JobSettings } from '@setpoint/databricks-emulator/server/schema';
+import { shippedJobSettings } from '@setpoint/databricks-emulator/workloads/shipped-jobs';
+import { S3Client } from '@setpoint/foundation/s3';
+import { checkWorkspaceAccess } from 'setpoint/platforms/databricks/access-check';
+import { probeS3LogDestination } from 'setpoint/platforms/databricks/log-store-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJob } from '../../src/emulator/server/jobs-routes.js';
-import type { JobSettings } from '../../src/emulator/server/schema.js';
-import { shippedJobSettings } from '../../src/emulator/workloads/shipped-jobs.js';
-import { checkWorkspaceAccess } from '../../src/platforms/databricks/access-check.js';
-import { probeS3LogDestination } from '../../src/platforms/databricks/log-store-s3.js';
-import { S3Client } from '../../src/store/blobs/s3-client.js';
 import {
   type S3FaultProxy,
   type S3TestServer,

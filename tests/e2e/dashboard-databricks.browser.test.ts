@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/job-clusters';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 import { formatUsd } from '../../web/src/lib/format.js';
 import { eventually, type Harness, jobIdByName, startHarness } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';

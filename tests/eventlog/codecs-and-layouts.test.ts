@@ -1,9 +1,8 @@
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError } from '../../src/errors/index.js';
-import { findZstdBinary } from '../../src/eventlog/codec/zstd-stream.js';
+import { isAppError } from '@setpoint/foundation/errors';
+import { findZstdBinary } from 'setpoint/eventlog/codec/zstd-stream';
 import {
   analyzeEventLog,
   detectCodec,
@@ -11,7 +10,8 @@ import {
   type RunProfile,
   resolveEventLog,
   runProfileSchema,
-} from '../../src/eventlog/index.js';
+} from 'setpoint/eventlog/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const fixtures = join(import.meta.dirname, '../fixtures/eventlog');
 const generated = join(fixtures, 'generated');

@@ -1,6 +1,6 @@
 import { zipSync } from 'fflate';
+import type { RecommendationInput, RecommendationOutput, Recommender } from 'setpoint/projects/ports';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RecommendationInput, RecommendationOutput, Recommender } from '../../src/projects/ports.js';
 import { fixtureFile } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 

@@ -1,5 +1,5 @@
+import type { RecommendationInput, RecommendationOutput, Recommender } from 'setpoint/projects/ports';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RecommendationInput, RecommendationOutput, Recommender } from '../../src/projects/ports.js';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 

@@ -1,6 +1,7 @@
 /** Field-by-field comparison of a RunProfile with Spark History Server REST answers. */
+
+import type { RunProfile } from 'setpoint/eventlog/index';
 import { expect } from 'vitest';
-import type { RunProfile } from '../../../src/eventlog/index.js';
 
 export type Json = Record<string, unknown>;
 

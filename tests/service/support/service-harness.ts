@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { configSchema, type SetpointConfig } from '../../../src/config/schema.js';
-import { createLogger } from '../../../src/logging/logger.js';
-import { buildApp } from '../../../src/server/build-app.js';
-import { type AnalysisPorts, composeServices, type Services } from '../../../src/server/compose-services.js';
+import { configSchema, type SetpointConfig } from 'setpoint/config/schema';
+import { createLogger } from 'setpoint/logging/logger';
+import { buildApp } from 'setpoint/server/build-app';
+import { type AnalysisPorts, composeServices, type Services } from 'setpoint/server/compose-services';
 
 export interface Harness {
   app: FastifyInstance;

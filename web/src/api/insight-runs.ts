@@ -1,5 +1,5 @@
-import { clusterIdentity } from '../../../src/insights/cluster-identity.js';
-import type { InsightRun } from '../../../src/insights/insight-run.js';
+import type { InsightRun } from '@setpoint/insights';
+import { clusterIdentity } from '@setpoint/insights';
 import type { Run } from './types.js';
 
 /** The identity of a run's cluster: equal keys mean the same node types, size, engine and market. */

@@ -1,5 +1,5 @@
+import { splitCostLines } from '@setpoint/insights';
 import { useMemo, useState } from 'react';
-import { splitCostLines } from '../../../../src/insights/cost-split.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
 import type { Run } from '../../api/types.js';
 import { type ChartOption, EChart } from '../../components/echart.js';

@@ -1,0 +1,131 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type {} from '@fastify/multipart';
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { FastifyRequest } from 'fastify';
+import { bundleFileName, extractZip, isZipFile } from '../../projects/eventlog-bundle.js';
+import { byteLimit } from '../../projects/eventlog-fetcher.js';
+import type { UploadedFile } from '../../projects/run-service.js';
+import { type ClusterReport, clusterReportSchema } from '../../projects/schema.js';
+
+export interface ParsedUpload {
+  directory: string;
+  files: UploadedFile[];
+  clusterReport: ClusterReport | null;
+  externalRunId: string;
+  status: string | null;
+}
+
+const maxClusterReportBytes = 32 * 1024 * 1024;
+
+export function parseClusterReport(value: unknown): ClusterReport {
+  const parsed = clusterReportSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ValidationError(
+      'CLUSTER_REPORT_INVALID',
+      `invalid cluster_report: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'validation failed'}`,
+    );
+  }
+  return parsed.data;
+}
+
+function parseReportText(text: string): ClusterReport {
+  try {
+    return parseClusterReport(JSON.parse(text));
+  } catch (error) {
+    if (error instanceof SyntaxError)
+      throw new ValidationError('CLUSTER_REPORT_INVALID', 'cluster_report is not valid JSON');
+    throw error;
+  }
+}
+
+/**
+ * Streams the multipart parts of a run upload to disk: `eventlog` file parts (or one zip of them),
+ * an optional `cluster_report` JSON part, optional `external_run_id` and `status` fields. The total
+ * is capped at `maxBytes`; without an external run id the content hash is the idempotency key.
+ */
+export async function receiveUpload(
+  request: FastifyRequest,
+  scratchDir: string,
+  maxBytes: number,
+): Promise<ParsedUpload> {
+  await mkdir(scratchDir, { recursive: true });
+  const directory = await mkdtemp(path.join(scratchDir, 'upload-'));
+  const files: UploadedFile[] = [];
+  const taken = new Set<string>();
+  const hash = createHash('sha256');
+  let clusterReport: ClusterReport | null = null;
+  let externalRunId: string | undefined;
+  let status: string | null = null;
+  let total = 0;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        const value = String(part.value);
+        if (part.fieldname === 'cluster_report') clusterReport = parseReportText(value);
+        else if (part.fieldname === 'external_run_id') externalRunId = value.trim().slice(0, 200);
+        else if (part.fieldname === 'status') status = value.trim().slice(0, 50);
+        else
+          throw new ValidationError('UPLOAD_UNKNOWN_PART', `unexpected multipart field "${part.fieldname}"`);
+        continue;
+      }
+      if (part.fieldname === 'cluster_report') {
+        const chunks: Buffer[] = [];
+        await pipeline(part.file, byteLimit(maxClusterReportBytes), async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) chunks.push(chunk);
+        });
+        clusterReport = parseReportText(Buffer.concat(chunks).toString('utf8'));
+        continue;
+      }
+      if (part.fieldname !== 'eventlog') {
+        part.file.resume();
+        throw new ValidationError(
+          'UPLOAD_UNKNOWN_PART',
+          `unexpected multipart file "${part.fieldname}" (use "eventlog" or "cluster_report")`,
+        );
+      }
+      const name = bundleFileName(part.filename, taken, 'eventlog');
+      taken.add(name);
+      const target = path.join(directory, name);
+      let bytes = 0;
+      const hashing = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          hash.update(chunk);
+          callback(null, chunk);
+        },
+      });
+      await pipeline(
+        part.file,
+        byteLimit(maxBytes - total, (count) => {
+          bytes = count;
+        }),
+        hashing,
+        createWriteStream(target),
+      );
+      total += bytes;
+      if (await isZipFile(target)) {
+        const extracted = await extractZip(target, directory, maxBytes, taken);
+        files.push(...extracted);
+      } else {
+        files.push({ name, path: target, bytes });
+      }
+    }
+    if (files.length === 0)
+      throw new ValidationError('UPLOAD_NO_EVENTLOG', 'the upload has no "eventlog" file part');
+    return {
+      directory,
+      files,
+      clusterReport,
+      externalRunId: externalRunId || `sha256:${hash.digest('hex')}`,
+      status,
+    };
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+}
