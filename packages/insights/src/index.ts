@@ -27,7 +27,6 @@ export {
   type RoiReason,
 } from './roi.js';
 export { type CostedRunLike, type Spend, spendInPeriod } from './spend.js';
-export { coefficientOfVariation, linearFit, mean, median, pearson } from './statistics.js';
 export {
   insightWireSchema,
   organizationSummaryWireSchema,

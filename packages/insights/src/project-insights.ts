@@ -1,5 +1,5 @@
+import { coefficientOfVariation, linearFit, median } from '@setpoint/foundation/statistics';
 import { chronological, type InsightRun, isFailed, isSuccessful, runtimeMinutes } from './insight-run.js';
-import { coefficientOfVariation, linearFit, median } from './statistics.js';
 
 export type InsightKind =
   | 'variable_data_size'

@@ -1,7 +1,7 @@
+import { mean } from '@setpoint/foundation/statistics';
 import { chronological, type InsightRun, isSuccessful, runtimeMinutes } from './insight-run.js';
 import { type Insight, projectInsights } from './project-insights.js';
 import { type ProjectRoi, projectRoi } from './roi.js';
-import { mean } from './statistics.js';
 
 export interface ProjectSummary {
   runs: number;

@@ -1,5 +1,5 @@
+import { mean, pearson } from '@setpoint/foundation/statistics';
 import { chronological, type InsightRun, isSuccessful, runtimeMinutes } from './insight-run.js';
-import { mean, pearson } from './statistics.js';
 
 /** At or above this Pearson correlation between input size and runtime, cost/GB is also considered. */
 export const strongCorrelation = 0.7;

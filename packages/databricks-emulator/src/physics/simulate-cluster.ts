@@ -1,9 +1,9 @@
+import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
 import type { StageModel, Workload } from '../workloads/schema.js';
 import type { SimClusterSpec } from './cluster-spec.js';
 import { computeCost, type NodeUsage } from './cost.js';
 import { type ExecutorShape, executorShape } from './executor-model.js';
 import { MinHeap } from './min-heap.js';
-import { createRandom, hashSeed, type Random } from './random.js';
 import type {
   ClusterEventRecord,
   ClusterSimulation,
@@ -92,11 +92,11 @@ export class ClusterSimulator {
     growthPerWeek: number,
   ) {
     this.shape = executorShape(spec);
-    this.random = createRandom(hashSeed(settings.seed, settings.runIndex, 'cluster'));
+    this.random = createRandom(deriveSeed(settings.seed, settings.runIndex, 'cluster'));
     const noise = settings.noise ?? runNoiseDefault;
     this.runFactor = Math.max(
       0.8,
-      createRandom(hashSeed(settings.seed, settings.runIndex, 'noise')).normal(1, noise),
+      createRandom(deriveSeed(settings.seed, settings.runIndex, 'noise')).normal(1, noise),
     );
     const weeks = settings.weeksElapsed ?? settings.runIndex / 7;
     this.dataScale = (1 + growthPerWeek) ** weeks;
@@ -227,7 +227,7 @@ export class ClusterSimulator {
   ): LiveExecutor {
     const id = this.nextExecutorId;
     this.nextExecutorId += 1;
-    const lossRandom = createRandom(hashSeed(this.settings.seed, this.settings.runIndex, 'spot', id));
+    const lossRandom = createRandom(deriveSeed(this.settings.seed, this.settings.runIndex, 'spot', id));
     // Spot capacity is sometimes short: with fallback, Databricks launches those nodes on demand.
     const capacityShort = lossRandom.next() < spotCapacityShortfall;
     const fallback = capacityShort && this.spec.availability === 'SPOT_WITH_FALLBACK';
@@ -241,7 +241,7 @@ export class ClusterSimulator {
       record: {
         executorId: String(id),
         host,
-        instanceId: `i-${hashSeed(this.settings.seed, 'instance', id, this.settings.runIndex).toString(16).padStart(8, '0')}${id.toString(16).padStart(8, '0')}`,
+        instanceId: `i-${deriveSeed(this.settings.seed, 'instance', id, this.settings.runIndex).toString(16).padStart(8, '0')}${id.toString(16).padStart(8, '0')}`,
         cores: this.shape.cores,
         spot,
         addedMs: readyMs,
@@ -483,9 +483,9 @@ export class ClusterSimulator {
     const available = shape.executionMemoryPerTaskBytes;
     // Which keys are hot is a property of the data, so the same tasks are heavy run after run (and in
     // a workload imported from this one's log); each run only shifts every task's share a little.
-    const skewRandom = createRandom(hashSeed(this.settings.seed, 'skew', jobIndex, stage.id));
+    const skewRandom = createRandom(deriveSeed(this.settings.seed, 'skew', jobIndex, stage.id));
     const jitterRandom = createRandom(
-      hashSeed(this.settings.seed, this.settings.runIndex, stageKey(workload, jobIndex, stage)),
+      deriveSeed(this.settings.seed, this.settings.runIndex, stageKey(workload, jobIndex, stage)),
     );
     const skews = Array.from(
       { length: taskCount },

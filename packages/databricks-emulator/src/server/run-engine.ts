@@ -1,6 +1,6 @@
+import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
 import { toSimClusterSpec } from '../physics/cluster-spec.js';
 import { MinHeap } from '../physics/min-heap.js';
-import { createRandom, hashSeed, type Random } from '../physics/random.js';
 import { simulateCluster } from '../physics/simulate-cluster.js';
 import type { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { invalidParameter } from './api-errors.js';
@@ -87,7 +87,7 @@ export class RunEngine {
   private closed = false;
 
   constructor(private readonly deps: RunEngineDeps) {
-    this.ids = createRandom(hashSeed(deps.seed, 'identifiers'));
+    this.ids = createRandom(deriveSeed(deps.seed, 'identifiers'));
   }
 
   get pendingActions(): number {
@@ -256,7 +256,7 @@ export class RunEngine {
         notBeforeMs: readyMs - cluster.requestedAtMs,
       });
       cluster.simulation = simulateCluster(cluster.sim, cluster.segments, {
-        seed: hashSeed(this.deps.seed, job?.jobId ?? run.runName, clusterKey),
+        seed: deriveSeed(this.deps.seed, job?.jobId ?? run.runName, clusterKey),
         runIndex,
         weeksElapsed,
       });
@@ -461,7 +461,7 @@ export class RunEngine {
   /** Databricks guarantees delivery of everything up to termination, a few minutes after it. */
   private scheduleFinalDelivery(cluster: ClusterRecord): void {
     if (!cluster.spec.cluster_log_conf) return;
-    const delayRandom = createRandom(hashSeed(this.deps.seed, cluster.clusterId, 'log-delay'));
+    const delayRandom = createRandom(deriveSeed(this.deps.seed, cluster.clusterId, 'log-delay'));
     const delayFault = this.deps.faults.take('log-delay', cluster.jobName);
     const delayMs =
       60_000 + Math.round(delayRandom.next() * 120_000) + (delayFault?.extraDelaySeconds ?? 0) * 1000;

@@ -1,6 +1,7 @@
+import { median } from '@setpoint/foundation/statistics';
 import { describe, expect, it } from 'vitest';
 import type { ProjectRun } from './closed-loop-driver.js';
-import { median, overallSummary, summarizeProject } from './loop-summary.js';
+import { overallSummary, summarizeProject } from './loop-summary.js';
 
 const run = (costUsd: number, runtimeMinutes: number, status = 'SUCCESS'): ProjectRun => ({
   id: `run_${costUsd}`,

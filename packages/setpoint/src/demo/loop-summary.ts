@@ -1,3 +1,4 @@
+import { median } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from './closed-loop-driver.js';
 
 /** Runs counted as learning: the cold start plus the optimizer's default three learning runs. */
@@ -13,15 +14,6 @@ export interface ProjectSummary {
   /** Runs after learning that finished within the SLA, of those after learning. */
   slaMetLastRuns: { met: number; of: number };
   phase: string;
-}
-
-export function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] ?? null)
-    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 export function summarizeProject(

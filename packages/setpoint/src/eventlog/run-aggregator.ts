@@ -1,3 +1,4 @@
+import { medianOfSorted } from '@setpoint/foundation/statistics';
 import type { z } from 'zod';
 import { handledEvents, isHandledEvent, isKnownEvent } from './event-names.js';
 import { GrowableFloat64Array } from './growable-array.js';
@@ -185,12 +186,6 @@ function addTask(totals: TaskMetricTotals, task: TaskEndRecord): void {
 
 function stageKey(stageId: number, attemptId: number): string {
   return `${stageId}.${attemptId}`;
-}
-
-function median(sorted: Float64Array): number {
-  if (sorted.length === 0) return 0;
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /**
@@ -742,7 +737,7 @@ export class RunAggregator {
   private stageProfile(stage: StageAttemptState): StageProfile {
     const durations = Float64Array.from(stage.durations.view());
     const sorted = Float64Array.from(durations).sort();
-    const medianTaskMs = median(sorted);
+    const medianTaskMs = sorted.length > 0 ? medianOfSorted(sorted) : 0;
     const maxTaskMs = sorted.length > 0 ? sorted[sorted.length - 1]! : 0;
     const status: StageProfile['status'] = stage.completed
       ? stage.failureReason !== null

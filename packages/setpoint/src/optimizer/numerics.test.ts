@@ -1,8 +1,8 @@
+import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import { describe, expect, it } from 'vitest';
 import { instanceFamily } from './config-features.js';
 import { fitGaussianProcess, fitGaussianProcessByEvidence } from './gaussian-process.js';
 import { constrainedExpectedImprovement, normalCdf, normalQuantile } from './normal-distribution.js';
-import { createRandom, deriveSeed } from './seeded-random.js';
 
 describe('normal distribution helpers', () => {
   it('has a CDF and quantile that invert each other', () => {

@@ -1,4 +1,4 @@
-import type { Random } from './seeded-random.js';
+import type { Random } from '@setpoint/foundation/random';
 import type { Candidate, Observation } from './types.js';
 
 /** What a search policy may know: the catalog, the runtime limit, and where the job started. */

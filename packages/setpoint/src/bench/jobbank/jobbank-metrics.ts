@@ -1,5 +1,6 @@
+import { median } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from '../../demo/closed-loop-driver.js';
-import { learningRunCount, median, summarizeProject } from '../../demo/loop-summary.js';
+import { learningRunCount, summarizeProject } from '../../demo/loop-summary.js';
 
 /** One project of one cold start, as the Job Bank observed it through the service. */
 export interface JobBankProject {

@@ -1,6 +1,6 @@
+import { createRandom } from '@setpoint/foundation/random';
 import { describe, expect, it } from 'vitest';
 import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
-import { createRandom } from '../../optimizer/seeded-random.js';
 import type { Observation } from '../../optimizer/types.js';
 import { fleetFor, playEpisode, runSweepBench } from './run-sweep-bench.js';
 import type { SweepCsvRow } from './schema.js';

@@ -1,10 +1,10 @@
+import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
 import { gpEiPolicy } from '../../optimizer/baselines/gp-ei-policy.js';
 import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
 import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
 import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
 import type { OptimizerSettings } from '../../optimizer/recommend.js';
 import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
-import { createRandom, deriveSeed, type Random } from '../../optimizer/seeded-random.js';
 import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
 import { type Observation, runCostUsd } from '../../optimizer/types.js';
 import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';

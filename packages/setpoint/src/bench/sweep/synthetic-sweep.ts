@@ -1,4 +1,4 @@
-import { createRandom } from '../../optimizer/seeded-random.js';
+import { createRandom } from '@setpoint/foundation/random';
 import { type SweepCsvRow, sweepColumns } from './schema.js';
 
 interface InstanceShape {

@@ -13,6 +13,7 @@ import { openPriceCatalog } from '../../pricing/catalog-store.js';
 import type { VolumeSpec } from '../../pricing/price-catalog.js';
 import type { Cloud, ComputeType, Plan } from '../../pricing/schema.js';
 import { examples } from '../help-text.js';
+import { parseNumberOption } from '../option-values.js';
 
 const clouds = ['aws', 'azure'] as const;
 const plans = ['standard', 'premium', 'enterprise'] as const;
@@ -22,20 +23,8 @@ const platforms = ['databricks', 'emr', 'cloud-only'] as const;
 /** Money in the output is rounded to micro-dollars; DBU units likewise. */
 const micro = (value: number): number => Math.round(value * 1e6) / 1e6;
 
-function positiveNumber(flag: string, text: string): number {
-  const value = Number(text);
-  if (!(value > 0) || !Number.isFinite(value)) {
-    throw new ValidationError('INVALID_OPTION', `${flag} expects a positive number, got "${text}"`);
-  }
-  return value;
-}
-
-function wholeNumber(flag: string, text: string): number {
-  if (!/^\d{1,5}$/.test(text.trim())) {
-    throw new ValidationError('INVALID_OPTION', `${flag} expects a whole number ≥ 0, got "${text}"`);
-  }
-  return Number(text);
-}
+const positiveNumber = (flag: string, text: string) => parseNumberOption(flag, text, { above: 0 });
+const wholeNumber = (flag: string, text: string) => parseNumberOption(flag, text, { whole: true, min: 0 });
 
 /** `gp3:100`, `gp3:100x2`, `gp3:100x2:4000:250` (IOPS and MiB/s for gp3), `premium-ssd:256`. */
 export function parseVolume(text: string): VolumeSpec {

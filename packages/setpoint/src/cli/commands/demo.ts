@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { ValidationError } from '@setpoint/foundation/errors';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
 import { overallSummary, summarizeProject } from '../../demo/loop-summary.js';
 import { stopOnSignals } from '../../server/start-server.js';
+import { parseCount, parseNumberOption } from '../option-values.js';
 import { printJson, printTable } from '../output.js';
 
 export function registerDemoCommand(program: Command): void {
@@ -28,24 +28,16 @@ export function registerDemoCommand(program: Command): void {
       '\nStarts an emulated workspace, imports all its jobs with auto-apply on, and runs them round after round;\nwatch learning and optimizing in the dashboard. The data directory is wiped at start.\n\nExamples:\n  setpoint demo\n  setpoint demo --headless --runs 10 --json',
     )
     .action(async (options) => {
-      const runs = Number(options.runs);
-      if (!Number.isInteger(runs) || runs < 1)
-        throw new ValidationError('INVALID_RUNS', '--runs must be a positive whole number');
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535)
-        throw new ValidationError(
-          'INVALID_PORT',
-          `--port must be a whole number from 0 to 65535, got "${options.port}"`,
-        );
-      if (!Number.isInteger(Number(options.seed)))
-        throw new ValidationError('INVALID_SEED', `--seed must be a whole number, got "${options.seed}"`);
+      const runs = parseNumberOption('--runs', options.runs, { whole: true, min: 1 });
+      const port = parseCount('--port', options.port, 0, 65_535);
+      const seed = parseNumberOption('--seed', options.seed, { whole: true });
       const progress = (line: string) => {
         if (!options.json) process.stderr.write(`${line}\n`);
       };
       const loop = await startClosedLoop({
         port: options.headless ? 0 : port,
         dataDir: options.dataDir,
-        seed: Number(options.seed),
+        seed,
         log: progress,
         // JSON goes to stdout alone; the server's log lines would interleave with it
         env: options.json ? { SETPOINT_LOG_LEVEL: 'silent' } : {},

@@ -12,13 +12,9 @@ import {
 import { ValidationError } from '@setpoint/foundation/errors';
 import { analyzeEventLog } from '../../eventlog/index.js';
 import { catalogNodeSpecs } from '../../pricing/catalog-node-specs.js';
+import { parseNumberOption } from '../option-values.js';
 
-function parseNumber(raw: string, flag: string, min = 0): number {
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min)
-    throw new ValidationError('CLI_INVALID_OPTION', `${flag} must be a number >= ${min}, got ${raw}`);
-  return value;
-}
+const parseNumber = (raw: string, flag: string) => parseNumberOption(flag, raw, { min: 0 });
 
 function parseStartTime(raw: string): number {
   const time = Date.parse(raw);

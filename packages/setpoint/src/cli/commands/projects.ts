@@ -1,6 +1,7 @@
-import { type Command, InvalidArgumentError, type OptionValues } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
+import { commaList, numberArgument } from '../option-values.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
 import { type Page, remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
@@ -18,24 +19,8 @@ export interface ProjectResource {
   updated_at: number;
 }
 
-function positiveNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError('expected a positive number');
-  return parsed;
-}
-
-function wholeNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError('expected a whole number');
-  return parsed;
-}
-
-function commaList(value: string): string[] {
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-}
+const positiveNumber = numberArgument({ above: 0 });
+const wholeNumber = numberArgument({ whole: true, min: 0 });
 
 /** Flags shared by `create` and `update`; only what was given is sent. */
 function withProjectFields<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(

@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { AppError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
+import { parseNumberOption } from '../option-values.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
 import { startSpinner, waitForAbort } from '../progress.js';
 import type { ApiClient } from '../remote/api-client.js';
@@ -120,7 +121,13 @@ export function registerRecommendationsCommand(program: Command): void {
     .action(async (project, options) => {
       const client = remoteClient(options);
       let rec = await client.request<RecommendationResource>('POST', recommendationPath(project), {});
-      if (options.wait) rec = await waitForRecommendation(client, project, rec.id, Number(options.timeout));
+      if (options.wait)
+        rec = await waitForRecommendation(
+          client,
+          project,
+          rec.id,
+          parseNumberOption('--timeout', options.timeout, { above: 0 }),
+        );
       finish(rec, options.json);
     });
 
@@ -143,7 +150,12 @@ export function registerRecommendationsCommand(program: Command): void {
     .action(async (project, id, options) => {
       const client = remoteClient(options);
       const rec = options.wait
-        ? await waitForRecommendation(client, project, id, Number(options.timeout))
+        ? await waitForRecommendation(
+            client,
+            project,
+            id,
+            parseNumberOption('--timeout', options.timeout, { above: 0 }),
+          )
         : await client.request<RecommendationResource>('GET', recommendationPath(project, id));
       finish(rec, options.json);
     });

@@ -3,6 +3,7 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import type { AccessCheckResult } from '../../platforms/databricks/access-check.js';
 import type { DiscoverResult } from '../../platforms/databricks/integration/discovery.js';
 import { examples } from '../help-text.js';
+import { parseCount, parseNumberOption } from '../option-values.js';
 import { colorEnabled, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
@@ -184,7 +185,7 @@ export function registerWorkspacesCommand(program: Command): void {
     .action(async (id, options) => {
       const result = await remoteClient(options).request<DiscoverResult>(
         'GET',
-        `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${Number(options.days)}`,
+        `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${parseCount('--days', options.days, 1, 60)}`,
       );
       if (options.json) return printJson(result);
       const money = (value: number | null) => (value === null ? '—' : `$${value.toFixed(0)}`);
@@ -231,7 +232,7 @@ export function registerWorkspacesCommand(program: Command): void {
     .action(async (id, jobIds, options) => {
       const settings: Record<string, unknown> = {};
       if (options.autoApply) settings.autoApply = true;
-      if (options.sla) settings.slaMinutes = Number(options.sla);
+      if (options.sla) settings.slaMinutes = parseNumberOption('--sla', options.sla, { above: 0 });
       if (options.preference) settings.preference = options.preference;
       const result = await remoteClient(options).request<{
         jobs: {

@@ -1,6 +1,6 @@
 import { decompressBlock } from 'lz4js';
-import { corruptStream, TruncatedStreamError } from '../eventlog-errors.js';
-import { ByteQueue } from './byte-queue.js';
+import { corruptStream } from '../eventlog-errors.js';
+import { decodeFramedStream } from './framed-stream.js';
 
 const blockMagic = Buffer.from('LZ4Block', 'latin1');
 const headerBytes = 21;
@@ -12,34 +12,27 @@ const methodLz4 = 0x20;
  * "LZ4Block" + token + compressedLen + originalLen + checksum (little-endian int32s) + payload.
  * An empty block ends one stream; Spark reads on after it, so concatenated streams decode too.
  */
-export async function* decodeLz4BlockStream(
+export function decodeLz4BlockStream(
   input: AsyncIterable<Uint8Array>,
   source: string,
 ): AsyncGenerator<Uint8Array> {
-  const queue = new ByteQueue();
-  for await (const chunk of input) {
-    queue.append(chunk);
-    while (queue.available >= headerBytes) {
-      if (!queue.startsWith(blockMagic)) throw corruptStream(source, 'lz4', 'block header expected');
-      const method = queue.byteAt(8) & 0xf0;
-      const compressedLength = queue.readInt32LE(9);
-      const originalLength = queue.readInt32LE(13);
-      if (compressedLength < 0 || originalLength < 0 || (method !== methodRaw && method !== methodLz4)) {
-        throw corruptStream(source, 'lz4', 'invalid block header');
-      }
-      if (queue.available < headerBytes + compressedLength) break;
-      queue.take(headerBytes);
-      const payload = queue.take(compressedLength);
-      if (originalLength === 0) continue;
-      if (method === methodRaw) {
-        yield Buffer.from(payload);
-        continue;
-      }
-      const output = Buffer.allocUnsafe(originalLength);
-      const written = decompressBlock(payload, output, 0, compressedLength, 0);
-      if (written !== originalLength) throw corruptStream(source, 'lz4', 'block length mismatch');
-      yield output;
+  return decodeFramedStream(input, source, 'lz4', (queue) => {
+    if (queue.available < headerBytes) return null;
+    if (!queue.startsWith(blockMagic)) throw corruptStream(source, 'lz4', 'block header expected');
+    const method = queue.byteAt(8) & 0xf0;
+    const compressedLength = queue.readInt32LE(9);
+    const originalLength = queue.readInt32LE(13);
+    if (compressedLength < 0 || originalLength < 0 || (method !== methodRaw && method !== methodLz4)) {
+      throw corruptStream(source, 'lz4', 'invalid block header');
     }
-  }
-  if (queue.available > 0) throw new TruncatedStreamError(source, 'lz4');
+    if (queue.available < headerBytes + compressedLength) return null;
+    queue.take(headerBytes);
+    const payload = queue.take(compressedLength);
+    if (originalLength === 0) return undefined;
+    if (method === methodRaw) return Buffer.from(payload);
+    const output = Buffer.allocUnsafe(originalLength);
+    const written = decompressBlock(payload, output, 0, compressedLength, 0);
+    if (written !== originalLength) throw corruptStream(source, 'lz4', 'block length mismatch');
+    return output;
+  });
 }

@@ -1,5 +1,5 @@
-import { corruptStream, TruncatedStreamError } from '../eventlog-errors.js';
-import { ByteQueue } from './byte-queue.js';
+import { corruptStream } from '../eventlog-errors.js';
+import { decodeFramedStream } from './framed-stream.js';
 
 const chunkUncompressed = 0;
 const chunkCompressed = 1;
@@ -8,35 +8,29 @@ const chunkCompressed = 1;
  * Decodes the compress-lzf chunk format (what Spark writes for `.lzf`): chunks of "ZV" + type byte,
  * then a big-endian uint16 length (type 0, stored) or compressed + original lengths (type 1, LZF).
  */
-export async function* decodeLzfStream(
+export function decodeLzfStream(
   input: AsyncIterable<Uint8Array>,
   source: string,
 ): AsyncGenerator<Uint8Array> {
-  const queue = new ByteQueue();
-  for await (const chunk of input) {
-    queue.append(chunk);
-    while (queue.available >= 5) {
-      if (queue.byteAt(0) !== 0x5a || queue.byteAt(1) !== 0x56)
-        throw corruptStream(source, 'lzf', 'chunk header expected');
-      const type = queue.byteAt(2);
-      if (type === chunkUncompressed) {
-        const length = queue.readUInt16BE(3);
-        if (queue.available < 5 + length) break;
-        queue.take(5);
-        yield Buffer.from(queue.take(length));
-      } else if (type === chunkCompressed) {
-        if (queue.available < 7) break;
-        const compressedLength = queue.readUInt16BE(3);
-        const originalLength = queue.readUInt16BE(5);
-        if (queue.available < 7 + compressedLength) break;
-        queue.take(7);
-        yield decompressLzfBlock(queue.take(compressedLength), originalLength, source);
-      } else {
-        throw corruptStream(source, 'lzf', `unknown chunk type ${type}`);
-      }
+  return decodeFramedStream(input, source, 'lzf', (queue) => {
+    if (queue.available < 5) return null;
+    if (queue.byteAt(0) !== 0x5a || queue.byteAt(1) !== 0x56)
+      throw corruptStream(source, 'lzf', 'chunk header expected');
+    const type = queue.byteAt(2);
+    if (type === chunkUncompressed) {
+      const length = queue.readUInt16BE(3);
+      if (queue.available < 5 + length) return null;
+      queue.take(5);
+      return Buffer.from(queue.take(length));
     }
-  }
-  if (queue.available > 0) throw new TruncatedStreamError(source, 'lzf');
+    if (type !== chunkCompressed) throw corruptStream(source, 'lzf', `unknown chunk type ${type}`);
+    if (queue.available < 7) return null;
+    const compressedLength = queue.readUInt16BE(3);
+    const originalLength = queue.readUInt16BE(5);
+    if (queue.available < 7 + compressedLength) return null;
+    queue.take(7);
+    return decompressLzfBlock(queue.take(compressedLength), originalLength, source);
+  });
 }
 
 /** LZF: a control byte < 32 starts a literal run of ctrl+1 bytes, otherwise a back-reference. */

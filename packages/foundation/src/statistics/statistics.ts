@@ -3,9 +3,15 @@ export function mean(values: readonly number[]): number | null {
   return values.reduce((sum, value) => sum + value, 0) / values.length;
 }
 
+/** The middle value (the mean of the two middle ones for an even count); null when there are none. */
 export function median(values: readonly number[]): number | null {
   if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+  return medianOfSorted([...values].sort((a, b) => a - b));
+}
+
+/** The median of values already sorted ascending (hot paths keep their own sorted typed arrays). */
+export function medianOfSorted(sorted: ArrayLike<number>): number {
+  if (sorted.length === 0) return Number.NaN;
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coefficientOfVariation, linearFit, median, pearson } from './statistics.js';
+import { coefficientOfVariation, linearFit, median, medianOfSorted, pearson } from './statistics.js';
 
 describe('statistics', () => {
   it('pearson is 1 for a rising line, -1 for a falling one, null when a side is constant', () => {
@@ -31,6 +31,8 @@ describe('statistics', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNull();
+    expect(medianOfSorted(Float64Array.from([1, 2, 3, 10]))).toBe(2.5);
+    expect(medianOfSorted([])).toBeNaN();
     expect(coefficientOfVariation([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(2 / 5, 12);
     const fit = linearFit([
       [0, 1],
