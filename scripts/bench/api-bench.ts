@@ -12,10 +12,10 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { composeServices } from 'setpoint/composition/compose-services';
 import { configSchema } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
-import { defaultProjectSettings } from 'setpoint/projects/project-settings';
-import { composeServices } from 'setpoint/server/compose-services';
+import { defaultProjectSettings } from 'setpoint/service/projects/project-settings';
 import { runRow } from '../../tests/support/run-rows.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
 import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
-import { createDatabricksClient } from 'setpoint/platforms/databricks/client';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import type { S3Credentials } from '@setpoint/foundation/s3';
 import { loadConfig } from 'setpoint/config/load-config';
-import { createDatabricksClient } from 'setpoint/platforms/databricks/client';
-import { parseClusterRefKey } from 'setpoint/platforms/databricks/job-clusters';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
 
@@ -102,7 +103,7 @@ export async function startHarness(
     'test',
   );
   if (options.s3)
-    await server.services.databricks.store.saveWorkspaceLink(workspace.id, {
+    await databricksIntegrationOf(server.services).store.saveWorkspaceLink(workspace.id, {
       logDestination: options.s3.logDestination,
     });
   const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
@@ -125,7 +126,7 @@ export async function jobIdByName(client: Harness['databricks'], name: string): 
 
 /** Imports one job and returns its first project (one per job cluster; single-cluster jobs have one). */
 export async function importJob(h: Harness, jobId: string, settings: Record<string, unknown> = {}) {
-  const [imported] = await h.server.services.databricks.onboarding.importJobs(
+  const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
     h.workspaceId,
     { jobIds: [jobId], settings },
     'test',

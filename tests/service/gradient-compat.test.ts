@@ -1,5 +1,9 @@
 import { zipSync } from 'fflate';
-import type { RecommendationInput, RecommendationOutput, Recommender } from 'setpoint/projects/ports';
+import type {
+  RecommendationInput,
+  RecommendationOutput,
+  Recommender,
+} from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixtureFile } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';

@@ -2,7 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { retryDelayMs } from 'setpoint/queue/backoff';
-import { type JobHandlers, type JobQueue, type ParkedJob, PermanentJobError } from 'setpoint/queue/job-queue';
+import {
+  coreJobKinds,
+  type JobHandlers,
+  type JobQueue,
+  type ParkedJob,
+  PermanentJobError,
+} from 'setpoint/queue/job-queue';
 import { PgBossJobQueue } from 'setpoint/queue/pg-boss-job-queue';
 import { SqlJobQueue } from 'setpoint/queue/sql-job-queue';
 import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
@@ -211,7 +217,7 @@ describeFull('job queues on PostgreSQL', 'PostgreSQL', () => {
     databases.push(database);
     const store = await openDatabase({ databaseUrl: database.url, dataDir: tmpdir() });
     return {
-      queue: new PgBossJobQueue(database.url, policy(maxAttempts)),
+      queue: new PgBossJobQueue(database.url, policy(maxAttempts), coreJobKinds),
       store,
       cleanup: () => store.close(),
     };

@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { composeServices } from 'setpoint/composition/compose-services';
 import { configSchema } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
 import { SecretBox } from 'setpoint/security/secret-box';
-import { composeServices } from 'setpoint/server/compose-services';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 

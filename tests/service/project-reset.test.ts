@@ -1,4 +1,8 @@
-import type { RecommendationInput, RecommendationOutput, Recommender } from 'setpoint/projects/ports';
+import type {
+  RecommendationInput,
+  RecommendationOutput,
+  Recommender,
+} from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixtureFile, multipartBody } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { type AnalysisPorts, composeServices, type Services } from 'setpoint/composition/compose-services';
 import { configSchema, type SetpointConfig } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
 import { buildApp } from 'setpoint/server/build-app';
-import { type AnalysisPorts, composeServices, type Services } from 'setpoint/server/compose-services';
 
 export interface Harness {
   app: FastifyInstance;

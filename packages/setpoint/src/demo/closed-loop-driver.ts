@@ -1,10 +1,11 @@
 import { rmSync } from 'node:fs';
 import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator';
 import { loadConfig } from '../config/load-config.js';
-import { createDatabricksClient } from '../platforms/databricks/client.js';
+import { createDatabricksClient } from '../platforms/databricks/api/client.js';
+import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
-import type { Run } from '../projects/run-service.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
+import type { Run } from '../service/runs/run-service.js';
 
 export interface DriverOptions {
   port: number;
@@ -118,7 +119,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
         await databricks.updateJob(job.job_id, { tasks: tasks.filter((task) => task.new_cluster) });
     }
     index += 1;
-    const [imported] = await services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(services).onboarding.importJobs(
       workspace.id,
       { jobIds: [job.job_id], settings: { autoApply: true } },
       'demo',

@@ -1,4 +1,7 @@
-/** Every job kind and its payload: producers and handlers are typed from this one map. */
+/**
+ * Every job kind and its payload: producers and handlers are typed from this one map. A platform adds
+ * its own kinds by augmenting this interface from its folder, and declares them in `jobKinds`.
+ */
 export interface JobPayloads {
   /** Fetch the run's event log from `eventlog_uri` into the blob store. */
   'run.ingest': { runId: string };
@@ -6,37 +9,21 @@ export interface JobPayloads {
   'run.parse': { runId: string };
   /** RunProfile + cluster facts → cost breakdown. */
   'run.cost': { runId: string };
-  /** Update the project's phase from its runs, then ask for a recommendation based on the run. */
+  /** A processed run asks for a recommendation based on it (history from before a reset does not). */
   'project.model-update': { runId: string };
   /** Fill a PENDING recommendation through the recommender. */
   'recommendation.generate': { recommendationId: string };
-  /**
-   * Collect a finished Databricks run (run, cluster, events, event log) for the projects of its job,
-   * or for one named project (a one-time run submitted for it, e.g. from Airflow).
-   */
-  'databricks.collect': { workspaceId: string; runId: string; projectId?: string | undefined };
-  /** Write a recommendation into the Databricks job. */
-  'databricks.apply': {
-    projectId: string;
-    recommendationId: string;
-    actor: string;
-    kind: 'apply' | 'auto-apply';
-  };
-  /** Look for finished runs of onboarded jobs that no webhook announced. */
-  'databricks.reconcile': { workspaceId: string };
 }
 
 export type JobKind = keyof JobPayloads;
 
-export const jobKinds = [
+/** The kinds of the core's pipeline; platforms declare theirs (`PlatformPlugin.jobKinds`). */
+export const coreJobKinds = [
   'run.ingest',
   'run.parse',
   'run.cost',
   'project.model-update',
   'recommendation.generate',
-  'databricks.collect',
-  'databricks.apply',
-  'databricks.reconcile',
 ] as const satisfies readonly JobKind[];
 
 export interface JobContext {
@@ -45,14 +32,15 @@ export interface JobContext {
   attempt: number;
 }
 
-type JobHandler<K extends JobKind> = (payload: JobPayloads[K], context: JobContext) => Promise<void>;
+export type JobHandler<K extends JobKind> = (payload: JobPayloads[K], context: JobContext) => Promise<void>;
 
-/** Kinds only the Databricks integration produces and handles. */
-export type IntegrationJobKind = 'databricks.collect' | 'databricks.apply' | 'databricks.reconcile';
+/** A worker runs the kinds it has handlers for; others wait for a worker that can. */
+export type JobHandlers = { [K in JobKind]?: JobHandler<K> };
 
-export type JobHandlers = { [K in Exclude<JobKind, IntegrationJobKind>]: JobHandler<K> } & {
-  [K in IntegrationJobKind]?: JobHandler<K>;
-};
+export type CoreJobKind = (typeof coreJobKinds)[number];
+
+/** The pipeline's handlers: one for every core kind. */
+export type CoreJobHandlers = { [K in CoreJobKind]: JobHandler<K> };
 
 export interface ParkedJob {
   queue: 'sql' | 'pg-boss';

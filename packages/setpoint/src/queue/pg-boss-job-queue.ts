@@ -5,14 +5,13 @@ import {
   type JobKind,
   type JobPayloads,
   type JobQueue,
-  jobKinds,
   PermanentJobError,
   type RetryPolicy,
   type WorkerOptions,
 } from './job-queue.js';
 
 /** pg-boss queue names allow only [A-Za-z0-9_-]. */
-const queueName = (kind: JobKind) => `setpoint_${kind.replace(/[.-]/g, '_')}`;
+const queueName = (kind: string) => `setpoint_${kind.replace(/[.-]/g, '_')}`;
 
 /**
  * The scale-out queue: pg-boss on the PostgreSQL database. Leases are pg-boss expirations (a job
@@ -27,6 +26,8 @@ export class PgBossJobQueue implements JobQueue {
   constructor(
     databaseUrl: string,
     private readonly policy: RetryPolicy,
+    /** Every kind this deployment queues (the core's and each registered platform's). */
+    private readonly kinds: readonly JobKind[],
     maintenanceIntervalSeconds = Math.max(1, Math.min(60, Math.ceil(policy.leaseSeconds / 2))),
   ) {
     this.#boss = new PgBoss({
@@ -43,7 +44,7 @@ export class PgBossJobQueue implements JobQueue {
   start(): Promise<void> {
     this.#started ??= (async () => {
       await this.#boss.start();
-      for (const kind of jobKinds) {
+      for (const kind of this.kinds) {
         const name = queueName(kind);
         const options = {
           name,
@@ -74,7 +75,7 @@ export class PgBossJobQueue implements JobQueue {
 
   async startWorkers(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
     await this.start();
-    for (const kind of jobKinds) {
+    for (const kind of this.kinds) {
       const handler = handlers[kind] as
         | ((payload: unknown, context: JobContext) => Promise<void>)
         | undefined;
@@ -119,7 +120,7 @@ export class PgBossJobQueue implements JobQueue {
   async depth() {
     await this.start();
     const rows: Array<{ kind: string; state: 'queued' | 'running'; count: number }> = [];
-    for (const kind of jobKinds) {
+    for (const kind of this.kinds) {
       const queued = await this.#boss.getQueueSize(queueName(kind));
       const notFinished = await this.#boss.getQueueSize(queueName(kind), { before: 'completed' });
       rows.push(

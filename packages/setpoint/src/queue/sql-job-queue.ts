@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../store/database-schema.js';
 import type { DialectName } from '../store/dialect.js';
 import { retryDelayMs } from './backoff.js';
@@ -14,13 +14,11 @@ import {
   type WorkerOptions,
 } from './job-queue.js';
 
-interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: string;
-  attempts: number;
-  max_attempts: number;
-}
+import {
+  type ClaimedJob,
+  createQueueJobRepository,
+  type QueueJobRepository,
+} from './queue-job-repository.js';
 
 /**
  * The embedded queue: a `queue_jobs` table in Setpoint's own database. A job is claimed with one
@@ -34,38 +32,29 @@ export class SqlJobQueue implements JobQueue {
   #stopping = false;
   #loops: Promise<void>[] = [];
   #wake: Array<() => void> = [];
+  readonly #jobs: QueueJobRepository;
 
   constructor(
-    private readonly db: Kysely<Database>,
-    private readonly dialect: DialectName,
+    db: Kysely<Database>,
+    dialect: DialectName,
     private readonly policy: RetryPolicy,
     private readonly pollIntervalMs = 500,
-  ) {}
+  ) {
+    this.#jobs = createQueueJobRepository(db, dialect);
+  }
 
   async enqueue<K extends JobKind>(
     kind: K,
     payload: JobPayloads[K],
     options: { idempotencyKey?: string } = {},
   ) {
-    const now = Date.now();
-    await this.db
-      .insertInto('queue_jobs')
-      .values({
-        kind,
-        payload: JSON.stringify(payload),
-        state: 'queued',
-        run_at: now,
-        attempts: 0,
-        max_attempts: this.policy.maxAttempts,
-        locked_by: null,
-        locked_until: null,
-        last_error: null,
-        idempotency_key: options.idempotencyKey ?? null,
-        created_at: now,
-        finished_at: null,
-      })
-      .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
-      .execute();
+    await this.#jobs.insert({
+      kind,
+      payload: JSON.stringify(payload),
+      maxAttempts: this.policy.maxAttempts,
+      idempotencyKey: options.idempotencyKey ?? null,
+      now: Date.now(),
+    });
     for (const wake of this.#wake.splice(0)) wake();
   }
 
@@ -74,18 +63,8 @@ export class SqlJobQueue implements JobQueue {
     for (let slot = 0; slot < options.concurrency; slot += 1) this.#loops.push(this.#loop(handlers, options));
   }
 
-  async depth() {
-    const rows = await this.db
-      .selectFrom('queue_jobs')
-      .select(['kind', 'state', (eb) => eb.fn.countAll<number>().as('count')])
-      .where('state', 'in', ['queued', 'running'])
-      .groupBy(['kind', 'state'])
-      .execute();
-    return rows.map((row) => ({
-      kind: row.kind,
-      state: row.state as 'queued' | 'running',
-      count: Number(row.count),
-    }));
+  depth() {
+    return this.#jobs.depth();
   }
 
   async stop(): Promise<void> {
@@ -114,32 +93,17 @@ export class SqlJobQueue implements JobQueue {
     }
   }
 
-  async #claim(kinds: string[]): Promise<ClaimedJob | undefined> {
+  #claim(kinds: string[]): Promise<ClaimedJob | undefined> {
     const now = Date.now();
-    const lockedUntil = now + this.policy.leaseSeconds * 1000;
-    const skipLocked = this.dialect === 'postgres' ? sql`for update skip locked` : sql``;
-    const result = await sql<ClaimedJob>`
-      update queue_jobs
-      set state = 'running', locked_by = ${this.#workerId}, locked_until = ${lockedUntil}, attempts = attempts + 1
-      where id = (
-        select id from queue_jobs
-        where ((state = 'queued' and run_at <= ${now}) or (state = 'running' and locked_until < ${now}))
-          and kind in (${sql.join(kinds)})
-        order by run_at, id
-        limit 1
-        ${skipLocked}
-      )
-      returning id, kind, payload, attempts, max_attempts`.execute(this.db);
-    return result.rows[0];
+    return this.#jobs.claim(kinds, this.#workerId, now, now + this.policy.leaseSeconds * 1000);
   }
 
   async #run(job: ClaimedJob, handlers: JobHandlers, options: WorkerOptions): Promise<void> {
     const started = performance.now();
     const heartbeat = setInterval(
       () => {
-        void this.#ownedJob(job.id)
-          .set({ locked_until: Date.now() + this.policy.leaseSeconds * 1000 })
-          .execute()
+        void this.#jobs
+          .updateOwned(job.id, this.#workerId, { locked_until: Date.now() + this.policy.leaseSeconds * 1000 })
           .catch(() => undefined);
       },
       Math.max(250, (this.policy.leaseSeconds * 1000) / 3),
@@ -150,15 +114,13 @@ export class SqlJobQueue implements JobQueue {
       const handler = handlers[kind] as (payload: unknown, context: JobContext) => Promise<void>;
       await handler(JSON.parse(job.payload), context);
       clearInterval(heartbeat);
-      await this.#ownedJob(job.id)
-        .set({
-          state: 'done',
-          finished_at: Date.now(),
-          locked_by: null,
-          locked_until: null,
-          last_error: null,
-        })
-        .execute();
+      await this.#jobs.updateOwned(job.id, this.#workerId, {
+        state: 'done',
+        finished_at: Date.now(),
+        locked_by: null,
+        locked_until: null,
+        last_error: null,
+      });
       options.onAttempt?.(kind, 'done', (performance.now() - started) / 1000);
     } catch (error) {
       clearInterval(heartbeat);
@@ -173,37 +135,24 @@ export class SqlJobQueue implements JobQueue {
           error: message,
           attempts: job.attempts,
         });
-        await this.#ownedJob(job.id)
-          .set({
-            state: 'failed',
-            finished_at: Date.now(),
-            locked_by: null,
-            locked_until: null,
-            last_error: message,
-          })
-          .execute();
+        await this.#jobs.updateOwned(job.id, this.#workerId, {
+          state: 'failed',
+          finished_at: Date.now(),
+          locked_by: null,
+          locked_until: null,
+          last_error: message,
+        });
         options.onAttempt?.(kind, 'parked', (performance.now() - started) / 1000);
       } else {
-        await this.#ownedJob(job.id)
-          .set({
-            state: 'queued',
-            run_at: Date.now() + retryDelayMs(job.attempts, this.policy.retryDelaySeconds),
-            locked_by: null,
-            locked_until: null,
-            last_error: message,
-          })
-          .execute();
+        await this.#jobs.updateOwned(job.id, this.#workerId, {
+          state: 'queued',
+          run_at: Date.now() + retryDelayMs(job.attempts, this.policy.retryDelaySeconds),
+          locked_by: null,
+          locked_until: null,
+          last_error: message,
+        });
         options.onAttempt?.(kind, 'retry', (performance.now() - started) / 1000);
       }
     }
-  }
-
-  /** Only the current lease holder may change a job (a stale worker that lost its lease cannot). */
-  #ownedJob(id: number) {
-    return this.db
-      .updateTable('queue_jobs')
-      .where('id', '=', id)
-      .where('locked_by', '=', this.#workerId)
-      .where('state', '=', 'running');
   }
 }

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeServices, type Services } from '../composition/compose-services.js';
 import { configSchema } from '../config/schema.js';
 import { createLogger } from '../logging/logger.js';
 import { buildApp } from './build-app.js';
-import { composeServices, type Services } from './compose-services.js';
 
 describe('buildApp', () => {
   let app: FastifyInstance;

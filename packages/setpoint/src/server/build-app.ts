@@ -5,15 +5,12 @@ import rateLimit from '@fastify/rate-limit';
 import { RateLimitedError } from '@setpoint/foundation/errors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../composition/compose-services.js';
 import type { Logger } from '../logging/logger.js';
-import { databricksRoutes } from '../platforms/databricks/integration/integration-routes.js';
-import { sessionRoutes } from '../users/session-routes.js';
-import type { Services } from './compose-services.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
-import { createProjectSummaries } from './project-summaries.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
@@ -25,6 +22,7 @@ import { organizationRoutes } from './routes/organization-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { recommendationRoutes } from './routes/recommendation-routes.js';
 import { runRoutes } from './routes/run-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 
@@ -109,12 +107,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       demoLoginToken: () => services.demoLoginToken,
     }),
   );
-  await app.register(systemRoutes(services.store));
-  await app.register(projectRoutes(services.projects, createProjectSummaries(services.store.db)));
-  await app.register(insightsRoutes(services));
+  await app.register(systemRoutes(services.store.dialect, services.projects));
+  await app.register(projectRoutes(services.projects, services.insights.projectSummaries));
+  await app.register(insightsRoutes(services.insights));
   await app.register(organizationRoutes(services.organizationSettings));
   await app.register(
     runRoutes(services.runs, {
+      parseClusterReport: services.parseClusterReport,
       scratchDir: services.scratchDir,
       maxUploadBytes: config.maxUploadBytes,
       metrics: services.metrics,
@@ -122,15 +121,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   );
   await app.register(recommendationRoutes(services.recommendations));
   await app.register(workspaceRoutes(services.workspaces));
-  await app.register(
-    databricksRoutes({
-      integration: services.databricks,
-      workspaces: services.workspaces,
-      projects: services.projects,
-    }),
-  );
+  for (const platform of services.platforms.entries) await app.register(platform.routes);
   await app.register(
     gradientCompatRoutes({
+      parseClusterReport: services.parseClusterReport,
       apiKeys: services.apiKeys,
       projects: services.projects,
       runs: services.runs,
@@ -139,7 +133,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       maxUploadBytes: config.maxUploadBytes,
     }),
   );
-  await app.register(jobRoutes(services.store.db));
+  await app.register(jobRoutes(services.parkedJobs));
   await app.register(metricsRoutes(services.metrics, config.metricsPublic));
   await registerWebApp(app, deps.webDir);
   return app;

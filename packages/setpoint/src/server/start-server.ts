@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
+import { composeServices, type Services } from '../composition/compose-services.js';
 import type { SetpointConfig } from '../config/schema.js';
 import { createLogger } from '../logging/logger.js';
 import type { StoreConnection } from '../store/open-database.js';
 import { buildApp } from './build-app.js';
-import { composeServices, type Services } from './compose-services.js';
 
 export interface RunningServer {
   app: FastifyInstance;

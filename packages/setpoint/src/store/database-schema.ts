@@ -1,6 +1,4 @@
 import type { Generated } from 'kysely';
-import type { DatabricksIntegrationTables } from '../platforms/databricks/integration/integration-tables.js';
-import type { UserTables } from '../users/user-tables.js';
 
 /** Timestamps are epoch milliseconds on both dialects; JSON documents are text. */
 export interface ProjectsTable {
@@ -124,7 +122,38 @@ export interface ParkedJobsTable {
   created_at: number;
 }
 
-export interface Database extends DatabricksIntegrationTables, UserTables {
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** `scrypt$N$r$p$salt$hash`, base64url parts. */
+  password_hash: string;
+  role: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token; the token itself is only ever in the user's cookie. */
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** The organization's settings document (migration 0005): one row. */
+export interface OrganizationSettingsTable {
+  id: string;
+  /** JSON `OrganizationSettings`. */
+  settings: string;
+  updated_at: number;
+  updated_by: string;
+}
+
+/**
+ * The core's tables. A platform's tables are not here: its repositories reach them through
+ * `db.withTables<ItsTables>()`, so the core never names a platform.
+ */
+export interface Database {
   projects: ProjectsTable;
   audit_log: AuditLogTable;
   workspaces: WorkspacesTable;
@@ -133,4 +162,7 @@ export interface Database extends DatabricksIntegrationTables, UserTables {
   api_keys: ApiKeysTable;
   queue_jobs: QueueJobsTable;
   parked_jobs: ParkedJobsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  organization_settings: OrganizationSettingsTable;
 }

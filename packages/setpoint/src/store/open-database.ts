@@ -6,7 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from './database-schema.js';
 import type { DialectName } from './dialect.js';
-import { migrationProvider } from './migrations/index.js';
+import { type ExtraMigrations, migrationProvider } from './migrations/index.js';
 
 export interface StoreConnection {
   db: Kysely<Database>;
@@ -17,6 +17,8 @@ export interface StoreConnection {
 export interface OpenDatabaseOptions {
   databaseUrl?: string | undefined;
   dataDir: string;
+  /** The registered platforms' migrations, run in the same sequence as the core's. */
+  migrations?: ExtraMigrations[];
 }
 
 // int8 (counts, epoch ms) arrives as a string from pg; Setpoint's values all fit in a double.
@@ -24,7 +26,7 @@ pg.types.setTypeParser(20, (value) => Number.parseInt(value, 10));
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<StoreConnection> {
   const connection = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
-  await migrateToLatest(connection);
+  await migrateToLatest(connection, options.migrations ?? []);
   return connection;
 }
 
@@ -45,8 +47,11 @@ function openSqlite(dataDir: string): StoreConnection {
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 
-async function migrateToLatest(connection: StoreConnection): Promise<void> {
-  const migrator = new Migrator({ db: connection.db, provider: migrationProvider(connection.dialect) });
+async function migrateToLatest(connection: StoreConnection, extra: ExtraMigrations[]): Promise<void> {
+  const migrator = new Migrator({
+    db: connection.db,
+    provider: migrationProvider(connection.dialect, extra),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';

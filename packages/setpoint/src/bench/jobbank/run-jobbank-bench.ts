@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type ClosedLoop, startClosedLoop } from '../../demo/closed-loop-driver.js';
-import { parseJsonColumn } from '../../projects/ids.js';
-import type { Prediction } from '../../projects/ports.js';
+import { databricksIntegrationOf } from '../../platforms/databricks/databricks-platform.js';
 import {
   type JobBankMetrics,
   type JobBankOperations,
@@ -33,14 +32,9 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
   for (const job of loop.jobs) {
     for (const projectId of job.projectIds) {
       const project = await services.projects.get(projectId);
-      const recommendations = await services.store.db
-        .selectFrom('recommendations')
-        .select(['id', 'prediction'])
-        .where('project_id', '=', projectId)
-        .execute();
       const predictedRuntimeMinutes = new Map<string, number>();
-      for (const recommendation of recommendations) {
-        const mid = parseJsonColumn<Prediction>(recommendation.prediction)?.runtimeMinutes.mid;
+      for (const recommendation of await allRecommendations(loop, projectId)) {
+        const mid = recommendation.prediction?.runtimeMinutes.mid;
         if (mid) predictedRuntimeMinutes.set(recommendation.id, mid);
       }
       projects.push({
@@ -57,53 +51,41 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
   return projects;
 }
 
-/** Webhook arrival → the recommendation computed from that run, read back from Setpoint's own tables. */
+async function allRecommendations(loop: ClosedLoop, projectId: string) {
+  return (await loop.server.services.recommendations.list(projectId, { limit: 500, offset: 0 })).items;
+}
+
+/** Webhook arrival → the recommendation computed from that run, read back through Setpoint's services. */
 async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
-  const { db } = loop.server.services.store;
-  const webhooks = await db
-    .selectFrom('databricks_webhook_events')
-    .select(['event_key', 'received_at'])
-    .where((eb) =>
-      eb.or([eb('event_key', 'like', '%:jobs.on_success:%'), eb('event_key', 'like', '%:jobs.on_failure:%')]),
-    )
-    .execute();
+  const { services } = loop.server;
+  const databricks = databricksIntegrationOf(services);
   const receivedAt = new Map(
-    webhooks.map((event) => [event.event_key.split(':').at(-1) ?? '', event.received_at]),
+    (await databricks.store.webhookDeliveries(['jobs.on_success', 'jobs.on_failure'])).map((event) => [
+      event.eventKey.split(':').at(-1) ?? '',
+      event.receivedAt,
+    ]),
   );
-  const ready = await db
-    .selectFrom('recommendations')
-    .innerJoin('runs', 'runs.id', 'recommendations.based_on_run_id')
-    .select(['runs.external_run_id', 'recommendations.updated_at'])
-    .where('recommendations.state', '=', 'SUCCESS')
-    .execute();
-  const webhookToRecommendationMs = ready.flatMap((row) => {
-    const received = receivedAt.get(row.external_run_id);
-    return received === undefined ? [] : [row.updated_at - received];
-  });
-  const count = async (query: Promise<{ count: number | string | bigint }>) => Number((await query).count);
+  const webhookToRecommendationMs: number[] = [];
+  let incompleteRuns = 0;
+  let reverts = 0;
+  for (const projectId of loop.jobs.flatMap((job) => job.projectIds)) {
+    const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items;
+    incompleteRuns += runs.filter((run) => run.status === 'INCOMPLETE').length;
+    const externalIdOf = new Map(runs.map((run) => [run.id, run.externalRunId]));
+    for (const recommendation of await allRecommendations(loop, projectId)) {
+      if (recommendation.state !== 'SUCCESS' || !recommendation.basedOnRunId) continue;
+      const received = receivedAt.get(externalIdOf.get(recommendation.basedOnRunId) ?? '');
+      if (received !== undefined) webhookToRecommendationMs.push(recommendation.updatedAt - received);
+    }
+    reverts += (await databricks.store.appliedConfigs(projectId)).filter(
+      (config) => config.kind === 'revert',
+    ).length;
+  }
   return {
     webhookToRecommendationMs,
-    collectionFailures: await count(
-      db
-        .selectFrom('parked_jobs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('kind', '=', 'databricks.collect')
-        .executeTakeFirstOrThrow(),
-    ),
-    incompleteRuns: await count(
-      db
-        .selectFrom('runs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('status', '=', 'INCOMPLETE')
-        .executeTakeFirstOrThrow(),
-    ),
-    reverts: await count(
-      db
-        .selectFrom('databricks_applied_configs')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('kind', '=', 'revert')
-        .executeTakeFirstOrThrow(),
-    ),
+    collectionFailures: await services.parkedJobs.count('databricks.collect'),
+    incompleteRuns,
+    reverts,
   };
 }
 

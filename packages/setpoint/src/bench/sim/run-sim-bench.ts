@@ -10,14 +10,18 @@ import {
 } from '@setpoint/databricks-emulator';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { analyzeEventLog } from '../../eventlog/index.js';
+import {
+  OptimizerRecommender,
+  runtimeSecondsOf,
+} from '../../platforms/databricks/recommender/optimizer-recommender.js';
+import { clusterFacts } from '../../platforms/databricks/runs/cluster-facts.js';
+import { CostEngineCoster } from '../../platforms/databricks/runs/run-coster.js';
 import { shippedCatalog } from '../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog, type PriceCatalog } from '../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../pricing/schema.js';
-import { clusterFacts } from '../../projects/cluster-facts.js';
-import { CostEngineCoster } from '../../projects/cost-engine-coster.js';
-import { OptimizerRecommender, runtimeSecondsOf } from '../../projects/optimizer-recommender.js';
-import type { RecommenderRun, WorkspaceFacts } from '../../projects/ports.js';
-import { defaultProjectSettings, type ProjectPhase } from '../../projects/project-settings.js';
+import { defaultProjectSettings, type ProjectPhase } from '../../service/projects/project-settings.js';
+import type { RecommenderRun } from '../../service/recommendations/recommender.js';
+import type { WorkspaceFacts } from '../../service/workspaces/workspace-service.js';
 import { quantile, rounded, share } from '../sweep/sweep-statistics.js';
 
 /** One Job Bank job cluster: a shipped workload on the cluster its job ships with (the cold start). */

@@ -1,19 +1,20 @@
 import type { Command } from '@commander-js/extra-typings';
 import Table from 'cli-table3';
+import { openStore } from '../../composition/open-store.js';
 import { loadConfig } from '../../config/load-config.js';
-import { createApiKeyService } from '../../projects/api-key-service.js';
-import { createWorkspaceService } from '../../projects/workspace-service.js';
 import { CredentialSigner } from '../../security/credentials.js';
 import { loadKeyMaterial } from '../../security/key-material.js';
 import { SecretBox } from '../../security/secret-box.js';
-import { openDatabase } from '../../store/open-database.js';
+import { createApiKeyService } from '../../service/auth/api-key-service.js';
+import { createRepositories } from '../../service/repositories.js';
+import { createWorkspaceService } from '../../service/workspaces/workspace-service.js';
 
 async function withApiKeys<T>(
   dataDir: string | undefined,
   use: (keys: ReturnType<typeof createApiKeyService>) => Promise<T>,
 ) {
   const config = loadConfig({ dataDir });
-  const store = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore(config);
   try {
     const material = loadKeyMaterial({
       dataDir: config.dataDir,
@@ -22,7 +23,7 @@ async function withApiKeys<T>(
     });
     return await use(
       createApiKeyService({
-        db: store.db,
+        keys: createRepositories(store.db).apiKeys,
         signer: new CredentialSigner(material.serverSecret),
         accessTokenTtlSeconds: config.accessTokenTtlSeconds,
       }),
@@ -100,7 +101,7 @@ export function registerKeysCommand(program: Command): void {
     )
     .action(async (options) => {
       const config = loadConfig({ dataDir: options.dataDir });
-      const store = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+      const store = await openStore(config);
       try {
         const material = loadKeyMaterial({
           dataDir: config.dataDir,
@@ -108,7 +109,7 @@ export function registerKeysCommand(program: Command): void {
           serverSecret: config.serverSecret,
         });
         const workspaces = createWorkspaceService({
-          db: store.db,
+          workspaces: createRepositories(store.db).workspaces,
           secretBox: new SecretBox(material.masterKeys),
         });
         const rewritten = await workspaces.reencryptSecrets();

@@ -1,9 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { openStore } from '../../composition/open-store.js';
 import { loadConfig } from '../../config/load-config.js';
-import { openDatabase } from '../../store/open-database.js';
-import { createUserService, type UserRole, type UserService, userRoles } from '../../users/user-service.js';
+import {
+  createUserService,
+  type UserRole,
+  type UserService,
+  userRoles,
+} from '../../service/auth/user-service.js';
+import { createRepositories } from '../../service/repositories.js';
 import { examples } from '../help-text.js';
 import { formatTime, printJson, printTable } from '../output.js';
 
@@ -12,9 +18,9 @@ async function withUsers<T>(
   use: (users: UserService) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig({ dataDir });
-  const store = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const store = await openStore(config);
   try {
-    return await use(createUserService({ db: store.db }));
+    return await use(createUserService(createRepositories(store.db)));
   } finally {
     await store.close();
   }

@@ -1,7 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
+import { composeServices } from '../../composition/compose-services.js';
 import { loadConfig } from '../../config/load-config.js';
 import { createLogger } from '../../logging/logger.js';
-import { composeServices } from '../../server/compose-services.js';
 import { stopOnSignals } from '../../server/start-server.js';
 
 export function registerWorkerCommand(program: Command): void {

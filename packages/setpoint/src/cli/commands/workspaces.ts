@@ -1,7 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { AccessCheckResult } from '../../platforms/databricks/access-check.js';
-import type { DiscoverResult } from '../../platforms/databricks/integration/discovery.js';
+import type { AccessCheckResult } from '../../platforms/databricks/connection/access-check.js';
+import type { DiscoverResult } from '../../platforms/databricks/onboarding/discovery.js';
 import { examples } from '../help-text.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
 import { colorEnabled, printJson, printTable } from '../output.js';

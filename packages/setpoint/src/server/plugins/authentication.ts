@@ -1,14 +1,9 @@
 import type {} from '@fastify/cookie';
 import { ForbiddenError, UnauthorizedError } from '@setpoint/foundation/errors';
 import type { FastifyInstance } from 'fastify';
-import type { Principal as ApiKeyPrincipal, ApiKeyService } from '../../projects/api-key-service.js';
-import type { UserRole, UserService } from '../../users/user-service.js';
-
-/** Who made a request: an API key (full access) or a dashboard user with a role. */
-export interface Principal extends ApiKeyPrincipal {
-  role: UserRole;
-  via: 'api-key' | 'session';
-}
+import type { ApiKeyService } from '../../service/auth/api-key-service.js';
+import type { Principal } from '../../service/auth/principal.js';
+import type { UserService } from '../../service/auth/user-service.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,12 +22,6 @@ export const csrfHeader = 'x-csrf-token';
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Managing credentials is for admins only. */
 const adminOnlyPrefixes = ['/api/v1/api-keys', '/api/v1/users'];
-
-/** Principal of an authenticated request; routes behind the auth hook always have one. */
-export function principalOf(request: { principal?: Principal }): Principal {
-  if (!request.principal) throw new UnauthorizedError();
-  return request.principal;
-}
 
 /** The dashboard's static files and routes marked public need no credentials; the API and /metrics do. */
 export function isPublicRoute(url: string, config: { public?: boolean } | undefined): boolean {

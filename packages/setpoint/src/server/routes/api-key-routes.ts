@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ApiKeyService } from '../../projects/api-key-service.js';
-import { principalOf } from '../plugins/authentication.js';
+import type { ApiKeyService } from '../../service/auth/api-key-service.js';
+import { principalOf } from '../../service/auth/principal.js';
 
 const bearer = [{ bearerAuth: [] }];
 const apiKeySchema = z.object({

@@ -1,10 +1,10 @@
 import { projectSummaryWireSchema } from '@setpoint/insights';
 import { z } from 'zod';
-import type { Project } from '../../projects/project-service.js';
-import { projectPhases, projectSettingsSchema } from '../../projects/project-settings.js';
-import type { Recommendation } from '../../projects/recommendation-service.js';
-import type { Run, RunDetail } from '../../projects/run-service.js';
-import type { Workspace } from '../../projects/workspace-service.js';
+import type { Project } from '../../service/projects/project-service.js';
+import { projectPhases, projectSettingsSchema } from '../../service/projects/project-settings.js';
+import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
+import type { Run, RunDetail } from '../../service/runs/run-service.js';
+import type { Workspace } from '../../service/workspaces/workspace-service.js';
 
 /** Wire shapes of /api/v1: snake_case resources; project settings keep their documented names. */
 export const idParams = z.object({ id: z.string().min(1).max(100) });
@@ -154,7 +154,7 @@ export const recommendationSchema = z.object({
   updated_at: z.number(),
 });
 
-export function presentRecommendation(rec: Recommendation): z.infer<typeof recommendationSchema> {
+export function presentRecommendation(rec: RecommendationRecord): z.infer<typeof recommendationSchema> {
   return {
     id: rec.id,
     project_id: rec.projectId,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ApiKeyService } from '../../projects/api-key-service.js';
+import type { ApiKeyService } from '../../service/auth/api-key-service.js';
 
 export function authRoutes(apiKeys: Pick<ApiKeyService, 'exchange'>): FastifyPluginAsyncZod {
   return async (app) => {

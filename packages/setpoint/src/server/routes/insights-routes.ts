@@ -1,15 +1,12 @@
 import { organizationSummaryWireSchema } from '@setpoint/insights';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { discountedOrganizationSummary } from '../../organization/discounted-summary.js';
-import type { Project } from '../../projects/project-service.js';
-import type { Services } from '../compose-services.js';
-import { organizationSummary } from '../project-summaries.js';
+import type { InsightsService } from '../../service/insights/insights-service.js';
 
 const dayMs = 86_400_000;
 
 export function insightsRoutes(
-  services: Pick<Services, 'projects' | 'store' | 'workspaces' | 'organizationSettings'>,
+  insights: Pick<InsightsService, 'organizationSummary'>,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
@@ -30,28 +27,7 @@ export function insightsRoutes(
       async (request) => {
         const to = request.query.to ?? Date.now();
         const from = request.query.from ?? to - 30 * dayMs;
-        const all = [];
-        for (let offset = 0; ; offset += 500) {
-          const page = await services.projects.list({ limit: 500, offset, sort: 'created_at' });
-          all.push(...page.items);
-          if (all.length >= page.total || page.items.length === 0) break;
-        }
-        // Discounts differ per cloud, so each cloud's projects are summed at list price first.
-        const cloudOf = new Map((await services.workspaces.list()).map((w) => [w.id, w.cloud]));
-        const byCloud = new Map<string | null, Project[]>();
-        for (const project of all) {
-          const cloud = (project.workspaceId && cloudOf.get(project.workspaceId)) || null;
-          byCloud.set(cloud, [...(byCloud.get(cloud) ?? []), project]);
-        }
-        if (byCloud.size === 0) byCloud.set(null, []);
-        const summaries = await Promise.all(
-          [...byCloud].map(async ([cloud, projects]) => ({
-            cloud,
-            summary: await organizationSummary(services.store.db, projects, from, to),
-          })),
-        );
-        const { settings } = await services.organizationSettings.get();
-        return discountedOrganizationSummary({ from, to }, summaries, settings);
+        return insights.organizationSummary(from, to);
       },
     );
   };

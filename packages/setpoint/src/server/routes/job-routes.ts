@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../store/database-schema.js';
+import type { ParkedJobService } from '../../service/jobs/parked-job-service.js';
 import { listOf, pageQuery } from './api-schemas.js';
 
 const parkedJobSchema = z.object({
@@ -16,7 +15,7 @@ const parkedJobSchema = z.object({
 });
 
 /** Poison jobs: steps that used every attempt (or failed on bad input), with their last error. */
-export function jobRoutes(db: Kysely<Database>): FastifyPluginAsyncZod {
+export function jobRoutes(parked: Pick<ParkedJobService, 'list'>): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/v1/jobs/parked',
@@ -30,25 +29,8 @@ export function jobRoutes(db: Kysely<Database>): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const [rows, count] = await Promise.all([
-          db
-            .selectFrom('parked_jobs')
-            .selectAll()
-            .orderBy('id', 'desc')
-            .limit(request.query.limit)
-            .offset(request.query.offset)
-            .execute(),
-          db
-            .selectFrom('parked_jobs')
-            .select((eb) => eb.fn.countAll<number>().as('count'))
-            .executeTakeFirstOrThrow(),
-        ]);
-        return {
-          items: rows.map((row) => ({ ...row, payload: JSON.parse(row.payload) as unknown })),
-          total: Number(count.count),
-          limit: request.query.limit,
-          offset: request.query.offset,
-        };
+        const { items, total } = await parked.list(request.query);
+        return { items, total, limit: request.query.limit, offset: request.query.offset };
       },
     );
   };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../../composition/metrics.js';
 
 export function metricsRoutes(metrics: Metrics, isPublic: boolean): FastifyPluginAsync {
   return async (app) => {

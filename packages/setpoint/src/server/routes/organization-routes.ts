@@ -1,15 +1,15 @@
 import { ForbiddenError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { principalOf } from '../../service/auth/principal.js';
 import {
   organizationSettingsPatchSchema,
   organizationSettingsSchema,
-} from '../../organization/organization-settings.js';
+} from '../../service/organization/organization-settings.js';
 import type {
   OrganizationSettingsService,
   OrganizationSettingsView,
-} from '../../organization/organization-settings-service.js';
-import { principalOf } from '../plugins/authentication.js';
+} from '../../service/organization/organization-settings-service.js';
 
 const bearer = [{ bearerAuth: [] }];
 const settingsResponse = organizationSettingsSchema.extend({

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Project, ProjectService } from '../../projects/project-service.js';
-import type { ProjectSettings } from '../../projects/project-settings.js';
-import { principalOf } from '../plugins/authentication.js';
+import { principalOf } from '../../service/auth/principal.js';
+import type { Project, ProjectService } from '../../service/projects/project-service.js';
+import type { ProjectSettings } from '../../service/projects/project-settings.js';
 import {
   idParams,
   listOf,

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { RecommendationService } from '../../projects/recommendation-service.js';
-import { principalOf } from '../plugins/authentication.js';
+import { principalOf } from '../../service/auth/principal.js';
+import type { RecommendationService } from '../../service/recommendations/recommendation-service.js';
 import { idParams, listOf, pageQuery, presentRecommendation, recommendationSchema } from './api-schemas.js';
 
 const bearer = [{ bearerAuth: [] }];

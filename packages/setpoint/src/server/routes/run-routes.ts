@@ -3,8 +3,9 @@ import type {} from '@fastify/multipart';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { RunService } from '../../projects/run-service.js';
-import type { Metrics } from '../metrics.js';
+import type { Metrics } from '../../composition/metrics.js';
+import type { ProjectClusterReportParser } from '../../platform-api/platform.js';
+import type { RunService } from '../../service/runs/run-service.js';
 import {
   idParams,
   listOf,
@@ -14,7 +15,7 @@ import {
   runDetailSchema,
   runSchema,
 } from './api-schemas.js';
-import { parseClusterReport, receiveUpload } from './run-upload.js';
+import { receiveUpload } from './run-upload.js';
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -26,6 +27,7 @@ const uriBody = z.object({
 });
 
 export interface RunRouteOptions {
+  parseClusterReport: ProjectClusterReportParser;
   scratchDir: string;
   maxUploadBytes: number;
   metrics: Pick<Metrics, 'ingestedBytes'>;
@@ -58,7 +60,7 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
             const { run, created } = await runs.createFromUpload({
               projectId,
               externalRunId: upload.externalRunId,
-              clusterReport: upload.clusterReport,
+              clusterReport: await options.parseClusterReport(projectId, upload.clusterReport),
               status: upload.status,
               files: upload.files,
             });
@@ -82,7 +84,7 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
           projectId,
           eventlogUri: body.eventlog_uri,
           externalRunId: body.external_run_id ?? `uri:${body.eventlog_uri}`,
-          clusterReport: body.cluster_report === undefined ? null : parseClusterReport(body.cluster_report),
+          clusterReport: await options.parseClusterReport(projectId, body.cluster_report ?? null),
           status: body.status ?? null,
         });
         return reply.status(created ? 202 : 200).send(presentRun(run));

@@ -7,40 +7,27 @@ import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyRequest } from 'fastify';
-import { bundleFileName, extractZip, isZipFile } from '../../projects/eventlog-bundle.js';
-import { byteLimit } from '../../projects/eventlog-fetcher.js';
-import type { UploadedFile } from '../../projects/run-service.js';
-import { type ClusterReport, clusterReportSchema } from '../../projects/schema.js';
+import { bundleFileName, extractZip, isZipFile } from '../../service/runs/eventlog-bundle.js';
+import { byteLimit } from '../../service/runs/eventlog-fetcher.js';
+import type { UploadedFile } from '../../service/runs/run-service.js';
 
 export interface ParsedUpload {
   directory: string;
   files: UploadedFile[];
-  clusterReport: ClusterReport | null;
+  /** The `cluster_report` part as JSON, not yet validated (the project's platform does that). */
+  clusterReport: unknown;
   externalRunId: string;
   status: string | null;
 }
 
 const maxClusterReportBytes = 32 * 1024 * 1024;
 
-export function parseClusterReport(value: unknown): ClusterReport {
-  const parsed = clusterReportSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ValidationError(
-      'CLUSTER_REPORT_INVALID',
-      `invalid cluster_report: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'validation failed'}`,
-    );
-  }
-  return parsed.data;
-}
-
-function parseReportText(text: string): ClusterReport {
+/** A JSON document sent as text (a form field or part); its shape is checked by whoever reads it. */
+export function parseJsonText(text: string, field: string): unknown {
   try {
-    return parseClusterReport(JSON.parse(text));
-  } catch (error) {
-    if (error instanceof SyntaxError)
-      throw new ValidationError('CLUSTER_REPORT_INVALID', 'cluster_report is not valid JSON');
-    throw error;
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('CLUSTER_REPORT_INVALID', `${field} is not valid JSON`);
   }
 }
 
@@ -59,7 +46,7 @@ export async function receiveUpload(
   const files: UploadedFile[] = [];
   const taken = new Set<string>();
   const hash = createHash('sha256');
-  let clusterReport: ClusterReport | null = null;
+  let clusterReport: unknown = null;
   let externalRunId: string | undefined;
   let status: string | null = null;
   let total = 0;
@@ -67,7 +54,7 @@ export async function receiveUpload(
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         const value = String(part.value);
-        if (part.fieldname === 'cluster_report') clusterReport = parseReportText(value);
+        if (part.fieldname === 'cluster_report') clusterReport = parseJsonText(value, 'cluster_report');
         else if (part.fieldname === 'external_run_id') externalRunId = value.trim().slice(0, 200);
         else if (part.fieldname === 'status') status = value.trim().slice(0, 50);
         else
@@ -79,7 +66,7 @@ export async function receiveUpload(
         await pipeline(part.file, byteLimit(maxClusterReportBytes), async (source: AsyncIterable<Buffer>) => {
           for await (const chunk of source) chunks.push(chunk);
         });
-        clusterReport = parseReportText(Buffer.concat(chunks).toString('utf8'));
+        clusterReport = parseJsonText(Buffer.concat(chunks).toString('utf8'), 'cluster_report');
         continue;
       }
       if (part.fieldname !== 'eventlog') {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { StoreConnection } from '../../store/open-database.js';
+import type { ProjectService } from '../../service/projects/project-service.js';
+import type { DialectName } from '../../store/dialect.js';
 import { setpointVersion } from '../../version.js';
 
 export const systemInfoSchema = z.object({
@@ -9,7 +10,10 @@ export const systemInfoSchema = z.object({
   projects: z.number().int().nonnegative(),
 });
 
-export function systemRoutes(store: StoreConnection): FastifyPluginAsyncZod {
+export function systemRoutes(
+  database: DialectName,
+  projects: Pick<ProjectService, 'count'>,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/v1/system',
@@ -20,13 +24,7 @@ export function systemRoutes(store: StoreConnection): FastifyPluginAsyncZod {
           response: { 200: systemInfoSchema },
         },
       },
-      async () => {
-        const row = await store.db
-          .selectFrom('projects')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .executeTakeFirstOrThrow();
-        return { version: setpointVersion, database: store.dialect, projects: Number(row.count) };
-      },
+      async () => ({ version: setpointVersion, database, projects: await projects.count() }),
     );
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { WorkspaceInput, WorkspaceService } from '../../projects/workspace-service.js';
-import { principalOf } from '../plugins/authentication.js';
+import { principalOf } from '../../service/auth/principal.js';
+import type { WorkspaceInput, WorkspaceService } from '../../service/workspaces/workspace-service.js';
 import {
   idParams,
   presentWorkspace,

@@ -5,7 +5,7 @@ import { S3Client } from '@setpoint/foundation/s3';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type S3TestServer, startS3TestServer } from '../../../../../tests/support/s3-test-server.js';
-import { createEventLogFetcher } from '../../projects/eventlog-fetcher.js';
+import { createEventLogFetcher } from '../../service/runs/eventlog-fetcher.js';
 import { S3BlobStore } from './s3-blob-store.js';
 
 describe('S3 through the AWS SDK against an S3-compatible server', () => {

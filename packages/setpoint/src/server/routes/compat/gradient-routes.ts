@@ -8,15 +8,18 @@ import { errorKinds, isAppError, NotFoundError, ValidationError } from '@setpoin
 import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { projectTagKey } from '../../../platforms/databricks/onboarding.js';
-import type { ApiKeyService } from '../../../projects/api-key-service.js';
-import { extractZip, isZipFile } from '../../../projects/eventlog-bundle.js';
-import { byteLimit } from '../../../projects/eventlog-fetcher.js';
-import type { Project, ProjectService } from '../../../projects/project-service.js';
-import type { Recommendation, RecommendationService } from '../../../projects/recommendation-service.js';
-import type { Run, RunService, UploadedFile } from '../../../projects/run-service.js';
-import { principalOf } from '../../plugins/authentication.js';
-import { parseClusterReport } from '../run-upload.js';
+import type { ProjectClusterReportParser } from '../../../platform-api/platform.js';
+import { projectTagKey } from '../../../platforms/databricks/jobs/onboarding.js';
+import type { ApiKeyService } from '../../../service/auth/api-key-service.js';
+import { principalOf } from '../../../service/auth/principal.js';
+import type { Project, ProjectService } from '../../../service/projects/project-service.js';
+import type {
+  RecommendationRecord,
+  RecommendationService,
+} from '../../../service/recommendations/recommendation-service.js';
+import { extractZip, isZipFile } from '../../../service/runs/eventlog-bundle.js';
+import { byteLimit } from '../../../service/runs/eventlog-fetcher.js';
+import type { Run, RunService, UploadedFile } from '../../../service/runs/run-service.js';
 import {
   gradientTime,
   presentGradientProject,
@@ -37,6 +40,7 @@ import {
 } from './schema.js';
 
 export interface GradientCompatDependencies {
+  parseClusterReport: ProjectClusterReportParser;
   apiKeys: Pick<ApiKeyService, 'exchange' | 'authenticate'>;
   projects: ProjectService;
   runs: RunService;
@@ -77,7 +81,7 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
     });
   }
 
-  async function presentRecommendation(rec: Recommendation, project: Project) {
+  async function presentRecommendation(rec: RecommendationRecord, project: Project) {
     const basedOn = rec.basedOnRunId
       ? await runs.get(project.id, rec.basedOnRunId).catch(() => undefined)
       : undefined;
@@ -189,8 +193,7 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
       async (request) => {
         const projectId = request.params.id;
         await projects.get(projectId);
-        const clusterReport =
-          request.body.cluster_report === undefined ? null : parseClusterReport(request.body.cluster_report);
+        const clusterReport = await deps.parseClusterReport(projectId, request.body.cluster_report ?? null);
         const submissionId = `sub_${randomBytes(12).toString('base64url')}`;
         if (request.body.event_log_uri) {
           const { run } = await runs.createFromUri({
@@ -211,7 +214,7 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
               fields: {
                 key: `${projectId}/${submissionId}/${fileNamePlaceholder}`,
                 'x-setpoint-token': bearer,
-                ...(clusterReport && { 'x-setpoint-cluster-report': JSON.stringify(clusterReport) }),
+                ...(clusterReport !== null && { 'x-setpoint-cluster-report': JSON.stringify(clusterReport) }),
               },
             },
           },
@@ -265,7 +268,7 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
           await runs.createFromUpload({
             projectId: key[1],
             externalRunId: key[2],
-            clusterReport: report ? parseClusterReport(parseJsonField(report)) : null,
+            clusterReport: await deps.parseClusterReport(key[1], report ? parseJsonField(report) : null),
             files,
           });
           return reply.status(204).send();

@@ -1,7 +1,7 @@
-import type { Project } from '../../../projects/project-service.js';
-import type { ProjectSettings } from '../../../projects/project-settings.js';
-import type { Recommendation } from '../../../projects/recommendation-service.js';
-import type { Run } from '../../../projects/run-service.js';
+import type { Project } from '../../../service/projects/project-service.js';
+import type { ProjectSettings } from '../../../service/projects/project-settings.js';
+import type { RecommendationRecord } from '../../../service/recommendations/recommendation-service.js';
+import type { Run } from '../../../service/runs/run-service.js';
 import type { projectCreateBody, projectUpdateBody } from './schema.js';
 
 /** Gradient's timestamps: `YYYY-MM-DDTHH:MM:SSZ`, no fraction. */
@@ -93,7 +93,7 @@ export function presentSubmission(run: Run) {
 }
 
 export function presentGradientRecommendation(
-  rec: Recommendation,
+  rec: RecommendationRecord,
   project: Project,
   latestSubmissionId: string | null,
 ) {
