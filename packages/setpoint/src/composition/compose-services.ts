@@ -201,7 +201,6 @@ export async function composeServices(options: ComposeOptions) {
     runs: repositories.runs,
     projectRecords: repositories.projects,
     recommendationRecords: repositories.recommendations,
-    projects,
     recommendations,
     workspaces,
     platforms: plugins,

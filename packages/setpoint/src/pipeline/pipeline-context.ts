@@ -4,7 +4,6 @@ import type { PlatformPlugin } from '../platform-api/platform.js';
 import type { PlatformRegistry } from '../platform-api/platform-registry.js';
 import { type JobQueue, PermanentJobError } from '../queue/job-queue.js';
 import type { ProjectRepository } from '../service/projects/project-repository.js';
-import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
 import type { Recommender } from '../service/recommendations/recommender.js';
@@ -20,7 +19,6 @@ export interface PipelineDependencies {
   runs: RunRepository;
   projectRecords: Pick<ProjectRepository, 'find'>;
   recommendationRecords: Pick<RecommendationRepository, 'find' | 'since' | 'complete'>;
-  projects: Pick<ProjectService, 'setPhase'>;
   recommendations: Pick<RecommendationService, 'request'>;
   workspaces: Pick<WorkspaceService, 'facts'>;
   platforms: Pick<PlatformRegistry<PlatformPlugin>, 'forWorkspace'>;

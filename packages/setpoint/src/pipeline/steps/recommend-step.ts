@@ -55,13 +55,22 @@ export function recommendStep(deps: PipelineDependencies) {
           })),
       })
       .catch(permanentIfInvalid);
-    if (!(await deps.recommendationRecords.complete(rec.id, output))) return;
+    const phase = phaseAfterRecommendation(output.phase);
+    const phaseChange =
+      phase === project.phase
+        ? null
+        : {
+            projectId: project.id,
+            to: phase,
+            audit: {
+              entity: 'project' as const,
+              entityId: project.id,
+              action: 'phase',
+              actor: 'pipeline',
+              detail: { from: project.phase, to: phase, reason: `recommendation ${rec.id}` },
+            },
+          };
+    if (!(await deps.recommendationRecords.complete(rec.id, output, phaseChange))) return;
     await deps.onRecommendationReady?.(rec.projectId, rec.id);
-    await deps.projects.setPhase(
-      project.id,
-      phaseAfterRecommendation(output.phase),
-      'pipeline',
-      `recommendation ${rec.id}`,
-    );
   };
 }

@@ -120,13 +120,6 @@ export function createProjectRepository(db: Kysely<Database>) {
       });
     },
 
-    async setPhase(id: string, phase: ProjectPhase, now: number, audit: AuditEntry): Promise<void> {
-      await db.transaction().execute(async (trx) => {
-        await trx.updateTable('projects').set({ phase, updated_at: now }).where('id', '=', id).execute();
-        await recordAudit(trx, audit, now);
-      });
-    },
-
     /** Moves the learning start to `now` and fails the project's pending recommendations; returns how many. */
     async reset(
       id: string,

@@ -88,19 +88,6 @@ export function createProjectService({ projects, workspaces, audit }: ProjectSer
       return get(id);
     },
 
-    /** Moves the project to `phase`, audited with the reason; no change, no audit row. */
-    async setPhase(id: string, phase: ProjectPhase, actor: string, reason: string): Promise<void> {
-      const current = await get(id);
-      if (current.phase === phase) return;
-      await projects.setPhase(id, phase, Date.now(), {
-        entity: 'project',
-        entityId: id,
-        action: 'phase',
-        actor,
-        detail: { from: current.phase, to: phase, reason },
-      });
-    },
-
     /**
      * Forgets what Setpoint learned: back to LEARNING (PENDING_SETUP stays), runs kept as history but
      * only later runs feed the optimizer, pending recommendations fail as superseded.

@@ -115,7 +115,11 @@ export function createRecommendationRepository(db: Kysely<Database>) {
       return rows.map(toRecommendation);
     },
 
-    /** Fills a PENDING recommendation; false when it was no longer pending (superseded meanwhile). */
+    /**
+     * Fills a PENDING recommendation and, in the same transaction, moves its project to the phase it
+     * judged (with the audit row) when that differs. False, and nothing written, when it was no longer
+     * pending (superseded meanwhile).
+     */
     async complete(
       id: string,
       result: {
@@ -124,22 +128,34 @@ export function createRecommendationRepository(db: Kysely<Database>) {
         prediction: Prediction;
         explanation: string;
       },
+      phaseChange: { projectId: string; to: ProjectPhase; audit: AuditEntry } | null,
       now = Date.now(),
     ): Promise<boolean> {
-      const updated = await db
-        .updateTable('recommendations')
-        .set({
-          state: 'SUCCESS',
-          phase: result.phase,
-          configuration: JSON.stringify(result.configuration),
-          prediction: JSON.stringify(result.prediction),
-          explanation: result.explanation,
-          updated_at: now,
-        })
-        .where('id', '=', id)
-        .where('state', '=', 'PENDING')
-        .executeTakeFirst();
-      return Number(updated.numUpdatedRows) > 0;
+      return db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('recommendations')
+          .set({
+            state: 'SUCCESS',
+            phase: result.phase,
+            configuration: JSON.stringify(result.configuration),
+            prediction: JSON.stringify(result.prediction),
+            explanation: result.explanation,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('state', '=', 'PENDING')
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return false;
+        if (phaseChange) {
+          await trx
+            .updateTable('projects')
+            .set({ phase: phaseChange.to, updated_at: now })
+            .where('id', '=', phaseChange.projectId)
+            .execute();
+          await recordAudit(trx, phaseChange.audit, now);
+        }
+        return true;
+      });
     },
 
     /** A PENDING recommendation that cannot be computed. */
