@@ -136,7 +136,7 @@ describe('workspace, recommendation and export commands through the real binary'
 
   it('discovers, imports, recommends, exports Terraform and detaches', async () => {
     const discovered = JSON.parse((await cli('workspaces', 'discover', workspaceId, '--json')).stdout) as {
-      jobs: { jobId: string; name: string }[];
+      jobs: { job_id: string; name: string }[];
     };
     const job = discovered.jobs.find((candidate) => candidate.name === 'Daily aggregation');
     expect(job).toBeDefined();
@@ -144,7 +144,7 @@ describe('workspace, recommendation and export commands through the real binary'
       'workspaces',
       'import',
       workspaceId,
-      job?.jobId ?? '',
+      job?.job_id ?? '',
       '--sla',
       '60',
       '--json',
@@ -155,7 +155,7 @@ describe('workspace, recommendation and export commands through the real binary'
     expect(projectId).toMatch(/^prj_/);
 
     const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
-    await databricks.runNow(job?.jobId ?? '');
+    await databricks.runNow(job?.job_id ?? '');
     await eventually(
       async () => {
         const latest = await cli('recommendations', 'latest', projectId, '--json');
@@ -178,7 +178,7 @@ describe('workspace, recommendation and export commands through the real binary'
     expect(resource?.task[0].task_key).toBe('main');
     expect(resource?.lifecycle[0].ignore_changes).toContain(`\${task[0].new_cluster[0].node_type_id}`);
 
-    const detached = await cli('workspaces', 'detach', workspaceId, job?.jobId ?? '');
+    const detached = await cli('workspaces', 'detach', workspaceId, job?.job_id ?? '');
     expect(detached.code).toBe(0);
     expect(detached.stdout).toMatch(/settings are restored/);
   }, 240_000);

@@ -28,12 +28,8 @@ export {
 } from './roi.js';
 export { type CostedRunLike, type Spend, spendInPeriod } from './spend.js';
 export {
-  insightWireSchema,
-  organizationSummaryWireSchema,
   presentInsight,
   presentOrganizationSummary,
   presentProjectRoi,
   presentProjectSummary,
-  projectRoiWireSchema,
-  projectSummaryWireSchema,
 } from './summary-wire.js';

@@ -1,15 +1,11 @@
+import { organizationSummaryWireSchema, projectSummaryWireSchema } from '@setpoint/api-contract';
 import { expect, it } from 'vitest';
 import { dailyRuns, day, start } from '../../../tests/insights/run-builder.js';
 import { clusterIdentity } from './cluster-identity.js';
 import { summarizeProject } from './project-summary.js';
 import { organizationRoi } from './roi.js';
 import { spendInPeriod } from './spend.js';
-import {
-  organizationSummaryWireSchema,
-  presentOrganizationSummary,
-  presentProjectSummary,
-  projectSummaryWireSchema,
-} from './summary-wire.js';
+import { presentOrganizationSummary, presentProjectSummary } from './summary-wire.js';
 
 it('presents a project summary in the wire shape its schema accepts', () => {
   const runs = dailyRuns([

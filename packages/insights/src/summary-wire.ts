@@ -1,71 +1,20 @@
-import { z } from 'zod';
+/** The insights' figures in their wire shapes (`@setpoint/api-contract`), for the API to send. */
+import type {
+  InsightWire,
+  OrganizationSummaryWire,
+  ProjectRoiWire,
+  ProjectSummaryWire,
+} from '@setpoint/api-contract';
 import type { Insight } from './project-insights.js';
 import type { ProjectSummary } from './project-summary.js';
 import type { OrganizationRoi, ProjectRoi } from './roi.js';
 import type { Spend } from './spend.js';
 
-/**
- * Wire shapes (snake_case) of the ROI and insight figures, for the API to attach to projects
- * (`summary` on each project) and to answer `GET /api/v1/insights/summary`. The dashboard reads these.
- */
-export const roiMethodSchema = z.enum(['cost_change', 'cost_per_gb_change']);
-
-export const insightWireSchema = z.object({
-  kind: z.string(),
-  severity: z.enum(['info', 'warning', 'critical']),
-  message: z.string(),
-  run_id: z.string().nullable(),
-});
-
-export const projectRoiWireSchema = z.object({
-  method: roiMethodSchema,
-  reason: z.string(),
-  correlation: z.number().nullable(),
-  savings_fraction: z.number(),
-  cost_change_savings: z.number(),
-  cost_per_gb_change_savings: z.number().nullable(),
-  baseline_cost_per_run_usd: z.number(),
-  current_cost_per_run_usd: z.number(),
-  savings_to_date_usd: z.number(),
-  projected_12_month_savings_usd: z.number(),
-  runs_per_year: z.number(),
-});
-
-export const projectSummaryWireSchema = z.object({
-  runs: z.number().int(),
-  learning: z.object({ completed_runs: z.number().int(), required_runs: z.number().int() }).nullable(),
-  last_run: z
-    .object({
-      id: z.string(),
-      status: z.string().nullable(),
-      started_at: z.number().nullable(),
-      runtime_minutes: z.number().nullable(),
-    })
-    .nullable(),
-  cost_per_run_usd: z.number().nullable(),
-  runtime_minutes: z.number().nullable(),
-  sla_hit_rate: z.number().nullable(),
-  roi: projectRoiWireSchema.nullable(),
-  insights: z.array(insightWireSchema),
-});
-
-export const organizationSummaryWireSchema = z.object({
-  period: z.object({ from: z.number(), to: z.number() }),
-  spend: z.object({ cloud_usd: z.number(), dbu_usd: z.number(), total_usd: z.number() }),
-  roi: z.object({
-    projects: z.number().int(),
-    projects_with_savings: z.number().int(),
-    savings_to_date_usd: z.number(),
-    projected_12_month_savings_usd: z.number(),
-    methods: z.object({ cost_change: z.number().int(), cost_per_gb_change: z.number().int() }),
-  }),
-});
-
-export function presentInsight(insight: Insight): z.infer<typeof insightWireSchema> {
+export function presentInsight(insight: Insight): InsightWire {
   return { kind: insight.kind, severity: insight.severity, message: insight.message, run_id: insight.runId };
 }
 
-export function presentProjectRoi(roi: ProjectRoi): z.infer<typeof projectRoiWireSchema> {
+export function presentProjectRoi(roi: ProjectRoi): ProjectRoiWire {
   return {
     method: roi.method,
     reason: roi.reason,
@@ -85,7 +34,7 @@ export function presentProjectRoi(roi: ProjectRoi): z.infer<typeof projectRoiWir
 export function presentProjectSummary(
   summary: ProjectSummary,
   learning: { completedRuns: number; requiredRuns: number } | null = null,
-): z.infer<typeof projectSummaryWireSchema> {
+): ProjectSummaryWire {
   return {
     runs: summary.runs,
     learning: learning
@@ -112,7 +61,7 @@ export function presentOrganizationSummary(input: {
   to: number;
   spend: Spend;
   roi: OrganizationRoi;
-}): z.infer<typeof organizationSummaryWireSchema> {
+}): OrganizationSummaryWire {
   return {
     period: { from: input.from, to: input.to },
     spend: { cloud_usd: input.spend.cloudUsd, dbu_usd: input.spend.dbuUsd, total_usd: input.spend.totalUsd },

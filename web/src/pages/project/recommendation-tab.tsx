@@ -1,8 +1,8 @@
+import type { RecommendationResource as Recommendation, RunResource as Run } from '@setpoint/api-contract';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
-import type { Recommendation, Run } from '../../api/types.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { NotAvailable } from '../../components/load-view.js';

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { defaultProjectSettings, type ProjectPhase } from '@setpoint/api-contract';
 import type { NewClusterLike, NewClusterSettings, Workload } from '@setpoint/databricks-emulator';
 import {
   findNodeType,
@@ -19,7 +20,6 @@ import { CostEngineCoster } from '../../platforms/databricks/runs/run-coster.js'
 import { shippedCatalog } from '../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog, type PriceCatalog } from '../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../pricing/schema.js';
-import { defaultProjectSettings, type ProjectPhase } from '../../service/projects/project-settings.js';
 import type { RecommenderRun } from '../../service/recommendations/recommender.js';
 import type { WorkspaceFacts } from '../../service/workspaces/workspace-service.js';
 import { quantile, rounded, share } from '../sweep/sweep-statistics.js';

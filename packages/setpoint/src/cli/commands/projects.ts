@@ -1,23 +1,10 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
+import type { Page, ProjectResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
-import { type Page, remoteClient, withRemoteOptions } from '../remote/remote-command.js';
-
-export interface ProjectResource {
-  id: string;
-  name: string;
-  description: string | null;
-  workspace_id: string | null;
-  job_id: string | null;
-  cluster_key: string | null;
-  app_id: string | null;
-  phase: string;
-  settings: Record<string, unknown>;
-  created_at: number;
-  updated_at: number;
-}
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 const positiveNumber = numberArgument({ above: 0 });
 const wholeNumber = numberArgument({ whole: true, min: 0 });

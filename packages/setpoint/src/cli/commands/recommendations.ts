@@ -1,30 +1,18 @@
 import type { Command } from '@commander-js/extra-typings';
+import type {
+  Page,
+  RecommendationRequested,
+  RecommendationResource,
+  RollbackBody,
+  RollbackResource,
+} from '@setpoint/api-contract';
 import { AppError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseNumberOption } from '../option-values.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
 import { startSpinner, waitForAbort } from '../progress.js';
 import type { ApiClient } from '../remote/api-client.js';
-import { type Page, remoteClient, withRemoteOptions } from '../remote/remote-command.js';
-
-export interface RecommendationResource {
-  id: string;
-  project_id: string;
-  state: 'PENDING' | 'SUCCESS' | 'FAILURE';
-  phase: string | null;
-  configuration: Record<string, unknown> | null;
-  predicted: { runtime_minutes: Range; cost_usd: Range } | null;
-  explanation: string | null;
-  error: string | null;
-  applied: { requested_at: number; requested_by: string | null } | null;
-  created_at: number;
-}
-
-interface Range {
-  low: number;
-  mid: number;
-  high: number;
-}
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 const recommendationPath = (project: string, id = '') =>
   `/api/v1/projects/${encodeURIComponent(project)}/recommendations${id ? `/${encodeURIComponent(id)}` : ''}`;
@@ -120,15 +108,18 @@ export function registerRecommendationsCommand(program: Command): void {
     .option('--timeout <seconds>', 'longest wait', '600')
     .action(async (project, options) => {
       const client = remoteClient(options);
-      let rec = await client.request<RecommendationResource>('POST', recommendationPath(project), {});
-      if (options.wait)
-        rec = await waitForRecommendation(
-          client,
-          project,
-          rec.id,
-          parseNumberOption('--timeout', options.timeout, { above: 0 }),
-        );
-      finish(rec, options.json);
+      const requested = await client.request<RecommendationRequested>(
+        'POST',
+        recommendationPath(project),
+        {},
+      );
+      if (!options.wait) {
+        if (options.json) printJson(requested);
+        else process.stdout.write(`requested ${requested.id} (${requested.state}); --wait waits for it\n`);
+        return;
+      }
+      const timeout = parseNumberOption('--timeout', options.timeout, { above: 0 });
+      finish(await waitForRecommendation(client, project, requested.id, timeout), options.json);
     });
 
   withRemoteOptions(
@@ -230,17 +221,17 @@ export function registerRecommendationsCommand(program: Command): void {
         'after',
         examples(
           'setpoint recommendations rollback prj_8f2c1a',
-          'setpoint recommendations rollback prj_8f2c1a --to rec_5a10',
+          'setpoint recommendations rollback prj_8f2c1a --to cfg_5a10',
         ),
       )
       .argument('<project>', 'project id')
       .option(
-        '--to <recommendation>',
-        'the applied recommendation to go back to (default: the one before the current)',
+        '--to <config>',
+        'the applied configuration to go back to (its id in `GET …/applied-configs`; default: the one before the current)',
       ),
   ).action(async (project, options) => {
-    const body = options.to ? { recommendation_id: options.to } : {};
-    const result = await remoteClient(options).request<Record<string, unknown>>(
+    const body: RollbackBody = options.to ? { to: options.to } : {};
+    const result = await remoteClient(options).request<RollbackResource>(
       'POST',
       `/api/v1/projects/${encodeURIComponent(project)}/rollback`,
       body,

@@ -1,23 +1,12 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
+import type { CollectRunQueued, Page, RunDetailResource, RunResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
 import type { UploadPart } from '../remote/api-client.js';
-import { type Page, remoteClient, withRemoteOptions } from '../remote/remote-command.js';
-
-interface RunResource {
-  id: string;
-  external_run_id: string;
-  pipeline_state: string;
-  status: string | null;
-  started_at: number | null;
-  ended_at: number | null;
-  cost: { total_usd: number } | null;
-  error: string | null;
-  profile_summary?: Record<string, unknown> | null;
-}
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 function runtimeMinutes(run: RunResource): string {
   return run.started_at && run.ended_at ? `${((run.ended_at - run.started_at) / 60_000).toFixed(1)}m` : '—';
@@ -86,7 +75,7 @@ export function registerRunsCommand(program: Command): void {
       .argument('<project>', 'project id')
       .argument('<run>', 'run id'),
   ).action(async (project, runId, options) => {
-    const run = await remoteClient(options).request<RunResource>(
+    const run = await remoteClient(options).request<RunDetailResource>(
       'GET',
       `/api/v1/projects/${encodeURIComponent(project)}/runs/${encodeURIComponent(runId)}`,
     );
@@ -128,7 +117,7 @@ export function registerRunsCommand(program: Command): void {
       const target = `/api/v1/projects/${encodeURIComponent(project)}/runs`;
       let run: RunResource;
       if (options.databricksRunId) {
-        const queued = await client.request<{ workspace_id: string; run_id: string }>(
+        const queued = await client.request<CollectRunQueued>(
           'POST',
           `/api/v1/projects/${encodeURIComponent(project)}/databricks-runs`,
           {

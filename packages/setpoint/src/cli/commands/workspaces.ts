@@ -1,29 +1,20 @@
 import type { Command } from '@commander-js/extra-typings';
+import type {
+  AccessCheckResource,
+  DetachResource,
+  DiscoverResource,
+  ImportResource,
+  WorkspaceResource,
+} from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { AccessCheckResult } from '../../platforms/databricks/connection/access-check.js';
-import type { DiscoverResult } from '../../platforms/databricks/onboarding/discovery.js';
 import { examples } from '../help-text.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
 import { colorEnabled, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
-interface WorkspaceResource {
-  id: string;
-  name: string;
-  cloud: string;
-  region: string | null;
-  host: string | null;
-  plan_type: string | null;
-}
-
-interface AccessCheck {
-  ok: boolean;
-  checks: AccessCheckResult[];
-}
-
 const plans: Record<string, string> = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' };
 
-function printChecks(result: AccessCheck): void {
+function printChecks(result: AccessCheckResource): void {
   const color = colorEnabled();
   for (const line of result.checks) {
     const mark = line.ok
@@ -119,7 +110,7 @@ export function registerWorkspacesCommand(program: Command): void {
         compute_type: 'Jobs Compute',
         credentials: { token: options.token, ...s3 },
       });
-      const check = await client.request<AccessCheck>(
+      const check = await client.request<AccessCheckResource>(
         'POST',
         `/api/v1/workspaces/${workspace.id}/check`,
         options.logDestination ? { log_destination: options.logDestination } : {},
@@ -162,7 +153,7 @@ export function registerWorkspacesCommand(program: Command): void {
   )
     .option('--log-destination <path>', 'log destination to check (and remember)')
     .action(async (id, options) => {
-      const check = await remoteClient(options).request<AccessCheck>(
+      const check = await remoteClient(options).request<AccessCheckResource>(
         'POST',
         `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
         options.logDestination ? { log_destination: options.logDestination } : {},
@@ -183,7 +174,7 @@ export function registerWorkspacesCommand(program: Command): void {
   )
     .option('--days <n>', 'look-back window in days', '30')
     .action(async (id, options) => {
-      const result = await remoteClient(options).request<DiscoverResult>(
+      const result = await remoteClient(options).request<DiscoverResource>(
         'GET',
         `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${parseCount('--days', options.days, 1, 60)}`,
       );
@@ -192,14 +183,14 @@ export function registerWorkspacesCommand(program: Command): void {
       printTable(
         ['JOB', 'NAME', 'COMPUTE', 'RUNS', '$/MONTH', 'EST. SAVING', 'PHOTON', 'AUTOSCALE', 'IMPORTED'],
         [...result.jobs]
-          .sort((a, b) => (b.monthlyCostUsd ?? 0) - (a.monthlyCostUsd ?? 0))
+          .sort((a, b) => (b.monthly_cost_usd ?? 0) - (a.monthly_cost_usd ?? 0))
           .map((job) => [
-            job.jobId,
+            job.job_id,
             job.name,
             job.compute,
-            job.runsInWindow,
-            money(job.monthlyCostUsd),
-            money(job.estimatedMonthlySavingsUsd),
+            job.runs_in_window,
+            money(job.monthly_cost_usd),
+            money(job.estimated_monthly_savings_usd),
             job.photon ? 'yes' : '',
             job.autoscale ? 'yes' : '',
             job.imported ? 'yes' : '',
@@ -207,7 +198,7 @@ export function registerWorkspacesCommand(program: Command): void {
       );
       for (const finding of result.findings)
         process.stdout.write(
-          `${finding.title}: ${finding.jobIds.length ? finding.jobIds.join(', ') : 'none'}\n`,
+          `${finding.title}: ${finding.job_ids.length ? finding.job_ids.join(', ') : 'none'}\n`,
         );
     });
 
@@ -234,22 +225,19 @@ export function registerWorkspacesCommand(program: Command): void {
       if (options.autoApply) settings.autoApply = true;
       if (options.sla) settings.slaMinutes = parseNumberOption('--sla', options.sla, { above: 0 });
       if (options.preference) settings.preference = options.preference;
-      const result = await remoteClient(options).request<{
-        jobs: {
-          jobId: string;
-          name: string;
-          projects: { id: string; clusterKey: string }[];
-          skipped: { what: string; reason: string }[];
-        }[];
-      }>('POST', `/api/v1/workspaces/${encodeURIComponent(id)}/import`, {
-        job_ids: jobIds,
-        settings,
-        ...(options.logDestination ? { log_destination: options.logDestination } : {}),
-      });
+      const result = await remoteClient(options).request<ImportResource>(
+        'POST',
+        `/api/v1/workspaces/${encodeURIComponent(id)}/import`,
+        {
+          job_ids: jobIds,
+          settings,
+          ...(options.logDestination ? { log_destination: options.logDestination } : {}),
+        },
+      );
       if (options.json) return printJson(result);
       for (const job of result.jobs) {
         process.stdout.write(
-          `${job.name} (${job.jobId}): ${job.projects.map((project) => `${project.id} [${project.clusterKey}]`).join(', ') || 'no project'}\n`,
+          `${job.name} (${job.job_id}): ${job.projects.map((project) => `${project.id} [${project.cluster_key}]`).join(', ') || 'no project'}\n`,
         );
         for (const skipped of job.skipped)
           process.stdout.write(`  skipped ${skipped.what}: ${skipped.reason}\n`);
@@ -264,7 +252,7 @@ export function registerWorkspacesCommand(program: Command): void {
       .argument('<workspace>', 'workspace id')
       .argument('<job>', 'job id'),
   ).action(async (id, jobId, options) => {
-    const result = await remoteClient(options).request<{ jobId: string; projects: string[] }>(
+    const result = await remoteClient(options).request<DetachResource>(
       'POST',
       `/api/v1/workspaces/${encodeURIComponent(id)}/detach`,
       { job_id: jobId },

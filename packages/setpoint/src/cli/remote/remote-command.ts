@@ -16,8 +16,3 @@ export function withRemoteOptions<
 export function remoteClient(options: { profile?: string | undefined }) {
   return createApiClient(resolveConnection(options.profile));
 }
-
-export interface Page<T> {
-  items: T[];
-  total: number;
-}

@@ -1,16 +1,9 @@
+import { apiKeyCreateBody, apiKeyCreatedSchema, apiKeyListSchema, idParams } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ApiKeyService } from '../../service/auth/api-key-service.js';
 import { principalOf } from '../../service/auth/principal.js';
 
 const bearer = [{ bearerAuth: [] }];
-const apiKeySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  created_at: z.number(),
-  last_used_at: z.number().nullable(),
-  revoked_at: z.number().nullable(),
-});
 
 /** API keys from the dashboard (admins only, see `authorize`); the secret is shown once, at creation. */
 export function apiKeyRoutes(
@@ -24,7 +17,7 @@ export function apiKeyRoutes(
           tags: ['api-keys'],
           summary: 'List API keys (never their secrets)',
           security: bearer,
-          response: { 200: z.object({ items: z.array(apiKeySchema) }) },
+          response: { 200: apiKeyListSchema },
         },
       },
       async () => ({
@@ -45,8 +38,8 @@ export function apiKeyRoutes(
           tags: ['api-keys'],
           summary: 'Create an API key; the secret is in this answer only',
           security: bearer,
-          body: z.object({ name: z.string().min(1).max(100) }),
-          response: { 201: z.object({ id: z.string(), secret: z.string(), name: z.string() }) },
+          body: apiKeyCreateBody,
+          response: { 201: apiKeyCreatedSchema },
         },
       },
       async (request, reply) =>
@@ -60,7 +53,7 @@ export function apiKeyRoutes(
           tags: ['api-keys'],
           summary: 'Revoke an API key',
           security: bearer,
-          params: z.object({ id: z.string().min(1).max(100) }),
+          params: idParams,
         },
       },
       async (request, reply) => {

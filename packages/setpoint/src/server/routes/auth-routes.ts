@@ -1,5 +1,5 @@
+import { tokenRequestBody, tokenSchema } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ApiKeyService } from '../../service/auth/api-key-service.js';
 
 export function authRoutes(apiKeys: Pick<ApiKeyService, 'exchange'>): FastifyPluginAsyncZod {
@@ -11,17 +11,8 @@ export function authRoutes(apiKeys: Pick<ApiKeyService, 'exchange'>): FastifyPlu
         schema: {
           tags: ['auth'],
           summary: 'Exchange an API key for a short-lived bearer token',
-          body: z.object({
-            api_key_id: z.string().min(1).max(200),
-            api_key_secret: z.string().min(1).max(200),
-          }),
-          response: {
-            200: z.object({
-              access_token: z.string(),
-              token_type: z.literal('Bearer'),
-              expires_at: z.number(),
-            }),
-          },
+          body: tokenRequestBody,
+          response: { 200: tokenSchema },
         },
       },
       async (request) => {

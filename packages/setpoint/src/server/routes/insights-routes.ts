@@ -1,6 +1,5 @@
-import { organizationSummaryWireSchema } from '@setpoint/insights';
+import { organizationSummaryQuery, organizationSummaryWireSchema } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { InsightsService } from '../../service/insights/insights-service.js';
 
 const dayMs = 86_400_000;
@@ -17,10 +16,7 @@ export function insightsRoutes(
           summary:
             'Spend in a period (cloud vs DBU), savings to date and projected 12-month savings across projects, at the organization’s discounted prices',
           security: [{ bearerAuth: [] }],
-          querystring: z.object({
-            from: z.coerce.number().int().optional(),
-            to: z.coerce.number().int().optional(),
-          }),
+          querystring: organizationSummaryQuery,
           response: { 200: organizationSummaryWireSchema },
         },
       },

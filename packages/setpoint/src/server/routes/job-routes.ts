@@ -1,18 +1,6 @@
+import { pageQuery, parkedJobListSchema } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ParkedJobService } from '../../service/jobs/parked-job-service.js';
-import { listOf, pageQuery } from './api-schemas.js';
-
-const parkedJobSchema = z.object({
-  id: z.number(),
-  queue: z.string(),
-  job_id: z.string(),
-  kind: z.string(),
-  payload: z.unknown(),
-  error: z.string(),
-  attempts: z.number(),
-  created_at: z.number(),
-});
 
 /** Poison jobs: steps that used every attempt (or failed on bad input), with their last error. */
 export function jobRoutes(parked: Pick<ParkedJobService, 'list'>): FastifyPluginAsyncZod {
@@ -25,7 +13,7 @@ export function jobRoutes(parked: Pick<ParkedJobService, 'list'>): FastifyPlugin
           summary: 'Pipeline jobs parked after their last attempt, newest first',
           security: [{ bearerAuth: [] }],
           querystring: pageQuery,
-          response: { 200: listOf(parkedJobSchema) },
+          response: { 200: parkedJobListSchema },
         },
       },
       async (request) => {

@@ -1,21 +1,13 @@
+import { organizationSettingsPatchSchema, organizationSettingsResponse } from '@setpoint/api-contract';
 import { ForbiddenError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { principalOf } from '../../service/auth/principal.js';
-import {
-  organizationSettingsPatchSchema,
-  organizationSettingsSchema,
-} from '../../service/organization/organization-settings.js';
 import type {
   OrganizationSettingsService,
   OrganizationSettingsView,
 } from '../../service/organization/organization-settings-service.js';
 
 const bearer = [{ bearerAuth: [] }];
-const settingsResponse = organizationSettingsSchema.extend({
-  updated_at: z.number().nullable(),
-  updated_by: z.string().nullable(),
-});
 
 const present = (view: OrganizationSettingsView) => ({
   ...view.settings,
@@ -33,7 +25,7 @@ export function organizationRoutes(settings: OrganizationSettingsService): Fasti
           tags: ['organization'],
           summary: 'Organization defaults: cloud and DBU discounts, settings for new projects',
           security: bearer,
-          response: { 200: settingsResponse },
+          response: { 200: organizationSettingsResponse },
         },
       },
       async () => present(await settings.get()),
@@ -47,7 +39,7 @@ export function organizationRoutes(settings: OrganizationSettingsService): Fasti
           summary: 'Change organization defaults (admins only); names only the fields that change',
           security: bearer,
           body: organizationSettingsPatchSchema,
-          response: { 200: settingsResponse },
+          response: { 200: organizationSettingsResponse },
         },
       },
       async (request) => {

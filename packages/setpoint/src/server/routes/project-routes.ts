@@ -1,23 +1,22 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { principalOf } from '../../service/auth/principal.js';
-import type { Project, ProjectService } from '../../service/projects/project-service.js';
-import type { ProjectSettings } from '../../service/projects/project-settings.js';
 import {
   idParams,
-  listOf,
-  presentProject,
+  type ProjectSettings,
+  type ProjectSummaryWire,
+  projectAuditSchema,
   projectCreateBody,
   projectListQuery,
+  projectListSchema,
   projectPatchBody,
   projectSchema,
-} from './api-schemas.js';
+} from '@setpoint/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../service/auth/principal.js';
+import type { Project, ProjectService } from '../../service/projects/project-service.js';
+import { presentProject } from './presenters.js';
 
 const bearer = [{ bearerAuth: [] }];
 
-export type ProjectSummaries = (
-  projects: Project[],
-) => Promise<Map<string, NonNullable<z.infer<typeof projectSchema>['summary']>>>;
+export type ProjectSummaries = (projects: Project[]) => Promise<Map<string, ProjectSummaryWire>>;
 
 export function projectRoutes(projects: ProjectService, summaries?: ProjectSummaries): FastifyPluginAsyncZod {
   return async (app) => {
@@ -58,7 +57,7 @@ export function projectRoutes(projects: ProjectService, summaries?: ProjectSumma
           summary: 'List projects (filter by name, workspace, phase; sort; paginate)',
           security: bearer,
           querystring: projectListQuery,
-          response: { 200: listOf(projectSchema) },
+          response: { 200: projectListSchema },
         },
       },
       async (request) => {
@@ -168,18 +167,7 @@ export function projectRoutes(projects: ProjectService, summaries?: ProjectSumma
           summary: 'Audit log of the project',
           security: bearer,
           params: idParams,
-          response: {
-            200: z.object({
-              items: z.array(
-                z.object({
-                  action: z.string(),
-                  actor: z.string(),
-                  detail: z.record(z.string(), z.unknown()),
-                  created_at: z.number(),
-                }),
-              ),
-            }),
-          },
+          response: { 200: projectAuditSchema },
         },
       },
       async (request) => {

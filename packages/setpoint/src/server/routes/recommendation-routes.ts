@@ -1,11 +1,18 @@
+import {
+  idParams,
+  recommendationListQuery,
+  recommendationListSchema,
+  recommendationParams,
+  recommendationRequestBody,
+  recommendationRequestedSchema,
+  recommendationSchema,
+} from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { principalOf } from '../../service/auth/principal.js';
 import type { RecommendationService } from '../../service/recommendations/recommendation-service.js';
-import { idParams, listOf, pageQuery, presentRecommendation, recommendationSchema } from './api-schemas.js';
+import { presentRecommendation } from './presenters.js';
 
 const bearer = [{ bearerAuth: [] }];
-const recParams = idParams.extend({ rid: z.string().min(1).max(100) });
 
 export function recommendationRoutes(recommendations: RecommendationService): FastifyPluginAsyncZod {
   return async (app) => {
@@ -17,8 +24,8 @@ export function recommendationRoutes(recommendations: RecommendationService): Fa
           summary: 'Request a recommendation based on the latest processed run (or based_on_run_id)',
           security: bearer,
           params: idParams,
-          body: z.object({ based_on_run_id: z.string().max(100).optional() }).optional(),
-          response: { 202: z.object({ id: z.string(), state: z.literal('PENDING') }) },
+          body: recommendationRequestBody,
+          response: { 202: recommendationRequestedSchema },
         },
       },
       async (request, reply) => {
@@ -38,8 +45,8 @@ export function recommendationRoutes(recommendations: RecommendationService): Fa
           summary: 'List recommendations, newest first',
           security: bearer,
           params: idParams,
-          querystring: pageQuery.extend({ state: z.enum(['PENDING', 'SUCCESS', 'FAILURE']).optional() }),
-          response: { 200: listOf(recommendationSchema) },
+          querystring: recommendationListQuery,
+          response: { 200: recommendationListSchema },
         },
       },
       async (request) => {
@@ -74,7 +81,7 @@ export function recommendationRoutes(recommendations: RecommendationService): Fa
           tags: ['recommendations'],
           summary: 'Get a recommendation',
           security: bearer,
-          params: recParams,
+          params: recommendationParams,
           response: { 200: recommendationSchema },
         },
       },
@@ -90,7 +97,7 @@ export function recommendationRoutes(recommendations: RecommendationService): Fa
           summary:
             'Record the intent to apply a successful recommendation (emits recommendation.apply_requested)',
           security: bearer,
-          params: recParams,
+          params: recommendationParams,
           response: { 202: recommendationSchema },
         },
       },

@@ -1,30 +1,23 @@
 import { rm } from 'node:fs/promises';
 import type {} from '@fastify/multipart';
+import {
+  idParams,
+  pageQuery,
+  runDetailSchema,
+  runListSchema,
+  runParams,
+  runSchema,
+  runUriBody,
+} from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Metrics } from '../../composition/metrics.js';
 import type { ProjectClusterReportParser } from '../../platform-api/platform.js';
 import type { RunService } from '../../service/runs/run-service.js';
-import {
-  idParams,
-  listOf,
-  pageQuery,
-  presentRun,
-  presentRunDetail,
-  runDetailSchema,
-  runSchema,
-} from './api-schemas.js';
+import { presentRun, presentRunDetail } from './presenters.js';
 import { receiveUpload } from './run-upload.js';
 
 const bearer = [{ bearerAuth: [] }];
-
-const uriBody = z.object({
-  eventlog_uri: z.string().min(1).max(2000),
-  external_run_id: z.string().min(1).max(200).optional(),
-  cluster_report: z.unknown().optional(),
-  status: z.string().max(50).optional(),
-});
 
 export interface RunRouteOptions {
   parseClusterReport: ProjectClusterReportParser;
@@ -71,7 +64,7 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
             await rm(upload.directory, { recursive: true, force: true });
           }
         }
-        const parsed = uriBody.safeParse(request.body);
+        const parsed = runUriBody.safeParse(request.body);
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
           throw new ValidationError(
@@ -100,7 +93,7 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
           security: bearer,
           params: idParams,
           querystring: pageQuery,
-          response: { 200: listOf(runSchema) },
+          response: { 200: runListSchema },
         },
       },
       async (request) => {
@@ -121,7 +114,7 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
           tags: ['runs'],
           summary: 'Get a run with its profile summary and cost',
           security: bearer,
-          params: idParams.extend({ runId: z.string().min(1).max(100) }),
+          params: runParams,
           response: { 200: runDetailSchema },
         },
       },

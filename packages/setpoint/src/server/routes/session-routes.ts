@@ -1,11 +1,9 @@
 import type {} from '@fastify/cookie';
+import { demoSignInQuery, sessionSchema, signInBody } from '@setpoint/api-contract';
 import { NotFoundError, UnauthorizedError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Session, UserService } from '../../service/auth/user-service.js';
 import { csrfCookie, sessionCookie } from '../plugins/authentication.js';
-
-const userSchema = z.object({ username: z.string(), role: z.enum(['admin', 'editor', 'viewer']) });
 
 function cookieOptions(expiresAt: number, httpOnly: boolean) {
   return { path: '/', sameSite: 'strict' as const, httpOnly, expires: new Date(expiresAt) };
@@ -39,8 +37,8 @@ export function sessionRoutes(
         schema: {
           tags: ['session'],
           summary: 'Sign in to the dashboard',
-          body: z.object({ username: z.string().min(1).max(100), password: z.string().min(1).max(1000) }),
-          response: { 200: z.object({ user: userSchema }) },
+          body: signInBody,
+          response: { 200: sessionSchema },
         },
       },
       async (request, reply) => {
@@ -56,7 +54,7 @@ export function sessionRoutes(
         schema: {
           tags: ['session'],
           summary: 'The signed-in user',
-          response: { 200: z.object({ user: userSchema }) },
+          response: { 200: sessionSchema },
         },
       },
       async (request) => {
@@ -82,7 +80,7 @@ export function sessionRoutes(
       '/api/v1/session/demo',
       {
         config: { public: true },
-        schema: { hide: true, querystring: z.object({ token: z.string().min(1).max(200) }) },
+        schema: { hide: true, querystring: demoSignInQuery },
       },
       async (request, reply) => {
         const expected = options.demoLoginToken?.();

@@ -1,14 +1,8 @@
+import { systemInfoSchema } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { ProjectService } from '../../service/projects/project-service.js';
 import type { DialectName } from '../../store/dialect.js';
 import { setpointVersion } from '../../version.js';
-
-export const systemInfoSchema = z.object({
-  version: z.string(),
-  database: z.enum(['sqlite', 'postgres']),
-  projects: z.number().int().nonnegative(),
-});
 
 export function systemRoutes(
   database: DialectName,

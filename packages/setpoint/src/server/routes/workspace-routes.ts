@@ -1,14 +1,15 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { principalOf } from '../../service/auth/principal.js';
-import type { WorkspaceInput, WorkspaceService } from '../../service/workspaces/workspace-service.js';
 import {
   idParams,
-  presentWorkspace,
   workspaceBody,
+  workspaceListSchema,
   workspacePatchBody,
   workspaceSchema,
-} from './api-schemas.js';
+} from '@setpoint/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { principalOf } from '../../service/auth/principal.js';
+import type { WorkspaceInput, WorkspaceService } from '../../service/workspaces/workspace-service.js';
+import { presentWorkspace } from './presenters.js';
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -56,7 +57,7 @@ export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyn
           tags: ['workspaces'],
           summary: 'List workspaces',
           security: bearer,
-          response: { 200: z.object({ items: z.array(workspaceSchema) }) },
+          response: { 200: workspaceListSchema },
         },
       },
       async () => ({ items: (await workspaces.list()).map(presentWorkspace) }),

@@ -1,12 +1,11 @@
+import type { ProjectSummaryWire } from '@setpoint/api-contract';
 import {
   organizationRoi,
   presentOrganizationSummary,
   presentProjectSummary,
-  type projectSummaryWireSchema,
   spendInPeriod,
   summarizeProject,
 } from '@setpoint/insights';
-import type { z } from 'zod';
 import type { Project } from '../projects/project-records.js';
 import { learningRuns } from '../recommendations/learning.js';
 import { type Run, toRun } from '../runs/run-records.js';
@@ -35,8 +34,6 @@ function summaryOf(project: Project, runs: Run[], now: number) {
       : null;
   return { summary, wire: presentProjectSummary(summary, learning) };
 }
-
-type ProjectSummaryWire = z.infer<typeof projectSummaryWireSchema>;
 
 /** Insights such as "dormant" depend on the clock; an hour is far finer than any of their thresholds. */
 const clockBucketMs = 3_600_000;

@@ -1,9 +1,5 @@
-import type { organizationSummaryWireSchema } from '@setpoint/insights';
-import type { z } from 'zod';
+import type { OrganizationSettings, OrganizationSummaryWire } from '@setpoint/api-contract';
 import { applyDiscounts } from './discounts.js';
-import type { OrganizationSettings } from './organization-settings.js';
-
-type OrganizationSummaryWire = z.infer<typeof organizationSummaryWireSchema>;
 
 /**
  * One organization summary from the summaries of each cloud's projects (at list prices), with the

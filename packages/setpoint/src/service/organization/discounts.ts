@@ -1,4 +1,4 @@
-import type { OrganizationSettings } from './organization-settings.js';
+import type { OrganizationSettings } from '@setpoint/api-contract';
 
 /** Figures at list prices for the projects of one cloud (null when their workspace is unknown). */
 export interface ListPriceFigures {

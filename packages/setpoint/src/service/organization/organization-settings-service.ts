@@ -1,11 +1,11 @@
-import { ValidationError } from '@setpoint/foundation/errors';
 import {
-  defaultOrganizationSettings,
   type OrganizationSettings,
   type OrganizationSettingsPatch,
   organizationSettingsPatchSchema,
   organizationSettingsSchema,
-} from './organization-settings.js';
+} from '@setpoint/api-contract';
+import { ValidationError } from '@setpoint/foundation/errors';
+import { defaultOrganizationSettings } from './organization-settings.js';
 import type { OrganizationSettingsRepository } from './organization-settings-repository.js';
 
 export interface OrganizationSettingsView {

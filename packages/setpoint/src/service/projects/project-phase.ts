@@ -1,4 +1,4 @@
-import type { ProjectPhase } from './project-settings.js';
+import type { ProjectPhase } from '@setpoint/api-contract';
 
 /**
  * A project's phase is the outcome of its latest recommendation: the recommender judges whether the

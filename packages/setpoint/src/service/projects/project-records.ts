@@ -1,4 +1,4 @@
-import type { ProjectPhase, ProjectSettings } from './project-settings.js';
+import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 
 export interface Project {
   id: string;

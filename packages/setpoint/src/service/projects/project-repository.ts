@@ -1,9 +1,9 @@
+import { defaultProjectSettings, type ProjectPhase, type ProjectSettings } from '@setpoint/api-contract';
 import { NotFoundError } from '@setpoint/foundation/errors';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, ProjectsTable } from '../../store/database-schema.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
 import type { Project, ProjectListQuery } from './project-records.js';
-import { defaultProjectSettings, type ProjectPhase, type ProjectSettings } from './project-settings.js';
 
 const defaultSettings = defaultProjectSettings();
 

@@ -1,10 +1,10 @@
+import { type ProjectPhase, type ProjectSettings, projectSettingsSchema } from '@setpoint/api-contract';
 import { NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import { newId } from '../../store/ids.js';
 import type { AuditRepository } from '../audit/audit-repository.js';
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.js';
 import type { Project, ProjectInput, ProjectListQuery } from './project-records.js';
 import type { ProjectRepository } from './project-repository.js';
-import { type ProjectPhase, type ProjectSettings, projectSettingsSchema } from './project-settings.js';
 
 export type { Project, ProjectInput, ProjectListQuery } from './project-records.js';
 

@@ -1,7 +1,7 @@
+import type { ProjectPhase } from '@setpoint/api-contract';
 import type { Selectable } from 'kysely';
 import type { RecommendationsTable } from '../../store/database-schema.js';
 import { parseJsonColumn } from '../../store/json-column.js';
-import type { ProjectPhase } from '../projects/project-settings.js';
 import type { ClusterConfiguration, Prediction } from './recommender.js';
 
 export type RecommendationState = 'PENDING' | 'SUCCESS' | 'FAILURE';

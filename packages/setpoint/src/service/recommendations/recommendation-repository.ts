@@ -1,7 +1,7 @@
+import type { ProjectPhase } from '@setpoint/api-contract';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database-schema.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
-import type { ProjectPhase } from '../projects/project-settings.js';
 import {
   type RecommendationRecord,
   type RecommendationState,

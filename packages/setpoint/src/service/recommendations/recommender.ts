@@ -1,6 +1,6 @@
+import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import type { Range } from '../../optimizer/types.js';
-import type { ProjectPhase, ProjectSettings } from '../projects/project-settings.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 

@@ -78,6 +78,8 @@ export interface ProfileSummary {
   shuffleWriteBytes: number;
   spillBytes: number;
   utilization: number;
+  gcTimeMs: number;
+  executorRunTimeMs: number;
   platform: string;
   findings: Array<{ id: string; severity: string; message: string }>;
 }
@@ -127,6 +129,8 @@ export function summarizeProfile(profile: RunProfile): ProfileSummary {
     shuffleWriteBytes: profile.totals.shuffleWriteBytes,
     spillBytes: profile.totals.diskBytesSpilled,
     utilization: profile.analysis.utilization,
+    gcTimeMs: profile.totals.jvmGcTimeMs,
+    executorRunTimeMs: profile.totals.executorRunTimeMs,
     platform: profile.platform.kind,
     findings: profile.findings.map(({ id, severity, message }) => ({ id, severity, message })),
   };

@@ -1,5 +1,5 @@
+import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
-import { defaultProjectSettings } from '../../../service/projects/project-settings.js';
 import { decideAutoApply, insideOptimizationWindow } from './auto-apply-policy.js';
 
 const saturday0230 = Date.UTC(2026, 10, 21, 2, 30);

@@ -1,5 +1,5 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
 import { Cron } from 'croner';
-import type { ProjectSettings } from '../../../service/projects/project-settings.js';
 
 /** Inside the optimization window when one is set: a window opened within the last `durationMinutes`. */
 export function insideOptimizationWindow(

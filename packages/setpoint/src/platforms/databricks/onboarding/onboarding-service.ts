@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { ProjectSettings } from '../../../service/projects/project-settings.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import {

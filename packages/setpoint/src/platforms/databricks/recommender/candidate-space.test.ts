@@ -1,9 +1,9 @@
+import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
 import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import { defaultProjectSettings, type ProjectSettings } from '../../../service/projects/project-settings.js';
 import {
   buildCandidateSpace,
   type ClusterChoice,

@@ -1,3 +1,4 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { ClusterSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
@@ -6,7 +7,6 @@ import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { Candidate } from '../../../optimizer/types.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
-import type { ProjectSettings } from '../../../service/projects/project-settings.js';
 
 /** One Databricks job-cluster shape Setpoint may recommend. */
 export interface ClusterChoice {

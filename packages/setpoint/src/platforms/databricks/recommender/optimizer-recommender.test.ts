@@ -1,10 +1,10 @@
+import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { Recommendation } from '../../../optimizer/recommend.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import { defaultProjectSettings, type ProjectSettings } from '../../../service/projects/project-settings.js';
 import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
 import { buildCandidateSpace, type ClusterChoice, choiceId, clusterSpecOf } from './candidate-space.js';
 import {

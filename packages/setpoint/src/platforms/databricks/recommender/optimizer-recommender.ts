@@ -1,3 +1,4 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { Matrix, solve } from 'ml-matrix';
 import type { Market } from '../../../cost/cluster-spec.js';
@@ -10,7 +11,6 @@ import { RuntimeAnalog } from '../../../optimizer/runtime-analog.js';
 import type { Candidate, Observation, RunProfileFeatures } from '../../../optimizer/types.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { type Cloud, type InstanceTypeEntry, type Plan, planSchema } from '../../../pricing/schema.js';
-import type { ProjectSettings } from '../../../service/projects/project-settings.js';
 import type {
   RecommendationInput,
   RecommendationOutput,

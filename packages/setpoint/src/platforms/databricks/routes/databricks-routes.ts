@@ -1,38 +1,43 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
+import {
+  type AppliedConfigResource,
+  accessCheckBody,
+  accessCheckSchema,
+  appliedConfigListSchema,
+  collectRunBody,
+  collectRunQueuedSchema,
+  type DetachResource,
+  type DiscoverResource,
+  detachBody,
+  detachSchema,
+  discoverQuery,
+  discoverSchema,
+  exportQuery,
+  type ImportResource,
+  idParams,
+  importBody,
+  importSchema,
+  resumeAutoApplySchema,
+  rollbackBody,
+  rollbackSchema,
+  webhookAcceptedSchema,
+  webhookParams,
+  webhookPayloadSchema,
+} from '@setpoint/api-contract';
 import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { principalOf } from '../../../service/auth/principal.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { ProjectSettings } from '../../../service/projects/project-settings.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import type { DatabricksIntegration } from '../databricks-integration.js';
+import type { DiscoverResult } from '../onboarding/discovery.js';
+import type { ImportedJob } from '../onboarding/onboarding-service.js';
 import type { AppliedConfig } from '../store/databricks-repository.js';
 import { parseBasicAuth, secretsEqual } from './webhook-auth.js';
 
 const bearer = [{ bearerAuth: [] }];
-const idParams = z.object({ id: z.string().min(1).max(100) });
-const databricksId = z.union([z.string(), z.number()]).transform(String);
 
-/** The job webhook Databricks POSTs: ids may be numbers or strings. */
-export const webhookPayloadSchema = z.looseObject({
-  event_type: z.string(),
-  workspace_id: databricksId.optional(),
-  run: z.looseObject({ run_id: databricksId, parent_run_id: databricksId.optional() }),
-  job: z.looseObject({ job_id: databricksId, name: z.string().optional() }).optional(),
-  task: z.looseObject({ task_key: z.string() }).optional(),
-});
-
-const appliedConfigSchema = z.object({
-  id: z.string(),
-  recommendation_id: z.string().nullable(),
-  kind: z.string(),
-  cluster: z.record(z.string(), z.unknown()),
-  actor: z.string(),
-  reason: z.string(),
-  created_at: z.number(),
-});
-
-function presentConfig(config: AppliedConfig): z.infer<typeof appliedConfigSchema> {
+function presentConfig(config: AppliedConfig): AppliedConfigResource {
   return {
     id: config.id,
     recommendation_id: config.recommendationId,
@@ -41,6 +46,49 @@ function presentConfig(config: AppliedConfig): z.infer<typeof appliedConfigSchem
     actor: config.actor,
     reason: config.reason,
     created_at: config.createdAt,
+  };
+}
+
+function presentDiscovery(result: DiscoverResult): DiscoverResource {
+  return {
+    window_days: result.windowDays,
+    jobs: result.jobs.map((job) => ({
+      job_id: job.jobId,
+      name: job.name,
+      compute: job.compute,
+      photon: job.photon,
+      autoscale: job.autoscale,
+      spot: job.spot,
+      run_submit: job.runSubmit,
+      imported: job.imported,
+      runs_in_window: job.runsInWindow,
+      core_hours_in_window: job.coreHoursInWindow,
+      monthly_cost_usd: job.monthlyCostUsd,
+      cost_note: job.costNote,
+      estimated_monthly_savings_usd: job.estimatedMonthlySavingsUsd,
+    })),
+    findings: result.findings.map((finding) => ({
+      id: finding.id,
+      title: finding.title,
+      job_ids: finding.jobIds,
+      detail: finding.detail,
+    })),
+    timeline: result.timeline.map((point) => ({
+      day: point.day,
+      jobs: point.jobs,
+      core_hours: point.coreHours,
+    })),
+  };
+}
+
+function presentImport(jobs: ImportedJob[]): ImportResource {
+  return {
+    jobs: jobs.map((job) => ({
+      job_id: job.jobId,
+      name: job.name,
+      projects: job.projects.map((project) => ({ id: project.id, cluster_key: project.clusterKey })),
+      skipped: job.skipped,
+    })),
   };
 }
 
@@ -58,9 +106,9 @@ export function databricksRoutes(deps: {
         schema: {
           tags: ['databricks'],
           summary: 'Job notification receiver (generic webhook destination, Basic auth per workspace)',
-          params: z.object({ workspaceId: z.string().min(1).max(100) }),
+          params: webhookParams,
           body: webhookPayloadSchema,
-          response: { 202: z.object({ accepted: z.boolean(), duplicate: z.boolean() }) },
+          response: { 202: webhookAcceptedSchema },
         },
       },
       async (request, reply) => {
@@ -98,20 +146,8 @@ export function databricksRoutes(deps: {
           summary: 'Check what Setpoint can do in the workspace, line by line',
           security: bearer,
           params: idParams,
-          body: z.object({ log_destination: z.string().max(1000).optional() }).default({}),
-          response: {
-            200: z.object({
-              ok: z.boolean(),
-              checks: z.array(
-                z.object({
-                  check: z.string(),
-                  ok: z.boolean(),
-                  detail: z.string(),
-                  fix: z.string().optional(),
-                }),
-              ),
-            }),
-          },
+          body: accessCheckBody,
+          response: { 200: accessCheckSchema },
         },
       },
       async (request) => {
@@ -128,10 +164,12 @@ export function databricksRoutes(deps: {
           summary: 'Every job in the workspace with its compute, monthly cost and findings',
           security: bearer,
           params: idParams,
-          querystring: z.object({ window_days: z.coerce.number().int().min(1).max(60).default(30) }),
+          querystring: discoverQuery,
+          response: { 200: discoverSchema },
         },
       },
-      async (request) => integration.discover(request.params.id, request.query.window_days),
+      async (request) =>
+        presentDiscovery(await integration.discover(request.params.id, request.query.window_days)),
     );
 
     app.post(
@@ -142,11 +180,8 @@ export function databricksRoutes(deps: {
           summary: 'Import jobs: one project per job cluster, wired for collection',
           security: bearer,
           params: idParams,
-          body: z.object({
-            job_ids: z.array(z.string().min(1).max(40)).min(1).max(200),
-            settings: z.record(z.string(), z.unknown()).optional(),
-            log_destination: z.string().max(1000).optional(),
-          }),
+          body: importBody,
+          response: { 200: importSchema },
         },
       },
       async (request) => {
@@ -157,7 +192,7 @@ export function databricksRoutes(deps: {
           { jobIds: request.body.job_ids, settings, logDestination: request.body.log_destination },
           principalOf(request).actor,
         );
-        return { jobs };
+        return presentImport(jobs);
       },
     );
 
@@ -169,11 +204,18 @@ export function databricksRoutes(deps: {
           summary: 'Undo the import of a job: its settings are restored exactly',
           security: bearer,
           params: idParams,
-          body: z.object({ job_id: z.string().min(1).max(40) }),
+          body: detachBody,
+          response: { 200: detachSchema },
         },
       },
-      async (request) =>
-        integration.onboarding.detach(request.params.id, request.body.job_id, principalOf(request).actor),
+      async (request): Promise<DetachResource> => {
+        const detached = await integration.onboarding.detach(
+          request.params.id,
+          request.body.job_id,
+          principalOf(request).actor,
+        );
+        return { job_id: detached.jobId, projects: detached.projects };
+      },
     );
 
     app.post(
@@ -184,10 +226,8 @@ export function databricksRoutes(deps: {
           summary: 'Collect a finished Databricks run for this project from its workspace',
           security: bearer,
           params: idParams,
-          body: z.object({ run_id: databricksId, workspace_id: z.string().optional() }),
-          response: {
-            202: z.object({ queued: z.literal(true), workspace_id: z.string(), run_id: z.string() }),
-          },
+          body: collectRunBody,
+          response: { 202: collectRunQueuedSchema },
         },
       },
       async (request, reply) => {
@@ -210,13 +250,7 @@ export function databricksRoutes(deps: {
           summary: 'Every configuration written into the job, oldest first, and whether auto-apply is paused',
           security: bearer,
           params: idParams,
-          response: {
-            200: z.object({
-              items: z.array(appliedConfigSchema),
-              auto_apply_paused: z.boolean(),
-              pause_reason: z.string().nullable(),
-            }),
-          },
+          response: { 200: appliedConfigListSchema },
         },
       },
       async (request) => {
@@ -242,8 +276,8 @@ export function databricksRoutes(deps: {
             'Write an earlier applied configuration back into the job (default: the one before the current)',
           security: bearer,
           params: idParams,
-          body: z.object({ to: z.string().optional() }).default({}),
-          response: { 200: z.object({ config: appliedConfigSchema, changed_fields: z.array(z.string()) }) },
+          body: rollbackBody,
+          response: { 200: rollbackSchema },
         },
       },
       async (request) => {
@@ -263,10 +297,7 @@ export function databricksRoutes(deps: {
           summary: 'A recommendation as Terraform (new_cluster + lifecycle.ignore_changes) or JSON',
           security: bearer,
           params: idParams,
-          querystring: z.object({
-            format: z.enum(['terraform', 'json']).default('terraform'),
-            recommendation: z.string().max(100).optional(),
-          }),
+          querystring: exportQuery,
         },
       },
       async (request, reply) => {
@@ -289,12 +320,13 @@ export function databricksRoutes(deps: {
           summary: 'Resume auto-apply after an external change paused it',
           security: bearer,
           params: idParams,
+          response: { 200: resumeAutoApplySchema },
         },
       },
       async (request) => {
         await deps.projects.get(request.params.id);
         await integration.applier.resumeAutoApply(request.params.id);
-        return { resumed: true };
+        return { resumed: true as const };
       },
     );
   };

@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
+import { gradient } from '@setpoint/api-contract';
 import { errorKinds, isAppError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -27,7 +28,8 @@ import {
   presentSubmission,
   projectInputFromGradient,
 } from './gradient-shapes.js';
-import {
+
+const {
   pageQuery,
   projectCreateBody,
   projectListQuery,
@@ -37,7 +39,7 @@ import {
   submissionBody,
   submissionParams,
   tokenBody,
-} from './schema.js';
+} = gradient;
 
 export interface GradientCompatDependencies {
   parseClusterReport: ProjectClusterReportParser;

@@ -1,8 +1,7 @@
+import type { gradient, ProjectSettings } from '@setpoint/api-contract';
 import type { Project } from '../../../service/projects/project-service.js';
-import type { ProjectSettings } from '../../../service/projects/project-settings.js';
 import type { RecommendationRecord } from '../../../service/recommendations/recommendation-service.js';
 import type { Run } from '../../../service/runs/run-service.js';
-import type { projectCreateBody, projectUpdateBody } from './schema.js';
 
 /** Gradient's timestamps: `YYYY-MM-DDTHH:MM:SSZ`, no fraction. */
 export function gradientTime(epochMs: number): string {
@@ -24,8 +23,8 @@ export function clusterPathFromKey(clusterKey: string | null): string | null {
   return `${match[1] === 'task' ? 'tasks' : 'job_clusters'}/${match[2]}`;
 }
 
-type ProjectFields = import('zod').infer<typeof projectUpdateBody> &
-  Partial<Pick<import('zod').infer<typeof projectCreateBody>, 'name'>>;
+type ProjectFields = import('zod').infer<typeof gradient.projectUpdateBody> &
+  Partial<Pick<import('zod').infer<typeof gradient.projectCreateBody>, 'name'>>;
 
 /** The Setpoint project input a Gradient create/update body stands for; absent fields stay absent. */
 export function projectInputFromGradient(body: ProjectFields) {

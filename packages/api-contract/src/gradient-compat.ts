@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Request bodies of Sync Computing's Gradient API (`syncsparkpy`), as far as Setpoint maps them. */
+/**
+ * Request shapes of Sync Computing's Gradient API (`syncsparkpy`), as far as Setpoint serves them under
+ * `/v1`. Its answers keep Gradient's envelope and names (`{"result": …}`).
+ */
 
 export const tokenBody = z.object({
   api_key_id: z.string().min(1),

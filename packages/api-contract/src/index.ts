@@ -1,0 +1,12 @@
+export * from './access.js';
+export * from './common.js';
+export * from './databricks.js';
+export * as gradient from './gradient-compat.js';
+export * from './organization.js';
+export * from './project-settings.js';
+export * from './project-summary.js';
+export * from './projects.js';
+export * from './recommendations.js';
+export * from './runs.js';
+export * from './system.js';
+export * from './workspaces.js';
