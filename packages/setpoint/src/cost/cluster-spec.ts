@@ -14,7 +14,7 @@ export type Billing =
 export type Market = 'on-demand' | 'spot' | 'spot-with-fallback';
 
 /** A cluster shape without its size: what the optimizer varies and prices by the thousand. */
-export interface ClusterSpec {
+export interface ClusterCostSpec {
   cloud: Cloud;
   region: string;
   billing: Billing;

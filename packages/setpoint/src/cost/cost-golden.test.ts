@@ -3,7 +3,7 @@ import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
 import { organizationPricingSchema } from '../pricing/overrides.js';
 import { createPriceCatalog } from '../pricing/price-catalog.js';
 import { type CatalogLayer, catalogLayerSchema } from '../pricing/schema.js';
-import type { ClusterSpec } from './cluster-spec.js';
+import type { ClusterCostSpec } from './cluster-spec.js';
 import { createCostModel } from './cost-model.js';
 import { estimateClusterCost } from './estimate.js';
 import { photonBreakEven, photonBreakEvenForCluster } from './photon-breakeven.js';
@@ -15,7 +15,7 @@ import { runCost } from './run-cost.js';
 
 const model = createCostModel(createPriceCatalog([shippedCatalog]));
 
-const awsJobs: ClusterSpec = {
+const awsJobs: ClusterCostSpec = {
   cloud: 'aws',
   region: 'us-east-1',
   billing: { platform: 'databricks', plan: 'premium', compute: 'jobs', photon: false },
@@ -42,7 +42,7 @@ describe('estimated cost of a hypothetical cluster', () => {
   });
 
   it('Azure: Standard_DS3_v2 westus2 Premium Jobs, 1 driver + 4 workers, 2 h (short VM name accepted)', () => {
-    const spec: ClusterSpec = {
+    const spec: ClusterCostSpec = {
       ...awsJobs,
       cloud: 'azure',
       region: 'westus2',
@@ -57,7 +57,7 @@ describe('estimated cost of a hypothetical cluster', () => {
   });
 
   it('Photon: DBU/h per node doubles (default multiplier 2) at the same $/DBU', () => {
-    const photon = { ...awsJobs, billing: { ...awsJobs.billing, photon: true } } as ClusterSpec;
+    const photon = { ...awsJobs, billing: { ...awsJobs.billing, photon: true } } as ClusterCostSpec;
     const estimate = estimateClusterCost(model, photon, { kind: 'fixed', workers: 8 }, 1);
     expect(estimate.dbu.units).toBeCloseTo(9 * 0.69 * 2, 9);
     expect(estimate.dbu.rate).toBe(0.15);
@@ -78,7 +78,7 @@ describe('estimated cost of a hypothetical cluster', () => {
       ],
     });
     const withPhoton = createCostModel(createPriceCatalog([shippedCatalog, imported]));
-    const photon = { ...awsJobs, billing: { ...awsJobs.billing, photon: true } } as ClusterSpec;
+    const photon = { ...awsJobs, billing: { ...awsJobs.billing, photon: true } } as ClusterCostSpec;
     const estimate = estimateClusterCost(withPhoton, photon, { kind: 'fixed', workers: 8 }, 1);
     expect(estimate.dbu.units).toBeCloseTo(9 * 1.5, 9);
     // The standard rate still comes from the shipped catalog.
@@ -89,7 +89,7 @@ describe('estimated cost of a hypothetical cluster', () => {
   });
 
   it('spot workers (driver on-demand) with the default m5 spot model: savings 50% / 62% / 72%', () => {
-    const spot: ClusterSpec = { ...awsJobs, market: 'spot' };
+    const spot: ClusterCostSpec = { ...awsJobs, market: 'spot' };
     const estimate = estimateClusterCost(model, spot, { kind: 'fixed', workers: 8 }, 1);
     expect(estimate.cloud.compute).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.62), 9);
     expect(estimate.low).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.72) + 9 * 0.69 * 0.15, 9);
@@ -161,13 +161,13 @@ describe('estimated cost of a hypothetical cluster', () => {
   });
 
   it('first_on_demand > 1 keeps that many nodes (driver first) on-demand', () => {
-    const spec: ClusterSpec = { ...awsJobs, market: 'spot', firstOnDemand: 3 };
+    const spec: ClusterCostSpec = { ...awsJobs, market: 'spot', firstOnDemand: 3 };
     const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 8 }, 1);
     expect(estimate.cloud.compute).toBeCloseTo(3 * 0.192 + 6 * 0.192 * (1 - 0.62), 9);
   });
 
   it('EBS volumes: 2 × 100 GB gp3 per node with 4000 IOPS and 250 MiB/s, 9 nodes, 1 h', () => {
-    const spec: ClusterSpec = {
+    const spec: ClusterCostSpec = {
       ...awsJobs,
       volumesPerNode: [{ type: 'gp3', sizeGb: 100, count: 2, iops: 4000, throughputMibps: 250 }],
     };
@@ -248,7 +248,7 @@ describe('estimated cost of a hypothetical cluster', () => {
   });
 
   it('the corpus nds_q88 Photon cluster: m6gd.xlarge driver + 2 × m6gd.2xlarge, us-west-2 Premium Jobs, 1 h', () => {
-    const spec: ClusterSpec = {
+    const spec: ClusterCostSpec = {
       ...awsJobs,
       region: 'us-west-2',
       billing: { platform: 'databricks', plan: 'premium', compute: 'jobs', photon: true },
@@ -263,7 +263,7 @@ describe('estimated cost of a hypothetical cluster', () => {
   });
 
   it('EMR: EC2 + the EMR fee per instance-hour, no DBUs', () => {
-    const emr: ClusterSpec = { ...awsJobs, billing: { platform: 'emr' } };
+    const emr: ClusterCostSpec = { ...awsJobs, billing: { platform: 'emr' } };
     const estimate = estimateClusterCost(model, emr, { kind: 'fixed', workers: 4 }, 1);
     // m5.xlarge EMR fee: 25% of $0.192 = $0.048
     expect(estimate.cloud.emrFee).toBeCloseTo(5 * 0.048, 9);

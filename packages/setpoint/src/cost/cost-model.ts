@@ -6,7 +6,7 @@ import {
   volumeUsdPerHour,
 } from '../pricing/price-catalog.js';
 import { type Cloud, dbuSkuFor } from '../pricing/schema.js';
-import type { Billing, ClusterSpec, CostBreakdown, Market } from './cluster-spec.js';
+import type { Billing, ClusterCostSpec, CostBreakdown, Market } from './cluster-spec.js';
 import { addRanges, exactly, multiplyRanges, type Range, zeroRange } from './range.js';
 
 /** What one node costs per hour it is up, per purchase option. */
@@ -45,7 +45,7 @@ export interface CostModelOptions {
 
 /** Hourly rates of one cluster shape, resolved once, for any worker count or timeline. */
 export interface ClusterRate {
-  readonly spec: ClusterSpec;
+  readonly spec: ClusterCostSpec;
   /** $ per DBU for this cluster's billing (0 outside Databricks). */
   readonly usdPerDbu: number;
   readonly driver: NodeHourlyRate;
@@ -62,7 +62,7 @@ export interface ClusterRate {
 export interface CostModel {
   readonly catalog: PriceCatalog;
   nodeRate(query: NodeRateQuery): NodeHourlyRate;
-  rateCluster(spec: ClusterSpec): ClusterRate;
+  rateCluster(spec: ClusterCostSpec): ClusterRate;
   /** Sums usage lines into a breakdown at the given $/DBU. */
   sum(lines: readonly UsageLine[], usdPerDbu: number): CostBreakdown;
 }
@@ -172,7 +172,7 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
     };
   };
 
-  const rateCluster = (spec: ClusterSpec): ClusterRate => {
+  const rateCluster = (spec: ClusterCostSpec): ClusterRate => {
     const key = [
       spec.cloud,
       spec.region,

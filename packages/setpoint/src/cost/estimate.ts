@@ -1,5 +1,5 @@
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { ClusterSpec, CostBreakdown, WorkerProfile } from './cluster-spec.js';
+import type { ClusterCostSpec, CostBreakdown, WorkerProfile } from './cluster-spec.js';
 import type { CostModel } from './cost-model.js';
 import { exactly, type Range } from './range.js';
 
@@ -62,7 +62,7 @@ function validate(profile: WorkerProfile, hours: number): void {
 /** Estimated cost of `spec` running `hours` with the given workers (driver always up for the whole time). */
 export function estimateClusterCost(
   model: CostModel,
-  spec: ClusterSpec,
+  spec: ClusterCostSpec,
   profile: WorkerProfile,
   hours: number,
 ): ClusterEstimate {

@@ -1,5 +1,5 @@
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { ClusterSpec } from './cluster-spec.js';
+import type { ClusterCostSpec } from './cluster-spec.js';
 import type { CostModel } from './cost-model.js';
 
 /** Nodes of one type: what each costs per hour in machine time and in DBUs, without and with Photon. */
@@ -60,7 +60,7 @@ export function photonBreakEven(groups: readonly PhotonNodeGroup[]): PhotonBreak
 /** Break-even for a Databricks cluster priced from the catalog, with `workers` workers. */
 export function photonBreakEvenForCluster(
   model: CostModel,
-  spec: ClusterSpec,
+  spec: ClusterCostSpec,
   workers: number,
 ): PhotonBreakEven {
   const { billing } = spec;

@@ -11,16 +11,14 @@ import {
 } from '@setpoint/databricks-emulator';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { analyzeEventLog } from '../../eventlog/index.js';
-import {
-  OptimizerRecommender,
-  runtimeSecondsOf,
-} from '../../platforms/databricks/recommender/optimizer-recommender.js';
+import { DatabricksRecommender } from '../../platforms/databricks/recommender/databricks-recommender.js';
 import { clusterFacts } from '../../platforms/databricks/runs/cluster-facts.js';
 import { CostEngineCoster } from '../../platforms/databricks/runs/run-coster.js';
 import { shippedCatalog } from '../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog, type PriceCatalog } from '../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../pricing/schema.js';
 import type { RecommenderRun } from '../../service/recommendations/recommender.js';
+import { runtimeSecondsOf } from '../../service/recommendations/run-evidence.js';
 import type { WorkspaceFacts } from '../../service/workspaces/workspace-service.js';
 import { quantile, rounded, share } from '../sweep/sweep-statistics.js';
 
@@ -114,7 +112,7 @@ function workspaceFor(cluster: NewClusterSettings): WorkspaceFacts {
 interface SimWorld {
   catalog: PriceCatalog;
   coster: CostEngineCoster;
-  recommender: OptimizerRecommender;
+  recommender: DatabricksRecommender;
   scratch: string;
 }
 
@@ -127,7 +125,7 @@ function createWorld(): SimWorld {
   return {
     catalog,
     coster: new CostEngineCoster(catalog),
-    recommender: new OptimizerRecommender({ catalog, nodeTypes }),
+    recommender: new DatabricksRecommender({ catalog, nodeTypes }),
     scratch: mkdtempSync(join(tmpdir(), 'setpoint-bench-sim-')),
   };
 }

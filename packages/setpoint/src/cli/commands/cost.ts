@@ -1,7 +1,7 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { loadConfig } from '../../config/load-config.js';
-import type { ClusterSpec, Market, WorkerProfile } from '../../cost/cluster-spec.js';
+import type { ClusterCostSpec, Market, WorkerProfile } from '../../cost/cluster-spec.js';
 import { createCostModel } from '../../cost/cost-model.js';
 import { type ClusterEstimate, estimateClusterCost } from '../../cost/estimate.js';
 import {
@@ -75,7 +75,7 @@ function required<T>(value: T | undefined, flag: string): T {
   return value;
 }
 
-function clusterSpecFrom(options: ClusterOptions): ClusterSpec {
+function clusterSpecFrom(options: ClusterOptions): ClusterCostSpec {
   if (options.spot && options.spotWithFallback) {
     throw new ValidationError('INVALID_OPTION', 'choose one of --spot and --spot-with-fallback');
   }
@@ -152,7 +152,7 @@ export function estimateJson(estimate: ClusterEstimate): Record<string, unknown>
 
 const usd = (value: number): string => `$${value.toFixed(4)}`;
 
-function renderEstimate(estimate: ClusterEstimate, spec: ClusterSpec): string {
+function renderEstimate(estimate: ClusterEstimate, spec: ClusterCostSpec): string {
   const lines = [
     `Estimated cost for ${estimate.hours} h: 1 driver (${spec.driverNodeType}) + ${micro(estimate.nodes.workers)} workers (${spec.workerNodeType}), ${spec.cloud} ${spec.region}, ${spec.market}`,
     `  cloud compute  ${usd(estimate.cloud.compute)}`,

@@ -4,7 +4,7 @@ import {
   type DatabricksOptions,
   databricksJobKinds,
 } from './databricks-integration.js';
-import { OptimizerRecommender } from './recommender/optimizer-recommender.js';
+import { DatabricksRecommender } from './recommender/databricks-recommender.js';
 import { databricksRoutes } from './routes/databricks-routes.js';
 import { CostEngineCoster } from './runs/run-coster.js';
 import { databricksRunReports } from './runs/run-report-reader.js';
@@ -33,7 +33,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
         handlers: integration.handlers,
         routes: databricksRoutes({ integration, workspaces: core.workspaces, projects: core.projects }),
         coster: new CostEngineCoster(core.catalog),
-        recommender: new OptimizerRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
+        recommender: new DatabricksRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
         applyRequested: (event) => integration.applyRequested(event),
         recommendationReady: (projectId, recommendationId) =>
           integration.onRecommendationReady(projectId, recommendationId),

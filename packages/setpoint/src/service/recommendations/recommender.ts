@@ -3,6 +3,7 @@ import type { RunProfile } from '../../eventlog/run-profile.js';
 import type { Range } from '../../optimizer/types.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
+import type { FilterOutcome } from './candidate-filters.js';
 
 /** One past run as the recommender sees it: everything known about it. */
 export interface RecommenderRun {
@@ -61,6 +62,8 @@ export interface RecommendationOutput {
   configuration: ClusterConfiguration;
   prediction: Prediction;
   explanation: string;
+  /** What the candidate filters left out, and why (logged with the recommendation). */
+  filtered?: FilterOutcome[];
 }
 
 export interface Recommender {

@@ -1,3 +1,4 @@
+import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract';
 import { z } from 'zod';
 
 /** Databricks ids are int64: numbers or strings on the wire, decimal strings inside Setpoint. */
@@ -11,31 +12,31 @@ export const autoscaleSchema = z.looseObject({
 });
 
 /** A `new_cluster` spec: unknown fields are kept so an update can send the object back whole. */
-export const clusterSpecSchema = z.looseObject({
+export const newClusterSpecSchema = z.looseObject({
   spark_version: z.string().optional(),
   node_type_id: z.string().optional(),
   driver_node_type_id: z.string().optional(),
   num_workers: z.number().int().optional(),
   autoscale: autoscaleSchema.optional(),
-  aws_attributes: attributes.optional(),
-  azure_attributes: attributes.optional(),
+  aws_attributes: awsAttributesSchema.optional(),
+  azure_attributes: azureAttributesSchema.optional(),
   runtime_engine: z.string().optional(),
   spark_conf: z.record(z.string(), z.string()).optional(),
   custom_tags: z.record(z.string(), z.string()).optional(),
   cluster_log_conf: attributes.optional(),
   policy_id: z.string().optional(),
 });
-export type ClusterSpec = z.infer<typeof clusterSpecSchema>;
+export type NewClusterSpec = z.infer<typeof newClusterSpecSchema>;
 
 export const jobClusterSchema = z.looseObject({
   job_cluster_key: z.string(),
-  new_cluster: clusterSpecSchema.optional(),
+  new_cluster: newClusterSpecSchema.optional(),
 });
 
 export const taskSchema = z.looseObject({
   task_key: z.string(),
   existing_cluster_id: z.string().optional(),
-  new_cluster: clusterSpecSchema.optional(),
+  new_cluster: newClusterSpecSchema.optional(),
   job_cluster_key: z.string().optional(),
   environment_key: z.string().optional(),
 });
@@ -87,7 +88,7 @@ export const runTaskSchema = z.looseObject({
   execution_duration: z.number().optional(),
   state: runStateSchema.optional(),
   cluster_instance: clusterInstanceSchema.optional(),
-  new_cluster: clusterSpecSchema.optional(),
+  new_cluster: newClusterSpecSchema.optional(),
   job_cluster_key: z.string().optional(),
   existing_cluster_id: z.string().optional(),
 });
@@ -132,8 +133,8 @@ export const clusterSchema = z.looseObject({
   driver_node_type_id: z.string().optional(),
   spark_version: z.string().optional(),
   runtime_engine: z.string().optional(),
-  aws_attributes: attributes.optional(),
-  azure_attributes: attributes.optional(),
+  aws_attributes: awsAttributesSchema.optional(),
+  azure_attributes: azureAttributesSchema.optional(),
   cluster_log_conf: attributes.optional(),
   cluster_log_status: z
     .looseObject({ last_attempted: z.number().optional(), last_exception: z.string().optional() })

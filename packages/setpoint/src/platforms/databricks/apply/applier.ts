@@ -1,7 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
-import type { ClusterSpec } from '../api/schema.js';
+import type { NewClusterSpec } from '../api/schema.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { buildClusterUpdate } from '../jobs/apply-cluster-change.js';
 import {
@@ -45,7 +45,7 @@ export function managedFieldsOf(spec: Record<string, unknown>): ManagedClusterFi
 }
 
 /** `newSettings` holds `next` itself, so tagging it here changes what jobs/update sends. */
-function tagRecommendation(next: ClusterSpec, recommendationId: string | null): void {
+function tagRecommendation(next: NewClusterSpec, recommendationId: string | null): void {
   const tags: Record<string, string> = { ...next.custom_tags };
   if (recommendationId) tags[recommendationTagKey] = recommendationId;
   else delete tags[recommendationTagKey];
@@ -89,12 +89,16 @@ export function createApplier(deps: ApplierDependencies) {
   }
 
   /** Managed fields that differ from what Setpoint last wrote: someone else changed the cluster. */
-  async function externalChanges(projectId: string, spec: ClusterSpec): Promise<string[]> {
+  async function externalChanges(projectId: string, spec: NewClusterSpec): Promise<string[]> {
     const last = (await deps.store.appliedConfigs(projectId)).at(-1);
     return last ? diffManagedFields(last.clusterSpec, spec).map((difference) => difference.field) : [];
   }
 
-  async function recordExternalChange(projectId: string, spec: ClusterSpec, fields: string[]): Promise<void> {
+  async function recordExternalChange(
+    projectId: string,
+    spec: NewClusterSpec,
+    fields: string[],
+  ): Promise<void> {
     await deps.store.recordAppliedConfig({
       projectId,
       recommendationId: null,

@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
-import type { ClusterSpec, JobSettings } from '../api/schema.js';
+import type { JobSettings, NewClusterSpec } from '../api/schema.js';
 import { describeClusterRef, findClusterSpec, type JobClusterRef } from './job-clusters.js';
 import {
   type ManagedClusterFields,
@@ -11,8 +11,8 @@ import {
 export interface ClusterUpdate {
   /** The `new_settings` body of jobs/update: the one whole entry that changes, nothing else. */
   newSettings: JobSettings;
-  previous: ClusterSpec;
-  next: ClusterSpec;
+  previous: NewClusterSpec;
+  next: NewClusterSpec;
 }
 
 export interface ApplyOptions {
@@ -48,10 +48,10 @@ export function buildClusterUpdate(
 }
 
 export function withManagedFields(
-  previous: ClusterSpec,
+  previous: NewClusterSpec,
   managed: ManagedClusterFields,
   options: ApplyOptions,
-): ClusterSpec {
+): NewClusterSpec {
   const wasAutoscaling = previous.autoscale !== undefined;
   const willAutoscale =
     managed.autoscale !== undefined ? true : managed.num_workers !== undefined ? false : wasAutoscaling;
@@ -64,7 +64,7 @@ export function withManagedFields(
   if (managed.autoscale && managed.autoscale.min_workers > managed.autoscale.max_workers) {
     throw new ValidationError('INVALID_AUTOSCALE', 'autoscale min_workers must not exceed max_workers');
   }
-  const next: ClusterSpec = structuredClone(previous);
+  const next: NewClusterSpec = structuredClone(previous);
   for (const field of managedTopLevelFields) {
     const value = managed[field];
     if (value !== undefined) (next as Record<string, unknown>)[field] = value;

@@ -1,4 +1,4 @@
-import type { ClusterSpec, Job, JobSettings } from '../api/schema.js';
+import type { Job, JobSettings, NewClusterSpec } from '../api/schema.js';
 
 /**
  * Where a job's compute is declared. Setpoint optimizes one job cluster per project: a shared
@@ -9,7 +9,7 @@ export type JobClusterRef =
   | { kind: 'task_cluster'; taskKey: string };
 
 export type ComputeClassification =
-  | { kind: 'manageable'; ref: JobClusterRef; spec: ClusterSpec; taskKeys: string[] }
+  | { kind: 'manageable'; ref: JobClusterRef; spec: NewClusterSpec; taskKeys: string[] }
   | { kind: 'all_purpose'; taskKey: string; existingClusterId: string; reason: string }
   | { kind: 'serverless'; taskKey: string; reason: string };
 
@@ -73,35 +73,12 @@ export function classifyJobCompute(settings: JobSettings): ComputeClassification
   return result;
 }
 
-export function findClusterSpec(settings: JobSettings, ref: JobClusterRef): ClusterSpec | undefined {
+export function findClusterSpec(settings: JobSettings, ref: JobClusterRef): NewClusterSpec | undefined {
   if (ref.kind === 'job_cluster') {
     return settings.job_clusters?.find((cluster) => cluster.job_cluster_key === ref.jobClusterKey)
       ?.new_cluster;
   }
   return settings.tasks?.find((task) => task.task_key === ref.taskKey)?.new_cluster;
-}
-
-export interface ClusterTraits {
-  photon: boolean;
-  autoscale: boolean;
-  spot: boolean;
-  workers: number | { min: number; max: number };
-}
-
-export function clusterTraits(spec: ClusterSpec): ClusterTraits {
-  const availability = String(
-    (spec.aws_attributes as Record<string, unknown> | undefined)?.availability ??
-      (spec.azure_attributes as Record<string, unknown> | undefined)?.availability ??
-      '',
-  );
-  return {
-    photon: spec.runtime_engine === 'PHOTON' || Boolean(spec.spark_version?.includes('-photon-')),
-    autoscale: spec.autoscale !== undefined,
-    spot: availability.startsWith('SPOT'),
-    workers: spec.autoscale
-      ? { min: spec.autoscale.min_workers, max: spec.autoscale.max_workers }
-      : (spec.num_workers ?? 0),
-  };
 }
 
 export function jobName(job: Job): string {

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type JobSettings, jobSettingsSchema } from '../api/schema.js';
+import { clusterTraits } from '../cluster-shape/cluster-shape.js';
 import { buildClusterUpdate } from './apply-cluster-change.js';
-import { classifyJobCompute, clusterTraits } from './job-clusters.js';
+import { classifyJobCompute } from './job-clusters.js';
 import { diffManagedFields, managedFieldPaths } from './managed-fields.js';
 import { planOnboarding } from './onboarding.js';
 
@@ -35,10 +36,11 @@ describe('classifyJobCompute', () => {
   it('reads Photon from a legacy -photon- runtime and autoscaling bounds', () => {
     const report = loadJob().job_clusters?.[1]?.new_cluster;
 
-    expect(report && clusterTraits(report)).toEqual({
+    expect(report && clusterTraits(report, 'aws')).toEqual({
       photon: true,
       autoscale: true,
-      spot: false,
+      // no aws_attributes: Databricks runs it on its default, SPOT_WITH_FALLBACK
+      spot: true,
       workers: { min: 2, max: 10 },
     });
   });
@@ -170,7 +172,7 @@ describe('diffManagedFields', () => {
     const written = { node_type_id: 'm5.xlarge', num_workers: 2 };
     const readBack = {
       ...written,
-      aws_attributes: { availability: 'SPOT_WITH_FALLBACK', zone_id: 'us-east-1c' },
+      aws_attributes: { availability: 'SPOT_WITH_FALLBACK' as const, zone_id: 'us-east-1c' },
       enable_elastic_disk: false,
     };
 

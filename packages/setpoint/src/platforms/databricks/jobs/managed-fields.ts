@@ -1,4 +1,4 @@
-import type { ClusterSpec } from '../api/schema.js';
+import type { NewClusterSpec } from '../api/schema.js';
 
 /**
  * The `new_cluster` fields Setpoint decides. Everything else in a cluster spec (policy_id,
@@ -32,7 +32,7 @@ export const managedFieldPaths: string[] = [
   ...managedAzureAttributes.map((field) => `azure_attributes.${field}`),
 ];
 
-export type ManagedClusterFields = Pick<ClusterSpec, (typeof managedTopLevelFields)[number]> & {
+export type ManagedClusterFields = Pick<NewClusterSpec, (typeof managedTopLevelFields)[number]> & {
   aws_attributes?: Partial<Record<(typeof managedAwsAttributes)[number], string | number | null>>;
   azure_attributes?: Partial<Record<(typeof managedAzureAttributes)[number], string | number | null>>;
 };
@@ -47,7 +47,7 @@ const serverDefaults: Record<string, unknown> = {
 };
 
 /** The managed fields of a cluster spec as a flat map, with server-filled defaults made explicit. */
-export function managedFieldValues(spec: ClusterSpec): Record<string, unknown> {
+export function managedFieldValues(spec: NewClusterSpec): Record<string, unknown> {
   const values: Record<string, unknown> = {};
   for (const field of managedTopLevelFields) values[field] = spec[field];
   values.driver_node_type_id ??= spec.node_type_id;
@@ -71,7 +71,7 @@ export interface FieldDifference {
 }
 
 /** Which managed fields differ between two specs, ignoring server-filled defaults. */
-export function diffManagedFields(before: ClusterSpec, after: ClusterSpec): FieldDifference[] {
+export function diffManagedFields(before: NewClusterSpec, after: NewClusterSpec): FieldDifference[] {
   const a = managedFieldValues(before);
   const b = managedFieldValues(after);
   const differences: FieldDifference[] = [];

@@ -1,9 +1,12 @@
 import { isAppError } from '@setpoint/foundation/errors';
 import type { CostModel } from '../../../cost/cost-model.js';
+import { defaultRegions } from '../../../pricing/regions.js';
 import type { Run } from '../api/schema.js';
+import { computeTypeOf, planOf } from '../cluster-shape/billing.js';
+import { clusterTraits, shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import { costSpecOf } from '../cluster-shape/cost-spec.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
-import { classifyJobCompute, clusterTraits, jobName } from '../jobs/job-clusters.js';
-import { costSpecOf } from '../runs/cost-spec.js';
+import { classifyJobCompute, jobName } from '../jobs/job-clusters.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 
 const dayMs = 86_400_000;
@@ -50,6 +53,12 @@ export function createDiscovery(deps: {
 
   return async function discover(workspaceId: string, windowDays = 30): Promise<DiscoverResult> {
     const { client, workspace } = await deps.connect(workspaceId);
+    const cloud = workspace.cloud === 'azure' ? 'azure' : 'aws';
+    const billing = {
+      region: workspace.region ?? defaultRegions[cloud],
+      plan: planOf(workspace.planType),
+      compute: computeTypeOf(null),
+    };
     const since = now() - windowDays * dayMs;
     const imported = new Set((await deps.store.onboardedJobs(workspaceId)).map((row) => row.job_id));
     const runsByJob = new Map<string, Run[]>();
@@ -78,7 +87,7 @@ export function createDiscovery(deps: {
         compute.map((entry) => (entry.kind === 'manageable' ? 'job_cluster' : entry.kind)),
       );
       const specs = compute.flatMap((entry) => (entry.kind === 'manageable' ? [entry.spec] : []));
-      const traits = specs.map(clusterTraits);
+      const traits = specs.map((spec) => clusterTraits(spec, cloud));
       const runs = runsByJob.get(job.job_id) ?? [];
       let monthly = 0;
       let costNote: string | null = null;
@@ -90,8 +99,8 @@ export function createDiscovery(deps: {
           const cores = nodeCores.get(spec.node_type_id ?? '') ?? 0;
           coreHours += hours * cores * (workers + 1);
           try {
-            monthly +=
-              deps.costModel.rateCluster(costSpecOf(spec, workspace)).usdPerHour(workers).expected * hours;
+            const costSpec = costSpecOf(shapeOfCluster(spec, cloud), billing);
+            monthly += deps.costModel.rateCluster(costSpec).usdPerHour(workers).expected * hours;
           } catch (error) {
             costNote = isAppError(error) ? error.message : String(error);
           }

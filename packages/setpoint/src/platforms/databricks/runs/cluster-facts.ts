@@ -8,7 +8,7 @@ export function clusterFacts(report: ClusterReport | null, profile: RunProfile |
     const cluster = report.cluster;
     const aws = cluster.aws_attributes;
     const azure = cluster.azure_attributes;
-    const availability = (aws?.availability ?? azure?.availability ?? null) as string | null;
+    const availability = aws?.availability ?? azure?.availability ?? null;
     return {
       source: 'cluster_report',
       cloud: aws ? 'aws' : azure ? 'azure' : (profile?.platform.cloud ?? null),

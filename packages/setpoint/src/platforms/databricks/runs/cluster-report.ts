@@ -1,3 +1,4 @@
+import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract';
 import { z } from 'zod';
 
 /**
@@ -5,7 +6,7 @@ import { z } from 'zod';
  * cluster as `clusters/get` returned it after termination, its events, tasks, cloud instances and
  * their timelines. Only the fields Setpoint reads are typed; the rest is kept as sent.
  */
-export const clusterSpecSchema = z
+export const reportedClusterSchema = z
   .object({
     cluster_id: z.string().optional(),
     spark_version: z.string().optional(),
@@ -14,8 +15,8 @@ export const clusterSpecSchema = z
     num_workers: z.number().int().nonnegative().optional(),
     autoscale: z.object({ min_workers: z.number().int(), max_workers: z.number().int() }).optional(),
     runtime_engine: z.string().optional(),
-    aws_attributes: z.record(z.string(), z.unknown()).optional(),
-    azure_attributes: z.record(z.string(), z.unknown()).optional(),
+    aws_attributes: awsAttributesSchema.optional(),
+    azure_attributes: azureAttributesSchema.optional(),
     custom_tags: z.record(z.string(), z.string()).optional(),
     start_time: z.number().optional(),
     terminated_time: z.number().optional(),
@@ -26,7 +27,7 @@ export const clusterReportSchema = z
   .object({
     plan_type: z.string().optional(),
     compute_type: z.string().optional(),
-    cluster: clusterSpecSchema,
+    cluster: reportedClusterSchema,
     cluster_events: z
       .object({ events: z.array(z.record(z.string(), z.unknown())), total_count: z.number().optional() })
       .loose()
@@ -60,4 +61,4 @@ export const clusterReportSchema = z
   .loose();
 
 export type ClusterReport = z.infer<typeof clusterReportSchema>;
-export type ClusterSpec = z.infer<typeof clusterSpecSchema>;
+export type ReportedCluster = z.infer<typeof reportedClusterSchema>;

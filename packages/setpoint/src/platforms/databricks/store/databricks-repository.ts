@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../store/database-schema.js';
 import { newId } from '../../../store/ids.js';
-import type { ClusterSpec, JobSettings } from '../api/schema.js';
+import type { JobSettings, NewClusterSpec } from '../api/schema.js';
 import type { AppliedConfigKind, DatabricksTables } from './databricks-tables.js';
 
 export interface AppliedConfig {
@@ -9,7 +9,7 @@ export interface AppliedConfig {
   projectId: string;
   recommendationId: string | null;
   kind: AppliedConfigKind;
-  clusterSpec: ClusterSpec;
+  clusterSpec: NewClusterSpec;
   actor: string;
   reason: string;
   createdAt: number;
@@ -126,7 +126,7 @@ export function createDatabricksRepository(database: Kysely<Database>) {
         projectId: row.project_id,
         recommendationId: row.recommendation_id,
         kind: row.kind as AppliedConfigKind,
-        clusterSpec: JSON.parse(row.cluster_spec) as ClusterSpec,
+        clusterSpec: JSON.parse(row.cluster_spec) as NewClusterSpec,
         actor: row.actor,
         reason: row.reason,
         createdAt: row.created_at,

@@ -5,22 +5,29 @@ import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { Recommendation } from '../../../optimizer/recommend.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import { withSpotRisk } from '../../../service/recommendations/optimizer-recommender.js';
+import { defaultRebaseSettings, segmentSinceRebase } from '../../../service/recommendations/rebase.js';
 import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
-import { buildCandidateSpace, type ClusterChoice, choiceId, clusterSpecOf } from './candidate-space.js';
-import {
-  choiceOfRun,
-  defaultRebaseSettings,
-  OptimizerRecommender,
-  runtimeFloorSeconds,
-  segmentSinceRebase,
-  withSpotRisk,
-} from './optimizer-recommender.js';
+import { runtimeFloorSeconds } from '../../../service/recommendations/run-evidence.js';
+import { buildCandidateSpace } from '../cluster-shape/candidates.js';
+import { shapeId as choiceId, type DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
+import { costSpecOf } from '../cluster-shape/cost-spec.js';
+import { databricksClusterModel } from './databricks-cluster-model.js';
+import { DatabricksRecommender as OptimizerRecommender } from './databricks-recommender.js';
+
+type ClusterChoice = DatabricksClusterShape;
+const clusterSpecOf = (shape: DatabricksClusterShape, region: string, plan: 'premium') =>
+  costSpecOf(shape, { region, plan, compute: 'jobs' });
 
 const catalog = createPriceCatalog([shippedCatalog]);
 const costModel = createCostModel(catalog);
 const nodeTypes = shippedCatalog.instanceTypes;
 const vcpusOf = (type: string) => nodeTypes.find((entry) => entry.instanceType === type)?.vcpus ?? 4;
 const memoryOf = (type: string) => nodeTypes.find((entry) => entry.instanceType === type)?.memoryGib ?? 16;
+const model = databricksClusterModel({ catalog, nodeTypes, costModel });
+/** The shape of a run's cluster, as the recommender parses it (the run's workspace is on AWS). */
+const choiceOfRun = (entry: RecommenderRun, _cloud: 'aws', _settings: ProjectSettings) =>
+  model.shapeOfRun(entry, null);
 
 /** A CPU-bound job: 90 s of driver time plus 400 core-minutes spread over the workers' cores. */
 function jobRuntimeS(type: string, workers: number): number {
@@ -265,8 +272,8 @@ describe('OptimizerRecommender', () => {
       settings: { ...defaultProjectSettings(), photonAllowed: false },
       observed: [current],
     });
-    expect(allowed.entries.some((entry) => entry.choice.photon && entry.allowed)).toBe(true);
-    expect(forbidden.entries.some((entry) => entry.choice.photon)).toBe(false);
+    expect(allowed.entries.some((entry) => entry.shape.photon && entry.allowed)).toBe(true);
+    expect(forbidden.entries.some((entry) => entry.shape.photon)).toBe(false);
     const output = recommender.recommendNow(input([run(1)], { photonAllowed: false }));
     expect(output.configuration.runtime_engine).toBe('STANDARD');
   });
@@ -295,7 +302,7 @@ describe('rebasing', () => {
   const segment = (runs: RecommenderRun[]) =>
     segmentSinceRebase(
       runs,
-      runs.map((entry) => choiceOfRun(entry, 'aws', settings)),
+      runs.map((entry) => choiceId(choiceOfRun(entry, 'aws', settings))),
       defaultRebaseSettings,
     );
 
@@ -344,12 +351,18 @@ describe('spot risk', () => {
     }) as Recommendation;
 
   it('takes the on-demand twin when the SLA is tight, and keeps spot when it is not', () => {
-    const tight = withSpotRisk(space, recommendation(0.92), { ...defaultProjectSettings(), slaMinutes: 30 });
-    expect(tight.entry.choice.market).toBe('on-demand');
+    const tight = withSpotRisk(model, space, recommendation(0.92), {
+      ...defaultProjectSettings(),
+      slaMinutes: 30,
+    });
+    expect(tight.entry.shape.market).toBe('on-demand');
     expect(tight.costUsd.mid).toBeGreaterThan(2);
-    const loose = withSpotRisk(space, recommendation(0.995), { ...defaultProjectSettings(), slaMinutes: 30 });
-    expect(loose.entry.choice.market).toBe('spot-with-fallback');
-    const noSla = withSpotRisk(space, recommendation(0.5), defaultProjectSettings());
-    expect(noSla.entry.choice.market).toBe('spot-with-fallback');
+    const loose = withSpotRisk(model, space, recommendation(0.995), {
+      ...defaultProjectSettings(),
+      slaMinutes: 30,
+    });
+    expect(loose.entry.shape.market).toBe('spot-with-fallback');
+    const noSla = withSpotRisk(model, space, recommendation(0.5), defaultProjectSettings());
+    expect(noSla.entry.shape.market).toBe('spot-with-fallback');
   });
 });

@@ -1,6 +1,8 @@
 import { ValidationError } from '@setpoint/foundation/errors';
+import type { Market } from '../../../cost/cluster-spec.js';
 import type { TimelineNode } from '../../../cost/run-cost.js';
 import type { Cluster, ClusterEvent } from '../api/schema.js';
+import type { DatabricksClusterShape } from './cluster-shape.js';
 
 /** Events whose `details.current_num_workers` tells how many workers the cluster has right then. */
 const sizeEvents = new Set([
@@ -15,8 +17,13 @@ const endEvents = new Set(['TERMINATING', 'TERMINATED']);
 
 interface LiveWorker {
   startMs: number;
-  market: 'on-demand' | 'spot';
+  market: Market;
 }
+
+/** What a cluster's lifetime is read from: a clusters/get answer or the cluster of a cluster report. */
+export type ClusterLifetime = Partial<
+  Pick<Cluster, 'cluster_id' | 'start_time' | 'terminated_time' | 'num_workers' | 'autoscale'>
+>;
 
 export interface NodeTimelineSummary {
   nodes: TimelineNode[];
@@ -27,23 +34,18 @@ export interface NodeTimelineSummary {
   endMs: number;
 }
 
-function attribute(cluster: Cluster, name: string): unknown {
-  return (
-    (cluster.aws_attributes as Record<string, unknown> | undefined)?.[name] ??
-    (cluster.azure_attributes as Record<string, unknown> | undefined)?.[name]
-  );
-}
-
 /**
  * Rebuilds every instance's life from clusters/get and the cluster's events: nodes start when the
  * cluster is created or grows, end when it shrinks, loses nodes, or terminates. Each replacement of
- * a lost node is a node of its own. Spot vs on-demand follows `availability` and `first_on_demand`
- * (the driver and the first `first_on_demand − 1` workers stay on-demand); with fallback, workers
- * Databricks could not get as spot are still counted as spot, which the cost range covers.
+ * a lost node is a node of its own. Markets follow the cluster's shape: the driver and the first
+ * `firstOnDemand − 1` workers on-demand, the rest on the shape's market. A spot-with-fallback node
+ * stays `spot-with-fallback`: which nodes fell back is not reported, and its cost range reaches
+ * on-demand.
  */
 export function reconstructNodeTimeline(
-  cluster: Cluster,
-  events: ClusterEvent[],
+  cluster: ClusterLifetime,
+  events: Array<Pick<ClusterEvent, 'timestamp' | 'type' | 'details'>>,
+  shape: DatabricksClusterShape,
   runEndMs?: number,
 ): NodeTimelineSummary {
   const sorted = [...events].sort((a, b) => a.timestamp - b.timestamp);
@@ -59,18 +61,16 @@ export function reconstructNodeTimeline(
   const endMs =
     cluster.terminated_time ?? ended?.timestamp ?? runEndMs ?? sorted.at(-1)?.timestamp ?? startMs;
 
-  const availability = String(attribute(cluster, 'availability') ?? 'ON_DEMAND');
-  const usesSpot = availability.startsWith('SPOT');
-  const firstOnDemand = Number(attribute(cluster, 'first_on_demand') ?? 1);
-  const workerType = cluster.node_type_id ?? 'unknown';
-  const driverType = cluster.driver_node_type_id ?? workerType;
+  const usesSpot = shape.market !== 'on-demand';
+  const { firstOnDemand } = shape;
+  const workerType = shape.workerNodeType;
   const nodes: TimelineNode[] = [
     {
       role: 'driver',
-      nodeType: driverType,
+      nodeType: shape.driverNodeType,
       startMs,
       endMs,
-      market: usesSpot && firstOnDemand < 1 ? 'spot' : 'on-demand',
+      market: usesSpot && firstOnDemand < 1 ? shape.market : 'on-demand',
     },
   ];
 
@@ -82,12 +82,12 @@ export function reconstructNodeTimeline(
     for (let index = 0; index < count; index += 1) {
       const onDemand = !usesSpot || onDemandWorkersLeft > 0;
       if (onDemand && usesSpot) onDemandWorkersLeft -= 1;
-      live.push({ startMs: at, market: onDemand ? 'on-demand' : 'spot' });
+      live.push({ startMs: at, market: onDemand ? 'on-demand' : shape.market });
     }
   };
   const endWorkers = (count: number, at: number, preferSpot: boolean) => {
     for (let index = 0; index < count && live.length > 0; index += 1) {
-      const spotIndex = preferSpot ? live.findLastIndex((worker) => worker.market === 'spot') : -1;
+      const spotIndex = preferSpot ? live.findLastIndex((worker) => worker.market !== 'on-demand') : -1;
       const [worker] = live.splice(spotIndex >= 0 ? spotIndex : live.length - 1, 1);
       if (!worker) break;
       if (worker.market === 'on-demand' && usesSpot) onDemandWorkersLeft += 1;

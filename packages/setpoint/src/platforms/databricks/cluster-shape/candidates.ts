@@ -1,40 +1,20 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { ClusterSpec, Market } from '../../../cost/cluster-spec.js';
+import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
-import type { Candidate } from '../../../optimizer/types.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
-
-/** One Databricks job-cluster shape Setpoint may recommend. */
-export interface ClusterChoice {
-  cloud: Cloud;
-  workerNodeType: string;
-  driverNodeType: string;
-  /** Fixed size, or the autoscale maximum (what the job may use at its widest). */
-  workers: number;
-  autoscale: { minWorkers: number; maxWorkers: number } | null;
-  market: Market;
-  firstOnDemand: number;
-  photon: boolean;
-}
-
-/** A choice the optimizer scores: runtime features (type, nodes, cores, memory) and its $/node-hour. */
-export interface SpaceEntry {
-  candidate: Candidate;
-  choice: ClusterChoice;
-  /** False for configurations the project's bounds forbid (kept so past runs on them can be learned from). */
-  allowed: boolean;
-}
-
-export interface CandidateSpace {
-  entries: SpaceEntry[];
-  byId: Map<string, SpaceEntry>;
-  /** Families (as the optimizer names them, Photon included) the project allows. */
-  allowedFamilies: string[];
-}
+import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
+import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import {
+  type DatabricksClusterShape,
+  defaultFirstOnDemand,
+  optimizerInstanceType,
+  shapeId,
+} from './cluster-shape.js';
+import { costSpecOf } from './cost-spec.js';
 
 export interface SpaceContext {
   cloud: Cloud;
@@ -42,9 +22,9 @@ export interface SpaceContext {
   plan: Plan;
   settings: ProjectSettings;
   /** The configuration the job runs on now: the space is built around it. */
-  current: ClusterChoice;
+  current: DatabricksClusterShape;
   /** Every configuration past runs used, so their outcomes map onto candidates. */
-  observed: readonly ClusterChoice[];
+  observed: readonly DatabricksClusterShape[];
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -59,26 +39,6 @@ export const maxPlausiblePhotonSpeedup = 2.5;
 export const spotInterruptionAllowance = 0.05;
 /** Autoscaling clusters scale down to this share of their maximum. */
 const autoscaleMinShare = 0.25;
-
-const photonPrefix = 'photon-';
-
-/** The optimizer's instance name for a choice: Photon is a family of its own (its own speed, its own price). */
-export function optimizerInstanceType(choice: Pick<ClusterChoice, 'workerNodeType' | 'photon'>): string {
-  return choice.photon ? `${photonPrefix}${choice.workerNodeType}` : choice.workerNodeType;
-}
-
-export function choiceId(choice: ClusterChoice): string {
-  const size = choice.autoscale
-    ? `${choice.autoscale.minWorkers}-${choice.autoscale.maxWorkers}`
-    : `${choice.workers}`;
-  return [
-    optimizerInstanceType(choice),
-    size,
-    choice.market,
-    `driver=${choice.driverNodeType}`,
-    `fod=${choice.firstOnDemand}`,
-  ].join('|');
-}
 
 /** The AWS / Azure instance family letters Setpoint treats as sensible alternatives of each other. */
 function alternativeFamilies(family: string, cloud: Cloud): string[] {
@@ -147,7 +107,7 @@ export function buildCandidateSpace(
   nodeTypes: readonly InstanceTypeEntry[],
   context: SpaceContext,
   costModel: CostModel = createCostModel(catalog),
-): CandidateSpace {
+): CandidateSpace<DatabricksClusterShape> {
   const { cloud, region, settings, current } = context;
   const priced = (entry: InstanceTypeEntry) => {
     try {
@@ -176,15 +136,15 @@ export function buildCandidateSpace(
   const referenceCores = reference.workers * (referenceType ?? currentEntry).vcpus;
   const autoscaling = settings.maintainScalingType && current.autoscale !== null;
   const photonOptions = settings.photonAllowed ? [false, true] : [false];
-  const firstOnDemand = settings.forceOnDemandDriver ? 1 : 0;
-  const choices: Array<{ choice: ClusterChoice; allowed: boolean }> = [];
+  const firstOnDemand = settings.forceOnDemandDriver ? defaultFirstOnDemand : 0;
+  const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
     for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
       for (const market of marketsFor(settings)) {
         for (const photon of photonOptions) {
           choices.push({
             allowed: true,
-            choice: {
+            shape: {
               cloud,
               workerNodeType: type.instanceType,
               driverNodeType: current.driverNodeType,
@@ -204,30 +164,31 @@ export function buildCandidateSpace(
       }
     }
   }
-  const allowedIds = new Set(choices.map((entry) => choiceId(entry.choice)));
-  for (const choice of [current, ...context.observed]) {
-    if (!allowedIds.has(choiceId(choice))) choices.push({ choice, allowed: false });
+  const allowedIds = new Set(choices.map((entry) => shapeId(entry.shape)));
+  for (const shape of [current, ...context.observed]) {
+    if (!allowedIds.has(shapeId(shape))) choices.push({ shape, allowed: false });
   }
 
-  const byId = new Map<string, SpaceEntry>();
-  const entries: SpaceEntry[] = [];
-  for (const { choice, allowed } of choices) {
-    const id = choiceId(choice);
+  const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
+  const entries: ShapeEntry<DatabricksClusterShape>[] = [];
+  const filters = new FilterTally(databricksCandidateFilters(costModel));
+  for (const { shape: choice, allowed } of choices) {
+    const id = shapeId(choice);
     if (byId.has(id)) continue;
     const type = nodeTypes.find(
       (entry) => entry.cloud === cloud && entry.instanceType === choice.workerNodeType,
     );
     if (!type) continue;
-    const spec = clusterSpecOf(choice, region, context.plan);
+    const spec = costSpecOf(choice, { region, plan: context.plan, compute: 'jobs' });
     let usdPerHour: number;
     try {
       usdPerHour = costModel.rateCluster(spec).usdPerHour(choice.workers).expected;
-      if (allowed && choice.photon && !photonPlausible(costModel, spec, choice.workers)) continue;
+      if (!filters.keeps({ choice, spec, allowed })) continue;
     } catch {
       continue;
     }
     const spotAllowance = choice.market === 'on-demand' ? 1 : 1 + spotInterruptionAllowance;
-    const entry: SpaceEntry = {
+    const entry: ShapeEntry<DatabricksClusterShape> = {
       candidate: {
         id,
         instanceType: optimizerInstanceType(choice),
@@ -236,7 +197,7 @@ export function buildCandidateSpace(
         memoryGibPerNode: type.memoryGib,
         priceUsdPerNodeHour: (usdPerHour * spotAllowance) / choice.workers,
       },
-      choice,
+      shape: choice,
       allowed,
     };
     byId.set(id, entry);
@@ -247,22 +208,28 @@ export function buildCandidateSpace(
       entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
     ),
   ];
-  return { entries, byId, allowedFamilies };
+  return { entries, byId, allowedFamilies, filtered: filters.outcomes };
 }
 
-function photonPlausible(costModel: CostModel, spec: ClusterSpec, workers: number): boolean {
-  return photonBreakEvenForCluster(costModel, spec, workers).threshold <= maxPlausiblePhotonSpeedup;
+interface PricedShape {
+  choice: DatabricksClusterShape;
+  spec: ClusterCostSpec;
+  /** Past configurations outside the project's bounds are kept whatever the filters say. */
+  allowed: boolean;
 }
 
-export function clusterSpecOf(choice: ClusterChoice, region: string, plan: Plan): ClusterSpec {
-  return {
-    cloud: choice.cloud,
-    region,
-    billing: { platform: 'databricks', plan, compute: 'jobs', photon: choice.photon },
-    driverNodeType: choice.driverNodeType,
-    workerNodeType: choice.workerNodeType,
-    market: choice.market,
-    firstOnDemand: choice.firstOnDemand,
-    volumesPerNode: [],
-  };
+/** Databricks' candidate filters: Photon only where the speed-up it needs to pay for itself is plausible. */
+export function databricksCandidateFilters(costModel: CostModel): CandidateFilter<PricedShape>[] {
+  return [
+    {
+      name: 'photon-break-even',
+      reject({ choice, spec, allowed }) {
+        if (!allowed || !choice.photon) return null;
+        const threshold = photonBreakEvenForCluster(costModel, spec, choice.workers).threshold;
+        return threshold <= maxPlausiblePhotonSpeedup
+          ? null
+          : `Photon on ${choice.workers} × ${choice.workerNodeType} pays only at a ${threshold.toFixed(2)}× speed-up`;
+      },
+    },
+  ];
 }

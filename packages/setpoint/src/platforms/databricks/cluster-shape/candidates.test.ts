@@ -4,16 +4,16 @@ import { createCostModel } from '../../../cost/cost-model.js';
 import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import {
-  buildCandidateSpace,
-  type ClusterChoice,
-  clusterSpecOf,
-  maxPlausiblePhotonSpeedup,
-} from './candidate-space.js';
+import { buildCandidateSpace, maxPlausiblePhotonSpeedup } from './candidates.js';
+import type { DatabricksClusterShape } from './cluster-shape.js';
+import { costSpecOf } from './cost-spec.js';
+
+const clusterSpecOf = (shape: DatabricksClusterShape, region: string, plan: 'premium') =>
+  costSpecOf(shape, { region, plan, compute: 'jobs' });
 
 const catalog = createPriceCatalog([shippedCatalog]);
 const costModel = createCostModel(catalog);
-const current: ClusterChoice = {
+const current: DatabricksClusterShape = {
   cloud: 'aws',
   workerNodeType: 'm5.xlarge',
   driverNodeType: 'm5.xlarge',
@@ -24,7 +24,7 @@ const current: ClusterChoice = {
   photon: false,
 };
 
-function space(settings: Partial<ProjectSettings>, observed: ClusterChoice[] = [current]) {
+function space(settings: Partial<ProjectSettings>, observed: DatabricksClusterShape[] = [current]) {
   return buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
     cloud: 'aws',
     region: 'us-east-1',
@@ -38,20 +38,20 @@ function space(settings: Partial<ProjectSettings>, observed: ClusterChoice[] = [
 describe('buildCandidateSpace', () => {
   it('offers the current family and its compute and memory siblings, within the worker bounds', () => {
     const allowed = space({ minWorkers: 2, maxWorkers: 12 }).entries.filter((entry) => entry.allowed);
-    const families = new Set(allowed.map((entry) => entry.choice.workerNodeType.split('.')[0]));
+    const families = new Set(allowed.map((entry) => entry.shape.workerNodeType.split('.')[0]));
     expect([...families].sort()).toEqual(['c5', 'm5', 'r5']);
     for (const entry of allowed) {
-      expect(entry.choice.workers).toBeGreaterThanOrEqual(2);
-      expect(entry.choice.workers).toBeLessThanOrEqual(12);
+      expect(entry.shape.workers).toBeGreaterThanOrEqual(2);
+      expect(entry.shape.workers).toBeLessThanOrEqual(12);
     }
   });
 
   it('keeps an observed configuration outside the bounds, marked as not allowed', () => {
-    const outside: ClusterChoice = { ...current, workerNodeType: 'i3.xlarge' };
+    const outside: DatabricksClusterShape = { ...current, workerNodeType: 'i3.xlarge' };
     const entries = space({ allowedInstanceFamilies: ['r5'] }, [outside, current]).entries;
-    const kept = entries.find((entry) => entry.choice.workerNodeType === 'i3.xlarge');
+    const kept = entries.find((entry) => entry.shape.workerNodeType === 'i3.xlarge');
     expect(kept?.allowed).toBe(false);
-    const allowedTypes = entries.filter((entry) => entry.allowed).map((entry) => entry.choice.workerNodeType);
+    const allowedTypes = entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType);
     expect(allowedTypes.every((type) => type.startsWith('r5.'))).toBe(true);
   });
 
@@ -60,31 +60,31 @@ describe('buildCandidateSpace', () => {
       new Set(
         space({ spotPolicy: policy })
           .entries.filter((e) => e.allowed)
-          .map((e) => e.choice.market),
+          .map((e) => e.shape.market),
       );
     expect([...markets('on-demand-only')]).toEqual(['on-demand']);
     expect([...markets('spot-with-fallback')].sort()).toEqual(['on-demand', 'spot-with-fallback']);
     expect([...markets('spot-allowed')].sort()).toEqual(['on-demand', 'spot', 'spot-with-fallback']);
     const entries = space({ spotPolicy: 'spot-with-fallback', forceOnDemandDriver: true }).entries;
-    const spot = entries.find((entry) => entry.choice.market === 'spot-with-fallback');
-    expect(spot?.choice.firstOnDemand).toBe(1);
+    const spot = entries.find((entry) => entry.shape.market === 'spot-with-fallback');
+    expect(spot?.shape.firstOnDemand).toBe(1);
   });
 
   it('offers Photon only where its break-even speed-up is plausible', () => {
     const photon = space({ photonAllowed: true }).entries.filter(
-      (entry) => entry.choice.photon && entry.allowed,
+      (entry) => entry.shape.photon && entry.allowed,
     );
     expect(photon.length).toBeGreaterThan(0);
     for (const entry of photon) {
-      const spec = clusterSpecOf(entry.choice, 'us-east-1', 'premium');
-      expect(photonBreakEvenForCluster(costModel, spec, entry.choice.workers).threshold).toBeLessThanOrEqual(
+      const spec = clusterSpecOf(entry.shape, 'us-east-1', 'premium');
+      expect(photonBreakEvenForCluster(costModel, spec, entry.shape.workers).threshold).toBeLessThanOrEqual(
         maxPlausiblePhotonSpeedup,
       );
     }
   });
 
   it('makes autoscaling candidates when the job autoscales and the scaling type is kept', () => {
-    const autoscaling: ClusterChoice = { ...current, autoscale: { minWorkers: 2, maxWorkers: 8 } };
+    const autoscaling: DatabricksClusterShape = { ...current, autoscale: { minWorkers: 2, maxWorkers: 8 } };
     const entries = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
       cloud: 'aws',
       region: 'us-east-1',
@@ -95,8 +95,8 @@ describe('buildCandidateSpace', () => {
     }).entries.filter((entry) => entry.allowed);
     expect(entries.length).toBeGreaterThan(0);
     for (const entry of entries) {
-      expect(entry.choice.autoscale?.maxWorkers).toBe(entry.choice.workers);
-      expect(entry.choice.autoscale?.minWorkers).toBeLessThanOrEqual(entry.choice.workers);
+      expect(entry.shape.autoscale?.maxWorkers).toBe(entry.shape.workers);
+      expect(entry.shape.autoscale?.minWorkers).toBeLessThanOrEqual(entry.shape.workers);
     }
   });
 });

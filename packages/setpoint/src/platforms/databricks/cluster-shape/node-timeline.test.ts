@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster, ClusterEvent } from '../api/schema.js';
-import { reconstructNodeTimeline } from './cluster-timeline.js';
+import { shapeOfCluster } from './cluster-shape.js';
+import { reconstructNodeTimeline as reconstruct } from './node-timeline.js';
+
+/** The timeline as the coster builds it: the cluster's shape parsed once, then its events replayed. */
+const reconstructNodeTimeline = (cluster: Cluster, events: ClusterEvent[]) =>
+  reconstruct(cluster, events, shapeOfCluster(cluster, 'aws'));
 
 const minute = 60_000;
 const event = (timestamp: number, type: string, details: Record<string, unknown> = {}): ClusterEvent => ({
@@ -56,7 +61,8 @@ describe('reconstructNodeTimeline', () => {
     expect(timeline.nodes[0]).toMatchObject({ role: 'driver', nodeType: 'm5.large', market: 'on-demand' });
     const workers = timeline.nodes.filter((node) => node.role === 'worker');
     expect(workers).toHaveLength(4);
-    expect(workers.every((worker) => worker.market === 'spot')).toBe(true);
+    // which workers fell back to on-demand is not reported: their range reaches the on-demand price
+    expect(workers.every((worker) => worker.market === 'spot-with-fallback')).toBe(true);
     expect(workers.filter((worker) => worker.endMs === 20 * minute)).toHaveLength(1);
     expect(
       workers.filter((worker) => worker.startMs === 23 * minute && worker.endMs === 40 * minute),
