@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -33,11 +33,17 @@ export interface HarnessOptions {
   config?: Partial<Record<keyof SetpointConfig, unknown>>;
   analysis?: Partial<AnalysisPorts>;
   startWorkers?: boolean;
+  /** Written to `<data-dir>/pricing/overrides.json` before the services start. */
+  pricingOverrides?: unknown;
 }
 
 /** A full API (real services, real database) on a fresh data directory, with an API key and token. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-service-'));
+  if (options.pricingOverrides !== undefined) {
+    mkdirSync(path.join(dataDir, 'pricing'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'pricing', 'overrides.json'), JSON.stringify(options.pricingOverrides));
+  }
   const config = configSchema.parse({
     dataDir,
     databaseUrl: options.databaseUrl,

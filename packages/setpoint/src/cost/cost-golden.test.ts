@@ -434,32 +434,31 @@ describe('Photon break-even', () => {
 });
 
 describe('organization overrides', () => {
-  it('a cloud discount applies to VMs and disks; a DBU discount to $/DBU', () => {
-    const overrides = organizationPricingSchema.parse({
-      cloudDiscountPercent: { aws: 10 },
-      dbuDiscountPercent: 20,
-    });
-    const discounted = createCostModel(createPriceCatalog([shippedCatalog], overrides));
+  it('discounts are not catalog overrides: the catalog prices at list, discounts are organization settings', () => {
+    // Discounts apply once, to the organization summary (service/organization/discounts.ts); a catalog that
+    // discounted too would discount the organization figures twice.
+    expect(() => organizationPricingSchema.parse({ cloudDiscountPercent: { aws: 10 } })).toThrow();
+    expect(() => organizationPricingSchema.parse({ dbuDiscountPercent: 20 })).toThrow();
+    const list = createCostModel(createPriceCatalog([shippedCatalog], organizationPricingSchema.parse({})));
     const estimate = estimateClusterCost(
-      discounted,
+      list,
       { ...awsJobs, volumesPerNode: [{ type: 'gp2', sizeGb: 73, count: 1 }] },
       { kind: 'fixed', workers: 8 },
       1,
     );
-    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.192 * 0.9, 9);
-    expect(estimate.cloud.storage).toBeCloseTo((9 * 73 * 0.1 * 0.9) / 730, 9);
-    expect(estimate.dbu.rate).toBeCloseTo(0.15 * 0.8, 12);
+    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.192, 9);
+    expect(estimate.cloud.storage).toBeCloseTo((9 * 73 * 0.1) / 730, 9);
+    expect(estimate.dbu.rate).toBeCloseTo(0.15, 12);
   });
 
   it('custom $/DBU and custom instance prices replace list prices', () => {
     const overrides = organizationPricingSchema.parse({
-      cloudDiscountPercent: { aws: 10 },
       customDbuPrices: [{ cloud: 'aws', plan: 'premium', sku: 'jobs', usdPerDbu: 0.11 }],
       customInstancePrices: [{ cloud: 'aws', instanceType: 'm5.xlarge', usdPerHour: 0.15 }],
     });
     const custom = createCostModel(createPriceCatalog([shippedCatalog], overrides));
     const estimate = estimateClusterCost(custom, awsJobs, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.15, 9); // net price: no further discount
+    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.15, 9);
     expect(estimate.dbu.cost).toBeCloseTo(9 * 0.69 * 0.11, 9);
   });
 

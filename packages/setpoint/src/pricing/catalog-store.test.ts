@@ -20,9 +20,22 @@ describe('pricing files in the data directory', () => {
   it('an invalid overrides file is a config error naming the file and the field', () => {
     const dataDir = newDataDir();
     mkdirSync(join(dataDir, 'pricing'), { recursive: true });
-    writeFileSync(overridesPath(dataDir), JSON.stringify({ cloudDiscountPercent: { aws: 140 } }));
+    writeFileSync(overridesPath(dataDir), JSON.stringify({ photonDbuMultiplier: -2 }));
     expect(() => loadOrganizationPricing(dataDir)).toThrow(ConfigError);
-    expect(() => loadOrganizationPricing(dataDir)).toThrow(/overrides\.json.*cloudDiscountPercent/s);
+    expect(() => loadOrganizationPricing(dataDir)).toThrow(/overrides\.json.*photonDbuMultiplier/s);
+  });
+
+  it('discounts in the overrides file are a config error that says they are organization settings now', () => {
+    const dataDir = newDataDir();
+    mkdirSync(join(dataDir, 'pricing'), { recursive: true });
+    writeFileSync(
+      overridesPath(dataDir),
+      JSON.stringify({ cloudDiscountPercent: { aws: 10 }, dbuDiscountPercent: 5 }),
+    );
+    expect(() => loadOrganizationPricing(dataDir)).toThrow(ConfigError);
+    expect(() => loadOrganizationPricing(dataDir)).toThrow(
+      /overrides\.json.*cloudDiscountPercent, dbuDiscountPercent.*organization settings.*aws_discount_pct/s,
+    );
   });
 
   it('a corrupt import file is a config error naming the file', () => {

@@ -3,14 +3,19 @@ import { join } from 'node:path';
 import { ConfigError } from '@setpoint/foundation/errors';
 import { z } from 'zod';
 import { shippedCatalog } from './catalog/shipped-catalog.js';
-import { noOrganizationPricing, type OrganizationPricing, organizationPricingSchema } from './overrides.js';
+import {
+  movedDiscountKeys,
+  noOrganizationPricing,
+  type OrganizationPricing,
+  organizationPricingSchema,
+} from './overrides.js';
 import { createPriceCatalog, type PriceCatalog } from './price-catalog.js';
 import { type CatalogLayer, catalogLayerSchema } from './schema.js';
 
 /**
  * The price catalog's files in the data directory:
  *   <dataDir>/pricing/imports/*.json  one catalog layer per import (newest effective date wins per entry)
- *   <dataDir>/pricing/overrides.json  the organization's discounts and custom prices (optional)
+ *   <dataDir>/pricing/overrides.json  the organization's custom prices (optional)
  */
 export function importsDir(dataDir: string): string {
   return join(dataDir, 'pricing', 'imports');
@@ -57,6 +62,12 @@ export function loadOrganizationPricing(dataDir: string): OrganizationPricing {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return noOrganizationPricing;
     throw new ConfigError(`cannot read ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const moved = movedDiscountKeys.filter((key) => typeof raw === 'object' && raw !== null && key in raw);
+  if (moved.length > 0) {
+    throw new ConfigError(
+      `invalid pricing overrides ${path}: ${moved.join(', ')} ${moved.length > 1 ? 'are' : 'is'} no longer read here; discounts are organization settings (aws_discount_pct, azure_discount_pct, gcp_discount_pct, dbu_discount_pct: the dashboard's Settings page or PATCH /api/v1/organization/settings), applied once to the organization summary`,
+    );
   }
   const parsed = organizationPricingSchema.safeParse(raw);
   if (!parsed.success) {

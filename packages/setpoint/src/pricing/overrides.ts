@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import { cloudSchema, dbuSkuSchema, planSchema } from './schema.js';
 
-const percent = z.number().min(0).max(100);
-
 /**
- * An organization's negotiated prices. Cloud discounts apply to every cloud charge (VMs on-demand and spot,
- * disks, EMR fee) except custom instance prices, which are taken as net prices. A custom $/DBU replaces the
- * list price; otherwise the DBU discount applies to it.
+ * An organization's custom prices in `<data-dir>/pricing/overrides.json`. A custom instance price or $/DBU
+ * replaces the list price wherever Setpoint prices a node (run costs, estimates, the optimizer). Discounts are
+ * not here: they are organization settings (`aws_discount_pct`, `azure_discount_pct`, `gcp_discount_pct`,
+ * `dbu_discount_pct`), applied once, to the organization summary.
  */
 export const organizationPricingSchema = z
   .object({
-    cloudDiscountPercent: z
-      .object({ aws: percent.optional(), azure: percent.optional() })
-      .strict()
-      .default({}),
-    dbuDiscountPercent: percent.optional(),
     customDbuPrices: z
       .array(
         z
@@ -48,3 +42,6 @@ export type OrganizationPricing = z.infer<typeof organizationPricingSchema>;
 export type OrganizationPricingInput = z.input<typeof organizationPricingSchema>;
 
 export const noOrganizationPricing: OrganizationPricing = organizationPricingSchema.parse({});
+
+/** Keys that held discounts before discounts became organization settings; named in the error that rejects them. */
+export const movedDiscountKeys = ['cloudDiscountPercent', 'dbuDiscountPercent'] as const;

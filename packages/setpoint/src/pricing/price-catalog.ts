@@ -23,12 +23,12 @@ export interface VolumeSpec {
 
 export interface ResolvedPrice {
   usdPerHour: number;
-  /** The catalog's list price before organization discounts or custom prices. */
+  /** The catalog's list price before a custom price replaced it. */
   listUsdPerHour: number;
   basis: PriceBasis;
   source: string;
   effectiveDate: string;
-  /** How the organization overrides changed the list price, when they did. */
+  /** Which custom price replaced the list price, when one did. */
   adjustment?: string;
 }
 
@@ -61,7 +61,8 @@ export interface ResolvedDbuPrice {
 
 /**
  * What Setpoint believes prices are: the shipped catalog, overlaid by imports (newest effective date wins,
- * entry by entry), adjusted by the organization's overrides. Every lookup either returns a price or throws
+ * entry by entry), with the organization's custom prices in place of list prices. Discounts are not applied
+ * here: they are organization settings, applied once to the organization summary. Every lookup either returns a price or throws
  * a NotFoundError naming the instance, the region and what is missing — never a silent zero.
  */
 export interface PriceCatalog {
@@ -102,8 +103,6 @@ function missing(what: string, hint: string, details: Record<string, unknown>): 
   return new NotFoundError('PRICE_MISSING', `${what}; ${hint}`, { details });
 }
 
-const discounted = (value: number, percent: number | undefined): number => value * (1 - (percent ?? 0) / 100);
-
 export function createPriceCatalog(
   layers: readonly CatalogLayer[],
   overrides: OrganizationPricing = noOrganizationPricing,
@@ -141,7 +140,6 @@ export function createPriceCatalog(
     ]),
   );
   const photonMultiplier = overrides.photonDbuMultiplier ?? defaultPhotonDbuMultiplier;
-  const cloudDiscount = (cloud: Cloud): number | undefined => overrides.cloudDiscountPercent[cloud];
 
   const pricedRegions = (cloud: Cloud, name: string): string[] => {
     const normalized = normalizeInstanceType(cloud, name).toLowerCase();
@@ -190,26 +188,23 @@ export function createPriceCatalog(
         { cloud, region, instanceType: normalized, missing: 'on-demand price' },
       );
     }
-    const discount = cloudDiscount(cloud);
     return {
-      usdPerHour: discounted(entry.usdPerHour, discount),
+      usdPerHour: entry.usdPerHour,
       listUsdPerHour: entry.usdPerHour,
       basis: entry.basis,
       source: entry.source,
       effectiveDate: entry.effectiveDate,
-      ...(discount ? { adjustment: `${discount}% cloud discount` } : {}),
     };
   };
 
   const spotPrice = (cloud: Cloud, region: string, name: string): SpotPriceRange => {
     const normalized = normalizeInstanceType(cloud, name);
-    const discount = cloudDiscount(cloud);
     const observed = spotPrices.get(lookupKey(cloud, region, normalized));
     if (observed) {
       return {
-        low: discounted(observed.minUsdPerHour ?? observed.usdPerHour, discount),
-        expected: discounted(observed.usdPerHour, discount),
-        high: discounted(observed.maxUsdPerHour ?? observed.usdPerHour, discount),
+        low: observed.minUsdPerHour ?? observed.usdPerHour,
+        expected: observed.usdPerHour,
+        high: observed.maxUsdPerHour ?? observed.usdPerHour,
         simulated: false,
         source: observed.source,
       };
@@ -240,7 +235,6 @@ export function createPriceCatalog(
   };
 
   const volumePrice = (cloud: Cloud, region: string, volume: VolumeSpec): ResolvedVolumePrice => {
-    const discount = cloudDiscount(cloud);
     const perGb = volumePrices.get(lookupKey(cloud, region, volume.type));
     if (perGb) {
       const extraIops = Math.max(0, (volume.iops ?? 0) - (perGb.includedIops ?? 0));
@@ -250,7 +244,7 @@ export function createPriceCatalog(
         extraIops * (perGb.usdPerIopsMonth ?? 0) +
         extraMibps * (perGb.usdPerMibpsMonth ?? 0);
       return {
-        usdPerMonth: discounted(perDisk * volume.count, discount),
+        usdPerMonth: perDisk * volume.count,
         detail: `${volume.count} × ${volume.sizeGb} GB ${volume.type} at $${perGb.usdPerGbMonth}/GB-month`,
         source: perGb.source,
       };
@@ -267,7 +261,7 @@ export function createPriceCatalog(
       );
     }
     return {
-      usdPerMonth: discounted(tier.usdPerMonth * volume.count, discount),
+      usdPerMonth: tier.usdPerMonth * volume.count,
       detail: `${volume.count} × ${tier.tier} (${tier.sizeGib} GiB) ${volume.type} at $${tier.usdPerMonth}/month`,
       source: tier.source,
     };
@@ -283,14 +277,12 @@ export function createPriceCatalog(
         missing: 'EMR fee',
       });
     }
-    const discount = cloudDiscount('aws');
     return {
-      usdPerHour: discounted(entry.usdPerHour, discount),
+      usdPerHour: entry.usdPerHour,
       listUsdPerHour: entry.usdPerHour,
       basis: entry.basis,
       source: entry.source,
       effectiveDate: entry.effectiveDate,
-      ...(discount ? { adjustment: `${discount}% cloud discount` } : {}),
     };
   };
 
@@ -347,13 +339,7 @@ export function createPriceCatalog(
         { cloud, region, plan, sku, missing: '$/DBU' },
       );
     }
-    const discount = overrides.dbuDiscountPercent;
-    return {
-      usdPerDbu: discounted(entry.usdPerDbu, discount),
-      listUsdPerDbu: entry.usdPerDbu,
-      source: entry.source,
-      ...(discount ? { adjustment: `${discount}% DBU discount` } : {}),
-    };
+    return { usdPerDbu: entry.usdPerDbu, listUsdPerDbu: entry.usdPerDbu, source: entry.source };
   };
 
   return {

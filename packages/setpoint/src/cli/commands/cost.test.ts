@@ -77,7 +77,7 @@ describe('setpoint cost estimate', () => {
     writeFileSync(
       join(dataDir, 'pricing', 'overrides.json'),
       JSON.stringify({
-        cloudDiscountPercent: { aws: 20 },
+        customInstancePrices: [{ cloud: 'aws', instanceType: 'm5.xlarge', usdPerHour: 0.192 * 0.8 }],
         customDbuPrices: [{ cloud: 'aws', usdPerDbu: 0.1 }],
       }),
     );
@@ -88,6 +88,21 @@ describe('setpoint cost estimate', () => {
     const json = JSON.parse(stdout);
     expect(json.cloud.compute).toBeCloseTo(9 * 0.192 * 0.8, 6);
     expect(json.dbu.cost).toBeCloseTo(9 * 0.69 * 0.1, 6);
+  });
+
+  it('refuses discounts in overrides.json and says where they live now (organization settings)', () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'setpoint-overrides-'));
+    mkdirSync(join(dataDir, 'pricing'), { recursive: true });
+    writeFileSync(
+      join(dataDir, 'pricing', 'overrides.json'),
+      JSON.stringify({ cloudDiscountPercent: { aws: 20 } }),
+    );
+    const { code, stderr } = setpoint(
+      `cost estimate --cloud aws --region us-east-1 --node-type m5.xlarge --workers 8 --hours 1 --json --data-dir ${dataDir}`,
+    );
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('cloudDiscountPercent');
+    expect(stderr).toContain('aws_discount_pct');
   });
 });
 
