@@ -21,7 +21,6 @@ export type Page<T> = { items: T[]; total: number; limit: number; offset: number
 
 /** A predicted quantity: its 10th, 50th and 90th percentile. */
 export const rangeSchema = z.object({ low: z.number(), mid: z.number(), high: z.number() });
-export type Range = z.infer<typeof rangeSchema>;
 
 /** Every 4xx and 5xx answer. */
 export const errorBodySchema = z.object({

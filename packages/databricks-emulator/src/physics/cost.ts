@@ -14,7 +14,7 @@ export interface NodeUsage {
   toMs: number;
 }
 
-export interface CostBreakdown {
+export interface SimulatedCost {
   vmUsd: number;
   dbuUsd: number;
   ebsUsd: number;
@@ -27,7 +27,7 @@ export interface CostBreakdown {
 export function computeCost(
   usage: readonly NodeUsage[],
   options: { photon: boolean; ebsGbPerNode: number },
-): CostBreakdown {
+): SimulatedCost {
   let vmUsd = 0;
   let dbus = 0;
   let nodeHours = 0;

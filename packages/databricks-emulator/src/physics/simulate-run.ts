@@ -1,6 +1,6 @@
 import type { Workload } from '../workloads/schema.js';
 import { type NewClusterLike, type SimClusterSpec, toSimClusterSpec } from './cluster-spec.js';
-import type { CostBreakdown } from './cost.js';
+import type { SimulatedCost } from './cost.js';
 import { databricksMetadataLine, renderEventLog, sparkVersionFor } from './event-log-writer.js';
 import { type SimulationSettings, simulateCluster } from './simulate-cluster.js';
 import type { ClusterSimulation, SimulationIdentity } from './simulation-types.js';
@@ -18,7 +18,7 @@ export interface SimulatedRun {
   totalDurationMs: number;
   outcome: 'SUCCESS' | 'FAILED';
   failureMessage?: string;
-  cost: CostBreakdown;
+  cost: SimulatedCost;
   timeline: ClusterSimulation;
   /** The event log as Databricks delivers it in one piece (header first); rendered on first access. */
   readonly eventLogLines: string[];

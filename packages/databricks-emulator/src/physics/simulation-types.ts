@@ -1,5 +1,5 @@
 import type { SimClusterSpec } from './cluster-spec.js';
-import type { CostBreakdown, NodeUsage } from './cost.js';
+import type { NodeUsage, SimulatedCost } from './cost.js';
 
 export type TaskEndKind = 'Success' | 'OutOfMemory' | 'ExecutorLost' | 'Resubmitted';
 
@@ -116,6 +116,6 @@ export interface ClusterSimulation {
   stages: StageRecord[];
   tasks: TaskRecord[];
   usage: NodeUsage[];
-  cost: CostBreakdown;
+  cost: SimulatedCost;
   dataScale: number;
 }

@@ -7,12 +7,12 @@ import {
 } from '../pricing/price-catalog.js';
 import { type Cloud, dbuSkuFor } from '../pricing/schema.js';
 import type { Billing, ClusterCostSpec, CostBreakdown, Market } from './cluster-spec.js';
-import { addRanges, exactly, multiplyRanges, type Range, zeroRange } from './range.js';
+import { addRanges, type CostRange, exactly, multiplyRanges, zeroRange } from './range.js';
 
 /** What one node costs per hour it is up, per purchase option. */
 export interface NodeHourlyRate {
   /** VM $/h: a range when the spot price is modelled or observed within bounds. */
-  compute: Range;
+  compute: CostRange;
   storage: number;
   emrFee: number;
   /** DBUs per hour (0 outside Databricks). */
@@ -22,7 +22,7 @@ export interface NodeHourlyRate {
 
 /** Hours some nodes were up, at one node rate. */
 export interface UsageLine {
-  hours: Range;
+  hours: CostRange;
   rate: NodeHourlyRate;
 }
 
@@ -56,7 +56,7 @@ export interface ClusterRate {
   /** Cost per hour with `workers` workers. */
   perHour(workers: number): CostBreakdown;
   /** Total $/h with `workers` workers as a range, without building a breakdown: the optimizer's hot path. */
-  usdPerHour(workers: number): Range;
+  usdPerHour(workers: number): CostRange;
 }
 
 export interface CostModel {
@@ -122,7 +122,7 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
       return blended;
     }
     const { cloud, region, billing, nodeType } = query;
-    let compute: Range;
+    let compute: CostRange;
     let spotSimulated = false;
     if (query.market === 'on-demand') {
       compute = exactly(catalog.onDemandPrice(cloud, region, nodeType).usdPerHour);
@@ -203,9 +203,9 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
     const worker = nodeRate({ ...base, nodeType: spec.workerNodeType, market: spec.market });
     const usdPerDbu = usdPerDbuFor(catalog, spec.cloud, spec.region, spec.billing);
     const onDemandWorkerSlots = Math.max(0, spec.firstOnDemand - 1);
-    const nodeTotal = (node: NodeHourlyRate, pick: keyof Range): number =>
+    const nodeTotal = (node: NodeHourlyRate, pick: keyof CostRange): number =>
       node.compute[pick] + node.storage + node.emrFee + node.dbuUnits * usdPerDbu;
-    const totals = (pick: keyof Range) => ({
+    const totals = (pick: keyof CostRange) => ({
       driver: nodeTotal(driver, pick),
       onDemandWorker: nodeTotal(onDemandWorker, pick),
       worker: nodeTotal(worker, pick),

@@ -1,7 +1,7 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { ClusterCostSpec, CostBreakdown, WorkerProfile } from './cluster-spec.js';
 import type { CostModel } from './cost-model.js';
-import { exactly, type Range } from './range.js';
+import { type CostRange, exactly } from './range.js';
 
 /** The estimated cost of running a hypothetical cluster for a duration. */
 export interface ClusterEstimate extends CostBreakdown {
@@ -11,7 +11,7 @@ export interface ClusterEstimate extends CostBreakdown {
 }
 
 /** Worker-hours over `hours` for a profile: a range for autoscaling (all at min … all at max). */
-export function workerHours(profile: WorkerProfile, hours: number): Range {
+export function workerHours(profile: WorkerProfile, hours: number): CostRange {
   switch (profile.kind) {
     case 'fixed':
       return exactly(profile.workers * hours);

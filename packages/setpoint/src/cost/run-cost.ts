@@ -3,7 +3,7 @@ import type { VolumeSpec } from '../pricing/price-catalog.js';
 import type { Cloud } from '../pricing/schema.js';
 import type { Billing, CostBreakdown, Market } from './cluster-spec.js';
 import { type CostModel, type UsageLine, usdPerDbuFor } from './cost-model.js';
-import type { Range } from './range.js';
+import type { CostRange } from './range.js';
 
 /** One instance's life in a cluster: each replacement of a lost node is a node of its own. */
 export interface TimelineNode {
@@ -17,7 +17,7 @@ export interface TimelineNode {
   spotUsdPerHour?: number;
   volumes?: VolumeSpec[];
   /** This instance's billed minutes before its observed start, instead of the run-wide option. */
-  preStartMinutes?: Range;
+  preStartMinutes?: CostRange;
 }
 
 export interface ClusterTimeline {
@@ -32,17 +32,17 @@ export interface RunCostOptions {
    * Minutes each instance was billed before its observed start (boot and init before the first poll; the
    * reference product measured 2–3 minutes per instance). Default: none.
    */
-  preStartMinutes?: Range;
+  preStartMinutes?: CostRange;
 }
 
-export interface RunCost extends CostBreakdown {
+export interface TimelineCost extends CostBreakdown {
   /** Wall-clock hours from the first node start to the last node end. */
   hours: number;
   /** Expected instance-hours across all nodes. */
   nodeHours: number;
 }
 
-function checkedPreStart(preStart: Range): Range {
+function checkedPreStart(preStart: CostRange): CostRange {
   if (!(preStart.low >= 0 && preStart.low <= preStart.expected && preStart.expected <= preStart.high)) {
     throw new ValidationError('INVALID_PRE_START', 'pre-start minutes need 0 ≤ low ≤ expected ≤ high');
   }
@@ -53,7 +53,11 @@ function checkedPreStart(preStart: Range): Range {
 const emrMinimumHours = 1 / 60;
 
 /** The actual cost of a run from its cluster timeline. */
-export function runCost(model: CostModel, timeline: ClusterTimeline, options: RunCostOptions = {}): RunCost {
+export function runCost(
+  model: CostModel,
+  timeline: ClusterTimeline,
+  options: RunCostOptions = {},
+): TimelineCost {
   if (timeline.nodes.length === 0) {
     throw new ValidationError('EMPTY_TIMELINE', 'the cluster timeline has no nodes');
   }

@@ -1,8 +1,9 @@
 import { median } from '@setpoint/foundation/statistics';
+import { runsUntilLearned } from '../service/recommendations/learning.js';
 import type { ProjectRun } from './closed-loop-driver.js';
 
-/** Runs counted as learning: the cold start plus the optimizer's default three learning runs. */
-export const learningRunCount = 4;
+/** Runs counted as learning: the cold start plus the optimizer's learning runs (one setting). */
+export const learningRunCount = runsUntilLearned;
 
 export interface ProjectSummary {
   project: string;

@@ -3,7 +3,7 @@ import { gpEiPolicy } from '../../optimizer/baselines/gp-ei-policy.js';
 import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
 import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
 import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
-import type { OptimizerSettings } from '../../optimizer/recommend.js';
+import { defaultOptimizerSettings, type OptimizerSettings } from '../../optimizer/recommend.js';
 import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
 import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
 import { type Observation, runCostUsd } from '../../optimizer/types.js';
@@ -252,7 +252,7 @@ export function runSweepBench(
   workloads: readonly SweepWorkload[],
   options: SweepBenchOptions,
 ): SweepBenchResult {
-  const learningRuns = options.learningRuns ?? 3;
+  const learningRuns = options.learningRuns ?? defaultOptimizerSettings.learningRuns;
   const hasRepeats = workloads.some((workload) => workload.configs.some((config) => config.runs.length > 1));
   const tallies = new Map<string, Tally>();
   const perfectSavings = new Map<string, number[]>();
