@@ -1,11 +1,12 @@
 import { rmSync } from 'node:fs';
-import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator';
+import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { loadConfig } from '../config/load-config.js';
 import { createDatabricksClient } from '../platforms/databricks/api/client.js';
 import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 import type { Run } from '../service/runs/run-service.js';
+import { loadEmulator } from './load-emulator.js';
 
 export interface DriverOptions {
   port: number;
@@ -68,6 +69,7 @@ async function waitFor<T>(
 export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoop> {
   const log = options.log ?? (() => {});
   rmSync(options.dataDir, { recursive: true, force: true });
+  const { startEmulator } = await loadEmulator();
   const emulator = await startEmulator({
     nodeSpecs: catalogNodeSpecs,
     port: 0,

@@ -3,8 +3,8 @@ import { runSimBench, type SimRunRecord, simJobs, summarize } from './run-sim-be
 import { oneShotCostChangeSvg, predictionErrorSvg } from './svg-plots.js';
 
 describe('simulated Job Bank', () => {
-  it('offers one unit per shipped job cluster, the two-cluster pipeline as two', () => {
-    const names = simJobs().map((job) => job.name);
+  it('offers one unit per shipped job cluster, the two-cluster pipeline as two', async () => {
+    const names = (await simJobs()).map((job) => job.name);
     expect(names).toContain('cpu-bound-ml');
     expect(names).toContain('pipeline-ingest');
     expect(names).toContain('pipeline-transform');

@@ -3,13 +3,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { defaultProjectSettings, type ProjectPhase } from '@setpoint/api-contract';
 import type { NewClusterLike, NewClusterSettings, Workload } from '@setpoint/databricks-emulator';
-import {
-  findNodeType,
-  findShippedWorkload,
-  shippedJobSettings,
-  simulateRun,
-} from '@setpoint/databricks-emulator';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { type EmulatorPackage, loadEmulator } from '../../demo/load-emulator.js';
 import { analyzeEventLog } from '../../eventlog/index.js';
 import { DatabricksRecommender } from '../../platforms/databricks/recommender/databricks-recommender.js';
 import { clusterFacts } from '../../platforms/databricks/runs/cluster-facts.js';
@@ -30,7 +25,8 @@ export interface SimJob {
 }
 
 /** Every single-cluster unit of the shipped Job Bank (a multi-task job gives one unit per job cluster). */
-export function simJobs(): SimJob[] {
+export async function simJobs(): Promise<SimJob[]> {
+  const { findShippedWorkload, shippedJobSettings } = await loadEmulator();
   const jobs: SimJob[] = [];
   for (const settings of shippedJobSettings()) {
     for (const task of settings.tasks ?? []) {
@@ -114,19 +110,21 @@ interface SimWorld {
   coster: CostEngineCoster;
   recommender: DatabricksRecommender;
   scratch: string;
+  emulator: EmulatorPackage;
 }
 
-function createWorld(): SimWorld {
+function createWorld(emulator: EmulatorPackage): SimWorld {
   const catalog = createPriceCatalog([shippedCatalog]);
   // The node types the workspace offers: priced in the catalog and known to the simulated cloud.
   const nodeTypes: InstanceTypeEntry[] = shippedCatalog.instanceTypes.filter(
-    (entry) => findNodeType(entry.instanceType) !== undefined,
+    (entry) => emulator.findNodeType(entry.instanceType) !== undefined,
   );
   return {
     catalog,
     coster: new CostEngineCoster(catalog),
     recommender: new DatabricksRecommender({ catalog, nodeTypes }),
     scratch: mkdtempSync(join(tmpdir(), 'setpoint-bench-sim-')),
+    emulator,
   };
 }
 
@@ -146,7 +144,7 @@ async function measure(
 ): Promise<Measured> {
   const workspace = workspaceFor(job.coldCluster);
   const region = workspace.region ?? '';
-  const simulated = simulateRun(job.workload, cluster as NewClusterLike, seed, runIndex, {
+  const simulated = world.emulator.simulateRun(job.workload, cluster as NewClusterLike, seed, runIndex, {
     identity: { region },
   });
   const path = join(world.scratch, `${job.name}-${seed}-${runIndex}.eventlog`);
@@ -204,9 +202,9 @@ function applyFragment(cluster: NewClusterSettings, fragment: Record<string, unk
   return next as NewClusterSettings;
 }
 
-function coresOf(cluster: NewClusterSettings): number {
+function coresOf(world: SimWorld, cluster: NewClusterSettings): number {
   const workers = cluster.num_workers ?? cluster.autoscale?.max_workers ?? 1;
-  return workers * (findNodeType(cluster.node_type_id ?? '')?.cores ?? 1);
+  return workers * (world.emulator.findNodeType(cluster.node_type_id ?? '')?.cores ?? 1);
 }
 
 async function runJob(
@@ -227,7 +225,7 @@ async function runJob(
     const cold = runIndex === 0 ? measured : await measure(world, job, job.coldCluster, seed, runIndex);
     if (runIndex === 0) slaS = measured.runtimeS * options.slaFactor;
     runs.push({ ...measured.run, id: `run_${runIndex}` });
-    const cores = coresOf(cluster);
+    const cores = coresOf(world, cluster);
     records.push({
       job: job.name,
       seed,
@@ -273,7 +271,7 @@ async function runJob(
  * what the service's recommender achieves. Deterministic for the seeds.
  */
 export async function runSimBench(options: SimBenchOptions): Promise<SimBenchResult> {
-  const all = simJobs();
+  const all = await simJobs();
   const selected =
     options.jobs && options.jobs.length > 0 && !options.jobs.includes('all')
       ? options.jobs.map((name) => {
@@ -287,7 +285,7 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
           return job;
         })
       : all;
-  const world = createWorld();
+  const world = createWorld(await loadEmulator());
   const records: SimRunRecord[] = [];
   try {
     let done = 0;

@@ -1,15 +1,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import {
-  defaultClockSpeed,
-  defaultEmulatorToken,
-  faultRulesSchema,
-  startEmulator,
-  WorkloadRegistry,
-  workloadFromProfile,
-} from '@setpoint/databricks-emulator';
 import { ValidationError } from '@setpoint/foundation/errors';
+import type { EmulatorPackage } from '../../demo/load-emulator.js';
+import { loadEmulator } from '../../demo/load-emulator.js';
 import { analyzeEventLog } from '../../eventlog/index.js';
 import { catalogNodeSpecs } from '../../pricing/catalog-node-specs.js';
 import { parseNumberOption } from '../option-values.js';
@@ -24,7 +18,7 @@ function parseStartTime(raw: string): number {
   return time;
 }
 
-function readFaults(path: string) {
+function readFaults(path: string, { faultRulesSchema }: EmulatorPackage) {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -65,12 +59,16 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--port <port>', 'port to listen on (0 picks a free one)', '8089')
     .option('--host <host>', 'address to bind', '127.0.0.1')
     .option('--seed <n>', 'seed for every simulated run (same seed, same results)', '1')
+    // No commander defaults for these two: they are the emulator package's, which loads only when the
+    // command runs (the product's CLI starts without it).
     .option(
       '--clock-speed <x>',
-      'simulated seconds per real second (0 freezes the clock)',
-      String(defaultClockSpeed),
+      "simulated seconds per real second (0 freezes the clock; default: the emulator's, 600)",
     )
-    .option('--token <token>', 'the Bearer token clients must send', defaultEmulatorToken)
+    .option(
+      '--token <token>',
+      "the Bearer token clients must send (default: the emulator's, dapi-setpoint-emulator)",
+    )
     .option(
       '--state <dir>',
       'also write DBFS and /Volumes files (delivered cluster logs) below this directory',
@@ -94,6 +92,8 @@ Examples:
   DATABRICKS_HOST=http://127.0.0.1:8089 DATABRICKS_TOKEN=dapi-setpoint-emulator python my_script.py`,
     )
     .action(async (options) => {
+      const emulatorPackage = await loadEmulator();
+      const { startEmulator, WorkloadRegistry } = emulatorPackage;
       const workloads = new WorkloadRegistry();
       if (options.workloads) workloads.loadDirectory(options.workloads);
       const running = await startEmulator({
@@ -101,12 +101,15 @@ Examples:
         host: options.host,
         port: parseNumber(options.port, '--port'),
         seed: parseNumber(options.seed, '--seed'),
-        clockSpeed: parseNumber(options.clockSpeed, '--clock-speed'),
-        token: options.token,
+        clockSpeed:
+          options.clockSpeed === undefined
+            ? emulatorPackage.defaultClockSpeed
+            : parseNumber(options.clockSpeed, '--clock-speed'),
+        token: options.token ?? emulatorPackage.defaultEmulatorToken,
         rateLimitScale: parseNumber(options.rateLimitScale, '--rate-limit-scale'),
         preloadJobs: options.preload,
         workloads,
-        ...(options.faults ? { faults: readFaults(options.faults) } : {}),
+        ...(options.faults ? { faults: readFaults(options.faults, emulatorPackage) } : {}),
         ...(options.startTime ? { startTimeMs: parseStartTime(options.startTime) } : {}),
         ...(options.state ? { stateDirectory: options.state } : {}),
       });
@@ -133,6 +136,7 @@ Examples:
   setpoint emulator --workloads workloads   # then run a task with spark_python_task.python_file = "nightly-etl.py"`,
     )
     .action(async (eventLog, options) => {
+      const { workloadFromProfile } = await loadEmulator();
       const profile = await analyzeEventLog(eventLog);
       const workload = workloadFromProfile(profile, options.name);
       const text = `${JSON.stringify(workload, null, 2)}\n`;
