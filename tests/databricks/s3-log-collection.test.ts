@@ -1,6 +1,6 @@
 import { createJob } from '@setpoint/databricks-emulator/server/jobs-routes';
 import type { JobSettings } from '@setpoint/databricks-emulator/server/schema';
-import { shippedJobSettings } from '@setpoint/databricks-emulator/workloads/shipped-jobs';
+import { shippedJobSettings } from '@setpoint/databricks-emulator/server/shipped-jobs';
 import { S3Client } from '@setpoint/foundation/s3';
 import { probeS3LogDestination } from 'setpoint/platforms/databricks/collect/log-store-s3';
 import { checkWorkspaceAccess } from 'setpoint/platforms/databricks/connection/access-check';

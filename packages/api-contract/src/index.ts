@@ -1,7 +1,5 @@
 export * from './access.js';
 export * from './common.js';
-export * from './databricks.js';
-export * as gradient from './gradient-compat.js';
 export * from './organization.js';
 export * from './project-settings.js';
 export * from './project-summary.js';

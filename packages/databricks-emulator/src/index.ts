@@ -19,7 +19,7 @@ export {
 export { type FaultRuleInput, faultRulesSchema } from './server/faults.js';
 export type { NodeSpec, NodeSpecSource } from './server/node-specs.js';
 export type { JobSettings, NewClusterSettings } from './server/schema.js';
+export { shippedJobSettings } from './server/shipped-jobs.js';
 export { type Workload, workloadSchema } from './workloads/schema.js';
-export { shippedJobSettings } from './workloads/shipped-jobs.js';
 export { findShippedWorkload, shippedWorkloads } from './workloads/shipped-workloads.js';
 export { WorkloadRegistry } from './workloads/workload-registry.js';

@@ -1,10 +1,5 @@
 import type {
-  AccessCheckLine,
-  AccessCheckResource,
   ApiKeyResource as ApiKey,
-  AppliedConfigResource as AppliedConfig,
-  DiscoverResource,
-  ImportResource,
   OrganizationSettingsResource as OrganizationSettings,
   OrganizationSummaryWire as OrganizationSummary,
   Page,
@@ -17,6 +12,13 @@ import type {
   SystemInfo,
   WorkspaceResource as Workspace,
 } from '@setpoint/api-contract';
+import type {
+  AccessCheckLine,
+  AccessCheckResource,
+  AppliedConfigResource as AppliedConfig,
+  DiscoverResource,
+  ImportResource,
+} from '@setpoint/api-contract/databricks';
 import { api, type RequestOptions } from './client.js';
 
 const maxPage = 500;

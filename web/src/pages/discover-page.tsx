@@ -1,4 +1,4 @@
-import type { DiscoveredJobResource, DiscoverResource } from '@setpoint/api-contract';
+import type { DiscoveredJobResource, DiscoverResource } from '@setpoint/api-contract/databricks';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client.js';

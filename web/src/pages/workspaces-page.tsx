@@ -1,4 +1,5 @@
-import type { AccessCheckLine, WorkspaceResource as Workspace } from '@setpoint/api-contract';
+import type { WorkspaceResource as Workspace } from '@setpoint/api-contract';
+import type { AccessCheckLine } from '@setpoint/api-contract/databricks';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';

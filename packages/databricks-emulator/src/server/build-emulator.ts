@@ -1,6 +1,5 @@
 import { errorKinds, isAppError } from '@setpoint/foundation/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { shippedJobSettings } from '../workloads/shipped-jobs.js';
 import { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { unauthenticated } from './api-errors.js';
@@ -17,6 +16,7 @@ import { registerNotificationRoutes } from './notification-routes.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
+import { shippedJobSettings } from './shipped-jobs.js';
 import { SimClock } from './sim-clock.js';
 import { VirtualFs } from './virtual-fs.js';
 import { WebhookSender } from './webhooks.js';

@@ -1,9 +1,5 @@
-import type {
-  AwsAttributes,
-  AzureAttributes,
-  RecommendationResource as Recommendation,
-  RunResource as Run,
-} from '@setpoint/api-contract';
+import type { RecommendationResource as Recommendation, RunResource as Run } from '@setpoint/api-contract';
+import type { AwsAttributes, AzureAttributes } from '@setpoint/api-contract/databricks';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';

@@ -1,11 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
-import type {
-  Page,
-  RecommendationRequested,
-  RecommendationResource,
-  RollbackBody,
-  RollbackResource,
-} from '@setpoint/api-contract';
+import type { Page, RecommendationRequested, RecommendationResource } from '@setpoint/api-contract';
+import type { RollbackBody, RollbackResource } from '@setpoint/api-contract/databricks';
 import { AppError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseNumberOption } from '../option-values.js';

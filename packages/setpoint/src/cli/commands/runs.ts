@@ -1,7 +1,8 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import type { CollectRunQueued, Page, RunDetailResource, RunResource } from '@setpoint/api-contract';
+import type { Page, RunDetailResource, RunResource } from '@setpoint/api-contract';
+import type { CollectRunQueued } from '@setpoint/api-contract/databricks';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';

@@ -1,11 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
+import type { WorkspaceResource } from '@setpoint/api-contract';
 import type {
   AccessCheckResource,
   DetachResource,
   DiscoverResource,
   ImportResource,
-  WorkspaceResource,
-} from '@setpoint/api-contract';
+} from '@setpoint/api-contract/databricks';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseCount, parseNumberOption } from '../option-values.js';

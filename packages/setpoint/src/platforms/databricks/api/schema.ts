@@ -1,4 +1,4 @@
-import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract';
+import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract/databricks';
 import { z } from 'zod';
 
 /** Databricks ids are int64: numbers or strings on the wire, decimal strings inside Setpoint. */

@@ -1,4 +1,4 @@
-import type { NewCluster } from '@setpoint/api-contract';
+import type { NewCluster } from '@setpoint/api-contract/databricks';
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
 import { runCost } from '../../../cost/run-cost.js';

@@ -1,4 +1,8 @@
-import { awsAttributesSchema, azureAttributesSchema, type NewCluster } from '@setpoint/api-contract';
+import {
+  awsAttributesSchema,
+  azureAttributesSchema,
+  type NewCluster,
+} from '@setpoint/api-contract/databricks';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { Market } from '../../../cost/cluster-spec.js';
 import type { Cloud } from '../../../pricing/schema.js';

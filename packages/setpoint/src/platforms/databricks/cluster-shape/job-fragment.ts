@@ -1,4 +1,4 @@
-import type { ClusterFragment } from '@setpoint/api-contract';
+import type { ClusterFragment } from '@setpoint/api-contract/databricks';
 import { availabilityOf, type DatabricksClusterShape } from './cluster-shape.js';
 
 /** The `new_cluster` fields apply writes for a shape: only fields Setpoint manages. */

@@ -1,4 +1,4 @@
-import { type NewCluster, newClusterSchema } from '@setpoint/api-contract';
+import { type NewCluster, newClusterSchema } from '@setpoint/api-contract/databricks';
 import { ValidationError } from '@setpoint/foundation/errors';
 
 /** A stored `new_cluster` (from a cluster report or described from a run's facts), parsed at the edge. */

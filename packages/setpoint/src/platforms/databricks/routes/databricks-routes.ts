@@ -1,4 +1,5 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
+import { idParams } from '@setpoint/api-contract';
 import {
   type AppliedConfigResource,
   accessCheckBody,
@@ -14,7 +15,6 @@ import {
   discoverSchema,
   exportQuery,
   type ImportResource,
-  idParams,
   importBody,
   importSchema,
   resumeAutoApplySchema,
@@ -23,7 +23,7 @@ import {
   webhookAcceptedSchema,
   webhookParams,
   webhookPayloadSchema,
-} from '@setpoint/api-contract';
+} from '@setpoint/api-contract/databricks';
 import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../../service/auth/principal.js';

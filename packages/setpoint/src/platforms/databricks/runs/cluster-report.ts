@@ -1,4 +1,4 @@
-import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract';
+import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract/databricks';
 import { z } from 'zod';
 
 /**

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
-import { gradient } from '@setpoint/api-contract';
+import * as gradient from '@setpoint/api-contract/gradient';
 import { errorKinds, isAppError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyError } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

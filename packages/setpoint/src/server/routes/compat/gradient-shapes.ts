@@ -1,4 +1,5 @@
-import type { gradient, ProjectSettings } from '@setpoint/api-contract';
+import type { ProjectSettings } from '@setpoint/api-contract';
+import type * as gradient from '@setpoint/api-contract/gradient';
 import type { Project } from '../../../service/projects/project-service.js';
 import type { RecommendationRecord } from '../../../service/recommendations/recommendation-service.js';
 import type { Run } from '../../../service/runs/run-service.js';

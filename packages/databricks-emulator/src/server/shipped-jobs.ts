@@ -1,4 +1,4 @@
-import type { JobSettings, NewClusterSettings } from '../server/schema.js';
+import type { JobSettings, NewClusterSettings } from './schema.js';
 
 const runtime = '15.4.x-scala2.12';
 
