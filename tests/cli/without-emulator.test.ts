@@ -21,19 +21,9 @@ describe('the product without the emulator package', () => {
     expect(version.stdout).toMatch(/^\d+\.\d+\.\d+/);
     expect(setpointWithoutEmulator('--help').code).toBe(0);
     const estimate = setpointWithoutEmulator(
-      'cost',
-      'estimate',
-      '--cloud',
-      'aws',
-      '--region',
-      'us-east-1',
-      '--node-type',
-      'm5.xlarge',
-      '--workers',
-      '2',
-      '--hours',
-      '1',
-      '--json',
+      ...'cost photon-breakeven --machine-usd-per-hour 1 --dbu-usd-per-hour 1 --photon-factor 2 --workers 10'.split(
+        ' ',
+      ),
     );
     expect(estimate.code).toBe(0);
   });

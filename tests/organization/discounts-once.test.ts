@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fixtureFile, multipartBody } from '../service/support/multipart.js';
-import { createHarness, eventually, fixturesDir, type Harness } from '../service/support/service-harness.js';
+import { processedFixtureRun } from '../service/support/fixture-runs.js';
+import { createHarness, type Harness } from '../service/support/service-harness.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
@@ -32,26 +32,9 @@ describe('organization discounts apply once', () => {
 
   it('a run is costed at the custom price, and the summary discounts its DBUs once', async () => {
     const project = (await h.request('POST', '/api/v1/projects', { name: 'discounted' })).json();
-    const upload = multipartBody([
-      {
-        name: 'eventlog',
-        filename: 'eventlog',
-        content: fixtureFile(fixturesDir, 'databricks-aws-eventlog'),
-      },
-      { name: 'cluster_report', content: fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8') },
-      { name: 'external_run_id', content: 'discount-1' },
-    ]);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/v1/projects/${project.id}/runs`,
-      headers: { ...upload.headers, authorization: `Bearer ${h.token}` },
-      payload: upload.payload,
-    });
-    const runId = response.json().id as string;
-    const run = await eventually(async () => {
-      const body = (await h.request('GET', `/api/v1/projects/${project.id}/runs/${runId}`)).json();
-      return body.cost ? body : undefined;
-    });
+    const runId = await processedFixtureRun(h, project.id, 'discount-1');
+    const run = (await h.request('GET', `/api/v1/projects/${project.id}/runs/${runId}`)).json();
+    expect(run.cost).not.toBeNull();
 
     const dbuLine = (run.cost.lines as Array<{ item: string; usd: number }>).find((line) =>
       line.item.startsWith('Databricks DBUs'),

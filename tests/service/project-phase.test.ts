@@ -4,8 +4,8 @@ import type {
   Recommender,
 } from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fixtureFile, multipartBody } from './support/multipart.js';
-import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+import { processedFixtureRun } from './support/fixture-runs.js';
+import { createHarness, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
@@ -34,34 +34,6 @@ describe('project phase', () => {
     await h?.close();
   });
 
-  async function processedRun(projectId: string, externalRunId: string): Promise<void> {
-    const upload = multipartBody([
-      {
-        name: 'eventlog',
-        filename: 'eventlog',
-        content: fixtureFile(fixturesDir, 'databricks-aws-eventlog'),
-      },
-      { name: 'cluster_report', content: fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8') },
-      { name: 'external_run_id', content: externalRunId },
-    ]);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/v1/projects/${projectId}/runs`,
-      headers: { ...upload.headers, authorization: `Bearer ${h.token}` },
-      payload: upload.payload,
-    });
-    const runId = response.json().id as string;
-    await eventually(async () => {
-      const recs = (await h.request('GET', `/api/v1/projects/${projectId}/recommendations`)).json();
-      return recs.items.some(
-        (rec: { based_on_run_id: string; state: string }) =>
-          rec.based_on_run_id === runId && rec.state === 'SUCCESS',
-      )
-        ? true
-        : undefined;
-    });
-  }
-
   async function phaseRows(projectId: string) {
     const audit = (await h.request('GET', `/api/v1/projects/${projectId}/audit`)).json();
     return audit.items
@@ -72,12 +44,12 @@ describe('project phase', () => {
   it('moves only as the recommendations judge, one audit row per real change', async () => {
     const project = (await h.request('POST', '/api/v1/projects', { name: 'phases' })).json();
 
-    await processedRun(project.id, 'phase-1');
-    await processedRun(project.id, 'phase-2');
+    await processedFixtureRun(h, project.id, 'phase-1');
+    await processedFixtureRun(h, project.id, 'phase-2');
     expect(await phaseRows(project.id)).toEqual(['PENDING_SETUP→LEARNING']);
     expect((await h.request('GET', `/api/v1/projects/${project.id}`)).json().phase).toBe('LEARNING');
 
-    await processedRun(project.id, 'phase-3');
+    await processedFixtureRun(h, project.id, 'phase-3');
     expect(await phaseRows(project.id)).toEqual(['PENDING_SETUP→LEARNING', 'LEARNING→OPTIMIZING']);
     expect((await h.request('GET', `/api/v1/projects/${project.id}`)).json().phase).toBe('OPTIMIZING');
   });
