@@ -96,7 +96,7 @@ class RunningSetpoint:
 def _require_built_setpoint():
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
-    if not (REPO_ROOT / "dist" / "cli" / "main.js").exists():
+    if not (REPO_ROOT / "packages" / "setpoint" / "dist" / "cli" / "main.js").exists():
         pytest.skip("Setpoint is not built (run `npm run build` first)")
 
 

@@ -10,12 +10,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { defaultProjectSettings } from '@setpoint/api-contract';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { configSchema } from '../../src/config/schema.js';
-import { createLogger } from '../../src/logging/logger.js';
-import { defaultProjectSettings } from '../../src/projects/project-settings.js';
-import { composeServices } from '../../src/server/compose-services.js';
+import { composeServices } from 'setpoint/composition/compose-services';
+import { configSchema } from 'setpoint/config/schema';
+import { createLogger } from 'setpoint/logging/logger';
 import { runRow } from '../../tests/support/run-rows.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 

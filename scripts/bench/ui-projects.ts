@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
+import { median } from '@setpoint/foundation/statistics';
 import { connectSeedClient, seedProjects } from '../../tests/e2e/dashboard-seed.js';
 import { launchChromium } from '../../tests/support/browser.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
@@ -13,10 +14,7 @@ import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 const projectCount = Number(process.env.BENCH_UI_PROJECTS ?? 5000);
 const rounds = Number(process.env.BENCH_UI_ROUNDS ?? 5);
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
+const middle = (values: number[]) => median(values) ?? Number.NaN;
 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-bench-ui-'));
 const server = await spawnSetpoint(
@@ -129,12 +127,12 @@ try {
     projects: projectCount,
     rounds,
     seedSeconds: Number(seedSeconds.toFixed(1)),
-    firstRowPaintedMs: Math.round(median(firstPaint)),
-    firstRowSeenByDriverMs: Math.round(median(firstRow)),
-    allLoadedMs: Math.round(median(allLoaded)),
-    jumpToLastRowMs: Math.round(median(scrollEnd)),
-    scrollFrameMeanMs: Math.round(median(meanFrame)),
-    scrollFrameP95Ms: Math.round(median(p95Frame)),
+    firstRowPaintedMs: Math.round(middle(firstPaint)),
+    firstRowSeenByDriverMs: Math.round(middle(firstRow)),
+    allLoadedMs: Math.round(middle(allLoaded)),
+    jumpToLastRowMs: Math.round(middle(scrollEnd)),
+    scrollFrameMeanMs: Math.round(middle(meanFrame)),
+    scrollFrameP95Ms: Math.round(middle(p95Frame)),
     firstRowPaintedSamplesMs: firstPaint.map(Math.round),
     firstRowSeenByDriverSamplesMs: firstRow.map(Math.round),
     machine: `${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`,

@@ -4,7 +4,7 @@
  *   npx tsx scripts/datasets/generate-synthetic-sweep.ts tests/fixtures/datasets/synthetic-sweep.csv
  */
 import { writeFileSync } from 'node:fs';
-import { syntheticFixtureOptions, syntheticSweepCsv } from '../../src/bench/sweep/synthetic-sweep.js';
+import { syntheticFixtureOptions, syntheticSweepCsv } from 'setpoint/bench/sweep/synthetic-sweep';
 
 const output = process.argv[2];
 if (!output) {

@@ -7,7 +7,7 @@
  * workers) plus its finished children (a `zstd -dc`); mainThreadCpuSeconds is the parsing thread's.
  */
 import { createReadStream, readFileSync } from 'node:fs';
-import { analyzeEventLog } from '../../src/eventlog/index.js';
+import { analyzeEventLog } from 'setpoint/eventlog/index';
 
 const [mode, file] = process.argv.slice(2);
 if (!file || (mode !== 'baseline' && mode !== 'engine')) {

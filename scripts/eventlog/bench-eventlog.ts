@@ -23,7 +23,7 @@ import {
 } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
-import { decodeSource, resolveEventLog } from '../../src/eventlog/index.js';
+import { decodeSource, resolveEventLog } from 'setpoint/eventlog/index';
 import { lz4BlockStream, snappyJavaStream } from './spark-codec-writers.js';
 
 const repoRoot = join(import.meta.dirname, '../..');

@@ -38,6 +38,6 @@ describe('setpoint demo --headless', () => {
     const result = await runCli(['demo', '--headless', '--runs', 'many']);
 
     expect(result.code).toBe(2);
-    expect(result.stderr.trim()).toBe('setpoint: --runs must be a positive whole number');
+    expect(result.stderr.trim()).toBe('setpoint: --runs expects a positive whole number, got "many"');
   });
 });

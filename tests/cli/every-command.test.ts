@@ -39,7 +39,7 @@ const badInputs: Record<string, BadInput> = {
   demo: {
     args: ['demo', '--port', 'nope'],
     exitCode: 2,
-    stderr: /--port must be a whole number from 0 to 65535, got "nope"$/,
+    stderr: /--port expects a whole number from 0 to 65535, got "nope"$/,
   },
   analyze: { args: ['analyze', missing], exitCode: 3, stderr: /missing: no such file or directory$/ },
   'cost estimate': {

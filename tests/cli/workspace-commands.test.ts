@@ -2,9 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from '@cdktf/hcl2json';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
-import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
 import { eventually } from '../databricks/integration-harness.js';
 import { runCli } from '../support/run-cli.js';
 import { startS3TestServer } from '../support/s3-test-server.js';
@@ -47,7 +48,13 @@ describe('workspace, recommendation and export commands through the real binary'
     );
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, seed: 5, clockSpeed: 3600, rateLimitScale: 0 });
+    emulator = await startEmulator({
+      nodeSpecs: catalogNodeSpecs,
+      port: 0,
+      seed: 5,
+      clockSpeed: 3600,
+      rateLimitScale: 0,
+    });
     server = await spawnSetpoint(
       ['serve', '--port', '0', '--data-dir', dataDir],
       /listening on (http:\/\/\S+)/,
@@ -129,7 +136,7 @@ describe('workspace, recommendation and export commands through the real binary'
 
   it('discovers, imports, recommends, exports Terraform and detaches', async () => {
     const discovered = JSON.parse((await cli('workspaces', 'discover', workspaceId, '--json')).stdout) as {
-      jobs: { jobId: string; name: string }[];
+      jobs: { job_id: string; name: string }[];
     };
     const job = discovered.jobs.find((candidate) => candidate.name === 'Daily aggregation');
     expect(job).toBeDefined();
@@ -137,7 +144,7 @@ describe('workspace, recommendation and export commands through the real binary'
       'workspaces',
       'import',
       workspaceId,
-      job?.jobId ?? '',
+      job?.job_id ?? '',
       '--sla',
       '60',
       '--json',
@@ -148,7 +155,7 @@ describe('workspace, recommendation and export commands through the real binary'
     expect(projectId).toMatch(/^prj_/);
 
     const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
-    await databricks.runNow(job?.jobId ?? '');
+    await databricks.runNow(job?.job_id ?? '');
     await eventually(
       async () => {
         const latest = await cli('recommendations', 'latest', projectId, '--json');
@@ -171,7 +178,7 @@ describe('workspace, recommendation and export commands through the real binary'
     expect(resource?.task[0].task_key).toBe('main');
     expect(resource?.lifecycle[0].ignore_changes).toContain(`\${task[0].new_cluster[0].node_type_id}`);
 
-    const detached = await cli('workspaces', 'detach', workspaceId, job?.jobId ?? '');
+    const detached = await cli('workspaces', 'detach', workspaceId, job?.job_id ?? '');
     expect(detached.code).toBe(0);
     expect(detached.stdout).toMatch(/settings are restored/);
   }, 240_000);

@@ -1,9 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { openPriceCatalog } from 'setpoint/pricing/catalog-store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
-import { openPriceCatalog } from '../../src/pricing/catalog-store.js';
 import { eventually, type Harness, jobIdByName, processedRun, startHarness } from './integration-harness.js';
 
 describe('an Azure workspace, closed loop', () => {
@@ -19,7 +20,7 @@ describe('an Azure workspace, closed loop', () => {
 
   it('onboards an Azure job, prices its runs from the Azure catalog and applies an Azure instance type', async () => {
     const jobId = await jobIdByName(h.databricks, 'IO-bound scan');
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [jobId], settings: { autoApply: true, slaMinutes: 240 } },
       'test',
@@ -30,7 +31,7 @@ describe('an Azure workspace, closed loop', () => {
 
     const first = await processedRun(h, project.id, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
-      const history = await h.server.services.databricks.applier.history(project.id);
+      const history = await databricksIntegrationOf(h.server.services).applier.history(project.id);
       return history.find((config) => config.kind === 'auto-apply');
     }, 'an automatic apply');
     const second = await processedRun(h, project.id, await h.databricks.runNow(jobId));

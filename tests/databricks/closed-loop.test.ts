@@ -1,5 +1,6 @@
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec } from '../../src/platforms/databricks/job-clusters.js';
 import {
   eventually,
   type Harness,
@@ -28,7 +29,7 @@ describe('the closed loop against the emulator', () => {
 
     await processedRun(h, projectId, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
-      const history = await h.server.services.databricks.applier.history(projectId);
+      const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
       return history.find((config) => config.kind === 'auto-apply');
     }, 'an automatic apply');
     const job = await h.databricks.getJob(jobId);
@@ -48,7 +49,7 @@ describe('the closed loop against the emulator', () => {
 
   it('judges each job cluster of a pipeline on its own tasks', async () => {
     const jobId = await jobIdByName(h.databricks, 'Two-cluster pipeline');
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [jobId], settings: {} },
       'test',
@@ -134,12 +135,12 @@ describe('the closed loop against the emulator', () => {
 
     await processedRun(h, projectId, await h.databricks.runNow(jobId));
     const guard = await eventually(async () => {
-      const state = await h.server.services.databricks.store.guard(projectId);
+      const state = await databricksIntegrationOf(h.server.services).store.guard(projectId);
       return state.paused ? state : undefined;
     }, 'auto-apply to pause');
 
     expect(guard.pauseReason).toMatch(/changed outside Setpoint \(num_workers\)/);
-    const history = await h.server.services.databricks.applier.history(projectId);
+    const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
     expect(history.some((config) => config.kind === 'auto-apply')).toBe(false);
   });
 
@@ -168,7 +169,7 @@ describe('the closed loop against the emulator', () => {
       const run = await h.databricks.getRun(runId);
       return run.state.life_cycle_state === 'TERMINATED' ? run : undefined;
     }, 'the run to finish');
-    await h.server.services.databricks.scheduleReconciliation('test-1');
+    await databricksIntegrationOf(h.server.services).scheduleReconciliation('test-1');
 
     const run = await processedRun(h, projectId, runId);
     expect(run.externalRunId).toBe(runId);

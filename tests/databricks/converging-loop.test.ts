@@ -1,11 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
+import { overallSummary, summarizeProject } from 'setpoint/demo/loop-summary';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type ClosedLoop, startClosedLoop } from '../../src/demo/closed-loop-driver.js';
-import { overallSummary, summarizeProject } from '../../src/demo/loop-summary.js';
-import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 
 // Eight rounds of ten jobs through webhooks, collection, parsing and apply; slow on a busy machine.
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
@@ -60,7 +61,9 @@ describe('the whole closed loop, every emulator job, from import to optimizing',
       for (const projectId of job.projectIds) {
         const project = await loop.server.services.projects.get(projectId);
         const ref = parseClusterRefKey(project.clusterKey ?? '');
-        const written = (await loop.server.services.databricks.applier.history(projectId)).at(-1);
+        const written = (await databricksIntegrationOf(loop.server.services).applier.history(projectId)).at(
+          -1,
+        );
         const live = ref && findClusterSpec(settings, ref);
         expect(written, `${project.name} has an applied configuration`).toBeDefined();
         expect(live?.node_type_id).toBe(written?.clusterSpec.node_type_id);

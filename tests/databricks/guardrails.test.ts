@@ -1,5 +1,6 @@
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
 
 describe('guardrails and the webhook receiver', () => {
@@ -15,7 +16,7 @@ describe('guardrails and the webhook receiver', () => {
 
   it('reverts at once when a run fails (OOM) on a newly applied configuration', async () => {
     const jobId = await jobIdByName(h.databricks, 'Spill-heavy sort');
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [jobId] },
       'test',
@@ -43,7 +44,7 @@ describe('guardrails and the webhook receiver', () => {
         updated_at: now,
       })
       .execute();
-    await h.server.services.databricks.applier.apply(projectId, 'rec_too_small', {
+    await databricksIntegrationOf(h.server.services).applier.apply(projectId, 'rec_too_small', {
       actor: 'test',
       kind: 'apply',
     });
@@ -53,7 +54,7 @@ describe('guardrails and the webhook receiver', () => {
     await h.databricks.runNow(jobId);
     const revert = await eventually(
       async () => {
-        const history = await h.server.services.databricks.applier.history(projectId);
+        const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
         return history.find((config) => config.kind === 'revert');
       },
       'the revert',

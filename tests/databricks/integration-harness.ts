@@ -1,12 +1,14 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../src/config/load-config.js';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
-import { createDatabricksClient } from '../../src/platforms/databricks/client.js';
-import { parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
-import { type RunningServer, startServer } from '../../src/server/start-server.js';
-import type { S3Credentials } from '../../src/store/blobs/s3-client.js';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import type { S3Credentials } from '@setpoint/foundation/s3';
+import { loadConfig } from 'setpoint/config/load-config';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
+import { type RunningServer, startServer } from 'setpoint/server/start-server';
 
 export interface Harness {
   emulator: RunningEmulator;
@@ -57,6 +59,7 @@ export async function startHarness(
   } = {},
 ): Promise<Harness> {
   const emulator = await startEmulator({
+    nodeSpecs: catalogNodeSpecs,
     port: 0,
     seed: options.seed ?? 7,
     clockSpeed: 3600,
@@ -100,7 +103,7 @@ export async function startHarness(
     'test',
   );
   if (options.s3)
-    await server.services.databricks.store.saveWorkspaceLink(workspace.id, {
+    await databricksIntegrationOf(server.services).store.saveWorkspaceLink(workspace.id, {
       logDestination: options.s3.logDestination,
     });
   const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
@@ -123,7 +126,7 @@ export async function jobIdByName(client: Harness['databricks'], name: string): 
 
 /** Imports one job and returns its first project (one per job cluster; single-cluster jobs have one). */
 export async function importJob(h: Harness, jobId: string, settings: Record<string, unknown> = {}) {
-  const [imported] = await h.server.services.databricks.onboarding.importJobs(
+  const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
     h.workspaceId,
     { jobIds: [jobId], settings },
     'test',

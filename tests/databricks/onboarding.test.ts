@@ -1,3 +1,4 @@
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
 
@@ -13,7 +14,10 @@ describe('Databricks integration against the emulator', () => {
   });
 
   it('checks workspace access line by line', async () => {
-    const checks = await h.server.services.databricks.checkAccess(h.workspaceId, 'dbfs:/cluster-logs');
+    const checks = await databricksIntegrationOf(h.server.services).checkAccess(
+      h.workspaceId,
+      'dbfs:/cluster-logs',
+    );
 
     expect(checks.map((check) => check.check)).toEqual([
       'list jobs',
@@ -27,7 +31,7 @@ describe('Databricks integration against the emulator', () => {
   });
 
   it('discovers every job with its compute and a monthly cost', async () => {
-    const result = await h.server.services.databricks.discover(h.workspaceId);
+    const result = await databricksIntegrationOf(h.server.services).discover(h.workspaceId);
 
     expect(result.jobs.length).toBeGreaterThanOrEqual(10);
     const autoscaling = result.findings.find((finding) => finding.id === 'autoscaling');
@@ -38,7 +42,7 @@ describe('Databricks integration against the emulator', () => {
     const jobId = await jobIdByName(h.databricks, 'Two-cluster pipeline');
     const before = await h.databricks.getJob(jobId);
 
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [jobId], logDestination: 'dbfs:/setpoint-logs' },
       'test',
@@ -60,7 +64,7 @@ describe('Databricks integration against the emulator', () => {
       imported?.projects[0]?.id,
     );
 
-    await h.server.services.databricks.onboarding.detach(h.workspaceId, jobId, 'test');
+    await databricksIntegrationOf(h.server.services).onboarding.detach(h.workspaceId, jobId, 'test');
     const after = await h.databricks.getJob(jobId);
 
     expect(after.settings).toEqual(before.settings);
@@ -68,15 +72,23 @@ describe('Databricks integration against the emulator', () => {
 
   it('refuses to import a job twice', async () => {
     const jobId = await jobIdByName(h.databricks, 'Daily aggregation');
-    await h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test');
+    await databricksIntegrationOf(h.server.services).onboarding.importJobs(
+      h.workspaceId,
+      { jobIds: [jobId] },
+      'test',
+    );
 
     await expect(
-      h.server.services.databricks.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test'),
+      databricksIntegrationOf(h.server.services).onboarding.importJobs(
+        h.workspaceId,
+        { jobIds: [jobId] },
+        'test',
+      ),
     ).rejects.toThrow(/already imported/);
   });
 
   it('tells an unknown workspace from a job that was never imported', async () => {
-    const onboarding = h.server.services.databricks.onboarding;
+    const onboarding = databricksIntegrationOf(h.server.services).onboarding;
 
     await expect(onboarding.detach('wsp_missing', '1', 'test')).rejects.toMatchObject({
       code: 'WORKSPACE_NOT_FOUND',
@@ -89,7 +101,7 @@ describe('Databricks integration against the emulator', () => {
 
   it('collects a run announced by the webhook and produces a recommendation', async () => {
     const jobId = await jobIdByName(h.databricks, 'Join-heavy ETL');
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [jobId], settings: { slaMinutes: 120 } },
       'test',

@@ -1,10 +1,11 @@
+import { createJob } from '@setpoint/databricks-emulator/server/jobs-routes';
+import type { JobSettings } from '@setpoint/databricks-emulator/server/schema';
+import { shippedJobSettings } from '@setpoint/databricks-emulator/server/shipped-jobs';
+import { S3Client } from '@setpoint/foundation/s3';
+import { probeS3LogDestination } from 'setpoint/platforms/databricks/collect/log-store-s3';
+import { checkWorkspaceAccess } from 'setpoint/platforms/databricks/connection/access-check';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createJob } from '../../src/emulator/server/jobs-routes.js';
-import type { JobSettings } from '../../src/emulator/server/schema.js';
-import { shippedJobSettings } from '../../src/emulator/workloads/shipped-jobs.js';
-import { checkWorkspaceAccess } from '../../src/platforms/databricks/access-check.js';
-import { probeS3LogDestination } from '../../src/platforms/databricks/log-store-s3.js';
-import { S3Client } from '../../src/store/blobs/s3-client.js';
 import {
   type S3FaultProxy,
   type S3TestServer,
@@ -54,7 +55,7 @@ describe('cluster logs delivered to S3', () => {
 
   async function importNewJob(template: string, name: string) {
     const job = createJob(h.emulator.context, jobWithoutLogConf(template, name));
-    const [imported] = await h.server.services.databricks.onboarding.importJobs(
+    const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [String(job.jobId)], settings: {} },
       'test',
@@ -75,7 +76,7 @@ describe('cluster logs delivered to S3', () => {
   }
 
   it('reports S3 read access in the access check', async () => {
-    const lines = await h.server.services.databricks.checkAccess(h.workspaceId);
+    const lines = await databricksIntegrationOf(h.server.services).checkAccess(h.workspaceId);
     const s3Line = lines.find((line) => line.check === 'read S3');
 
     expect(s3Line).toMatchObject({ ok: true });
@@ -127,7 +128,10 @@ describe('cluster logs delivered to S3', () => {
   });
 
   it('says what is wrong when the bucket does not exist', async () => {
-    const lines = await h.server.services.databricks.checkAccess(h.workspaceId, 's3://no-such-bucket/logs');
+    const lines = await databricksIntegrationOf(h.server.services).checkAccess(
+      h.workspaceId,
+      's3://no-such-bucket/logs',
+    );
     const s3Line = lines.find((line) => line.check === 'read S3');
 
     expect(s3Line?.ok).toBe(false);
@@ -180,7 +184,7 @@ describe('cluster logs delivered to S3', () => {
       if (task.new_cluster)
         task.new_cluster.cluster_log_conf = { s3: { destination: 's3://gone-bucket/logs' } };
     const job = createJob(h.emulator.context, settings);
-    await h.server.services.databricks.onboarding.importJobs(
+    await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
       { jobIds: [String(job.jobId)], settings: {} },
       'test',

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { findClusterSpec, parseClusterRefKey } from '../../src/platforms/databricks/job-clusters.js';
 import { formatUsd } from '../../web/src/lib/format.js';
 import { eventually, type Harness, jobIdByName, startHarness } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
@@ -56,7 +57,7 @@ describeFull(
 
     it('applies a recommendation from the project page, the job takes the recommended cluster, and rolls it back', async () => {
       const jobId = await jobIdByName(h.databricks, 'Join-heavy ETL');
-      const [imported] = await h.server.services.databricks.onboarding.importJobs(
+      const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
         h.workspaceId,
         { jobIds: [jobId], settings: { slaMinutes: 240 } },
         'test',

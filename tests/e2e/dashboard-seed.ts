@@ -1,5 +1,5 @@
-import { simulateRun } from '../../src/emulator/physics/simulate-run.js';
-import { findShippedWorkload } from '../../src/emulator/workloads/shipped-workloads.js';
+import { simulateRun } from '@setpoint/databricks-emulator/physics/simulate-run';
+import { findShippedWorkload } from '@setpoint/databricks-emulator/workloads/shipped-workloads';
 import { runCli } from '../support/run-cli.js';
 
 /** A bearer-authenticated client of a running `setpoint serve`, for seeding data through the API. */

@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import type { RunProfile } from 'setpoint/eventlog/index';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningEmulator, startEmulator } from '../../src/emulator/server/build-emulator.js';
-import type { RunProfile } from '../../src/eventlog/index.js';
 import { startTime } from './support.js';
 
 const execFileAsync = promisify(execFile);
@@ -108,7 +109,13 @@ async function analyze(path: string): Promise<RunProfile> {
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => listener.server.listen(0, '127.0.0.1', resolve));
-  emulator = await startEmulator({ port: 0, clockSpeed: 0, startTimeMs: startTime, rateLimitScale: 0 });
+  emulator = await startEmulator({
+    nodeSpecs: catalogNodeSpecs,
+    port: 0,
+    clockSpeed: 0,
+    startTimeMs: startTime,
+    rateLimitScale: 0,
+  });
 });
 
 afterAll(async () => {

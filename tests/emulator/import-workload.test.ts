@@ -3,12 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { workloadFromProfile } from '@setpoint/databricks-emulator/import/workload-from-profile';
+import { simulateRun } from '@setpoint/databricks-emulator/physics/simulate-run';
+import { workloadSchema } from '@setpoint/databricks-emulator/workloads/schema';
+import {
+  findShippedWorkload,
+  shippedWorkloads,
+} from '@setpoint/databricks-emulator/workloads/shipped-workloads';
+import { analyzeEventLog } from 'setpoint/eventlog/index';
 import { afterAll, describe, expect, it } from 'vitest';
-import { workloadFromProfile } from '../../src/emulator/import/workload-from-profile.js';
-import { simulateRun } from '../../src/emulator/physics/simulate-run.js';
-import { workloadSchema } from '../../src/emulator/workloads/schema.js';
-import { findShippedWorkload, shippedWorkloads } from '../../src/emulator/workloads/shipped-workloads.js';
-import { analyzeEventLog } from '../../src/eventlog/index.js';
 
 const run = promisify(execFile);
 const fixture = join(import.meta.dirname, '../fixtures/emulator/local-1422981780767');

@@ -1,8 +1,11 @@
+import type { NewClusterLike } from '@setpoint/databricks-emulator/physics/cluster-spec';
+import { type SimulatedRun, simulateRun } from '@setpoint/databricks-emulator/physics/simulate-run';
+import type { Workload } from '@setpoint/databricks-emulator/workloads/schema';
+import {
+  findShippedWorkload,
+  shippedWorkloads,
+} from '@setpoint/databricks-emulator/workloads/shipped-workloads';
 import { describe, expect, it } from 'vitest';
-import type { NewClusterLike } from '../../src/emulator/physics/cluster-spec.js';
-import { type SimulatedRun, simulateRun } from '../../src/emulator/physics/simulate-run.js';
-import type { Workload } from '../../src/emulator/workloads/schema.js';
-import { findShippedWorkload, shippedWorkloads } from '../../src/emulator/workloads/shipped-workloads.js';
 
 function workload(name: string): Workload {
   const found = findShippedWorkload(name);

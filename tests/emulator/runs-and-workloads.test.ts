@@ -3,8 +3,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WorkloadRegistry } from '@setpoint/databricks-emulator/workloads/workload-registry';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { WorkloadRegistry } from '../../src/emulator/workloads/workload-registry.js';
 import { type TestEmulator, testEmulator } from './support.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'setpoint-emulator-runs-'));

@@ -2,7 +2,8 @@ import {
   buildEmulator,
   type Emulator,
   type EmulatorOptions,
-} from '../../src/emulator/server/build-emulator.js';
+} from '@setpoint/databricks-emulator/server/build-emulator';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 
 export const startTime = Date.UTC(2026, 2, 2, 6, 0, 0);
 
@@ -25,6 +26,7 @@ export interface TestEmulator {
 /** An emulator driven in-process through Fastify's inject, on a frozen clock moved by `advance`. */
 export async function testEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emulator = await buildEmulator({
+    nodeSpecs: catalogNodeSpecs,
     clockSpeed: 0,
     startTimeMs: startTime,
     rateLimitScale: 0,

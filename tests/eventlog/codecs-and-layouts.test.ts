@@ -1,8 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findZstdBinary } from '../../src/eventlog/codec/zstd-stream.js';
+import { findZstdBinary } from 'setpoint/eventlog/codec/zstd-stream';
 import {
   analyzeEventLog,
   detectCodec,
@@ -10,7 +9,8 @@ import {
   type RunProfile,
   resolveEventLog,
   runProfileSchema,
-} from '../../src/eventlog/index.js';
+} from 'setpoint/eventlog/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from './support/error-of.js';
 
 const fixtures = join(import.meta.dirname, '../fixtures/eventlog');

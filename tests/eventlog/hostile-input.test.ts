@@ -9,8 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findZstdBinary } from '../../src/eventlog/codec/zstd-stream.js';
+import { findZstdBinary } from 'setpoint/eventlog/codec/zstd-stream';
 import {
   analyzeEventLog,
   buildRunProfile,
@@ -19,7 +18,8 @@ import {
   type EventLogUnit,
   type ReadOptions,
   readEventLog,
-} from '../../src/eventlog/index.js';
+} from 'setpoint/eventlog/index';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from './support/error-of.js';
 import {
   applicationEnd,

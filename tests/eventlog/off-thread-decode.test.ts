@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { analyzeEventLog, buildRunProfile, readEventLog } from 'setpoint/eventlog/index';
 import { describe, expect, it } from 'vitest';
-import { analyzeEventLog, buildRunProfile, readEventLog } from '../../src/eventlog/index.js';
 import { errorOf } from './support/error-of.js';
 import { generatedUnit } from './support/generated-log.js';
 

@@ -6,10 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isAppError } from '@setpoint/foundation/errors';
 import fc from 'fast-check';
+import { buildRunProfile, readEventLog, runProfileSchema } from 'setpoint/eventlog/index';
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../../src/errors/index.js';
-import { buildRunProfile, readEventLog, runProfileSchema } from '../../src/eventlog/index.js';
 import { generatedUnit } from './support/generated-log.js';
 
 const generated = join(import.meta.dirname, '../fixtures/eventlog/generated');

@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isAppError } from '@setpoint/foundation/errors';
+import { analyzeEventLog, findEventLogs, type RunProfile } from 'setpoint/eventlog/index';
 import { describe, expect, it } from 'vitest';
-import { isAppError } from '../../src/errors/index.js';
-import { analyzeEventLog, findEventLogs, type RunProfile } from '../../src/eventlog/index.js';
 
 const corpus = join(import.meta.dirname, '../../../shared/corpus');
 const present = existsSync(join(corpus, 'eventlogs'));

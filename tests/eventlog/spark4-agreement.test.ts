@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { analyzeEventLog, type RunProfile } from 'setpoint/eventlog/index';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { analyzeEventLog, type RunProfile } from '../../src/eventlog/index.js';
 import {
   compareExecutors,
   compareJobs,

@@ -1,4 +1,4 @@
-import type { InsightRun } from '../../src/insights/insight-run.js';
+import type { InsightRun } from '@setpoint/insights';
 
 export const day = 24 * 3600 * 1000;
 export const gb = 1024 ** 3;

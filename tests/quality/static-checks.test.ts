@@ -27,21 +27,24 @@ describe('static checks over the whole tree', () => {
     const sandbox = mkdtempSync(path.join(tmpdir(), 'setpoint-lint-'));
     copyFileSync('biome.json', path.join(sandbox, 'biome.json'));
     const probe =
-      "import { simulateRun } from '../emulator/index.js';\n\nexport const probe = simulateRun;\n";
-    for (const folder of ['optimizer', 'projects']) {
-      mkdirSync(path.join(sandbox, 'src', folder), { recursive: true });
-      writeFileSync(path.join(sandbox, 'src', folder, 'probe.ts'), probe);
+      "import { simulateRun } from '@setpoint/databricks-emulator';\n\nexport const probe = simulateRun;\n";
+    for (const folder of ['optimizer', 'demo']) {
+      mkdirSync(path.join(sandbox, 'packages/setpoint/src', folder), { recursive: true });
+      writeFileSync(path.join(sandbox, 'packages/setpoint/src', folder, 'probe.ts'), probe);
     }
     const biome = path.resolve('node_modules/.bin/biome');
 
-    const optimizer = spawnSync(biome, ['lint', 'src/optimizer/probe.ts'], {
+    const optimizer = spawnSync(biome, ['lint', 'packages/setpoint/src/optimizer/probe.ts'], {
       cwd: sandbox,
       encoding: 'utf8',
     });
-    const projects = spawnSync(biome, ['lint', 'src/projects/probe.ts'], { cwd: sandbox, encoding: 'utf8' });
+    const demo = spawnSync(biome, ['lint', 'packages/setpoint/src/demo/probe.ts'], {
+      cwd: sandbox,
+      encoding: 'utf8',
+    });
 
     expect(optimizer.status).not.toBe(0);
     expect(optimizer.stdout + optimizer.stderr).toMatch(/must never import the emulator/);
-    expect(projects.status, projects.stdout + projects.stderr).toBe(0);
+    expect(demo.status, demo.stdout + demo.stderr).toBe(0);
   });
 });

@@ -7,8 +7,6 @@
 import { lookup } from 'node:dns/promises';
 import { type Agent, createServer, get, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fetch, request } from 'undici';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   guardedDispatcher,
   guardedFetch,
@@ -19,7 +17,9 @@ import {
   OutboundUrlRefusedError,
   publicOnlyAgent,
   validateOutboundUrl,
-} from '../../src/security/ssrf-guard.js';
+} from 'setpoint/security/ssrf-guard';
+import { fetch, request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /** A resolver with fixed answers, as a hosts file or a hostile DNS server would give them. */
 function fixedLookup(answers: Record<string, string[] | (() => string[])>): LookupAll {

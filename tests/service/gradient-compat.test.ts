@@ -1,6 +1,10 @@
 import { zipSync } from 'fflate';
+import type {
+  RecommendationInput,
+  RecommendationOutput,
+  Recommender,
+} from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RecommendationInput, RecommendationOutput, Recommender } from '../../src/projects/ports.js';
 import { fixtureFile } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 

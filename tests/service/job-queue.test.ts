@@ -1,17 +1,18 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { retryDelayMs } from '../../src/queue/backoff.js';
+import { retryDelayMs } from 'setpoint/queue/backoff';
 import {
+  coreJobKinds,
   type JobHandlers,
   type JobQueue,
   type ParkedJob,
   PermanentJobError,
-} from '../../src/queue/job-queue.js';
-import { PgBossJobQueue } from '../../src/queue/pg-boss-job-queue.js';
-import { SqlJobQueue } from '../../src/queue/sql-job-queue.js';
-import { openDatabase, type StoreConnection } from '../../src/store/open-database.js';
+} from 'setpoint/queue/job-queue';
+import { PgBossJobQueue } from 'setpoint/queue/pg-boss-job-queue';
+import { SqlJobQueue } from 'setpoint/queue/sql-job-queue';
+import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 import { eventually } from './support/service-harness.js';
@@ -216,7 +217,7 @@ describeFull('job queues on PostgreSQL', 'PostgreSQL', () => {
     databases.push(database);
     const store = await openDatabase({ databaseUrl: database.url, dataDir: tmpdir() });
     return {
-      queue: new PgBossJobQueue(database.url, policy(maxAttempts)),
+      queue: new PgBossJobQueue(database.url, policy(maxAttempts), coreJobKinds),
       store,
       cleanup: () => store.close(),
     };

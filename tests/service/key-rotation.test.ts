@@ -2,11 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { composeServices } from 'setpoint/composition/compose-services';
+import { configSchema } from 'setpoint/config/schema';
+import { createLogger } from 'setpoint/logging/logger';
+import { SecretBox } from 'setpoint/security/secret-box';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/schema.js';
-import { createLogger } from '../../src/logging/logger.js';
-import { SecretBox } from '../../src/security/secret-box.js';
-import { composeServices } from '../../src/server/compose-services.js';
 import { runCli } from '../support/run-cli.js';
 
 describe('master key rotation', () => {

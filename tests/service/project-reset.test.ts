@@ -1,7 +1,11 @@
+import type {
+  RecommendationInput,
+  RecommendationOutput,
+  Recommender,
+} from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { RecommendationInput, RecommendationOutput, Recommender } from '../../src/projects/ports.js';
-import { fixtureFile, multipartBody } from './support/multipart.js';
-import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+import { processedFixtureRun } from './support/fixture-runs.js';
+import { createHarness, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
@@ -23,41 +27,6 @@ class RecordingRecommender implements Recommender {
   }
 }
 
-async function uploadRun(h: Harness, projectId: string, externalRunId: string): Promise<string> {
-  const upload = multipartBody([
-    { name: 'eventlog', filename: 'eventlog', content: fixtureFile(fixturesDir, 'databricks-aws-eventlog') },
-    {
-      name: 'cluster_report',
-      filename: 'cluster_report.json',
-      contentType: 'application/json',
-      content: fixtureFile(fixturesDir, 'cluster-report.json'),
-    },
-    { name: 'external_run_id', content: externalRunId },
-  ]);
-  const response = await h.app.inject({
-    method: 'POST',
-    url: `/api/v1/projects/${projectId}/runs`,
-    headers: { ...upload.headers, authorization: `Bearer ${h.token}` },
-    payload: upload.payload,
-  });
-  expect(response.statusCode).toBe(202);
-  const runId = response.json().id as string;
-  await eventually(
-    async () => {
-      const recs = (await h.request('GET', `/api/v1/projects/${projectId}/recommendations`)).json();
-      return recs.items.some(
-        (rec: { based_on_run_id: string; state: string }) =>
-          rec.based_on_run_id === runId && rec.state === 'SUCCESS',
-      )
-        ? true
-        : undefined;
-    },
-    120_000,
-    `the recommendation for ${externalRunId}`,
-  );
-  return runId;
-}
-
 describe('POST /api/v1/projects/:id/reset on SQLite', () => {
   const recommender = new RecordingRecommender();
   let h: Harness;
@@ -72,7 +41,7 @@ describe('POST /api/v1/projects/:id/reset on SQLite', () => {
 
   it('keeps the run history but learns only from runs after the reset', async () => {
     const project = (await h.request('POST', '/api/v1/projects', { name: 'reset-me' })).json();
-    const before = await uploadRun(h, project.id, 'run-1');
+    const before = await processedFixtureRun(h, project.id, 'run-1');
     expect((await h.request('GET', `/api/v1/projects/${project.id}`)).json().phase).toBe('LEARNING');
 
     const reset = await h.request('POST', `/api/v1/projects/${project.id}/reset`, {});
@@ -89,7 +58,7 @@ describe('POST /api/v1/projects/:id/reset on SQLite', () => {
       detail: { from: 'LEARNING', to: 'LEARNING' },
     });
 
-    const after = await uploadRun(h, project.id, 'run-2');
+    const after = await processedFixtureRun(h, project.id, 'run-2');
 
     expect(recommender.seenRunIds.at(0)).toEqual([before]);
     expect(recommender.seenRunIds.at(-1)).toEqual([after]);

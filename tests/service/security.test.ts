@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { CredentialSigner } from 'setpoint/security/credentials';
+import { loadKeyMaterial } from 'setpoint/security/key-material';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CredentialSigner } from '../../src/security/credentials.js';
-import { loadKeyMaterial } from '../../src/security/key-material.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 import { fixtureFile, multipartBody } from './support/multipart.js';

@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type StoreConnection } from '../../src/store/open-database.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 

@@ -2,11 +2,17 @@ import { spawnSync } from 'node:child_process';
 import { fullSuiteEnabled } from './tiers.js';
 
 /**
- * CLI tests spawn the real binary, so dist/ must match src/ before any test runs. tsc still emits
+ * CLI tests spawn the real binary, so every package's dist/ must match its src/ before any test runs. tsc still emits
  * when a file has a type error; type errors are reported by `npm run typecheck`, not here.
  */
 export default function setup(): void {
-  const build = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { encoding: 'utf8' });
+  const build = spawnSync(
+    'node_modules/.bin/tsc',
+    ['-b', 'packages/setpoint', 'packages/databricks-emulator'],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (build.status !== 0) {
     process.stderr.write(
       `setpoint: tsc reported problems while building dist/ for the CLI tests:\n${build.stdout}\n`,

@@ -1,4 +1,4 @@
-import type { RunsTable } from '../../src/store/database-schema.js';
+import type { RunsTable } from 'setpoint/store/database-schema';
 
 type RequiredRunFields = Pick<RunsTable, 'id' | 'project_id' | 'external_run_id' | 'pipeline_state'>;
 

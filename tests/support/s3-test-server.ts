@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { S3Credentials } from '../../src/store/blobs/s3-client.js';
+import type { S3Credentials } from '@setpoint/foundation/s3';
 
 /** s3rver's fixed key pair. */
 export const s3TestCredentials: S3Credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };

@@ -1,4 +1,4 @@
-import { type AppError, isAppError } from '../../../src/errors/index.js';
+import { type AppError, isAppError } from '@setpoint/foundation/errors';
 
 /** The AppError a promise rejects with; any other outcome (success, an untyped error) fails the test. */
 export async function errorOf(promise: Promise<unknown>): Promise<AppError & { limit?: string }> {

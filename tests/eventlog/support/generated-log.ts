@@ -1,5 +1,5 @@
 /** Event logs generated while they are read: hostile inputs far larger than any fixture, never on disk. */
-import type { ByteSource, EventLogUnit } from '../../../src/eventlog/index.js';
+import type { ByteSource, EventLogUnit } from 'setpoint/eventlog/index';
 
 const chunkBytes = 1 << 20;
 

@@ -1,7 +1,8 @@
 /** Field-by-field comparison of a RunProfile with Spark History Server REST answers. */
+
+import type { RunProfile } from 'setpoint/eventlog/index';
+import { isKeptSparkConfKey } from 'setpoint/eventlog/spark-conf-policy';
 import { expect } from 'vitest';
-import type { RunProfile } from '../../../src/eventlog/index.js';
-import { isKeptSparkConfKey } from '../../../src/eventlog/spark-conf-policy.js';
 
 export type Json = Record<string, unknown>;
 

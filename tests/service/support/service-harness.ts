@@ -1,12 +1,12 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { configSchema, type SetpointConfig } from '../../../src/config/schema.js';
-import { createLogger } from '../../../src/logging/logger.js';
-import { buildApp } from '../../../src/server/build-app.js';
-import { type AnalysisPorts, composeServices, type Services } from '../../../src/server/compose-services.js';
+import { type AnalysisPorts, composeServices, type Services } from 'setpoint/composition/compose-services';
+import { configSchema, type SetpointConfig } from 'setpoint/config/schema';
+import { createLogger } from 'setpoint/logging/logger';
+import { buildApp } from 'setpoint/server/build-app';
 
 export interface Harness {
   app: FastifyInstance;
@@ -33,11 +33,17 @@ export interface HarnessOptions {
   config?: Partial<Record<keyof SetpointConfig, unknown>>;
   analysis?: Partial<AnalysisPorts>;
   startWorkers?: boolean;
+  /** Written to `<data-dir>/pricing/overrides.json` before the services start. */
+  pricingOverrides?: unknown;
 }
 
 /** A full API (real services, real database) on a fresh data directory, with an API key and token. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-service-'));
+  if (options.pricingOverrides !== undefined) {
+    mkdirSync(path.join(dataDir, 'pricing'), { recursive: true });
+    writeFileSync(path.join(dataDir, 'pricing', 'overrides.json'), JSON.stringify(options.pricingOverrides));
+  }
   const config = configSchema.parse({
     dataDir,
     databaseUrl: options.databaseUrl,

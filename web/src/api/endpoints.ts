@@ -1,28 +1,25 @@
-import { api, type RequestOptions } from './client.js';
-import {
-  type ServerAccessCheck,
-  type ServerDiscoverResult,
-  type ServerImportResult,
-  toDiscoverReport,
-  toImportedProjects,
-} from './databricks-wire.js';
 import type {
-  AccessCheckLine,
-  ApiKey,
-  AppliedConfig,
-  DiscoverReport,
-  OrganizationSettings,
-  OrganizationSummary,
+  ApiKeyResource as ApiKey,
+  OrganizationSettingsResource as OrganizationSettings,
+  OrganizationSummaryWire as OrganizationSummary,
   Page,
-  Project,
+  ProjectResource as Project,
   ProjectSettings,
-  Recommendation,
-  Run,
-  RunDetail,
+  RecommendationResource as Recommendation,
+  RunResource as Run,
+  RunDetailResource as RunDetail,
   SessionUser,
   SystemInfo,
-  Workspace,
-} from './types.js';
+  WorkspaceResource as Workspace,
+} from '@setpoint/api-contract';
+import type {
+  AccessCheckLine,
+  AccessCheckResource,
+  AppliedConfigResource as AppliedConfig,
+  DiscoverResource,
+  ImportResource,
+} from '@setpoint/api-contract/databricks';
+import { api, type RequestOptions } from './client.js';
 
 const maxPage = 500;
 /** Enough projects to fill the first screen; the small page keeps first paint fast with thousands. */
@@ -150,16 +147,12 @@ export const endpoints = {
   deleteWorkspace: (id: string) => api.delete<void>(`/api/v1/workspaces/${enc(id)}`),
   accessCheck: (id: string) =>
     api
-      .post<ServerAccessCheck>(`/api/v1/workspaces/${enc(id)}/check`, {})
+      .post<AccessCheckResource>(`/api/v1/workspaces/${enc(id)}/check`, {})
       .then((answer): { results: AccessCheckLine[] } => ({ results: answer.checks })),
   discover: (workspaceId: string) =>
-    api
-      .get<ServerDiscoverResult>(`/api/v1/workspaces/${enc(workspaceId)}/discover`)
-      .then((answer): DiscoverReport => toDiscoverReport(workspaceId, answer, Date.now())),
+    api.get<DiscoverResource>(`/api/v1/workspaces/${enc(workspaceId)}/discover`),
   importJobs: (workspaceId: string, jobIds: string[]) =>
-    api
-      .post<ServerImportResult>(`/api/v1/workspaces/${enc(workspaceId)}/import`, { job_ids: jobIds })
-      .then(toImportedProjects),
+    api.post<ImportResource>(`/api/v1/workspaces/${enc(workspaceId)}/import`, { job_ids: jobIds }),
 
   apiKeys: () => api.get<{ items: ApiKey[] }>('/api/v1/api-keys'),
   createApiKey: (name: string) =>

@@ -1,6 +1,6 @@
-import { clusterIdentity } from '../../../src/insights/cluster-identity.js';
-import type { InsightRun } from '../../../src/insights/insight-run.js';
-import type { Run } from './types.js';
+import type { RunResource as Run } from '@setpoint/api-contract';
+import type { InsightRun } from '@setpoint/insights';
+import { clusterIdentity } from '@setpoint/insights';
 
 /** The identity of a run's cluster: equal keys mean the same node types, size, engine and market. */
 export function clusterKey(run: Run): string | null {

@@ -1,4 +1,4 @@
-import type { WireInsight } from '../api/types.js';
+import type { InsightWire as WireInsight } from '@setpoint/api-contract';
 
 const short: Record<string, string> = {
   variable_data_size: 'Variable data',

@@ -1,4 +1,4 @@
-import type { Project } from '../api/types.js';
+import type { ProjectResource as Project } from '@setpoint/api-contract';
 
 const labels: Record<Project['phase'], string> = {
   PENDING_SETUP: 'Pending setup',

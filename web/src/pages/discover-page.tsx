@@ -1,8 +1,8 @@
+import type { DiscoveredJobResource, DiscoverResource } from '@setpoint/api-contract/databricks';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
-import type { DiscoveredJob, DiscoverReport } from '../api/types.js';
 import { useApi } from '../api/use-api.js';
 import { type ChartOption, EChart } from '../components/echart.js';
 import { LoadView } from '../components/load-view.js';
@@ -59,6 +59,10 @@ export function DiscoverPage() {
   );
 }
 
+/** A discovered job, with the project it became when it was imported (from the projects list). */
+type DiscoveredJob = DiscoveredJobResource & { imported_project_id: string | null };
+type DiscoverReport = Omit<DiscoverResource, 'jobs'> & { workspace_id: string; jobs: DiscoveredJob[] };
+
 /** Discover names a job imported; the projects list says which project each job became. */
 async function discoverWithProjects(workspaceId: string, signal: AbortSignal): Promise<DiscoverReport> {
   const [report, projects] = await Promise.all([endpoints.discover(workspaceId), endpoints.projects(signal)]);
@@ -69,6 +73,7 @@ async function discoverWithProjects(workspaceId: string, signal: AbortSignal): P
   }
   return {
     ...report,
+    workspace_id: workspaceId,
     jobs: report.jobs.map((job) => ({
       ...job,
       imported_project_id: job.imported ? (projectByJob.get(job.job_id) ?? null) : null,
@@ -90,10 +95,10 @@ const jobColumns: Array<{ label: string; text(job: DiscoveredJob): string }> = [
   { label: 'Job id', text: (job) => job.job_id },
   { label: 'Compute', text: (job) => job.compute },
   { label: 'Photon', text: (job) => (job.photon ? 'yes' : 'no') },
-  { label: 'Autoscaling', text: (job) => (job.autoscaling ? 'yes' : 'no') },
-  { label: 'Runs', text: (job) => String(job.runs_in_period) },
-  { label: 'Core hours', text: (job) => job.core_hours.toFixed(1) },
-  { label: 'Est. cost', text: (job) => formatUsd(job.estimated_cost_usd) },
+  { label: 'Autoscaling', text: (job) => (job.autoscale ? 'yes' : 'no') },
+  { label: 'Runs', text: (job) => String(job.runs_in_window) },
+  { label: 'Core hours', text: (job) => job.core_hours_in_window.toFixed(1) },
+  { label: 'Est. cost / month', text: (job) => formatUsd(job.monthly_cost_usd) },
 ];
 
 function DiscoverView({ report, onImported }: { report: DiscoverReport; onImported(): void }) {
@@ -108,9 +113,7 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
   const jobs = useMemo(() => {
     const allowed = activeFinding ? new Set(activeFinding.job_ids) : null;
     return report.jobs.filter(
-      (job) =>
-        (!allowed || allowed.has(job.job_id)) &&
-        matchesSearch([job.name, job.job_id, job.creator ?? ''], query),
+      (job) => (!allowed || allowed.has(job.job_id)) && matchesSearch([job.name, job.job_id], query),
     );
   }, [report.jobs, activeFinding, query]);
 
@@ -126,8 +129,8 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
     setStatus(null);
     try {
       const result = await endpoints.importJobs(report.workspace_id, [...selected]);
-      const jobs = new Set(result.projects.map((project) => project.job_id)).size;
-      const projects = result.projects.length;
+      const jobs = result.jobs.filter((job) => job.projects.length > 0).length;
+      const projects = result.jobs.reduce((sum, job) => sum + job.projects.length, 0);
       setStatus(
         `Imported ${jobs} job${jobs === 1 ? '' : 's'} as ${projects} project${projects === 1 ? '' : 's'}.`,
       );
@@ -142,7 +145,7 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
     grid: { left: 56, right: 56, top: 36, bottom: 32 },
     legend: { top: 0 },
     tooltip: { trigger: 'axis' },
-    xAxis: { type: 'category', data: report.timeline.map((point) => point.date) },
+    xAxis: { type: 'category', data: report.timeline.map((point) => point.day) },
     yAxis: [
       { type: 'value', name: 'jobs' },
       { type: 'value', name: 'core hours' },
@@ -177,7 +180,7 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
           >
             <span className="finding-count">{item.job_ids.length}</span>
             <span className="finding-title">{item.title}</span>
-            <span className="finding-text">{item.description}</span>
+            <span className="finding-text">{item.detail}</span>
           </button>
         ))}
       </div>

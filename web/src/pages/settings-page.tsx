@@ -1,7 +1,10 @@
+import type {
+  ApiKeyResource as ApiKey,
+  OrganizationSettingsResource as OrganizationSettings,
+} from '@setpoint/api-contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
-import type { ApiKey, OrganizationSettings } from '../api/types.js';
 import { useApi } from '../api/use-api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { LoadView } from '../components/load-view.js';

@@ -1,7 +1,8 @@
+import type { WorkspaceResource as Workspace } from '@setpoint/api-contract';
+import type { AccessCheckLine } from '@setpoint/api-contract/databricks';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
-import type { AccessCheckLine, Workspace } from '../api/types.js';
 import { useApi } from '../api/use-api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { LoadView, NotAvailable } from '../components/load-view.js';

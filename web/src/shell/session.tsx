@@ -1,8 +1,8 @@
+import type { SessionUser } from '@setpoint/api-contract';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError, messageOf, onUnauthorized } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
-import type { SessionUser } from '../api/types.js';
 
 export type SessionState =
   | { state: 'checking' }

@@ -1,7 +1,7 @@
+import type { RunDetailResource as RunDetail } from '@setpoint/api-contract';
 import { useEffect, useMemo, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
-import type { RunDetail } from '../../api/types.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { formatBytes, formatDateTime, formatPercent } from '../../lib/format.js';

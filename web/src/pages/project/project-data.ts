@@ -1,6 +1,11 @@
+import type {
+  ProjectResource as Project,
+  RecommendationResource as Recommendation,
+  RunResource as Run,
+} from '@setpoint/api-contract';
+import type { AppliedConfigResource as AppliedConfig } from '@setpoint/api-contract/databricks';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
-import type { AppliedConfig, Project, Recommendation, Run } from '../../api/types.js';
 
 export interface ProjectData {
   project: Project;

@@ -1,6 +1,6 @@
+import { summarizeProject } from '@setpoint/insights';
 import { useMemo } from 'react';
 import { Link, NavLink, useParams } from 'react-router';
-import { summarizeProject } from '../../../../src/insights/project-summary.js';
 import { toInsightRun } from '../../api/insight-runs.js';
 import { useApi } from '../../api/use-api.js';
 import { LoadView } from '../../components/load-view.js';

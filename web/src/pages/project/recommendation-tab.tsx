@@ -1,8 +1,9 @@
+import type { RecommendationResource as Recommendation, RunResource as Run } from '@setpoint/api-contract';
+import type { AwsAttributes, AzureAttributes } from '@setpoint/api-contract/databricks';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
-import type { Recommendation, Run } from '../../api/types.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { NotAvailable } from '../../components/load-view.js';
@@ -12,21 +13,12 @@ import { useSession } from '../../shell/session.js';
 import { useThemeName } from '../../shell/theme.js';
 import type { ProjectData } from './project-data.js';
 
-/** The cluster the job runs on now: the latest run's Databricks spec, else what its facts say. */
+/**
+ * The cluster the job runs on now: the latest run's configuration, as its cluster report gave it or,
+ * for a run reported only by its event log, as the server described it from the log's cluster tags.
+ */
 function currentConfig(runs: Run[]): Record<string, unknown> | null {
-  const latest = runs[runs.length - 1];
-  if (!latest) return null;
-  if (latest.cluster_config) return latest.cluster_config;
-  const facts = latest.cluster;
-  if (!facts) return null;
-  return {
-    node_type_id: facts.nodeTypeId ?? undefined,
-    driver_node_type_id: facts.driverNodeTypeId ?? undefined,
-    ...(facts.autoscale
-      ? { autoscale: { min_workers: facts.autoscale.minWorkers, max_workers: facts.autoscale.maxWorkers } }
-      : { num_workers: facts.workers ?? undefined }),
-    runtime_engine: facts.photon ? 'PHOTON' : 'STANDARD',
-  };
+  return runs[runs.length - 1]?.cluster_config ?? null;
 }
 
 interface ParetoPoint {
@@ -79,7 +71,8 @@ function clusterSummary(cluster: Record<string, unknown>): string {
       ? `${String(cluster.num_workers)} workers`
       : null;
   const attributes = (cluster.aws_attributes ?? cluster.azure_attributes) as
-    | { availability?: string }
+    | AwsAttributes
+    | AzureAttributes
     | undefined;
   return [
     cluster.node_type_id,

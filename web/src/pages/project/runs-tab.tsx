@@ -1,8 +1,8 @@
+import type { RunResource as Run, RunDetailResource as RunDetail } from '@setpoint/api-contract';
 import { Fragment, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterLabel } from '../../api/insight-runs.js';
-import type { Run, RunDetail } from '../../api/types.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { formatBytes, formatDateTime, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 import type { ProjectData } from './project-data.js';

@@ -1,4 +1,4 @@
-import type { ProjectSettings } from '../../api/types.js';
+import type { ProjectSettings } from '@setpoint/api-contract';
 
 const defaults: ProjectSettings = {
   slaMinutes: null,

@@ -1,8 +1,8 @@
+import type { ProjectResource as Project } from '@setpoint/api-contract';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
-import type { Project } from '../../api/types.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { useSession } from '../../shell/session.js';
 import { type Form, toForm, toSettings } from './settings-form.js';

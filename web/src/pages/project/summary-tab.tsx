@@ -1,4 +1,4 @@
-import type { ProjectSummary } from '../../../../src/insights/project-summary.js';
+import type { ProjectSummary } from '@setpoint/insights';
 import { formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 import type { ProjectData } from './project-data.js';
 

@@ -1,7 +1,7 @@
+import type { RunResource as Run } from '@setpoint/api-contract';
+import { splitCostLines } from '@setpoint/insights';
 import { useMemo, useState } from 'react';
-import { splitCostLines } from '../../../../src/insights/cost-split.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
-import type { Run } from '../../api/types.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { useThemeName } from '../../shell/theme.js';

@@ -1,5 +1,5 @@
+import { type ProjectResource as Project, projectPhases } from '@setpoint/api-contract';
 import { afterNextPaint, endpoints } from '../../api/endpoints.js';
-import { type Project, projectPhases } from '../../api/types.js';
 import { useApi } from '../../api/use-api.js';
 import { phaseName } from '../../components/phase-badge.js';
 import { formatUsd } from '../../lib/format.js';

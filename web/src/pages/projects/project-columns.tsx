@@ -1,5 +1,5 @@
+import type { ProjectResource as Project } from '@setpoint/api-contract';
 import type { ReactNode } from 'react';
-import type { Project } from '../../api/types.js';
 import { InsightChips, insightLabel } from '../../components/insight-chips.js';
 import { PhaseBadge, phaseLabel } from '../../components/phase-badge.js';
 import { dash, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';

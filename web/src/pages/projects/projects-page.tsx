@@ -1,8 +1,12 @@
+import {
+  type ProjectResource as Project,
+  projectPhases,
+  type WorkspaceResource as Workspace,
+} from '@setpoint/api-contract';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
-import { type Project, projectPhases, type Workspace } from '../../api/types.js';
 import { insightLabel } from '../../components/insight-chips.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { phaseName } from '../../components/phase-badge.js';

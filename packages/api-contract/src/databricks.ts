@@ -1,0 +1,171 @@
+import { z } from 'zod';
+
+/**
+ * The Databricks platform's routes and its cluster configuration as Setpoint's API shows it. The
+ * cluster attributes are typed here once: the platform parses `new_cluster` with them and the
+ * dashboard's diff reads recommendations and runs with them.
+ */
+
+export const awsAvailabilities = ['SPOT', 'ON_DEMAND', 'SPOT_WITH_FALLBACK'] as const;
+export const azureAvailabilities = ['SPOT_AZURE', 'ON_DEMAND_AZURE', 'SPOT_WITH_FALLBACK_AZURE'] as const;
+
+/** `aws_attributes` of a `new_cluster`; unknown fields are kept (a job is sent back whole). */
+export const awsAttributesSchema = z.looseObject({
+  /** Market of every node past the first `first_on_demand`. */
+  availability: z.enum(awsAvailabilities).optional(),
+  /** Nodes kept on-demand, the driver first; Databricks' default is 1. */
+  first_on_demand: z.number().int().min(0).optional(),
+  spot_bid_price_percent: z.number().optional(),
+  zone_id: z.string().optional(),
+  instance_profile_arn: z.string().optional(),
+  ebs_volume_type: z.enum(['GENERAL_PURPOSE_SSD', 'THROUGHPUT_OPTIMIZED_HDD']).optional(),
+  ebs_volume_count: z.number().int().min(0).optional(),
+  ebs_volume_size: z.number().int().min(0).optional(),
+  ebs_volume_iops: z.number().int().min(0).optional(),
+  ebs_volume_throughput: z.number().int().min(0).optional(),
+});
+export type AwsAttributes = z.infer<typeof awsAttributesSchema>;
+
+/** `azure_attributes` of a `new_cluster`. */
+export const azureAttributesSchema = z.looseObject({
+  availability: z.enum(azureAvailabilities).optional(),
+  first_on_demand: z.number().int().min(0).optional(),
+  spot_bid_max_price: z.number().optional(),
+});
+export type AzureAttributes = z.infer<typeof azureAttributesSchema>;
+
+/** The `new_cluster` fields Setpoint reads and decides; other fields pass through untouched. */
+export const newClusterSchema = z.looseObject({
+  spark_version: z.string().optional(),
+  node_type_id: z.string().optional(),
+  driver_node_type_id: z.string().optional(),
+  num_workers: z.number().int().min(0).optional(),
+  autoscale: z.looseObject({ min_workers: z.number().int(), max_workers: z.number().int() }).optional(),
+  runtime_engine: z.string().optional(),
+  aws_attributes: awsAttributesSchema.optional(),
+  azure_attributes: azureAttributesSchema.optional(),
+  custom_tags: z.record(z.string(), z.string()).optional(),
+});
+export type NewCluster = z.infer<typeof newClusterSchema>;
+
+/** What a recommendation writes into a job cluster: the managed fields only. */
+export type ClusterFragment = Pick<
+  NewCluster,
+  'node_type_id' | 'driver_node_type_id' | 'num_workers' | 'autoscale' | 'runtime_engine'
+> & {
+  aws_attributes?: Partial<Record<keyof AwsAttributes, string | number | null>>;
+  azure_attributes?: Partial<Record<keyof AzureAttributes, string | number | null>>;
+};
+
+export const accessCheckSchema = z.object({
+  ok: z.boolean(),
+  checks: z.array(
+    z.object({ check: z.string(), ok: z.boolean(), detail: z.string(), fix: z.string().optional() }),
+  ),
+});
+export type AccessCheckResource = z.infer<typeof accessCheckSchema>;
+export const accessCheckBody = z.object({ log_destination: z.string().max(1000).optional() }).default({});
+
+export const discoverQuery = z.object({ window_days: z.coerce.number().int().min(1).max(60).default(30) });
+
+export const discoveredJobSchema = z.object({
+  job_id: z.string(),
+  name: z.string(),
+  compute: z.enum(['job_cluster', 'all_purpose', 'serverless', 'mixed']),
+  photon: z.boolean(),
+  autoscale: z.boolean(),
+  spot: z.boolean(),
+  run_submit: z.boolean(),
+  imported: z.boolean(),
+  runs_in_window: z.number().int(),
+  core_hours_in_window: z.number(),
+  /** Estimated spend per 30 days at list prices, or null with the reason in `cost_note`. */
+  monthly_cost_usd: z.number().nullable(),
+  cost_note: z.string().nullable(),
+  /** A typical saving of a tuned cluster applied to the monthly cost: an estimate, never a promise. */
+  estimated_monthly_savings_usd: z.number().nullable(),
+});
+export type DiscoveredJobResource = z.infer<typeof discoveredJobSchema>;
+
+export const discoverSchema = z.object({
+  window_days: z.number().int(),
+  jobs: z.array(discoveredJobSchema),
+  findings: z.array(
+    z.object({ id: z.string(), title: z.string(), job_ids: z.array(z.string()), detail: z.string() }),
+  ),
+  timeline: z.array(z.object({ day: z.string(), jobs: z.number().int(), core_hours: z.number() })),
+});
+export type DiscoverResource = z.infer<typeof discoverSchema>;
+
+export const importBody = z.object({
+  job_ids: z.array(z.string().min(1).max(40)).min(1).max(200),
+  settings: z.record(z.string(), z.unknown()).optional(),
+  log_destination: z.string().max(1000).optional(),
+});
+export const importSchema = z.object({
+  jobs: z.array(
+    z.object({
+      job_id: z.string(),
+      name: z.string(),
+      projects: z.array(z.object({ id: z.string(), cluster_key: z.string() })),
+      skipped: z.array(z.object({ what: z.string(), reason: z.string() })),
+    }),
+  ),
+});
+export type ImportResource = z.infer<typeof importSchema>;
+
+export const detachBody = z.object({ job_id: z.string().min(1).max(40) });
+export const detachSchema = z.object({ job_id: z.string(), projects: z.array(z.string()) });
+export type DetachResource = z.infer<typeof detachSchema>;
+
+const databricksId = z.union([z.string(), z.number()]).transform(String);
+
+/** The job webhook Databricks POSTs: ids may be numbers or strings. */
+export const webhookParams = z.object({ workspaceId: z.string().min(1).max(100) });
+export const webhookPayloadSchema = z.looseObject({
+  event_type: z.string(),
+  workspace_id: databricksId.optional(),
+  run: z.looseObject({ run_id: databricksId, parent_run_id: databricksId.optional() }),
+  job: z.looseObject({ job_id: databricksId, name: z.string().optional() }).optional(),
+  task: z.looseObject({ task_key: z.string() }).optional(),
+});
+export const webhookAcceptedSchema = z.object({ accepted: z.boolean(), duplicate: z.boolean() });
+
+export const collectRunBody = z.object({ run_id: databricksId, workspace_id: z.string().optional() });
+export const collectRunQueuedSchema = z.object({
+  queued: z.literal(true),
+  workspace_id: z.string(),
+  run_id: z.string(),
+});
+export type CollectRunQueued = z.infer<typeof collectRunQueuedSchema>;
+
+export const appliedConfigSchema = z.object({
+  id: z.string(),
+  recommendation_id: z.string().nullable(),
+  /** `baseline` (the job's own cluster when imported), `apply`, `auto-apply`, `rollback`, `revert`. */
+  kind: z.string(),
+  cluster: z.record(z.string(), z.unknown()),
+  actor: z.string(),
+  reason: z.string(),
+  created_at: z.number(),
+});
+export type AppliedConfigResource = z.infer<typeof appliedConfigSchema>;
+export const appliedConfigListSchema = z.object({
+  items: z.array(appliedConfigSchema),
+  auto_apply_paused: z.boolean(),
+  pause_reason: z.string().nullable(),
+});
+
+export const rollbackBody = z.object({ to: z.string().optional() }).default({});
+export type RollbackBody = z.input<typeof rollbackBody>;
+export const rollbackSchema = z.object({ config: appliedConfigSchema, changed_fields: z.array(z.string()) });
+export type RollbackResource = z.infer<typeof rollbackSchema>;
+
+export const exportQuery = z.object({
+  format: z.enum(['terraform', 'json']).default('terraform'),
+  recommendation: z.string().max(100).optional(),
+});
+
+export const resumeAutoApplySchema = z.object({ resumed: z.literal(true) });
+
+export type AccessCheckLine = AccessCheckResource['checks'][number];

@@ -1,0 +1,56 @@
+import { Cron } from 'croner';
+import { z } from 'zod';
+
+export const projectPhases = ['PENDING_SETUP', 'LEARNING', 'OPTIMIZING', 'REBASING', 'MONITORING'] as const;
+export type ProjectPhase = (typeof projectPhases)[number];
+
+export const preferences = ['economy', 'balanced', 'performance'] as const;
+export type Preference = (typeof preferences)[number];
+
+const cronExpression = z.string().refine(
+  (value) => {
+    try {
+      new Cron(value, { paused: true }).stop();
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a valid cron expression' },
+);
+
+const projectSettingsShape = {
+  /** Runtime the job must finish within; null means no SLA. */
+  slaMinutes: z.number().positive().nullable().default(null),
+  autoApply: z.boolean().default(false),
+  /** Keep autoscaling jobs autoscaling and fixed-size jobs fixed. */
+  maintainScalingType: z.boolean().default(true),
+  preference: z.enum(preferences).default('balanced'),
+  allowedInstanceFamilies: z.array(z.string().min(1)).default([]),
+  allowedInstanceTypes: z.array(z.string().min(1)).default([]),
+  minWorkers: z.number().int().min(0).default(1),
+  maxWorkers: z.number().int().min(1).default(100),
+  spotPolicy: z.enum(['on-demand-only', 'spot-with-fallback', 'spot-allowed']).default('spot-with-fallback'),
+  forceOnDemandDriver: z.boolean().default(true),
+  optimizationWindow: z
+    .object({ cron: cronExpression, durationMinutes: z.number().int().positive() })
+    .nullable()
+    .default(null),
+  photonAllowed: z.boolean().default(true),
+};
+
+/** Per-project optimization settings; every field has a default so a new project needs none. */
+export const projectSettingsSchema = z
+  .object(projectSettingsShape)
+  .strict()
+  .refine((settings) => settings.minWorkers <= settings.maxWorkers, {
+    message: 'minWorkers must not exceed maxWorkers',
+    path: ['minWorkers'],
+  });
+
+export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
+
+/** The settings as a project resource shows them (fields a later version dropped are left out). */
+export const projectSettingsResourceSchema = z.object(projectSettingsShape);
+
+export const defaultProjectSettings = (): ProjectSettings => projectSettingsSchema.parse({});

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { idParams, listOf } from './common.js';
+
+/** The cluster a run used, as its platform's report or the event log described it. */
+export const clusterFactsSchema = z.object({
+  source: z.enum(['cluster_report', 'eventlog']),
+  cloud: z.string().nullable(),
+  region: z.string().nullable(),
+  nodeTypeId: z.string().nullable(),
+  driverNodeTypeId: z.string().nullable(),
+  workers: z.number().nullable(),
+  autoscale: z.object({ minWorkers: z.number(), maxWorkers: z.number() }).nullable(),
+  photon: z.boolean().nullable(),
+  availability: z.string().nullable(),
+  sparkVersion: z.string().nullable(),
+});
+export type ClusterFactsResource = z.infer<typeof clusterFactsSchema>;
+
+export const runCostSchema = z.object({
+  currency: z.literal('USD'),
+  total_usd: z.number(),
+  lines: z.array(z.object({ item: z.string(), usd: z.number() })),
+});
+
+export const runSchema = z.object({
+  id: z.string(),
+  project_id: z.string(),
+  external_run_id: z.string(),
+  pipeline_state: z.string(),
+  status: z.string().nullable(),
+  started_at: z.number().nullable(),
+  ended_at: z.number().nullable(),
+  /** camelCase, as it is stored: a record of the run, not a resource. */
+  cluster: clusterFactsSchema.nullable(),
+  /** The platform's configuration of the cluster (a Databricks `new_cluster`), reported or described. */
+  cluster_config: z.record(z.string(), z.unknown()).nullable(),
+  eventlog_uri: z.string().nullable(),
+  eventlog_bytes: z.number().nullable(),
+  input_bytes: z.number().nullable(),
+  cost: runCostSchema.nullable(),
+  on_recommendation_id: z.string().nullable(),
+  error: z.string().nullable(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type RunResource = z.infer<typeof runSchema>;
+
+export const profileSummarySchema = z.object({
+  applicationId: z.string().nullable(),
+  applicationName: z.string().nullable(),
+  sparkVersion: z.string().nullable(),
+  durationMs: z.number().nullable(),
+  jobs: z.number(),
+  failedJobs: z.number(),
+  stages: z.number(),
+  tasks: z.number(),
+  executorsMax: z.number(),
+  coresPerExecutor: z.number(),
+  inputBytes: z.number(),
+  shuffleReadBytes: z.number(),
+  shuffleWriteBytes: z.number(),
+  spillBytes: z.number(),
+  utilization: z.number(),
+  gcTimeMs: z.number(),
+  executorRunTimeMs: z.number(),
+  platform: z.string(),
+  findings: z.array(z.object({ id: z.string(), severity: z.string(), message: z.string() })),
+});
+export type ProfileSummaryResource = z.infer<typeof profileSummarySchema>;
+
+export const runDetailSchema = runSchema.extend({
+  cluster_timeline: z.unknown(),
+  profile_summary: profileSummarySchema.nullable(),
+});
+export type RunDetailResource = z.infer<typeof runDetailSchema>;
+
+export const runListSchema = listOf(runSchema);
+
+export const runParams = idParams.extend({ runId: z.string().min(1).max(100) });
+
+/** `POST /projects/:id/runs` as JSON: an event log to fetch (multipart uploads carry files instead). */
+export const runUriBody = z.object({
+  eventlog_uri: z.string().min(1).max(2000),
+  external_run_id: z.string().min(1).max(200).optional(),
+  cluster_report: z.unknown().optional(),
+  status: z.string().max(50).optional(),
+});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+const secretMap = z.record(z.string().min(1).max(100), z.string().max(10_000));
+
+export const workspaceBody = z.object({
+  name: z.string().min(1).max(200),
+  platform: z.enum(['databricks']).default('databricks'),
+  cloud: z.enum(['aws', 'azure', 'gcp']),
+  region: z.string().max(100).nullable().optional(),
+  host: z.string().max(500).nullable().optional(),
+  plan_type: z.enum(['Standard', 'Premium', 'Enterprise']).nullable().optional(),
+  compute_type: z.string().max(100).nullable().optional(),
+  credentials: secretMap.nullable().optional().describe('write-only; encrypted at rest'),
+  webhook_credentials: secretMap.nullable().optional().describe('write-only; encrypted at rest'),
+});
+export type WorkspaceBody = z.input<typeof workspaceBody>;
+
+export const workspacePatchBody = workspaceBody.partial();
+
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform: z.string(),
+  cloud: z.string(),
+  region: z.string().nullable(),
+  host: z.string().nullable(),
+  plan_type: z.string().nullable(),
+  compute_type: z.string().nullable(),
+  has_credentials: z.boolean(),
+  has_webhook_credentials: z.boolean(),
+  created_at: z.number(),
+  updated_at: z.number(),
+});
+export type WorkspaceResource = z.infer<typeof workspaceSchema>;
+
+export const workspaceListSchema = z.object({ items: z.array(workspaceSchema) });

@@ -1,0 +1,202 @@
+import { errorKinds, isAppError } from '@setpoint/foundation/errors';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { WorkloadRegistry } from '../workloads/workload-registry.js';
+import { registerAdminRoutes } from './admin-routes.js';
+import { unauthenticated } from './api-errors.js';
+import { registerClustersRoutes } from './clusters-routes.js';
+import { registerDbfsRoutes } from './dbfs-routes.js';
+import type { EmulatorContext } from './emulator-context.js';
+import { EmulatorState } from './emulator-state.js';
+import { FaultInjector, type FaultRuleInput } from './faults.js';
+import { registerFilesRoutes } from './files-routes.js';
+import { createJob, registerJobsRoutes } from './jobs-routes.js';
+import { type S3DeliveryOptions, S3LogSink } from './log-delivery-s3.js';
+import type { NodeSpecSource } from './node-specs.js';
+import { registerNotificationRoutes } from './notification-routes.js';
+import { RateLimiter } from './rate-limiter.js';
+import type { RouteKit } from './route-kit.js';
+import { RunEngine } from './run-engine.js';
+import { shippedJobSettings } from './shipped-jobs.js';
+import { SimClock } from './sim-clock.js';
+import { VirtualFs } from './virtual-fs.js';
+import { WebhookSender } from './webhooks.js';
+import { registerWorkspaceRoutes } from './workspace-routes.js';
+
+export interface EmulatorOptions {
+  seed?: number;
+  /** Simulated ms per real ms (default 600: a one-hour job takes six seconds). 0 freezes the clock. */
+  clockSpeed?: number;
+  token?: string;
+  /** Simulated epoch ms at start; defaults to the real time. */
+  startTimeMs?: number;
+  faults?: FaultRuleInput[];
+  /** Multiplies the published rate limits; 0 switches rate limiting off. */
+  rateLimitScale?: number;
+  workloads?: WorkloadRegistry;
+  /** Create the shipped Job Bank jobs at start (default true). */
+  preloadJobs?: boolean;
+  workspaceId?: string;
+  /** Mirror every DBFS/Volumes file (delivered cluster logs included) below this directory. */
+  stateDirectory?: string;
+  /** Deliver logs of clusters with an S3 `cluster_log_conf` to this S3-compatible store. */
+  s3LogDelivery?: S3DeliveryOptions;
+  /** Instance specs list-node-types reports instead of the simulator's own table. */
+  nodeSpecs?: NodeSpecSource;
+}
+
+export interface Emulator {
+  app: FastifyInstance;
+  context: EmulatorContext;
+  token: string;
+  close(): Promise<void>;
+}
+
+export const defaultEmulatorToken = 'dapi-setpoint-emulator';
+export const defaultClockSpeed = 600;
+
+function sendError(
+  reply: import('fastify').FastifyReply,
+  status: number,
+  errorCode: string,
+  message: string,
+) {
+  return reply
+    .code(status)
+    .type('application/json')
+    .send(JSON.stringify({ error_code: errorCode, message }));
+}
+
+/** Composition root of the Databricks workspace emulator. */
+export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const seed = options.seed ?? 1;
+  const token = options.token ?? defaultEmulatorToken;
+  const workspaceId = options.workspaceId ?? '1234567890123456';
+  const state = new EmulatorState();
+  const fs = new VirtualFs(options.stateDirectory);
+  const clock = new SimClock(options.clockSpeed ?? defaultClockSpeed, options.startTimeMs ?? Date.now());
+  const faults = new FaultInjector();
+  for (const rule of options.faults ?? []) faults.add(rule);
+  const webhooks = new WebhookSender(state, faults, workspaceId);
+  const workloads = options.workloads ?? new WorkloadRegistry();
+  const s3Logs = options.s3LogDelivery ? new S3LogSink(options.s3LogDelivery) : undefined;
+  const engine = new RunEngine({
+    state,
+    fs,
+    clock,
+    faults,
+    webhooks,
+    workloads,
+    seed,
+    workspaceId,
+    region: 'us-west-2',
+    s3Logs,
+  });
+  const context: EmulatorContext = {
+    state,
+    engine,
+    clock,
+    fs,
+    faults,
+    webhooks,
+    workloads,
+    seed,
+    nodeSpecs: options.nodeSpecs,
+    baseUrl: { value: 'http://127.0.0.1' },
+  };
+  const kit: RouteKit = {
+    faults,
+    rateLimiter: new RateLimiter(options.rateLimitScale ?? 1),
+    beforeHandler: () => engine.catchUp(),
+  };
+
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, exposeHeadRoutes: false });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(
+        Object.assign(new Error('Malformed JSON request body'), {
+          statusCode: 400,
+          code: 'MALFORMED_REQUEST',
+        }),
+        undefined,
+      );
+    }
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') && !request.url.startsWith('/emulator/admin')) return;
+    if (request.headers.authorization !== `Bearer ${token}`) {
+      const error = unauthenticated();
+      return sendError(reply, errorKinds[error.kind].httpStatus, error.code, error.message);
+    }
+  });
+
+  app.setErrorHandler((error, _request, reply) => {
+    if (isAppError(error))
+      return sendError(reply, errorKinds[error.kind].httpStatus, error.code, error.message);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== undefined && status >= 400 && status < 500) {
+      return sendError(
+        reply,
+        status,
+        'MALFORMED_REQUEST',
+        error instanceof Error ? error.message : String(error),
+      );
+    }
+    return sendError(reply, 500, 'INTERNAL_ERROR', error instanceof Error ? error.message : 'internal error');
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendError(
+      reply,
+      404,
+      'ENDPOINT_NOT_FOUND',
+      `No API found for '${request.method} ${request.url.split('?')[0]}'`,
+    ),
+  );
+
+  registerJobsRoutes(app, kit, context);
+  registerClustersRoutes(app, kit, context);
+  registerDbfsRoutes(app, kit, context);
+  registerFilesRoutes(app, kit, context);
+  registerWorkspaceRoutes(app, kit, context);
+  registerNotificationRoutes(app, kit, context);
+  registerAdminRoutes(app, context);
+
+  if (options.preloadJobs ?? true) for (const settings of shippedJobSettings()) createJob(context, settings);
+
+  return {
+    app,
+    context,
+    token,
+    close: async () => {
+      engine.close();
+      await app.close();
+      await webhooks.settle();
+      await s3Logs?.close();
+    },
+  };
+}
+
+export interface RunningEmulator extends Emulator {
+  host: string;
+  port: number;
+  url: string;
+}
+
+export async function startEmulator(
+  options: EmulatorOptions & { host?: string; port?: number } = {},
+): Promise<RunningEmulator> {
+  const emulator = await buildEmulator(options);
+  const host = options.host ?? '127.0.0.1';
+  await emulator.app.listen({ host, port: options.port ?? 8089 });
+  const address = emulator.app.server.address();
+  const port = typeof address === 'object' && address ? address.port : (options.port ?? 8089);
+  const url = `http://${host}:${port}`;
+  emulator.context.baseUrl.value = url;
+  return { ...emulator, host, port, url };
+}

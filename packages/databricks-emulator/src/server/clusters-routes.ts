@@ -1,0 +1,119 @@
+import type { FastifyInstance } from 'fastify';
+import { nodeTypes } from '../physics/node-types.js';
+import { invalidParameter } from './api-errors.js';
+import { clusterEventsAt } from './cluster-timeline.js';
+import { clusterJson, stringifyWithInt64 } from './cluster-views.js';
+import type { EmulatorContext } from './emulator-context.js';
+import type { ClusterRecord } from './emulator-state.js';
+import { type NodeSpecSource, nodeSpec } from './node-specs.js';
+import { type ApiVersion, parseWith, type RouteKit, registerApi } from './route-kit.js';
+import { decodePageToken, encodePageToken } from './run-views.js';
+import { clusterEventsBodySchema } from './schema.js';
+
+const clusterVersions: ApiVersion[] = ['2.0', '2.1'];
+
+export function requireCluster(context: EmulatorContext, clusterId: string | undefined): ClusterRecord {
+  if (!clusterId) throw invalidParameter('Missing required field: cluster_id');
+  const cluster = context.state.clusters.get(clusterId);
+  if (!cluster) throw invalidParameter(`Cluster ${clusterId} does not exist`);
+  return cluster;
+}
+
+export function nodeTypesJson(specs: NodeSpecSource | undefined): Record<string, unknown>[] {
+  return nodeTypes.map((type, index) => {
+    const spec = nodeSpec(type, specs);
+    const localDiskGb = spec.localNvmeGb ?? Math.round(type.localDiskGbPerCore * type.cores);
+    return {
+      node_type_id: type.nodeTypeId,
+      instance_type_id: type.nodeTypeId,
+      memory_mb: spec.memoryMb,
+      num_cores: spec.cores,
+      num_gpus: 0,
+      description: type.nodeTypeId,
+      category: type.category,
+      is_deprecated: false,
+      is_hidden: false,
+      is_graviton: type.isGraviton,
+      is_io_cache_enabled: type.localDisk === 'nvme',
+      is_encrypted_in_transit: false,
+      photon_driver_capable: type.photonCapable,
+      photon_worker_capable: type.photonCapable,
+      support_ebs_volumes: type.cloud === 'AWS',
+      support_cluster_tags: true,
+      support_port_forwarding: true,
+      display_order: index,
+      node_instance_type: {
+        instance_type_id: type.nodeTypeId,
+        local_disks: type.localDisk === 'none' ? 0 : 1,
+        local_disk_size_gb: localDiskGb,
+        ...(type.localDisk === 'nvme' ? { local_nvme_disks: 1, local_nvme_disk_size_gb: localDiskGb } : {}),
+      },
+    };
+  });
+}
+
+export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, context: EmulatorContext): void {
+  const { clock, state } = context;
+
+  registerApi(app, kit, 'GET', '/clusters/get', clusterVersions, ({ query }) => {
+    const cluster = requireCluster(context, query.cluster_id);
+    return stringifyWithInt64(clusterJson(cluster, clock.now()));
+  });
+
+  registerApi(app, kit, 'GET', '/clusters/list', clusterVersions, () => {
+    const now = clock.now();
+    const clusters = [...state.clusters.values()]
+      .sort((a, b) => b.requestedAtMs - a.requestedAtMs)
+      .map((cluster) => clusterJson(cluster, now));
+    return stringifyWithInt64({ clusters });
+  });
+
+  registerApi(app, kit, 'GET', '/clusters/list-node-types', clusterVersions, () => ({
+    node_types: nodeTypesJson(context.nodeSpecs),
+  }));
+
+  registerApi(app, kit, 'GET', '/clusters/spark-versions', clusterVersions, () => ({
+    versions: [
+      '13.3.x-scala2.12',
+      '14.3.x-scala2.12',
+      '15.4.x-scala2.12',
+      '15.4.x-photon-scala2.12',
+      '16.4.x-scala2.12',
+    ].map((key) => ({ key, name: key })),
+  }));
+
+  registerApi(app, kit, 'POST', '/clusters/events', clusterVersions, ({ body }) => {
+    const request = parseWith(clusterEventsBodySchema, body);
+    const cluster = requireCluster(context, request.cluster_id);
+    const types = request.event_types ? new Set(request.event_types) : undefined;
+    const order = request.order ?? 'DESC';
+    const events = clusterEventsAt(cluster, clock.now())
+      .filter((event) => types === undefined || types.has(event.type))
+      .filter((event) => request.start_time === undefined || event.timestamp >= request.start_time)
+      .filter((event) => request.end_time === undefined || event.timestamp <= request.end_time)
+      .sort((a, b) => (order === 'ASC' ? a.timestamp - b.timestamp : b.timestamp - a.timestamp));
+    const tokenStyle = request.page_token !== undefined || request.page_size !== undefined;
+    const size = tokenStyle ? request.page_size || 50 : request.limit || 50;
+    const offset =
+      request.page_token !== undefined ? decodePageToken(request.page_token) : (request.offset ?? 0);
+    const page = events.slice(offset, offset + size);
+    const more = offset + size < events.length;
+    const { page_token: _token, ...legacy } = request;
+    return {
+      events: page.map((event) => ({
+        cluster_id: cluster.clusterId,
+        timestamp: event.timestamp,
+        type: event.type,
+        details: event.details,
+      })),
+      total_count: events.length,
+      ...(more
+        ? {
+            next_page_token: encodePageToken(offset + size),
+            next_page: { ...legacy, offset: offset + size, limit: size },
+          }
+        : {}),
+      ...(offset > 0 ? { prev_page_token: encodePageToken(Math.max(0, offset - size)) } : {}),
+    };
+  });
+}

@@ -1,0 +1,24 @@
+import type { WorkloadRegistry } from '../workloads/workload-registry.js';
+import type { EmulatorState } from './emulator-state.js';
+import type { FaultInjector } from './faults.js';
+import type { NodeSpecSource } from './node-specs.js';
+import type { RunEngine } from './run-engine.js';
+import type { SimClock } from './sim-clock.js';
+import type { VirtualFs } from './virtual-fs.js';
+import type { WebhookSender } from './webhooks.js';
+
+/** What route modules share: the workspace state, the simulation and its clock. */
+export interface EmulatorContext {
+  state: EmulatorState;
+  engine: RunEngine;
+  clock: SimClock;
+  fs: VirtualFs;
+  faults: FaultInjector;
+  webhooks: WebhookSender;
+  workloads: WorkloadRegistry;
+  seed: number;
+  /** Instance specs list-node-types reports instead of the simulator's own (see `NodeSpecSource`). */
+  nodeSpecs: NodeSpecSource | undefined;
+  /** Base URL used in run_page_url; set once the server listens. */
+  baseUrl: { value: string };
+}

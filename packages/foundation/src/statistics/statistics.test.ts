@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { coefficientOfVariation, linearFit, median, medianOfSorted, pearson } from './statistics.js';
+
+describe('statistics', () => {
+  it('pearson is 1 for a rising line, -1 for a falling one, null when a side is constant', () => {
+    const xs = [1, 2, 3, 4, 5];
+    expect(pearson(xs.map((x) => [x, 3 * x + 2] as const))).toBeCloseTo(1, 12);
+    expect(pearson(xs.map((x) => [x, -x] as const))).toBeCloseTo(-1, 12);
+    expect(pearson(xs.map((x) => [x, 7] as const))).toBeNull();
+    expect(
+      pearson([
+        [1, 2],
+        [2, 3],
+      ]),
+    ).toBeNull();
+  });
+
+  it('pearson matches the textbook value for a small sample', () => {
+    // x = 1..4, y = 2,4,5,4: sxy = 3.5, sxx = 5, syy = 4.75 → r = 3.5 / sqrt(23.75)
+    expect(
+      pearson([
+        [1, 2],
+        [2, 4],
+        [3, 5],
+        [4, 4],
+      ]),
+    ).toBeCloseTo(3.5 / Math.sqrt(23.75), 12);
+  });
+
+  it('median, coefficient of variation and the least-squares line', () => {
+    expect(median([5, 1, 3])).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNull();
+    expect(medianOfSorted(Float64Array.from([1, 2, 3, 10]))).toBe(2.5);
+    expect(medianOfSorted([])).toBeNaN();
+    expect(coefficientOfVariation([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(2 / 5, 12);
+    const fit = linearFit([
+      [0, 1],
+      [1, 3],
+      [2, 5],
+    ]);
+    expect(fit?.slope).toBeCloseTo(2, 12);
+    expect(fit?.intercept).toBeCloseTo(1, 12);
+    expect(
+      linearFit([
+        [1, 1],
+        [1, 2],
+      ]),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,32 @@
+import { expect, it } from 'vitest';
+import { dailyRuns, day, start } from '../../../tests/insights/run-builder.js';
+import { summarizeProject } from './project-summary.js';
+
+it('summarizes the last run, recent cost and runtime, SLA hit rate, ROI and insights', () => {
+  const runs = dailyRuns([
+    { minutes: 20, cost: 10 },
+    { minutes: 40, cost: 10 },
+    { minutes: 20, cost: 6, rec: 'rec-1' },
+    { minutes: 24, cost: 6, rec: 'rec-1', status: 'FAILED' },
+  ]);
+  const summary = summarizeProject(runs, { now: start + 4 * day, slaMinutes: 30 }, 5);
+  expect(summary.runs).toBe(4);
+  expect(summary.lastRun).toEqual({
+    id: 'run-3',
+    status: 'FAILED',
+    startedAt: start + 3 * day,
+    runtimeMinutes: 24,
+  });
+  expect(summary.costPerRunUsd).toBeCloseTo((10 + 10 + 6) / 3, 12);
+  expect(summary.runtimeMinutes).toBeCloseTo((20 + 40 + 20) / 3, 12);
+  expect(summary.slaHitRate).toBeCloseTo(2 / 3, 12);
+  expect(summary.roi?.savingsToDateUsd).toBeCloseTo(4, 12);
+  expect(summarizeProject([], { now: start, slaMinutes: null })).toMatchObject({
+    runs: 0,
+    lastRun: null,
+    costPerRunUsd: null,
+    slaHitRate: null,
+    roi: null,
+    insights: [],
+  });
+});

@@ -1,0 +1,100 @@
+import { median } from '@setpoint/foundation/statistics';
+import type { ProjectRun } from '../../demo/closed-loop-driver.js';
+import { learningRunCount, summarizeProject } from '../../demo/loop-summary.js';
+
+/** One project of one cold start, as the Job Bank observed it through the service. */
+export interface JobBankProject {
+  job: string;
+  project: string;
+  seed: number;
+  slaMinutes: number | null;
+  phase: string;
+  runs: ProjectRun[];
+  /** Predicted mid runtime (minutes) of each recommendation a run was made on. */
+  predictedRuntimeMinutes: Map<string, number>;
+}
+
+/** What happened around the optimizer: the service path's own health. */
+export interface JobBankOperations {
+  /** Webhook received → the next recommendation ready, per run that led to one. */
+  webhookToRecommendationMs: number[];
+  /** Collection jobs that used every attempt and were parked. */
+  collectionFailures: number;
+  /** Runs stored without a complete event log. */
+  incompleteRuns: number;
+  /** Applied configurations Setpoint took back after a failed or badly late run. */
+  reverts: number;
+}
+
+export function percentile(values: number[], fraction: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? null;
+}
+
+/** |actual / predicted − 1| for every finished run made on a recommendation with a prediction. */
+export function predictionErrors(project: JobBankProject): number[] {
+  return project.runs.flatMap((run) => {
+    const predicted = run.recommendationId
+      ? project.predictedRuntimeMinutes.get(run.recommendationId)
+      : undefined;
+    if (!predicted || run.status !== 'SUCCESS' || run.runtimeMinutes === null) return [];
+    return [Math.abs(run.runtimeMinutes / predicted - 1)];
+  });
+}
+
+const share = (count: number, of: number) => (of ? count / of : null);
+
+export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOperations) {
+  const summaries = projects.map((project) => ({
+    project,
+    summary: summarizeProject(project.project, project.runs, project.slaMinutes, project.phase),
+  }));
+  const afterLearning = projects.flatMap((project) => project.runs.slice(learningRunCount));
+  const slaMet = summaries.reduce((sum, { summary }) => sum + summary.slaMetLastRuns.met, 0);
+  const errors = projects.flatMap(predictionErrors);
+  const perJob: Record<string, { medianSaving: number | null; slaMetShare: number | null }> = {};
+  for (const job of new Set(projects.map((project) => project.job))) {
+    const ofJob = summaries.filter(({ project }) => project.job === job).map(({ summary }) => summary);
+    perJob[job] = {
+      medianSaving: median(ofJob.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
+      slaMetShare: share(
+        ofJob.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),
+        ofJob.reduce((sum, summary) => sum + summary.slaMetLastRuns.of, 0),
+      ),
+    };
+  }
+  return {
+    projects: projects.length,
+    runs: projects.reduce((sum, project) => sum + project.runs.length, 0),
+    afterLearning: {
+      runs: afterLearning.length,
+      slaMetShare: share(slaMet, afterLearning.length),
+      failureRate: share(
+        afterLearning.filter((run) => run.status !== 'SUCCESS').length,
+        afterLearning.length,
+      ),
+      medianSaving: median(
+        summaries.flatMap(({ summary }) => (summary.saving === null ? [] : [summary.saving])),
+      ),
+    },
+    prediction: {
+      samples: errors.length,
+      medianAbsError: median(errors),
+      p90AbsError: percentile(errors, 0.9),
+    },
+    operations: {
+      webhookToRecommendation: {
+        samples: operations.webhookToRecommendationMs.length,
+        p50Ms: percentile(operations.webhookToRecommendationMs, 0.5),
+        p95Ms: percentile(operations.webhookToRecommendationMs, 0.95),
+      },
+      collectionFailures: operations.collectionFailures,
+      incompleteRuns: operations.incompleteRuns,
+      reverts: operations.reverts,
+    },
+    perJob,
+  };
+}
+
+export type JobBankMetrics = ReturnType<typeof jobBankMetrics>;

@@ -1,0 +1,143 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type ClosedLoop, startClosedLoop } from '../../demo/closed-loop-driver.js';
+import { databricksIntegrationOf } from '../../platforms/databricks/databricks-platform.js';
+import {
+  type JobBankMetrics,
+  type JobBankOperations,
+  type JobBankProject,
+  jobBankMetrics,
+} from './jobbank-metrics.js';
+
+export interface JobBankOptions {
+  runs: number;
+  seeds: number;
+  /** First seed; seeds are firstSeed … firstSeed + seeds − 1. */
+  firstSeed?: number;
+  log?: (line: string) => void;
+}
+
+export interface JobBankResult {
+  runsPerJob: number;
+  seeds: number[];
+  jobs: number;
+  wallSeconds: number;
+  metrics: JobBankMetrics;
+}
+
+async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankProject[]> {
+  const { services } = loop.server;
+  const projects: JobBankProject[] = [];
+  for (const job of loop.jobs) {
+    for (const projectId of job.projectIds) {
+      const project = await services.projects.get(projectId);
+      const predictedRuntimeMinutes = new Map<string, number>();
+      for (const recommendation of await allRecommendations(loop, projectId)) {
+        const mid = recommendation.prediction?.runtimeMinutes.mid;
+        if (mid) predictedRuntimeMinutes.set(recommendation.id, mid);
+      }
+      projects.push({
+        job: job.name,
+        project: project.name,
+        seed,
+        slaMinutes: project.settings.slaMinutes,
+        phase: project.phase,
+        runs: await loop.runsOf(projectId),
+        predictedRuntimeMinutes,
+      });
+    }
+  }
+  return projects;
+}
+
+async function allRecommendations(loop: ClosedLoop, projectId: string) {
+  return (await loop.server.services.recommendations.list(projectId, { limit: 500, offset: 0 })).items;
+}
+
+/** Webhook arrival → the recommendation computed from that run, read back through Setpoint's services. */
+async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
+  const { services } = loop.server;
+  const databricks = databricksIntegrationOf(services);
+  const receivedAt = new Map(
+    (await databricks.store.webhookDeliveries(['jobs.on_success', 'jobs.on_failure'])).map((event) => [
+      event.eventKey.split(':').at(-1) ?? '',
+      event.receivedAt,
+    ]),
+  );
+  const webhookToRecommendationMs: number[] = [];
+  let incompleteRuns = 0;
+  let reverts = 0;
+  for (const projectId of loop.jobs.flatMap((job) => job.projectIds)) {
+    const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items;
+    incompleteRuns += runs.filter((run) => run.status === 'INCOMPLETE').length;
+    const externalIdOf = new Map(runs.map((run) => [run.id, run.externalRunId]));
+    for (const recommendation of await allRecommendations(loop, projectId)) {
+      if (recommendation.state !== 'SUCCESS' || !recommendation.basedOnRunId) continue;
+      const received = receivedAt.get(externalIdOf.get(recommendation.basedOnRunId) ?? '');
+      if (received !== undefined) webhookToRecommendationMs.push(recommendation.updatedAt - received);
+    }
+    reverts += (await databricks.store.appliedConfigs(projectId)).filter(
+      (config) => config.kind === 'revert',
+    ).length;
+  }
+  return {
+    webhookToRecommendationMs,
+    collectionFailures: await services.parkedJobs.count('databricks.collect'),
+    incompleteRuns,
+    reverts,
+  };
+}
+
+/**
+ * The Job Bank through the real service path: for each seed, every emulator job starts from a random
+ * cold-start cluster, is imported with auto-apply on, and runs `runs` times; webhooks, collection,
+ * parsing, costing, the optimizer and apply all happen as they would against a workspace.
+ */
+export async function runJobBankBench(options: JobBankOptions): Promise<JobBankResult> {
+  const log = options.log ?? (() => {});
+  const started = performance.now();
+  const firstSeed = options.firstSeed ?? 1;
+  const seeds = Array.from({ length: options.seeds }, (_, index) => firstSeed + index);
+  const projects: JobBankProject[] = [];
+  const operations: JobBankOperations = {
+    webhookToRecommendationMs: [],
+    collectionFailures: 0,
+    incompleteRuns: 0,
+    reverts: 0,
+  };
+  let jobs = 0;
+  for (const seed of seeds) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-jobbank-'));
+    const loop = await startClosedLoop({
+      port: 0,
+      dataDir,
+      seed,
+      randomColdStart: true,
+      env: { SETPOINT_LOG_LEVEL: 'silent' },
+    });
+    try {
+      jobs = loop.jobs.length;
+      for (let round = 1; round <= options.runs; round += 1) {
+        await loop.round();
+        log(`seed ${seed}: round ${round}/${options.runs} done`);
+      }
+      projects.push(...(await observeProjects(loop, seed)));
+      const observed = await observeOperations(loop);
+      operations.webhookToRecommendationMs.push(...observed.webhookToRecommendationMs);
+      operations.collectionFailures += observed.collectionFailures;
+      operations.incompleteRuns += observed.incompleteRuns;
+      operations.reverts += observed.reverts;
+    } finally {
+      await loop.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+  return {
+    runsPerJob: options.runs,
+    seeds,
+    jobs,
+    wallSeconds: (performance.now() - started) / 1000,
+    metrics: jobBankMetrics(projects, operations),
+  };
+}

@@ -1,0 +1,361 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { defaultProjectSettings, type ProjectPhase } from '@setpoint/api-contract';
+import type { NewClusterLike, NewClusterSettings, Workload } from '@setpoint/databricks-emulator';
+import { ValidationError } from '@setpoint/foundation/errors';
+import { type EmulatorPackage, loadEmulator } from '../../demo/load-emulator.js';
+import { analyzeEventLog } from '../../eventlog/index.js';
+import { DatabricksRecommender } from '../../platforms/databricks/recommender/databricks-recommender.js';
+import { clusterFacts } from '../../platforms/databricks/runs/cluster-facts.js';
+import { CostEngineCoster } from '../../platforms/databricks/runs/run-coster.js';
+import { shippedCatalog } from '../../pricing/catalog/shipped-catalog.js';
+import { createPriceCatalog, type PriceCatalog } from '../../pricing/price-catalog.js';
+import type { InstanceTypeEntry } from '../../pricing/schema.js';
+import type { RecommenderRun } from '../../service/recommendations/recommender.js';
+import { runtimeSecondsOf } from '../../service/recommendations/run-evidence.js';
+import type { WorkspaceFacts } from '../../service/workspaces/workspace-service.js';
+import { quantile, rounded, share } from '../sweep/sweep-statistics.js';
+
+/** One Job Bank job cluster: a shipped workload on the cluster its job ships with (the cold start). */
+export interface SimJob {
+  name: string;
+  workload: Workload;
+  coldCluster: NewClusterSettings;
+}
+
+/** Every single-cluster unit of the shipped Job Bank (a multi-task job gives one unit per job cluster). */
+export async function simJobs(): Promise<SimJob[]> {
+  const { findShippedWorkload, shippedJobSettings } = await loadEmulator();
+  const jobs: SimJob[] = [];
+  for (const settings of shippedJobSettings()) {
+    for (const task of settings.tasks ?? []) {
+      const file = (task.spark_python_task as { python_file?: unknown } | undefined)?.python_file;
+      const cluster =
+        task.new_cluster ??
+        settings.job_clusters?.find((entry) => entry.job_cluster_key === task.job_cluster_key)?.new_cluster;
+      if (typeof file !== 'string' || !cluster) continue;
+      const name = basename(file).replace(/\.py$/, '');
+      const workload = findShippedWorkload(name);
+      if (workload) jobs.push({ name, workload, coldCluster: cluster });
+    }
+  }
+  return jobs;
+}
+
+export interface SimBenchOptions {
+  jobs?: readonly string[];
+  runs: number;
+  seeds: number;
+  /** SLA = this factor × the cold-start runtime. */
+  slaFactor: number;
+  /** Called after each finished (job, seed) for progress. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** One simulated run of the closed loop. */
+export interface SimRunRecord {
+  job: string;
+  seed: number;
+  runIndex: number;
+  /** The phase of the recommendation this run was configured from (null for the cold start). */
+  phase: ProjectPhase | null;
+  nodeType: string;
+  workers: number;
+  photon: boolean;
+  availability: string;
+  runtimeS: number;
+  costUsd: number;
+  /** The cold-start configuration's cost at the same run (same data size, same noise). */
+  coldCostUsd: number;
+  completed: boolean;
+  slaS: number;
+  predictedRuntimeS: number | null;
+  /** Total worker cores of this run over those of the run before it. */
+  coresRatio: number | null;
+}
+
+export interface SimBenchResult {
+  jobs: number;
+  runsPerJob: number;
+  seeds: number;
+  slaFactor: number;
+  afterLearning: {
+    runs: number;
+    slaMetShare: number | null;
+    medianSaving: number | null;
+    failureRate: number | null;
+  };
+  oneShot: { shareCheaper: number | null; medianSaving: number | null; slaMetShare: number | null };
+  prediction: { runs: number; medianAbsError: number | null; p90AbsError: number | null };
+  perJob: Record<string, { medianSavingAfterLearning: number | null; slaMetShare: number | null }>;
+  records: SimRunRecord[];
+}
+
+/** The simulated workspaces: one per cloud, in regions the shipped catalog prices. */
+function workspaceFor(cluster: NewClusterSettings): WorkspaceFacts {
+  const azure = (cluster.node_type_id ?? '').startsWith('Standard_');
+  return {
+    id: azure ? 'sim-azure' : 'sim-aws',
+    platform: 'databricks',
+    cloud: azure ? 'azure' : 'aws',
+    region: azure ? 'westus2' : 'us-west-2',
+    planType: 'premium',
+    computeType: 'jobs compute',
+  };
+}
+
+interface SimWorld {
+  catalog: PriceCatalog;
+  coster: CostEngineCoster;
+  recommender: DatabricksRecommender;
+  scratch: string;
+  emulator: EmulatorPackage;
+}
+
+function createWorld(emulator: EmulatorPackage): SimWorld {
+  const catalog = createPriceCatalog([shippedCatalog]);
+  // The node types the workspace offers: priced in the catalog and known to the simulated cloud.
+  const nodeTypes: InstanceTypeEntry[] = shippedCatalog.instanceTypes.filter(
+    (entry) => emulator.findNodeType(entry.instanceType) !== undefined,
+  );
+  return {
+    catalog,
+    coster: new CostEngineCoster(catalog),
+    recommender: new DatabricksRecommender({ catalog, nodeTypes }),
+    scratch: mkdtempSync(join(tmpdir(), 'setpoint-bench-sim-')),
+    emulator,
+  };
+}
+
+interface Measured {
+  run: RecommenderRun;
+  runtimeS: number;
+  completed: boolean;
+}
+
+/** Simulates one run, writes its event log, reads it back with the event log engine and costs it. */
+async function measure(
+  world: SimWorld,
+  job: SimJob,
+  cluster: NewClusterSettings,
+  seed: number,
+  runIndex: number,
+): Promise<Measured> {
+  const workspace = workspaceFor(job.coldCluster);
+  const region = workspace.region ?? '';
+  const simulated = world.emulator.simulateRun(job.workload, cluster as NewClusterLike, seed, runIndex, {
+    identity: { region },
+  });
+  const path = join(world.scratch, `${job.name}-${seed}-${runIndex}.eventlog`);
+  writeFileSync(path, `${simulated.eventLogLines.join('\n')}\n`);
+  const profile = await analyzeEventLog(path);
+  rmSync(path, { force: true });
+  const facts = clusterFacts(null, profile);
+  const cluster_ = {
+    ...facts,
+    cloud: (facts.cloud ?? workspace.cloud).toLowerCase(),
+    region: facts.region ?? region,
+    nodeTypeId: facts.nodeTypeId ?? cluster.node_type_id ?? null,
+  };
+  const cost = await world.coster.cost({
+    profile,
+    cluster: cluster_,
+    clusterReport: null,
+    workspace: workspaceFor(job.coldCluster),
+  });
+  const completed = simulated.outcome === 'SUCCESS';
+  return {
+    run: {
+      id: `run_${runIndex}`,
+      externalRunId: `${job.name}-${seed}-${runIndex}`,
+      status: completed ? 'SUCCESS' : 'FAILED',
+      startedAt: profile.application.startTime,
+      endedAt: profile.application.endTime,
+      cluster: cluster_,
+      clusterConfig: cluster as Record<string, unknown>,
+      profile,
+      cost,
+      inputBytes: profile.totals.inputBytes,
+      recommendationId: null,
+    },
+    runtimeS: runtimeSecondsOf(profile),
+    completed,
+  };
+}
+
+/** The job's cluster with the recommendation's managed fields written over it, as apply would. */
+function applyFragment(cluster: NewClusterSettings, fragment: Record<string, unknown>): NewClusterSettings {
+  const next: Record<string, unknown> = { ...cluster };
+  delete next.num_workers;
+  delete next.autoscale;
+  for (const [key, value] of Object.entries(fragment)) {
+    if (key === 'aws_attributes' || key === 'azure_attributes') {
+      next[key] = {
+        ...((cluster as Record<string, unknown>)[key] as object | undefined),
+        ...(value as object),
+      };
+    } else {
+      next[key] = value;
+    }
+  }
+  return next as NewClusterSettings;
+}
+
+function coresOf(world: SimWorld, cluster: NewClusterSettings): number {
+  const workers = cluster.num_workers ?? cluster.autoscale?.max_workers ?? 1;
+  return workers * (world.emulator.findNodeType(cluster.node_type_id ?? '')?.cores ?? 1);
+}
+
+async function runJob(
+  world: SimWorld,
+  job: SimJob,
+  seed: number,
+  options: SimBenchOptions,
+): Promise<SimRunRecord[]> {
+  const records: SimRunRecord[] = [];
+  const runs: RecommenderRun[] = [];
+  let cluster = job.coldCluster;
+  let slaS = Number.NaN;
+  let phase: ProjectPhase | null = null;
+  let predicted: number | null = null;
+  let previousCores: number | null = null;
+  for (let runIndex = 0; runIndex < options.runs; runIndex++) {
+    const measured = await measure(world, job, cluster, seed, runIndex);
+    const cold = runIndex === 0 ? measured : await measure(world, job, job.coldCluster, seed, runIndex);
+    if (runIndex === 0) slaS = measured.runtimeS * options.slaFactor;
+    runs.push({ ...measured.run, id: `run_${runIndex}` });
+    const cores = coresOf(world, cluster);
+    records.push({
+      job: job.name,
+      seed,
+      runIndex,
+      phase,
+      nodeType: cluster.node_type_id ?? '',
+      workers: cluster.num_workers ?? cluster.autoscale?.max_workers ?? 0,
+      photon: cluster.runtime_engine === 'PHOTON',
+      availability: String(
+        cluster.aws_attributes?.availability ?? cluster.azure_attributes?.availability ?? '',
+      ),
+      runtimeS: measured.runtimeS,
+      costUsd: measured.run.cost.totalUsd,
+      coldCostUsd: cold.run.cost.totalUsd,
+      completed: measured.completed,
+      slaS,
+      predictedRuntimeS: predicted,
+      coresRatio: previousCores === null ? null : cores / previousCores,
+    });
+    previousCores = cores;
+    const output = world.recommender.recommendNow({
+      project: {
+        id: job.name,
+        name: job.name,
+        phase: phase ?? 'LEARNING',
+        settings: { ...defaultProjectSettings(), preference: 'economy', slaMinutes: slaS / 60 },
+        workspace: workspaceFor(job.coldCluster),
+      },
+      basedOnRunId: `run_${runIndex}`,
+      runs,
+      recommendations: [],
+    });
+    phase = output.phase;
+    predicted = output.prediction.runtimeMinutes.mid * 60;
+    cluster = applyFragment(cluster, output.configuration);
+  }
+  return records;
+}
+
+/**
+ * The simulated Job Bank: for every shipped workload and seed, run the closed loop for `runs` runs —
+ * simulate on the emulator's physics, parse the real event log, cost it, recommend, apply — and measure
+ * what the service's recommender achieves. Deterministic for the seeds.
+ */
+export async function runSimBench(options: SimBenchOptions): Promise<SimBenchResult> {
+  const all = await simJobs();
+  const selected =
+    options.jobs && options.jobs.length > 0 && !options.jobs.includes('all')
+      ? options.jobs.map((name) => {
+          const job = all.find((entry) => entry.name === name);
+          if (!job) {
+            throw new ValidationError(
+              'UNKNOWN_JOB',
+              `--jobs: no shipped workload "${name}" (known: ${all.map((entry) => entry.name).join(', ')})`,
+            );
+          }
+          return job;
+        })
+      : all;
+  const world = createWorld(await loadEmulator());
+  const records: SimRunRecord[] = [];
+  try {
+    let done = 0;
+    for (const job of selected) {
+      for (let seed = 1; seed <= options.seeds; seed++) {
+        records.push(...(await runJob(world, job, seed, options)));
+        options.onProgress?.(++done, selected.length * options.seeds);
+      }
+    }
+  } finally {
+    rmSync(world.scratch, { recursive: true, force: true });
+  }
+  return summarize(records, selected.length, options);
+}
+
+const isAfterLearning = (record: SimRunRecord) =>
+  record.phase !== null && record.phase !== 'LEARNING' && record.phase !== 'REBASING';
+
+export function summarize(records: SimRunRecord[], jobs: number, options: SimBenchOptions): SimBenchResult {
+  const after = records.filter(isAfterLearning);
+  const savingOf = (record: SimRunRecord) =>
+    record.completed ? 1 - record.costUsd / record.coldCostUsd : Number.NEGATIVE_INFINITY;
+  const meetsSla = (record: SimRunRecord) => record.completed && record.runtimeS <= record.slaS;
+  const loops = new Map<string, SimRunRecord[]>();
+  for (const record of records) {
+    const key = `${record.job}#${record.seed}`;
+    loops.set(key, [...(loops.get(key) ?? []), record]);
+  }
+  const loopSavings = [...loops.values()]
+    .map((loop) => loop.filter(isAfterLearning).map(savingOf))
+    .filter((savings) => savings.length > 0)
+    .map((savings) => quantile(savings, 0.5));
+  const oneShot = [...loops.values()]
+    .map((loop) => loop[1])
+    .filter((record): record is SimRunRecord => record !== undefined);
+  const errors = records
+    .filter((record) => record.predictedRuntimeS !== null && record.completed)
+    .map((record) => Math.abs((record.predictedRuntimeS as number) - record.runtimeS) / record.runtimeS);
+  const perJob: SimBenchResult['perJob'] = {};
+  for (const name of new Set(records.map((record) => record.job))) {
+    const own = after.filter((record) => record.job === name);
+    perJob[name] = {
+      medianSavingAfterLearning: rounded(quantile(own.map(savingOf), 0.5)),
+      slaMetShare: rounded(share(own.map(meetsSla))),
+    };
+  }
+  return {
+    jobs,
+    runsPerJob: options.runs,
+    seeds: options.seeds,
+    slaFactor: options.slaFactor,
+    afterLearning: {
+      runs: after.length,
+      slaMetShare: rounded(share(after.map(meetsSla))),
+      medianSaving: rounded(quantile(loopSavings, 0.5)),
+      failureRate: rounded(share(after.map((record) => !record.completed))),
+    },
+    oneShot: {
+      shareCheaper: rounded(
+        share(oneShot.map((record) => record.completed && record.costUsd < record.coldCostUsd)),
+      ),
+      medianSaving: rounded(quantile(oneShot.map(savingOf), 0.5)),
+      slaMetShare: rounded(share(oneShot.map(meetsSla))),
+    },
+    prediction: {
+      runs: errors.length,
+      medianAbsError: rounded(quantile(errors, 0.5)),
+      p90AbsError: rounded(quantile(errors, 0.9)),
+    },
+    perJob,
+    records,
+  };
+}

@@ -1,0 +1,340 @@
+import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
+import { gpEiPolicy } from '../../optimizer/baselines/gp-ei-policy.js';
+import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
+import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
+import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
+import { defaultOptimizerSettings, type OptimizerSettings } from '../../optimizer/recommend.js';
+import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
+import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
+import { type Observation, runCostUsd } from '../../optimizer/types.js';
+import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';
+import { quantile, rounded, share } from './sweep-statistics.js';
+
+export const sweepOptimizerNames = ['setpoint', 'gp-ei', 'random', 'stay'] as const;
+export type SweepOptimizerName = (typeof sweepOptimizerNames)[number];
+
+/** Budgets at which search progress is reported. */
+export const searchCheckpoints = [3, 6, 10] as const;
+
+export interface SweepBenchOptions {
+  datasetName: string;
+  slaFactors: readonly string[];
+  budget: number;
+  seeds: number;
+  optimizers: readonly SweepOptimizerName[];
+  /** Runs after the cold start that count as learning (excluded from slaViolationRateAfterLearning). */
+  learningRuns?: number;
+  /** Overrides of Setpoint's optimizer settings (used to study the decision rules). */
+  setpointSettings?: Partial<OptimizerSettings>;
+  onWorkloadDone?: (workload: string, done: number, total: number) => void;
+}
+
+/** One episode: the runs an optimizer made from one cold start (index 0 is the cold start). */
+export interface Episode {
+  runs: Array<{ configId: string; runtimeS: number; costUsd: number; completed: boolean }>;
+}
+
+interface Outcome {
+  coldCost: number;
+  slaSeconds: number;
+  optimumCost: number;
+  costOf: Map<string, number | undefined>;
+}
+
+interface Tally {
+  cheaper: boolean[];
+  savings: number[];
+  violations: boolean[];
+  failures: boolean[];
+  within110: boolean[][];
+  within105: boolean[][];
+  runsTo110: number[];
+  afterLearningViolations: boolean[];
+}
+
+function newTally(): Tally {
+  return {
+    cheaper: [],
+    savings: [],
+    violations: [],
+    failures: [],
+    within110: searchCheckpoints.map(() => []),
+    within105: searchCheckpoints.map(() => []),
+    runsTo110: [],
+    afterLearningViolations: [],
+  };
+}
+
+export interface SweepBenchResult {
+  dataset: string;
+  workloads: number;
+  coldStarts: number;
+  perfect: Record<string, { medianSaving: number | null; shareImprovable: number | null }>;
+  optimizers: Record<string, Record<string, OptimizerSlaResult>>;
+}
+
+export interface OptimizerSlaResult {
+  oneShot: {
+    shareCheaper: number | null;
+    medianSaving: number | null;
+    p25Saving: number | null;
+    slaViolationRate: number | null;
+    failureRate: number | null;
+  };
+  search: {
+    pWithin110: Record<string, number | null>;
+    pWithin105: Record<string, number | null>;
+    medianRunsToWithin110: number | null;
+  };
+  slaViolationRateAfterLearning: number | null;
+}
+
+/** Observations a policy may see: only what it ran, with a random repeat when a config was measured more than once. */
+export function drawRun(config: MeasuredConfig, random: Random, onlyCompleted = false) {
+  const pool = onlyCompleted ? config.runs.filter((run) => run.completed) : config.runs;
+  const run = pool[random.int(pool.length)]!;
+  return {
+    configId: config.candidate.id,
+    runtimeS: run.runtimeS,
+    costUsd: runCostUsd(config.candidate, run.runtimeS),
+    completed: run.completed,
+  };
+}
+
+/** Plays one episode: cold start, then budget − 1 runs chosen by the policy. */
+export function playEpisode(
+  workload: SweepWorkload,
+  coldStart: MeasuredConfig,
+  slaSeconds: number,
+  budget: number,
+  factory: SearchPolicyFactory,
+  policyRandom: Random,
+  outcomeRandom: Random,
+): Episode {
+  const byId = new Map(workload.configs.map((config) => [config.candidate.id, config]));
+  const candidates = workload.configs.map((config) => config.candidate);
+  const policy = factory({
+    candidates,
+    slaSeconds,
+    coldStartId: coldStart.candidate.id,
+    random: policyRandom,
+  });
+  const runs: Episode['runs'] = [drawRun(coldStart, outcomeRandom, true)];
+  const observations: Observation[] = [];
+  const toObservation = (run: Episode['runs'][number]): Observation => ({
+    candidateId: run.configId,
+    runtimeS: run.runtimeS,
+    costUsd: run.costUsd,
+    completed: run.completed,
+  });
+  observations.push(toObservation(runs[0]!));
+  while (runs.length < budget) {
+    const id = policy.next(observations);
+    const config = byId.get(id);
+    if (!config) throw new RangeError(`policy chose ${id}, which is not in the catalog`);
+    const run = drawRun(config, outcomeRandom);
+    runs.push(run);
+    observations.push(toObservation(run));
+  }
+  return { runs };
+}
+
+/** The fleet a held-out workload may learn from: every other workload, never itself. */
+export function fleetFor(workloads: readonly SweepWorkload[], heldOut: SweepWorkload): FleetJob[] {
+  return workloads
+    .filter((workload) => workload !== heldOut)
+    .map((workload) => ({
+      candidates: workload.configs.map((config) => config.candidate),
+      observations: workload.configs.flatMap((config) =>
+        config.runs.map((run) => ({
+          candidateId: config.candidate.id,
+          runtimeS: run.runtimeS,
+          costUsd: runCostUsd(config.candidate, run.runtimeS),
+          completed: run.completed,
+        })),
+      ),
+    }));
+}
+
+function policyFor(
+  name: SweepOptimizerName,
+  prior: FleetPrior,
+  settings: Partial<OptimizerSettings>,
+): { factory: SearchPolicyFactory; random: boolean } {
+  switch (name) {
+    case 'setpoint':
+      return { factory: setpointPolicy(prior, settings), random: false };
+    case 'gp-ei':
+      return { factory: gpEiPolicy, random: true };
+    case 'random':
+      return { factory: randomPolicy, random: true };
+    case 'stay':
+      return { factory: stayPolicy, random: false };
+  }
+}
+
+const costTolerance = 1e-9;
+
+function scoreEpisode(
+  episode: Episode,
+  outcome: Outcome,
+  tally: Tally,
+  budget: number,
+  learningRuns: number,
+): void {
+  const recommended = episode.runs[1];
+  if (recommended) {
+    const cheaper = recommended.completed && recommended.costUsd < outcome.coldCost * (1 - costTolerance);
+    tally.cheaper.push(cheaper);
+    tally.savings.push(
+      recommended.completed
+        ? 1 - recommended.costUsd / outcome.coldCost
+        : -recommended.costUsd / outcome.coldCost,
+    );
+    tally.violations.push(!recommended.completed || recommended.runtimeS > outcome.slaSeconds);
+    tally.failures.push(!recommended.completed);
+  }
+  let bestCost = Number.POSITIVE_INFINITY;
+  let runsTo110 = Number.POSITIVE_INFINITY;
+  const bestAfter: number[] = [];
+  episode.runs.forEach((run, i) => {
+    if (run.completed && run.runtimeS <= outcome.slaSeconds) {
+      bestCost = Math.min(bestCost, outcome.costOf.get(run.configId) ?? run.costUsd);
+    }
+    bestAfter.push(bestCost);
+    if (
+      runsTo110 === Number.POSITIVE_INFINITY &&
+      bestCost <= outcome.optimumCost * 1.1 * (1 + costTolerance)
+    ) {
+      runsTo110 = i + 1;
+    }
+    if (i >= 1 + learningRuns)
+      tally.afterLearningViolations.push(!run.completed || run.runtimeS > outcome.slaSeconds);
+  });
+  tally.runsTo110.push(runsTo110);
+  searchCheckpoints.forEach((k, c) => {
+    if (k > budget) return;
+    const best = bestAfter[k - 1] ?? Number.POSITIVE_INFINITY;
+    tally.within110[c]!.push(best <= outcome.optimumCost * 1.1 * (1 + costTolerance));
+    tally.within105[c]!.push(best <= outcome.optimumCost * 1.05 * (1 + costTolerance));
+  });
+}
+
+function summarizeTally(tally: Tally, budget: number): OptimizerSlaResult {
+  const median110 = quantile(tally.runsTo110, 0.5);
+  const perCheckpoint = (lists: boolean[][]) =>
+    Object.fromEntries(
+      searchCheckpoints.map((k, c) => [String(k), k > budget ? null : rounded(share(lists[c]!))]),
+    );
+  return {
+    oneShot: {
+      shareCheaper: rounded(share(tally.cheaper)),
+      medianSaving: rounded(quantile(tally.savings, 0.5)),
+      p25Saving: rounded(quantile(tally.savings, 0.25)),
+      slaViolationRate: rounded(share(tally.violations)),
+      failureRate: rounded(share(tally.failures)),
+    },
+    search: {
+      pWithin110: perCheckpoint(tally.within110),
+      pWithin105: perCheckpoint(tally.within105),
+      medianRunsToWithin110: median110 <= budget ? rounded(median110) : null,
+    },
+    slaViolationRateAfterLearning: rounded(share(tally.afterLearningViolations)),
+  };
+}
+
+/**
+ * Replays a sweep dataset: every completed configuration of every workload is a cold start, the SLA is
+ * s × its mean runtime, and each optimizer (with a fleet prior learned from the other workloads only)
+ * chooses budget − 1 further runs. Deterministic for a given seed count.
+ */
+export function runSweepBench(
+  workloads: readonly SweepWorkload[],
+  options: SweepBenchOptions,
+): SweepBenchResult {
+  const learningRuns = options.learningRuns ?? defaultOptimizerSettings.learningRuns;
+  const hasRepeats = workloads.some((workload) => workload.configs.some((config) => config.runs.length > 1));
+  const tallies = new Map<string, Tally>();
+  const perfectSavings = new Map<string, number[]>();
+  const tallyOf = (name: string, sla: string) => {
+    const key = `${name}\u0000${sla}`;
+    let tally = tallies.get(key);
+    if (!tally) {
+      tally = newTally();
+      tallies.set(key, tally);
+    }
+    return tally;
+  };
+  let coldStarts = 0;
+  workloads.forEach((workload, workloadIndex) => {
+    const prior = options.optimizers.includes('setpoint')
+      ? learnFleetPrior(fleetFor(workloads, workload))
+      : learnFleetPrior([]);
+    const policies = options.optimizers.map((name) => ({
+      name,
+      ...policyFor(name, prior, { learningRuns, ...options.setpointSettings }),
+    }));
+    const starts = workload.configs.filter((config) => config.meanRuntimeS !== undefined);
+    coldStarts += starts.length;
+    const costOf = new Map(workload.configs.map((config) => [config.candidate.id, config.meanCostUsd]));
+    for (const slaText of options.slaFactors) {
+      const factor = Number(slaText);
+      for (const start of starts) {
+        const slaSeconds = factor * (start.meanRuntimeS as number);
+        const coldCost = start.meanCostUsd as number;
+        let optimumCost = coldCost;
+        for (const config of workload.configs) {
+          if (config.meanRuntimeS !== undefined && config.meanRuntimeS <= slaSeconds) {
+            optimumCost = Math.min(optimumCost, config.meanCostUsd as number);
+          }
+        }
+        const saving = perfectSavings.get(slaText) ?? [];
+        saving.push(1 - optimumCost / coldCost);
+        perfectSavings.set(slaText, saving);
+        const outcome: Outcome = { coldCost, slaSeconds, optimumCost, costOf };
+        for (const policy of policies) {
+          const seeds = policy.random || hasRepeats ? options.seeds : 1;
+          for (let seed = 0; seed < seeds; seed++) {
+            const parts = [seed, workload.name, start.candidate.id, slaText];
+            const episode = playEpisode(
+              workload,
+              start,
+              slaSeconds,
+              options.budget,
+              policy.factory,
+              createRandom(deriveSeed(...parts, policy.name)),
+              createRandom(deriveSeed(...parts, 'outcomes')),
+            );
+            scoreEpisode(episode, outcome, tallyOf(policy.name, slaText), options.budget, learningRuns);
+          }
+        }
+      }
+    }
+    options.onWorkloadDone?.(workload.name, workloadIndex + 1, workloads.length);
+  });
+  return {
+    dataset: options.datasetName,
+    workloads: workloads.length,
+    coldStarts,
+    perfect: Object.fromEntries(
+      options.slaFactors.map((sla) => {
+        const savings = perfectSavings.get(sla) ?? [];
+        return [
+          sla,
+          {
+            medianSaving: rounded(quantile(savings, 0.5)),
+            shareImprovable: rounded(share(savings.map((value) => value > costTolerance))),
+          },
+        ];
+      }),
+    ),
+    optimizers: Object.fromEntries(
+      options.optimizers.map((name) => [
+        name,
+        Object.fromEntries(
+          options.slaFactors.map((sla) => [sla, summarizeTally(tallyOf(name, sla), options.budget)]),
+        ),
+      ]),
+    ),
+  };
+}

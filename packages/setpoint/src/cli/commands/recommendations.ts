@@ -1,0 +1,237 @@
+import type { Command } from '@commander-js/extra-typings';
+import type { Page, RecommendationRequested, RecommendationResource } from '@setpoint/api-contract';
+import type { RollbackBody, RollbackResource } from '@setpoint/api-contract/databricks';
+import { AppError } from '@setpoint/foundation/errors';
+import { examples } from '../help-text.js';
+import { parseNumberOption } from '../option-values.js';
+import { formatTime, printFields, printJson, printTable } from '../output.js';
+import { startSpinner, waitForAbort } from '../progress.js';
+import type { ApiClient } from '../remote/api-client.js';
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+
+const recommendationPath = (project: string, id = '') =>
+  `/api/v1/projects/${encodeURIComponent(project)}/recommendations${id ? `/${encodeURIComponent(id)}` : ''}`;
+
+export function showRecommendation(rec: RecommendationResource): void {
+  const predicted = rec.predicted;
+  printFields([
+    ['id', rec.id],
+    ['state', rec.state],
+    ['phase', rec.phase],
+    [
+      'runtime',
+      predicted
+        ? `${predicted.runtime_minutes.mid.toFixed(1)} min (${predicted.runtime_minutes.low.toFixed(1)}–${predicted.runtime_minutes.high.toFixed(1)})`
+        : null,
+    ],
+    [
+      'cost',
+      predicted
+        ? `$${predicted.cost_usd.mid.toFixed(2)} ($${predicted.cost_usd.low.toFixed(2)}–$${predicted.cost_usd.high.toFixed(2)})`
+        : null,
+    ],
+    ['why', rec.explanation],
+    ['error', rec.error],
+    [
+      'applied',
+      rec.applied
+        ? `${formatTime(rec.applied.requested_at)} by ${rec.applied.requested_by ?? 'auto-apply'}`
+        : 'no',
+    ],
+  ]);
+  if (rec.configuration)
+    process.stdout.write(`configuration\n${JSON.stringify(rec.configuration, null, 2)}\n`);
+}
+
+/** Polls until the recommendation leaves PENDING, with a bounded wait. */
+export async function waitForRecommendation(
+  client: ApiClient,
+  project: string,
+  id: string,
+  timeoutSeconds: number,
+): Promise<RecommendationResource> {
+  const spinner = startSpinner(`waiting for recommendation ${id}`);
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  try {
+    for (;;) {
+      const rec = await client.request<RecommendationResource>('GET', recommendationPath(project, id));
+      if (rec.state !== 'PENDING') return rec;
+      if (Date.now() > deadline)
+        throw new AppError(
+          'upstream',
+          'RECOMMENDATION_TIMEOUT',
+          `recommendation ${id} is still PENDING after ${timeoutSeconds}s`,
+        );
+      spinner.update(`waiting for recommendation ${id} (${rec.phase ?? 'pending'})`);
+      await waitForAbort(500);
+    }
+  } finally {
+    spinner.stop();
+  }
+}
+
+function finish(rec: RecommendationResource, json: boolean | undefined): void {
+  if (json) printJson(rec);
+  else showRecommendation(rec);
+  if (rec.state === 'FAILURE') process.exitCode = 7;
+}
+
+export function registerRecommendationsCommand(program: Command): void {
+  const recs = program
+    .command('recommendations')
+    .alias('recs')
+    .description('generate, inspect, apply and roll back cluster recommendations')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  setpoint recommendations generate p_123 --wait\n  setpoint recommendations latest p_123 --json\n  setpoint recommendations apply p_123 r_456',
+    );
+
+  withRemoteOptions(
+    recs
+      .command('generate')
+      .description('ask for a new recommendation')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations generate prj_8f2c1a --wait',
+          'setpoint recs generate prj_8f2c1a --wait --timeout 600 --json',
+        ),
+      )
+      .argument('<project>', 'project id'),
+  )
+    .option('--wait', 'wait until it is ready')
+    .option('--timeout <seconds>', 'longest wait', '600')
+    .action(async (project, options) => {
+      const client = remoteClient(options);
+      const requested = await client.request<RecommendationRequested>(
+        'POST',
+        recommendationPath(project),
+        {},
+      );
+      if (!options.wait) {
+        if (options.json) printJson(requested);
+        else process.stdout.write(`requested ${requested.id} (${requested.state}); --wait waits for it\n`);
+        return;
+      }
+      const timeout = parseNumberOption('--timeout', options.timeout, { above: 0 });
+      finish(await waitForRecommendation(client, project, requested.id, timeout), options.json);
+    });
+
+  withRemoteOptions(
+    recs
+      .command('get')
+      .description('one recommendation')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations get prj_8f2c1a rec_77b1',
+          'setpoint recommendations get prj_8f2c1a rec_77b1 --wait',
+        ),
+      )
+      .argument('<project>', 'project id')
+      .argument('<recommendation>', 'recommendation id'),
+  )
+    .option('--wait', 'wait while it is PENDING')
+    .option('--timeout <seconds>', 'longest wait', '600')
+    .action(async (project, id, options) => {
+      const client = remoteClient(options);
+      const rec = options.wait
+        ? await waitForRecommendation(
+            client,
+            project,
+            id,
+            parseNumberOption('--timeout', options.timeout, { above: 0 }),
+          )
+        : await client.request<RecommendationResource>('GET', recommendationPath(project, id));
+      finish(rec, options.json);
+    });
+
+  withRemoteOptions(
+    recs
+      .command('latest')
+      .description('the newest recommendation')
+      .addHelpText(
+        'after',
+        examples('setpoint recommendations latest prj_8f2c1a', 'setpoint recs latest prj_8f2c1a --json'),
+      )
+      .argument('<project>', 'project id'),
+  ).action(async (project, options) => {
+    finish(
+      await remoteClient(options).request<RecommendationResource>(
+        'GET',
+        recommendationPath(project, 'latest'),
+      ),
+      options.json,
+    );
+  });
+
+  withRemoteOptions(
+    recs
+      .command('list')
+      .description('all recommendations, newest first')
+      .addHelpText('after', examples('setpoint recommendations list prj_8f2c1a'))
+      .argument('<project>', 'project id'),
+  ).action(async (project, options) => {
+    const page = await remoteClient(options).request<Page<RecommendationResource>>(
+      'GET',
+      recommendationPath(project),
+    );
+    if (options.json) return printJson(page);
+    printTable(
+      ['ID', 'STATE', 'PHASE', 'RUNTIME', 'COST', 'APPLIED', 'CREATED'],
+      page.items.map((rec) => [
+        rec.id,
+        rec.state,
+        rec.phase,
+        rec.predicted ? `${rec.predicted.runtime_minutes.mid.toFixed(1)}m` : null,
+        rec.predicted ? `$${rec.predicted.cost_usd.mid.toFixed(2)}` : null,
+        rec.applied ? formatTime(rec.applied.requested_at) : 'no',
+        formatTime(rec.created_at),
+      ]),
+    );
+  });
+
+  withRemoteOptions(
+    recs
+      .command('apply')
+      .description('apply a recommendation to the job')
+      .addHelpText('after', examples('setpoint recommendations apply prj_8f2c1a rec_77b1'))
+      .argument('<project>', 'project id')
+      .argument('<recommendation>', 'recommendation id'),
+  ).action(async (project, id, options) => {
+    const rec = await remoteClient(options).request<RecommendationResource>(
+      'POST',
+      `${recommendationPath(project, id)}/apply`,
+      {},
+    );
+    if (options.json) printJson(rec);
+    else process.stdout.write(`applied recommendation ${id} to project ${project}\n`);
+  });
+
+  withRemoteOptions(
+    recs
+      .command('rollback')
+      .description('put back an earlier applied configuration')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations rollback prj_8f2c1a',
+          'setpoint recommendations rollback prj_8f2c1a --to cfg_5a10',
+        ),
+      )
+      .argument('<project>', 'project id')
+      .option(
+        '--to <config>',
+        'the applied configuration to go back to (its id in `GET …/applied-configs`; default: the one before the current)',
+      ),
+  ).action(async (project, options) => {
+    const body: RollbackBody = options.to ? { to: options.to } : {};
+    const result = await remoteClient(options).request<RollbackResource>(
+      'POST',
+      `/api/v1/projects/${encodeURIComponent(project)}/rollback`,
+      body,
+    );
+    if (options.json) printJson(result);
+    else process.stdout.write(`rolled project ${project} back${options.to ? ` to ${options.to}` : ''}\n`);
+  });
+}

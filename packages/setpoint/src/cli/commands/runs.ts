@@ -1,0 +1,159 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from '@commander-js/extra-typings';
+import type { Page, RunDetailResource, RunResource } from '@setpoint/api-contract';
+import type { CollectRunQueued } from '@setpoint/api-contract/databricks';
+import { ValidationError } from '@setpoint/foundation/errors';
+import { examples } from '../help-text.js';
+import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
+import type { UploadPart } from '../remote/api-client.js';
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+
+function runtimeMinutes(run: RunResource): string {
+  return run.started_at && run.ended_at ? `${((run.ended_at - run.started_at) / 60_000).toFixed(1)}m` : '—';
+}
+
+function eventLogParts(paths: string[]): UploadPart[] {
+  return paths.map((filePath) => {
+    let isFile = false;
+    try {
+      isFile = statSync(filePath).isFile();
+    } catch {
+      throw new ValidationError('EVENTLOG_NOT_FOUND', `no such file: ${filePath}`);
+    }
+    if (!isFile)
+      throw new ValidationError(
+        'EVENTLOG_NOT_A_FILE',
+        `${filePath} is a directory: zip it or pass its files`,
+      );
+    return { field: 'eventlog', fileName: path.basename(filePath), filePath };
+  });
+}
+
+export function registerRunsCommand(program: Command): void {
+  const runs = program
+    .command('runs')
+    .description('list runs and submit new ones for a project')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  setpoint runs list p_123\n  setpoint runs submit p_123 ./eventlog.zst --cluster-report report.json\n  setpoint runs submit p_123 --databricks-run-id 4412 --workspace w_1',
+    );
+
+  withRemoteOptions(
+    runs
+      .command('list')
+      .description('runs of a project, newest first')
+      .addHelpText('after', examples('setpoint runs list prj_8f2c1a', 'setpoint runs list prj_8f2c1a --json'))
+      .argument('<project>', 'project id'),
+  ).action(async (project, options) => {
+    const page = await remoteClient(options).request<Page<RunResource>>(
+      'GET',
+      `/api/v1/projects/${encodeURIComponent(project)}/runs`,
+    );
+    if (options.json) return printJson(page);
+    printTable(
+      ['RUN', 'EXTERNAL ID', 'STATE', 'STATUS', 'STARTED', 'RUNTIME', 'COST'],
+      page.items.map((run) => [
+        run.id,
+        run.external_run_id,
+        run.pipeline_state,
+        run.status,
+        formatTime(run.started_at),
+        runtimeMinutes(run),
+        formatUsd(run.cost?.total_usd),
+      ]),
+    );
+  });
+
+  withRemoteOptions(
+    runs
+      .command('get')
+      .description('one run with its profile summary and cost')
+      .addHelpText(
+        'after',
+        examples('setpoint runs get prj_8f2c1a run_41d0', 'setpoint runs get prj_8f2c1a run_41d0 --json'),
+      )
+      .argument('<project>', 'project id')
+      .argument('<run>', 'run id'),
+  ).action(async (project, runId, options) => {
+    const run = await remoteClient(options).request<RunDetailResource>(
+      'GET',
+      `/api/v1/projects/${encodeURIComponent(project)}/runs/${encodeURIComponent(runId)}`,
+    );
+    if (options.json) return printJson(run);
+    printFields([
+      ['id', run.id],
+      ['external id', run.external_run_id],
+      ['pipeline', run.pipeline_state],
+      ['status', run.status],
+      ['started', formatTime(run.started_at)],
+      ['runtime', runtimeMinutes(run)],
+      ['cost', formatUsd(run.cost?.total_usd)],
+      ['error', run.error],
+    ]);
+  });
+
+  withRemoteOptions(
+    runs
+      .command('submit')
+      .description('submit a finished run: event log file(s) or a zip, or a Databricks run id to collect')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint runs submit prj_8f2c1a ./eventlog.zip --cluster-report report.json',
+          'setpoint runs submit prj_8f2c1a --eventlog-uri s3://logs/app-1/eventlog --external-run-id 991',
+          'setpoint runs submit prj_8f2c1a --databricks-run-id 123456',
+        ),
+      )
+      .argument('<project>', 'project id')
+      .argument('[eventlog...]', 'event log files, or one zip'),
+  )
+    .option('--cluster-report <file>', 'cluster report JSON (cluster, events, instances)')
+    .option('--external-run-id <id>', 'your id for the run; re-submitting it is a no-op')
+    .option('--eventlog-uri <uri>', 'fetch the event log from an s3:// or https:// URI instead of uploading')
+    .option('--databricks-run-id <id>', 'collect this run from the project’s Databricks workspace')
+    .option('--workspace <id>', 'workspace to collect from (default: the project’s)')
+    .action(async (project, eventlogs, options) => {
+      const client = remoteClient(options);
+      const target = `/api/v1/projects/${encodeURIComponent(project)}/runs`;
+      let run: RunResource;
+      if (options.databricksRunId) {
+        const queued = await client.request<CollectRunQueued>(
+          'POST',
+          `/api/v1/projects/${encodeURIComponent(project)}/databricks-runs`,
+          {
+            run_id: options.databricksRunId,
+            ...(options.workspace ? { workspace_id: options.workspace } : {}),
+          },
+        );
+        if (options.json) return printJson(queued);
+        process.stdout.write(
+          `queued collection of Databricks run ${queued.run_id} from workspace ${queued.workspace_id}\n`,
+        );
+        return;
+      } else if (options.eventlogUri) {
+        run = await client.request<RunResource>('POST', target, {
+          eventlog_uri: options.eventlogUri,
+          external_run_id: options.externalRunId,
+        });
+      } else {
+        if (eventlogs.length === 0)
+          throw new ValidationError(
+            'NO_EVENTLOG',
+            'give event log file(s), --eventlog-uri, or --databricks-run-id',
+          );
+        const parts = eventLogParts(eventlogs);
+        if (options.clusterReport)
+          parts.push({
+            field: 'cluster_report',
+            fileName: 'cluster_report.json',
+            filePath: options.clusterReport,
+          });
+        if (options.externalRunId) parts.push({ field: 'external_run_id', value: options.externalRunId });
+        if (process.stderr.isTTY) process.stderr.write(`uploading ${parts.length} part(s)…\n`);
+        run = await client.upload<RunResource>(target, parts);
+      }
+      if (options.json) printJson(run);
+      else process.stdout.write(`submitted run ${run.id} (${run.pipeline_state})\n`);
+    });
+}

@@ -1,0 +1,266 @@
+import type { Command } from '@commander-js/extra-typings';
+import type { WorkspaceResource } from '@setpoint/api-contract';
+import type {
+  AccessCheckResource,
+  DetachResource,
+  DiscoverResource,
+  ImportResource,
+} from '@setpoint/api-contract/databricks';
+import { ValidationError } from '@setpoint/foundation/errors';
+import { examples } from '../help-text.js';
+import { parseCount, parseNumberOption } from '../option-values.js';
+import { colorEnabled, printJson, printTable } from '../output.js';
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+
+const plans: Record<string, string> = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' };
+
+function printChecks(result: AccessCheckResource): void {
+  const color = colorEnabled();
+  for (const line of result.checks) {
+    const mark = line.ok
+      ? color
+        ? '\u001b[32m✔\u001b[0m'
+        : 'ok  '
+      : color
+        ? '\u001b[31m✘\u001b[0m'
+        : 'FAIL';
+    process.stdout.write(`${mark} ${line.check}: ${line.detail}\n`);
+    if (!line.ok && line.fix) process.stdout.write(`     fix: ${line.fix}\n`);
+  }
+  if (!result.ok) process.exitCode = 7;
+}
+
+/**
+ * AWS keys for an s3:// log destination come from the environment, as for the AWS CLI, so they stay out
+ * of shell history; the server stores them encrypted with the workspace token.
+ */
+function s3Credentials(options: {
+  logDestination?: string | undefined;
+  s3Endpoint?: string | undefined;
+  s3Region?: string | undefined;
+}): Record<string, string> {
+  const wantsS3 = options.logDestination?.startsWith('s3://') || options.s3Endpoint !== undefined;
+  if (!wantsS3) return {};
+  const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
+  const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+  if (!accessKeyId || !secretAccessKey)
+    throw new ValidationError(
+      'AWS_CREDENTIALS_REQUIRED',
+      'an s3:// log destination needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment',
+    );
+  return {
+    aws_access_key_id: accessKeyId,
+    aws_secret_access_key: secretAccessKey,
+    ...(process.env.AWS_SESSION_TOKEN ? { aws_session_token: process.env.AWS_SESSION_TOKEN } : {}),
+    ...(options.s3Endpoint ? { s3_endpoint: options.s3Endpoint } : {}),
+    ...(options.s3Region ? { s3_region: options.s3Region } : {}),
+  };
+}
+
+export function registerWorkspacesCommand(program: Command): void {
+  const workspaces = program
+    .command('workspaces')
+    .description('connect Databricks workspaces, discover their jobs, import and detach them')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  setpoint workspaces add --host https://dbc-123.cloud.databricks.com --token dapi… --cloud aws --region us-east-1 --plan premium --log-destination dbfs:/cluster-logs\n  setpoint workspaces discover wsp_…\n  setpoint workspaces import wsp_… 123 456 --auto-apply --sla 60\n  setpoint workspaces detach wsp_… 123',
+    );
+
+  withRemoteOptions(
+    workspaces
+      .command('add')
+      .description('register a workspace and check access line by line')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1',
+          'AWS_ACCESS_KEY_ID=AKIA… AWS_SECRET_ACCESS_KEY=… setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1 --plan premium --log-destination s3://my-logs/clusters',
+        ),
+      ),
+  )
+    .requiredOption('--host <url>', 'workspace URL')
+    .requiredOption(
+      '--token <token>',
+      'Databricks personal access token or service principal token (stored encrypted)',
+    )
+    .requiredOption('--cloud <cloud>', 'aws | azure')
+    .requiredOption('--region <region>', 'cloud region, e.g. us-east-1 or eastus')
+    .requiredOption('--plan <plan>', 'standard | premium | enterprise')
+    .option('--name <name>', 'display name (default: the host)')
+    .option(
+      '--log-destination <path>',
+      'where onboarded clusters deliver logs: dbfs:/…, /Volumes/… or s3://… (S3 reads with AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY [/ AWS_SESSION_TOKEN] from the environment, stored encrypted)',
+    )
+    .option('--s3-endpoint <url>', 'S3-compatible endpoint for an s3:// log destination (MinIO, Ceph…)')
+    .option('--s3-region <region>', "region of the log bucket, when it is not the workspace's")
+    .action(async (options) => {
+      if (!['aws', 'azure'].includes(options.cloud))
+        throw new ValidationError('INVALID_CLOUD', '--cloud must be aws or azure');
+      const plan = plans[options.plan.toLowerCase()];
+      if (!plan) throw new ValidationError('INVALID_PLAN', '--plan must be standard, premium or enterprise');
+      const s3 = s3Credentials(options);
+      const client = remoteClient(options);
+      const workspace = await client.request<WorkspaceResource>('POST', '/api/v1/workspaces', {
+        name: options.name ?? new URL(options.host).host,
+        platform: 'databricks',
+        cloud: options.cloud,
+        region: options.region,
+        host: options.host,
+        plan_type: plan,
+        compute_type: 'Jobs Compute',
+        credentials: { token: options.token, ...s3 },
+      });
+      const check = await client.request<AccessCheckResource>(
+        'POST',
+        `/api/v1/workspaces/${workspace.id}/check`,
+        options.logDestination ? { log_destination: options.logDestination } : {},
+      );
+      if (options.json) return printJson({ workspace, access: check });
+      process.stdout.write(`added workspace ${workspace.id} (${workspace.host})\n`);
+      printChecks(check);
+    });
+
+  withRemoteOptions(
+    workspaces
+      .command('list')
+      .description('registered workspaces')
+      .addHelpText('after', examples('setpoint workspaces list', 'setpoint workspaces list --json')),
+  ).action(async (options) => {
+    const body = await remoteClient(options).request<{ items: WorkspaceResource[] } | WorkspaceResource[]>(
+      'GET',
+      '/api/v1/workspaces',
+    );
+    const items = Array.isArray(body) ? body : body.items;
+    if (options.json) return printJson(items);
+    printTable(
+      ['ID', 'NAME', 'CLOUD', 'REGION', 'PLAN', 'HOST'],
+      items.map((w) => [w.id, w.name, w.cloud, w.region, w.plan_type, w.host]),
+    );
+  });
+
+  withRemoteOptions(
+    workspaces
+      .command('check')
+      .description('check what Setpoint can do in the workspace')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces check ws_1',
+          'setpoint workspaces check ws_1 --log-destination dbfs:/cluster-logs',
+        ),
+      )
+      .argument('<workspace>', 'workspace id'),
+  )
+    .option('--log-destination <path>', 'log destination to check (and remember)')
+    .action(async (id, options) => {
+      const check = await remoteClient(options).request<AccessCheckResource>(
+        'POST',
+        `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
+        options.logDestination ? { log_destination: options.logDestination } : {},
+      );
+      if (options.json) printJson(check);
+      else printChecks(check);
+    });
+
+  withRemoteOptions(
+    workspaces
+      .command('discover')
+      .description('every job with its compute, monthly cost and findings')
+      .addHelpText(
+        'after',
+        examples('setpoint workspaces discover ws_1', 'setpoint workspaces discover ws_1 --days 7 --json'),
+      )
+      .argument('<workspace>', 'workspace id'),
+  )
+    .option('--days <n>', 'look-back window in days', '30')
+    .action(async (id, options) => {
+      const result = await remoteClient(options).request<DiscoverResource>(
+        'GET',
+        `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${parseCount('--days', options.days, 1, 60)}`,
+      );
+      if (options.json) return printJson(result);
+      const money = (value: number | null) => (value === null ? '—' : `$${value.toFixed(0)}`);
+      printTable(
+        ['JOB', 'NAME', 'COMPUTE', 'RUNS', '$/MONTH', 'EST. SAVING', 'PHOTON', 'AUTOSCALE', 'IMPORTED'],
+        [...result.jobs]
+          .sort((a, b) => (b.monthly_cost_usd ?? 0) - (a.monthly_cost_usd ?? 0))
+          .map((job) => [
+            job.job_id,
+            job.name,
+            job.compute,
+            job.runs_in_window,
+            money(job.monthly_cost_usd),
+            money(job.estimated_monthly_savings_usd),
+            job.photon ? 'yes' : '',
+            job.autoscale ? 'yes' : '',
+            job.imported ? 'yes' : '',
+          ]),
+      );
+      for (const finding of result.findings)
+        process.stdout.write(
+          `${finding.title}: ${finding.job_ids.length ? finding.job_ids.join(', ') : 'none'}\n`,
+        );
+    });
+
+  withRemoteOptions(
+    workspaces
+      .command('import')
+      .description('create projects for jobs (one per job cluster) and wire them for collection')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces import ws_1 123 456 --sla 60',
+          'setpoint workspaces import ws_1 123 --auto-apply --preference economy',
+        ),
+      )
+      .argument('<workspace>', 'workspace id')
+      .argument('<jobs...>', 'job ids'),
+  )
+    .option('--auto-apply', 'apply recommendations automatically')
+    .option('--sla <minutes>', 'runtime SLA in minutes')
+    .option('--preference <preference>', 'economy | balanced | performance')
+    .option('--log-destination <path>', 'log destination for clusters without one')
+    .action(async (id, jobIds, options) => {
+      const settings: Record<string, unknown> = {};
+      if (options.autoApply) settings.autoApply = true;
+      if (options.sla) settings.slaMinutes = parseNumberOption('--sla', options.sla, { above: 0 });
+      if (options.preference) settings.preference = options.preference;
+      const result = await remoteClient(options).request<ImportResource>(
+        'POST',
+        `/api/v1/workspaces/${encodeURIComponent(id)}/import`,
+        {
+          job_ids: jobIds,
+          settings,
+          ...(options.logDestination ? { log_destination: options.logDestination } : {}),
+        },
+      );
+      if (options.json) return printJson(result);
+      for (const job of result.jobs) {
+        process.stdout.write(
+          `${job.name} (${job.job_id}): ${job.projects.map((project) => `${project.id} [${project.cluster_key}]`).join(', ') || 'no project'}\n`,
+        );
+        for (const skipped of job.skipped)
+          process.stdout.write(`  skipped ${skipped.what}: ${skipped.reason}\n`);
+      }
+    });
+
+  withRemoteOptions(
+    workspaces
+      .command('detach')
+      .description('undo an import: the job’s settings are restored exactly')
+      .addHelpText('after', examples('setpoint workspaces detach ws_1 123'))
+      .argument('<workspace>', 'workspace id')
+      .argument('<job>', 'job id'),
+  ).action(async (id, jobId, options) => {
+    const result = await remoteClient(options).request<DetachResource>(
+      'POST',
+      `/api/v1/workspaces/${encodeURIComponent(id)}/detach`,
+      { job_id: jobId },
+    );
+    if (options.json) printJson(result);
+    else
+      process.stdout.write(
+        `detached job ${jobId}; its settings are restored (projects kept: ${result.projects.join(', ') || 'none'})\n`,
+      );
+  });
+}

@@ -1,0 +1,303 @@
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { S3Client } from '@setpoint/foundation/s3';
+import { Agent } from 'undici';
+import type { SetpointConfig } from '../config/schema.js';
+import type { Logger } from '../logging/logger.js';
+import { createPipeline } from '../pipeline/pipeline.js';
+import type {
+  PlatformCore,
+  PlatformPlugin,
+  PlatformRuntime,
+  ProjectClusterReportParser,
+} from '../platform-api/platform.js';
+import { PlatformRegistry } from '../platform-api/platform-registry.js';
+import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
+import { loadImportedLayers, openPriceCatalog } from '../pricing/catalog-store.js';
+import {
+  coreJobKinds,
+  type JobHandlers,
+  type JobKind,
+  type JobQueue,
+  type RetryPolicy,
+} from '../queue/job-queue.js';
+import { PgBossJobQueue } from '../queue/pg-boss-job-queue.js';
+import { SqlJobQueue } from '../queue/sql-job-queue.js';
+import { CredentialSigner } from '../security/credentials.js';
+import { loadKeyMaterial } from '../security/key-material.js';
+import { SecretBox } from '../security/secret-box.js';
+import { publicOnlyAgent } from '../security/ssrf-guard.js';
+import { createApiKeyService } from '../service/auth/api-key-service.js';
+import { createUserService } from '../service/auth/user-service.js';
+import { createInsightsService } from '../service/insights/insights-service.js';
+import { createParkedJobService } from '../service/jobs/parked-job-service.js';
+import { createOrganizationSettingsService } from '../service/organization/organization-settings-service.js';
+import { withOrganizationDefaults } from '../service/projects/organization-defaults.js';
+import { createProjectService } from '../service/projects/project-service.js';
+import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
+import { createRecommendationService } from '../service/recommendations/recommendation-service.js';
+import type { Recommender } from '../service/recommendations/recommender.js';
+import { createRepositories } from '../service/repositories.js';
+import { createEventLogFetcher } from '../service/runs/eventlog-fetcher.js';
+import { EventLogProfiler } from '../service/runs/eventlog-profiler.js';
+import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
+import { createRunService } from '../service/runs/run-service.js';
+import { createWorkspaceService } from '../service/workspaces/workspace-service.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
+import { S3BlobStore } from '../store/blobs/s3-blob-store.js';
+import type { StoreConnection } from '../store/open-database.js';
+import { createMetrics } from './metrics.js';
+import { openStore } from './open-store.js';
+import { registeredPlatforms } from './platforms.js';
+
+export interface AnalysisPorts {
+  profiler: RunProfiler;
+  coster: RunCoster;
+  recommender: Recommender;
+}
+
+export interface ComposeOptions {
+  config: SetpointConfig;
+  logger: Logger;
+  /** Replace the event-log, cost and recommendation engines (tests). */
+  analysis?: Partial<AnalysisPorts>;
+  store?: StoreConnection;
+  /** The platforms to run (default: every registered one). */
+  platforms?: PlatformPlugin[];
+}
+
+/**
+ * The composition root shared by `serve` (API, optionally with workers) and `worker`: store, queue,
+ * blobs, keys, the services by resource, every registered platform, and the pipeline, each given only
+ * what it needs.
+ */
+export async function composeServices(options: ComposeOptions) {
+  const { config, logger } = options;
+  const plugins = new PlatformRegistry(options.platforms ?? registeredPlatforms());
+  const store = options.store ?? (await openStore(config, plugins.entries));
+  const keys = loadKeyMaterial({
+    dataDir: config.dataDir,
+    masterKey: config.masterKey,
+    serverSecret: config.serverSecret,
+  });
+  const secretBox = new SecretBox(keys.masterKeys);
+  const signer = new CredentialSigner(keys.serverSecret);
+  const policy: RetryPolicy = {
+    maxAttempts: config.jobMaxAttempts,
+    retryDelaySeconds: config.jobRetryDelaySeconds,
+    leaseSeconds: config.jobLeaseSeconds,
+  };
+  const jobKinds: JobKind[] = [
+    ...coreJobKinds,
+    ...plugins.entries.flatMap((plugin) => plugin.jobKinds as readonly JobKind[]),
+  ];
+  const queue: JobQueue =
+    store.dialect === 'postgres' && config.databaseUrl
+      ? new PgBossJobQueue(config.databaseUrl, policy, jobKinds)
+      : new SqlJobQueue(store.db, store.dialect, policy);
+  const s3 =
+    config.s3AccessKeyId && config.s3SecretAccessKey
+      ? new S3Client({
+          region: config.s3Region,
+          endpoint: config.s3Endpoint,
+          credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
+        })
+      : undefined;
+  const blobs: BlobStore = config.blobStoreUrl
+    ? s3BlobStore(config.blobStoreUrl, s3)
+    : new LocalBlobStore(path.join(config.dataDir, 'blobs'));
+  const scratchDir = path.join(config.dataDir, 'tmp');
+  const events = new EventEmitter();
+  const metrics = createMetrics(queue);
+  const catalog = openPriceCatalog(config.dataDir);
+  // Newest import first: the recommender takes the first entry it finds for a node type.
+  const nodeTypes = [...loadImportedLayers(config.dataDir).reverse(), shippedCatalog].flatMap(
+    (layer) => layer.instanceTypes,
+  );
+
+  const repositories = createRepositories(store.db);
+  const organizationSettings = createOrganizationSettingsService({
+    store: repositories.organizationSettings,
+  });
+  const projects = withOrganizationDefaults(createProjectService(repositories), organizationSettings);
+  const workspaces = createWorkspaceService({ workspaces: repositories.workspaces, secretBox });
+  const users = createUserService({ users: repositories.users });
+  const apiKeys = createApiKeyService({
+    keys: repositories.apiKeys,
+    signer,
+    accessTokenTtlSeconds: config.accessTokenTtlSeconds,
+  });
+  const runs = createRunService({
+    runs: repositories.runs,
+    projects: repositories.projects,
+    blobs,
+    queue,
+    allowPrivateEventLogUris: config.allowPrivateEventLogUris,
+  });
+  const recommendations = createRecommendationService({
+    recommendations: repositories.recommendations,
+    projects: repositories.projects,
+    runs: repositories.runs,
+    queue,
+    events: { publish: (event: RecommendationEvent) => void events.emit(event.type, event) },
+  });
+  const insights = createInsightsService({
+    runs: repositories.runs,
+    projects,
+    workspaces,
+    organizationSettings,
+  });
+  const parkedJobs = createParkedJobService({
+    parked: repositories.parkedJobs,
+    runs: repositories.runs,
+    recommendations: repositories.recommendations,
+    logger,
+  });
+
+  let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+  const core: PlatformCore = {
+    db: store.db,
+    config,
+    queue,
+    projects,
+    workspaces,
+    runs,
+    recommendations,
+    catalog,
+    nodeTypes,
+    scratchDir,
+    logger,
+    publicUrl: () => publicUrl,
+  };
+  const platforms = new PlatformRegistry<PlatformRuntime>(
+    plugins.entries.map((plugin) => plugin.create(core)),
+  );
+  const platformOfProject = async (projectId: string) =>
+    platforms.forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
+
+  const analysis: AnalysisPorts = {
+    profiler: new EventLogProfiler(),
+    coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
+    recommender: {
+      recommend: (input) => platforms.forWorkspace(input.project.workspace).recommender.recommend(input),
+    },
+    ...options.analysis,
+  };
+  const parseClusterReport: ProjectClusterReportParser = async (projectId, raw) => {
+    if (raw === null || raw === undefined) return null;
+    const project = await projects.get(projectId);
+    return plugins.forWorkspace(await workspaces.facts(project.workspaceId)).runs.parseClusterReport(raw);
+  };
+
+  events.on('recommendation.apply_requested', (event: RecommendationEvent) => {
+    void platformOfProject(event.projectId)
+      .then((platform) => platform.applyRequested(event))
+      .catch((error: unknown) =>
+        logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
+      );
+  });
+  const pipeline = createPipeline({
+    runs: repositories.runs,
+    projectRecords: repositories.projects,
+    recommendationRecords: repositories.recommendations,
+    recommendations,
+    workspaces,
+    platforms: plugins,
+    blobs,
+    fetcher: createEventLogFetcher({
+      dispatcher: config.allowPrivateEventLogUris ? new Agent() : publicOnlyAgent(),
+      s3,
+      maxBytes: config.maxUploadBytes,
+    }),
+    ...analysis,
+    queue,
+    scratchDir,
+    maxEventLogBytes: config.maxUploadBytes,
+    logger,
+    onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
+    onRecommendationReady: async (projectId, recommendationId) =>
+      (await platformOfProject(projectId)).recommendationReady(projectId, recommendationId),
+  });
+
+  let workersStarted = false;
+  const timers: NodeJS.Timeout[] = [];
+  return {
+    config,
+    logger,
+    store,
+    queue,
+    blobs,
+    secretBox,
+    signer,
+    events,
+    metrics,
+    scratchDir,
+    projects,
+    workspaces,
+    apiKeys,
+    organizationSettings,
+    users,
+    /** Set by `setpoint demo`: a one-time link that signs the browser in as the demo admin. */
+    demoLoginToken: undefined as string | undefined,
+    runs,
+    recommendations,
+    insights,
+    parkedJobs,
+    pipeline,
+    platforms,
+    parseClusterReport,
+    /** Where platforms should send webhooks, once the listening address is known. */
+    setPublicUrl(url: string): void {
+      if (!config.publicUrl) publicUrl = url;
+    },
+    async startWorkers(): Promise<void> {
+      workersStarted = true;
+      const stalledMs = 2 * config.jobLeaseSeconds * 1000;
+      const resume = () =>
+        void pipeline
+          .resumeStalledRuns(stalledMs)
+          .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
+      timers.push(setInterval(resume, stalledMs));
+      resume();
+      for (const schedule of platforms.entries.flatMap((platform) => platform.schedules)) {
+        const everyMs = schedule.everySeconds * 1000;
+        timers.push(
+          setInterval(() => {
+            void schedule
+              .run(String(Math.floor(Date.now() / everyMs)))
+              .catch((error: unknown) => logger.error({ err: error }, `${schedule.name} failed`));
+          }, everyMs),
+        );
+      }
+      for (const timer of timers) timer.unref();
+      const handlers: JobHandlers = Object.assign(
+        {},
+        pipeline.handlers,
+        ...platforms.entries.map((platform) => platform.handlers),
+      );
+      await queue.startWorkers(handlers, {
+        concurrency: config.workerConcurrency,
+        onParked: (job) => parkedJobs.park(job),
+        onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+      });
+    },
+    /** Stops the workers (waiting for running jobs), then the queue and the database. */
+    async close(): Promise<void> {
+      for (const timer of timers) clearInterval(timer);
+      if (workersStarted || queue.name === 'pg-boss') await queue.stop();
+      if (!options.store) await store.close();
+    },
+  };
+}
+
+function s3BlobStore(url: string, s3: S3Client | undefined): BlobStore {
+  if (!s3) throw new Error('blobStoreUrl is s3:// but AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY are not set');
+  const parsed = new URL(url);
+  return new S3BlobStore(s3, {
+    bucket: parsed.hostname,
+    prefix: parsed.pathname,
+  });
+}
+
+export type Services = Awaited<ReturnType<typeof composeServices>>;

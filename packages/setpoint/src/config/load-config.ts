@@ -1,0 +1,55 @@
+import { ConfigError } from '@setpoint/foundation/errors';
+import { configSchema, type SetpointConfig } from './schema.js';
+
+const envNames = {
+  dataDir: 'SETPOINT_DATA_DIR',
+  databaseUrl: 'SETPOINT_DATABASE_URL',
+  host: 'SETPOINT_HOST',
+  port: 'SETPOINT_PORT',
+  logLevel: 'SETPOINT_LOG_LEVEL',
+  masterKey: 'SETPOINT_MASTER_KEY',
+  maxUploadBytes: 'SETPOINT_MAX_UPLOAD_BYTES',
+  serverSecret: 'SETPOINT_SERVER_SECRET',
+  blobStoreUrl: 'SETPOINT_BLOB_STORE_URL',
+  s3Endpoint: 'SETPOINT_S3_ENDPOINT',
+  s3Region: 'AWS_REGION',
+  s3AccessKeyId: 'AWS_ACCESS_KEY_ID',
+  s3SecretAccessKey: 'AWS_SECRET_ACCESS_KEY',
+  allowPrivateEventLogUris: 'SETPOINT_ALLOW_PRIVATE_EVENTLOG_URIS',
+  accessTokenTtlSeconds: 'SETPOINT_ACCESS_TOKEN_TTL_SECONDS',
+  rateLimitPerMinute: 'SETPOINT_RATE_LIMIT_PER_MINUTE',
+  metricsPublic: 'SETPOINT_METRICS_PUBLIC',
+  workerConcurrency: 'SETPOINT_WORKER_CONCURRENCY',
+  jobLeaseSeconds: 'SETPOINT_JOB_LEASE_SECONDS',
+  jobMaxAttempts: 'SETPOINT_JOB_MAX_ATTEMPTS',
+  jobRetryDelaySeconds: 'SETPOINT_JOB_RETRY_DELAY_SECONDS',
+  publicUrl: 'SETPOINT_PUBLIC_URL',
+  logCompletenessPollMs: 'SETPOINT_LOG_COMPLETENESS_POLL_MS',
+  logMaxIncompleteAttempts: 'SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS',
+  slaRevertFactor: 'SETPOINT_SLA_REVERT_FACTOR',
+  maxAutoChangesPerWeek: 'SETPOINT_MAX_AUTO_CHANGES_PER_WEEK',
+  reconcileIntervalSeconds: 'SETPOINT_RECONCILE_INTERVAL_SECONDS',
+} as const satisfies Partial<Record<keyof SetpointConfig, string>>;
+
+/** Flags win over env, env wins over defaults. */
+export function loadConfig(
+  flags: Partial<Record<keyof SetpointConfig, unknown>> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): SetpointConfig {
+  const fromEnv: Record<string, unknown> = {};
+  for (const [key, name] of Object.entries(envNames)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') fromEnv[key] = value;
+  }
+  const corsOrigins = env.SETPOINT_CORS_ORIGINS;
+  if (corsOrigins) fromEnv.corsOrigins = corsOrigins.split(',').map((origin) => origin.trim());
+  const definedFlags = Object.fromEntries(Object.entries(flags).filter(([, value]) => value !== undefined));
+  const parsed = configSchema.safeParse({ ...fromEnv, ...definedFlags });
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
+}

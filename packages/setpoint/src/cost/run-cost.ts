@@ -1,0 +1,97 @@
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { VolumeSpec } from '../pricing/price-catalog.js';
+import type { Cloud } from '../pricing/schema.js';
+import type { Billing, CostBreakdown, Market } from './cluster-spec.js';
+import { type CostModel, type UsageLine, usdPerDbuFor } from './cost-model.js';
+import type { CostRange } from './range.js';
+
+/** One instance's life in a cluster: each replacement of a lost node is a node of its own. */
+export interface TimelineNode {
+  role: 'driver' | 'worker';
+  nodeType: string;
+  startMs: number;
+  endMs: number;
+  /** `spot-with-fallback` when the node may have fallen back to on-demand: its range reaches on-demand. */
+  market: Market;
+  /** The spot price this node actually paid, when known. */
+  spotUsdPerHour?: number;
+  volumes?: VolumeSpec[];
+  /** This instance's billed minutes before its observed start, instead of the run-wide option. */
+  preStartMinutes?: CostRange;
+}
+
+export interface ClusterTimeline {
+  cloud: Cloud;
+  region: string;
+  billing: Billing;
+  nodes: TimelineNode[];
+}
+
+export interface RunCostOptions {
+  /**
+   * Minutes each instance was billed before its observed start (boot and init before the first poll; the
+   * reference product measured 2–3 minutes per instance). Default: none.
+   */
+  preStartMinutes?: CostRange;
+}
+
+export interface TimelineCost extends CostBreakdown {
+  /** Wall-clock hours from the first node start to the last node end. */
+  hours: number;
+  /** Expected instance-hours across all nodes. */
+  nodeHours: number;
+}
+
+function checkedPreStart(preStart: CostRange): CostRange {
+  if (!(preStart.low >= 0 && preStart.low <= preStart.expected && preStart.expected <= preStart.high)) {
+    throw new ValidationError('INVALID_PRE_START', 'pre-start minutes need 0 ≤ low ≤ expected ≤ high');
+  }
+  return preStart;
+}
+
+/** EMR bills each instance per second with a one-minute minimum. */
+const emrMinimumHours = 1 / 60;
+
+/** The actual cost of a run from its cluster timeline. */
+export function runCost(
+  model: CostModel,
+  timeline: ClusterTimeline,
+  options: RunCostOptions = {},
+): TimelineCost {
+  if (timeline.nodes.length === 0) {
+    throw new ValidationError('EMPTY_TIMELINE', 'the cluster timeline has no nodes');
+  }
+  const runPreStart = checkedPreStart(options.preStartMinutes ?? { low: 0, expected: 0, high: 0 });
+  const minimum = timeline.billing.platform === 'emr' ? emrMinimumHours : 0;
+  const lines: UsageLine[] = timeline.nodes.map((node) => {
+    if (!(node.endMs >= node.startMs)) {
+      throw new ValidationError('INVALID_TIMELINE', `node ${node.nodeType} ends before it starts`);
+    }
+    const preStart = node.preStartMinutes ? checkedPreStart(node.preStartMinutes) : runPreStart;
+    const observed = (node.endMs - node.startMs) / 3_600_000;
+    const hours = {
+      low: Math.max(minimum, observed + preStart.low / 60),
+      expected: Math.max(minimum, observed + preStart.expected / 60),
+      high: Math.max(minimum, observed + preStart.high / 60),
+    };
+    const rate = model.nodeRate({
+      cloud: timeline.cloud,
+      region: timeline.region,
+      billing: timeline.billing,
+      nodeType: node.nodeType,
+      market: node.market,
+      volumes: node.volumes ?? [],
+      ...(node.spotUsdPerHour === undefined ? {} : { spotUsdPerHour: node.spotUsdPerHour }),
+    });
+    return { hours, rate };
+  });
+  const usdPerDbu = usdPerDbuFor(model.catalog, timeline.cloud, timeline.region, timeline.billing);
+  const breakdown = model.sum(lines, usdPerDbu);
+  const start = Math.min(...timeline.nodes.map((node) => node.startMs));
+  const end = Math.max(...timeline.nodes.map((node) => node.endMs));
+  return {
+    ...breakdown,
+    hours: (end - start) / 3_600_000,
+    nodeHours: lines.reduce((sum, line) => sum + line.hours.expected, 0),
+  };
+}

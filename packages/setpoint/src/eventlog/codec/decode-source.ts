@@ -1,0 +1,83 @@
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { ByteSource } from './byte-source.js';
+import { coalesceChunks } from './coalesce-chunks.js';
+import { type Codec, codecSniffBytes, detectCodec } from './detect-codec.js';
+import { decodeGzipStream } from './gzip-stream.js';
+import { decodeLz4BlockStream } from './lz4-block-stream.js';
+import { decodeLzfStream } from './lzf-stream.js';
+import { decodeOffThread, type ThreadCodec } from './off-thread.js';
+import { decodeSnappyJavaStream } from './snappy-java-stream.js';
+import { decodeZstdStream, findZstdBinary, type ZstdDecoder } from './zstd-stream.js';
+
+const defaultOffThreadMinBytes = 8 * 2 ** 20;
+
+export interface DecodeOptions {
+  zstdDecoder?: ZstdDecoder;
+  /**
+   * Stored size from which the pure-JS decoders (lz4, snappy, LZF, fzstd) run in a worker thread,
+   * overlapping with parsing; smaller files decode inline, where a thread would cost more than it saves.
+   */
+  offThreadMinBytes?: number;
+  /** Called with the number of stored (compressed) bytes as they are read; drives progress. */
+  onStoredBytes?: (bytes: number) => void;
+}
+
+export interface DecodedSource {
+  codec: Codec;
+  chunks: AsyncIterable<Uint8Array>;
+}
+
+/** Sniffs the codec from the first bytes and returns the decompressed byte stream of one file. */
+export async function decodeSource(source: ByteSource, options: DecodeOptions = {}): Promise<DecodedSource> {
+  const head = await source.readHead(codecSniffBytes);
+  if (head.length === 0) throw new ValidationError('EVENTLOG_EMPTY', `${source.name}: the file is empty`);
+  const codec = detectCodec(head);
+  const stored = () => countBytes(source.open(), options.onStoredBytes);
+  const offThread = source.size >= (options.offThreadMinBytes ?? defaultOffThreadMinBytes);
+  const zstdDecoder = options.zstdDecoder ?? 'auto';
+  const decode = (threadCodec: ThreadCodec, inline: () => AsyncIterable<Uint8Array>) =>
+    coalesceChunks(offThread ? decodeOffThread(threadCodec, stored(), source.name) : inline());
+  switch (codec) {
+    case 'plain':
+      return { codec, chunks: stored() };
+    case 'gzip':
+      return { codec, chunks: decodeGzipStream(stored(), source.name) };
+    case 'lz4':
+      return { codec, chunks: decode('lz4', () => decodeLz4BlockStream(stored(), source.name)) };
+    case 'snappy':
+      return { codec, chunks: decode('snappy', () => decodeSnappyJavaStream(stored(), source.name)) };
+    case 'lzf':
+      return { codec, chunks: decode('lzf', () => decodeLzfStream(stored(), source.name)) };
+    case 'zstd':
+      if (zstdDecoder === 'fzstd' || (zstdDecoder === 'auto' && !findZstdBinary())) {
+        return { codec, chunks: decode('zstd', () => decodeZstdStream(stored(), source.name, 'fzstd')) };
+      }
+      return { codec, chunks: coalesceChunks(decodeZstdStream(stored(), source.name, zstdDecoder)) };
+    case 'lz4-frame':
+      throw new ValidationError(
+        'EVENTLOG_UNSUPPORTED_CODEC',
+        `${source.name}: LZ4 frame format is not what Spark writes; decompress it with \`lz4 -d\` first`,
+      );
+    case 'zip':
+      throw new ValidationError('EVENTLOG_NESTED_ZIP', `${source.name}: a zip archive inside a zip archive`);
+    case 'unknown':
+      throw new ValidationError(
+        'EVENTLOG_NOT_RECOGNISED',
+        `${source.name}: not a Spark event log (starts with bytes ${hex(head)}; expected JSON lines or a Spark codec)`,
+      );
+  }
+}
+
+async function* countBytes(
+  chunks: AsyncIterable<Uint8Array>,
+  onBytes: ((bytes: number) => void) | undefined,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    onBytes?.(chunk.length);
+    yield chunk;
+  }
+}
+
+function hex(bytes: Uint8Array): string {
+  return Array.from(bytes.subarray(0, 8), (byte) => byte.toString(16).padStart(2, '0')).join(' ');
+}

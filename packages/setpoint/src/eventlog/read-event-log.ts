@@ -1,0 +1,102 @@
+import { ValidationError } from '@setpoint/foundation/errors';
+import { type DecodeOptions, decodeSource } from './codec/decode-source.js';
+import { TruncatedStreamError } from './eventlog-errors.js';
+import { DecompressionBudget, type EventLogLimits, formatBytes, resolveLimits } from './eventlog-limits.js';
+import { orderDatabricksParts } from './layout/order-databricks-parts.js';
+import type { EventLogUnit } from './layout/resolve-layout.js';
+import { LineSplitter } from './line-splitter.js';
+import { type AggregatedRun, RunAggregator } from './run-aggregator.js';
+import type { EventLogSourceInfo } from './run-profile.js';
+
+export interface ReadProgress {
+  storedBytesRead: number;
+  storedBytesTotal: number;
+}
+
+export interface ReadOptions extends Pick<DecodeOptions, 'zstdDecoder' | 'offThreadMinBytes'> {
+  /** Read what a truncated compressed stream holds (with a warning) instead of failing. */
+  allowTruncated?: boolean;
+  /** Bounds of the read; unset ones take `defaultEventLogLimits`. */
+  limits?: Partial<EventLogLimits>;
+  onProgress?: (progress: ReadProgress) => void;
+}
+
+export interface ReadResult {
+  run: AggregatedRun;
+  source: EventLogSourceInfo;
+}
+
+/** Streams every part of one event log through the aggregator, in order, within the limits. */
+export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}): Promise<ReadResult> {
+  const limits = resolveLimits(options.limits);
+  const aggregator = new RunAggregator(limits);
+  const budget = new DecompressionBudget(limits);
+  const decodeOptions: DecodeOptions = {
+    ...(options.zstdDecoder ? { zstdDecoder: options.zstdDecoder } : {}),
+    ...(options.offThreadMinBytes !== undefined ? { offThreadMinBytes: options.offThreadMinBytes } : {}),
+  };
+  let parts = unit.parts;
+  if (unit.needsHeaderOrdering && parts.length > 1) {
+    const ordered = await orderDatabricksParts(parts, decodeOptions);
+    parts = ordered.parts;
+    for (const warning of ordered.warnings) aggregator.warn(warning);
+  }
+  const storedBytesTotal = parts.reduce((sum, part) => sum + part.size, 0);
+  let storedBytesRead = 0;
+  const onStoredBytes = (bytes: number) => {
+    storedBytesRead += bytes;
+    budget.addStored(bytes);
+    aggregator.addStoredBytes(bytes);
+    options.onProgress?.({ storedBytesRead, storedBytesTotal });
+  };
+  const partInfo: EventLogSourceInfo['parts'] = [];
+  for (const part of parts) {
+    const { codec, chunks } = await decodeSource(part, { ...decodeOptions, onStoredBytes });
+    partInfo.push({ name: part.name, codec, storedBytes: part.size });
+    const splitter = new LineSplitter(
+      {
+        line: (buffer, start, end, cut) => aggregator.acceptLine(buffer, start, end, cut),
+        blankLines: (count) => aggregator.acceptBlankLines(count),
+        overlong: (line) => aggregator.acceptOverlongLine(line),
+      },
+      limits.maxLineBytes,
+    );
+    try {
+      for await (const chunk of chunks) {
+        budget.addDecompressed(chunk.length, part.name);
+        splitter.push(
+          Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
+        );
+      }
+    } catch (error) {
+      if (!(error instanceof TruncatedStreamError) || !(unit.inProgress || options.allowTruncated)) {
+        if (error instanceof TruncatedStreamError && aggregator.hasEvents()) {
+          throw new ValidationError(
+            'EVENTLOG_TRUNCATED',
+            `${error.message}; rerun with --allow-truncated to analyze the part that was written`,
+          );
+        }
+        throw error;
+      }
+      aggregator.warn(`${part.name}: the ${codec} stream ends mid-block; read the complete blocks only`);
+    }
+    splitter.end();
+  }
+  const run = aggregator.finish();
+  if (run.parse.events === 0) {
+    const lines = run.parse.lines;
+    const overlong = run.parse.issues.find((issue) => issue.code === 'line-too-long')?.lines ?? [];
+    const skipped =
+      overlong.length === 0
+        ? ''
+        : `; line${overlong.length === 1 ? '' : 's'} ${overlong.join(', ')} ${overlong.length === 1 ? 'is' : 'are'} longer than ${formatBytes(limits.maxLineBytes)} (limit maxLineBytes) and ${overlong.length === 1 ? 'was' : 'were'} skipped`;
+    throw new ValidationError(
+      'EVENTLOG_NO_EVENTS',
+      `${unit.path}: not a Spark event log (no Spark listener events in ${lines} line${lines === 1 ? '' : 's'}${skipped})`,
+    );
+  }
+  return {
+    run,
+    source: { path: unit.path, layout: unit.layout, inProgress: unit.inProgress, parts: partInfo },
+  };
+}

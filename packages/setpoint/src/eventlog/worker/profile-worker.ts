@@ -1,0 +1,32 @@
+/**
+ * The worker-thread side of profileEventLogInWorker: reads one event log and posts its RunProfile
+ * (or its error) back. Nothing else runs here, so a hostile log can only burn this thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { isAppError } from '@setpoint/foundation/errors';
+import { analyzeEventLog } from '../analyze-event-log.js';
+import type { ProfileJob, WorkerMessage } from './worker-protocol.js';
+
+const job = workerData as ProfileJob;
+const post = (message: WorkerMessage) => parentPort!.postMessage(message);
+
+try {
+  const profile = await analyzeEventLog(job.path, {
+    ...job.options,
+    ...(job.reportProgress ? { onProgress: (progress) => post({ type: 'progress', progress }) } : {}),
+  });
+  post({ type: 'done', profile });
+} catch (error) {
+  post({
+    type: 'failed',
+    error: isAppError(error)
+      ? {
+          name: error.name,
+          message: error.message,
+          kind: error.kind,
+          code: error.code,
+          details: error.details,
+        }
+      : { name: 'Error', message: error instanceof Error ? error.message : String(error) },
+  });
+}

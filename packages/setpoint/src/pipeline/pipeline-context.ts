@@ -1,0 +1,62 @@
+import { isAppError } from '@setpoint/foundation/errors';
+import type { Logger } from '../logging/logger.js';
+import type { PlatformPlugin } from '../platform-api/platform.js';
+import type { PlatformRegistry } from '../platform-api/platform-registry.js';
+import { type JobQueue, PermanentJobError } from '../queue/job-queue.js';
+import type { ProjectRepository } from '../service/projects/project-repository.js';
+import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
+import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
+import type { Recommender } from '../service/recommendations/recommender.js';
+import type { EventLogFetcher } from '../service/runs/eventlog-fetcher.js';
+import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
+import type { RunRow } from '../service/runs/run-records.js';
+import type { RunRepository } from '../service/runs/run-repository.js';
+import type { WorkspaceService } from '../service/workspaces/workspace-service.js';
+import type { BlobStore } from '../store/blobs/blob-store.js';
+
+/** What the pipeline's steps are given: repositories and services, the analysis engines, the platforms. */
+export interface PipelineDependencies {
+  runs: RunRepository;
+  projectRecords: Pick<ProjectRepository, 'find'>;
+  recommendationRecords: Pick<RecommendationRepository, 'find' | 'since' | 'complete'>;
+  recommendations: Pick<RecommendationService, 'request'>;
+  workspaces: Pick<WorkspaceService, 'facts'>;
+  platforms: Pick<PlatformRegistry<PlatformPlugin>, 'forWorkspace'>;
+  blobs: BlobStore;
+  fetcher: EventLogFetcher;
+  profiler: RunProfiler;
+  coster: RunCoster;
+  recommender: Recommender;
+  queue: Pick<JobQueue, 'enqueue'>;
+  /** Scratch space for downloads (same filesystem as a local blob store, so files move, not copy). */
+  scratchDir: string;
+  maxEventLogBytes: number;
+  logger: Logger;
+  onIngestedBytes?(bytes: number): void;
+  /** A recommendation reached SUCCESS (the project's platform may apply it). */
+  onRecommendationReady?(projectId: string, recommendationId: string): Promise<void>;
+}
+
+/** Bad input (a validation AppError) will fail the same way on every retry: park it at once. */
+export function permanentIfInvalid(error: unknown): never {
+  if (isAppError(error) && (error.kind === 'validation' || error.kind === 'not_found')) {
+    throw new PermanentJobError(error.message, { cause: error });
+  }
+  throw error;
+}
+
+export async function loadRun(deps: Pick<PipelineDependencies, 'runs'>, runId: string): Promise<RunRow> {
+  const row = await deps.runs.find(runId);
+  if (!row) throw new PermanentJobError(`run ${runId} no longer exists`);
+  return row;
+}
+
+/** The run's project and the facts of its workspace (null for a project without one). */
+export async function projectOf(
+  deps: Pick<PipelineDependencies, 'projectRecords' | 'workspaces'>,
+  projectId: string,
+) {
+  const project = await deps.projectRecords.find(projectId);
+  if (!project) throw new PermanentJobError(`project ${projectId} no longer exists`);
+  return { project, workspace: await deps.workspaces.facts(project.workspaceId) };
+}

@@ -1,0 +1,32 @@
+import type { CoreJobHandlers } from '../queue/job-queue.js';
+import type { PipelineDependencies } from './pipeline-context.js';
+import { stallRecovery } from './stall-recovery.js';
+import { costStep } from './steps/cost-step.js';
+import { ingestStep } from './steps/ingest-step.js';
+import { modelUpdateStep } from './steps/model-update-step.js';
+import { parseStep } from './steps/parse-step.js';
+import { recommendStep } from './steps/recommend-step.js';
+
+export type { PipelineDependencies } from './pipeline-context.js';
+
+/**
+ * The processing pipeline, one queued job per step, one file per step: ingest → parse → cost →
+ * model update → recommend. Every step first checks whether its result is already stored, so re-running
+ * a step (retry, crashed worker) never duplicates a run or a recommendation, and writes its result in
+ * one update before queueing the next step. Parked jobs are recorded by the parked-job service.
+ */
+export function createPipeline(deps: PipelineDependencies): {
+  handlers: CoreJobHandlers;
+  resumeStalledRuns(stalledForMs: number): Promise<number>;
+} {
+  return {
+    handlers: {
+      'run.ingest': ingestStep(deps),
+      'run.parse': parseStep(deps),
+      'run.cost': costStep(deps),
+      'project.model-update': modelUpdateStep(deps),
+      'recommendation.generate': recommendStep(deps),
+    },
+    resumeStalledRuns: stallRecovery(deps),
+  };
+}

@@ -1,0 +1,28 @@
+import type { PipelineDependencies } from './pipeline-context.js';
+
+const stepFor = {
+  INGESTING: 'run.ingest',
+  PARSING: 'run.parse',
+  COSTING: 'run.cost',
+  MODELING: 'project.model-update',
+} as const;
+
+/**
+ * Re-queues the current step of runs that stopped moving (a process died between storing a run and
+ * queueing its next job). Steps are idempotent, so a duplicate is harmless.
+ */
+export function stallRecovery(deps: Pick<PipelineDependencies, 'runs' | 'queue' | 'logger'>) {
+  return async function resumeStalledRuns(stalledForMs: number): Promise<number> {
+    const rows = await deps.runs.stalled(
+      Object.keys(stepFor) as Array<keyof typeof stepFor>,
+      Date.now() - stalledForMs,
+      1000,
+    );
+    for (const row of rows) {
+      const kind = stepFor[row.pipeline_state as keyof typeof stepFor];
+      await deps.queue.enqueue(kind, { runId: row.id }, { idempotencyKey: `${kind}:${row.id}` });
+    }
+    if (rows.length > 0) deps.logger.info({ runs: rows.length }, 'stalled runs re-queued');
+    return rows.length;
+  };
+}

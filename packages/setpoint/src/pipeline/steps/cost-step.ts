@@ -1,0 +1,32 @@
+import type { RunProfile } from '../../eventlog/run-profile.js';
+import { PermanentJobError } from '../../queue/job-queue.js';
+import type { StoredClusterFacts } from '../../service/runs/run-records.js';
+import { parseJsonColumn } from '../../store/json-column.js';
+import { loadRun, type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
+
+/** `run.cost`: what the run cost, priced by its platform's coster; then the model update. */
+export function costStep(deps: PipelineDependencies) {
+  return async ({ runId }: { runId: string }): Promise<void> => {
+    const run = await loadRun(deps, runId);
+    if (run.cost === null) {
+      const profile = parseJsonColumn<RunProfile>(run.profile);
+      const stored = parseJsonColumn<StoredClusterFacts>(run.cluster_config);
+      if (!profile || !stored) throw new PermanentJobError(`run ${runId} has no profile to cost`);
+      const { workspace } = await projectOf(deps, run.project_id);
+      const cost = await deps.coster
+        .cost({
+          profile,
+          cluster: stored.facts,
+          clusterReport: parseJsonColumn<unknown>(run.cluster_report),
+          workspace,
+        })
+        .catch(permanentIfInvalid);
+      await deps.runs.update(runId, { cost: JSON.stringify(cost), pipeline_state: 'MODELING' });
+    }
+    await deps.queue.enqueue(
+      'project.model-update',
+      { runId },
+      { idempotencyKey: `project.model-update:${runId}` },
+    );
+  };
+}

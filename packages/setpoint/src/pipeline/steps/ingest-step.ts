@@ -1,0 +1,42 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { type JobContext, PermanentJobError } from '../../queue/job-queue.js';
+import { extractZip, isZipFile, safeFileName } from '../../service/runs/eventlog-bundle.js';
+import { eventLogBundle } from '../../service/runs/run-records.js';
+import { loadRun, type PipelineDependencies, permanentIfInvalid } from '../pipeline-context.js';
+
+/** `run.ingest`: downloads an `eventlog_uri` (a zip is unpacked) into the blob store, then parses. */
+export function ingestStep(deps: PipelineDependencies) {
+  return async ({ runId }: { runId: string }, context: JobContext): Promise<void> => {
+    const run = await loadRun(deps, runId);
+    if (run.eventlog_blob_key === null) {
+      if (!run.eventlog_uri)
+        throw new PermanentJobError(`run ${runId} has neither an event log nor an eventlog_uri`);
+      await mkdir(deps.scratchDir, { recursive: true });
+      const directory = await mkdtemp(path.join(deps.scratchDir, `ingest-${runId}-`));
+      try {
+        const name = safeFileName(new URL(run.eventlog_uri).pathname, 'eventlog');
+        const downloaded = path.join(directory, name);
+        deps.logger.info(
+          { runId, jobId: context.jobId, attempt: context.attempt },
+          'event log download started',
+        );
+        const bytes = await deps.fetcher.fetchTo(run.eventlog_uri, downloaded).catch(permanentIfInvalid);
+        const files = (await isZipFile(downloaded))
+          ? await extractZip(downloaded, directory, deps.maxEventLogBytes, new Set([name]))
+          : [{ name, path: downloaded, bytes }];
+        const bundle = eventLogBundle(runId);
+        for (const file of files) await deps.blobs.putFile(bundle, file.name, file.path);
+        await deps.runs.update(runId, {
+          eventlog_blob_key: bundle,
+          eventlog_bytes: bytes,
+          pipeline_state: 'PARSING',
+        });
+        deps.onIngestedBytes?.(bytes);
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
+    }
+    await deps.queue.enqueue('run.parse', { runId }, { idempotencyKey: `run.parse:${runId}` });
+  };
+}

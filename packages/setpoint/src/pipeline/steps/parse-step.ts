@@ -1,0 +1,37 @@
+import { PermanentJobError } from '../../queue/job-queue.js';
+import type { StoredClusterFacts } from '../../service/runs/run-records.js';
+import { parseJsonColumn } from '../../store/json-column.js';
+import { loadRun, type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
+
+/**
+ * `run.parse`: event log → RunProfile; the project's platform reads the run's cluster (facts,
+ * configuration, node timeline, outcome) from its report and the profile. Then the cost step.
+ */
+export function parseStep(deps: PipelineDependencies) {
+  return async ({ runId }: { runId: string }): Promise<void> => {
+    const run = await loadRun(deps, runId);
+    if (run.profile === null) {
+      if (!run.eventlog_blob_key) throw new PermanentJobError(`run ${runId} has no stored event log`);
+      const profile = await deps.blobs
+        .withLocalCopy(run.eventlog_blob_key, (directory) => deps.profiler.profile(directory))
+        .catch(permanentIfInvalid);
+      const { workspace } = await projectOf(deps, run.project_id);
+      const described = deps.platforms
+        .forWorkspace(workspace)
+        .runs.describeRun(parseJsonColumn<unknown>(run.cluster_report), profile);
+      const stored: StoredClusterFacts = { facts: described.facts, config: described.configuration };
+      await deps.runs.update(runId, {
+        profile: JSON.stringify(profile),
+        cluster_config: JSON.stringify(stored),
+        cluster_timeline: JSON.stringify(described.timeline),
+        started_at: described.startedAt,
+        ended_at: described.endedAt,
+        status: run.status ?? described.status,
+        input_bytes: profile.totals.inputBytes,
+        recommendation_id: described.recommendationId,
+        pipeline_state: 'COSTING',
+      });
+    }
+    await deps.queue.enqueue('run.cost', { runId }, { idempotencyKey: `run.cost:${runId}` });
+  };
+}

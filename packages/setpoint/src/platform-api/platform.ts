@@ -1,0 +1,109 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Kysely, Migration } from 'kysely';
+import type { SetpointConfig } from '../config/schema.js';
+import type { RunProfile } from '../eventlog/run-profile.js';
+import type { Logger } from '../logging/logger.js';
+import type { PriceCatalog } from '../pricing/price-catalog.js';
+import type { InstanceTypeEntry } from '../pricing/schema.js';
+import type { JobHandlers, JobQueue } from '../queue/job-queue.js';
+import type { ProjectService } from '../service/projects/project-service.js';
+import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
+import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
+import type { Recommender } from '../service/recommendations/recommender.js';
+import type { RunCoster } from '../service/runs/run-analysis.js';
+import type { ClusterFacts } from '../service/runs/run-records.js';
+import type { RunService } from '../service/runs/run-service.js';
+import type { WorkspaceService } from '../service/workspaces/workspace-service.js';
+import type { Database } from '../store/database-schema.js';
+import type { DialectName } from '../store/dialect.js';
+
+/**
+ * The boundary between Setpoint's core and a platform (Databricks today, EMR next). The core knows
+ * workspaces, projects, runs and recommendations; a platform knows how its clusters are reported,
+ * priced, searched, collected and changed. The composition root loops over the registered platforms;
+ * nothing in the core names one.
+ */
+export interface PlatformPlugin {
+  /** The `workspaces.platform` value of the workspaces it manages. */
+  readonly name: string;
+  /**
+   * Migrations of the tables the platform owns, keyed by name. The names take their place in the one
+   * numbered sequence the core's migrations use, so existing databases see the same order.
+   */
+  migrations(dialect: DialectName): Record<string, Migration>;
+  /** The job kinds it queues and runs (declared up front: pg-boss creates a queue per kind). */
+  readonly jobKinds: readonly string[];
+  /** How it reads what a run reports about its cluster. */
+  readonly runs: RunReportReader;
+  /** Its runtime, once the core services exist. */
+  create(core: PlatformCore): PlatformRuntime;
+}
+
+/** A run of the platform as the pipeline stores it. */
+export interface RunDescription {
+  facts: ClusterFacts;
+  /** The platform's configuration of the cluster (e.g. a Databricks `new_cluster`), when reported. */
+  configuration: Record<string, unknown> | null;
+  /** The cluster's instances over the run: what the run is priced from and the dashboard draws. */
+  timeline: unknown;
+  startedAt: number | null;
+  endedAt: number | null;
+  /** The outcome the platform reported (e.g. its tasks' result states), else null. */
+  status: string | null;
+  /** The Setpoint recommendation the cluster was configured from, when it carries that tag. */
+  recommendationId: string | null;
+}
+
+export interface RunReportReader {
+  /** Validates an uploaded cluster report at the edge (ValidationError on bad input); the result is stored. */
+  parseClusterReport(raw: unknown): unknown;
+  /** The run's cluster from its stored report (null when none came) and its parsed event log. */
+  describeRun(report: unknown, profile: RunProfile): RunDescription;
+}
+
+/** What the core gives a platform: its services, never its tables. */
+export interface PlatformCore {
+  /** For the platform's own repositories, over its own tables (`db.withTables<…>()`). */
+  db: Kysely<Database>;
+  config: SetpointConfig;
+  queue: Pick<JobQueue, 'enqueue'>;
+  projects: ProjectService;
+  workspaces: WorkspaceService;
+  runs: RunService;
+  recommendations: RecommendationService;
+  catalog: PriceCatalog;
+  /** Instance types of the catalog, newest import first. */
+  nodeTypes: readonly InstanceTypeEntry[];
+  scratchDir: string;
+  logger: Logger;
+  /** The URL the platform can reach this server at (webhook destinations); known once it listens. */
+  publicUrl(): string;
+}
+
+/** Work a platform runs on a schedule, e.g. polling for runs no webhook announced. */
+export interface PlatformSchedule {
+  name: string;
+  everySeconds: number;
+  /** `bucket` names the period, so a run queued twice in one period is one job. */
+  run(bucket: string): Promise<void>;
+}
+
+export interface PlatformRuntime {
+  readonly name: string;
+  /** Handlers of its `jobKinds`. */
+  handlers: Partial<JobHandlers>;
+  /** Its HTTP routes (webhook receivers, discovery, import, apply history, rollback, export). */
+  routes: FastifyPluginAsyncZod;
+  /** Prices its runs (its billing and its cluster reports). */
+  coster: RunCoster;
+  /** Recommends for its projects (its cluster shapes, candidates and candidate filters). */
+  recommender: Recommender;
+  /** Someone asked to apply a recommendation: write it into the platform when the project is linked. */
+  applyRequested(event: RecommendationEvent): Promise<void>;
+  /** A recommendation reached SUCCESS: apply it when the project's auto-apply allows. */
+  recommendationReady(projectId: string, recommendationId: string): Promise<void>;
+  schedules: PlatformSchedule[];
+}
+
+/** Validates a cluster report uploaded for a project with that project's platform; null stays null. */
+export type ProjectClusterReportParser = (projectId: string, raw: unknown) => Promise<unknown>;

@@ -1,0 +1,156 @@
+import { UpstreamError } from '@setpoint/foundation/errors';
+import { DatabricksApiError, parseErrorBody } from './api-error.js';
+import { createConcurrencyLimit } from './concurrency-limit.js';
+import { parseLosslessJson } from './lossless-json.js';
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Stop retrying once this much time has been spent waiting. */
+  totalBudgetMs: number;
+}
+
+export const defaultRetryPolicy: RetryPolicy = {
+  maxAttempts: 8,
+  baseDelayMs: 500,
+  maxDelayMs: 10_000,
+  totalBudgetMs: 300_000,
+};
+
+export interface TransportOptions {
+  host: string;
+  token: string;
+  fetch?: typeof fetch;
+  retry?: Partial<RetryPolicy>;
+  maxConcurrentRequests?: number;
+  /** Injected so tests never wait on the wall clock. */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined> | undefined;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: ArrayBuffer;
+}
+
+export interface DatabricksTransport {
+  host: string;
+  json(options: RequestOptions): Promise<unknown>;
+  raw(options: RequestOptions): Promise<RawResponse>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function normalizeHost(host: string): string {
+  const withScheme = /^https?:\/\//.test(host) ? host : `https://${host}`;
+  return withScheme.replace(/\/+$/, '');
+}
+
+/**
+ * HTTP to one workspace: bearer auth, bounded concurrency, retries on throttling and transient faults
+ * honouring an integer `Retry-After`, otherwise exponential backoff with jitter.
+ */
+export function createTransport(options: TransportOptions): DatabricksTransport {
+  const host = normalizeHost(options.host);
+  const policy = { ...defaultRetryPolicy, ...options.retry };
+  const doFetch = options.fetch ?? fetch;
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const limit = createConcurrencyLimit(options.maxConcurrentRequests ?? 8);
+
+  function url(request: RequestOptions): string {
+    const target = new URL(`${host}${request.path}`);
+    for (const [key, value] of Object.entries(request.query ?? {})) {
+      if (value !== undefined) target.searchParams.set(key, String(value));
+    }
+    return target.toString();
+  }
+
+  async function attempt(request: RequestOptions): Promise<RawResponse> {
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${options.token}`,
+      'user-agent': options.userAgent ?? 'setpoint',
+      ...request.headers,
+    };
+    let body: string | undefined;
+    if (request.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(request.body);
+    }
+    let response: Response;
+    try {
+      response = await doFetch(url(request), { method: request.method, headers, body });
+    } catch (error) {
+      throw new DatabricksApiError({
+        errorCode: 'CONNECTION_FAILED',
+        httpStatus: 503,
+        message: `cannot reach ${host}: ${error instanceof Error ? error.message : String(error)}`,
+        path: request.path,
+      });
+    }
+    const bytes = await response.arrayBuffer();
+    if (response.ok) return { status: response.status, headers: response.headers, body: bytes };
+    const { errorCode, message } = parseErrorBody(
+      response.status,
+      response.statusText,
+      Buffer.from(bytes).toString('utf8'),
+    );
+    throw new DatabricksApiError({
+      errorCode,
+      httpStatus: response.status,
+      message,
+      path: request.path,
+      retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+    });
+  }
+
+  async function raw(request: RequestOptions): Promise<RawResponse> {
+    let waited = 0;
+    for (let attemptNumber = 1; ; attemptNumber += 1) {
+      try {
+        return await limit(() => attempt(request));
+      } catch (error) {
+        if (!(error instanceof DatabricksApiError) || !error.retryable || attemptNumber >= policy.maxAttempts)
+          throw error;
+        const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
+        const delay = error.retryAfterMs ?? Math.round(backoff * (0.5 + random() / 2));
+        if (waited + delay > policy.totalBudgetMs) throw error;
+        waited += delay;
+        await sleep(delay);
+      }
+    }
+  }
+
+  async function json(request: RequestOptions): Promise<unknown> {
+    const response = await raw(request);
+    const text = Buffer.from(response.body).toString('utf8');
+    if (text.trim() === '') return {};
+    try {
+      return parseLosslessJson(text);
+    } catch {
+      throw new UpstreamError(
+        'DATABRICKS_BAD_RESPONSE',
+        `Databricks ${request.path} answered with invalid JSON`,
+      );
+    }
+  }
+
+  return { host, json, raw };
+}
+
+function retryAfterMs(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const seconds = Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}

@@ -1,0 +1,241 @@
+import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
+import type { ProjectService } from '../../../service/projects/project-service.js';
+import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
+import type { NewClusterSpec } from '../api/schema.js';
+import type { ConnectWorkspace } from '../connection/workspace-connection.js';
+import { buildClusterUpdate } from '../jobs/apply-cluster-change.js';
+import {
+  describeClusterRef,
+  findClusterSpec,
+  type JobClusterRef,
+  parseClusterRefKey,
+} from '../jobs/job-clusters.js';
+import {
+  diffManagedFields,
+  type ManagedClusterFields,
+  managedAwsAttributes,
+  managedAzureAttributes,
+  managedTopLevelFields,
+} from '../jobs/managed-fields.js';
+import { recommendationTagKey } from '../jobs/onboarding.js';
+import type { AppliedConfig, DatabricksRepository } from '../store/databricks-repository.js';
+import type { AppliedConfigKind } from '../store/databricks-tables.js';
+
+export interface ApplierDependencies {
+  connect: ConnectWorkspace;
+  store: DatabricksRepository;
+  projects: Pick<ProjectService, 'get'>;
+  recommendations: Pick<RecommendationService, 'get'>;
+}
+
+/** The managed fields of a recommendation's `new_cluster` fragment (or of a whole stored spec). */
+export function managedFieldsOf(spec: Record<string, unknown>): ManagedClusterFields {
+  const managed: Record<string, unknown> = {};
+  for (const field of managedTopLevelFields) if (spec[field] !== undefined) managed[field] = spec[field];
+  const pick = (source: unknown, allowed: readonly string[]) => {
+    if (!source || typeof source !== 'object') return undefined;
+    const picked = Object.fromEntries(Object.entries(source).filter(([key]) => allowed.includes(key)));
+    return Object.keys(picked).length ? picked : undefined;
+  };
+  const aws = pick(spec.aws_attributes, managedAwsAttributes);
+  const azure = pick(spec.azure_attributes, managedAzureAttributes);
+  if (aws) managed.aws_attributes = aws;
+  if (azure) managed.azure_attributes = azure;
+  return managed as ManagedClusterFields;
+}
+
+/** `newSettings` holds `next` itself, so tagging it here changes what jobs/update sends. */
+function tagRecommendation(next: NewClusterSpec, recommendationId: string | null): void {
+  const tags: Record<string, string> = { ...next.custom_tags };
+  if (recommendationId) tags[recommendationTagKey] = recommendationId;
+  else delete tags[recommendationTagKey];
+  if (Object.keys(tags).length > 0) next.custom_tags = tags;
+  else delete next.custom_tags;
+}
+
+/** The job cluster a project optimizes. */
+export async function projectTarget(projects: Pick<ProjectService, 'get'>, projectId: string) {
+  const project = await projects.get(projectId);
+  const ref = project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined;
+  if (!project.workspaceId || !project.jobId || !ref) {
+    throw new ValidationError(
+      'PROJECT_NOT_LINKED',
+      `project ${projectId} is not linked to a Databricks job cluster; import the job first`,
+    );
+  }
+  return { project, workspaceId: project.workspaceId, jobId: project.jobId, ref };
+}
+
+export interface ApplyResult {
+  config: AppliedConfig;
+  changedFields: string[];
+}
+
+/**
+ * Writes configurations into the job (the whole cluster entry, only managed fields changed) and
+ * records each one, so any can be rolled back to and edits by others are recognised.
+ */
+export function createApplier(deps: ApplierDependencies) {
+  async function currentSpec(workspaceId: string, jobId: string, ref: JobClusterRef) {
+    const { client } = await deps.connect(workspaceId);
+    const job = await client.getJob(jobId);
+    const spec = findClusterSpec(job.settings, ref);
+    if (!spec)
+      throw new NotFoundError(
+        'JOB_CLUSTER_NOT_FOUND',
+        `job ${jobId} has no ${describeClusterRef(ref)} any more`,
+      );
+    return { client, job, spec };
+  }
+
+  /** Managed fields that differ from what Setpoint last wrote: someone else changed the cluster. */
+  async function externalChanges(projectId: string, spec: NewClusterSpec): Promise<string[]> {
+    const last = (await deps.store.appliedConfigs(projectId)).at(-1);
+    return last ? diffManagedFields(last.clusterSpec, spec).map((difference) => difference.field) : [];
+  }
+
+  async function recordExternalChange(
+    projectId: string,
+    spec: NewClusterSpec,
+    fields: string[],
+  ): Promise<void> {
+    await deps.store.recordAppliedConfig({
+      projectId,
+      recommendationId: null,
+      kind: 'baseline',
+      clusterSpec: spec,
+      actor: 'external',
+      reason: `changed outside Setpoint: ${fields.join(', ')}`,
+    });
+    await deps.store.saveGuard(projectId, {
+      paused: true,
+      pauseReason: `the cluster was changed outside Setpoint (${fields.join(', ')})`,
+    });
+  }
+
+  /** Compares the job's cluster with what Setpoint last wrote; a difference is recorded and pauses auto-apply. */
+  async function checkExternalChange(projectId: string): Promise<string[]> {
+    const target = await projectTarget(deps.projects, projectId);
+    const { spec } = await currentSpec(target.workspaceId, target.jobId, target.ref);
+    const fields = await externalChanges(projectId, spec);
+    if (fields.length > 0) await recordExternalChange(projectId, spec, fields);
+    return fields;
+  }
+
+  async function write(
+    projectId: string,
+    managed: ManagedClusterFields,
+    options: {
+      kind: AppliedConfigKind;
+      actor: string;
+      reason: string;
+      recommendationId: string | null;
+      maintainScalingType: boolean;
+    },
+  ): Promise<ApplyResult> {
+    const target = await projectTarget(deps.projects, projectId);
+    const { client, job, spec } = await currentSpec(target.workspaceId, target.jobId, target.ref);
+    const changedOutside = await externalChanges(projectId, spec);
+    if (changedOutside.length > 0) {
+      await recordExternalChange(projectId, spec, changedOutside);
+      if (options.kind === 'auto-apply') {
+        throw new ConflictError(
+          'EXTERNAL_CHANGE',
+          `job ${target.jobId} was changed outside Setpoint (${changedOutside.join(', ')}); auto-apply is paused until a user resumes it`,
+        );
+      }
+    }
+    const update = buildClusterUpdate(job.settings, target.ref, managed, {
+      maintainScalingType: options.maintainScalingType,
+    });
+    const changedFields = diffManagedFields(update.previous, update.next).map(
+      (difference) => difference.field,
+    );
+    tagRecommendation(update.next, options.recommendationId);
+    await client.updateJob(target.jobId, update.newSettings);
+    const config = await deps.store.recordAppliedConfig({
+      projectId,
+      recommendationId: options.recommendationId,
+      kind: options.kind,
+      clusterSpec: update.next,
+      actor: options.actor,
+      reason: options.reason,
+    });
+    return { config, changedFields };
+  }
+
+  async function apply(
+    projectId: string,
+    recommendationId: string,
+    options: { actor: string; kind: 'apply' | 'auto-apply' },
+  ): Promise<ApplyResult> {
+    const rec = await deps.recommendations.get(projectId, recommendationId);
+    if (rec.state !== 'SUCCESS' || !rec.configuration) {
+      throw new ConflictError(
+        'RECOMMENDATION_NOT_READY',
+        `recommendation ${recommendationId} is ${rec.state}; only a SUCCESS recommendation can be applied`,
+      );
+    }
+    const { project } = await projectTarget(deps.projects, projectId);
+    if (options.kind === 'auto-apply') {
+      const guard = await deps.store.guard(projectId);
+      if (guard.paused)
+        throw new ConflictError(
+          'AUTO_APPLY_PAUSED',
+          `auto-apply is paused for project ${projectId}: ${guard.pauseReason ?? 'paused'}`,
+        );
+    }
+    return write(projectId, managedFieldsOf(rec.configuration), {
+      kind: options.kind,
+      actor: options.actor,
+      reason: rec.explanation ?? `recommendation ${recommendationId}`,
+      recommendationId,
+      maintainScalingType: project.settings.maintainScalingType,
+    });
+  }
+
+  /** Back to an earlier applied configuration (default: the one before the current). */
+  async function rollback(
+    projectId: string,
+    options: {
+      toConfigId?: string | undefined;
+      actor: string;
+      kind?: 'rollback' | 'revert';
+      reason?: string;
+    },
+  ): Promise<ApplyResult> {
+    const configs = await deps.store.appliedConfigs(projectId);
+    const target = options.toConfigId
+      ? configs.find((config) => config.id === options.toConfigId)
+      : configs.at(-2);
+    if (!target) {
+      throw new NotFoundError(
+        'NO_EARLIER_CONFIG',
+        options.toConfigId
+          ? `project ${projectId} has no applied configuration ${options.toConfigId}`
+          : `project ${projectId} has no earlier configuration to roll back to`,
+      );
+    }
+    return write(projectId, managedFieldsOf(target.clusterSpec), {
+      kind: options.kind ?? 'rollback',
+      actor: options.actor,
+      reason: options.reason ?? `back to the configuration of ${new Date(target.createdAt).toISOString()}`,
+      recommendationId: target.recommendationId,
+      maintainScalingType: false,
+    });
+  }
+
+  async function resumeAutoApply(projectId: string): Promise<void> {
+    await deps.store.saveGuard(projectId, { paused: false, pauseReason: null });
+  }
+
+  return {
+    apply,
+    rollback,
+    resumeAutoApply,
+    checkExternalChange,
+    history: (projectId: string) => deps.store.appliedConfigs(projectId),
+  };
+}
+
+export type Applier = ReturnType<typeof createApplier>;

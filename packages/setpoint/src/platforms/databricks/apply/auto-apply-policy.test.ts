@@ -1,0 +1,50 @@
+import { defaultProjectSettings } from '@setpoint/api-contract';
+import { describe, expect, it } from 'vitest';
+import { decideAutoApply, insideOptimizationWindow } from './auto-apply-policy.js';
+
+const saturday0230 = Date.UTC(2026, 10, 21, 2, 30);
+
+describe('insideOptimizationWindow', () => {
+  it('is open for the window’s duration after each cron start', () => {
+    const nightly = { cron: '0 2 * * *', durationMinutes: 60 };
+
+    expect(insideOptimizationWindow(nightly, saturday0230)).toBe(true);
+    expect(insideOptimizationWindow(nightly, saturday0230 + 60 * 60_000)).toBe(false);
+    expect(insideOptimizationWindow(null, saturday0230)).toBe(true);
+  });
+});
+
+describe('decideAutoApply', () => {
+  const base = {
+    paused: false,
+    pauseReason: null,
+    changesInPeriod: 0,
+    maxChangesPerPeriod: 5,
+    now: saturday0230,
+  };
+
+  it('applies only when auto-apply is on', () => {
+    expect(decideAutoApply({ ...base, settings: defaultProjectSettings() })).toEqual({
+      apply: false,
+      reason: 'auto-apply is off',
+    });
+    expect(
+      decideAutoApply({ ...base, settings: { ...defaultProjectSettings(), autoApply: true } }).apply,
+    ).toBe(true);
+  });
+
+  it('respects a pause, the window and the weekly cap', () => {
+    const settings = { ...defaultProjectSettings(), autoApply: true };
+
+    expect(decideAutoApply({ ...base, settings, paused: true, pauseReason: 'edited in the UI' }).reason).toBe(
+      'auto-apply is paused: edited in the UI',
+    );
+    expect(
+      decideAutoApply({
+        ...base,
+        settings: { ...settings, optimizationWindow: { cron: '0 5 * * *', durationMinutes: 30 } },
+      }).reason,
+    ).toBe('outside the optimization window');
+    expect(decideAutoApply({ ...base, settings, changesInPeriod: 5 }).reason).toMatch(/cap 5/);
+  });
+});

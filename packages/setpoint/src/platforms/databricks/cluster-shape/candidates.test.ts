@@ -1,0 +1,102 @@
+import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
+import { describe, expect, it } from 'vitest';
+import { createCostModel } from '../../../cost/cost-model.js';
+import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
+import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
+import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import { buildCandidateSpace, maxPlausiblePhotonSpeedup } from './candidates.js';
+import type { DatabricksClusterShape } from './cluster-shape.js';
+import { costSpecOf } from './cost-spec.js';
+
+const clusterSpecOf = (shape: DatabricksClusterShape, region: string, plan: 'premium') =>
+  costSpecOf(shape, { region, plan, compute: 'jobs' });
+
+const catalog = createPriceCatalog([shippedCatalog]);
+const costModel = createCostModel(catalog);
+const current: DatabricksClusterShape = {
+  cloud: 'aws',
+  workerNodeType: 'm5.xlarge',
+  driverNodeType: 'm5.xlarge',
+  workers: 8,
+  autoscale: null,
+  market: 'on-demand',
+  firstOnDemand: 0,
+  photon: false,
+};
+
+function space(settings: Partial<ProjectSettings>, observed: DatabricksClusterShape[] = [current]) {
+  return buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
+    cloud: 'aws',
+    region: 'us-east-1',
+    plan: 'premium',
+    settings: { ...defaultProjectSettings(), ...settings },
+    current,
+    observed,
+  });
+}
+
+describe('buildCandidateSpace', () => {
+  it('offers the current family and its compute and memory siblings, within the worker bounds', () => {
+    const allowed = space({ minWorkers: 2, maxWorkers: 12 }).entries.filter((entry) => entry.allowed);
+    const families = new Set(allowed.map((entry) => entry.shape.workerNodeType.split('.')[0]));
+    expect([...families].sort()).toEqual(['c5', 'm5', 'r5']);
+    for (const entry of allowed) {
+      expect(entry.shape.workers).toBeGreaterThanOrEqual(2);
+      expect(entry.shape.workers).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it('keeps an observed configuration outside the bounds, marked as not allowed', () => {
+    const outside: DatabricksClusterShape = { ...current, workerNodeType: 'i3.xlarge' };
+    const entries = space({ allowedInstanceFamilies: ['r5'] }, [outside, current]).entries;
+    const kept = entries.find((entry) => entry.shape.workerNodeType === 'i3.xlarge');
+    expect(kept?.allowed).toBe(false);
+    const allowedTypes = entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType);
+    expect(allowedTypes.every((type) => type.startsWith('r5.'))).toBe(true);
+  });
+
+  it('offers only the markets the spot policy permits, spot priced with its interruption allowance', () => {
+    const markets = (policy: ProjectSettings['spotPolicy']) =>
+      new Set(
+        space({ spotPolicy: policy })
+          .entries.filter((e) => e.allowed)
+          .map((e) => e.shape.market),
+      );
+    expect([...markets('on-demand-only')]).toEqual(['on-demand']);
+    expect([...markets('spot-with-fallback')].sort()).toEqual(['on-demand', 'spot-with-fallback']);
+    expect([...markets('spot-allowed')].sort()).toEqual(['on-demand', 'spot', 'spot-with-fallback']);
+    const entries = space({ spotPolicy: 'spot-with-fallback', forceOnDemandDriver: true }).entries;
+    const spot = entries.find((entry) => entry.shape.market === 'spot-with-fallback');
+    expect(spot?.shape.firstOnDemand).toBe(1);
+  });
+
+  it('offers Photon only where its break-even speed-up is plausible', () => {
+    const photon = space({ photonAllowed: true }).entries.filter(
+      (entry) => entry.shape.photon && entry.allowed,
+    );
+    expect(photon.length).toBeGreaterThan(0);
+    for (const entry of photon) {
+      const spec = clusterSpecOf(entry.shape, 'us-east-1', 'premium');
+      expect(photonBreakEvenForCluster(costModel, spec, entry.shape.workers).threshold).toBeLessThanOrEqual(
+        maxPlausiblePhotonSpeedup,
+      );
+    }
+  });
+
+  it('makes autoscaling candidates when the job autoscales and the scaling type is kept', () => {
+    const autoscaling: DatabricksClusterShape = { ...current, autoscale: { minWorkers: 2, maxWorkers: 8 } };
+    const entries = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
+      cloud: 'aws',
+      region: 'us-east-1',
+      plan: 'premium',
+      settings: { ...defaultProjectSettings(), maintainScalingType: true },
+      current: autoscaling,
+      observed: [autoscaling],
+    }).entries.filter((entry) => entry.allowed);
+    expect(entries.length).toBeGreaterThan(0);
+    for (const entry of entries) {
+      expect(entry.shape.autoscale?.maxWorkers).toBe(entry.shape.workers);
+      expect(entry.shape.autoscale?.minWorkers).toBeLessThanOrEqual(entry.shape.workers);
+    }
+  });
+});

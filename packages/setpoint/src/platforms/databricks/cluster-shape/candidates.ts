@@ -1,0 +1,235 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
+import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
+import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
+import { instanceFamily } from '../../../optimizer/config-features.js';
+import type { PriceCatalog } from '../../../pricing/price-catalog.js';
+import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
+import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
+import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import {
+  type DatabricksClusterShape,
+  defaultFirstOnDemand,
+  optimizerInstanceType,
+  shapeId,
+} from './cluster-shape.js';
+import { costSpecOf } from './cost-spec.js';
+
+export interface SpaceContext {
+  cloud: Cloud;
+  region: string;
+  plan: Plan;
+  settings: ProjectSettings;
+  /** The configuration the job runs on now: the space is built around it. */
+  current: DatabricksClusterShape;
+  /** Every configuration past runs used, so their outcomes map onto candidates. */
+  observed: readonly DatabricksClusterShape[];
+}
+
+/** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
+const workerLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
+/** Node sizes considered when the project does not list instance types: 4–32 vCPUs (Spark executor sweet spot). */
+const vcpuRange = { min: 4, max: 32 };
+/** Total cores considered relative to the first known cluster: wide enough to find the optimum, small enough to stay safe. */
+const coreRatioRange = { min: 1 / 8, max: 4 };
+/** Photon is considered only when the speed-up it needs to pay for itself is at most this. */
+export const maxPlausiblePhotonSpeedup = 2.5;
+/** A spot worker's expected price carries this share of extra runtime for interruptions and task re-runs. */
+export const spotInterruptionAllowance = 0.05;
+/** Autoscaling clusters scale down to this share of their maximum. */
+const autoscaleMinShare = 0.25;
+
+/** The AWS / Azure instance family letters Setpoint treats as sensible alternatives of each other. */
+function alternativeFamilies(family: string, cloud: Cloud): string[] {
+  const match = cloud === 'aws' ? /^([mcr])(\d.*)$/.exec(family) : /^([DEF])(.*)$/.exec(family);
+  if (!match) return [family];
+  const letters = cloud === 'aws' ? ['m', 'c', 'r'] : ['D', 'E', 'F'];
+  return letters.map((letter) => `${letter}${match[2]}`);
+}
+
+function marketsFor(settings: ProjectSettings): Market[] {
+  switch (settings.spotPolicy) {
+    case 'on-demand-only':
+      return ['on-demand'];
+    case 'spot-with-fallback':
+      return ['spot-with-fallback', 'on-demand'];
+    case 'spot-allowed':
+      return ['spot', 'spot-with-fallback', 'on-demand'];
+  }
+}
+
+/** The node types the project allows: listed types, else listed families, else the current family and its siblings. */
+export function allowedNodeTypes(
+  nodeTypes: readonly InstanceTypeEntry[],
+  cloud: Cloud,
+  settings: ProjectSettings,
+  currentNodeType: string,
+): InstanceTypeEntry[] {
+  const ofCloud = nodeTypes.filter((entry) => entry.cloud === cloud);
+  if (settings.allowedInstanceTypes.length > 0) {
+    return ofCloud.filter((entry) => settings.allowedInstanceTypes.includes(entry.instanceType));
+  }
+  const current = ofCloud.find((entry) => entry.instanceType === currentNodeType);
+  const inSize = (entry: InstanceTypeEntry) =>
+    (entry.vcpus >= vcpuRange.min && entry.vcpus <= vcpuRange.max) || entry.instanceType === currentNodeType;
+  if (settings.allowedInstanceFamilies.length > 0) {
+    return ofCloud.filter(
+      (entry) => settings.allowedInstanceFamilies.includes(entry.family) && inSize(entry),
+    );
+  }
+  if (!current) return [];
+  const families = alternativeFamilies(current.family, cloud);
+  return ofCloud.filter(
+    (entry) => families.includes(entry.family) && entry.arch === current.arch && inSize(entry),
+  );
+}
+
+function workerCounts(settings: ProjectSettings, referenceCores: number, vcpus: number): number[] {
+  const low = Math.max(1, settings.minWorkers);
+  const counts = new Set<number>();
+  for (const count of [low, settings.maxWorkers, ...workerLadder]) {
+    if (count < low || count > settings.maxWorkers) continue;
+    const ratio = (count * vcpus) / referenceCores;
+    if (ratio < coreRatioRange.min || ratio > coreRatioRange.max) continue;
+    counts.add(count);
+  }
+  return [...counts].sort((a, b) => a - b);
+}
+
+/**
+ * Builds the discrete space of Databricks job clusters for a project: allowed worker node types × worker
+ * counts within min..max × markets the spot policy permits × Photon (when allowed and its break-even is
+ * plausible), fixed or autoscaling as `maintainScalingType` requires, each priced by the cost engine.
+ */
+export function buildCandidateSpace(
+  catalog: PriceCatalog,
+  nodeTypes: readonly InstanceTypeEntry[],
+  context: SpaceContext,
+  costModel: CostModel = createCostModel(catalog),
+): CandidateSpace<DatabricksClusterShape> {
+  const { cloud, region, settings, current } = context;
+  const priced = (entry: InstanceTypeEntry) => {
+    try {
+      catalog.onDemandPrice(cloud, region, entry.instanceType);
+      catalog.dbuRate(cloud, entry.instanceType, false);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const types = allowedNodeTypes(nodeTypes, cloud, settings, current.workerNodeType).filter(priced);
+  const currentEntry = nodeTypes.find(
+    (entry) => entry.cloud === cloud && entry.instanceType === current.workerNodeType,
+  );
+  if (!currentEntry) {
+    throw new ValidationError(
+      'NODE_TYPE_UNKNOWN',
+      `the current worker node type ${current.workerNodeType} is not in the ${cloud} price catalog`,
+    );
+  }
+  // Sizes are bounded around the first known configuration, so a run of explorations cannot drift the space.
+  const reference = context.observed[0] ?? current;
+  const referenceType = nodeTypes.find(
+    (entry) => entry.cloud === cloud && entry.instanceType === reference.workerNodeType,
+  );
+  const referenceCores = reference.workers * (referenceType ?? currentEntry).vcpus;
+  const autoscaling = settings.maintainScalingType && current.autoscale !== null;
+  const photonOptions = settings.photonAllowed ? [false, true] : [false];
+  const firstOnDemand = settings.forceOnDemandDriver ? defaultFirstOnDemand : 0;
+  const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
+  for (const type of types) {
+    for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
+      for (const market of marketsFor(settings)) {
+        for (const photon of photonOptions) {
+          choices.push({
+            allowed: true,
+            shape: {
+              cloud,
+              workerNodeType: type.instanceType,
+              driverNodeType: current.driverNodeType,
+              workers,
+              autoscale: autoscaling
+                ? {
+                    minWorkers: Math.max(settings.minWorkers, 1, Math.ceil(workers * autoscaleMinShare)),
+                    maxWorkers: workers,
+                  }
+                : null,
+              market,
+              firstOnDemand: market === 'on-demand' ? 0 : firstOnDemand,
+              photon,
+            },
+          });
+        }
+      }
+    }
+  }
+  const allowedIds = new Set(choices.map((entry) => shapeId(entry.shape)));
+  for (const shape of [current, ...context.observed]) {
+    if (!allowedIds.has(shapeId(shape))) choices.push({ shape, allowed: false });
+  }
+
+  const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
+  const entries: ShapeEntry<DatabricksClusterShape>[] = [];
+  const filters = new FilterTally(databricksCandidateFilters(costModel));
+  for (const { shape: choice, allowed } of choices) {
+    const id = shapeId(choice);
+    if (byId.has(id)) continue;
+    const type = nodeTypes.find(
+      (entry) => entry.cloud === cloud && entry.instanceType === choice.workerNodeType,
+    );
+    if (!type) continue;
+    const spec = costSpecOf(choice, { region, plan: context.plan, compute: 'jobs' });
+    let usdPerHour: number;
+    try {
+      usdPerHour = costModel.rateCluster(spec).usdPerHour(choice.workers).expected;
+      if (!filters.keeps({ choice, spec, allowed })) continue;
+    } catch {
+      continue;
+    }
+    const spotAllowance = choice.market === 'on-demand' ? 1 : 1 + spotInterruptionAllowance;
+    const entry: ShapeEntry<DatabricksClusterShape> = {
+      candidate: {
+        id,
+        instanceType: optimizerInstanceType(choice),
+        nodes: choice.workers,
+        vcpusPerNode: type.vcpus,
+        memoryGibPerNode: type.memoryGib,
+        priceUsdPerNodeHour: (usdPerHour * spotAllowance) / choice.workers,
+      },
+      shape: choice,
+      allowed,
+    };
+    byId.set(id, entry);
+    entries.push(entry);
+  }
+  const allowedFamilies = [
+    ...new Set(
+      entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
+    ),
+  ];
+  return { entries, byId, allowedFamilies, filtered: filters.outcomes };
+}
+
+interface PricedShape {
+  choice: DatabricksClusterShape;
+  spec: ClusterCostSpec;
+  /** Past configurations outside the project's bounds are kept whatever the filters say. */
+  allowed: boolean;
+}
+
+/** Databricks' candidate filters: Photon only where the speed-up it needs to pay for itself is plausible. */
+export function databricksCandidateFilters(costModel: CostModel): CandidateFilter<PricedShape>[] {
+  return [
+    {
+      name: 'photon-break-even',
+      reject({ choice, spec, allowed }) {
+        if (!allowed || !choice.photon) return null;
+        const threshold = photonBreakEvenForCluster(costModel, spec, choice.workers).threshold;
+        return threshold <= maxPlausiblePhotonSpeedup
+          ? null
+          : `Photon on ${choice.workers} × ${choice.workerNodeType} pays only at a ${threshold.toFixed(2)}× speed-up`;
+      },
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+import type { ClusterCostSpec } from '../../../cost/cluster-spec.js';
+import type { ComputeType, Plan } from '../../../pricing/schema.js';
+import type { DatabricksClusterShape } from './cluster-shape.js';
+
+export interface DatabricksBillingContext {
+  region: string;
+  plan: Plan;
+  compute: ComputeType;
+}
+
+/** A shape as the cost engine prices it: Databricks billing (DBUs on top of the VMs), no extra volumes. */
+export function costSpecOf(
+  shape: DatabricksClusterShape,
+  billing: DatabricksBillingContext,
+): ClusterCostSpec {
+  return {
+    cloud: shape.cloud,
+    region: billing.region,
+    billing: { platform: 'databricks', plan: billing.plan, compute: billing.compute, photon: shape.photon },
+    driverNodeType: shape.driverNodeType,
+    workerNodeType: shape.workerNodeType,
+    market: shape.market,
+    firstOnDemand: shape.firstOnDemand,
+    volumesPerNode: [],
+  };
+}

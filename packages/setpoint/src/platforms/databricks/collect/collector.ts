@@ -1,0 +1,333 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { isAppError } from '@setpoint/foundation/errors';
+import { isPermanentS3Error, type S3Client } from '@setpoint/foundation/s3';
+import type { Logger } from '../../../logging/logger.js';
+import { PermanentJobError } from '../../../queue/job-queue.js';
+import type { Project, ProjectService } from '../../../service/projects/project-service.js';
+import type { RunService, UploadedFile } from '../../../service/runs/run-service.js';
+import type { DatabricksClient } from '../api/client.js';
+import type { Cluster, Run, RunTask } from '../api/schema.js';
+import type { Applier } from '../apply/applier.js';
+import type { ConnectWorkspace } from '../connection/workspace-connection.js';
+import { type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js';
+import type { ClusterReport } from '../runs/cluster-report.js';
+import { projectRunSpan } from '../runs/project-run-span.js';
+import type { DatabricksRepository } from '../store/databricks-repository.js';
+import { checkEventLogCompleteness, locateEventLogDir } from './event-log-location.js';
+import { dbfsLogStore, type LogStore, volumesLogStore } from './log-store.js';
+import { s3LogStore } from './log-store-s3.js';
+
+const terminalStates = new Set(['TERMINATED', 'SKIPPED', 'INTERNAL_ERROR']);
+
+export interface CollectorDependencies {
+  connect: ConnectWorkspace;
+  store: DatabricksRepository;
+  projects: Pick<ProjectService, 'get' | 'list'>;
+  runs: Pick<RunService, 'createFromUpload' | 'createWithoutEventLog' | 'findExisting'>;
+  applier: Pick<Applier, 'rollback' | 'checkExternalChange'>;
+  scratchDir: string;
+  logger: Logger;
+  /** How long to wait between the two listings that prove the log stopped growing. */
+  completenessPollMs: number;
+  /** Attempts after which an incomplete log is collected anyway and marked incomplete. */
+  maxIncompleteAttempts: number;
+  /** A run slower than this multiple of the SLA on a new configuration is reverted. */
+  slaRevertFactor: number;
+}
+
+/** Retry later: the run or its log is not there yet. */
+export class NotReadyYet extends Error {}
+
+function tasksOnCluster(run: Run, ref: JobClusterRef): RunTask[] {
+  return (run.tasks ?? []).filter((task) =>
+    ref.kind === 'job_cluster' ? task.job_cluster_key === ref.jobClusterKey : task.task_key === ref.taskKey,
+  );
+}
+
+interface LogLocation {
+  store: LogStore;
+  destination: string;
+  /** S3 object times come from S3's clock; completeness then rests on the cluster's delivery record. */
+  timesFromOtherClock: boolean;
+}
+
+function logStoreFor(
+  client: DatabricksClient,
+  s3: S3Client | undefined,
+  cluster: Cluster,
+): LogLocation | undefined {
+  const conf = (cluster.cluster_log_conf ?? {}) as {
+    dbfs?: { destination?: string };
+    volumes?: { destination?: string };
+    s3?: { destination?: string };
+  };
+  if (conf.dbfs?.destination)
+    return { store: dbfsLogStore(client), destination: conf.dbfs.destination, timesFromOtherClock: false };
+  if (conf.volumes?.destination)
+    return {
+      store: volumesLogStore(client),
+      destination: conf.volumes.destination,
+      timesFromOtherClock: false,
+    };
+  if (conf.s3?.destination) {
+    if (!s3)
+      throw new PermanentJobError(
+        `cluster ${cluster.cluster_id} delivers its logs to ${conf.s3.destination}, but the workspace has no AWS credentials to read them (add aws_access_key_id and aws_secret_access_key to its credentials)`,
+      );
+    return { store: s3LogStore(s3), destination: conf.s3.destination, timesFromOtherClock: true };
+  }
+  return undefined;
+}
+
+/** Spark writes whole lines; a live file not ending in one was cut off mid-write. */
+async function endsWithNewline(filePath: string): Promise<boolean> {
+  const handle = await open(filePath, 'r');
+  try {
+    const { size } = await handle.stat();
+    if (size === 0) return false;
+    const last = Buffer.alloc(1);
+    await handle.read(last, 0, 1, size - 1);
+    return last[0] === 0x0a;
+  } finally {
+    await handle.close();
+  }
+}
+
+async function download(
+  store: LogStore,
+  files: { path: string; name: string }[],
+  directory: string,
+): Promise<UploadedFile[]> {
+  const downloaded: UploadedFile[] = [];
+  for (const file of files) {
+    const target = path.join(directory, file.name);
+    let bytes = 0;
+    const chunks = store.read(file.path);
+    await pipeline(
+      (async function* () {
+        for await (const chunk of chunks) {
+          bytes += chunk.length;
+          yield chunk;
+        }
+      })(),
+      createWriteStream(target),
+    );
+    downloaded.push({ name: file.name, path: target, bytes });
+  }
+  return downloaded;
+}
+
+/**
+ * Collects a finished job run for every project on the job: the run, its cluster and events, and
+ * the delivered event log once delivery is complete (or, after a bounded wait, what exists, marked
+ * incomplete), then hands it to the pipeline. Afterwards the guardrails run: a failed or badly
+ * late run on a freshly applied configuration is reverted, an edit by someone else pauses auto-apply.
+ */
+export function createCollector(deps: CollectorDependencies) {
+  async function collectForProject(
+    client: DatabricksClient,
+    s3: S3Client | undefined,
+    workspace: { planType: string | null; computeType: string | null },
+    run: Run,
+    project: Project,
+    attempt: number,
+  ) {
+    const ref = project.jobId && project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined;
+    // a project not linked to a job cluster (a one-time run submitted for it) owns every task of the run
+    const tasks = ref ? tasksOnCluster(run, ref) : (run.tasks ?? []);
+    const clusterId = tasks.find((task) => task.cluster_instance?.cluster_id)?.cluster_instance?.cluster_id;
+    if (!clusterId) {
+      deps.logger.info({ projectId: project.id, runId: run.run_id }, 'run used no cluster of this project');
+      return;
+    }
+    const externalRunId = String(run.run_id);
+    if (await deps.runs.findExisting(project.id, externalRunId)) return;
+    const cluster = await client.getCluster(clusterId);
+    const events = await client.listClusterEvents(clusterId);
+    const location = logStoreFor(client, s3, cluster);
+    if (!location)
+      throw new PermanentJobError(
+        `cluster ${clusterId} has no DBFS, Volumes or S3 log delivery; re-import the job so Setpoint can set cluster_log_conf`,
+      );
+    try {
+      await collectLog(workspace, run, project, attempt, { clusterId, cluster, events, tasks, location });
+    } catch (error) {
+      if (isPermanentS3Error(error))
+        throw new PermanentJobError(
+          `cannot read the event log of run ${externalRunId}: ${(error as Error).message}`,
+        );
+      throw error;
+    }
+    if (ref) await guard(project, run, tasks);
+  }
+
+  /** Waits for a complete delivery (bounded), downloads the event log and stores the run. */
+  async function collectLog(
+    workspace: { planType: string | null; computeType: string | null },
+    run: Run,
+    project: Project,
+    attempt: number,
+    {
+      clusterId,
+      cluster,
+      events,
+      tasks,
+      location,
+    }: {
+      clusterId: string;
+      cluster: Cluster;
+      events: Awaited<ReturnType<DatabricksClient['listClusterEvents']>>;
+      tasks: RunTask[];
+      location: LogLocation;
+    },
+  ) {
+    const externalRunId = String(run.run_id);
+    const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
+      ?.spark_context_id;
+    // a job cluster's work ends with its own tasks: in a pipeline, an early cluster is done long before the run
+    const span = projectRunSpan(run, tasks);
+    const workEnd = span.endTime;
+    const deliveryClock = location.timesFromOtherClock
+      ? {
+          endTime: Math.max(workEnd, cluster.terminated_time ?? 0),
+          lastAttempt: cluster.cluster_log_status?.last_attempted ?? 0,
+        }
+      : { endTime: workEnd, lastAttempt: undefined };
+    const lastAttempt = attempt >= deps.maxIncompleteAttempts;
+    let files: Awaited<ReturnType<LogStore['list']>>;
+    let incomplete: string | undefined;
+    try {
+      const dir = await locateEventLogDir(location.store, location.destination, clusterId, sparkContextId);
+      const first = await location.store.list(dir);
+      const before = checkEventLogCompleteness(first, deliveryClock.endTime);
+      await new Promise((resolve) => setTimeout(resolve, deps.completenessPollMs));
+      files = await location.store.list(dir);
+      const check = checkEventLogCompleteness(
+        files,
+        deliveryClock.endTime,
+        before.totalBytes,
+        deliveryClock.lastAttempt,
+      );
+      if (!check.complete) incomplete = check.reason;
+    } catch (error) {
+      if (!(isAppError(error) && error.code === 'EVENT_LOG_NOT_DELIVERED')) throw error;
+      if (!lastAttempt) throw new NotReadyYet(error.message);
+      // the bounded wait is over: keep the run (cluster, events, outcome) without its event log
+      deps.logger.warn(
+        { projectId: project.id, runId: externalRunId, reason: error.message },
+        'no event log was delivered; the run is recorded as incomplete',
+      );
+      files = [];
+      incomplete = error.message;
+    }
+    if (incomplete && !lastAttempt)
+      throw new NotReadyYet(`event log of run ${externalRunId} is not complete yet: ${incomplete}`);
+    const parts = files.filter((file) => !file.isDir && file.name.startsWith('eventlog') && file.size > 0);
+    const clusterReport: ClusterReport = {
+      plan_type: workspace.planType ?? 'Premium',
+      compute_type: workspace.computeType ?? 'Jobs Compute',
+      cluster: cluster as ClusterReport['cluster'],
+      cluster_events: {
+        events: events as unknown as Record<string, unknown>[],
+        total_count: events.length,
+      },
+      tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
+    };
+    if (parts.length === 0) {
+      await deps.runs.createWithoutEventLog({
+        projectId: project.id,
+        externalRunId,
+        clusterReport,
+        status: 'INCOMPLETE',
+        incompleteReason: `no event log was delivered within the wait (${incomplete ?? 'no eventlog files'})`,
+      });
+      return;
+    }
+    await mkdir(deps.scratchDir, { recursive: true });
+    const directory = await mkdtemp(path.join(deps.scratchDir, 'collect-'));
+    try {
+      const downloaded = await download(location.store, parts, directory);
+      const live = downloaded.find((file) => file.name === 'eventlog');
+      if (live && !(await endsWithNewline(live.path)))
+        incomplete = 'the live eventlog file ends mid-line: it was cut off while being written';
+      else if (incomplete) incomplete = `collected after the bounded wait: ${incomplete}`;
+      await deps.runs.createFromUpload({
+        projectId: project.id,
+        externalRunId,
+        clusterReport,
+        status: incomplete ? 'INCOMPLETE' : span.failed ? (run.state.result_state ?? 'FAILED') : 'SUCCESS',
+        incompleteReason: incomplete,
+        files: downloaded,
+      });
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  /** Revert a configuration that just failed or badly missed the SLA; remember the last good one. */
+  async function guard(project: Project, run: Run, tasks: RunTask[]) {
+    const changedOutside = await deps.applier.checkExternalChange(project.id);
+    if (changedOutside.length > 0) {
+      deps.logger.warn(
+        { projectId: project.id, fields: changedOutside },
+        'job cluster changed outside Setpoint; auto-apply paused',
+      );
+      return;
+    }
+    const configs = await deps.store.appliedConfigs(project.id);
+    const latest = configs.at(-1);
+    if (!latest) return;
+    const fresh = latest.kind === 'apply' || latest.kind === 'auto-apply';
+    const { runtimeMinutes, failed, failure } = projectRunSpan(run, tasks);
+    const sla = project.settings.slaMinutes;
+    const badlyLate = sla !== null && runtimeMinutes > sla * deps.slaRevertFactor;
+    if (fresh && (failed || badlyLate)) {
+      const why = failed
+        ? `run ${run.run_id} failed on the new configuration (${failure})`
+        : `run ${run.run_id} took ${runtimeMinutes.toFixed(1)} min, over ${deps.slaRevertFactor}× the ${sla} min SLA`;
+      const guardState = await deps.store.guard(project.id);
+      const previousGood = guardState.lastGoodConfigId ?? configs.at(-2)?.id;
+      await deps.applier.rollback(project.id, {
+        toConfigId: previousGood,
+        actor: 'setpoint',
+        kind: 'revert',
+        reason: `reverted: ${why}`,
+      });
+      deps.logger.warn(
+        { projectId: project.id, runId: run.run_id },
+        'reverted a configuration after a bad run',
+      );
+      return;
+    }
+    if (!failed) await deps.store.saveGuard(project.id, { lastGoodConfigId: latest.id });
+  }
+
+  async function collect(
+    workspaceId: string,
+    runId: string,
+    attempt: number,
+    projectId?: string,
+  ): Promise<void> {
+    const { client, workspace, s3 } = await deps.connect(workspaceId);
+    const run = await client.getRun(runId);
+    if (!terminalStates.has(run.state.life_cycle_state))
+      throw new NotReadyYet(`run ${runId} is still ${run.state.life_cycle_state}`);
+    if (projectId) {
+      await collectForProject(client, s3, workspace, run, await deps.projects.get(projectId), attempt);
+      return;
+    }
+    if (!run.job_id) return;
+    const linked = await deps.projects.list({ workspaceId, limit: 500, offset: 0, sort: 'name' });
+    for (const project of linked.items.filter((candidate) => candidate.jobId === run.job_id)) {
+      await collectForProject(client, s3, workspace, run, project, attempt);
+    }
+    await deps.store.markSeen(workspaceId, run.job_id, run.start_time);
+  }
+
+  return { collect };
+}
+
+export type Collector = ReturnType<typeof createCollector>;

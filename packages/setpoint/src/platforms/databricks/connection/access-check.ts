@@ -1,0 +1,178 @@
+import { DatabricksApiError } from '../api/api-error.js';
+import type { DatabricksClient } from '../api/client.js';
+
+export interface AccessCheckResult {
+  check: string;
+  ok: boolean;
+  detail: string;
+  /** How to fix it, when it failed. */
+  fix?: string;
+}
+
+export interface AccessCheckOptions {
+  logDestination?: string | undefined;
+  /** Verify S3 read access with the workspace's AWS credentials (provided by the S3 adapter). */
+  checkS3?: (destination: string) => Promise<string>;
+}
+
+type Client = Pick<
+  DatabricksClient,
+  | 'listJobs'
+  | 'listRuns'
+  | 'getCluster'
+  | 'listClusterEvents'
+  | 'dbfsList'
+  | 'listDirectory'
+  | 'listNotificationDestinations'
+  | 'updateJob'
+>;
+
+/**
+ * Tries each thing Setpoint will need, in order, and says line by line what works, what is missing,
+ * why, and how to fix it. Nothing is changed: the job-update probe sends an empty update.
+ */
+export async function checkWorkspaceAccess(
+  client: Client,
+  options: AccessCheckOptions = {},
+): Promise<AccessCheckResult[]> {
+  const results: AccessCheckResult[] = [];
+  const probe = async (
+    check: string,
+    fix: string | ((error: unknown) => string),
+    run: () => Promise<string>,
+  ) => {
+    try {
+      results.push({ check, ok: true, detail: await run() });
+    } catch (error) {
+      results.push({
+        check,
+        ok: false,
+        detail: explain(error),
+        fix: typeof fix === 'string' ? fix : fix(error),
+      });
+    }
+  };
+
+  let firstJobId: string | undefined;
+  let recentClusterId: string | undefined;
+  await probe(
+    'list jobs',
+    'give the token’s user or service principal workspace access and CAN VIEW on the jobs to optimize',
+    async () => {
+      for await (const job of client.listJobs(1)) {
+        firstJobId = job.job_id;
+        return `can list jobs (first: ${job.settings.name ?? job.job_id})`;
+      }
+      return 'can list jobs (the workspace has none yet)';
+    },
+  );
+  await probe('read runs', 'grant CAN VIEW on the jobs so their runs are readable', async () => {
+    for await (const run of client.listRuns({ completedOnly: true })) {
+      recentClusterId =
+        run.cluster_instance?.cluster_id ??
+        run.tasks?.find((task) => task.cluster_instance?.cluster_id)?.cluster_instance?.cluster_id;
+      return `can read runs (latest: ${run.run_id})`;
+    }
+    return 'can read runs (no completed runs yet)';
+  });
+  await probe(
+    'read clusters and cluster events',
+    'grant CAN ATTACH TO / the workspace access entitlement so job clusters can be described',
+    async () => {
+      if (!recentClusterId) return 'no recent job cluster to read yet; will be checked on the first run';
+      await client.getCluster(recentClusterId);
+      const events = await client.listClusterEvents(recentClusterId);
+      return `can read cluster ${recentClusterId} and its ${events.length} events`;
+    },
+  );
+  const destination = options.logDestination;
+  if (!destination || destination.startsWith('dbfs:/')) {
+    await probe(
+      'read DBFS',
+      'grant read access to the DBFS log destination (or choose a Volumes or S3 destination)',
+      async () => {
+        const path = destination ?? 'dbfs:/';
+        try {
+          const files = await client.dbfsList(path);
+          return `can list ${path} (${files.length} entries)`;
+        } catch (error) {
+          if (!isMissingPath(error)) throw error;
+          return `${path} does not exist yet; Databricks creates it on the first log delivery`;
+        }
+      },
+    );
+  }
+  if (destination?.startsWith('/Volumes/')) {
+    await probe('read Volumes', 'grant READ VOLUME on the log volume to the token’s principal', async () => {
+      let count = 0;
+      try {
+        for await (const _entry of client.listDirectory(destination)) count += 1;
+      } catch (error) {
+        if (!isMissingPath(error)) throw error;
+        return `${destination} does not exist yet; Databricks creates it on the first log delivery`;
+      }
+      return `can list ${destination} (${count} entries)`;
+    });
+  }
+  if (destination?.startsWith('s3://')) {
+    const checkS3 = options.checkS3;
+    const bucket = destination.slice('s3://'.length).split('/')[0] ?? '';
+    await probe(
+      'read S3',
+      (error) => s3Fix(error, bucket, destination),
+      async () => {
+        if (!checkS3) throw new MissingAwsCredentials();
+        return checkS3(destination);
+      },
+    );
+  }
+  await probe(
+    'create notification destinations',
+    'the token must belong to a workspace admin (notification destinations are admin-only)',
+    async () => {
+      let count = 0;
+      for await (const _destination of client.listNotificationDestinations()) count += 1;
+      return `can manage notification destinations (${count} exist)`;
+    },
+  );
+  await probe(
+    'update jobs',
+    'grant CAN MANAGE on the jobs Setpoint should change (or turn auto-apply off)',
+    async () => {
+      if (!firstJobId) return 'no job to probe yet; will be checked on import';
+      await client.updateJob(firstJobId, {});
+      return `can update jobs (probed job ${firstJobId} with an empty update)`;
+    },
+  );
+  return results;
+}
+
+class MissingAwsCredentials extends Error {
+  constructor() {
+    super('the workspace has no AWS credentials to read the S3 log destination');
+  }
+}
+
+function s3Fix(error: unknown, bucket: string, destination: string): string {
+  const code = error instanceof Error && 'code' in error ? String(error.code) : '';
+  if (error instanceof MissingAwsCredentials)
+    return 'add aws_access_key_id and aws_secret_access_key (and s3_endpoint for an S3-compatible store) to the workspace credentials';
+  if (code === 'S3_BUCKET_NOT_FOUND')
+    return `create the bucket ${bucket} or correct the log destination (and the workspace's region or s3_endpoint)`;
+  if (code === 'S3_ACCESS_DENIED')
+    return `allow s3:ListBucket on arn:aws:s3:::${bucket} and s3:GetObject on ${destination.replace(/^s3:\/\//, 'arn:aws:s3:::').replace(/\/?$/, '/*')} for these AWS credentials`;
+  return 'check that the S3 endpoint is reachable from Setpoint and try again';
+}
+
+function isMissingPath(error: unknown): boolean {
+  return (
+    error instanceof DatabricksApiError &&
+    (error.errorCode === 'RESOURCE_DOES_NOT_EXIST' || error.errorCode === 'NOT_FOUND')
+  );
+}
+
+function explain(error: unknown): string {
+  if (error instanceof DatabricksApiError)
+    return `${error.errorCode} (HTTP ${error.httpStatus}): ${error.message.split(': ').slice(2).join(': ') || error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,70 @@
+import { ValidationError } from '@setpoint/foundation/errors';
+import { S3Client } from '@setpoint/foundation/s3';
+import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
+import { createDatabricksClient, type DatabricksClient } from '../api/client.js';
+import type { TransportOptions } from '../api/transport.js';
+
+export interface WorkspaceConnection {
+  workspace: Awaited<ReturnType<WorkspaceService['get']>>;
+  client: DatabricksClient;
+  /** Reads cluster logs delivered to S3; present when the workspace has AWS credentials. */
+  s3: S3Client | undefined;
+}
+
+/**
+ * The workspace's encrypted credentials may hold, besides the Databricks `token`, AWS keys for an S3
+ * log destination (`aws_access_key_id`, `aws_secret_access_key`, optional `aws_session_token`) and,
+ * for an S3-compatible store, `s3_endpoint`; `s3_region` overrides the workspace's region.
+ */
+export function s3ClientFor(
+  credentials: Record<string, string> | null,
+  workspaceRegion: string | null,
+): S3Client | undefined {
+  const accessKeyId = credentials?.aws_access_key_id;
+  const secretAccessKey = credentials?.aws_secret_access_key;
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  return new S3Client({
+    region: credentials.s3_region ?? workspaceRegion ?? 'us-east-1',
+    endpoint: credentials.s3_endpoint,
+    credentials: { accessKeyId, secretAccessKey, sessionToken: credentials.aws_session_token },
+  });
+}
+
+export type ConnectWorkspace = (workspaceId: string) => Promise<WorkspaceConnection>;
+
+/**
+ * One Databricks client per workspace (so its concurrency limit is shared by every caller),
+ * rebuilt when the workspace changes.
+ */
+export function createWorkspaceConnector(deps: {
+  workspaces: Pick<WorkspaceService, 'get' | 'credentials'>;
+  transport?: Partial<Omit<TransportOptions, 'host' | 'token'>>;
+}): ConnectWorkspace {
+  const cache = new Map<string, { updatedAt: number; client: DatabricksClient; s3: S3Client | undefined }>();
+  return async (workspaceId) => {
+    const workspace = await deps.workspaces.get(workspaceId);
+    if (workspace.platform !== 'databricks') {
+      throw new ValidationError(
+        'NOT_DATABRICKS',
+        `workspace ${workspaceId} is a ${workspace.platform} workspace, not Databricks`,
+      );
+    }
+    const cached = cache.get(workspaceId);
+    if (cached && cached.updatedAt === workspace.updatedAt)
+      return { workspace, client: cached.client, s3: cached.s3 };
+    if (!workspace.host)
+      throw new ValidationError('WORKSPACE_NO_HOST', `workspace ${workspaceId} has no Databricks host`);
+    const { credentials } = await deps.workspaces.credentials(workspaceId);
+    const token = credentials?.token;
+    if (!token)
+      throw new ValidationError(
+        'WORKSPACE_NO_TOKEN',
+        `workspace ${workspaceId} has no Databricks token (credentials.token)`,
+      );
+    const client = createDatabricksClient({ ...deps.transport, host: workspace.host, token });
+    const s3 = s3ClientFor(credentials, workspace.region);
+    cached?.s3?.close();
+    cache.set(workspaceId, { updatedAt: workspace.updatedAt, client, s3 });
+    return { workspace, client, s3 };
+  };
+}

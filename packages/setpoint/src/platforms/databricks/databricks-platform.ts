@@ -1,0 +1,62 @@
+import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platform.js';
+import {
+  createDatabricksIntegration,
+  type DatabricksOptions,
+  databricksJobKinds,
+} from './databricks-integration.js';
+import { DatabricksRecommender } from './recommender/databricks-recommender.js';
+import { databricksRoutes } from './routes/databricks-routes.js';
+import { CostEngineCoster } from './runs/run-coster.js';
+import { databricksRunReports } from './runs/run-report-reader.js';
+import { migration0003 } from './store/0003-databricks-integration.js';
+
+/** The Databricks runtime: the boundary's runtime plus what the demo and the tests drive directly. */
+export interface DatabricksRuntime extends PlatformRuntime {
+  integration: ReturnType<typeof createDatabricksIntegration>;
+}
+
+/**
+ * Databricks (AWS and Azure) as a Setpoint platform: its tables, job kinds, run reports, routes,
+ * coster, recommender, apply and rollback, and the reconciliation poll.
+ */
+export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlugin {
+  return {
+    name: 'databricks',
+    migrations: (dialect) => ({ '0003-databricks-integration': migration0003(dialect) }),
+    jobKinds: databricksJobKinds,
+    runs: databricksRunReports,
+    create(core): DatabricksRuntime {
+      const integration = createDatabricksIntegration(core, options);
+      return {
+        name: 'databricks',
+        integration,
+        handlers: integration.handlers,
+        routes: databricksRoutes({ integration, workspaces: core.workspaces, projects: core.projects }),
+        coster: new CostEngineCoster(core.catalog),
+        recommender: new DatabricksRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
+        applyRequested: (event) => integration.applyRequested(event),
+        recommendationReady: (projectId, recommendationId) =>
+          integration.onRecommendationReady(projectId, recommendationId),
+        schedules:
+          core.config.reconcileIntervalSeconds > 0
+            ? [
+                {
+                  name: 'databricks reconciliation',
+                  everySeconds: core.config.reconcileIntervalSeconds,
+                  run: (bucket) => integration.scheduleReconciliation(bucket),
+                },
+              ]
+            : [],
+      };
+    },
+  };
+}
+
+/** The Databricks integration of a composed Setpoint: the demo, the Job Bank and tests drive it directly. */
+export function databricksIntegrationOf(services: {
+  platforms: { named(name: string): PlatformRuntime | undefined };
+}): DatabricksRuntime['integration'] {
+  const runtime = services.platforms.named('databricks');
+  if (!runtime || !('integration' in runtime)) throw new Error('the Databricks platform is not registered');
+  return (runtime as DatabricksRuntime).integration;
+}

@@ -1,0 +1,76 @@
+import { ConflictError } from '@setpoint/foundation/errors';
+import type { ProjectService } from '../../../service/projects/project-service.js';
+import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
+import { managedFieldsOf } from '../apply/applier.js';
+import type { ConnectWorkspace } from '../connection/workspace-connection.js';
+import { parseClusterRefKey } from '../jobs/job-clusters.js';
+import { exportTerraform, terraformResourceName } from './terraform-export.js';
+
+export type ExportFormat = 'terraform' | 'json';
+
+/**
+ * A recommendation as Terraform (the `new_cluster` block plus `ignore_changes` for the managed
+ * fields, indexed like the job's own list) or as the JSON fragment Setpoint would write.
+ */
+export function createExportService(deps: {
+  connect: ConnectWorkspace;
+  projects: Pick<ProjectService, 'get'>;
+  recommendations: Pick<RecommendationService, 'get' | 'latest'>;
+}) {
+  return async function exportRecommendation(
+    projectId: string,
+    format: ExportFormat,
+    recommendationId?: string,
+  ): Promise<string> {
+    const project = await deps.projects.get(projectId);
+    const rec = recommendationId
+      ? await deps.recommendations.get(projectId, recommendationId)
+      : await deps.recommendations.latest(projectId);
+    if (rec.state !== 'SUCCESS' || !rec.configuration) {
+      throw new ConflictError(
+        'RECOMMENDATION_NOT_READY',
+        `recommendation ${rec.id} is ${rec.state}; only a SUCCESS recommendation can be exported`,
+      );
+    }
+    const managed = managedFieldsOf(rec.configuration);
+    if (format === 'json')
+      return `${JSON.stringify({ project: project.id, recommendation: rec.id, new_cluster: managed }, null, 2)}\n`;
+    const ref = (project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined) ?? {
+      kind: 'job_cluster' as const,
+      jobClusterKey: project.clusterKey ?? 'main',
+    };
+    let position = 0;
+    let jobName = project.name;
+    if (project.workspaceId && project.jobId) {
+      const { client } = await deps.connect(project.workspaceId);
+      const job = await client.getJob(project.jobId);
+      jobName = job.settings.name ?? jobName;
+      const list: { job_cluster_key?: string; task_key?: string }[] =
+        ref.kind === 'job_cluster' ? (job.settings.job_clusters ?? []) : (job.settings.tasks ?? []);
+      position = Math.max(
+        0,
+        list.findIndex((entry) =>
+          ref.kind === 'job_cluster'
+            ? entry.job_cluster_key === ref.jobClusterKey
+            : entry.task_key === ref.taskKey,
+        ),
+      );
+    }
+    const prediction = rec.prediction;
+    return exportTerraform({
+      resourceName: terraformResourceName(jobName),
+      ref,
+      position,
+      cluster: managed,
+      header: [
+        `Setpoint recommendation ${rec.id} for project "${project.name}" (${project.id})`,
+        ...(prediction
+          ? [
+              `predicted ${prediction.runtimeMinutes.mid.toFixed(1)} min (${prediction.runtimeMinutes.low.toFixed(1)}–${prediction.runtimeMinutes.high.toFixed(1)}) at $${prediction.costUsd.mid.toFixed(2)} ($${prediction.costUsd.low.toFixed(2)}–$${prediction.costUsd.high.toFixed(2)}) per run`,
+            ]
+          : []),
+        'Merge the new_cluster values and the lifecycle block into your databricks_job resource.',
+      ],
+    });
+  };
+}

@@ -1,0 +1,368 @@
+import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
+import { describe, expect, it } from 'vitest';
+import { createCostModel } from '../../../cost/cost-model.js';
+import type { RunProfile } from '../../../eventlog/run-profile.js';
+import type { Recommendation } from '../../../optimizer/recommend.js';
+import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
+import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import { withSpotRisk } from '../../../service/recommendations/optimizer-recommender.js';
+import { defaultRebaseSettings, segmentSinceRebase } from '../../../service/recommendations/rebase.js';
+import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
+import { runtimeFloorSeconds } from '../../../service/recommendations/run-evidence.js';
+import { buildCandidateSpace } from '../cluster-shape/candidates.js';
+import { shapeId as choiceId, type DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
+import { costSpecOf } from '../cluster-shape/cost-spec.js';
+import { databricksClusterModel } from './databricks-cluster-model.js';
+import { DatabricksRecommender as OptimizerRecommender } from './databricks-recommender.js';
+
+type ClusterChoice = DatabricksClusterShape;
+const clusterSpecOf = (shape: DatabricksClusterShape, region: string, plan: 'premium') =>
+  costSpecOf(shape, { region, plan, compute: 'jobs' });
+
+const catalog = createPriceCatalog([shippedCatalog]);
+const costModel = createCostModel(catalog);
+const nodeTypes = shippedCatalog.instanceTypes;
+const vcpusOf = (type: string) => nodeTypes.find((entry) => entry.instanceType === type)?.vcpus ?? 4;
+const memoryOf = (type: string) => nodeTypes.find((entry) => entry.instanceType === type)?.memoryGib ?? 16;
+const model = databricksClusterModel({ catalog, nodeTypes, costModel });
+/** The shape of a run's cluster, as the recommender parses it (the run's workspace is on AWS). */
+const choiceOfRun = (entry: RecommenderRun, _cloud: 'aws', _settings: ProjectSettings) =>
+  model.shapeOfRun(entry, null);
+
+/** A CPU-bound job: 90 s of driver time plus 400 core-minutes spread over the workers' cores. */
+function jobRuntimeS(type: string, workers: number): number {
+  return 90 + (400 * 60) / (workers * vcpusOf(type));
+}
+
+interface RunOptions {
+  type?: string;
+  workers?: number;
+  autoscale?: boolean;
+  availability?: string;
+  photon?: boolean;
+  runtimeS?: number;
+  failed?: boolean;
+  inputBytes?: number;
+  stageNames?: string[];
+  peakBytesPerTask?: number;
+  spillBytes?: number;
+  criticalPathShare?: number;
+}
+
+/** A run with the profile fields the recommender reads, its what-if table from the same job model. */
+function run(index: number, options: RunOptions = {}): RecommenderRun {
+  const type = options.type ?? 'm5.xlarge';
+  const workers = options.workers ?? 8;
+  const runtimeS = options.runtimeS ?? jobRuntimeS(type, workers);
+  const inputBytes = options.inputBytes ?? 100 * 2 ** 30;
+  const names = options.stageNames ?? ['scan', 'aggregate'];
+  const tasksPerStage = 200;
+  const peak = options.peakBytesPerTask ?? 2 ** 28;
+  const choice: ClusterChoice = {
+    cloud: 'aws',
+    workerNodeType: type,
+    driverNodeType: 'm5.xlarge',
+    workers,
+    autoscale: null,
+    market: 'on-demand',
+    firstOnDemand: 0,
+    photon: options.photon ?? false,
+  };
+  const usdPerHour = costModel.rateCluster(clusterSpecOf(choice, 'us-east-1', 'premium')).usdPerHour(workers);
+  const whatIfCounts = [0.25, 0.5, 1, 2, 4].map((factor) => Math.max(1, Math.round(workers * factor)));
+  const profile = {
+    application: { durationMs: runtimeS * 1000, exitCode: null },
+    analysis: {
+      wallTimeMs: runtimeS * 1000,
+      driverTimeMs: 0,
+      criticalPathMs: runtimeS * 1000 * (options.criticalPathShare ?? 0.05),
+    },
+    executors: { maxConcurrent: workers, coresPerExecutor: vcpusOf(type) },
+    jobs: [{ status: options.failed ? 'FAILED' : 'SUCCEEDED' }],
+    stages: names.map((name, stageId) => ({
+      stageId,
+      name,
+      numTasks: tasksPerStage,
+      tasks: tasksPerStage,
+      executorRunTimeMs: (stageId + 1) * 1_000_000,
+      peakExecutionMemoryBytes: peak * tasksPerStage,
+    })),
+    totals: {
+      tasks: tasksPerStage * names.length,
+      inputBytes,
+      executorRunTimeMs: 3_000_000,
+      diskBytesSpilled: options.spillBytes ?? 0,
+    },
+    whatIf: [...new Set(whatIfCounts)].map((executors) => ({
+      executors,
+      estimatedDurationMs: jobRuntimeS(type, executors) * 1000,
+      estimatedUtilization: 0.8,
+      observed: executors === workers,
+    })),
+  } as unknown as RunProfile;
+  return {
+    id: `run_${index}`,
+    externalRunId: `ext-${index}`,
+    status: options.failed ? 'FAILED' : 'SUCCESS',
+    startedAt: index * 86_400_000,
+    endedAt: index * 86_400_000 + runtimeS * 1000,
+    cluster: {
+      source: 'cluster_report',
+      cloud: 'aws',
+      region: 'us-east-1',
+      nodeTypeId: type,
+      driverNodeTypeId: 'm5.xlarge',
+      workers: options.autoscale ? null : workers,
+      autoscale: options.autoscale ? { minWorkers: 2, maxWorkers: workers } : null,
+      photon: options.photon ?? false,
+      availability: options.availability ?? 'ON_DEMAND',
+      sparkVersion: '14.3.x-scala2.12',
+    },
+    clusterConfig: null,
+    profile,
+    cost: { currency: 'USD', totalUsd: (usdPerHour.expected * runtimeS) / 3600, lines: [] },
+    inputBytes,
+    recommendationId: null,
+  };
+}
+
+function input(runs: RecommenderRun[], settings: Partial<ProjectSettings> = {}): RecommendationInput {
+  return {
+    project: {
+      id: 'prj_1',
+      name: 'etl',
+      phase: 'LEARNING',
+      settings: { ...defaultProjectSettings(), preference: 'economy', ...settings },
+      workspace: {
+        id: 'ws',
+        platform: 'databricks',
+        cloud: 'aws',
+        region: 'us-east-1',
+        planType: 'premium',
+        computeType: 'jobs',
+      },
+    },
+    basedOnRunId: runs.at(-1)?.id ?? '',
+    runs,
+    recommendations: [],
+  };
+}
+
+const recommender = new OptimizerRecommender({ catalog, nodeTypes });
+
+function totalMemoryGib(configuration: Record<string, unknown>): number {
+  const workers =
+    (configuration.num_workers as number | undefined) ??
+    (configuration.autoscale as { max_workers: number }).max_workers;
+  return workers * memoryOf(configuration.node_type_id as string);
+}
+
+describe('OptimizerRecommender', () => {
+  it('returns a new_cluster fragment with phase, ordered ranges and a numeric explanation', async () => {
+    const output = await recommender.recommend(input([run(1)]));
+
+    expect(output.phase).toBe('LEARNING');
+    expect(output.configuration.node_type_id).toMatch(/^[mcr]5\./);
+    expect(typeof output.configuration.num_workers).toBe('number');
+    const { runtimeMinutes, costUsd } = output.prediction;
+    expect(runtimeMinutes.low).toBeLessThanOrEqual(runtimeMinutes.mid);
+    expect(runtimeMinutes.mid).toBeLessThanOrEqual(runtimeMinutes.high);
+    expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
+    expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
+    expect(output.explanation).toMatch(/learning run 1 of 3/);
+    expect(output.explanation).toMatch(/stage 1 holds 67% of task time/);
+    expect(output.explanation).toMatch(/predicted \d+\.\d min \(\d+\.\d–\d+\.\d\) at \$\d+\.\d\d/);
+  });
+
+  it('uses the what-if replay: a CPU-bound job on one run is predicted to scale with workers', () => {
+    const output = recommender.recommendNow(input([run(1, { workers: 4 })], { preference: 'performance' }));
+    const workers = output.configuration.num_workers as number;
+    const type = output.configuration.node_type_id as string;
+
+    // Performance within the current cost: more cores finish sooner for the same money on this job.
+    expect(workers * vcpusOf(type)).toBeGreaterThan(4 * 4);
+    const actual = jobRuntimeS(type, workers) / 60;
+    expect(Math.abs(output.prediction.runtimeMinutes.mid - actual) / actual).toBeLessThan(0.25);
+  });
+
+  it('honours minWorkers, maxWorkers and the allowed instance types', () => {
+    const settings = { minWorkers: 3, maxWorkers: 6, allowedInstanceTypes: ['r5.xlarge', 'r5.2xlarge'] };
+    let runs = [run(1)];
+    for (let i = 2; i <= 6; i++) {
+      const output = recommender.recommendNow(input(runs, settings));
+      expect(settings.allowedInstanceTypes).toContain(output.configuration.node_type_id);
+      expect(output.configuration.num_workers).toBeGreaterThanOrEqual(3);
+      expect(output.configuration.num_workers).toBeLessThanOrEqual(6);
+      runs = [
+        ...runs,
+        run(i, {
+          type: output.configuration.node_type_id as string,
+          workers: output.configuration.num_workers as number,
+        }),
+      ];
+    }
+  });
+
+  it('keeps an autoscaling job autoscaling when maintainScalingType is set, and may fix it otherwise', () => {
+    const runs = [run(1, { autoscale: true })];
+    const kept = recommender.recommendNow(input(runs, { maintainScalingType: true }));
+    expect(kept.configuration.autoscale).toBeDefined();
+    expect(kept.configuration.num_workers).toBeUndefined();
+    const autoscale = kept.configuration.autoscale as { min_workers: number; max_workers: number };
+    expect(autoscale.min_workers).toBeLessThanOrEqual(autoscale.max_workers);
+
+    const free = recommender.recommendNow(input(runs, { maintainScalingType: false }));
+    expect(free.configuration.autoscale).toBeUndefined();
+    expect(typeof free.configuration.num_workers).toBe('number');
+  });
+
+  it('never goes below the memory of a configuration that failed, nor below the observed peak memory', () => {
+    const failed = run(2, { type: 'c5.xlarge', workers: 2, failed: true, runtimeS: 600 });
+    const output = recommender.recommendNow(input([run(1, { workers: 4 }), failed]));
+    expect(totalMemoryGib(output.configuration)).toBeGreaterThan(2 * 8);
+
+    // 200 tasks × 1 GiB at once on 32 slots → 32 GiB in use, 64 GiB of node memory needed.
+    const hungry = run(1, { workers: 8, peakBytesPerTask: 2 ** 30 });
+    const safe = recommender.recommendNow(input([hungry]));
+    expect(totalMemoryGib(safe.configuration)).toBeGreaterThanOrEqual(64 * 1.1);
+  });
+
+  it('does not try less memory per core than a run that spilled had', () => {
+    const spilled = run(1, { type: 'm5.xlarge', workers: 8, spillBytes: 50 * 2 ** 30 });
+    for (const preference of ['economy', 'performance'] as const) {
+      const output = recommender.recommendNow(input([spilled], { preference }));
+      const type = output.configuration.node_type_id as string;
+      expect(memoryOf(type) / vcpusOf(type)).toBeGreaterThanOrEqual(4);
+    }
+  });
+
+  it('never predicts a run shorter than the critical path allows', () => {
+    // The what-if says more workers help; the critical path says nothing can finish below 40% of the run.
+    const chained = run(1, { workers: 4, criticalPathShare: 1 });
+    const output = recommender.recommendNow(input([chained], { preference: 'performance' }));
+    const floorMinutes = (runtimeFloorSeconds(chained.profile) / 60) * 0.999;
+    expect(runtimeFloorSeconds(chained.profile)).toBeCloseTo(jobRuntimeS('m5.xlarge', 4) * 0.4, 6);
+    expect(output.prediction.runtimeMinutes.mid).toBeGreaterThanOrEqual(floorMinutes);
+  });
+
+  it('follows the spot policy and keeps the driver on-demand when asked', () => {
+    const onDemand = recommender.recommendNow(input([run(1)], { spotPolicy: 'on-demand-only' }));
+    expect(onDemand.configuration.aws_attributes).toMatchObject({ availability: 'ON_DEMAND' });
+
+    const spot = recommender.recommendNow(
+      input([run(1)], { spotPolicy: 'spot-with-fallback', forceOnDemandDriver: true }),
+    );
+    // With no SLA, spot's lower expected price wins.
+    expect(spot.configuration.aws_attributes).toMatchObject({
+      availability: 'SPOT_WITH_FALLBACK',
+      first_on_demand: 1,
+    });
+  });
+
+  it('offers Photon only where it is allowed', () => {
+    const current = choiceOfRun(run(1), 'aws', defaultProjectSettings());
+    const context = { cloud: 'aws' as const, region: 'us-east-1', plan: 'premium' as const, current };
+    const allowed = buildCandidateSpace(catalog, nodeTypes, {
+      ...context,
+      settings: { ...defaultProjectSettings(), photonAllowed: true },
+      observed: [current],
+    });
+    const forbidden = buildCandidateSpace(catalog, nodeTypes, {
+      ...context,
+      settings: { ...defaultProjectSettings(), photonAllowed: false },
+      observed: [current],
+    });
+    expect(allowed.entries.some((entry) => entry.shape.photon && entry.allowed)).toBe(true);
+    expect(forbidden.entries.some((entry) => entry.shape.photon)).toBe(false);
+    const output = recommender.recommendNow(input([run(1)], { photonAllowed: false }));
+    expect(output.configuration.runtime_engine).toBe('STANDARD');
+  });
+
+  it('reaches OPTIMIZING after its learning runs and reports the iteration', () => {
+    let runs = [run(1)];
+    const phases: string[] = [];
+    for (let i = 2; i <= 6; i++) {
+      const output = recommender.recommendNow(input(runs, { spotPolicy: 'on-demand-only' }));
+      phases.push(output.phase);
+      runs = [
+        ...runs,
+        run(i, {
+          type: output.configuration.node_type_id as string,
+          workers: output.configuration.num_workers as number,
+        }),
+      ];
+    }
+    expect(phases.slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
+    for (const phase of phases.slice(3)) expect(['OPTIMIZING', 'MONITORING']).toContain(phase);
+  });
+});
+
+describe('rebasing', () => {
+  const settings = defaultProjectSettings();
+  const segment = (runs: RecommenderRun[]) =>
+    segmentSinceRebase(
+      runs,
+      runs.map((entry) => choiceId(choiceOfRun(entry, 'aws', settings))),
+      defaultRebaseSettings,
+    );
+
+  it('starts over when the stage structure changes', () => {
+    const runs = [run(1), run(2, { workers: 4 }), run(3, { stageNames: ['scan', 'join', 'aggregate'] })];
+    expect(segment(runs)).toMatchObject({ start: 2, reason: expect.stringMatching(/stage structure/) });
+    const output = recommender.recommendNow(input(runs));
+    expect(output.phase).toBe('REBASING');
+    expect(output.explanation).toMatch(/Rebasing: the stage structure changed/);
+  });
+
+  it('starts over when the input leaves the range seen, but not for gradual growth', () => {
+    const jump = [run(1), run(2, { inputBytes: 400 * 2 ** 30 })];
+    expect(segment(jump).start).toBe(1);
+    const gradual = [1, 2, 3, 4, 5, 6].map((i) => run(i, { inputBytes: 100 * 2 ** 30 * 1.05 ** i }));
+    expect(segment(gradual).start).toBe(0);
+  });
+
+  it('starts over when an unchanged configuration suddenly runs much longer', () => {
+    const runs = [run(1), run(2), run(3, { runtimeS: jobRuntimeS('m5.xlarge', 8) * 1.6 })];
+    expect(segment(runs)).toMatchObject({
+      start: 2,
+      reason: expect.stringMatching(/unchanged configuration/),
+    });
+    const steady = [run(1), run(2), run(3, { runtimeS: jobRuntimeS('m5.xlarge', 8) * 1.05 })];
+    expect(segment(steady).start).toBe(0);
+  });
+});
+
+describe('spot risk', () => {
+  const current = choiceOfRun(run(1), 'aws', defaultProjectSettings());
+  const space = buildCandidateSpace(catalog, nodeTypes, {
+    cloud: 'aws',
+    region: 'us-east-1',
+    plan: 'premium',
+    settings: defaultProjectSettings(),
+    current,
+    observed: [current],
+  });
+  const spotChoice: ClusterChoice = { ...current, market: 'spot-with-fallback', firstOnDemand: 1 };
+  const recommendation = (probabilityMeetsSla: number) =>
+    ({
+      candidateId: choiceId(spotChoice),
+      probabilityMeetsSla,
+      predictedCostUsd: { low: 1, mid: 2, high: 3 },
+    }) as Recommendation;
+
+  it('takes the on-demand twin when the SLA is tight, and keeps spot when it is not', () => {
+    const tight = withSpotRisk(model, space, recommendation(0.92), {
+      ...defaultProjectSettings(),
+      slaMinutes: 30,
+    });
+    expect(tight.entry.shape.market).toBe('on-demand');
+    expect(tight.costUsd.mid).toBeGreaterThan(2);
+    const loose = withSpotRisk(model, space, recommendation(0.995), {
+      ...defaultProjectSettings(),
+      slaMinutes: 30,
+    });
+    expect(loose.entry.shape.market).toBe('spot-with-fallback');
+    const noSla = withSpotRisk(model, space, recommendation(0.5), defaultProjectSettings());
+    expect(noSla.entry.shape.market).toBe('spot-with-fallback');
+  });
+});

@@ -1,0 +1,333 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
+import { idParams } from '@setpoint/api-contract';
+import {
+  type AppliedConfigResource,
+  accessCheckBody,
+  accessCheckSchema,
+  appliedConfigListSchema,
+  collectRunBody,
+  collectRunQueuedSchema,
+  type DetachResource,
+  type DiscoverResource,
+  detachBody,
+  detachSchema,
+  discoverQuery,
+  discoverSchema,
+  exportQuery,
+  type ImportResource,
+  importBody,
+  importSchema,
+  resumeAutoApplySchema,
+  rollbackBody,
+  rollbackSchema,
+  webhookAcceptedSchema,
+  webhookParams,
+  webhookPayloadSchema,
+} from '@setpoint/api-contract/databricks';
+import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../../service/auth/principal.js';
+import type { ProjectService } from '../../../service/projects/project-service.js';
+import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
+import type { DatabricksIntegration } from '../databricks-integration.js';
+import type { DiscoverResult } from '../onboarding/discovery.js';
+import type { ImportedJob } from '../onboarding/onboarding-service.js';
+import type { AppliedConfig } from '../store/databricks-repository.js';
+import { parseBasicAuth, secretsEqual } from './webhook-auth.js';
+
+const bearer = [{ bearerAuth: [] }];
+
+function presentConfig(config: AppliedConfig): AppliedConfigResource {
+  return {
+    id: config.id,
+    recommendation_id: config.recommendationId,
+    kind: config.kind,
+    cluster: config.clusterSpec,
+    actor: config.actor,
+    reason: config.reason,
+    created_at: config.createdAt,
+  };
+}
+
+function presentDiscovery(result: DiscoverResult): DiscoverResource {
+  return {
+    window_days: result.windowDays,
+    jobs: result.jobs.map((job) => ({
+      job_id: job.jobId,
+      name: job.name,
+      compute: job.compute,
+      photon: job.photon,
+      autoscale: job.autoscale,
+      spot: job.spot,
+      run_submit: job.runSubmit,
+      imported: job.imported,
+      runs_in_window: job.runsInWindow,
+      core_hours_in_window: job.coreHoursInWindow,
+      monthly_cost_usd: job.monthlyCostUsd,
+      cost_note: job.costNote,
+      estimated_monthly_savings_usd: job.estimatedMonthlySavingsUsd,
+    })),
+    findings: result.findings.map((finding) => ({
+      id: finding.id,
+      title: finding.title,
+      job_ids: finding.jobIds,
+      detail: finding.detail,
+    })),
+    timeline: result.timeline.map((point) => ({
+      day: point.day,
+      jobs: point.jobs,
+      core_hours: point.coreHours,
+    })),
+  };
+}
+
+function presentImport(jobs: ImportedJob[]): ImportResource {
+  return {
+    jobs: jobs.map((job) => ({
+      job_id: job.jobId,
+      name: job.name,
+      projects: job.projects.map((project) => ({ id: project.id, cluster_key: project.clusterKey })),
+      skipped: job.skipped,
+    })),
+  };
+}
+
+export function databricksRoutes(deps: {
+  integration: DatabricksIntegration;
+  workspaces: Pick<WorkspaceService, 'credentials'>;
+  projects: Pick<ProjectService, 'get'>;
+}): FastifyPluginAsyncZod {
+  const { integration } = deps;
+  return async (app) => {
+    app.post(
+      '/api/v1/webhooks/databricks/:workspaceId',
+      {
+        config: { public: true },
+        schema: {
+          tags: ['databricks'],
+          summary: 'Job notification receiver (generic webhook destination, Basic auth per workspace)',
+          params: webhookParams,
+          body: webhookPayloadSchema,
+          response: { 202: webhookAcceptedSchema },
+        },
+      },
+      async (request, reply) => {
+        const { workspaceId } = request.params;
+        const given = parseBasicAuth(request.headers.authorization);
+        const expected = await deps.workspaces
+          .credentials(workspaceId)
+          .then((found) => found.webhookCredentials)
+          .catch(() => null);
+        const valid =
+          given !== undefined &&
+          expected?.username !== undefined &&
+          expected.password !== undefined &&
+          secretsEqual(given.username, expected.username) &&
+          secretsEqual(given.password, expected.password);
+        if (!valid) throw new UnauthorizedError('invalid webhook credentials');
+        const payload = request.body;
+        const runId = payload.run.parent_run_id ?? payload.run.run_id;
+        const first = await integration.store.firstDelivery(
+          workspaceId,
+          `${workspaceId}:${payload.event_type}:${payload.run.run_id}`,
+        );
+        if (first && (payload.event_type === 'jobs.on_success' || payload.event_type === 'jobs.on_failure')) {
+          await integration.enqueueCollect(workspaceId, runId);
+        }
+        return reply.status(202).send({ accepted: true, duplicate: !first });
+      },
+    );
+
+    app.post(
+      '/api/v1/workspaces/:id/check',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Check what Setpoint can do in the workspace, line by line',
+          security: bearer,
+          params: idParams,
+          body: accessCheckBody,
+          response: { 200: accessCheckSchema },
+        },
+      },
+      async (request) => {
+        const checks = await integration.checkAccess(request.params.id, request.body.log_destination);
+        return { ok: checks.every((check) => check.ok), checks };
+      },
+    );
+
+    app.get(
+      '/api/v1/workspaces/:id/discover',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Every job in the workspace with its compute, monthly cost and findings',
+          security: bearer,
+          params: idParams,
+          querystring: discoverQuery,
+          response: { 200: discoverSchema },
+        },
+      },
+      async (request) =>
+        presentDiscovery(await integration.discover(request.params.id, request.query.window_days)),
+    );
+
+    app.post(
+      '/api/v1/workspaces/:id/import',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Import jobs: one project per job cluster, wired for collection',
+          security: bearer,
+          params: idParams,
+          body: importBody,
+          response: { 200: importSchema },
+        },
+      },
+      async (request) => {
+        // project creation validates the settings against the full schema
+        const settings = request.body.settings as Partial<ProjectSettings> | undefined;
+        const jobs = await integration.onboarding.importJobs(
+          request.params.id,
+          { jobIds: request.body.job_ids, settings, logDestination: request.body.log_destination },
+          principalOf(request).actor,
+        );
+        return presentImport(jobs);
+      },
+    );
+
+    app.post(
+      '/api/v1/workspaces/:id/detach',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Undo the import of a job: its settings are restored exactly',
+          security: bearer,
+          params: idParams,
+          body: detachBody,
+          response: { 200: detachSchema },
+        },
+      },
+      async (request): Promise<DetachResource> => {
+        const detached = await integration.onboarding.detach(
+          request.params.id,
+          request.body.job_id,
+          principalOf(request).actor,
+        );
+        return { job_id: detached.jobId, projects: detached.projects };
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/databricks-runs',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Collect a finished Databricks run for this project from its workspace',
+          security: bearer,
+          params: idParams,
+          body: collectRunBody,
+          response: { 202: collectRunQueuedSchema },
+        },
+      },
+      async (request, reply) => {
+        const project = await deps.projects.get(request.params.id);
+        const workspaceId = request.body.workspace_id ?? project.workspaceId;
+        if (!workspaceId)
+          throw new ValidationError('WORKSPACE_REQUIRED', 'the project has no workspace; pass workspace_id');
+        await integration.enqueueCollect(workspaceId, request.body.run_id, project.id);
+        return reply
+          .status(202)
+          .send({ queued: true as const, workspace_id: workspaceId, run_id: request.body.run_id });
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/applied-configs',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Every configuration written into the job, oldest first, and whether auto-apply is paused',
+          security: bearer,
+          params: idParams,
+          response: { 200: appliedConfigListSchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        const [history, guard] = await Promise.all([
+          integration.applier.history(request.params.id),
+          integration.store.guard(request.params.id),
+        ]);
+        return {
+          items: history.map(presentConfig),
+          auto_apply_paused: guard.paused,
+          pause_reason: guard.pauseReason,
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/rollback',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary:
+            'Write an earlier applied configuration back into the job (default: the one before the current)',
+          security: bearer,
+          params: idParams,
+          body: rollbackBody,
+          response: { 200: rollbackSchema },
+        },
+      },
+      async (request) => {
+        const result = await integration.applier.rollback(request.params.id, {
+          toConfigId: request.body.to,
+          actor: principalOf(request).actor,
+        });
+        return { config: presentConfig(result.config), changed_fields: result.changedFields };
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/export',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'A recommendation as Terraform (new_cluster + lifecycle.ignore_changes) or JSON',
+          security: bearer,
+          params: idParams,
+          querystring: exportQuery,
+        },
+      },
+      async (request, reply) => {
+        const text = await integration.exportRecommendation(
+          request.params.id,
+          request.query.format,
+          request.query.recommendation,
+        );
+        return reply
+          .type(request.query.format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
+          .send(text);
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/resume-auto-apply',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Resume auto-apply after an external change paused it',
+          security: bearer,
+          params: idParams,
+          response: { 200: resumeAutoApplySchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        await integration.applier.resumeAutoApply(request.params.id);
+        return { resumed: true as const };
+      },
+    );
+  };
+}

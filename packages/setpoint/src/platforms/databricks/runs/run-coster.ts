@@ -1,0 +1,138 @@
+import { ValidationError } from '@setpoint/foundation/errors';
+import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
+import { type ClusterTimeline, runCost, type TimelineNode } from '../../../cost/run-cost.js';
+import type { RunProfile } from '../../../eventlog/run-profile.js';
+import type { PriceCatalog } from '../../../pricing/price-catalog.js';
+import { defaultRegions } from '../../../pricing/regions.js';
+import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
+import type { RunCost } from '../../../service/runs/run-records.js';
+import { clusterEventSchema } from '../api/schema.js';
+import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
+import { type DatabricksClusterShape, shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
+import type { ClusterReport } from './cluster-report.js';
+import { parseClusterReport } from './run-report-reader.js';
+
+/**
+ * Costs a run with the price catalog, over the Spark application's span (what SLAs and predictions are
+ * stated in). Which nodes ran, on which market and for how long comes from the cluster's own timeline
+ * when the report carries its events; otherwise the driver and each executor of the event log count as
+ * the cluster's nodes.
+ */
+export class CostEngineCoster implements RunCoster {
+  readonly #model: CostModel;
+
+  constructor(catalog: PriceCatalog) {
+    this.#model = createCostModel(catalog);
+  }
+
+  async cost(input: CostInput): Promise<RunCost> {
+    const breakdown = runCost(this.#model, runTimeline(input));
+    return {
+      currency: 'USD',
+      totalUsd: breakdown.total,
+      lines: [
+        { item: 'cloud compute', usd: breakdown.cloud.compute },
+        { item: 'cloud storage', usd: breakdown.cloud.storage },
+        { item: `Databricks DBUs (${breakdown.dbu.units.toFixed(2)} DBU)`, usd: breakdown.dbu.cost },
+        { item: 'total low', usd: breakdown.low },
+        { item: 'total high', usd: breakdown.high },
+      ],
+    };
+  }
+}
+
+/** The Spark application's start and end: what the run is priced over. */
+function applicationSpan(profile: RunProfile): { start: number; end: number } {
+  const start =
+    profile.application.startTime ??
+    Math.min(...profile.executors.timeline.map((e) => e.addedTime ?? Infinity));
+  const end =
+    profile.application.endTime ??
+    (Number.isFinite(start) ? start + (profile.application.observedSpanMs ?? 0) : Number.NaN);
+  if (!Number.isFinite(start) || !Number.isFinite(end)) {
+    throw new ValidationError('RUN_TIMES_UNKNOWN', 'the event log has no application start and end times');
+  }
+  return { start, end };
+}
+
+/** The cluster's nodes from its events (clusters/get + events), clipped to the application's span. */
+function nodesFromClusterEvents(
+  report: ClusterReport,
+  shape: DatabricksClusterShape,
+  span: { start: number; end: number },
+): TimelineNode[] | undefined {
+  const events = (report.cluster_events?.events ?? []).flatMap((event) => {
+    const parsed = clusterEventSchema.safeParse({ cluster_id: report.cluster.cluster_id ?? '', ...event });
+    return parsed.success ? [parsed.data] : [];
+  });
+  if (!events.some((event) => event.type === 'RUNNING')) return undefined;
+  return reconstructNodeTimeline(report.cluster, events, shape, span.end)
+    .nodes.map((node) => ({
+      ...node,
+      startMs: Math.max(node.startMs, span.start),
+      endMs: Math.min(node.endMs, span.end),
+    }))
+    .filter((node) => node.endMs > node.startMs || node.role === 'driver');
+}
+
+/** The driver for the whole application; each executor as a worker for the time it was up. */
+function nodesFromEventLog(
+  profile: RunProfile,
+  shape: DatabricksClusterShape,
+  span: { start: number; end: number },
+): TimelineNode[] {
+  const executors = profile.executors.timeline.filter((executor) => executor.id !== 'driver');
+  let onDemandWorkersLeft = Math.max(0, shape.firstOnDemand - 1);
+  const workerNode = (startMs: number, endMs: number): TimelineNode => {
+    const onDemand = shape.market === 'on-demand' || onDemandWorkersLeft > 0;
+    if (onDemand && shape.market !== 'on-demand') onDemandWorkersLeft -= 1;
+    return {
+      role: 'worker',
+      nodeType: shape.workerNodeType,
+      startMs,
+      endMs: Math.max(startMs, endMs),
+      market: onDemand ? 'on-demand' : shape.market,
+    };
+  };
+  const workers =
+    executors.length > 0
+      ? executors.map((executor) =>
+          workerNode(executor.addedTime ?? span.start, executor.removedTime ?? span.end),
+        )
+      : Array.from({ length: shape.workers }, () => workerNode(span.start, span.end));
+  const driverMarket = shape.firstOnDemand >= 1 ? 'on-demand' : shape.market;
+  return [
+    {
+      role: 'driver',
+      nodeType: shape.driverNodeType,
+      startMs: span.start,
+      endMs: span.end,
+      market: driverMarket,
+    },
+    ...workers,
+  ];
+}
+
+export function runTimeline({
+  profile,
+  cluster,
+  clusterReport: stored,
+  workspace,
+}: CostInput): ClusterTimeline {
+  const report = stored === null || stored === undefined ? null : parseClusterReport(stored);
+  const cloud = cloudOf(cluster.cloud, workspace?.cloud);
+  const shape = shapeOfCluster(report?.cluster ?? null, cloud, cluster, profile.executors.maxConcurrent);
+  const span = applicationSpan(profile);
+  return {
+    cloud,
+    region: cluster.region ?? workspace?.region ?? defaultRegions[cloud],
+    billing: {
+      platform: 'databricks',
+      plan: planOf(report?.plan_type ?? workspace?.planType),
+      compute: computeTypeOf(report?.compute_type ?? workspace?.computeType),
+      photon: shape.photon,
+    },
+    nodes: (report && nodesFromClusterEvents(report, shape, span)) ?? nodesFromEventLog(profile, shape, span),
+  };
+}

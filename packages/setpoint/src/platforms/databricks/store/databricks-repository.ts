@@ -1,0 +1,189 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../store/database-schema.js';
+import { newId } from '../../../store/ids.js';
+import type { JobSettings, NewClusterSpec } from '../api/schema.js';
+import type { AppliedConfigKind, DatabricksTables } from './databricks-tables.js';
+
+export interface AppliedConfig {
+  id: string;
+  projectId: string;
+  recommendationId: string | null;
+  kind: AppliedConfigKind;
+  clusterSpec: NewClusterSpec;
+  actor: string;
+  reason: string;
+  createdAt: number;
+}
+
+export interface RestoreSnapshot {
+  newSettings: JobSettings;
+  fieldsToRemove: string[];
+}
+
+/** Data access for the Databricks platform's own tables. */
+export function createDatabricksRepository(database: Kysely<Database>) {
+  const db = database.withTables<DatabricksTables>();
+  return {
+    async workspaceLink(workspaceId: string) {
+      return db
+        .selectFrom('databricks_workspace_links')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst();
+    },
+    async saveWorkspaceLink(
+      workspaceId: string,
+      values: { destinationId?: string | null; logDestination?: string | null },
+    ) {
+      const existing = await this.workspaceLink(workspaceId);
+      const row = {
+        workspace_id: workspaceId,
+        destination_id:
+          values.destinationId === undefined ? (existing?.destination_id ?? null) : values.destinationId,
+        log_destination:
+          values.logDestination === undefined ? (existing?.log_destination ?? null) : values.logDestination,
+        updated_at: Date.now(),
+      };
+      if (existing)
+        await db
+          .updateTable('databricks_workspace_links')
+          .set(row)
+          .where('workspace_id', '=', workspaceId)
+          .execute();
+      else await db.insertInto('databricks_workspace_links').values(row).execute();
+    },
+    async onboardedJob(workspaceId: string, jobId: string) {
+      const row = await db
+        .selectFrom('databricks_onboarded_jobs')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('job_id', '=', jobId)
+        .executeTakeFirst();
+      return row ? { ...row, restore: JSON.parse(row.restore) as RestoreSnapshot } : undefined;
+    },
+    async onboardedJobs(workspaceId?: string) {
+      let query = db.selectFrom('databricks_onboarded_jobs').selectAll();
+      if (workspaceId) query = query.where('workspace_id', '=', workspaceId);
+      return query.execute();
+    },
+    async recordOnboarding(workspaceId: string, jobId: string, restore: RestoreSnapshot) {
+      await db
+        .insertInto('databricks_onboarded_jobs')
+        .values({
+          workspace_id: workspaceId,
+          job_id: jobId,
+          restore: JSON.stringify(restore),
+          last_seen_run_start: Date.now(),
+          created_at: Date.now(),
+        })
+        .execute();
+    },
+    async forgetOnboarding(workspaceId: string, jobId: string) {
+      await db
+        .deleteFrom('databricks_onboarded_jobs')
+        .where('workspace_id', '=', workspaceId)
+        .where('job_id', '=', jobId)
+        .execute();
+    },
+    async markSeen(workspaceId: string, jobId: string, runStart: number) {
+      await db
+        .updateTable('databricks_onboarded_jobs')
+        .set({ last_seen_run_start: runStart })
+        .where('workspace_id', '=', workspaceId)
+        .where('job_id', '=', jobId)
+        .where((eb) =>
+          eb.or([eb('last_seen_run_start', 'is', null), eb('last_seen_run_start', '<', runStart)]),
+        )
+        .execute();
+    },
+    async recordAppliedConfig(input: Omit<AppliedConfig, 'id' | 'createdAt'>): Promise<AppliedConfig> {
+      const config: AppliedConfig = { ...input, id: newId('cfg'), createdAt: Date.now() };
+      await db
+        .insertInto('databricks_applied_configs')
+        .values({
+          id: config.id,
+          project_id: config.projectId,
+          recommendation_id: config.recommendationId,
+          kind: config.kind,
+          cluster_spec: JSON.stringify(config.clusterSpec),
+          actor: config.actor,
+          reason: config.reason,
+          created_at: config.createdAt,
+        })
+        .execute();
+      return config;
+    },
+    async appliedConfigs(projectId: string): Promise<AppliedConfig[]> {
+      const rows = await db
+        .selectFrom('databricks_applied_configs')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        projectId: row.project_id,
+        recommendationId: row.recommendation_id,
+        kind: row.kind as AppliedConfigKind,
+        clusterSpec: JSON.parse(row.cluster_spec) as NewClusterSpec,
+        actor: row.actor,
+        reason: row.reason,
+        createdAt: row.created_at,
+      }));
+    },
+    async guard(projectId: string) {
+      const row = await db
+        .selectFrom('databricks_project_guard')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
+      return {
+        paused: Boolean(row?.auto_apply_paused),
+        pauseReason: row?.pause_reason ?? null,
+        lastGoodConfigId: row?.last_good_config_id ?? null,
+      };
+    },
+    async saveGuard(
+      projectId: string,
+      values: { paused?: boolean; pauseReason?: string | null; lastGoodConfigId?: string | null },
+    ) {
+      const current = await this.guard(projectId);
+      const row = {
+        project_id: projectId,
+        auto_apply_paused: (values.paused ?? current.paused) ? 1 : 0,
+        pause_reason: values.pauseReason === undefined ? current.pauseReason : values.pauseReason,
+        last_good_config_id:
+          values.lastGoodConfigId === undefined ? current.lastGoodConfigId : values.lastGoodConfigId,
+        updated_at: Date.now(),
+      };
+      const updated = await db
+        .updateTable('databricks_project_guard')
+        .set(row)
+        .where('project_id', '=', projectId)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0)
+        await db.insertInto('databricks_project_guard').values(row).execute();
+    },
+    /** Webhook deliveries of the given event types (keys are `<workspace>:<event type>:<run id>`). */
+    async webhookDeliveries(eventTypes: string[]): Promise<Array<{ eventKey: string; receivedAt: number }>> {
+      const rows = await db
+        .selectFrom('databricks_webhook_events')
+        .select(['event_key', 'received_at'])
+        .where((eb) => eb.or(eventTypes.map((type) => eb('event_key', 'like', `%:${type}:%`))))
+        .execute();
+      return rows.map((row) => ({ eventKey: row.event_key, receivedAt: row.received_at }));
+    },
+    /** True the first time an event key is seen. */
+    async firstDelivery(workspaceId: string, eventKey: string): Promise<boolean> {
+      const inserted = await db
+        .insertInto('databricks_webhook_events')
+        .values({ event_key: eventKey, workspace_id: workspaceId, received_at: Date.now() })
+        .onConflict((conflict) => conflict.column('event_key').doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+    },
+  };
+}
+
+export type DatabricksRepository = ReturnType<typeof createDatabricksRepository>;

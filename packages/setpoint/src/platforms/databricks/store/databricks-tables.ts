@@ -1,0 +1,55 @@
+/**
+ * Tables of the Databricks platform (migration 0003); JSON columns are text. Type aliases, not
+ * interfaces: Kysely's `withTables` needs indexable records.
+ */
+export type DatabricksWorkspaceLinksTable = {
+  workspace_id: string;
+  destination_id: string | null;
+  log_destination: string | null;
+  updated_at: number;
+};
+
+export type DatabricksOnboardedJobsTable = {
+  workspace_id: string;
+  job_id: string;
+  /** JSON `{newSettings, fieldsToRemove}` that undoes onboarding. */
+  restore: string;
+  last_seen_run_start: number | null;
+  created_at: number;
+};
+
+export type AppliedConfigKind = 'baseline' | 'apply' | 'auto-apply' | 'revert' | 'rollback';
+
+export type DatabricksAppliedConfigsTable = {
+  id: string;
+  project_id: string;
+  recommendation_id: string | null;
+  kind: string;
+  /** JSON: the whole `new_cluster` as written to the job. */
+  cluster_spec: string;
+  actor: string;
+  reason: string;
+  created_at: number;
+};
+
+export type DatabricksProjectGuardTable = {
+  project_id: string;
+  auto_apply_paused: number;
+  pause_reason: string | null;
+  last_good_config_id: string | null;
+  updated_at: number;
+};
+
+export type DatabricksWebhookEventsTable = {
+  event_key: string;
+  workspace_id: string;
+  received_at: number;
+};
+
+export type DatabricksTables = {
+  databricks_workspace_links: DatabricksWorkspaceLinksTable;
+  databricks_onboarded_jobs: DatabricksOnboardedJobsTable;
+  databricks_applied_configs: DatabricksAppliedConfigsTable;
+  databricks_project_guard: DatabricksProjectGuardTable;
+  databricks_webhook_events: DatabricksWebhookEventsTable;
+};

@@ -1,0 +1,139 @@
+import PgBoss from 'pg-boss';
+import {
+  type JobContext,
+  type JobHandlers,
+  type JobKind,
+  type JobPayloads,
+  type JobQueue,
+  PermanentJobError,
+  type RetryPolicy,
+  type WorkerOptions,
+} from './job-queue.js';
+
+/** pg-boss queue names allow only [A-Za-z0-9_-]. */
+const queueName = (kind: string) => `setpoint_${kind.replace(/[.-]/g, '_')}`;
+
+/**
+ * The scale-out queue: pg-boss on the PostgreSQL database. Leases are pg-boss expirations (a job
+ * active longer than `leaseSeconds` is failed by maintenance and retried with backoff and jitter),
+ * so a killed worker's job is picked up by another.
+ */
+export class PgBossJobQueue implements JobQueue {
+  readonly name = 'pg-boss' as const;
+  readonly #boss: PgBoss;
+  #started: Promise<void> | undefined;
+
+  constructor(
+    databaseUrl: string,
+    private readonly policy: RetryPolicy,
+    /** Every kind this deployment queues (the core's and each registered platform's). */
+    private readonly kinds: readonly JobKind[],
+    maintenanceIntervalSeconds = Math.max(1, Math.min(60, Math.ceil(policy.leaseSeconds / 2))),
+  ) {
+    this.#boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      max: 4,
+      maintenanceIntervalSeconds,
+      monitorStateIntervalSeconds: 30,
+    });
+    this.#boss.on('error', () => undefined);
+  }
+
+  /** Creates the pg-boss schema and queues once per process. */
+  start(): Promise<void> {
+    this.#started ??= (async () => {
+      await this.#boss.start();
+      for (const kind of this.kinds) {
+        const name = queueName(kind);
+        const options = {
+          name,
+          retryLimit: this.policy.maxAttempts - 1,
+          retryDelay: Math.max(1, Math.round(this.policy.retryDelaySeconds)),
+          retryBackoff: true,
+          expireInSeconds: this.policy.leaseSeconds,
+        };
+        if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
+        else await this.#boss.createQueue(name, options);
+      }
+    })();
+    return this.#started;
+  }
+
+  async enqueue<K extends JobKind>(
+    kind: K,
+    payload: JobPayloads[K],
+    options: { idempotencyKey?: string } = {},
+  ) {
+    await this.start();
+    await this.#boss.send(
+      queueName(kind),
+      payload,
+      options.idempotencyKey ? { singletonKey: options.idempotencyKey } : {},
+    );
+  }
+
+  async startWorkers(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
+    await this.start();
+    for (const kind of this.kinds) {
+      const handler = handlers[kind] as
+        | ((payload: unknown, context: JobContext) => Promise<void>)
+        | undefined;
+      // Kinds this worker cannot run stay queued for a worker that can.
+      if (!handler) continue;
+      for (let slot = 0; slot < options.concurrency; slot += 1) {
+        await this.#boss.work<unknown>(
+          queueName(kind),
+          { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 },
+          async ([job]) => {
+            if (!job) return;
+            const started = performance.now();
+            const attempt = job.retryCount + 1;
+            try {
+              await handler(job.data, { jobId: job.id, attempt });
+              options.onAttempt?.(kind, 'done', (performance.now() - started) / 1000);
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error);
+              const permanent = error instanceof PermanentJobError;
+              if (permanent || job.retryCount >= job.retryLimit) {
+                await options.onParked({
+                  queue: 'pg-boss',
+                  jobId: job.id,
+                  kind,
+                  payload: job.data,
+                  error: message,
+                  attempts: attempt,
+                });
+                options.onAttempt?.(kind, 'parked', (performance.now() - started) / 1000);
+                if (permanent) return;
+              } else {
+                options.onAttempt?.(kind, 'retry', (performance.now() - started) / 1000);
+              }
+              throw error;
+            }
+          },
+        );
+      }
+    }
+  }
+
+  async depth() {
+    await this.start();
+    const rows: Array<{ kind: string; state: 'queued' | 'running'; count: number }> = [];
+    for (const kind of this.kinds) {
+      const queued = await this.#boss.getQueueSize(queueName(kind));
+      const notFinished = await this.#boss.getQueueSize(queueName(kind), { before: 'completed' });
+      rows.push(
+        { kind, state: 'queued', count: queued },
+        { kind, state: 'running', count: notFinished - queued },
+      );
+    }
+    return rows;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.#started) return;
+    await this.#started.catch(() => undefined);
+    await this.#boss.stop({ graceful: true, wait: true, timeout: 30_000 });
+  }
+}

@@ -1,0 +1,180 @@
+import { BlockList, isIP } from 'node:net';
+import { ConfigError } from '@setpoint/foundation/errors';
+
+/** Why an address is not public; null for a public unicast address. */
+export type AddressClass =
+  | 'unspecified'
+  | 'loopback'
+  | 'private'
+  | 'unique-local'
+  | 'link-local'
+  | 'shared (CGNAT)'
+  | 'multicast'
+  | 'reserved'
+  | 'documentation'
+  | 'broadcast';
+
+const v4Ranges: ReadonlyArray<[string, number, AddressClass]> = [
+  ['0.0.0.0', 8, 'unspecified'],
+  ['10.0.0.0', 8, 'private'],
+  ['100.64.0.0', 10, 'shared (CGNAT)'],
+  ['127.0.0.0', 8, 'loopback'],
+  ['169.254.0.0', 16, 'link-local'],
+  ['172.16.0.0', 12, 'private'],
+  ['192.0.0.0', 24, 'reserved'],
+  ['192.0.2.0', 24, 'documentation'],
+  ['192.88.99.0', 24, 'reserved'],
+  ['192.168.0.0', 16, 'private'],
+  ['198.18.0.0', 15, 'reserved'],
+  ['198.51.100.0', 24, 'documentation'],
+  ['203.0.113.0', 24, 'documentation'],
+  ['224.0.0.0', 4, 'multicast'],
+  ['240.0.0.0', 4, 'reserved'],
+];
+
+const v6Ranges: ReadonlyArray<[string, number, AddressClass]> = [
+  ['::', 128, 'unspecified'],
+  ['::1', 128, 'loopback'],
+  ['64:ff9b:1::', 48, 'private'],
+  ['100::', 64, 'reserved'],
+  ['2001::', 32, 'reserved'], // Teredo: embeds an obfuscated IPv4 address
+  ['2001:db8::', 32, 'documentation'],
+  ['fc00::', 7, 'unique-local'],
+  ['fe80::', 10, 'link-local'],
+  ['fec0::', 10, 'private'],
+  ['ff00::', 8, 'multicast'],
+];
+
+function classLists(ranges: ReadonlyArray<[string, number, AddressClass]>, family: 'ipv4' | 'ipv6') {
+  const lists = new Map<AddressClass, BlockList>();
+  for (const [network, prefix, kind] of ranges) {
+    let list = lists.get(kind);
+    if (!list) {
+      list = new BlockList();
+      lists.set(kind, list);
+    }
+    list.addSubnet(network, prefix, family);
+  }
+  return [...lists];
+}
+
+const v4Classes = classLists(v4Ranges, 'ipv4');
+const v6Classes = classLists(v6Ranges, 'ipv6');
+
+/** The 16 bytes of an IPv6 address (zone id dropped, a trailing dotted quad allowed). */
+export function ipv6Bytes(address: string): Uint8Array {
+  let text = address.replace(/^\[|\]$/g, '').split('%')[0]!;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const groups = (part: string | undefined) =>
+    part ? part.split(':').map((group) => Number.parseInt(group, 16)) : [];
+  const [head, rest] = text.split('::') as [string, string | undefined];
+  const front = groups(head);
+  const back = groups(rest);
+  const all =
+    rest === undefined ? front : [...front, ...new Array(8 - front.length - back.length).fill(0), ...back];
+  const bytes = new Uint8Array(16);
+  all.forEach((group, index) => {
+    bytes[index * 2] = (group >> 8) & 0xff;
+    bytes[index * 2 + 1] = group & 0xff;
+  });
+  return bytes;
+}
+
+/** The IPv4 address an IPv6 one carries (mapped, NAT64, 6to4, IPv4-compatible), if any. */
+export function embeddedIpv4(address: string): string | undefined {
+  const b = ipv6Bytes(address);
+  const zero = (from: number, to: number) => b.subarray(from, to).every((byte) => byte === 0);
+  const quad = (at: number) => `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return quad(12); // ::ffff:a.b.c.d
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zero(4, 12)) return quad(12); // 64:ff9b::/96
+  if (b[0] === 0x20 && b[1] === 0x02) return quad(2); // 2002::/16 (6to4)
+  if (zero(0, 12) && !zero(12, 14)) return quad(12); // ::a.b.c.d (IPv4-compatible, deprecated)
+  return undefined;
+}
+
+/**
+ * What kind of non-public address `address` is, or null when it is public unicast. IPv6 forms that
+ * carry an IPv4 address (::ffff:127.0.0.1, 64:ff9b::7f00:1, 2002:7f00:1::) are judged by it.
+ */
+export function classifyAddress(address: string): AddressClass | null {
+  const bare = address.replace(/^\[|\]$/g, '').split('%')[0]!;
+  const family = isIP(bare);
+  if (family === 4) {
+    if (bare === '255.255.255.255') return 'broadcast';
+    for (const [kind, list] of v4Classes) if (list.check(bare, 'ipv4')) return kind;
+    return null;
+  }
+  if (family !== 6) return 'reserved';
+  const embedded = embeddedIpv4(bare);
+  if (embedded !== undefined) return classifyAddress(embedded);
+  for (const [kind, list] of v6Classes) if (list.check(bare, 'ipv6')) return kind;
+  return null;
+}
+
+/**
+ * Hosts and networks an administrator trusts although they are not public (a Databricks emulator
+ * on 127.0.0.1, an S3-compatible store on 10.0.0.5). Written as one setting:
+ * `127.0.0.1, 10.0.0.0/8, fd00::/8, minio.internal` — addresses, CIDRs and host names.
+ */
+export class OutboundAllowList {
+  private readonly names = new Set<string>();
+  private readonly networks = new BlockList();
+  private empty = true;
+
+  static parse(setting: string | readonly string[] | undefined): OutboundAllowList {
+    const list = new OutboundAllowList();
+    const entries = typeof setting === 'string' ? setting.split(/[\s,]+/) : (setting ?? []);
+    for (const raw of entries) {
+      const entry = raw
+        .trim()
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '');
+      if (!entry) continue;
+      list.empty = false;
+      const [network, prefixText] = entry.split('/') as [string, string | undefined];
+      const family = isIP(network);
+      if (family === 0) {
+        if (prefixText !== undefined || !/^[a-z0-9.-]+$/.test(network)) {
+          throw new ConfigError(
+            `outbound allow-list: "${raw}" is neither an address, a CIDR nor a host name`,
+          );
+        }
+        list.names.add(network.replace(/\.$/, ''));
+        continue;
+      }
+      const maxPrefix = family === 4 ? 32 : 128;
+      const prefix = prefixText === undefined ? maxPrefix : Number(prefixText);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > maxPrefix) {
+        throw new ConfigError(`outbound allow-list: "${raw}" has an invalid prefix length`);
+      }
+      list.networks.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
+    }
+    return list;
+  }
+
+  get isEmpty(): boolean {
+    return this.empty;
+  }
+
+  allowsHost(hostname: string): boolean {
+    return this.names.has(
+      hostname
+        .toLowerCase()
+        .replace(/^\[|\]$/g, '')
+        .replace(/\.$/, ''),
+    );
+  }
+
+  allowsAddress(address: string): boolean {
+    const bare = address.replace(/^\[|\]$/g, '').split('%')[0]!;
+    const family = isIP(bare);
+    if (family === 0) return false;
+    if (this.networks.check(bare, family === 4 ? 'ipv4' : 'ipv6')) return true;
+    const embedded = family === 6 ? embeddedIpv4(bare) : undefined;
+    return embedded !== undefined && this.networks.check(embedded, 'ipv4');
+  }
+}

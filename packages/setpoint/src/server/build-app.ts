@@ -1,0 +1,140 @@
+import cookie from '@fastify/cookie';
+import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
+import { RateLimitedError } from '@setpoint/foundation/errors';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Services } from '../composition/compose-services.js';
+import type { Logger } from '../logging/logger.js';
+import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
+import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerOpenApi } from './plugins/openapi.js';
+import { registerWebApp } from './plugins/web-app.js';
+import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { authRoutes } from './routes/auth-routes.js';
+import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
+import { healthRoutes } from './routes/health-routes.js';
+import { insightsRoutes } from './routes/insights-routes.js';
+import { jobRoutes } from './routes/job-routes.js';
+import { metricsRoutes } from './routes/metrics-routes.js';
+import { organizationRoutes } from './routes/organization-routes.js';
+import { projectRoutes } from './routes/project-routes.js';
+import { recommendationRoutes } from './routes/recommendation-routes.js';
+import { runRoutes } from './routes/run-routes.js';
+import { sessionRoutes } from './routes/session-routes.js';
+import { systemRoutes } from './routes/system-routes.js';
+import { workspaceRoutes } from './routes/workspace-routes.js';
+
+export interface AppDependencies {
+  services: Services;
+  logger: Logger;
+  /** Override where the built dashboard is read from (tests). */
+  webDir?: string;
+  bodyLimitBytes?: number;
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  public: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, for the security tests that must cover all of them. */
+    routeTable: RouteEntry[];
+  }
+}
+
+/** Composition root of the HTTP API: plugins, then routes, each route given only what it needs. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { services } = deps;
+  const { config } = services;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: deps.bodyLimitBytes ?? 10 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const routeTable: RouteEntry[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      routeTable.push({ method, url: route.url, public: isPublicRoute(route.url, route.config) });
+    }
+  });
+  registerErrorHandler(app);
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (!route) return;
+    services.metrics.httpDuration.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins });
+  await app.register(cookie);
+  registerAuthentication(app, services.apiKeys, services.users);
+  await app.register(rateLimit, {
+    hook: 'preHandler',
+    max: config.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+    errorResponseBuilder: (_request, context) =>
+      new RateLimitedError(
+        `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
+      ),
+  });
+  await app.register(multipart, {
+    limits: {
+      fileSize: config.maxUploadBytes,
+      files: 200,
+      fields: 20,
+      fieldSize: 32 * 1024 * 1024,
+      parts: 220,
+    },
+  });
+  await registerOpenApi(app);
+  await app.register(healthRoutes);
+  await app.register(authRoutes(services.apiKeys));
+  await app.register(apiKeyRoutes(services.apiKeys));
+  await app.register(
+    sessionRoutes(services.users, {
+      loginAttemptsPerMinute: 10,
+      demoLoginToken: () => services.demoLoginToken,
+    }),
+  );
+  await app.register(systemRoutes(services.store.dialect, services.projects));
+  await app.register(projectRoutes(services.projects, services.insights.projectSummaries));
+  await app.register(insightsRoutes(services.insights));
+  await app.register(organizationRoutes(services.organizationSettings));
+  await app.register(
+    runRoutes(services.runs, {
+      parseClusterReport: services.parseClusterReport,
+      scratchDir: services.scratchDir,
+      maxUploadBytes: config.maxUploadBytes,
+      metrics: services.metrics,
+    }),
+  );
+  await app.register(recommendationRoutes(services.recommendations));
+  await app.register(workspaceRoutes(services.workspaces));
+  for (const platform of services.platforms.entries) await app.register(platform.routes);
+  await app.register(
+    gradientCompatRoutes({
+      parseClusterReport: services.parseClusterReport,
+      apiKeys: services.apiKeys,
+      projects: services.projects,
+      runs: services.runs,
+      recommendations: services.recommendations,
+      scratchDir: services.scratchDir,
+      maxUploadBytes: config.maxUploadBytes,
+    }),
+  );
+  await app.register(jobRoutes(services.parkedJobs));
+  await app.register(metricsRoutes(services.metrics, config.metricsPublic));
+  await registerWebApp(app, deps.webDir);
+  return app;
+}

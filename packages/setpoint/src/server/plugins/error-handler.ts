@@ -1,0 +1,39 @@
+import { errorKinds, isAppError } from '@setpoint/foundation/errors';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: unknown };
+}
+
+/** The single place errors become HTTP responses: `{error: {code, message, details?}}`. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        path: issue.instancePath || '/',
+        message: issue.message,
+      }));
+      const first = details[0];
+      const message = `invalid request ${error.validationContext ?? ''}: ${first ? `${first.path} ${first.message}` : 'validation failed'}`;
+      return reply
+        .status(400)
+        .send({ error: { code: 'VALIDATION_FAILED', message, details } } satisfies ErrorBody);
+    }
+    if (isAppError(error)) {
+      const body: ErrorBody = { error: { code: error.code, message: error.message } };
+      if (error.details) body.error.details = error.details;
+      return reply.status(errorKinds[error.kind].httpStatus).send(body);
+    }
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      const code = error.code ?? 'BAD_REQUEST';
+      return reply
+        .status(error.statusCode)
+        .send({ error: { code, message: error.message } } satisfies ErrorBody);
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({
+      error: { code: 'INTERNAL', message: 'internal error; see the server log' },
+    } satisfies ErrorBody);
+  });
+}

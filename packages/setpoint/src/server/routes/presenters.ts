@@ -1,0 +1,95 @@
+import type {
+  ProjectResource,
+  RecommendationResource,
+  RunDetailResource,
+  RunResource,
+  WorkspaceResource,
+} from '@setpoint/api-contract';
+import type { Project } from '../../service/projects/project-service.js';
+import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
+import type { Run, RunDetail } from '../../service/runs/run-service.js';
+import type { Workspace } from '../../service/workspaces/workspace-service.js';
+
+/** The domain records in the wire shapes of `@setpoint/api-contract` (snake_case resources). */
+export function presentProject(project: Project): ProjectResource {
+  return {
+    id: project.id,
+    name: project.name,
+    description: project.description,
+    workspace_id: project.workspaceId,
+    job_id: project.jobId,
+    cluster_key: project.clusterKey,
+    app_id: project.appId,
+    settings: project.settings,
+    phase: project.phase,
+    learning_reset_at: project.learningResetAt,
+    created_at: project.createdAt,
+    updated_at: project.updatedAt,
+  };
+}
+
+export function presentRun(run: Run): RunResource {
+  return {
+    id: run.id,
+    project_id: run.projectId,
+    external_run_id: run.externalRunId,
+    pipeline_state: run.pipelineState,
+    status: run.status,
+    started_at: run.startedAt,
+    ended_at: run.endedAt,
+    cluster: run.clusterFacts,
+    cluster_config: run.clusterConfig,
+    eventlog_uri: run.eventlogUri,
+    eventlog_bytes: run.eventlogBytes,
+    input_bytes: run.inputBytes,
+    cost: run.cost ? { currency: 'USD', total_usd: run.cost.totalUsd, lines: run.cost.lines } : null,
+    on_recommendation_id: run.recommendationId,
+    error: run.error,
+    created_at: run.createdAt,
+    updated_at: run.updatedAt,
+  };
+}
+
+export function presentRunDetail(run: RunDetail): RunDetailResource {
+  return { ...presentRun(run), cluster_timeline: run.clusterTimeline, profile_summary: run.profileSummary };
+}
+
+export function presentRecommendation(rec: RecommendationRecord): RecommendationResource {
+  return {
+    id: rec.id,
+    project_id: rec.projectId,
+    state: rec.state,
+    phase: rec.phase,
+    configuration: rec.configuration,
+    predicted: rec.prediction
+      ? { runtime_minutes: rec.prediction.runtimeMinutes, cost_usd: rec.prediction.costUsd }
+      : null,
+    explanation: rec.explanation,
+    based_on_run_id: rec.basedOnRunId,
+    error: rec.error,
+    requested_by: rec.requestedBy,
+    applied:
+      rec.applyRequestedAt === null
+        ? null
+        : { requested_at: rec.applyRequestedAt, requested_by: rec.applyRequestedBy },
+    created_at: rec.createdAt,
+    updated_at: rec.updatedAt,
+  };
+}
+
+export function presentWorkspace(workspace: Workspace): WorkspaceResource {
+  return {
+    id: workspace.id,
+    name: workspace.name,
+    platform: workspace.platform,
+    cloud: workspace.cloud,
+    region: workspace.region,
+    host: workspace.host,
+    plan_type: workspace.planType,
+    compute_type: workspace.computeType,
+    has_credentials: workspace.hasCredentials,
+    has_webhook_credentials: workspace.hasWebhookCredentials,
+    created_at: workspace.createdAt,
+    updated_at: workspace.updatedAt,
+  };
+}

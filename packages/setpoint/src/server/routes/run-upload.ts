@@ -1,0 +1,118 @@
+import { createHash } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type {} from '@fastify/multipart';
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { FastifyRequest } from 'fastify';
+import { bundleFileName, extractZip, isZipFile } from '../../service/runs/eventlog-bundle.js';
+import { byteLimit } from '../../service/runs/eventlog-fetcher.js';
+import type { UploadedFile } from '../../service/runs/run-service.js';
+
+export interface ParsedUpload {
+  directory: string;
+  files: UploadedFile[];
+  /** The `cluster_report` part as JSON, not yet validated (the project's platform does that). */
+  clusterReport: unknown;
+  externalRunId: string;
+  status: string | null;
+}
+
+const maxClusterReportBytes = 32 * 1024 * 1024;
+
+/** A JSON document sent as text (a form field or part); its shape is checked by whoever reads it. */
+export function parseJsonText(text: string, field: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError('CLUSTER_REPORT_INVALID', `${field} is not valid JSON`);
+  }
+}
+
+/**
+ * Streams the multipart parts of a run upload to disk: `eventlog` file parts (or one zip of them),
+ * an optional `cluster_report` JSON part, optional `external_run_id` and `status` fields. The total
+ * is capped at `maxBytes`; without an external run id the content hash is the idempotency key.
+ */
+export async function receiveUpload(
+  request: FastifyRequest,
+  scratchDir: string,
+  maxBytes: number,
+): Promise<ParsedUpload> {
+  await mkdir(scratchDir, { recursive: true });
+  const directory = await mkdtemp(path.join(scratchDir, 'upload-'));
+  const files: UploadedFile[] = [];
+  const taken = new Set<string>();
+  const hash = createHash('sha256');
+  let clusterReport: unknown = null;
+  let externalRunId: string | undefined;
+  let status: string | null = null;
+  let total = 0;
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'field') {
+        const value = String(part.value);
+        if (part.fieldname === 'cluster_report') clusterReport = parseJsonText(value, 'cluster_report');
+        else if (part.fieldname === 'external_run_id') externalRunId = value.trim().slice(0, 200);
+        else if (part.fieldname === 'status') status = value.trim().slice(0, 50);
+        else
+          throw new ValidationError('UPLOAD_UNKNOWN_PART', `unexpected multipart field "${part.fieldname}"`);
+        continue;
+      }
+      if (part.fieldname === 'cluster_report') {
+        const chunks: Buffer[] = [];
+        await pipeline(part.file, byteLimit(maxClusterReportBytes), async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) chunks.push(chunk);
+        });
+        clusterReport = parseJsonText(Buffer.concat(chunks).toString('utf8'), 'cluster_report');
+        continue;
+      }
+      if (part.fieldname !== 'eventlog') {
+        part.file.resume();
+        throw new ValidationError(
+          'UPLOAD_UNKNOWN_PART',
+          `unexpected multipart file "${part.fieldname}" (use "eventlog" or "cluster_report")`,
+        );
+      }
+      const name = bundleFileName(part.filename, taken, 'eventlog');
+      taken.add(name);
+      const target = path.join(directory, name);
+      let bytes = 0;
+      const hashing = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          hash.update(chunk);
+          callback(null, chunk);
+        },
+      });
+      await pipeline(
+        part.file,
+        byteLimit(maxBytes - total, (count) => {
+          bytes = count;
+        }),
+        hashing,
+        createWriteStream(target),
+      );
+      total += bytes;
+      if (await isZipFile(target)) {
+        const extracted = await extractZip(target, directory, maxBytes, taken);
+        files.push(...extracted);
+      } else {
+        files.push({ name, path: target, bytes });
+      }
+    }
+    if (files.length === 0)
+      throw new ValidationError('UPLOAD_NO_EVENTLOG', 'the upload has no "eventlog" file part');
+    return {
+      directory,
+      files,
+      clusterReport,
+      externalRunId: externalRunId || `sha256:${hash.digest('hex')}`,
+      status,
+    };
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+}

@@ -1,0 +1,114 @@
+import {
+  idParams,
+  workspaceBody,
+  workspaceListSchema,
+  workspacePatchBody,
+  workspaceSchema,
+} from '@setpoint/api-contract';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { principalOf } from '../../service/auth/principal.js';
+import type { WorkspaceInput, WorkspaceService } from '../../service/workspaces/workspace-service.js';
+import { presentWorkspace } from './presenters.js';
+
+const bearer = [{ bearerAuth: [] }];
+
+function toInput(body: z.infer<typeof workspacePatchBody>): Partial<WorkspaceInput> {
+  return {
+    name: body.name,
+    platform: body.platform,
+    cloud: body.cloud,
+    region: body.region,
+    host: body.host,
+    planType: body.plan_type,
+    computeType: body.compute_type,
+    credentials: body.credentials,
+    webhookCredentials: body.webhook_credentials,
+  };
+}
+
+export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/v1/workspaces',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Create a workspace (secrets are write-only)',
+          security: bearer,
+          body: workspaceBody,
+          response: { 201: workspaceSchema },
+        },
+      },
+      async (request, reply) => {
+        const { name, platform, cloud } = request.body;
+        const workspace = await workspaces.create(
+          { ...toInput(request.body), name, platform, cloud },
+          principalOf(request).actor,
+        );
+        return reply.status(201).send(presentWorkspace(workspace));
+      },
+    );
+
+    app.get(
+      '/api/v1/workspaces',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'List workspaces',
+          security: bearer,
+          response: { 200: workspaceListSchema },
+        },
+      },
+      async () => ({ items: (await workspaces.list()).map(presentWorkspace) }),
+    );
+
+    app.get(
+      '/api/v1/workspaces/:id',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Get a workspace',
+          security: bearer,
+          params: idParams,
+          response: { 200: workspaceSchema },
+        },
+      },
+      async (request) => presentWorkspace(await workspaces.get(request.params.id)),
+    );
+
+    app.patch(
+      '/api/v1/workspaces/:id',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Update a workspace; send credentials to replace them, null to clear',
+          security: bearer,
+          params: idParams,
+          body: workspacePatchBody,
+          response: { 200: workspaceSchema },
+        },
+      },
+      async (request) =>
+        presentWorkspace(
+          await workspaces.update(request.params.id, toInput(request.body), principalOf(request).actor),
+        ),
+    );
+
+    app.delete(
+      '/api/v1/workspaces/:id',
+      {
+        schema: {
+          tags: ['workspaces'],
+          summary: 'Delete a workspace (its projects keep running unlinked)',
+          security: bearer,
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        await workspaces.remove(request.params.id, principalOf(request).actor);
+        return reply.status(204).send();
+      },
+    );
+  };
+}

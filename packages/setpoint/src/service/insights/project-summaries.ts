@@ -1,0 +1,105 @@
+import type { ProjectSummaryWire } from '@setpoint/api-contract';
+import {
+  organizationRoi,
+  presentOrganizationSummary,
+  presentProjectSummary,
+  spendInPeriod,
+  summarizeProject,
+} from '@setpoint/insights';
+import type { Project } from '../projects/project-records.js';
+import { learningRuns } from '../recommendations/learning.js';
+import { type Run, toRun } from '../runs/run-records.js';
+import type { RunRepository } from '../runs/run-repository.js';
+import { insightRunFromRun } from './insight-run-from-run.js';
+
+export type SummaryRuns = Pick<RunRepository, 'ofProjects' | 'versions'>;
+
+async function runsByProject(runs: SummaryRuns, projectIds: string[]): Promise<Map<string, Run[]>> {
+  const byProject = new Map<string, Run[]>();
+  for (const row of await runs.ofProjects(projectIds)) {
+    const run = toRun(row);
+    byProject.set(run.projectId, [...(byProject.get(run.projectId) ?? []), run]);
+  }
+  return byProject;
+}
+
+function summaryOf(project: Project, runs: Run[], now: number) {
+  const summary = summarizeProject(
+    runs.map((run) => insightRunFromRun(run)),
+    { now, slaMinutes: project.settings.slaMinutes },
+  );
+  const learning =
+    project.phase === 'LEARNING'
+      ? { completedRuns: Math.min(learningRuns, Math.max(0, runs.length - 1)), requiredRuns: learningRuns }
+      : null;
+  return { summary, wire: presentProjectSummary(summary, learning) };
+}
+
+/** Insights such as "dormant" depend on the clock; an hour is far finer than any of their thresholds. */
+const clockBucketMs = 3_600_000;
+
+/**
+ * The projects table's figures (last run, runtime vs SLA, cost, savings, insights) for one page of
+ * projects. Summaries are computed from every run of a project, so each one is kept until the
+ * project, its runs or the hour change: a page costs one index-only version query when nothing moved.
+ */
+export function createProjectSummaries(runs: SummaryRuns, maxEntries = 50_000) {
+  const cache = new Map<string, { version: string; wire: ProjectSummaryWire }>();
+
+  function remember(projectId: string, version: string, wire: ProjectSummaryWire): void {
+    cache.delete(projectId);
+    cache.set(projectId, { version, wire });
+    // Map iteration is insertion order, so the first key is the least recently computed.
+    if (cache.size > maxEntries) cache.delete(cache.keys().next().value ?? projectId);
+  }
+
+  return async function projectSummaries(
+    projects: Project[],
+    now = Date.now(),
+  ): Promise<Map<string, ProjectSummaryWire>> {
+    const result = new Map<string, ProjectSummaryWire>();
+    if (projects.length === 0) return result;
+    const runVersion = await runs.versions(projects.map((project) => project.id));
+    const clock = Math.floor(now / clockBucketMs);
+    const version = (project: Project) =>
+      `${project.updatedAt}:${project.settings.slaMinutes}:${runVersion.get(project.id) ?? '0'}:${clock}`;
+    const stale = projects.filter((project) => {
+      const cached = cache.get(project.id);
+      if (cached?.version !== version(project)) return true;
+      result.set(project.id, cached.wire);
+      return false;
+    });
+    const staleRuns = await runsByProject(
+      runs,
+      stale.map((project) => project.id),
+    );
+    for (const project of stale) {
+      const wire = summaryOf(project, staleRuns.get(project.id) ?? [], now).wire;
+      remember(project.id, version(project), wire);
+      result.set(project.id, wire);
+    }
+    return result;
+  };
+}
+
+/** Spend in a period (cloud vs DBU) and savings across every project, for the KPI header. */
+export async function organizationSummary(
+  runSource: SummaryRuns,
+  projects: Project[],
+  from: number,
+  to: number,
+  now = Date.now(),
+) {
+  const runs = await runsByProject(
+    runSource,
+    projects.map((project) => project.id),
+  );
+  const all = [...runs.values()].flat();
+  const rois = projects.map((project) => summaryOf(project, runs.get(project.id) ?? [], now).summary.roi);
+  return presentOrganizationSummary({
+    from,
+    to,
+    spend: spendInPeriod(all, from, to),
+    roi: organizationRoi(rois),
+  });
+}

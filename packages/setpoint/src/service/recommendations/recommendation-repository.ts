@@ -1,0 +1,185 @@
+import type { ProjectPhase } from '@setpoint/api-contract';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/database-schema.js';
+import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
+import {
+  type RecommendationRecord,
+  type RecommendationState,
+  toRecommendation,
+} from './recommendation-records.js';
+import type { ClusterConfiguration, Prediction } from './recommender.js';
+
+/** Data access for recommendations. */
+export function createRecommendationRepository(db: Kysely<Database>) {
+  return {
+    async find(recommendationId: string): Promise<RecommendationRecord | undefined> {
+      const row = await db
+        .selectFrom('recommendations')
+        .selectAll()
+        .where('id', '=', recommendationId)
+        .executeTakeFirst();
+      return row ? toRecommendation(row) : undefined;
+    },
+
+    async findInProject(projectId: string, id: string): Promise<RecommendationRecord | undefined> {
+      const row = await db
+        .selectFrom('recommendations')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? toRecommendation(row) : undefined;
+    },
+
+    /**
+     * Inserts a PENDING recommendation. With an idempotency key already taken, nothing is inserted and
+     * the recommendation that holds the key is returned.
+     */
+    async insertPending(values: {
+      id: string;
+      projectId: string;
+      basedOnRunId: string;
+      requestedBy: string;
+      idempotencyKey: string | null;
+      now: number;
+    }): Promise<RecommendationRecord> {
+      await db
+        .insertInto('recommendations')
+        .values({
+          id: values.id,
+          project_id: values.projectId,
+          idempotency_key: values.idempotencyKey,
+          state: 'PENDING',
+          phase: null,
+          configuration: null,
+          prediction: null,
+          explanation: null,
+          based_on_run_id: values.basedOnRunId,
+          error: null,
+          requested_by: values.requestedBy,
+          apply_requested_at: null,
+          apply_requested_by: null,
+          created_at: values.now,
+          updated_at: values.now,
+        })
+        .onConflict((conflict) => conflict.column('idempotency_key').doNothing())
+        .execute();
+      const query = db.selectFrom('recommendations').selectAll();
+      const row = values.idempotencyKey
+        ? await query.where('idempotency_key', '=', values.idempotencyKey).executeTakeFirstOrThrow()
+        : await query.where('id', '=', values.id).executeTakeFirstOrThrow();
+      return toRecommendation(row);
+    },
+
+    async page(
+      projectId: string,
+      page: { limit: number; offset: number; state?: RecommendationState | undefined },
+    ) {
+      let base = db.selectFrom('recommendations').where('project_id', '=', projectId);
+      if (page.state) base = base.where('state', '=', page.state);
+      const [rows, count] = await Promise.all([
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { items: rows.map(toRecommendation), total: Number(count.count) };
+    },
+
+    async latestSuccessful(projectId: string): Promise<RecommendationRecord | undefined> {
+      const row = await db
+        .selectFrom('recommendations')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('state', '=', 'SUCCESS')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toRecommendation(row) : undefined;
+    },
+
+    /** A project's recommendations since `since`, oldest first (what the recommender sees of its past). */
+    async since(projectId: string, since: number): Promise<RecommendationRecord[]> {
+      const rows = await db
+        .selectFrom('recommendations')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('created_at', '>=', since)
+        .orderBy('created_at', 'asc')
+        .execute();
+      return rows.map(toRecommendation);
+    },
+
+    /**
+     * Fills a PENDING recommendation and, in the same transaction, moves its project to the phase it
+     * judged (with the audit row) when that differs. False, and nothing written, when it was no longer
+     * pending (superseded meanwhile).
+     */
+    async complete(
+      id: string,
+      result: {
+        phase: ProjectPhase;
+        configuration: ClusterConfiguration;
+        prediction: Prediction;
+        explanation: string;
+      },
+      phaseChange: { projectId: string; to: ProjectPhase; audit: AuditEntry } | null,
+      now = Date.now(),
+    ): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const updated = await trx
+          .updateTable('recommendations')
+          .set({
+            state: 'SUCCESS',
+            phase: result.phase,
+            configuration: JSON.stringify(result.configuration),
+            prediction: JSON.stringify(result.prediction),
+            explanation: result.explanation,
+            updated_at: now,
+          })
+          .where('id', '=', id)
+          .where('state', '=', 'PENDING')
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) return false;
+        if (phaseChange) {
+          await trx
+            .updateTable('projects')
+            .set({ phase: phaseChange.to, updated_at: now })
+            .where('id', '=', phaseChange.projectId)
+            .execute();
+          await recordAudit(trx, phaseChange.audit, now);
+        }
+        return true;
+      });
+    },
+
+    /** A PENDING recommendation that cannot be computed. */
+    async fail(id: string, error: string, now = Date.now()): Promise<void> {
+      await db
+        .updateTable('recommendations')
+        .set({ state: 'FAILURE', error, updated_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'PENDING')
+        .execute();
+    },
+
+    async recordApplyRequest(id: string, actor: string, now: number, audit: AuditEntry): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('recommendations')
+          .set({ apply_requested_at: now, apply_requested_by: actor, updated_at: now })
+          .where('id', '=', id)
+          .where('apply_requested_at', 'is', null)
+          .execute();
+        await recordAudit(trx, audit, now);
+      });
+    },
+  };
+}
+
+export type RecommendationRepository = ReturnType<typeof createRecommendationRepository>;

@@ -1,0 +1,123 @@
+import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { newId } from '../../store/ids.js';
+import type { ProjectRepository } from '../projects/project-repository.js';
+import type { RunRepository } from '../runs/run-repository.js';
+import type { RecommendationEventPublisher } from './recommendation-events.js';
+import type { RecommendationRecord, RecommendationState } from './recommendation-records.js';
+import type { RecommendationRepository } from './recommendation-repository.js';
+
+export type { RecommendationRecord, RecommendationState } from './recommendation-records.js';
+
+export function createRecommendationService({
+  recommendations,
+  projects,
+  runs,
+  queue,
+  events,
+}: {
+  recommendations: RecommendationRepository;
+  projects: Pick<ProjectRepository, 'assertExists'>;
+  runs: Pick<RunRepository, 'latestProcessedId'>;
+  queue: Pick<JobQueue, 'enqueue'>;
+  events: RecommendationEventPublisher;
+}) {
+  async function get(projectId: string, id: string): Promise<RecommendationRecord> {
+    const found = await recommendations.findInProject(projectId, id);
+    if (!found)
+      throw new NotFoundError(
+        'RECOMMENDATION_NOT_FOUND',
+        `recommendation ${id} does not exist in project ${projectId}`,
+      );
+    return found;
+  }
+
+  /**
+   * Creates a PENDING recommendation and queues its generation. With an idempotency key (the
+   * pipeline passes `run:<id>`), a second call returns the first recommendation instead.
+   */
+  async function request(
+    projectId: string,
+    options: { actor: string; basedOnRunId?: string | undefined; idempotencyKey?: string | undefined },
+  ): Promise<RecommendationRecord> {
+    await projects.assertExists(projectId);
+    const basedOnRunId = options.basedOnRunId ?? (await runs.latestProcessedId(projectId));
+    if (!basedOnRunId) {
+      throw new ConflictError(
+        'PROJECT_HAS_NO_PROCESSED_RUNS',
+        `project ${projectId} has no processed run to base a recommendation on`,
+      );
+    }
+    const rec = await recommendations.insertPending({
+      id: newId('rec'),
+      projectId,
+      basedOnRunId,
+      requestedBy: options.actor,
+      idempotencyKey: options.idempotencyKey ?? null,
+      now: Date.now(),
+    });
+    if (rec.state === 'PENDING') {
+      await queue.enqueue(
+        'recommendation.generate',
+        { recommendationId: rec.id },
+        { idempotencyKey: `recommendation.generate:${rec.id}` },
+      );
+    }
+    return rec;
+  }
+
+  return {
+    request,
+    get,
+
+    async list(
+      projectId: string,
+      page: { limit: number; offset: number; state?: RecommendationState | undefined },
+    ) {
+      await projects.assertExists(projectId);
+      return recommendations.page(projectId, page);
+    },
+
+    /** The newest successful recommendation. */
+    async latest(projectId: string): Promise<RecommendationRecord> {
+      await projects.assertExists(projectId);
+      const found = await recommendations.latestSuccessful(projectId);
+      if (!found)
+        throw new NotFoundError(
+          'RECOMMENDATION_NOT_FOUND',
+          `project ${projectId} has no successful recommendation yet`,
+        );
+      return found;
+    },
+
+    /** Records the intent to apply and emits an event; the project's platform performs it. */
+    async apply(projectId: string, id: string, actor: string): Promise<RecommendationRecord> {
+      const current = await get(projectId, id);
+      if (current.state !== 'SUCCESS') {
+        throw new ConflictError(
+          'RECOMMENDATION_NOT_READY',
+          `recommendation ${id} is ${current.state}; only SUCCESS can be applied`,
+        );
+      }
+      if (current.applyRequestedAt !== null) return current;
+      const now = Date.now();
+      await recommendations.recordApplyRequest(id, actor, now, {
+        entity: 'recommendation',
+        entityId: id,
+        action: 'apply_requested',
+        actor,
+        detail: { projectId },
+      });
+      events.publish({
+        type: 'recommendation.apply_requested',
+        projectId,
+        recommendationId: id,
+        actor,
+        at: now,
+      });
+      return get(projectId, id);
+    },
+  };
+}
+
+export type RecommendationService = ReturnType<typeof createRecommendationService>;

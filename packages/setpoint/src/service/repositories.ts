@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../store/database-schema.js';
+import { createAuditRepository } from './audit/audit-repository.js';
+import { createApiKeyRepository } from './auth/api-key-repository.js';
+import { createUserRepository } from './auth/user-repository.js';
+import { createParkedJobRepository } from './jobs/parked-job-repository.js';
+import { createOrganizationSettingsRepository } from './organization/organization-settings-repository.js';
+import { createProjectRepository } from './projects/project-repository.js';
+import { createRecommendationRepository } from './recommendations/recommendation-repository.js';
+import { createRunRepository } from './runs/run-repository.js';
+import { createWorkspaceRepository } from './workspaces/workspace-repository.js';
+
+/** Every core repository over one database: the only code that builds queries on the core's tables. */
+export function createRepositories(db: Kysely<Database>) {
+  return {
+    audit: createAuditRepository(db),
+    apiKeys: createApiKeyRepository(db),
+    users: createUserRepository(db),
+    parkedJobs: createParkedJobRepository(db),
+    organizationSettings: createOrganizationSettingsRepository(db),
+    projects: createProjectRepository(db),
+    recommendations: createRecommendationRepository(db),
+    runs: createRunRepository(db),
+    workspaces: createWorkspaceRepository(db),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

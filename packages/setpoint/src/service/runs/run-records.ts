@@ -1,0 +1,140 @@
+import type { Selectable } from 'kysely';
+import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { RunsTable } from '../../store/database-schema.js';
+import { parseJsonColumn } from '../../store/json-column.js';
+
+export const pipelineStates = ['INGESTING', 'PARSING', 'COSTING', 'MODELING', 'DONE', 'FAILED'] as const;
+export type PipelineState = (typeof pipelineStates)[number];
+
+export type RunRow = Selectable<RunsTable>;
+
+/** The cluster a run used, from its platform's cluster report or else the event log's hints. */
+export interface ClusterFacts {
+  source: 'cluster_report' | 'eventlog';
+  cloud: string | null;
+  region: string | null;
+  nodeTypeId: string | null;
+  driverNodeTypeId: string | null;
+  workers: number | null;
+  autoscale: { minWorkers: number; maxWorkers: number } | null;
+  photon: boolean | null;
+  /** The market as the platform names it, e.g. SPOT_WITH_FALLBACK, ON_DEMAND. */
+  availability: string | null;
+  sparkVersion: string | null;
+}
+
+/** What the facts were read from: the platform's configuration of the cluster, when a report gave it. */
+export interface StoredClusterFacts {
+  facts: ClusterFacts;
+  config: Record<string, unknown> | null;
+}
+
+export interface CostLine {
+  item: string;
+  usd: number;
+}
+
+/** What a run cost, as stored with it and shown: the total and its lines. */
+export interface RunCost {
+  currency: 'USD';
+  totalUsd: number;
+  lines: CostLine[];
+}
+
+export interface Run {
+  id: string;
+  projectId: string;
+  externalRunId: string;
+  pipelineState: PipelineState;
+  status: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  clusterConfig: Record<string, unknown> | null;
+  clusterFacts: ClusterFacts | null;
+  clusterTimeline: unknown;
+  eventlogUri: string | null;
+  eventlogBytes: number | null;
+  inputBytes: number | null;
+  cost: RunCost | null;
+  recommendationId: string | null;
+  error: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ProfileSummary {
+  applicationId: string | null;
+  applicationName: string | null;
+  sparkVersion: string | null;
+  durationMs: number | null;
+  jobs: number;
+  failedJobs: number;
+  stages: number;
+  tasks: number;
+  executorsMax: number;
+  coresPerExecutor: number;
+  inputBytes: number;
+  shuffleReadBytes: number;
+  shuffleWriteBytes: number;
+  spillBytes: number;
+  utilization: number;
+  gcTimeMs: number;
+  executorRunTimeMs: number;
+  platform: string;
+  findings: Array<{ id: string; severity: string; message: string }>;
+}
+
+export interface RunDetail extends Run {
+  profileSummary: ProfileSummary | null;
+}
+
+export function toRun(row: RunRow): Run {
+  const stored = parseJsonColumn<StoredClusterFacts>(row.cluster_config);
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    externalRunId: row.external_run_id,
+    pipelineState: row.pipeline_state as PipelineState,
+    status: row.status,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    clusterConfig: stored?.config ?? null,
+    clusterFacts: stored?.facts ?? null,
+    clusterTimeline: parseJsonColumn(row.cluster_timeline),
+    eventlogUri: row.eventlog_uri,
+    eventlogBytes: row.eventlog_bytes,
+    inputBytes: row.input_bytes,
+    cost: parseJsonColumn<RunCost>(row.cost),
+    recommendationId: row.recommendation_id,
+    error: row.error,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export function summarizeProfile(profile: RunProfile): ProfileSummary {
+  return {
+    applicationId: profile.application.id,
+    applicationName: profile.application.name,
+    sparkVersion: profile.application.sparkVersion,
+    durationMs: profile.application.durationMs,
+    jobs: profile.totals.jobs,
+    failedJobs: profile.totals.failedJobs,
+    stages: profile.totals.stages,
+    tasks: profile.totals.tasks,
+    executorsMax: profile.executors.maxConcurrent,
+    coresPerExecutor: profile.executors.coresPerExecutor,
+    inputBytes: profile.totals.inputBytes,
+    shuffleReadBytes: profile.totals.shuffleReadBytes,
+    shuffleWriteBytes: profile.totals.shuffleWriteBytes,
+    spillBytes: profile.totals.diskBytesSpilled,
+    utilization: profile.analysis.utilization,
+    gcTimeMs: profile.totals.jvmGcTimeMs,
+    executorRunTimeMs: profile.totals.executorRunTimeMs,
+    platform: profile.platform.kind,
+    findings: profile.findings.map(({ id, severity, message }) => ({ id, severity, message })),
+  };
+}
+
+/** Where a run's event-log files live in the blob store. */
+export const eventLogBundle = (runId: string) => `runs/${runId}/eventlog`;

@@ -1,0 +1,175 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../store/database-schema.js';
+import type { PipelineState, RunRow } from './run-records.js';
+
+/** Every run column but the (large) profile: what lists read. */
+const listColumns = [
+  'id',
+  'project_id',
+  'external_run_id',
+  'pipeline_state',
+  'status',
+  'started_at',
+  'ended_at',
+  'cluster_config',
+  'cluster_timeline',
+  'cluster_report',
+  'eventlog_uri',
+  'eventlog_blob_key',
+  'eventlog_bytes',
+  'cost',
+  'input_bytes',
+  'recommendation_id',
+  'error',
+  'created_at',
+  'updated_at',
+] as const;
+
+/** The columns a pipeline step writes; `updated_at` is set with them. */
+export type RunChanges = Partial<
+  Omit<RunRow, 'id' | 'project_id' | 'external_run_id' | 'created_at' | 'updated_at'>
+>;
+
+/** Data access for runs: what the run service, the pipeline and the summaries read and write. */
+export function createRunRepository(db: Kysely<Database>) {
+  return {
+    find(runId: string): Promise<RunRow | undefined> {
+      return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+    },
+
+    findInProject(projectId: string, runId: string): Promise<RunRow | undefined> {
+      return db
+        .selectFrom('runs')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('id', '=', runId)
+        .executeTakeFirst();
+    },
+
+    findByExternalId(projectId: string, externalRunId: string): Promise<RunRow | undefined> {
+      return db
+        .selectFrom('runs')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('external_run_id', '=', externalRunId)
+        .executeTakeFirst();
+    },
+
+    /** Inserts the run unless (project, external run id) exists; true when this call inserted it. */
+    async insertOnce(row: RunRow): Promise<boolean> {
+      const inserted = await db
+        .insertInto('runs')
+        .values(row)
+        .onConflict((conflict) => conflict.columns(['project_id', 'external_run_id']).doNothing())
+        .executeTakeFirst();
+      return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+    },
+
+    /** One page of a project's runs, newest first, without their profiles. */
+    async page(projectId: string, page: { limit: number; offset: number }) {
+      const base = db.selectFrom('runs').where('project_id', '=', projectId);
+      const [rows, count] = await Promise.all([
+        base
+          .select(listColumns)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+      ]);
+      return { rows: rows.map((row): RunRow => ({ ...row, profile: null })), total: Number(count.count) };
+    },
+
+    /** Every run of these projects, without profiles (the summaries' input). */
+    async ofProjects(projectIds: string[]): Promise<RunRow[]> {
+      if (projectIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('runs')
+        .select(listColumns)
+        .where('project_id', 'in', projectIds)
+        .execute();
+      return rows.map((row) => ({ ...row, profile: null }));
+    },
+
+    /** Per project: run count and latest update, which change whenever a summary would. */
+    async versions(projectIds: string[]): Promise<Map<string, string>> {
+      if (projectIds.length === 0) return new Map();
+      const rows = await db
+        .selectFrom('runs')
+        .select((eb) => [
+          'project_id',
+          eb.fn.countAll<number>().as('runs'),
+          eb.fn.max('updated_at').as('latest'),
+        ])
+        .where('project_id', 'in', projectIds)
+        .groupBy('project_id')
+        .execute();
+      return new Map(rows.map((row) => [row.project_id, `${Number(row.runs)}:${Number(row.latest)}`]));
+    },
+
+    async update(runId: string, changes: RunChanges, now = Date.now()): Promise<void> {
+      await db
+        .updateTable('runs')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', runId)
+        .execute();
+    },
+
+    /** Costed runs of a project created since `since` (what learning counts). */
+    async countCostedSince(projectId: string, since: number): Promise<number> {
+      const row = await db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('project_id', '=', projectId)
+        .where('cost', 'is not', null)
+        .where('created_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    /** Profiled and costed runs of a project since `since`, oldest first: what the recommender learns from. */
+    analyzedSince(projectId: string, since: number): Promise<RunRow[]> {
+      return db
+        .selectFrom('runs')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('profile', 'is not', null)
+        .where('cost', 'is not', null)
+        .where('created_at', '>=', since)
+        .orderBy('created_at', 'asc')
+        .execute();
+    },
+
+    /** The newest run whose processing reached modeling: what a recommendation is based on by default. */
+    async latestProcessedId(projectId: string): Promise<string | undefined> {
+      const latest = await db
+        .selectFrom('runs')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('pipeline_state', 'in', ['MODELING', 'DONE'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return latest?.id;
+    },
+
+    /** Runs in one of `states` untouched since `before`, up to `limit`. */
+    stalled(
+      states: readonly PipelineState[],
+      before: number,
+      limit: number,
+    ): Promise<Array<{ id: string; pipeline_state: string }>> {
+      return db
+        .selectFrom('runs')
+        .select(['id', 'pipeline_state'])
+        .where('pipeline_state', 'in', states)
+        .where('updated_at', '<', before)
+        .limit(limit)
+        .execute();
+    },
+  };
+}
+
+export type RunRepository = ReturnType<typeof createRunRepository>;

@@ -1,0 +1,163 @@
+import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
+import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { JobQueue } from '../../queue/job-queue.js';
+import { assertFetchableUrl } from '../../security/ssrf-guard.js';
+import type { BlobStore } from '../../store/blobs/blob-store.js';
+import { newId } from '../../store/ids.js';
+import { parseJsonColumn } from '../../store/json-column.js';
+import type { ProjectRepository } from '../projects/project-repository.js';
+import {
+  eventLogBundle,
+  type PipelineState,
+  type Run,
+  type RunDetail,
+  type RunRow,
+  summarizeProfile,
+  toRun,
+} from './run-records.js';
+import type { RunRepository } from './run-repository.js';
+
+export type { Run, RunDetail } from './run-records.js';
+
+export interface UploadedFile {
+  name: string;
+  path: string;
+  bytes: number;
+}
+
+export interface NewRunCommon {
+  projectId: string;
+  externalRunId: string;
+  /** The platform's cluster report, already validated by the platform; stored as sent. */
+  clusterReport: unknown;
+  status?: string | null | undefined;
+  /** Why the run's data is incomplete (a cut-off or missing event log), shown as the run's error. */
+  incompleteReason?: string | undefined;
+}
+
+function newRow(input: NewRunCommon, id: string, state: PipelineState): RunRow {
+  const now = Date.now();
+  return {
+    id,
+    project_id: input.projectId,
+    external_run_id: input.externalRunId,
+    pipeline_state: state,
+    status: input.status ?? null,
+    started_at: null,
+    ended_at: null,
+    cluster_config: null,
+    cluster_timeline: null,
+    cluster_report:
+      input.clusterReport === null || input.clusterReport === undefined
+        ? null
+        : JSON.stringify(input.clusterReport),
+    eventlog_uri: null,
+    eventlog_blob_key: null,
+    eventlog_bytes: null,
+    profile: null,
+    cost: null,
+    input_bytes: null,
+    recommendation_id: null,
+    error: input.incompleteReason ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+export function createRunService({
+  runs,
+  projects,
+  blobs,
+  queue,
+  allowPrivateEventLogUris,
+}: {
+  runs: RunRepository;
+  projects: Pick<ProjectRepository, 'assertExists'>;
+  blobs: Pick<BlobStore, 'putFile'>;
+  queue: Pick<JobQueue, 'enqueue'>;
+  allowPrivateEventLogUris: boolean;
+}) {
+  async function findExisting(projectId: string, externalRunId: string): Promise<Run | undefined> {
+    const row = await runs.findByExternalId(projectId, externalRunId);
+    return row ? toRun(row) : undefined;
+  }
+
+  /** Inserts the run unless (project, external run id) exists; a lost race returns the winner. */
+  async function insertOnce(row: RunRow): Promise<{ run: Run; created: boolean }> {
+    if (await runs.insertOnce(row)) return { run: toRun(row), created: true };
+    const existing = await findExisting(row.project_id, row.external_run_id);
+    if (!existing)
+      throw new ConflictError('RUN_CONFLICT', `run ${row.external_run_id} could not be recorded`);
+    return { run: existing, created: false };
+  }
+
+  return {
+    findExisting,
+
+    /**
+     * An uploaded event log: files go to the blob store first, then the run row (idempotent on the
+     * external run id), then the parse job. A retried upload returns the first run unchanged.
+     */
+    async createFromUpload(
+      input: NewRunCommon & { files: UploadedFile[] },
+    ): Promise<{ run: Run; created: boolean }> {
+      await projects.assertExists(input.projectId);
+      const existing = await findExisting(input.projectId, input.externalRunId);
+      if (existing) return { run: existing, created: false };
+      const id = newId('run');
+      const bundle = eventLogBundle(id);
+      for (const file of input.files) await blobs.putFile(bundle, file.name, file.path);
+      const row = newRow(input, id, 'PARSING');
+      row.eventlog_blob_key = bundle;
+      row.eventlog_bytes = input.files.reduce((sum, file) => sum + file.bytes, 0);
+      const result = await insertOnce(row);
+      if (result.created)
+        await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
+      return result;
+    },
+
+    /** A run whose event log never arrived: kept with its cluster report and the reason, not analyzed. */
+    async createWithoutEventLog(
+      input: NewRunCommon & { incompleteReason: string },
+    ): Promise<{ run: Run; created: boolean }> {
+      await projects.assertExists(input.projectId);
+      const existing = await findExisting(input.projectId, input.externalRunId);
+      if (existing) return { run: existing, created: false };
+      return insertOnce(newRow(input, newId('run'), 'FAILED'));
+    },
+
+    /** An event log to fetch: validated against SSRF rules now, downloaded by the ingest job. */
+    async createFromUri(
+      input: NewRunCommon & { eventlogUri: string },
+    ): Promise<{ run: Run; created: boolean }> {
+      assertFetchableUrl(input.eventlogUri, allowPrivateEventLogUris);
+      await projects.assertExists(input.projectId);
+      const row = newRow(input, newId('run'), 'INGESTING');
+      row.eventlog_uri = input.eventlogUri;
+      const result = await insertOnce(row);
+      if (result.created) {
+        await queue.enqueue('run.ingest', { runId: row.id }, { idempotencyKey: `run.ingest:${row.id}` });
+      }
+      return result;
+    },
+
+    async list(
+      projectId: string,
+      page: { limit: number; offset: number },
+    ): Promise<{ items: Run[]; total: number }> {
+      await projects.assertExists(projectId);
+      const { rows, total } = await runs.page(projectId, page);
+      return { items: rows.map(toRun), total };
+    },
+
+    async get(projectId: string, runId: string): Promise<RunDetail> {
+      const row = await runs.findInProject(projectId, runId);
+      if (!row)
+        throw new NotFoundError('RUN_NOT_FOUND', `run ${runId} does not exist in project ${projectId}`);
+      const profile = parseJsonColumn<RunProfile>(row.profile);
+      return { ...toRun(row), profileSummary: profile ? summarizeProfile(profile) : null };
+    },
+  };
+}
+
+export type RunService = ReturnType<typeof createRunService>;

@@ -1,0 +1,200 @@
+import type { SecretBox } from '../../security/secret-box.js';
+import { newId } from '../../store/ids.js';
+import type { WorkspaceColumns, WorkspaceRepository, WorkspaceRow } from './workspace-repository.js';
+
+/** A workspace as the pipeline, the coster and the recommender see it. */
+export interface WorkspaceFacts {
+  id: string;
+  /** The platform plugin that manages it (`databricks`). */
+  platform: string;
+  cloud: string;
+  region: string | null;
+  planType: string | null;
+  computeType: string | null;
+}
+
+/** What the API returns: secrets are write-only, so only whether they are set. */
+export interface Workspace extends WorkspaceFacts {
+  name: string;
+  host: string | null;
+  hasCredentials: boolean;
+  hasWebhookCredentials: boolean;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface WorkspaceInput {
+  name: string;
+  platform: string;
+  cloud: string;
+  region?: string | null | undefined;
+  host?: string | null | undefined;
+  planType?: string | null | undefined;
+  computeType?: string | null | undefined;
+  /** Cloud and platform credentials (token, service principal…), stored encrypted. */
+  credentials?: Record<string, string> | null | undefined;
+  webhookCredentials?: Record<string, string> | null | undefined;
+}
+
+type SecretField = 'credentials' | 'webhook_credentials';
+const aad = (id: string, field: SecretField) => `workspace:${id}:${field}`;
+
+export function toWorkspace(row: WorkspaceRow): Workspace {
+  return {
+    id: row.id,
+    name: row.name,
+    platform: row.platform,
+    cloud: row.cloud,
+    region: row.region,
+    host: row.host,
+    planType: row.plan_type,
+    computeType: row.compute_type,
+    hasCredentials: row.credentials_ciphertext !== null,
+    hasWebhookCredentials: row.webhook_credentials_ciphertext !== null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Field names only: the audit log must never hold a secret. */
+function auditDetail(input: Partial<WorkspaceInput>) {
+  const { credentials, webhookCredentials, ...rest } = input;
+  return {
+    ...rest,
+    ...(credentials !== undefined && { credentials: credentials === null ? 'cleared' : 'set' }),
+    ...(webhookCredentials !== undefined && {
+      webhookCredentials: webhookCredentials === null ? 'cleared' : 'set',
+    }),
+  };
+}
+
+export function createWorkspaceService({
+  workspaces,
+  secretBox,
+}: {
+  workspaces: WorkspaceRepository;
+  secretBox: SecretBox;
+}) {
+  const seal = (id: string, field: SecretField, value: Record<string, string> | null) =>
+    value === null ? null : secretBox.encrypt(JSON.stringify(value), aad(id, field));
+
+  function columnsOf(id: string, input: Partial<WorkspaceInput>): WorkspaceColumns {
+    return {
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.platform !== undefined && { platform: input.platform }),
+      ...(input.cloud !== undefined && { cloud: input.cloud }),
+      ...(input.region !== undefined && { region: input.region }),
+      ...(input.host !== undefined && { host: input.host }),
+      ...(input.planType !== undefined && { plan_type: input.planType }),
+      ...(input.computeType !== undefined && { compute_type: input.computeType }),
+      ...(input.credentials !== undefined && {
+        credentials_ciphertext: seal(id, 'credentials', input.credentials),
+      }),
+      ...(input.webhookCredentials !== undefined && {
+        webhook_credentials_ciphertext: seal(id, 'webhook_credentials', input.webhookCredentials),
+      }),
+    };
+  }
+
+  return {
+    async get(id: string): Promise<Workspace> {
+      return toWorkspace(await workspaces.get(id));
+    },
+
+    async list(): Promise<Workspace[]> {
+      return (await workspaces.list()).map(toWorkspace);
+    },
+
+    /** The workspace's facts for analysis, or null when the project has none (or it was deleted). */
+    async facts(id: string | null): Promise<WorkspaceFacts | null> {
+      const row = id ? await workspaces.find(id) : undefined;
+      if (!row) return null;
+      const { id: found, platform, cloud, region, planType, computeType } = toWorkspace(row);
+      return { id: found, platform, cloud, region, planType, computeType };
+    },
+
+    async create(input: WorkspaceInput, actor: string): Promise<Workspace> {
+      const id = newId('wsp');
+      const now = Date.now();
+      await workspaces.insert(
+        {
+          id,
+          name: input.name,
+          platform: input.platform,
+          cloud: input.cloud,
+          region: input.region ?? null,
+          host: input.host ?? null,
+          plan_type: input.planType ?? null,
+          compute_type: input.computeType ?? null,
+          credentials_ciphertext: seal(id, 'credentials', input.credentials ?? null),
+          webhook_credentials_ciphertext: seal(id, 'webhook_credentials', input.webhookCredentials ?? null),
+          created_at: now,
+          updated_at: now,
+        },
+        { entity: 'workspace', entityId: id, action: 'create', actor, detail: auditDetail(input) },
+      );
+      return toWorkspace(await workspaces.get(id));
+    },
+
+    async update(id: string, patch: Partial<WorkspaceInput>, actor: string): Promise<Workspace> {
+      await workspaces.get(id);
+      await workspaces.update(id, columnsOf(id, patch), Date.now(), {
+        entity: 'workspace',
+        entityId: id,
+        action: 'update',
+        actor,
+        detail: auditDetail(patch),
+      });
+      return toWorkspace(await workspaces.get(id));
+    },
+
+    async remove(id: string, actor: string): Promise<void> {
+      await workspaces.get(id);
+      await workspaces.remove(id, { entity: 'workspace', entityId: id, action: 'delete', actor, detail: {} });
+    },
+
+    /** Decrypted credentials, for platform plugins only; never for an API response. */
+    async credentials(id: string): Promise<{
+      credentials: Record<string, string> | null;
+      webhookCredentials: Record<string, string> | null;
+    }> {
+      const found = await workspaces.get(id);
+      const open = (envelope: string | null, field: SecretField) =>
+        envelope === null
+          ? null
+          : (JSON.parse(secretBox.decrypt(envelope, aad(id, field))) as Record<string, string>);
+      return {
+        credentials: open(found.credentials_ciphertext, 'credentials'),
+        webhookCredentials: open(found.webhook_credentials_ciphertext, 'webhook_credentials'),
+      };
+    },
+
+    /** Re-encrypts every secret not yet under the active master key; returns how many were rewritten. */
+    async reencryptSecrets(): Promise<number> {
+      let rewritten = 0;
+      for (const found of await workspaces.list()) {
+        for (const [column, field] of [
+          ['credentials_ciphertext', 'credentials'],
+          ['webhook_credentials_ciphertext', 'webhook_credentials'],
+        ] as const) {
+          const envelope = found[column];
+          if (envelope === null || secretBoxKeyId(envelope) === secretBox.activeKeyId) continue;
+          const plaintext = secretBox.decrypt(envelope, aad(found.id, field));
+          await workspaces.rewriteSecret(
+            found.id,
+            column,
+            secretBox.encrypt(plaintext, aad(found.id, field)),
+          );
+          rewritten += 1;
+        }
+      }
+      return rewritten;
+    },
+  };
+}
+
+function secretBoxKeyId(envelope: string): string | undefined {
+  return envelope.split('.')[1];
+}
+
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;

@@ -1,0 +1,168 @@
+import type { Generated } from 'kysely';
+
+/** Timestamps are epoch milliseconds on both dialects; JSON documents are text. */
+export interface ProjectsTable {
+  id: string;
+  name: string;
+  description: string | null;
+  workspace_id: Generated<string | null>;
+  job_id: Generated<string | null>;
+  cluster_key: Generated<string | null>;
+  app_id: Generated<string | null>;
+  /** JSON `ProjectSettings`. */
+  settings: Generated<string>;
+  phase: Generated<string>;
+  /** Set by `projects reset`: only runs from then on teach the optimizer. */
+  learning_reset_at: Generated<number | null>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  entity: string;
+  entity_id: string;
+  action: string;
+  actor: string;
+  detail: string;
+  created_at: number;
+}
+
+export interface WorkspacesTable {
+  id: string;
+  name: string;
+  platform: string;
+  cloud: string;
+  region: string | null;
+  host: string | null;
+  plan_type: string | null;
+  compute_type: string | null;
+  /** AES-256-GCM envelope (see src/security/secret-box.ts); never plaintext. */
+  credentials_ciphertext: string | null;
+  webhook_credentials_ciphertext: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RunsTable {
+  id: string;
+  project_id: string;
+  external_run_id: string;
+  pipeline_state: string;
+  status: string | null;
+  started_at: number | null;
+  ended_at: number | null;
+  cluster_config: string | null;
+  cluster_timeline: string | null;
+  cluster_report: string | null;
+  eventlog_uri: string | null;
+  eventlog_blob_key: string | null;
+  eventlog_bytes: number | null;
+  profile: string | null;
+  cost: string | null;
+  input_bytes: number | null;
+  recommendation_id: string | null;
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RecommendationsTable {
+  id: string;
+  project_id: string;
+  idempotency_key: string | null;
+  state: string;
+  phase: string | null;
+  configuration: string | null;
+  prediction: string | null;
+  explanation: string | null;
+  based_on_run_id: string | null;
+  error: string | null;
+  requested_by: string;
+  apply_requested_at: number | null;
+  apply_requested_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  /** HMAC-SHA256 of the secret under the server secret, hex. */
+  secret_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+export interface QueueJobsTable {
+  id: Generated<number>;
+  kind: string;
+  payload: string;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  run_at: number;
+  attempts: number;
+  max_attempts: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  idempotency_key: string | null;
+  created_at: number;
+  finished_at: number | null;
+}
+
+export interface ParkedJobsTable {
+  id: Generated<number>;
+  queue: string;
+  job_id: string;
+  kind: string;
+  payload: string;
+  error: string;
+  attempts: number;
+  created_at: number;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** `scrypt$N$r$p$salt$hash`, base64url parts. */
+  password_hash: string;
+  role: string;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the session token; the token itself is only ever in the user's cookie. */
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  expires_at: number;
+  created_at: number;
+}
+
+/** The organization's settings document (migration 0005): one row. */
+export interface OrganizationSettingsTable {
+  id: string;
+  /** JSON `OrganizationSettings`. */
+  settings: string;
+  updated_at: number;
+  updated_by: string;
+}
+
+/**
+ * The core's tables. A platform's tables are not here: its repositories reach them through
+ * `db.withTables<ItsTables>()`, so the core never names a platform.
+ */
+export interface Database {
+  projects: ProjectsTable;
+  audit_log: AuditLogTable;
+  workspaces: WorkspacesTable;
+  runs: RunsTable;
+  recommendations: RecommendationsTable;
+  api_keys: ApiKeysTable;
+  queue_jobs: QueueJobsTable;
+  parked_jobs: ParkedJobsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  organization_settings: OrganizationSettingsTable;
+}

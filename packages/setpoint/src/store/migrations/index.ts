@@ -1,0 +1,38 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { DialectName } from '../dialect.js';
+import { migration0001 } from './0001-initial.js';
+import { migration0002 } from './0002-service-core.js';
+import { migration0004 } from './0004-users-and-sessions.js';
+import { migration0005 } from './0005-organization-settings.js';
+import { migration0006 } from './0006-project-learning-reset.js';
+import { migration0007 } from './0007-runs-by-project-and-update.js';
+
+/** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
+export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
+
+/**
+ * Migrations are code, so they bundle and run the same on both dialects. Kysely runs them in name order:
+ * the core's and every platform's share one numbered sequence (0003 is the Databricks platform's).
+ */
+export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[] = []): MigrationProvider {
+  return {
+    async getMigrations(): Promise<Record<string, Migration>> {
+      const core: Record<string, Migration> = {
+        '0001-initial': migration0001(dialect),
+        '0002-service-core': migration0002(dialect),
+        '0004-users-and-sessions': migration0004(dialect),
+        '0005-organization-settings': migration0005(dialect),
+        '0006-project-learning-reset': migration0006(dialect),
+        '0007-runs-by-project-and-update': migration0007(),
+      };
+      const all = { ...core };
+      for (const migrations of extra) {
+        for (const [name, migration] of Object.entries(migrations(dialect))) {
+          if (name in all) throw new Error(`two migrations are named ${name}`);
+          all[name] = migration;
+        }
+      }
+      return all;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkArchitecture, importsOf } from '../../scripts/architecture/check-architecture.js';
+
+const root = path.resolve('.');
+const document = readFileSync(path.join(root, 'docs/ARCHITECTURE.md'), 'utf8');
+const problemsWith = (overlay: Record<string, string>, doc = document) =>
+  checkArchitecture({ root, document: doc, overlay }).problems;
+
+describe('the dependency rules of docs/ARCHITECTURE.md', () => {
+  it('hold for the tree, and the table matches it', () => {
+    expect(checkArchitecture({ root }).problems).toEqual([]);
+  });
+
+  it('reject an import the table does not allow: the store may not import the server', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/store/probe.ts':
+        "import { buildApp } from '../server/build-app.js';\nexport const probe = buildApp;\n",
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/store\/probe\.ts:1: setpoint\/store must not import setpoint\/server/,
+      ),
+    ]);
+  });
+
+  it('reject the platform from the core, and through a package specifier too', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/service/probe.ts':
+        "import { databricksPlatform } from '../platforms/databricks/databricks-platform.js';\nexport const probe = databricksPlatform;\n",
+      'packages/setpoint/src/pipeline/probe.ts':
+        "import type { AwsAttributes } from '@setpoint/api-contract/databricks';\nexport type Probe = AwsAttributes;\n",
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toContain('setpoint/service must not import setpoint/platforms/databricks');
+    expect(problems.join('\n')).toContain('setpoint/pipeline must not import api-contract/databricks');
+  });
+
+  it('reject a value import where only types are allowed, and a static import of the emulator', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/queue/probe.ts':
+        "import { newId } from '../store/ids.js';\nexport const probe = newId;\n",
+      'packages/setpoint/src/demo/probe.ts':
+        "import { startEmulator } from '@setpoint/databricks-emulator';\nexport const probe = startEmulator;\n",
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems.join('\n')).toContain('setpoint/queue may import setpoint/store only (types)');
+    expect(problems.join('\n')).toContain('setpoint/demo must not import databricks-emulator');
+  });
+
+  it('reject a query built outside a repository', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/service/runs/probe.ts':
+        "import type { Kysely } from 'kysely';\nexport const probe = (db: Kysely<{ runs: { id: string } }>) => db.selectFrom('runs').selectAll().execute();\n",
+    });
+    expect(problems).toEqual([expect.stringContaining('service/runs/probe.ts: builds SQL queries')]);
+  });
+
+  it('reject a file in no module, a cycle between subfolders, and a stale row', () => {
+    expect(problemsWith({ 'packages/setpoint/src/misc/probe.ts': 'export const probe = 1;\n' })).toEqual([
+      expect.stringContaining('packages/setpoint/src/misc/probe.ts: belongs to no module'),
+    ]);
+
+    const cycle = problemsWith({
+      'packages/setpoint/src/service/audit/probe.ts':
+        "import type { Run } from '../runs/run-records.js';\nexport type Probe = Run;\n",
+      'packages/setpoint/src/service/runs/probe.ts':
+        "import type { AuditEntry } from '../audit/audit-repository.js';\nexport type Probe = AuditEntry;\n",
+    });
+    expect(cycle.join('\n')).toMatch(/setpoint\/service: its folders import each other in a cycle/);
+
+    const stale = document.replace(
+      '| `setpoint/store` (types) |',
+      '| `setpoint/store` (types), `setpoint/security` |',
+    );
+    expect(problemsWith({}, stale)).toEqual([
+      expect.stringContaining('`setpoint/queue` may import `setpoint/security` but does not'),
+    ]);
+  });
+
+  it('reject a table whose allowed edges form a cycle', () => {
+    const cyclic = document.replace(
+      '| `setpoint/config` | the one zod schema for all settings (env, file, flags) | `foundation` |',
+      '| `setpoint/config` | the one zod schema for all settings (env, file, flags) | `foundation`, `setpoint/cli` |',
+    );
+    expect(cyclic).not.toBe(document);
+    expect(problemsWith({}, cyclic).join('\n')).toMatch(
+      /the allowed dependencies form a cycle: .*setpoint\/config/,
+    );
+  });
+
+  it('tells type, value and dynamic imports apart', () => {
+    const edges = importsOf(
+      'probe.ts',
+      [
+        "import type { A } from './a.js';",
+        "import { type B, type C } from './b.js';",
+        "import { d, type E } from './d.js';",
+        "export type { F } from './f.js';",
+        "const g = () => import('./g.js');",
+        "type H = typeof import('./h.js');",
+      ].join('\n'),
+    );
+    expect(edges.map((edge) => `${edge.specifier} ${edge.kind}`)).toEqual([
+      './a.js type',
+      './b.js type',
+      './d.js value',
+      './f.js type',
+      './g.js dynamic',
+      './h.js type',
+    ]);
+  });
+});
