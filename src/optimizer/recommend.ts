@@ -23,6 +23,11 @@ export interface OptimizerSettings {
   preference: Preference;
   /** Required P(runtime ≤ SLA) for a recommendation (economy and balanced). */
   confidence: number;
+  /**
+   * Required P(runtime ≤ SLA) of the first recommendation (economy and balanced): a team judges
+   * Setpoint by its first move, made on one run, so it must be safer than later ones.
+   */
+  firstConfidence: number;
   /** Informative runs after the first before the model is trusted (LEARNING → OPTIMIZING). */
   learningRuns: number;
   /**
@@ -47,6 +52,7 @@ export interface OptimizerSettings {
 export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
+  firstConfidence: 0.95,
   learningRuns: 3,
   learningConfidence: 0.05,
   maxLearningCostMultiple: 3,
@@ -121,7 +127,7 @@ export class JobOptimizer {
     const { candidates, observations } = input;
     const current = currentOf(input);
     const mixture = this.model.predict(observations);
-    const failures = failureProbabilities(candidates, observations, this.prior.memoryRisk, (i) =>
+    const failures = failureProbabilities(candidates, observations, this.prior.failure, (i) =>
       mixture.analogFailureRate(i),
     );
     const cheapestTried = bestKnown(input, Number.POSITIVE_INFINITY) ?? current;
@@ -228,7 +234,8 @@ export class JobOptimizer {
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
     const allowed = assessment.assessments.filter((entry) => withinBounds(entry.candidate, bounds));
     const mustMove = !Number.isFinite(currentCostUsd) || !withinBounds(current.candidate, bounds);
-    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= confidence);
+    const required = mode === 'first' ? this.settings.firstConfidence : confidence;
+    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= required);
     const switchIfWorthIt = (
       best: CandidateAssessment | undefined,
       gain: (entry: CandidateAssessment) => boolean,
@@ -273,10 +280,8 @@ export class JobOptimizer {
                 entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
             )
           : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
-    const explore = maximumBy(
-      explorable.filter((entry) => !entry.tried),
-      (entry) => entry.expectedImprovementUsd,
-    );
+    const untried = explorable.filter((entry) => !entry.tried);
+    const explore = maximumBy(untried, (entry) => entry.expectedImprovementUsd);
     if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd) return explore;
     return exploit ?? rescue(allowed, mustMove);
   }

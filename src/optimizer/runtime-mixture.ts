@@ -13,10 +13,16 @@ export class RuntimeMixture {
   ) {}
 
   probabilityBelow(candidate: number, runtimeS: number): number {
-    const limit = Math.log(runtimeS);
+    return this.cdfAtLog(candidate, Math.log(runtimeS));
+  }
+
+  /** P(ln runtime ≤ value), with every component's spread multiplied by `spreadScale`. */
+  cdfAtLog(candidate: number, logValue: number, spreadScale = 1): number {
     let sum = 0;
     for (let c = 0; c < this.weights.length; c++) {
-      sum += this.weights[c]! * normalCdf((limit - this.mus[c]![candidate]!) / this.sigmas[c]![candidate]!);
+      sum +=
+        this.weights[c]! *
+        normalCdf((logValue - this.mus[c]![candidate]!) / (this.sigmas[c]![candidate]! * spreadScale));
     }
     return sum;
   }

@@ -175,10 +175,12 @@ export class OptimizerRecommender implements Recommender {
       },
     });
     // The model may extrapolate below what the critical path allows: such untried configurations are dropped.
+    const screening = new JobOptimizer(prior, pool, optimizerSettings).assess(request(pool));
     const implausible = new Set(
-      new JobOptimizer(prior, pool, optimizerSettings)
-        .assess(request(pool))
-        .assessments.filter((entry) => !tried.has(entry.candidate.id) && entry.expectedRuntimeS < floorS)
+      screening.assessments
+        .filter(
+          (entry) => !tried.has(entry.candidate.id) && screening.mixture.quantile(entry.index, 0.5) < floorS,
+        )
         .map((entry) => entry.candidate.id),
     );
     pool = pool.filter((candidate) => !implausible.has(candidate.id) || candidate.id === choiceId(current));
@@ -454,15 +456,17 @@ function whatIfAnalog(
       };
     });
   if (measured.length < 2) return undefined;
-  const model = new RuntimeAnalog(
-    prior.space,
-    fitScaleOut(prior, measured),
-    measured,
-    [],
-    prior.residualVariance,
-    prior.residualLengthscale,
-    prior.noiseVariance,
-  );
+  const model = new RuntimeAnalog({
+    space: prior.space,
+    beta: fitScaleOut(prior, measured),
+    measured: measured.map((entry) => ({ ...entry, runs: 1 })),
+    failureRates: [],
+    residualVariance: prior.residualVariance,
+    kernel: prior.kernel,
+    noiseVariance: undefined,
+    fallbackNoiseVariance: prior.noise.variances[0] ?? 1e-4,
+    priorWeight: 1 / Math.max(1, prior.analogs.length),
+  });
   const widest = run.profile.whatIf.at(-1) as (typeof run.profile.whatIf)[number];
   const dominant = dominantStage(run.profile);
   const stageText = dominant
