@@ -62,6 +62,8 @@ export interface FleetPrior {
   analogs: RuntimeAnalog[];
   calibration: PredictiveCalibration;
   jobs: number;
+  /** Of `jobs`, how many were shipped with Setpoint (the rest are the organization's own). */
+  shippedJobs: number;
 }
 
 const interceptVariance = 25;
@@ -91,6 +93,7 @@ export function uninformedPrior(families: Iterable<string> = []): FleetPrior {
     analogs: [],
     calibration: identityCalibration,
     jobs: 0,
+    shippedJobs: 0,
   };
 }
 
@@ -117,6 +120,7 @@ function summarize(job: FleetJob): ConfigSummary[] {
 
 interface JobFit {
   shipped: boolean;
+  source: string;
   beta: number[];
   measured: MeasuredPoint[];
   summaries: ConfigSummary[];
@@ -149,6 +153,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
     const beta = ridgeFit(rows, targets, d);
     fits.push({
       shipped: jobs[j]?.shipped === true,
+      source: jobs[j]?.source ?? `fleet job ${j + 1}`,
       beta,
       measured,
       summaries: list,
@@ -158,7 +163,12 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
     });
   });
   if (fits.length < 2) {
-    return { ...uninformedPrior(families), failure, jobs: fits.length };
+    return {
+      ...uninformedPrior(families),
+      failure,
+      jobs: fits.length,
+      shippedJobs: fits.filter((fit) => fit.shipped).length,
+    };
   }
   const meanBeta = Array.from({ length: d }, (_, k) => mean(fits.map((fit) => fit.beta[k] as number)));
   const familyIndex = (family: string) => space.names.indexOf(`family:${family}`);
@@ -231,6 +241,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
       noiseVariance: fit.noiseVariance,
       fallbackNoiseVariance: medianNoise,
       priorWeight: fit.shipped ? shippedShare / shippedCount : (1 - shippedShare) / own,
+      source: fit.source,
     });
   });
   const prior: FleetPrior = {
@@ -245,6 +256,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
     analogs,
     calibration: identityCalibration,
     jobs: fits.length,
+    shippedJobs: shippedCount,
   };
   return prior;
 }

@@ -154,6 +154,43 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.explanation).toMatch(/predicted [\d.]+ min \([\d.]+–[\d.]+\) at \$[\d.]+/);
   });
 
+  it('states its probability and what it rests on: own runs, the fleet prior, the closest jobs', () => {
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations: observe('16xm4.xlarge', '8xm4.xlarge'),
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds: job(byId('8xm4.xlarge')) * 1.5,
+    });
+    expect(recommendation.hasSla).toBe(true);
+    expect(recommendation.basis).toMatchObject({
+      runs: 2,
+      configurations: 2,
+      fleetJobs: fleet.length,
+      shippedJobs: 0,
+    });
+    expect(recommendation.basis.closest.length).toBeGreaterThan(0);
+    const total = recommendation.basis.closest.reduce((sum, entry) => sum + entry.weight, 0);
+    expect(total).toBeLessThanOrEqual(1 + 1e-9);
+    expect(recommendation.explanation).toContain(
+      `P(runtime ≤ SLA ${((job(byId('8xm4.xlarge')) * 1.5) / 60).toFixed(1)} min) = ${recommendation.probabilityMeetsSla.toFixed(2)}`,
+    );
+    expect(recommendation.explanation).toContain(
+      `based on 2 run(s) of this job on 2 configuration(s) and a fleet prior of ${fleet.length} job(s) (0 shipped with Setpoint, ${fleet.length} of this organization)`,
+    );
+    expect(recommendation.explanation).toMatch(/closest: [^;]+ \d+%/);
+  });
+
+  it('says so when there is no SLA instead of naming one', () => {
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations: observe('16xm4.xlarge'),
+      currentCandidateId: '16xm4.xlarge',
+    });
+    expect(recommendation.hasSla).toBe(false);
+    expect(recommendation.explanation).toMatch(/no SLA set: P\(runtime ≤ [\d.]+ min, the best seen \+ 10%\)/);
+    expect(recommendation.explanation).not.toMatch(/SLA [\d.]+ min/);
+  });
+
   it('a lower confidence accepts a riskier, cheaper configuration', () => {
     const observations = observe('32xm4.xlarge', '8xm4.xlarge');
     const input = {

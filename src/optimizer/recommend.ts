@@ -57,8 +57,8 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   learningConfidence: 0.05,
   maxLearningCostMultiple: 3,
   minSaving: 0.03,
-  minExplorationGain: 0.005,
-  explorationConfidence: 0.75,
+  minExplorationGain: 0.0001,
+  explorationConfidence: 0.9,
   maxRuntimeIncrease: 0.1,
   model: defaultAnalogSettings,
 };
@@ -103,7 +103,25 @@ export interface Recommendation {
   /** Expected saving against the best known configuration, as a fraction of its cost. */
   expectedSaving: number;
   slaSeconds: number;
+  /** Whether `slaSeconds` is the project's SLA (else: the best known runtime plus `maxRuntimeIncrease`). */
+  hasSla: boolean;
+  /** What the prediction rests on. */
+  basis: RecommendationBasis;
   explanation: string;
+}
+
+/** The evidence behind a recommendation's probability, as the explanation states it. */
+export interface RecommendationBasis {
+  /** Runs of this job the model conditioned on, and on how many configurations. */
+  runs: number;
+  configurations: number;
+  /** Fleet jobs in the prior, and how many of them were shipped with Setpoint. */
+  fleetJobs: number;
+  shippedJobs: number;
+  /** Held-out predictions the probabilities were calibrated on (0: not calibrated). */
+  calibrationCases: number;
+  /** The model components that carry the most weight for this job. */
+  closest: Array<{ label: string; weight: number }>;
 }
 
 /** A reusable optimizer for one catalog: the model's fixed parts are computed once. */
@@ -185,6 +203,14 @@ export class JobOptimizer {
       ? assessment.currentCostUsd
       : assessment.bestKnownCostUsd;
     const ratePerSecond = candidateRateUsdPerHour(chosen.candidate) / 3600;
+    const basis: RecommendationBasis = {
+      runs: input.observations.length,
+      configurations: new Set(input.observations.map((observation) => observation.candidateId)).size,
+      fleetJobs: this.prior.jobs,
+      shippedJobs: this.prior.shippedJobs,
+      calibrationCases: this.prior.calibration.cases,
+      closest: mixture.leadingComponents(2),
+    };
     const runtimeS: Range = {
       low: mixture.quantile(chosen.index, 0.1),
       mid: mixture.quantile(chosen.index, 0.5),
@@ -205,13 +231,15 @@ export class JobOptimizer {
       probabilityMeetsSla: chosen.probabilityMeetsSla,
       expectedSaving: (referenceCost - chosen.expectedCostUsd) / referenceCost,
       slaSeconds,
+      hasSla: input.slaSeconds !== undefined,
+      basis,
       explanation: explain(
         { ...chosen, runtimeS, costUsd },
         current,
         referenceCost,
         slaSeconds,
-        input.observations.length,
-        this.prior,
+        input.slaSeconds !== undefined,
+        basis,
       ),
     };
   }
@@ -383,8 +411,8 @@ function explain(
   current: CandidateAssessment,
   currentCost: number,
   slaSeconds: number,
-  runs: number,
-  prior: FleetPrior,
+  hasSla: boolean,
+  basis: RecommendationBasis,
 ): string {
   const c = chosen.candidate;
   const minutes = (seconds: number) => (seconds / 60).toFixed(1);
@@ -396,10 +424,26 @@ function explain(
   const now = Number.isFinite(currentCost)
     ? `vs $${dollars(currentCost)} now on ${current.candidate.nodes} × ${current.candidate.instanceType}`
     : `the current ${current.candidate.nodes} × ${current.candidate.instanceType} failed or missed the SLA`;
+  const limit = hasSla
+    ? `P(runtime ≤ SLA ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}`
+    : `no SLA set: P(runtime ≤ ${minutes(slaSeconds)} min, the best seen + 10%) = ${chosen.probabilityMeetsSla.toFixed(2)}`;
+  const own = basis.fleetJobs - basis.shippedJobs;
+  const fleet =
+    basis.fleetJobs === 0
+      ? 'no fleet prior'
+      : `a fleet prior of ${basis.fleetJobs} job(s) (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
+  const closest = basis.closest
+    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
+    .join(', ');
+  const calibrated =
+    basis.calibrationCases > 0
+      ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
+      : 'probabilities not calibrated (fleet too small)';
   return (
     `${what}: predicted ${minutes(chosen.runtimeS.mid)} min (${minutes(chosen.runtimeS.low)}–${minutes(chosen.runtimeS.high)}) ` +
     `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ${now}; ` +
-    `P(runtime ≤ ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}, ` +
-    `P(failure) = ${chosen.probabilityFails.toFixed(2)}; learned from ${runs} run(s) and a fleet prior of ${prior.jobs} job(s)`
+    `${limit}, P(failure) = ${chosen.probabilityFails.toFixed(2)}; ` +
+    `based on ${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
+    `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
   );
 }

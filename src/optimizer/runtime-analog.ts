@@ -29,6 +29,8 @@ export interface AnalogParts {
   fallbackNoiseVariance: number;
   /** This analog's share of the analogs' prior weight (the shares of a fleet sum to 1). */
   priorWeight: number;
+  /** What the analog is, for explanations ("scout:join-spark-huge", "run 123's replay"). */
+  source: string;
 }
 
 /**
@@ -52,9 +54,11 @@ export class RuntimeAnalog {
   readonly measuredFamilies: ReadonlySet<string>;
   readonly noiseVariance: number | undefined;
   readonly priorWeight: number;
+  readonly source: string;
 
   constructor(parts: AnalogParts) {
     this.priorWeight = parts.priorWeight;
+    this.source = parts.source;
     this.space = parts.space;
     this.beta = parts.beta;
     this.residualVariance = parts.residualVariance;

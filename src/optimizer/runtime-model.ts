@@ -38,6 +38,7 @@ const minimumWeight = 1e-4;
 const broadBreadth = 4;
 
 interface Component {
+  label: string;
   logWeight: number;
   /** Builds the predictions only for components that survive pruning (most analogs do not). */
   predictions: () => { mus: Float64Array; sigmas: Float64Array };
@@ -119,9 +120,9 @@ export class RuntimeModel {
     noise.variances.forEach((noiseVariance, level) => {
       const levelWeight = noise.weights[level] as number;
       const scatter = scatterLogLikelihood(observed, noiseVariance);
-      for (const [model, share] of [
-        [this.generic, 1 - this.settings.broadShare],
-        [this.broad, this.settings.broadShare],
+      for (const [model, share, label] of [
+        [this.generic, 1 - this.settings.broadShare, 'fleet model'],
+        [this.broad, this.settings.broadShare, 'fleet model (broad)'],
       ] as const) {
         const fit = model.predict(observed, noiseVariance);
         const predictions = {
@@ -129,6 +130,7 @@ export class RuntimeModel {
           sigmas: Float64Array.from(fit.predictions, (p) => p.sigma),
         };
         components.push({
+          label,
           logWeight: Math.log(genericShare * share * levelWeight) + fit.logEvidence + scatter,
           predictions: () => predictions,
           failures: undefined,
@@ -155,6 +157,7 @@ export class RuntimeModel {
       built.map((entry) => entry.mus),
       built.map((entry) => Float64Array.from(entry.sigmas, (sigma, i) => sigma * (scales[i] as number))),
       kept.map((entry) => entry.component.failures),
+      kept.map((entry) => entry.component.label),
     );
   }
 
@@ -208,6 +211,7 @@ export class RuntimeModel {
         Float64Array.from(latent, (value, i) => Math.sqrt(value + (blind[i] as number) + noiseVariance));
       if (n === 0 || !cholesky || !cross) {
         return {
+          label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
           logWeight: Math.log(analogShare * this.priorWeights[a]! * weight),
           predictions: () => ({ mus: surface, sigmas: sigmas() }),
           failures: this.analogFailures[a],
@@ -219,6 +223,7 @@ export class RuntimeModel {
       const alpha = cholesky.solve(residuals);
       const crossMatrix = cross;
       return {
+        label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
         logWeight:
           Math.log(analogShare * this.priorWeights[a]! * weight) +
           gaussianLogDensity(cholesky, residuals, alpha) +

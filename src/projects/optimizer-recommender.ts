@@ -466,6 +466,7 @@ function whatIfAnalog(
     noiseVariance: undefined,
     fallbackNoiseVariance: prior.noise.variances[0] ?? 1e-4,
     priorWeight: 1 / Math.max(1, prior.analogs.length),
+    source: `run ${run.externalRunId}'s replay`,
   });
   const widest = run.profile.whatIf.at(-1) as (typeof run.profile.whatIf)[number];
   const dominant = dominantStage(run.profile);
