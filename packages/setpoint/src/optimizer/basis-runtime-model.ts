@@ -1,8 +1,9 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
-import { instanceFamily, shapeCoordinates } from './config-features.js';
-import type { FleetPrior } from './fleet-prior.js';
-import { squaredExponential } from './fleet-prior-math.js';
-import type { Candidate, Observation } from './types.js';
+import { instanceFamily } from './config-features.js';
+import { type FleetPrior, familyPriorOf } from './fleet-prior.js';
+import type { ObservedConfiguration } from './observed-configurations.js';
+import { type ConfigPoint, configPoint, residualCorrelation } from './residual-kernel.js';
+import type { Candidate } from './types.js';
 
 /** Predictive distribution of ln(runtime seconds) of the next run on a candidate. */
 export interface RuntimePrediction {
@@ -10,26 +11,33 @@ export interface RuntimePrediction {
   sigma: number;
 }
 
-const newFamilyVariance = 0.3 ** 2;
+export interface BasisModelOptions {
+  /**
+   * Multiplies the coefficient covariance and the residual variance: the "unlike the fleet" variant a job
+   * falls back on when no fleet-shaped model explains its runs.
+   */
+  breadth?: number;
+}
 
 /**
  * The generic component: ln(runtime) = basis(config)·θ + smooth residual + noise, with θ drawn from the
  * fleet prior. Written as one Gaussian process (the basis contributes φᵀΣφ' to the kernel) so a single
  * cold-start run already moves every prediction through the prior's correlations, nearby configurations
  * stay correlated through the residual, and predictions at tried configurations collapse to what was seen.
+ * Families the fleet never ran enter with the effect their traits predict and the traits' uncertainty.
  */
 export class BasisRuntimeModel {
   readonly candidates: readonly Candidate[];
   private readonly priorMean: Float64Array;
   private readonly basisRows: Float64Array[];
   private readonly weightedRows: Float64Array[];
-  private readonly shapes: Array<[number, number, number]>;
+  private readonly points: ConfigPoint[];
   private readonly residualVariance: number;
-  private readonly residualLengthscale: number;
-  private readonly noiseVariance: number;
-  private readonly index: Map<string, number>;
+  private readonly prior: FleetPrior;
 
-  constructor(prior: FleetPrior, candidates: readonly Candidate[]) {
+  constructor(prior: FleetPrior, candidates: readonly Candidate[], options: BasisModelOptions = {}) {
+    const breadth = options.breadth ?? 1;
+    this.prior = prior;
     this.candidates = candidates;
     const space = prior.space.withFamilies(
       candidates.map((candidate) => instanceFamily(candidate.instanceType)),
@@ -38,13 +46,22 @@ export class BasisRuntimeModel {
     const meanVector = new Float64Array(d);
     const covariance = Array.from({ length: d }, () => new Float64Array(d));
     const priorIndex = space.names.map((name) => prior.space.names.indexOf(name));
+    const exampleOf = new Map(
+      candidates.map((candidate) => [instanceFamily(candidate.instanceType), candidate.instanceType]),
+    );
     for (let a = 0; a < d; a++) {
       const pa = priorIndex[a] as number;
-      meanVector[a] = pa >= 0 ? (prior.mean[pa] ?? 0) : 0;
+      const name = space.names[a] as string;
+      const newFamily = pa < 0 && name.startsWith('family:');
+      const familyPrior = newFamily
+        ? familyPriorOf(prior, exampleOf.get(name.slice('family:'.length)) ?? name.slice('family:'.length))
+        : undefined;
+      meanVector[a] = pa >= 0 ? (prior.mean[pa] ?? 0) : (familyPrior?.mean ?? 0);
       for (let b = 0; b < d; b++) {
         const pb = priorIndex[b] as number;
-        covariance[a]![b] =
-          pa >= 0 && pb >= 0 ? (prior.covariance[pa]?.[pb] ?? 0) : a === b ? newFamilyVariance : 0;
+        const shared = pa >= 0 && pb >= 0 ? (prior.covariance[pa]?.[pb] ?? 0) : 0;
+        const own = a === b && pa < 0 ? (familyPrior?.variance ?? prior.familyTraits.variance) : 0;
+        covariance[a]![b] = (shared + own) * (a === 0 && b === 0 ? 1 : breadth);
       }
     }
     this.basisRows = candidates.map((candidate) => space.basis(candidate));
@@ -58,69 +75,64 @@ export class BasisRuntimeModel {
       return out;
     });
     this.priorMean = Float64Array.from(this.basisRows, (row) => dot(row, meanVector));
-    this.shapes = candidates.map((candidate) => shapeCoordinates(candidate));
-    this.residualVariance = prior.residualVariance;
-    this.residualLengthscale = prior.residualLengthscale;
-    this.noiseVariance = prior.noiseVariance;
-    this.index = new Map(candidates.map((candidate, i) => [candidate.id, i]));
-  }
-
-  indexOf(candidateId: string): number | undefined {
-    return this.index.get(candidateId);
+    this.points = candidates.map((candidate) => configPoint(candidate));
+    this.residualVariance = prior.residualVariance * breadth;
   }
 
   private kernel(i: number, j: number): number {
     return (
       dot(this.weightedRows[i]!, this.basisRows[j]!) +
-      squaredExponential(this.shapes[i]!, this.shapes[j]!, this.residualVariance, this.residualLengthscale)
+      this.residualVariance * residualCorrelation(this.points[i]!, this.points[j]!, this.prior.kernel)
     );
   }
 
-  /** Predictions for every candidate, in catalog order, given the job's completed runs, and their log evidence. */
-  predict(observations: readonly Observation[]): { predictions: RuntimePrediction[]; logEvidence: number } {
-    const train: number[] = [];
-    const targets: number[] = [];
-    for (const observation of observations) {
-      const i = this.index.get(observation.candidateId);
-      if (i === undefined || !observation.completed || !(observation.runtimeS > 0)) continue;
-      train.push(i);
-      targets.push(Math.log(observation.runtimeS));
-    }
-    const n = train.length;
+  /**
+   * Predictions for every candidate, in catalog order, given the job's runs grouped by configuration and
+   * a noise variance of one run, and the log evidence of the configuration means.
+   */
+  predict(
+    observed: readonly ObservedConfiguration[],
+    noiseVariance: number,
+  ): { predictions: RuntimePrediction[]; logEvidence: number } {
+    const n = observed.length;
     if (n === 0) {
       const predictions = this.candidates.map((_, i) => ({
         mu: this.priorMean[i] as number,
-        sigma: Math.sqrt(this.kernel(i, i) + this.noiseVariance),
+        sigma: Math.sqrt(this.kernel(i, i) + noiseVariance),
       }));
       return { predictions, logEvidence: 0 };
     }
     const gram = new Matrix(n, n);
     for (let a = 0; a < n; a++) {
       for (let b = 0; b <= a; b++) {
-        const value = this.kernel(train[a]!, train[b]!) + (a === b ? this.noiseVariance + 1e-8 : 0);
+        const value =
+          this.kernel(observed[a]!.index, observed[b]!.index) +
+          (a === b ? noiseVariance / observed[a]!.runs + 1e-8 : 0);
         gram.set(a, b, value);
         gram.set(b, a, value);
       }
     }
     const cholesky = new CholeskyDecomposition(gram);
-    const residuals = Matrix.columnVector(targets.map((y, a) => y - (this.priorMean[train[a]!] as number)));
+    const residuals = Matrix.columnVector(
+      observed.map((entry) => entry.meanLog - (this.priorMean[entry.index] as number)),
+    );
     const alpha = cholesky.solve(residuals);
-    const crossAll = new Matrix(n, this.candidates.length);
+    const cross = new Matrix(n, this.candidates.length);
     for (let i = 0; i < this.candidates.length; i++) {
-      for (let a = 0; a < n; a++) crossAll.set(a, i, this.kernel(i, train[a]!));
+      for (let a = 0; a < n; a++) cross.set(a, i, this.kernel(i, observed[a]!.index));
     }
-    const solved = cholesky.solve(crossAll);
+    const solved = cholesky.solve(cross);
     const logEvidence = gaussianLogDensity(cholesky, residuals, alpha);
     const predictions = this.candidates.map((_, i) => {
       let mu = this.priorMean[i] as number;
       let reduction = 0;
       for (let a = 0; a < n; a++) {
-        const cross = crossAll.get(a, i);
-        mu += cross * alpha.get(a, 0);
-        reduction += cross * solved.get(a, i);
+        const value = cross.get(a, i);
+        mu += value * alpha.get(a, 0);
+        reduction += value * solved.get(a, i);
       }
       const latent = Math.max(0, this.kernel(i, i) - reduction);
-      return { mu, sigma: Math.sqrt(latent + this.noiseVariance) };
+      return { mu, sigma: Math.sqrt(latent + noiseVariance) };
     });
     return { predictions, logEvidence };
   }

@@ -1,14 +1,7 @@
+import { instanceFamily } from './instance-traits.js';
 import type { Candidate } from './types.js';
 
-/**
- * Instance family as clouds name it: the part before the size ("r5d" of "r5d.2xlarge"); Azure-style names
- * without a dot keep everything but the trailing size digits ("Standard_E8ds_v4" → "Standard_Eds_v4").
- */
-export function instanceFamily(instanceType: string): string {
-  const dot = instanceType.indexOf('.');
-  if (dot > 0) return instanceType.slice(0, dot);
-  return instanceType.replace(/\d+/, '');
-}
+export { instanceFamily };
 
 export function totalCores(candidate: Candidate): number {
   return candidate.nodes * candidate.vcpusPerNode;
@@ -69,13 +62,4 @@ export class FeatureSpace {
     if (family >= 0) out[i + family] = 1;
     return out;
   }
-}
-
-/** Coordinates for the residual kernel: how far apart two configurations are in shape. */
-export function shapeCoordinates(candidate: Candidate): [number, number, number] {
-  return [
-    Math.log2(candidate.nodes),
-    Math.log2(candidate.vcpusPerNode),
-    Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode),
-  ];
 }

@@ -1,5 +1,5 @@
 import { totalMemoryGib } from './config-features.js';
-import type { MemoryRiskBucket } from './fleet-prior.js';
+import { conditionalFailure, type FailurePrior } from './failure-prior.js';
 import type { Candidate, Observation } from './types.js';
 
 /** Headroom over the observed peak memory that a configuration must keep to count as safe. */
@@ -7,59 +7,69 @@ export const peakMemoryHeadroom = 1.1;
 const dominatedFailureProbability = 0.9;
 const repeatedFailureProbability = 0.95;
 
+function memoryPerCore(candidate: Candidate): number {
+  return candidate.memoryGibPerNode / candidate.vcpusPerNode;
+}
+
 /**
- * Probability that a run on each candidate fails (out of memory, or killed), from three sources in order
- * of strength: a measured peak memory need (never go below it), configurations that already failed (any
- * configuration with no more memory in total and per core is assumed to fail too: the OOM boundary), and
- * the fleet: how often the analog jobs failed on that very configuration, or else how often fleet jobs
- * failed with less memory than a configuration known to work. A configuration with at least the memory
- * (total and per core) of one that worked keeps only the fleet's base failure rate.
+ * Probability that a run on each candidate fails, from the strongest evidence down: a measured peak
+ * memory need (never go below it), configurations of this job that failed (any configuration with no
+ * more memory in total and per core is assumed to fail too: the OOM boundary), the analog jobs' failure
+ * rate on that very configuration, and else the fleet's failure model against the configurations that
+ * worked for this job (the most favourable one counts). With no run that worked yet, the fleet's base
+ * rate.
  */
 export function failureProbabilities(
   candidates: readonly Candidate[],
   observations: readonly Observation[],
-  memoryRisk: readonly MemoryRiskBucket[],
+  prior: FailurePrior,
   analogFailureRate: (index: number) => number | undefined = () => undefined,
 ): number[] {
   const byId = new Map(candidates.map((candidate) => [candidate.id, candidate]));
-  const completed = observations.filter((observation) => observation.completed);
-  const failed = observations
-    .filter((observation) => !observation.completed)
-    .map((observation) => byId.get(observation.candidateId))
-    .filter((candidate): candidate is Candidate => candidate !== undefined);
-  const succeededIds = new Set(completed.map((observation) => observation.candidateId));
-  const goodMemories = completed
-    .map((observation) => byId.get(observation.candidateId))
-    .filter((candidate): candidate is Candidate => candidate !== undefined)
-    .map(totalMemoryGib);
-  const smallestGoodMemory = goodMemories.length > 0 ? Math.min(...goodMemories) : undefined;
-  const goodConfigs = completed
-    .map((observation) => byId.get(observation.candidateId))
-    .filter((candidate): candidate is Candidate => candidate !== undefined);
-  const baseRate = memoryRisk.at(-1)?.failureRate ?? 0;
+  const configurationsOf = (completed: boolean) => {
+    const found = new Map<string, Candidate>();
+    for (const observation of observations) {
+      if (observation.completed !== completed) continue;
+      const candidate = byId.get(observation.candidateId);
+      if (candidate) found.set(candidate.id, candidate);
+    }
+    return [...found.values()];
+  };
+  const worked = configurationsOf(true);
+  const workedIds = new Set(worked.map((candidate) => candidate.id));
+  // Only configurations that never worked mark the OOM boundary; a flaky one speaks for itself.
+  const failed = configurationsOf(false).filter((candidate) => !workedIds.has(candidate.id));
+  const tally = new Map<string, { runs: number; failures: number }>();
+  for (const observation of observations) {
+    const entry = tally.get(observation.candidateId) ?? { runs: 0, failures: 0 };
+    entry.runs++;
+    if (!observation.completed) entry.failures++;
+    tally.set(observation.candidateId, entry);
+  }
   const peakNeed = Math.max(0, ...observations.map((observation) => observation.profile?.peakMemoryGib ?? 0));
 
   return candidates.map((candidate, index) => {
-    const memory = totalMemoryGib(candidate);
-    const memoryPerCore = candidate.memoryGibPerNode / candidate.vcpusPerNode;
-    if (peakNeed > 0 && memory < peakNeed * peakMemoryHeadroom) return dominatedFailureProbability;
-    const analogRate = analogFailureRate(index);
-    let probability = analogRate ?? baseRate;
-    if (smallestGoodMemory !== undefined && analogRate === undefined) {
-      const ratio = Math.log2(memory / smallestGoodMemory);
-      probability = memoryRisk.find((bucket) => ratio < bucket.maxLog2Ratio)?.failureRate ?? baseRate;
+    if (peakNeed > 0 && totalMemoryGib(candidate) < peakNeed * peakMemoryHeadroom) {
+      return dominatedFailureProbability;
     }
-    const coveredByGoodRun = goodConfigs.some(
-      (good) => memory >= totalMemoryGib(good) && memoryPerCore >= good.memoryGibPerNode / good.vcpusPerNode,
-    );
-    if (coveredByGoodRun || succeededIds.has(candidate.id)) probability = Math.min(probability, baseRate);
+    const own = tally.get(candidate.id);
+    if (own && own.failures < own.runs) {
+      // Tried and worked at least once: its own record, pulled toward the base rate by two pseudo-runs.
+      return (own.failures + 2 * prior.baseRate) / (own.runs + 2);
+    }
+    if (own) return repeatedFailureProbability;
+    const fleet =
+      worked.length > 0
+        ? Math.min(...worked.map((good) => conditionalFailure(prior, candidate, good)))
+        : prior.baseRate;
+    const analog = analogFailureRate(index);
+    // The analogs are the fleet's jobs weighted by likeness: they may raise the risk where this job
+    // resembles one that failed there, never lower it below what the fleet shows for such memory.
+    let probability = analog === undefined ? fleet : Math.max(analog, fleet);
     for (const bad of failed) {
-      if (bad.id === candidate.id && !succeededIds.has(candidate.id)) {
-        probability = Math.max(probability, repeatedFailureProbability);
-      } else if (
-        memory <= totalMemoryGib(bad) &&
-        memoryPerCore <= bad.memoryGibPerNode / bad.vcpusPerNode &&
-        !succeededIds.has(candidate.id)
+      if (
+        totalMemoryGib(candidate) <= totalMemoryGib(bad) &&
+        memoryPerCore(candidate) <= memoryPerCore(bad)
       ) {
         probability = Math.max(probability, dominatedFailureProbability);
       }

@@ -23,6 +23,11 @@ export interface OptimizerSettings {
   preference: Preference;
   /** Required P(runtime ≤ SLA) for a recommendation (economy and balanced). */
   confidence: number;
+  /**
+   * Required P(runtime ≤ SLA) of the first recommendation (economy and balanced): a team judges
+   * Setpoint by its first move, made on one run, so it must be safer than later ones.
+   */
+  firstConfidence: number;
   /** Informative runs after the first before the model is trusted (LEARNING → OPTIMIZING). */
   learningRuns: number;
   /**
@@ -47,12 +52,13 @@ export interface OptimizerSettings {
 export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
+  firstConfidence: 0.95,
   learningRuns: 3,
   learningConfidence: 0.05,
   maxLearningCostMultiple: 3,
   minSaving: 0.03,
-  minExplorationGain: 0.005,
-  explorationConfidence: 0.75,
+  minExplorationGain: 0.0001,
+  explorationConfidence: 0.9,
   maxRuntimeIncrease: 0.1,
   model: defaultAnalogSettings,
 };
@@ -97,7 +103,25 @@ export interface Recommendation {
   /** Expected saving against the best known configuration, as a fraction of its cost. */
   expectedSaving: number;
   slaSeconds: number;
+  /** Whether `slaSeconds` is the project's SLA (else: the best known runtime plus `maxRuntimeIncrease`). */
+  hasSla: boolean;
+  /** What the prediction rests on. */
+  basis: RecommendationBasis;
   explanation: string;
+}
+
+/** The evidence behind a recommendation's probability, as the explanation states it. */
+export interface RecommendationBasis {
+  /** Runs of this job the model conditioned on, and on how many configurations. */
+  runs: number;
+  configurations: number;
+  /** Fleet jobs in the prior, and how many of them were shipped with Setpoint. */
+  fleetJobs: number;
+  shippedJobs: number;
+  /** Held-out predictions the probabilities were calibrated on (0: not calibrated). */
+  calibrationCases: number;
+  /** The model components that carry the most weight for this job. */
+  closest: Array<{ label: string; weight: number }>;
 }
 
 /** A reusable optimizer for one catalog: the model's fixed parts are computed once. */
@@ -121,7 +145,7 @@ export class JobOptimizer {
     const { candidates, observations } = input;
     const current = currentOf(input);
     const mixture = this.model.predict(observations);
-    const failures = failureProbabilities(candidates, observations, this.prior.memoryRisk, (i) =>
+    const failures = failureProbabilities(candidates, observations, this.prior.failure, (i) =>
       mixture.analogFailureRate(i),
     );
     const cheapestTried = bestKnown(input, Number.POSITIVE_INFINITY) ?? current;
@@ -179,6 +203,14 @@ export class JobOptimizer {
       ? assessment.currentCostUsd
       : assessment.bestKnownCostUsd;
     const ratePerSecond = candidateRateUsdPerHour(chosen.candidate) / 3600;
+    const basis: RecommendationBasis = {
+      runs: input.observations.length,
+      configurations: new Set(input.observations.map((observation) => observation.candidateId)).size,
+      fleetJobs: this.prior.jobs,
+      shippedJobs: this.prior.shippedJobs,
+      calibrationCases: this.prior.calibration.cases,
+      closest: mixture.leadingComponents(2),
+    };
     const runtimeS: Range = {
       low: mixture.quantile(chosen.index, 0.1),
       mid: mixture.quantile(chosen.index, 0.5),
@@ -199,13 +231,15 @@ export class JobOptimizer {
       probabilityMeetsSla: chosen.probabilityMeetsSla,
       expectedSaving: (referenceCost - chosen.expectedCostUsd) / referenceCost,
       slaSeconds,
+      hasSla: input.slaSeconds !== undefined,
+      basis,
       explanation: explain(
         { ...chosen, runtimeS, costUsd },
         current,
         referenceCost,
         slaSeconds,
-        input.observations.length,
-        this.prior,
+        input.slaSeconds !== undefined,
+        basis,
       ),
     };
   }
@@ -228,7 +262,8 @@ export class JobOptimizer {
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
     const allowed = assessment.assessments.filter((entry) => withinBounds(entry.candidate, bounds));
     const mustMove = !Number.isFinite(currentCostUsd) || !withinBounds(current.candidate, bounds);
-    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= confidence);
+    const required = mode === 'first' ? this.settings.firstConfidence : confidence;
+    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= required);
     const switchIfWorthIt = (
       best: CandidateAssessment | undefined,
       gain: (entry: CandidateAssessment) => boolean,
@@ -273,10 +308,8 @@ export class JobOptimizer {
                 entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
             )
           : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
-    const explore = maximumBy(
-      explorable.filter((entry) => !entry.tried),
-      (entry) => entry.expectedImprovementUsd,
-    );
+    const untried = explorable.filter((entry) => !entry.tried);
+    const explore = maximumBy(untried, (entry) => entry.expectedImprovementUsd);
     if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd) return explore;
     return exploit ?? rescue(allowed, mustMove);
   }
@@ -378,8 +411,8 @@ function explain(
   current: CandidateAssessment,
   currentCost: number,
   slaSeconds: number,
-  runs: number,
-  prior: FleetPrior,
+  hasSla: boolean,
+  basis: RecommendationBasis,
 ): string {
   const c = chosen.candidate;
   const minutes = (seconds: number) => (seconds / 60).toFixed(1);
@@ -391,10 +424,26 @@ function explain(
   const now = Number.isFinite(currentCost)
     ? `vs $${dollars(currentCost)} now on ${current.candidate.nodes} × ${current.candidate.instanceType}`
     : `the current ${current.candidate.nodes} × ${current.candidate.instanceType} failed or missed the SLA`;
+  const limit = hasSla
+    ? `P(runtime ≤ SLA ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}`
+    : `no SLA set: P(runtime ≤ ${minutes(slaSeconds)} min, the best seen + 10%) = ${chosen.probabilityMeetsSla.toFixed(2)}`;
+  const own = basis.fleetJobs - basis.shippedJobs;
+  const fleet =
+    basis.fleetJobs === 0
+      ? 'no fleet prior'
+      : `a fleet prior of ${basis.fleetJobs} job(s) (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
+  const closest = basis.closest
+    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
+    .join(', ');
+  const calibrated =
+    basis.calibrationCases > 0
+      ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
+      : 'probabilities not calibrated (fleet too small)';
   return (
     `${what}: predicted ${minutes(chosen.runtimeS.mid)} min (${minutes(chosen.runtimeS.low)}–${minutes(chosen.runtimeS.high)}) ` +
     `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ${now}; ` +
-    `P(runtime ≤ ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}, ` +
-    `P(failure) = ${chosen.probabilityFails.toFixed(2)}; learned from ${runs} run(s) and a fleet prior of ${prior.jobs} job(s)`
+    `${limit}, P(failure) = ${chosen.probabilityFails.toFixed(2)}; ` +
+    `based on ${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
+    `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
   );
 }

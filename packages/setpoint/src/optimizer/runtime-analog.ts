@@ -1,57 +1,98 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import type { FeatureSpace } from './config-features.js';
-import { shapeCoordinates } from './config-features.js';
-import { squaredExponential } from './fleet-prior-math.js';
+import {
+  type ConfigPoint,
+  configPoint,
+  type ResidualKernelShape,
+  residualCorrelation,
+} from './residual-kernel.js';
 import type { Candidate } from './types.js';
+
+/** One measured configuration of a fleet job: mean ln(runtime) of its completed runs and how many there were. */
+export interface MeasuredPoint {
+  candidate: Candidate;
+  logRuntime: number;
+  runs: number;
+}
+
+export interface AnalogParts {
+  space: FeatureSpace;
+  /** The job's basis coefficients (families it never ran carry the fleet's estimate). */
+  beta: readonly number[];
+  measured: readonly MeasuredPoint[];
+  failureRates: ReadonlyArray<{ candidate: Candidate; rate: number }>;
+  residualVariance: number;
+  kernel: ResidualKernelShape;
+  /** Run-to-run noise variance of this job, when it ran some configuration more than once. */
+  noiseVariance: number | undefined;
+  /** Noise used to interpolate between measured points when the job's own noise is unknown. */
+  fallbackNoiseVariance: number;
+  /** This analog's share of the analogs' prior weight (the shares of a fleet sum to 1). */
+  priorWeight: number;
+  /** What the analog is, for explanations ("scout:join-spark-huge", "run 123's replay"). */
+  source: string;
+}
 
 /**
  * One fleet job's measured runtime surface: ln(runtime) over configurations, interpolated between its
  * measured configurations by its own basis fit plus a smooth residual. A new job borrows the *shape* of
  * the surfaces whose runtime level and measured points match its own (jobs that take as long on the
- * same hardware tend to be bound by the same resource and scale the same way).
+ * same hardware tend to be bound by the same resource and scale the same way). The analog also knows
+ * where it is blind: the families it never ran, for which it only repeats the fleet's estimate.
  */
 export class RuntimeAnalog {
   private readonly space: FeatureSpace;
   private readonly beta: readonly number[];
-  private readonly shapes: Array<[number, number, number]>;
+  private readonly points: ConfigPoint[];
   private readonly weights: Float64Array;
   private readonly residualVariance: number;
-  private readonly lengthscale: number;
+  private readonly kernel: ResidualKernelShape;
   private readonly failures: Map<string, number>;
+  /** Measured configurations answer with their own mean; the interpolation serves the rest. */
+  private readonly measuredValues: Map<string, number>;
+  /** Families this job ran: predictions elsewhere are the fleet's guess, not the job's measurement. */
+  readonly measuredFamilies: ReadonlySet<string>;
+  readonly noiseVariance: number | undefined;
+  readonly priorWeight: number;
+  readonly source: string;
 
-  constructor(
-    space: FeatureSpace,
-    beta: readonly number[],
-    measured: ReadonlyArray<{ candidate: Candidate; logRuntime: number }>,
-    failureRates: ReadonlyArray<{ candidate: Candidate; rate: number }>,
-    residualVariance: number,
-    lengthscale: number,
-    noiseVariance: number,
-  ) {
-    this.space = space;
-    this.beta = beta;
-    this.residualVariance = residualVariance;
-    this.lengthscale = lengthscale;
-    this.shapes = measured.map((entry) => shapeCoordinates(entry.candidate));
-    const n = measured.length;
+  constructor(parts: AnalogParts) {
+    this.priorWeight = parts.priorWeight;
+    this.source = parts.source;
+    this.space = parts.space;
+    this.beta = parts.beta;
+    this.residualVariance = parts.residualVariance;
+    this.kernel = parts.kernel;
+    this.noiseVariance = parts.noiseVariance;
+    this.measuredFamilies = new Set(parts.measured.map((entry) => configPoint(entry.candidate).family));
+    this.measuredValues = new Map(
+      parts.measured.map((entry) => [configurationKey(entry.candidate), entry.logRuntime]),
+    );
+    // The interpolation is a GP solve, cubic in its points: a large sweep is thinned evenly for it.
+    const support = evenlySpaced(parts.measured, interpolationPoints);
+    this.points = support.map((entry) => configPoint(entry.candidate));
+    const noise = parts.noiseVariance ?? parts.fallbackNoiseVariance;
+    const n = support.length;
     const gram = new Matrix(n, n);
     for (let i = 0; i < n; i++) {
       for (let j = 0; j <= i; j++) {
         const value =
-          squaredExponential(this.shapes[i]!, this.shapes[j]!, residualVariance, lengthscale) +
-          (i === j ? noiseVariance + 1e-8 : 0);
+          this.residualVariance * residualCorrelation(this.points[i]!, this.points[j]!, this.kernel) +
+          (i === j ? noise / (support[i]?.runs ?? 1) + 1e-8 : 0);
         gram.set(i, j, value);
         gram.set(j, i, value);
       }
     }
     const residuals = Matrix.columnVector(
-      measured.map((entry) => entry.logRuntime - this.basisValue(entry.candidate)),
+      support.map((entry) => entry.logRuntime - this.basisValue(entry.candidate)),
     );
     this.weights =
       n > 0
         ? Float64Array.from(new CholeskyDecomposition(gram).solve(residuals).getColumn(0))
         : new Float64Array();
-    this.failures = new Map(failureRates.map((entry) => [configurationKey(entry.candidate), entry.rate]));
+    this.failures = new Map(
+      parts.failureRates.map((entry) => [configurationKey(entry.candidate), entry.rate]),
+    );
   }
 
   private basisValue(candidate: Candidate): number {
@@ -63,12 +104,15 @@ export class RuntimeAnalog {
 
   /** Interpolated ln(runtime) of this fleet job on a configuration. */
   logRuntime(candidate: Candidate): number {
-    const shape = shapeCoordinates(candidate);
+    const measured = this.measuredValues.get(configurationKey(candidate));
+    if (measured !== undefined) return measured;
+    const point = configPoint(candidate);
     let value = this.basisValue(candidate);
-    for (let i = 0; i < this.shapes.length; i++) {
+    for (let i = 0; i < this.points.length; i++) {
       value +=
         (this.weights[i] as number) *
-        squaredExponential(shape, this.shapes[i]!, this.residualVariance, this.lengthscale);
+        this.residualVariance *
+        residualCorrelation(point, this.points[i]!, this.kernel);
     }
     return value;
   }
@@ -77,6 +121,13 @@ export class RuntimeAnalog {
   failureRate(candidate: Candidate): number | undefined {
     return this.failures.get(configurationKey(candidate));
   }
+}
+
+const interpolationPoints = 100;
+
+function evenlySpaced<T>(items: readonly T[], limit: number): T[] {
+  if (items.length <= limit) return [...items];
+  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
 }
 
 function configurationKey(candidate: Candidate): string {

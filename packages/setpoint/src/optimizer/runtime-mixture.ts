@@ -10,13 +10,34 @@ export class RuntimeMixture {
     private readonly mus: readonly Float64Array[],
     private readonly sigmas: readonly Float64Array[],
     private readonly failureRates: ReadonlyArray<ReadonlyArray<number | undefined> | undefined>,
+    /** What each component is: "fleet model", "fleet model (broad)", or the fleet job an analog is. */
+    readonly labels: readonly string[] = [],
   ) {}
 
+  /** The components that carry the most weight, merged by label (an analog appears at several noise levels). */
+  leadingComponents(count: number): Array<{ label: string; weight: number }> {
+    const merged = new Map<string, number>();
+    this.weights.forEach((weight, c) => {
+      const label = this.labels[c] ?? `component ${c + 1}`;
+      merged.set(label, (merged.get(label) ?? 0) + weight);
+    });
+    return [...merged]
+      .map(([label, weight]) => ({ label, weight }))
+      .sort((a, b) => b.weight - a.weight)
+      .slice(0, count);
+  }
+
   probabilityBelow(candidate: number, runtimeS: number): number {
-    const limit = Math.log(runtimeS);
+    return this.cdfAtLog(candidate, Math.log(runtimeS));
+  }
+
+  /** P(ln runtime ≤ value), with every component's spread multiplied by `spreadScale`. */
+  cdfAtLog(candidate: number, logValue: number, spreadScale = 1): number {
     let sum = 0;
     for (let c = 0; c < this.weights.length; c++) {
-      sum += this.weights[c]! * normalCdf((limit - this.mus[c]![candidate]!) / this.sigmas[c]![candidate]!);
+      sum +=
+        this.weights[c]! *
+        normalCdf((logValue - this.mus[c]![candidate]!) / (this.sigmas[c]![candidate]! * spreadScale));
     }
     return sum;
   }

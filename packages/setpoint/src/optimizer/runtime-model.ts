@@ -1,8 +1,15 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { BasisRuntimeModel, gaussianLogDensity } from './basis-runtime-model.js';
-import { shapeCoordinates } from './config-features.js';
-import type { FleetPrior } from './fleet-prior.js';
-import { squaredExponential } from './fleet-prior-math.js';
+import { instanceFamily } from './config-features.js';
+import { type FleetPrior, familyPriorOf } from './fleet-prior.js';
+import { nearestNoiseLevel } from './noise-levels.js';
+import {
+  type ObservedConfiguration,
+  observedConfigurations,
+  scatterLogLikelihood,
+} from './observed-configurations.js';
+import { configurationDistance, spreadScaleFor } from './predictive-calibration.js';
+import { type ConfigPoint, configPoint, residualCorrelation } from './residual-kernel.js';
 import { RuntimeMixture } from './runtime-mixture.js';
 import type { Candidate, Observation } from './types.js';
 
@@ -13,39 +20,82 @@ export interface AnalogSettings {
   shapeSd: number;
   /** Prior weight of the generic basis model against all analogs together. */
   genericWeight: number;
+  /**
+   * Share of the generic weight given to its broad variant (four times the fleet's coefficient and
+   * residual variance): a job unlike every fleet job is explained by it, and its predictions widen.
+   */
+  broadShare: number;
 }
 
-export const defaultAnalogSettings: AnalogSettings = { levelSd: 0.5, shapeSd: 0.15, genericWeight: 0.2 };
+export const defaultAnalogSettings: AnalogSettings = {
+  levelSd: 0.5,
+  shapeSd: 0.15,
+  genericWeight: 0.2,
+  broadShare: 0.25,
+};
 
 const minimumWeight = 1e-4;
+const broadBreadth = 4;
+
+interface Component {
+  label: string;
+  logWeight: number;
+  /** Builds the predictions only for components that survive pruning (most analogs do not). */
+  predictions: () => { mus: Float64Array; sigmas: Float64Array };
+  failures: ReadonlyArray<number | undefined> | undefined;
+}
 
 /**
  * Per-job runtime model: a Bayesian average of (a) the generic basis model with fleet-learned coefficient
- * priors and (b) one model per fleet job ("analog"): this job's ln(runtime) = that job's surface + a level
- * offset + a smooth difference. Each component's weight is its prior times the likelihood of this job's
- * runs, so after one run the jobs with a similar runtime on that hardware dominate, and after a few runs
- * the ones whose shape fits.
+ * priors (and its broad variant) and (b) one model per fleet job ("analog"): this job's ln(runtime) =
+ * that job's surface + a level offset + a smooth difference. Each is taken at every noise level the fleet
+ * shows (an analog with repeats at its own), and each component's weight is its prior times the
+ * likelihood of this job's runs: after one run the jobs with a similar runtime on that hardware
+ * dominate, after a few runs the ones whose shape fits, and repeats settle how noisy the job is.
  */
 export class RuntimeModel {
   readonly candidates: readonly Candidate[];
-  private readonly basis: BasisRuntimeModel;
+  private readonly prior: FleetPrior;
+  private readonly generic: BasisRuntimeModel;
+  private readonly broad: BasisRuntimeModel;
   private readonly surfaces: Float64Array[];
+  /** Extra variance of an analog's prediction on a family the analog never ran (0 where it did). */
+  private readonly blindVariances: Float64Array[];
   private readonly analogFailures: Array<Array<number | undefined>>;
-  private readonly shapes: Array<[number, number, number]>;
+  /** Noise level an analog is pinned to (its own repeats), or undefined to take every level. */
+  private readonly analogLevels: Array<number | undefined>;
+  private readonly points: ConfigPoint[];
+  /** Each analog's share of the analogs' prior weight (the organization's own jobs weigh more). */
+  private readonly priorWeights: number[];
   private readonly settings: AnalogSettings;
-  private readonly lengthscale: number;
-  private readonly noiseVariance: number;
   private readonly index: Map<string, number>;
 
   constructor(prior: FleetPrior, candidates: readonly Candidate[], settings: Partial<AnalogSettings> = {}) {
+    this.prior = prior;
     this.candidates = candidates;
-    this.basis = new BasisRuntimeModel(prior, candidates);
-    this.surfaces = prior.analogs.map((analog) => Float64Array.from(candidates, (c) => analog.logRuntime(c)));
-    this.analogFailures = prior.analogs.map((analog) => candidates.map((c) => analog.failureRate(c)));
-    this.shapes = candidates.map((candidate) => shapeCoordinates(candidate));
     this.settings = { ...defaultAnalogSettings, ...settings };
-    this.lengthscale = prior.residualLengthscale;
-    this.noiseVariance = prior.noiseVariance;
+    this.generic = new BasisRuntimeModel(prior, candidates);
+    this.broad = new BasisRuntimeModel(prior, candidates, { breadth: broadBreadth });
+    const families = candidates.map((candidate) => instanceFamily(candidate.instanceType));
+    const familyVariance = new Map(
+      candidates.map((candidate, i) => [
+        families[i] as string,
+        familyPriorOf(prior, candidate.instanceType).variance,
+      ]),
+    );
+    this.surfaces = prior.analogs.map((analog) => Float64Array.from(candidates, (c) => analog.logRuntime(c)));
+    this.blindVariances = prior.analogs.map((analog) =>
+      Float64Array.from(families, (family) =>
+        analog.measuredFamilies.has(family) ? 0 : (familyVariance.get(family) ?? 0),
+      ),
+    );
+    this.analogFailures = prior.analogs.map((analog) => candidates.map((c) => analog.failureRate(c)));
+    this.analogLevels = prior.analogs.map((analog) =>
+      analog.noiseVariance === undefined ? undefined : nearestNoiseLevel(prior.noise, analog.noiseVariance),
+    );
+    this.points = candidates.map((candidate) => configPoint(candidate));
+    const totalWeight = prior.analogs.reduce((sum, analog) => sum + analog.priorWeight, 0);
+    this.priorWeights = prior.analogs.map((analog) => analog.priorWeight / (totalWeight || 1));
     this.index = new Map(candidates.map((candidate, i) => [candidate.id, i]));
   }
 
@@ -57,88 +107,138 @@ export class RuntimeModel {
     const { levelSd, shapeSd } = this.settings;
     return (
       levelSd * levelSd +
-      squaredExponential(this.shapes[i]!, this.shapes[j]!, shapeSd * shapeSd, this.lengthscale)
+      shapeSd * shapeSd * residualCorrelation(this.points[i]!, this.points[j]!, this.prior.kernel)
     );
   }
 
   predict(observations: readonly Observation[]): RuntimeMixture {
-    const generic = this.basis.predict(observations);
-    const train: number[] = [];
-    const targets: number[] = [];
-    for (const observation of observations) {
-      const i = this.index.get(observation.candidateId);
-      if (i === undefined || !observation.completed || !(observation.runtimeS > 0)) continue;
-      train.push(i);
-      targets.push(Math.log(observation.runtimeS));
-    }
+    const observed = observedConfigurations(observations, (id) => this.index.get(id));
+    const { noise } = this.prior;
     const analogCount = this.surfaces.length;
-    const logWeights = [Math.log(analogCount > 0 ? this.settings.genericWeight : 1) + generic.logEvidence];
-    const k = this.candidates.length;
-    const componentMus: Float64Array[] = [Float64Array.from(generic.predictions, (p) => p.mu)];
-    const componentSigmas: Float64Array[] = [Float64Array.from(generic.predictions, (p) => p.sigma)];
-    if (analogCount > 0) {
-      const n = train.length;
-      const analogPrior = Math.log((1 - this.settings.genericWeight) / analogCount);
-      let sharedSigma: Float64Array;
-      let crossWeights: Matrix | undefined;
-      let cholesky: CholeskyDecomposition | undefined;
-      if (n === 0) {
-        sharedSigma = Float64Array.from(this.candidates, (_, i) =>
-          Math.sqrt(this.analogKernel(i, i) + this.noiseVariance),
-        );
-      } else {
-        const gram = new Matrix(n, n);
-        for (let a = 0; a < n; a++) {
-          for (let b = 0; b <= a; b++) {
-            const value = this.analogKernel(train[a]!, train[b]!) + (a === b ? this.noiseVariance + 1e-8 : 0);
-            gram.set(a, b, value);
-            gram.set(b, a, value);
-          }
-        }
-        cholesky = new CholeskyDecomposition(gram);
-        const cross = new Matrix(n, k);
-        for (let i = 0; i < k; i++)
-          for (let a = 0; a < n; a++) cross.set(a, i, this.analogKernel(i, train[a]!));
-        const solved = cholesky.solve(cross);
-        crossWeights = cross;
-        sharedSigma = Float64Array.from(this.candidates, (_, i) => {
-          let reduction = 0;
-          for (let a = 0; a < n; a++) reduction += cross.get(a, i) * solved.get(a, i);
-          return Math.sqrt(Math.max(0, this.analogKernel(i, i) - reduction) + this.noiseVariance);
+    const genericShare = analogCount > 0 ? this.settings.genericWeight : 1;
+    const components: Component[] = [];
+    noise.variances.forEach((noiseVariance, level) => {
+      const levelWeight = noise.weights[level] as number;
+      const scatter = scatterLogLikelihood(observed, noiseVariance);
+      for (const [model, share, label] of [
+        [this.generic, 1 - this.settings.broadShare, 'fleet model'],
+        [this.broad, this.settings.broadShare, 'fleet model (broad)'],
+      ] as const) {
+        const fit = model.predict(observed, noiseVariance);
+        const predictions = {
+          mus: Float64Array.from(fit.predictions, (p) => p.mu),
+          sigmas: Float64Array.from(fit.predictions, (p) => p.sigma),
+        };
+        components.push({
+          label,
+          logWeight: Math.log(genericShare * share * levelWeight) + fit.logEvidence + scatter,
+          predictions: () => predictions,
+          failures: undefined,
         });
       }
-      for (const surface of this.surfaces) {
-        if (n === 0 || !cholesky || !crossWeights) {
-          logWeights.push(analogPrior);
-          componentMus.push(surface);
-          componentSigmas.push(sharedSigma);
-          continue;
-        }
-        const residuals = Matrix.columnVector(targets.map((y, a) => y - (surface[train[a]!] as number)));
-        const alpha = cholesky.solve(residuals);
-        logWeights.push(analogPrior + gaussianLogDensity(cholesky, residuals, alpha));
-        const mus = new Float64Array(k);
-        for (let i = 0; i < k; i++) {
-          let mu = surface[i] as number;
-          for (let a = 0; a < n; a++) mu += crossWeights.get(a, i) * alpha.get(a, 0);
-          mus[i] = mu;
-        }
-        componentMus.push(mus);
-        componentSigmas.push(sharedSigma);
-      }
-    }
-    const top = Math.max(...logWeights);
-    const raw = logWeights.map((value) => Math.exp(value - top));
+      if (analogCount > 0) components.push(...this.analogComponents(observed, level, noiseVariance, scatter));
+    });
+    const top = Math.max(...components.map((component) => component.logWeight));
+    const raw = components.map((component) => Math.exp(component.logWeight - top));
     const total = raw.reduce((sum, value) => sum + value, 0);
-    const keep = raw
-      .map((value, c) => ({ weight: value / total, c }))
+    const kept = components
+      .map((component, c) => ({ component, weight: (raw[c] as number) / total }))
       .filter((entry) => entry.weight >= minimumWeight);
-    const kept = keep.reduce((sum, entry) => sum + entry.weight, 0);
-    return new RuntimeMixture(
-      keep.map((entry) => entry.weight / kept),
-      keep.map((entry) => componentMus[entry.c]!),
-      keep.map((entry) => componentSigmas[entry.c]!),
-      keep.map((entry) => (entry.c === 0 ? undefined : this.analogFailures[entry.c - 1])),
+    const keptTotal = kept.reduce((sum, entry) => sum + entry.weight, 0);
+    const ran = observed.map((entry) => this.candidates[entry.index] as Candidate);
+    const scales = Float64Array.from(this.candidates, (candidate) =>
+      ran.length === 0
+        ? 1
+        : spreadScaleFor(this.prior.calibration, ran.length, configurationDistance(candidate, ran)),
     );
+    const built = kept.map((entry) => entry.component.predictions());
+    return new RuntimeMixture(
+      kept.map((entry) => entry.weight / keptTotal),
+      built.map((entry) => entry.mus),
+      built.map((entry) => Float64Array.from(entry.sigmas, (sigma, i) => sigma * (scales[i] as number))),
+      kept.map((entry) => entry.component.failures),
+      kept.map((entry) => entry.component.label),
+    );
+  }
+
+  /** Every analog taken at one noise level: the ones pinned elsewhere are skipped. */
+  private analogComponents(
+    observed: readonly ObservedConfiguration[],
+    level: number,
+    noiseVariance: number,
+    scatter: number,
+  ): Component[] {
+    const k = this.candidates.length;
+    const n = observed.length;
+    const analogShare = 1 - this.settings.genericWeight;
+    const levelWeight = this.prior.noise.weights[level] as number;
+    const members = this.analogLevels
+      .map((pinned, a) => ({ a, weight: pinned === undefined ? levelWeight : pinned === level ? 1 : 0 }))
+      .filter((member) => member.weight > 0);
+    if (members.length === 0) return [];
+    let latent: Float64Array;
+    let cross: Matrix | undefined;
+    let cholesky: CholeskyDecomposition | undefined;
+    if (n === 0) {
+      latent = Float64Array.from(this.candidates, (_, i) => this.analogKernel(i, i));
+    } else {
+      const gram = new Matrix(n, n);
+      for (let a = 0; a < n; a++) {
+        for (let b = 0; b <= a; b++) {
+          const value =
+            this.analogKernel(observed[a]!.index, observed[b]!.index) +
+            (a === b ? noiseVariance / observed[a]!.runs + 1e-8 : 0);
+          gram.set(a, b, value);
+          gram.set(b, a, value);
+        }
+      }
+      cholesky = new CholeskyDecomposition(gram);
+      const crossMatrix = new Matrix(n, k);
+      for (let i = 0; i < k; i++)
+        for (let a = 0; a < n; a++) crossMatrix.set(a, i, this.analogKernel(i, observed[a]!.index));
+      const solved = cholesky.solve(crossMatrix);
+      cross = crossMatrix;
+      latent = Float64Array.from(this.candidates, (_, i) => {
+        let reduction = 0;
+        for (let a = 0; a < n; a++) reduction += crossMatrix.get(a, i) * solved.get(a, i);
+        return Math.max(0, this.analogKernel(i, i) - reduction);
+      });
+    }
+    return members.map(({ a, weight }) => {
+      const surface = this.surfaces[a] as Float64Array;
+      const blind = this.blindVariances[a] as Float64Array;
+      const sigmas = () =>
+        Float64Array.from(latent, (value, i) => Math.sqrt(value + (blind[i] as number) + noiseVariance));
+      if (n === 0 || !cholesky || !cross) {
+        return {
+          label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
+          logWeight: Math.log(analogShare * this.priorWeights[a]! * weight),
+          predictions: () => ({ mus: surface, sigmas: sigmas() }),
+          failures: this.analogFailures[a],
+        };
+      }
+      const residuals = Matrix.columnVector(
+        observed.map((entry) => entry.meanLog - (surface[entry.index] as number)),
+      );
+      const alpha = cholesky.solve(residuals);
+      const crossMatrix = cross;
+      return {
+        label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
+        logWeight:
+          Math.log(analogShare * this.priorWeights[a]! * weight) +
+          gaussianLogDensity(cholesky, residuals, alpha) +
+          scatter,
+        predictions: () => {
+          const mus = new Float64Array(k);
+          for (let i = 0; i < k; i++) {
+            let mu = surface[i] as number;
+            for (let b = 0; b < n; b++) mu += crossMatrix.get(b, i) * alpha.get(b, 0);
+            mus[i] = mu;
+          }
+          return { mus, sigmas: sigmas() };
+        },
+        failures: this.analogFailures[a],
+      };
+    });
   }
 }

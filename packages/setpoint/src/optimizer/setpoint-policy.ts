@@ -12,12 +12,20 @@ export function setpointPolicy(
     return {
       next(observations) {
         const current = observations.at(-1)?.candidateId ?? context.coldStartId;
-        return optimizer.recommend({
+        const recommendation = optimizer.recommend({
           candidates: context.candidates,
           observations,
           currentCandidateId: current,
           slaSeconds: context.slaSeconds,
-        }).candidateId;
+        });
+        return {
+          candidateId: recommendation.candidateId,
+          claim: {
+            probabilityMeetsSla: recommendation.probabilityMeetsSla,
+            runtimeLowS: recommendation.predictedRuntimeS.low,
+            runtimeHighS: recommendation.predictedRuntimeS.high,
+          },
+        };
       },
     };
   };

@@ -62,7 +62,7 @@ describe('runSweepBench protocol', () => {
   });
 
   it('returns a failed run, with its elapsed time, when a policy picks a configuration that failed', () => {
-    const failOnce: SearchPolicyFactory = () => ({ next: () => '4xc.large' });
+    const failOnce: SearchPolicyFactory = () => ({ next: () => ({ candidateId: '4xc.large' }) });
     const episode = playEpisode(
       handmade[0]!,
       handmade[0]!.configs[0]!,
@@ -94,7 +94,7 @@ describe('playEpisode', () => {
       next(observations) {
         seen.push([...observations]);
         const tried = new Set(observations.map((o) => o.candidateId));
-        return context.candidates.find((candidate) => !tried.has(candidate.id))!.id;
+        return { candidateId: context.candidates.find((candidate) => !tried.has(candidate.id))!.id };
       },
     });
     const workload = handmade[0]!;
@@ -116,7 +116,9 @@ describe('playEpisode', () => {
   it('draws a random repeat when a configuration was measured more than once', () => {
     const repeated = groupSweepRows([row(4, 'm.large', 100), row(4, 'm.large', 200), row(2, 'm.large', 150)]);
     const workload = repeated[0]!;
-    const stayThere: SearchPolicyFactory = (context) => ({ next: () => context.coldStartId });
+    const stayThere: SearchPolicyFactory = (context) => ({
+      next: () => ({ candidateId: context.coldStartId }),
+    });
     const runtimes = new Set<number>();
     for (let seed = 0; seed < 20; seed++) {
       const episode = playEpisode(
@@ -148,12 +150,29 @@ describe('runSweepBench on a synthetic sweep', () => {
         budget: 6,
         seeds: 1,
         optimizers: ['setpoint', 'gp-ei', 'random', 'stay'],
+        fleet: 'dataset',
       },
     );
-    expect(Object.keys(result)).toEqual(['dataset', 'workloads', 'coldStarts', 'perfect', 'optimizers']);
+    expect(Object.keys(result)).toEqual([
+      'dataset',
+      'fleet',
+      'workloads',
+      'coldStarts',
+      'perfect',
+      'optimizers',
+    ]);
+    expect(result.fleet).toBe('dataset (leave-one-workload-out)');
     expect(Object.keys(result.optimizers)).toEqual(['setpoint', 'gp-ei', 'random', 'stay']);
     const setpoint = result.optimizers.setpoint?.['1.1'];
-    expect(Object.keys(setpoint ?? {})).toEqual(['oneShot', 'search', 'slaViolationRateAfterLearning']);
+    expect(Object.keys(setpoint ?? {})).toEqual([
+      'oneShot',
+      'search',
+      'slaViolationRateAfterLearning',
+      'calibration',
+    ]);
+    // Setpoint claims a probability for every run it asks for; the baselines claim nothing.
+    expect(setpoint?.calibration.first.claims).toBe(result.coldStarts);
+    expect(result.optimizers['gp-ei']?.['1.1']?.calibration.first.claims).toBe(0);
     expect(Object.keys(setpoint?.search.pWithin110 ?? {})).toEqual(['3', '6', '10']);
     expect(setpoint?.search.pWithin110['10']).toBeNull();
     for (const name of ['setpoint', 'gp-ei', 'random'] as const) {

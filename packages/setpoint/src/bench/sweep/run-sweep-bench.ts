@@ -2,15 +2,24 @@ import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/rand
 import { gpEiPolicy } from '../../optimizer/baselines/gp-ei-policy.js';
 import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
 import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
+import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
 import { defaultOptimizerSettings, type OptimizerSettings } from '../../optimizer/recommend.js';
-import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
+import type { PredictionClaim, SearchPolicyFactory } from '../../optimizer/search-policy.js';
 import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
+import { shippedFleet, shippedFleetSources } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+
+/** The sources of the shipped fleet prior, for `--exclude-source` (leave-one-dataset-out). */
+export { shippedFleetSources };
+
 import { type Observation, runCostUsd } from '../../optimizer/types.js';
+import { type CalibrationReport, type ClaimOutcome, calibrationReport } from './calibration.js';
 import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';
 import { quantile, rounded, share } from './sweep-statistics.js';
 
 export const sweepOptimizerNames = ['setpoint', 'gp-ei', 'random', 'stay'] as const;
+export const sweepFleets = ['shipped+dataset', 'dataset', 'shipped'] as const;
+export type SweepFleet = (typeof sweepFleets)[number];
 export type SweepOptimizerName = (typeof sweepOptimizerNames)[number];
 
 /** Budgets at which search progress is reported. */
@@ -24,6 +33,20 @@ export interface SweepBenchOptions {
   optimizers: readonly SweepOptimizerName[];
   /** Runs after the cold start that count as learning (excluded from slaViolationRateAfterLearning). */
   learningRuns?: number;
+  /**
+   * Which fleet a held-out workload's prior is learned from: the dataset's other workloads (`dataset`),
+   * the fleet Setpoint ships (`shipped`: a fresh install), or both (`shipped+dataset`, the default: a
+   * fresh install that has also seen the organization's other jobs). Shipped jobs named like a workload
+   * of the dataset are left out — the dataset's own copy is used, never the held-out workload itself.
+   */
+  fleet?: SweepFleet;
+  /** Shipped sources to leave out of the fleet (leave-one-dataset-out). */
+  excludeSources?: readonly string[];
+  /**
+   * At most this many cold starts per workload, spread evenly over its configurations (a quicker,
+   * deterministic look at large sweeps); every completed configuration when absent.
+   */
+  maxColdStartsPerWorkload?: number;
   /** Overrides of Setpoint's optimizer settings (used to study the decision rules). */
   setpointSettings?: Partial<OptimizerSettings>;
   onWorkloadDone?: (workload: string, done: number, total: number) => void;
@@ -31,7 +54,13 @@ export interface SweepBenchOptions {
 
 /** One episode: the runs an optimizer made from one cold start (index 0 is the cold start). */
 export interface Episode {
-  runs: Array<{ configId: string; runtimeS: number; costUsd: number; completed: boolean }>;
+  runs: Array<{
+    configId: string;
+    runtimeS: number;
+    costUsd: number;
+    completed: boolean;
+    claim?: PredictionClaim;
+  }>;
 }
 
 interface Outcome {
@@ -50,6 +79,8 @@ interface Tally {
   within105: boolean[][];
   runsTo110: number[];
   afterLearningViolations: boolean[];
+  firstClaims: ClaimOutcome[];
+  laterClaims: ClaimOutcome[];
 }
 
 function newTally(): Tally {
@@ -62,11 +93,15 @@ function newTally(): Tally {
     within105: searchCheckpoints.map(() => []),
     runsTo110: [],
     afterLearningViolations: [],
+    firstClaims: [],
+    laterClaims: [],
   };
 }
 
 export interface SweepBenchResult {
   dataset: string;
+  /** What Setpoint's prior learned from, e.g. "shipped (synthetic, emulator) + dataset (leave-one-workload-out)". */
+  fleet: string;
   workloads: number;
   coldStarts: number;
   perfect: Record<string, { medianSaving: number | null; shareImprovable: number | null }>;
@@ -87,6 +122,8 @@ export interface OptimizerSlaResult {
     medianRunsToWithin110: number | null;
   };
   slaViolationRateAfterLearning: number | null;
+  /** How the policy's claims came true: the first recommendation, and every later run. */
+  calibration: { first: CalibrationReport; later: CalibrationReport };
 }
 
 /** Observations a policy may see: only what it ran, with a random repeat when a config was measured more than once. */
@@ -129,11 +166,11 @@ export function playEpisode(
   });
   observations.push(toObservation(runs[0]!));
   while (runs.length < budget) {
-    const id = policy.next(observations);
-    const config = byId.get(id);
-    if (!config) throw new RangeError(`policy chose ${id}, which is not in the catalog`);
+    const choice = policy.next(observations);
+    const config = byId.get(choice.candidateId);
+    if (!config) throw new RangeError(`policy chose ${choice.candidateId}, which is not in the catalog`);
     const run = drawRun(config, outcomeRandom);
-    runs.push(run);
+    runs.push(choice.claim ? { ...run, claim: choice.claim } : run);
     observations.push(toObservation(run));
   }
   return { runs };
@@ -154,6 +191,40 @@ export function fleetFor(workloads: readonly SweepWorkload[], heldOut: SweepWork
         })),
       ),
     }));
+}
+
+/** The fleet a held-out workload's prior learns from, by the bench's fleet option. */
+export function priorFleetFor(
+  workloads: readonly SweepWorkload[],
+  heldOut: SweepWorkload,
+  options: Pick<SweepBenchOptions, 'fleet' | 'excludeSources'>,
+): FleetJob[] {
+  const fleet = options.fleet ?? 'shipped+dataset';
+  const names = new Set(workloads.map((workload) => workload.name));
+  const shipped =
+    fleet === 'dataset'
+      ? []
+      : shippedFleet({ exclude: options.excludeSources ?? [] }).filter(
+          (job) => !names.has((job.source ?? '').slice((job.source ?? '').indexOf(':') + 1)),
+        );
+  return [...shipped, ...(fleet === 'shipped' ? [] : fleetFor(workloads, heldOut))];
+}
+
+function describeFleet(
+  workloads: readonly SweepWorkload[],
+  options: Pick<SweepBenchOptions, 'fleet' | 'excludeSources'>,
+): string {
+  const fleet = options.fleet ?? 'shipped+dataset';
+  const names = new Set(workloads.map((workload) => workload.name));
+  const shipped = shippedFleetSources.filter((source) => {
+    if (options.excludeSources?.includes(source)) return false;
+    const jobs = shippedFleet({ exclude: shippedFleetSources.filter((other) => other !== source) });
+    return jobs.some((job) => !names.has((job.source ?? '').slice(source.length + 1)));
+  });
+  const parts = [];
+  if (fleet !== 'dataset') parts.push(`shipped (${shipped.join(', ') || 'none'})`);
+  if (fleet !== 'shipped') parts.push('dataset (leave-one-workload-out)');
+  return parts.join(' + ');
 }
 
 function policyFor(
@@ -210,6 +281,14 @@ function scoreEpisode(
     }
     if (i >= 1 + learningRuns)
       tally.afterLearningViolations.push(!run.completed || run.runtimeS > outcome.slaSeconds);
+    if (run.claim && i >= 1) {
+      (i === 1 ? tally.firstClaims : tally.laterClaims).push({
+        claim: run.claim,
+        metSla: run.completed && run.runtimeS <= outcome.slaSeconds,
+        insideInterval:
+          run.completed && run.runtimeS >= run.claim.runtimeLowS && run.runtimeS <= run.claim.runtimeHighS,
+      });
+    }
   });
   tally.runsTo110.push(runsTo110);
   searchCheckpoints.forEach((k, c) => {
@@ -240,6 +319,10 @@ function summarizeTally(tally: Tally, budget: number): OptimizerSlaResult {
       medianRunsToWithin110: median110 <= budget ? rounded(median110) : null,
     },
     slaViolationRateAfterLearning: rounded(share(tally.afterLearningViolations)),
+    calibration: {
+      first: calibrationReport(tally.firstClaims),
+      later: calibrationReport(tally.laterClaims),
+    },
   };
 }
 
@@ -268,13 +351,16 @@ export function runSweepBench(
   let coldStarts = 0;
   workloads.forEach((workload, workloadIndex) => {
     const prior = options.optimizers.includes('setpoint')
-      ? learnFleetPrior(fleetFor(workloads, workload))
+      ? learnCalibratedPrior(priorFleetFor(workloads, workload, options))
       : learnFleetPrior([]);
     const policies = options.optimizers.map((name) => ({
       name,
       ...policyFor(name, prior, { learningRuns, ...options.setpointSettings }),
     }));
-    const starts = workload.configs.filter((config) => config.meanRuntimeS !== undefined);
+    const starts = evenlySpaced(
+      workload.configs.filter((config) => config.meanRuntimeS !== undefined),
+      options.maxColdStartsPerWorkload,
+    );
     coldStarts += starts.length;
     const costOf = new Map(workload.configs.map((config) => [config.candidate.id, config.meanCostUsd]));
     for (const slaText of options.slaFactors) {
@@ -314,6 +400,7 @@ export function runSweepBench(
   });
   return {
     dataset: options.datasetName,
+    fleet: describeFleet(workloads, options),
     workloads: workloads.length,
     coldStarts,
     perfect: Object.fromEntries(
@@ -337,4 +424,10 @@ export function runSweepBench(
       ]),
     ),
   };
+}
+
+/** At most `limit` items, evenly spaced and in order (all of them when no limit is set). */
+function evenlySpaced<T>(items: readonly T[], limit: number | undefined): T[] {
+  if (limit === undefined || items.length <= limit) return [...items];
+  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
 }

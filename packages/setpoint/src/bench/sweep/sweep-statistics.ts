@@ -21,3 +21,10 @@ export function rounded(value: number | undefined): number | null {
   if (value === undefined || !Number.isFinite(value)) return null;
   return Math.round(value * 10_000) / 10_000;
 }
+
+export function mean(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  let sum = 0;
+  for (const value of values) sum += value;
+  return sum / values.length;
+}

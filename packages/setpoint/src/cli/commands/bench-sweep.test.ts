@@ -50,13 +50,30 @@ describe('setpoint bench sweep', () => {
       '4',
       '--seeds',
       '2',
+      '--fleet',
+      'dataset',
       '--json',
     ]);
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(Object.keys(json)).toEqual(['dataset', 'workloads', 'coldStarts', 'perfect', 'optimizers']);
-    expect(json).toMatchObject({ dataset: 'sweep.csv', workloads: 2, coldStarts: 16 });
+    expect(Object.keys(json)).toEqual([
+      'dataset',
+      'fleet',
+      'workloads',
+      'coldStarts',
+      'perfect',
+      'optimizers',
+      'goals',
+    ]);
+    expect(json).toMatchObject({
+      dataset: 'sweep.csv',
+      fleet: 'dataset (leave-one-workload-out)',
+      workloads: 2,
+      coldStarts: 16,
+    });
+    // The goals are stated for SLA 1.1 and a budget of 10: this run has neither.
+    expect(json.goals).toEqual([]);
     expect(Object.keys(json.perfect)).toEqual(['1.0', '1.25']);
     expect(Object.keys(json.perfect['1.0'])).toEqual(['medianSaving', 'shareImprovable']);
     expect(Object.keys(json.optimizers)).toEqual(['setpoint', 'gp-ei', 'random', 'stay']);
@@ -69,6 +86,9 @@ describe('setpoint bench sweep', () => {
       'failureRate',
     ]);
     expect(Object.keys(entry.search)).toEqual(['pWithin110', 'pWithin105', 'medianRunsToWithin110']);
+    expect(Object.keys(entry.calibration)).toEqual(['first', 'later']);
+    expect(Object.keys(entry.calibration.first)).toEqual(['claims', 'bins', 'intervalCoverage80', 'meanGap']);
+    expect(entry.calibration.first.claims).toBe(16);
     expect(entry.search.pWithin110['6']).toBeNull();
     expect(typeof entry.search.pWithin110['3']).toBe('number');
     expect(json.optimizers.stay['1.0'].oneShot.shareCheaper).toBe(0);
@@ -84,11 +104,19 @@ describe('setpoint bench sweep', () => {
       '1.1',
       '--seeds',
       '1',
+      '--fleet',
+      'dataset',
     ]);
     expect(code).toBe(0);
-    expect(stdout).toContain('sweep.csv: 2 workloads, 16 cold starts');
+    expect(stdout).toContain(
+      'sweep.csv: 2 workloads, 16 cold starts; fleet: dataset (leave-one-workload-out)',
+    );
     expect(stdout).toMatch(/perfect one-shot/);
     expect(stdout).toMatch(/gp-ei/);
+    expect(stdout).toMatch(/Calibration of setpoint's claims/);
+    // Budget 10 at SLA 1.1: the goal table is printed, each goal with its measured value.
+    expect(stdout).toMatch(/one-shot SLA violations ≤ 5%/);
+    expect(stdout).toMatch(/never below gp-ei/);
   });
 
   it('names the line and column of a bad CSV value', () => {
@@ -96,6 +124,40 @@ describe('setpoint bench sweep', () => {
     const { code, stderr } = setpoint(['bench', 'sweep', '--dataset', path]);
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/sweep\.csv:3: column runtime_s must be greater than 0/);
+  });
+
+  it('reports the shipped sources a held-out dataset learns from, and refuses unknown ones', () => {
+    const { code, stdout } = setpoint([
+      'bench',
+      'sweep',
+      '--dataset',
+      tinySweep(),
+      '--sla',
+      '1.1',
+      '--budget',
+      '3',
+      '--seeds',
+      '1',
+      '--optimizers',
+      'setpoint',
+      '--fleet',
+      'shipped',
+      '--exclude-source',
+      'emulator',
+      '--cold-starts',
+      '2',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const json = JSON.parse(stdout);
+    expect(json.fleet).toBe('shipped (scout, synthetic)');
+    expect(json.coldStarts).toBe(4);
+    const refused = setpoint(['bench', 'sweep', '--dataset', tinySweep(), '--exclude-source', 'mine']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/unknown shipped source "mine" \(known: scout, synthetic, emulator\)/);
+    expect(setpoint(['bench', 'sweep', '--dataset', tinySweep(), '--fleet', 'all']).stderr).toMatch(
+      /--fleet expects one of shipped\+dataset, dataset, shipped/,
+    );
   });
 
   it('rejects unknown optimizers and SLA factors below 1', () => {

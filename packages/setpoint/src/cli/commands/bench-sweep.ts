@@ -2,15 +2,20 @@ import { basename } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
 import Table from 'cli-table3';
+import type { CalibrationReport } from '../../bench/sweep/calibration.js';
 import { readSweepCsv } from '../../bench/sweep/read-sweep-csv.js';
 import {
   runSweepBench,
   type SweepBenchResult,
+  type SweepFleet,
   type SweepOptimizerName,
   searchCheckpoints,
+  shippedFleetSources,
+  sweepFleets,
   sweepOptimizerNames,
 } from '../../bench/sweep/run-sweep-bench.js';
 import { groupSweepRows } from '../../bench/sweep/sweep-dataset.js';
+import { type SweepGoal, sweepGoals } from '../../bench/sweep/sweep-goals.js';
 import { parseCount } from '../option-values.js';
 
 function parseSlaFactors(text: string): string[] {
@@ -46,6 +51,33 @@ function parseOptimizers(text: string): SweepOptimizerName[] {
   }
   if (names.length === 0) throw new ValidationError('INVALID_OPTION', '--optimizers needs at least one name');
   return names as SweepOptimizerName[];
+}
+
+function parseFleet(text: string): SweepFleet {
+  if (!(sweepFleets as readonly string[]).includes(text)) {
+    throw new ValidationError(
+      'INVALID_OPTION',
+      `--fleet expects one of ${sweepFleets.join(', ')}, got "${text}"`,
+    );
+  }
+  return text as SweepFleet;
+}
+
+function parseSources(text: string | undefined): string[] {
+  if (text === undefined) return [];
+  const names = text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+  for (const name of names) {
+    if (!shippedFleetSources.includes(name)) {
+      throw new ValidationError(
+        'INVALID_OPTION',
+        `--exclude-source: unknown shipped source "${name}" (known: ${shippedFleetSources.join(', ')})`,
+      );
+    }
+  }
+  return names;
 }
 
 const percent = (value: number | null | undefined) =>
@@ -98,7 +130,54 @@ export function formatSweepTable(result: SweepBenchResult): string {
       ]);
     }
   }
-  return `${result.dataset}: ${result.workloads} workloads, ${result.coldStarts} cold starts\n${table.toString()}\n`;
+  const sections = [
+    `${result.dataset}: ${result.workloads} workloads, ${result.coldStarts} cold starts; fleet: ${result.fleet}\n${table.toString()}`,
+    formatCalibration(result),
+  ];
+  return `${sections.filter((section) => section !== '').join('\n\n')}\n`;
+}
+
+function calibrationRows(sla: string, kind: string, report: CalibrationReport): string[][] {
+  return report.bins
+    .filter((bin) => bin.cases > 0)
+    .map((bin) => [
+      sla,
+      kind,
+      `${bin.from.toFixed(2)}–${bin.to.toFixed(2)}`,
+      String(bin.cases),
+      percent(bin.meanClaimed),
+      percent(bin.observed),
+    ]);
+}
+
+/** Reliability of Setpoint's P(runtime ≤ SLA) and coverage of its 80% runtime interval. */
+export function formatCalibration(result: SweepBenchResult): string {
+  const bySla = result.optimizers.setpoint;
+  if (!bySla) return '';
+  const table = new Table({
+    head: ['SLA', 'recommendation', 'claimed P(runtime ≤ SLA)', 'cases', 'mean claim', 'met the SLA'],
+    style: { head: [], border: [] },
+  });
+  const coverage: string[] = [];
+  for (const [sla, entry] of Object.entries(bySla)) {
+    table.push(...calibrationRows(sla, 'first', entry.calibration.first));
+    table.push(...calibrationRows(sla, 'later', entry.calibration.later));
+    coverage.push(
+      `SLA ${sla}: first ${percent(entry.calibration.first.intervalCoverage80)}, later ${percent(entry.calibration.later.intervalCoverage80)}`,
+    );
+  }
+  return `Calibration of setpoint's claims\n${table.toString()}\nRuns inside the claimed 80% runtime interval — ${coverage.join('; ')}`;
+}
+
+export function formatGoals(goals: readonly SweepGoal[]): string {
+  if (goals.length === 0) return '';
+  const table = new Table({
+    head: ['goal (SLA 1.1, budget 10)', 'measured', 'met'],
+    style: { head: [], border: [] },
+  });
+  for (const goal of goals)
+    table.push([goal.goal, goal.value, goal.met === null ? 'n/a' : goal.met ? 'yes' : 'no']);
+  return `${table.toString()}\n`;
 }
 
 export function registerBenchSweepCommand(bench: Command): void {
@@ -123,6 +202,19 @@ export function registerBenchSweepCommand(bench: Command): void {
       `comma-separated, from ${sweepOptimizerNames.join(',')}`,
       sweepOptimizerNames.join(','),
     )
+    .option(
+      '--fleet <fleet>',
+      `what Setpoint's prior learns from: ${sweepFleets.join(' | ')} (the dataset's other workloads, the shipped fleet, or both)`,
+      'shipped+dataset',
+    )
+    .option(
+      '--exclude-source <names>',
+      `shipped sources to leave out (leave-one-dataset-out), from ${shippedFleetSources.join(',')}`,
+    )
+    .option(
+      '--cold-starts <count>',
+      'at most this many cold starts per workload, evenly spaced (a quicker look)',
+    )
     .option('--json', 'print the results as JSON')
     .addHelpText(
       'after',
@@ -131,6 +223,7 @@ Examples:
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv --sla 1.1 --seeds 5 --json
   setpoint bench sweep --dataset my-sweep.csv --optimizers setpoint,gp-ei --budget 6
+  setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv --fleet shipped   # Scout held out
 
 Savings are fractions of the cold-start cost; "≤1.1× @k" is the share of searches whose cheapest
 SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/optimizer.md explains each figure.`,
@@ -140,6 +233,12 @@ SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/op
       const budget = parseCount('--budget', options.budget, 1, 1000);
       const seeds = parseCount('--seeds', options.seeds, 1, 10_000);
       const optimizers = parseOptimizers(options.optimizers);
+      const fleet = parseFleet(options.fleet);
+      const excludeSources = parseSources(options.excludeSource);
+      const coldStarts =
+        options.coldStarts === undefined
+          ? undefined
+          : parseCount('--cold-starts', options.coldStarts, 1, 100_000);
       const rows = await readSweepCsv(options.dataset);
       const result = runSweepBench(groupSweepRows(rows), {
         datasetName: basename(options.dataset),
@@ -147,7 +246,15 @@ SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/op
         budget,
         seeds,
         optimizers,
+        fleet,
+        excludeSources,
+        ...(coldStarts === undefined ? {} : { maxColdStartsPerWorkload: coldStarts }),
       });
-      process.stdout.write(options.json ? `${JSON.stringify(result, null, 2)}\n` : formatSweepTable(result));
+      const goals = sweepGoals(result, budget);
+      process.stdout.write(
+        options.json
+          ? `${JSON.stringify({ ...result, goals }, null, 2)}\n`
+          : `${formatSweepTable(result)}\n${formatGoals(goals)}`,
+      );
     });
 }

@@ -20,8 +20,10 @@ export const gpEiPolicy: SearchPolicyFactory = (context) => {
     next(observations) {
       const tried = new Set(observations.map((observation) => observation.candidateId));
       const untried = context.candidates.filter((candidate) => !tried.has(candidate.id));
-      if (untried.length === 0) return context.coldStartId;
-      if (observations.length < gpInitialRuns) return untried[context.random.int(untried.length)]!.id;
+      if (untried.length === 0) return { candidateId: context.coldStartId };
+      if (observations.length < gpInitialRuns) {
+        return { candidateId: untried[context.random.int(untried.length)]!.id };
+      }
       const completedLogs = observations.filter((o) => o.completed).map((o) => Math.log(o.costUsd));
       const worst = completedLogs.length > 0 ? Math.max(...completedLogs) : 0;
       const trainPoints = observations.map((observation) => points[index.get(observation.candidateId)!]!);
@@ -56,7 +58,7 @@ export const gpEiPolicy: SearchPolicyFactory = (context) => {
           best = candidate;
         }
       }
-      return best.id;
+      return { candidateId: best.id };
     },
   };
 };

@@ -193,8 +193,9 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const filters = new FilterTally(coreFilters(filterContext));
     let pool = candidates.filter((candidate) => filters.keeps(candidate));
     // The model may extrapolate below what the critical path allows: such untried configurations are dropped.
-    for (const entry of new JobOptimizer(prior, pool, optimizerSettings).assess(request(pool)).assessments) {
-      if (!tried.has(entry.candidate.id) && entry.expectedRuntimeS < floorS)
+    const screening = new JobOptimizer(prior, pool, optimizerSettings).assess(request(pool));
+    for (const entry of screening.assessments) {
+      if (!tried.has(entry.candidate.id) && screening.mixture.quantile(entry.index, 0.5) < floorS)
         filterContext.implausible.add(entry.candidate.id);
     }
     pool = pool.filter((candidate) => filters.keeps(candidate));

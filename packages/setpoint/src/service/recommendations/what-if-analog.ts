@@ -36,15 +36,18 @@ export function whatIfAnalog(
       };
     });
   if (measured.length < 2) return undefined;
-  const model = new RuntimeAnalog(
-    prior.space,
-    fitScaleOut(prior, measured),
-    measured,
-    [],
-    prior.residualVariance,
-    prior.residualLengthscale,
-    prior.noiseVariance,
-  );
+  const model = new RuntimeAnalog({
+    space: prior.space,
+    beta: fitScaleOut(prior, measured),
+    measured: measured.map((entry) => ({ ...entry, runs: 1 })),
+    failureRates: [],
+    residualVariance: prior.residualVariance,
+    kernel: prior.kernel,
+    noiseVariance: undefined,
+    fallbackNoiseVariance: prior.noise.variances[0] ?? 1e-4,
+    priorWeight: 1 / Math.max(1, prior.analogs.length),
+    source: `run ${run.externalRunId}'s replay`,
+  });
   const widest = run.profile.whatIf.at(-1) as (typeof run.profile.whatIf)[number];
   const dominant = dominantStage(run.profile);
   const stageText = dominant

@@ -1,0 +1,164 @@
+import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
+import { type FleetJob, type FleetPrior, learnFleetPrior } from './fleet-prior.js';
+import {
+  configurationDistance,
+  distanceBucket,
+  distanceBuckets,
+  type PredictiveCalibration,
+  runBuckets,
+} from './predictive-calibration.js';
+import type { RuntimeMixture } from './runtime-mixture.js';
+import { RuntimeModel } from './runtime-model.js';
+import type { Candidate, Observation } from './types.js';
+
+export interface CalibrationOptions {
+  /** Folds of the inner cross-validation (at most one per job). */
+  folds: number;
+  /** Simulated cold starts per fold; each is followed to three configurations. */
+  scenariosPerFold: number;
+  seed: number;
+}
+
+export const defaultCalibrationOptions: CalibrationOptions = { folds: 5, scenariosPerFold: 24, seed: 1 };
+
+/** Spread multipliers tried; the one whose held-out tails come true best is kept. */
+const scales = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2, 2.3, 2.6, 3];
+/** Upper-tail probabilities checked (runtime above the p-quantile) and the lower one (below 10%). */
+const upperTails = [0.8, 0.9, 0.95];
+const lowerTail = 0.1;
+/** A cell with fewer cases takes the multiplier of its whole run bucket. */
+const minimumCellCases = 60;
+const minimumJobs = 6;
+
+interface Case {
+  mixture: RuntimeMixture;
+  index: number;
+  logRuntime: number;
+}
+
+/**
+ * Learns the fleet prior and then how far its predictions must be widened to come true: an inner
+ * cross-validation in which each fold of the fleet plays the new job against a prior learned from the
+ * other folds — a cold start on a random configuration, then a second and a third — and every
+ * configuration a decision could pick is compared with a measured run there. The spread multiplier per
+ * number of configurations run is the one whose tail shares come closest to what they claim.
+ */
+export function learnCalibratedPrior(
+  jobs: readonly FleetJob[],
+  options: Partial<CalibrationOptions> = {},
+): FleetPrior {
+  const settings = { ...defaultCalibrationOptions, ...options };
+  const prior = learnFleetPrior(jobs);
+  const usable = jobs.filter((job) => completedConfigurations(job).length >= 6);
+  if (usable.length < minimumJobs) return prior;
+  const folds = Math.min(settings.folds, usable.length);
+  const cells: Case[][][] = Array.from({ length: runBuckets }, () =>
+    Array.from({ length: distanceBuckets }, () => []),
+  );
+  for (let fold = 0; fold < folds; fold++) {
+    const heldOut = usable.filter((_, i) => i % folds === fold);
+    const inner = learnFleetPrior(usable.filter((_, i) => i % folds !== fold));
+    const random = createRandom(deriveSeed(settings.seed, 'calibration', fold));
+    const perJob = Math.ceil(settings.scenariosPerFold / heldOut.length);
+    for (const job of heldOut) {
+      const configurations = completedConfigurations(job);
+      const model = new RuntimeModel(inner, configurations);
+      const runs = completedRunsById(job);
+      for (let scenario = 0; scenario < perJob; scenario++) {
+        collectScenario(model, configurations, runs, random, cells);
+      }
+    }
+  }
+  const spreadScale = cells.map((row) => {
+    const whole = bestScale(row.flat());
+    return row.map((cell) => (cell.length >= minimumCellCases ? bestScale(cell) : whole));
+  });
+  const calibration: PredictiveCalibration = {
+    spreadScale,
+    cases: cells.flat().reduce((sum, cell) => sum + cell.length, 0),
+  };
+  return { ...prior, calibration };
+}
+
+function completedConfigurations(job: FleetJob): Candidate[] {
+  const done = new Set(job.observations.filter((o) => o.completed).map((o) => o.candidateId));
+  return job.candidates.filter((candidate) => done.has(candidate.id));
+}
+
+function completedRunsById(job: FleetJob): Map<string, Observation[]> {
+  const byId = new Map<string, Observation[]>();
+  for (const observation of job.observations) {
+    if (!observation.completed) continue;
+    const list = byId.get(observation.candidateId) ?? [];
+    list.push(observation);
+    byId.set(observation.candidateId, list);
+  }
+  return byId;
+}
+
+/** One held-out job played from a random cold start to three configurations. */
+function collectScenario(
+  model: RuntimeModel,
+  configurations: readonly Candidate[],
+  runs: ReadonlyMap<string, Observation[]>,
+  random: Random,
+  cells: Case[][][],
+): void {
+  const order = shuffled(configurations, random).slice(0, 3);
+  const observations: Observation[] = [];
+  order.forEach((candidate, step) => {
+    const own = runs.get(candidate.id) ?? [];
+    observations.push(own[random.int(own.length)] as Observation);
+    const mixture = model.predict(observations);
+    const ran = order.slice(0, step + 1);
+    const tried = new Set(ran.map((entry) => entry.id));
+    configurations.forEach((other, index) => {
+      if (tried.has(other.id)) return;
+      const otherRuns = runs.get(other.id) ?? [];
+      const run = otherRuns[random.int(otherRuns.length)] as Observation;
+      const cell = distanceBucket(configurationDistance(other, ran));
+      cells[step]?.[cell]?.push({ mixture, index, logRuntime: Math.log(run.runtimeS) });
+    });
+  });
+}
+
+/** Cases read per bucket when choosing its multiplier (evenly spaced): more add time, not precision. */
+const maximumCases = 3000;
+
+/** The multiplier whose tail shares are closest to their claims (squared error over the checked tails). */
+function bestScale(all: readonly Case[]): number {
+  if (all.length < 30) return 1;
+  const step = Math.max(1, Math.floor(all.length / maximumCases));
+  const cases = all.filter((_, i) => i % step === 0);
+  let best = 1;
+  let bestError = Number.POSITIVE_INFINITY;
+  for (const scale of scales) {
+    const above = upperTails.map(() => 0);
+    let below = 0;
+    for (const entry of cases) {
+      const u = entry.mixture.cdfAtLog(entry.index, entry.logRuntime, scale);
+      upperTails.forEach((p, t) => {
+        if (u > p) above[t]! += 1;
+      });
+      if (u < lowerTail) below += 1;
+    }
+    let error = (below / cases.length - lowerTail) ** 2;
+    upperTails.forEach((p, t) => {
+      error += ((above[t] as number) / cases.length - (1 - p)) ** 2;
+    });
+    if (error < bestError) {
+      bestError = error;
+      best = scale;
+    }
+  }
+  return best;
+}
+
+function shuffled<T>(items: readonly T[], random: Random): T[] {
+  const copy = [...items];
+  for (let i = copy.length - 1; i > 0; i--) {
+    const j = random.int(i + 1);
+    [copy[i], copy[j]] = [copy[j] as T, copy[i] as T];
+  }
+  return copy;
+}
