@@ -1,5 +1,5 @@
 /**
- * Builds the fleet prior Setpoint ships (src/optimizer/shipped-fleet/shipped-fleet-data.ts) from the
+ * Builds the fleet prior Setpoint ships (packages/setpoint/src/optimizer/shipped-fleet/shipped-fleet-data.ts) from the
  * public and generated sweeps in tests/fixtures/datasets (provenance: docs/optimizer.md and that folder's
  * SOURCES.md):
  *
@@ -18,7 +18,7 @@ const sources = [
   { name: 'synthetic', file: 'tests/fixtures/datasets/synthetic-sweep.csv' },
   { name: 'emulator', file: 'tests/fixtures/datasets/emulator-sweep.csv' },
 ];
-const output = 'src/optimizer/shipped-fleet/shipped-fleet-data.ts';
+const output = 'packages/setpoint/src/optimizer/shipped-fleet/shipped-fleet-data.ts';
 const round = (value: number) => Math.round(value * 10_000) / 10_000;
 
 /** The shipped sources as the sweeps in tests/fixtures/datasets give them today. */

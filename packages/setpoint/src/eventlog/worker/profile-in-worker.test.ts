@@ -14,7 +14,7 @@ import {
 
 const fixture = join(
   import.meta.dirname,
-  '../../../tests/fixtures/eventlog/spark4/logs/eventlog_v2_local-1795240165860',
+  '../../../../../tests/fixtures/eventlog/spark4/logs/eventlog_v2_local-1795240165860',
 );
 const header =
   '{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}\n{"Event":"SparkListenerApplicationStart","App Name":"w","Timestamp":1700000000000}\n';
