@@ -10,6 +10,7 @@ import {
 } from './observed-configurations.js';
 import { configurationDistance, spreadScaleFor } from './predictive-calibration.js';
 import { type ConfigPoint, configPoint, residualCorrelation } from './residual-kernel.js';
+import type { RuntimeAnalog } from './runtime-analog.js';
 import { RuntimeMixture } from './runtime-mixture.js';
 import type { Candidate, Observation } from './types.js';
 
@@ -42,7 +43,7 @@ interface Component {
   logWeight: number;
   /** Builds the predictions only for components that survive pruning (most analogs do not). */
   predictions: () => { mus: Float64Array; sigmas: Float64Array };
-  failures: ReadonlyArray<number | undefined> | undefined;
+  failures: () => ReadonlyArray<number | undefined> | undefined;
 }
 
 /**
@@ -58,10 +59,13 @@ export class RuntimeModel {
   private readonly prior: FleetPrior;
   private readonly generic: BasisRuntimeModel;
   private readonly broad: BasisRuntimeModel;
+  /**
+   * Each analog's ln(runtime) per candidate, computed on first use: a component's weight needs only the
+   * configurations this job ran, and most analogs are pruned before their whole surface is wanted.
+   */
   private readonly surfaces: Float64Array[];
-  /** Extra variance of an analog's prediction on a family the analog never ran (0 where it did). */
-  private readonly blindVariances: Float64Array[];
-  private readonly analogFailures: Array<Array<number | undefined>>;
+  private readonly families: string[];
+  private readonly familyVariance: Map<string, number>;
   /** Noise level an analog is pinned to (its own repeats), or undefined to take every level. */
   private readonly analogLevels: Array<number | undefined>;
   private readonly points: ConfigPoint[];
@@ -76,20 +80,14 @@ export class RuntimeModel {
     this.settings = { ...defaultAnalogSettings, ...settings };
     this.generic = new BasisRuntimeModel(prior, candidates);
     this.broad = new BasisRuntimeModel(prior, candidates, { breadth: broadBreadth });
-    const families = candidates.map((candidate) => instanceFamily(candidate.instanceType));
-    const familyVariance = new Map(
+    this.families = candidates.map((candidate) => instanceFamily(candidate.instanceType));
+    this.familyVariance = new Map(
       candidates.map((candidate, i) => [
-        families[i] as string,
+        this.families[i] as string,
         familyPriorOf(prior, candidate.instanceType).variance,
       ]),
     );
-    this.surfaces = prior.analogs.map((analog) => Float64Array.from(candidates, (c) => analog.logRuntime(c)));
-    this.blindVariances = prior.analogs.map((analog) =>
-      Float64Array.from(families, (family) =>
-        analog.measuredFamilies.has(family) ? 0 : (familyVariance.get(family) ?? 0),
-      ),
-    );
-    this.analogFailures = prior.analogs.map((analog) => candidates.map((c) => analog.failureRate(c)));
+    this.surfaces = prior.analogs.map(() => new Float64Array(candidates.length).fill(Number.NaN));
     this.analogLevels = prior.analogs.map((analog) =>
       analog.noiseVariance === undefined ? undefined : nearestNoiseLevel(prior.noise, analog.noiseVariance),
     );
@@ -101,6 +99,35 @@ export class RuntimeModel {
 
   indexOf(candidateId: string): number | undefined {
     return this.index.get(candidateId);
+  }
+
+  /** Analog `a`'s ln(runtime) on candidate `i`. */
+  private surfaceAt(a: number, i: number): number {
+    const surface = this.surfaces[a] as Float64Array;
+    let value = surface[i] as number;
+    if (Number.isNaN(value)) {
+      value = (this.prior.analogs[a] as RuntimeAnalog).logRuntime(this.candidates[i] as Candidate);
+      surface[i] = value;
+    }
+    return value;
+  }
+
+  private wholeSurface(a: number): Float64Array {
+    for (let i = 0; i < this.candidates.length; i++) this.surfaceAt(a, i);
+    return this.surfaces[a] as Float64Array;
+  }
+
+  /** Extra variance of analog `a`'s prediction on a family it never ran (0 where it did). */
+  private blindVariance(a: number): Float64Array {
+    const measured = (this.prior.analogs[a] as RuntimeAnalog).measuredFamilies;
+    return Float64Array.from(this.families, (family) =>
+      measured.has(family) ? 0 : (this.familyVariance.get(family) ?? 0),
+    );
+  }
+
+  private analogFailures(a: number): Array<number | undefined> {
+    const analog = this.prior.analogs[a] as RuntimeAnalog;
+    return this.candidates.map((candidate) => analog.failureRate(candidate));
   }
 
   private analogKernel(i: number, j: number): number {
@@ -133,7 +160,7 @@ export class RuntimeModel {
           label,
           logWeight: Math.log(genericShare * share * levelWeight) + fit.logEvidence + scatter,
           predictions: () => predictions,
-          failures: undefined,
+          failures: () => undefined,
         });
       }
       if (analogCount > 0) components.push(...this.analogComponents(observed, level, noiseVariance, scatter));
@@ -156,7 +183,7 @@ export class RuntimeModel {
       kept.map((entry) => entry.weight / keptTotal),
       built.map((entry) => entry.mus),
       built.map((entry) => Float64Array.from(entry.sigmas, (sigma, i) => sigma * (scales[i] as number))),
-      kept.map((entry) => entry.component.failures),
+      kept.map((entry) => entry.component.failures()),
       kept.map((entry) => entry.component.label),
     );
   }
@@ -205,20 +232,23 @@ export class RuntimeModel {
       });
     }
     return members.map(({ a, weight }) => {
-      const surface = this.surfaces[a] as Float64Array;
-      const blind = this.blindVariances[a] as Float64Array;
-      const sigmas = () =>
-        Float64Array.from(latent, (value, i) => Math.sqrt(value + (blind[i] as number) + noiseVariance));
+      const sigmas = () => {
+        const blind = this.blindVariance(a);
+        return Float64Array.from(latent, (value, i) =>
+          Math.sqrt(value + (blind[i] as number) + noiseVariance),
+        );
+      };
+      const failures = () => this.analogFailures(a);
       if (n === 0 || !cholesky || !cross) {
         return {
           label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
           logWeight: Math.log(analogShare * this.priorWeights[a]! * weight),
-          predictions: () => ({ mus: surface, sigmas: sigmas() }),
-          failures: this.analogFailures[a],
+          predictions: () => ({ mus: this.wholeSurface(a), sigmas: sigmas() }),
+          failures,
         };
       }
       const residuals = Matrix.columnVector(
-        observed.map((entry) => entry.meanLog - (surface[entry.index] as number)),
+        observed.map((entry) => entry.meanLog - this.surfaceAt(a, entry.index)),
       );
       const alpha = cholesky.solve(residuals);
       const crossMatrix = cross;
@@ -229,6 +259,7 @@ export class RuntimeModel {
           gaussianLogDensity(cholesky, residuals, alpha) +
           scatter,
         predictions: () => {
+          const surface = this.wholeSurface(a);
           const mus = new Float64Array(k);
           for (let i = 0; i < k; i++) {
             let mu = surface[i] as number;
@@ -237,7 +268,7 @@ export class RuntimeModel {
           }
           return { mus, sigmas: sigmas() };
         },
-        failures: this.analogFailures[a],
+        failures,
       };
     });
   }
