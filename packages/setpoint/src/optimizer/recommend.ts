@@ -321,7 +321,7 @@ function rescue(allowed: readonly CandidateAssessment[], mustMove: boolean): Can
   return maximumBy(allowed, (entry) => entry.probabilityMeetsSla - 1e-6 * entry.expectedCostUsd);
 }
 
-interface Assessment {
+export interface Assessment {
   assessments: CandidateAssessment[];
   slaSeconds: number;
   current: CandidateAssessment;
