@@ -66,9 +66,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(rec.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on \d+/);
     expect(rec.explanation).not.toMatch(/on-demand workers instead of spot/);
-    expect((rec.configuration?.aws_attributes as { availability?: string }).availability).toBe(
-      'SPOT_WITH_FALLBACK',
-    );
+    expect(rec.configuration?.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
     expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
   });
 

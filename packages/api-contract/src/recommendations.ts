@@ -28,7 +28,11 @@ export const recommendationDecisionSchema = z.object({
     }),
     z.object({ kind: z.literal('none'), best_seen_minutes: z.number(), limit_minutes: z.number() }),
   ]),
+  /** The SLA in the explanation's words (with no SLA: the bound held instead, never a probability). */
+  sla_text: z.string(),
   probability_fails: z.number(),
+  /** The basis in the explanation's words. */
+  basis_text: z.string(),
   basis: z.object({
     runs: z.number().int(),
     configurations: z.number().int(),
@@ -71,36 +75,3 @@ export const recommendationRequestBody = z
   .optional();
 export const recommendationRequestedSchema = z.object({ id: z.string(), state: z.literal('PENDING') });
 export type RecommendationRequested = z.infer<typeof recommendationRequestedSchema>;
-
-/**
- * The decision's SLA in words, the same on the card and in the CLI: "P(runtime ≤ 2.5 min) = 0.93";
- * "infeasible: …"; with no SLA, the runtime bound Setpoint holds instead — never a probability.
- */
-export function describeDecisionSla(decision: RecommendationDecisionResource): string {
-  const { sla } = decision;
-  if (sla.kind === 'none') {
-    const share = Math.round((sla.limit_minutes / sla.best_seen_minutes - 1) * 100);
-    return `no SLA set: runtime held within ${share}% of the best seen (${sla.best_seen_minutes.toFixed(1)} min)`;
-  }
-  const probability = `P(runtime ≤ ${sla.minutes.toFixed(1)} min) = ${sla.probability_meets.toFixed(2)}`;
-  return sla.feasible
-    ? probability
-    : `SLA infeasible: no configuration is predicted to meet it (${probability})`;
-}
-
-/** What the decision rests on, in one line: own runs, the fleet prior, calibration, the closest jobs. */
-export function describeDecisionBasis(decision: RecommendationDecisionResource): string {
-  const { basis } = decision;
-  const closest = basis.closest
-    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
-    .join(', ');
-  const calibration =
-    basis.calibration_cases > 0
-      ? `calibrated on ${basis.calibration_cases} held-out predictions`
-      : 'not calibrated';
-  return (
-    `${basis.runs} run(s) on ${basis.configurations} configuration(s); fleet of ${basis.fleet_jobs} job(s) ` +
-    `(${basis.shipped_jobs} shipped, ${basis.fleet_jobs - basis.shipped_jobs} of this organization); ${calibration}` +
-    `${closest ? `; closest: ${closest}` : ''}`
-  );
-}

@@ -1,12 +1,9 @@
-import {
-  type RecommendationDecisionResource as Decision,
-  describeDecisionBasis,
-  describeDecisionSla,
-} from '@setpoint/api-contract';
+import type { RecommendationDecisionResource as Decision } from '@setpoint/api-contract';
 
 /**
  * The decision behind the latest recommendation, read from the same object as its prediction and
- * configuration: what changes (or that nothing does), the SLA, what it rests on, what was left out.
+ * configuration: what changes (or that nothing does), the SLA, what it rests on, what was left out. The
+ * server words the SLA and the basis, so the card says what the explanation and the CLI say.
  */
 export function DecisionSummary({ decision }: { decision: Decision }) {
   const infeasible = decision.sla.kind === 'project' && !decision.sla.feasible;
@@ -18,10 +15,10 @@ export function DecisionSummary({ decision }: { decision: Decision }) {
       </dd>
       <dt>SLA</dt>
       <dd data-testid="decision-sla" className={infeasible ? 'diff-old' : undefined}>
-        {describeDecisionSla(decision)}
+        {decision.sla_text}
       </dd>
       <dt>Based on</dt>
-      <dd data-testid="decision-basis">{describeDecisionBasis(decision)}</dd>
+      <dd data-testid="decision-basis">{decision.basis_text}</dd>
       {decision.notes.length > 0 && (
         <>
           <dt>Notes</dt>

@@ -1,11 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import {
-  describeDecisionBasis,
-  describeDecisionSla,
-  type Page,
-  type RecommendationRequested,
-  type RecommendationResource,
-} from '@setpoint/api-contract';
+import type { Page, RecommendationRequested, RecommendationResource } from '@setpoint/api-contract';
 import type { RollbackBody, RollbackResource } from '@setpoint/api-contract/databricks';
 import { AppError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
@@ -26,7 +20,7 @@ export function showRecommendation(rec: RecommendationResource): void {
     ['state', rec.state],
     ['phase', rec.phase],
     ['change', decision ? decision.change : null],
-    ['sla', decision ? describeDecisionSla(decision) : null],
+    ['sla', decision ? decision.sla_text : null],
     [
       'runtime',
       predicted
@@ -39,7 +33,7 @@ export function showRecommendation(rec: RecommendationResource): void {
         ? `$${predicted.cost_usd.mid.toFixed(2)} ($${predicted.cost_usd.low.toFixed(2)}–$${predicted.cost_usd.high.toFixed(2)})`
         : null,
     ],
-    ['basis', decision ? describeDecisionBasis(decision) : null],
+    ['basis', decision ? decision.basis_text : null],
     [
       'filtered',
       decision && decision.filters.length > 0

@@ -7,6 +7,7 @@ import type {
   WorkspaceResource,
 } from '@setpoint/api-contract';
 import type { Project } from '../../service/projects/project-service.js';
+import { basisText, slaText } from '../../service/recommendations/decision.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
 import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
 import type { Run, RunDetail } from '../../service/runs/run-service.js';
@@ -70,7 +71,9 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
             feasible: sla.feasible,
           }
         : { kind: 'none', best_seen_minutes: sla.bestSeenSeconds / 60, limit_minutes: sla.limitSeconds / 60 },
+    sla_text: slaText(decision),
     probability_fails: decision.probabilityFails,
+    basis_text: basisText(basis),
     basis: {
       runs: basis.runs,
       configurations: basis.configurations,

@@ -179,6 +179,41 @@ function predictionOf(
   };
 }
 
+/**
+ * The decision's SLA in words, the same in the explanation, the API, the CLI and on the card: the project's
+ * SLA with its probability (and whether it is feasible), or with no SLA the runtime bound held instead —
+ * never a probability of a runtime the team did not set.
+ */
+export function slaText(decision: Pick<RecommendationDecision, 'sla'>): string {
+  const { sla } = decision;
+  if (sla.kind === 'none') {
+    const share = Math.round((sla.limitSeconds / sla.bestSeenSeconds - 1) * 100);
+    return `no SLA set: runtime kept within ${share}% of the best seen (${minutes(sla.bestSeenSeconds)} min)`;
+  }
+  const probability = `P(runtime ≤ SLA ${minutes(sla.seconds)} min) = ${sla.probabilityMeets.toFixed(2)}`;
+  return sla.feasible ? probability : `SLA infeasible: ${probability}`;
+}
+
+/** What the decision rests on, in words: own runs, the fleet prior, the closest components, calibration. */
+export function basisText(basis: RecommendationDecision['basis']): string {
+  const own = basis.fleetJobs - basis.shippedJobs;
+  const fleet =
+    basis.fleetJobs === 0
+      ? 'no fleet prior'
+      : `a fleet prior of ${basis.fleetJobs} job(s) (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
+  const closest = basis.closest
+    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
+    .join(', ');
+  const calibrated =
+    basis.calibrationCases > 0
+      ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
+      : 'probabilities not calibrated (fleet too small)';
+  return (
+    `${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
+    `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
+  );
+}
+
 /** The explanation, rendered from the decision (the configuration and prediction come from it too). */
 export function explanationOf(parts: {
   decision: RecommendationDecision;
@@ -198,23 +233,7 @@ export function explanationOf(parts: {
       ? `learning run ${recommendation.currentLearningIteration + 1} of ${recommendation.totalLearningIterations}`
       : `${parts.phase.toLowerCase()} (learning ${recommendation.currentLearningIteration}/${recommendation.totalLearningIterations} done)`;
   const what = decision.action === 'keep' ? `No change: keep ${parts.currentDescription}` : decision.change;
-  const sla =
-    decision.sla.kind === 'project'
-      ? `P(runtime ≤ SLA ${minutes(decision.sla.seconds)} min) = ${decision.sla.probabilityMeets.toFixed(2)}`
-      : `no SLA set: runtime kept within ${Math.round((decision.sla.limitSeconds / decision.sla.bestSeenSeconds - 1) * 100)}% of the best seen (${minutes(decision.sla.bestSeenSeconds)} min)`;
-  const { basis } = decision;
-  const own = basis.fleetJobs - basis.shippedJobs;
-  const fleet =
-    basis.fleetJobs === 0
-      ? 'no fleet prior'
-      : `a fleet prior of ${basis.fleetJobs} job(s) (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
-  const closest = basis.closest
-    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
-    .join(', ');
-  const calibrated =
-    basis.calibrationCases > 0
-      ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
-      : 'probabilities not calibrated (fleet too small)';
+  const sla = slaText(decision);
   const sentences = [
     `${learning}.`,
     parts.rebaseReason ? `Rebasing: ${parts.rebaseReason}; earlier runs no longer describe the job.` : null,
@@ -223,8 +242,7 @@ export function explanationOf(parts: {
       `at $${dollars(costUsd.mid)} (${dollars(costUsd.low)}–${dollars(costUsd.high)}); ${sla}, ` +
       `P(failure) = ${decision.probabilityFails.toFixed(2)}.`,
     ...decision.notes.map((note) => `${note.charAt(0).toUpperCase()}${note.slice(1)}.`),
-    `Based on ${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
-      `${closest ? `, closest: ${closest}` : ''}; ${calibrated}.`,
+    `Based on ${basisText(decision.basis)}.`,
     (() => {
       const left = describeFiltered(decision.filtered);
       return left ? `${left}.` : null;

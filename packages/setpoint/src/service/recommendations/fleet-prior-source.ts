@@ -1,6 +1,6 @@
-import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import type { FleetJob, FleetPrior } from '../../optimizer/fleet-prior.js';
 import { shippedFleet } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+import { learnPriorOffThread } from './learn-prior-off-thread.js';
 import type { FleetProjectHistory, OrganizationFleet } from './recommender.js';
 
 /** A project's history as a fleet job, in the recommender's candidates; null when it cannot be read. */
@@ -11,14 +11,15 @@ export interface FleetPriorSourceOptions {
   minRuns: number;
   /** Relearn when the eligible projects change or their runs grew by this share since the last learning. */
   refreshGrowth: number;
-  learn(jobs: readonly FleetJob[]): FleetPrior;
+  /** Learns and calibrates the prior (by default on a worker thread: it takes seconds of CPU). */
+  learn(jobs: readonly FleetJob[]): Promise<FleetPrior>;
   shipped(): FleetJob[];
 }
 
 export const defaultFleetPriorSourceOptions: FleetPriorSourceOptions = {
   minRuns: 6,
   refreshGrowth: 0.25,
-  learn: (jobs) => learnCalibratedPrior(jobs),
+  learn: learnPriorOffThread,
   shipped: () => shippedFleet(),
 };
 
@@ -66,7 +67,11 @@ export class FleetPriorSource {
     const counts = fleet ? await fleet.runCounts() : new Map<string, number>();
     const eligible = new Map([...counts].filter(([, runs]) => runs >= this.#options.minRuns));
     if (eligible.size === 0) {
-      this.#shippedOnly ??= Promise.resolve().then(() => this.#learn([], new Map()));
+      // A failed learning is forgotten, so the queue's retry learns again.
+      this.#shippedOnly ??= this.#learn([], new Map()).catch((error: unknown) => {
+        this.#shippedOnly = null;
+        throw error;
+      });
       return this.#shippedOnly;
     }
     if (this.#learned && !this.#changedMaterially(this.#learned.projects, eligible)) return this.#learned;
@@ -78,7 +83,7 @@ export class FleetPriorSource {
         const job = jobOf(history);
         if (job) jobs.push({ ...job, source: projectSource(history.projectId), shipped: false });
       }
-      return this.#learn(jobs, eligible);
+      return await this.#learn(jobs, eligible);
     })().finally(() => {
       this.#learning = null;
     });
@@ -86,9 +91,9 @@ export class FleetPriorSource {
     return this.#learned;
   }
 
-  #learn(own: FleetJob[], projects: Map<string, number>): Learned {
+  async #learn(own: FleetJob[], projects: Map<string, number>): Promise<Learned> {
     this.learnings += 1;
-    return { projects, prior: this.#options.learn([...this.#options.shipped(), ...own]) };
+    return { projects, prior: await this.#options.learn([...this.#options.shipped(), ...own]) };
   }
 
   #changedMaterially(before: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>): boolean {
