@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { RecommendationResource } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../support/run-cli.js';
 import {
   eventually,
   type Harness,
@@ -22,11 +26,17 @@ vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });
 describe('recommendation decisions against the emulator', () => {
   let h: Harness;
   let token: string;
+  const cliEnv = { SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-decisions-cli-')) };
 
   beforeAll(async () => {
     h = await startHarness({ seed: 21 });
     const key = await h.server.services.apiKeys.create('decisions-test', 'test');
     token = (await h.server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    const configured = await runCli(
+      ['configure', '--url', h.server.url, '--api-key-id', key.id, '--api-key-secret', key.secret],
+      { env: cliEnv },
+    );
+    expect(configured.code, configured.stderr).toBe(0);
   });
 
   afterAll(async () => {
@@ -195,6 +205,13 @@ describe('recommendation decisions against the emulator', () => {
       return list.items.find((item) => item.id === rec.id && item.applied !== null);
     }, 'the auto-applied recommendation to read APPLIED');
     expect(applied.applied?.requested_by).toBe('setpoint:auto-apply');
+    // `setpoint recommendations list` reads it as applied (a time, not "no"), and names the change.
+    const listed = await runCli(['recommendations', 'list', changed.projectId], { env: cliEnv });
+    expect(listed.code, listed.stderr).toBe(0);
+    const row = listed.stdout.split('\n').find((line) => line.includes(rec.id)) ?? '';
+    expect(row).toMatch(/\bchange\b/);
+    expect(row).not.toMatch(/\bno\s+\d{4}-/);
+    expect(row.match(/\d{4}-\d{2}-\d{2}/g)?.length).toBe(2);
     const written = await integration.applier.history(changed.projectId);
     expect(written.filter((config) => config.kind === 'auto-apply')).toHaveLength(1);
     const spec =
