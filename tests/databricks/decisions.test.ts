@@ -98,12 +98,15 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.explanation).toMatch(/photon-evidence removed \d+/);
   });
 
-  it('predicts what an autoscaled configuration that ran three times costs (node timeline, not the maximum)', async () => {
-    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Many small jobs'), {
-      // Only the job's own cluster is allowed: the recommendation must keep it and predict its cost.
-      allowedInstanceTypes: ['m5d.xlarge'],
-      minWorkers: 8,
-      maxWorkers: 8,
+  /**
+   * Imports a job allowed only its own cluster (so every recommendation keeps it), runs it three times and
+   * returns the last recommendation with the median cost of the runs.
+   */
+  async function threeRunsOnItsOwnCluster(name: string, nodeType: string, workers: number) {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, name), {
+      allowedInstanceTypes: [nodeType],
+      minWorkers: workers,
+      maxWorkers: workers,
       spotPolicy: 'on-demand-only',
       photonAllowed: false,
     });
@@ -114,34 +117,24 @@ describe('recommendation decisions against the emulator', () => {
       costs.push(run.cost?.totalUsd ?? 0);
       last = rec;
     }
-    const median = [...costs].sort((a, b) => a - b)[1] as number;
+    return { rec: last, median: [...costs].sort((a, b) => a - b)[1] as number };
+  }
 
-    expect(last?.decision?.action).toBe('keep');
-    expect(last?.configuration?.autoscale).toEqual({ min_workers: 2, max_workers: 8 });
-    expect(Math.abs((last?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
-    expect(last?.predicted?.cost_usd.low).toBeLessThanOrEqual(median);
-    expect(last?.predicted?.cost_usd.high).toBeGreaterThanOrEqual(median);
+  it('predicts what an autoscaled configuration that ran three times costs (node timeline, not the maximum)', async () => {
+    const { rec, median } = await threeRunsOnItsOwnCluster('Many small jobs', 'm5d.xlarge', 8);
+
+    expect(rec?.decision?.action).toBe('keep');
+    expect(rec?.configuration?.autoscale).toEqual({ min_workers: 2, max_workers: 8 });
+    expect(Math.abs((rec?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
+    expect(rec?.predicted?.cost_usd.low).toBeLessThanOrEqual(median);
+    expect(rec?.predicted?.cost_usd.high).toBeGreaterThanOrEqual(median);
   });
 
   it('predicts what a fixed configuration that ran three times costs', async () => {
-    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Join-heavy ETL'), {
-      allowedInstanceTypes: ['i3.xlarge'],
-      minWorkers: 8,
-      maxWorkers: 8,
-      spotPolicy: 'on-demand-only',
-      photonAllowed: false,
-    });
-    const costs: number[] = [];
-    let last: RecommendationResource | undefined;
-    for (let i = 0; i < 3; i++) {
-      const { run, rec } = await runAndRecommend(jobId, projectId);
-      costs.push(run.cost?.totalUsd ?? 0);
-      last = rec;
-    }
-    const median = [...costs].sort((a, b) => a - b)[1] as number;
+    const { rec, median } = await threeRunsOnItsOwnCluster('Join-heavy ETL', 'i3.xlarge', 8);
 
-    expect(last?.decision?.action).toBe('keep');
-    expect(Math.abs((last?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
+    expect(rec?.decision?.action).toBe('keep');
+    expect(Math.abs((rec?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
   });
 
   it('gives card, explanation and diff one truth, and explains a project with no SLA without P(runtime ≤ …)', async () => {

@@ -1,6 +1,12 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
+import { median } from '@setpoint/foundation/statistics';
 import type { RunProfile } from '../../eventlog/run-profile.js';
-import type { Assessment, CandidateAssessment, Recommendation } from '../../optimizer/recommend.js';
+import {
+  type Assessment,
+  type CandidateAssessment,
+  describeBasis,
+  type Recommendation,
+} from '../../optimizer/recommend.js';
 import {
   type Candidate,
   candidateRateUsdPerHour,
@@ -41,14 +47,6 @@ function minimumBy<T>(items: readonly T[], key: (item: T) => number): T | undefi
   let best: T | undefined;
   for (const item of items) if (best === undefined || key(item) < key(best)) best = item;
   return best;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 function scaleRange(range: Range, factor: number): Range {
@@ -173,8 +171,8 @@ function predictionOf(
   const toward = (range: Range, target: number) =>
     scaleRange(range, Math.exp(weight * Math.log(target / range.mid)));
   return {
-    runtimeS: toward(runtimeS, median(own.map((o) => o.runtimeS))),
-    costUsd: toward(costUsd, median(own.map((o) => o.costUsd))),
+    runtimeS: toward(runtimeS, median(own.map((o) => o.runtimeS)) as number),
+    costUsd: toward(costUsd, median(own.map((o) => o.costUsd)) as number),
     note: `prediction anchored on ${own.length} run(s) of this configuration`,
   };
 }
@@ -194,24 +192,9 @@ export function slaText(decision: Pick<RecommendationDecision, 'sla'>): string {
   return sla.feasible ? probability : `SLA infeasible: ${probability}`;
 }
 
-/** What the decision rests on, in words: own runs, the fleet prior, the closest components, calibration. */
+/** What the decision rests on, in words (the optimizer's wording). */
 export function basisText(basis: RecommendationDecision['basis']): string {
-  const own = basis.fleetJobs - basis.shippedJobs;
-  const fleet =
-    basis.fleetJobs === 0
-      ? 'no fleet prior'
-      : `a fleet prior of ${basis.fleetJobs} job(s) (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
-  const closest = basis.closest
-    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
-    .join(', ');
-  const calibrated =
-    basis.calibrationCases > 0
-      ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
-      : 'probabilities not calibrated (fleet too small)';
-  return (
-    `${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
-    `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
-  );
+  return describeBasis(basis);
 }
 
 /** The explanation, rendered from the decision (the configuration and prediction come from it too). */

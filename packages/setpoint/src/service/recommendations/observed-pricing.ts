@@ -1,3 +1,4 @@
+import { median } from '@setpoint/foundation/statistics';
 import type { Candidate, Observation } from '../../optimizer/types.js';
 
 /**
@@ -18,14 +19,6 @@ export interface PriceCalibration {
 /** Factors outside this range are a costing fault, not a price: they are ignored. */
 const plausibleFactor = { min: 0.1, max: 3 };
 
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[mid] as number)
-    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
 export function calibratePrices(
   candidates: readonly Candidate[],
   observations: readonly Observation[],
@@ -44,13 +37,16 @@ export function calibratePrices(
     list.push(ratio);
     ratios.set(candidate.id, list);
   }
-  const factors = new Map([...ratios].map(([id, list]) => [id, median(list)]));
+  const factors = new Map([...ratios].map(([id, list]) => [id, median(list) as number]));
   const byKind = new Map<string, number[]>();
   for (const [id, factor] of factors) {
     const kind = kindOf(byId.get(id) as Candidate);
     byKind.set(kind, [...(byKind.get(kind) ?? []), factor]);
   }
-  return { factors, kindFactors: new Map([...byKind].map(([kind, list]) => [kind, median(list)])) };
+  return {
+    factors,
+    kindFactors: new Map([...byKind].map(([kind, list]) => [kind, median(list) as number])),
+  };
 }
 
 /** The candidates priced as their runs showed: tried ones by their own factor, the others by their kind's. */

@@ -1,5 +1,6 @@
 import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { RecommendationBasis } from '../../optimizer/recommend.js';
 import type { Range } from '../../optimizer/types.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
@@ -76,15 +77,8 @@ export interface RecommendationInput {
   fleet?: OrganizationFleet;
 }
 
-/** What a recommendation rests on, as the API, the CLI and the dashboard show it. */
-export interface RecommendationBasisView {
-  runs: number;
-  configurations: number;
-  fleetJobs: number;
-  shippedJobs: number;
-  calibrationCases: number;
-  closest: Array<{ label: string; weight: number }>;
-}
+/** What a recommendation rests on (the optimizer's basis), as the API, the CLI and the dashboard show it. */
+export type RecommendationBasisView = RecommendationBasis;
 
 /**
  * The one decision behind a recommendation: the card, the explanation, the diff and the API all read it
