@@ -4,8 +4,11 @@ import path from 'node:path';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { openPriceCatalog } from 'setpoint/pricing/catalog-store';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually, type Harness, jobIdByName, processedRun, startHarness } from './integration-harness.js';
+
+// The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
+vi.setConfig({ testTimeout: 180_000 });
 
 describe('an Azure workspace, closed loop', () => {
   let h: Harness;
@@ -22,7 +25,8 @@ describe('an Azure workspace, closed loop', () => {
     const jobId = await jobIdByName(h.databricks, 'IO-bound scan');
     const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
-      { jobIds: [jobId], settings: { autoApply: true, slaMinutes: 240 } },
+      // At most 8 workers: the job's 2–12 autoscaling cluster must move, so there is a change to apply.
+      { jobIds: [jobId], settings: { autoApply: true, slaMinutes: 240, maxWorkers: 8 } },
       'test',
     );
     const project = imported?.projects[0];

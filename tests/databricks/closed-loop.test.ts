@@ -1,6 +1,6 @@
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   eventually,
   type Harness,
@@ -9,6 +9,9 @@ import {
   processedRun,
   startHarness,
 } from './integration-harness.js';
+
+// The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
+vi.setConfig({ testTimeout: 180_000 });
 
 describe('the closed loop against the emulator', () => {
   let h: Harness;

@@ -2,11 +2,14 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { formatUsd } from '../../web/src/lib/format.js';
 import { eventually, type Harness, jobIdByName, startHarness } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
 import { describeFull } from '../support/tiers.js';
+
+// The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
+vi.setConfig({ testTimeout: 240_000 });
 
 const password = 'correct horse battery staple';
 const dayMs = 86_400_000;
@@ -93,6 +96,14 @@ describeFull(
       await page.goto(`${h.server.url}/projects/${project.id}/recommendation`);
       await page.getByTestId('config-diff').waitFor();
       expect(await page.getByTestId('config-diff').locator('tr.diff-changed').count()).toBeGreaterThan(0);
+      // The card shows the decision the API holds: the change, the SLA's probability, the basis.
+      const decision = recommendation.decision;
+      if (!decision) throw new Error('the recommendation has no decision');
+      expect(await page.getByTestId('decision-change').textContent()).toBe(decision.change);
+      expect(await page.getByTestId('decision-sla').textContent()).toMatch(
+        /^P\(runtime ≤ SLA 240\.0 min\) = \d\.\d\d$/,
+      );
+      expect(await page.getByTestId('decision-basis').textContent()).toMatch(/fleet prior of \d+ job\(s\)/);
       await shot(page, 'emulator-recommendation');
       await page.getByRole('button', { name: 'Apply', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Apply this recommendation?' });

@@ -3,6 +3,49 @@ import { idParams, listOf, pageQuery, rangeSchema } from './common.js';
 
 export const recommendationStates = ['PENDING', 'SUCCESS', 'FAILURE'] as const;
 
+/** What one named candidate filter removed: how many candidates, and the first reasons. */
+export const candidateFilterOutcomeSchema = z.object({
+  filter: z.string(),
+  dropped: z.number().int().nonnegative(),
+  examples: z.array(z.string()),
+});
+
+/**
+ * The decision behind a recommendation, structured: the card, the CLI and the explanation read the same
+ * object. `sla.kind` `none`: the project has no SLA, and the runtime is held near the best seen instead.
+ */
+export const recommendationDecisionSchema = z.object({
+  action: z.enum(['keep', 'change']),
+  /** "8 × r5d.xlarge, spot with fallback → 32 × r5d.xlarge, spot with fallback", or "no change". */
+  change: z.string(),
+  sla: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('project'),
+      minutes: z.number(),
+      probability_meets: z.number(),
+      /** False when no allowed configuration is predicted to meet it. */
+      feasible: z.boolean(),
+    }),
+    z.object({ kind: z.literal('none'), best_seen_minutes: z.number(), limit_minutes: z.number() }),
+  ]),
+  /** The SLA in the explanation's words (with no SLA: the bound held instead, never a probability). */
+  sla_text: z.string(),
+  probability_fails: z.number(),
+  /** The basis in the explanation's words. */
+  basis_text: z.string(),
+  basis: z.object({
+    runs: z.number().int(),
+    configurations: z.number().int(),
+    fleet_jobs: z.number().int(),
+    shipped_jobs: z.number().int(),
+    calibration_cases: z.number().int(),
+    closest: z.array(z.object({ label: z.string(), weight: z.number() })),
+  }),
+  filters: z.array(candidateFilterOutcomeSchema),
+  notes: z.array(z.string()),
+});
+export type RecommendationDecisionResource = z.infer<typeof recommendationDecisionSchema>;
+
 export const recommendationSchema = z.object({
   id: z.string(),
   project_id: z.string(),
@@ -12,6 +55,8 @@ export const recommendationSchema = z.object({
   configuration: z.record(z.string(), z.unknown()).nullable(),
   predicted: z.object({ runtime_minutes: rangeSchema, cost_usd: rangeSchema }).nullable(),
   explanation: z.string().nullable(),
+  /** Null for recommendations made before decisions were recorded, and for failed ones. */
+  decision: recommendationDecisionSchema.nullable(),
   based_on_run_id: z.string().nullable(),
   error: z.string().nullable(),
   requested_by: z.string(),

@@ -321,7 +321,7 @@ function rescue(allowed: readonly CandidateAssessment[], mustMove: boolean): Can
   return maximumBy(allowed, (entry) => entry.probabilityMeetsSla - 1e-6 * entry.expectedCostUsd);
 }
 
-interface Assessment {
+export interface Assessment {
   assessments: CandidateAssessment[];
   slaSeconds: number;
   current: CandidateAssessment;
@@ -427,6 +427,15 @@ function explain(
   const limit = hasSla
     ? `P(runtime ≤ SLA ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}`
     : `no SLA set: P(runtime ≤ ${minutes(slaSeconds)} min, the best seen + 10%) = ${chosen.probabilityMeetsSla.toFixed(2)}`;
+  return (
+    `${what}: predicted ${minutes(chosen.runtimeS.mid)} min (${minutes(chosen.runtimeS.low)}–${minutes(chosen.runtimeS.high)}) ` +
+    `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ${now}; ` +
+    `${limit}, P(failure) = ${chosen.probabilityFails.toFixed(2)}; based on ${describeBasis(basis)}`
+  );
+}
+
+/** What a recommendation rests on, in words (the optimizer's explanation and the service's share it). */
+export function describeBasis(basis: RecommendationBasis): string {
   const own = basis.fleetJobs - basis.shippedJobs;
   const fleet =
     basis.fleetJobs === 0
@@ -440,10 +449,7 @@ function explain(
       ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
       : 'probabilities not calibrated (fleet too small)';
   return (
-    `${what}: predicted ${minutes(chosen.runtimeS.mid)} min (${minutes(chosen.runtimeS.low)}–${minutes(chosen.runtimeS.high)}) ` +
-    `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ${now}; ` +
-    `${limit}, P(failure) = ${chosen.probabilityFails.toFixed(2)}; ` +
-    `based on ${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
+    `${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
     `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
   );
 }

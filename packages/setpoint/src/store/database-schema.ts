@@ -76,6 +76,8 @@ export interface RecommendationsTable {
   configuration: string | null;
   prediction: string | null;
   explanation: string | null;
+  /** JSON: the structured decision (see `RecommendationDecision`); null for older recommendations. */
+  decision: string | null;
   based_on_run_id: string | null;
   error: string | null;
   requested_by: string;

@@ -11,6 +11,7 @@ import { diffConfigs, reviewLines } from '../../lib/config-diff.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { useSession } from '../../shell/session.js';
 import { useThemeName } from '../../shell/theme.js';
+import { DecisionSummary } from './decision-summary.js';
 import type { ProjectData } from './project-data.js';
 
 /**
@@ -228,7 +229,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
               type="button"
               className="primary"
               onClick={() => setConfirm('apply')}
-              disabled={!latest || latest.applied !== null}
+              disabled={!latest || latest.applied !== null || latest.decision?.action === 'keep'}
               title={rolledBack ? 'Rolled back; generate a new recommendation to apply again' : undefined}
             >
               {rolledBack ? 'Rolled back' : latest?.applied ? 'Applied' : 'Apply'}
@@ -267,27 +268,34 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
               <span className="metric-note">{latest.phase ? `phase ${latest.phase.toLowerCase()}` : ''}</span>
             </div>
           </div>
+          {latest.decision && <DecisionSummary decision={latest.decision} />}
           {latest.explanation && <p className="explanation">{latest.explanation}</p>}
-          <table className="table diff" data-testid="config-diff">
-            <thead>
-              <tr>
-                <th>Setting</th>
-                <th>Current</th>
-                <th>Recommended</th>
-              </tr>
-            </thead>
-            <tbody>
-              {diff.map((line) => (
-                <tr key={line.path} className={line.changed ? 'diff-changed' : undefined}>
-                  <td>
-                    <code>{line.path}</code>
-                  </td>
-                  <td className={line.changed ? 'diff-old' : undefined}>{line.current ?? '—'}</td>
-                  <td className={line.changed ? 'diff-new' : undefined}>{line.recommended ?? '—'}</td>
+          {latest.decision?.action === 'keep' ? (
+            <p className="muted" data-testid="config-unchanged">
+              Applying it writes nothing: the job already runs this cluster.
+            </p>
+          ) : (
+            <table className="table diff" data-testid="config-diff">
+              <thead>
+                <tr>
+                  <th>Setting</th>
+                  <th>Current</th>
+                  <th>Recommended</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {diff.map((line) => (
+                  <tr key={line.path} className={line.changed ? 'diff-changed' : undefined}>
+                    <td>
+                      <code>{line.path}</code>
+                    </td>
+                    <td className={line.changed ? 'diff-old' : undefined}>{line.current ?? '—'}</td>
+                    <td className={line.changed ? 'diff-new' : undefined}>{line.recommended ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </>
       )}
       <h2 className="section-title">Cost vs runtime of every configuration</h2>

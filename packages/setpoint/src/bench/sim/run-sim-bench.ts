@@ -6,12 +6,14 @@ import type { NewClusterLike, NewClusterSettings, Workload } from '@setpoint/dat
 import { ValidationError } from '@setpoint/foundation/errors';
 import { type EmulatorPackage, loadEmulator } from '../../demo/load-emulator.js';
 import { analyzeEventLog } from '../../eventlog/index.js';
+import type { FleetPrior } from '../../optimizer/fleet-prior.js';
 import { DatabricksRecommender } from '../../platforms/databricks/recommender/databricks-recommender.js';
 import { clusterFacts } from '../../platforms/databricks/runs/cluster-facts.js';
 import { CostEngineCoster } from '../../platforms/databricks/runs/run-coster.js';
 import { shippedCatalog } from '../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog, type PriceCatalog } from '../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../pricing/schema.js';
+import { sharedFleetPriorSource } from '../../service/recommendations/fleet-prior-source.js';
 import type { RecommenderRun } from '../../service/recommendations/recommender.js';
 import { runtimeSecondsOf } from '../../service/recommendations/run-evidence.js';
 import type { WorkspaceFacts } from '../../service/workspaces/workspace-service.js';
@@ -113,7 +115,13 @@ interface SimWorld {
   emulator: EmulatorPackage;
 }
 
-function createWorld(emulator: EmulatorPackage): SimWorld {
+/** The prior of a fresh install (no organization projects yet): the shipped fleet, calibrated. */
+function shippedPrior(): Promise<FleetPrior> {
+  return sharedFleetPriorSource().priorFor('bench', undefined, () => null);
+}
+
+/** `prior`: what a fresh install recommends with — the shipped fleet prior, learned once as the service does. */
+function createWorld(emulator: EmulatorPackage, prior: FleetPrior): SimWorld {
   const catalog = createPriceCatalog([shippedCatalog]);
   // The node types the workspace offers: priced in the catalog and known to the simulated cloud.
   const nodeTypes: InstanceTypeEntry[] = shippedCatalog.instanceTypes.filter(
@@ -122,7 +130,7 @@ function createWorld(emulator: EmulatorPackage): SimWorld {
   return {
     catalog,
     coster: new CostEngineCoster(catalog),
-    recommender: new DatabricksRecommender({ catalog, nodeTypes }),
+    recommender: new DatabricksRecommender({ catalog, nodeTypes, prior }),
     scratch: mkdtempSync(join(tmpdir(), 'setpoint-bench-sim-')),
     emulator,
   };
@@ -285,7 +293,7 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
           return job;
         })
       : all;
-  const world = createWorld(await loadEmulator());
+  const world = createWorld(await loadEmulator(), await shippedPrior());
   const records: SimRunRecord[] = [];
   try {
     let done = 0;

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseSlaFactor } from './bench-sim.js';
 
 function setpoint(args: string[]) {
   const result = spawnSync('node', ['bin/setpoint.js', ...args], { encoding: 'utf8' });
@@ -40,6 +41,12 @@ describe('setpoint bench sim', () => {
     const result = setpoint(['bench', 'sim', '--jobs', 'no-such-job', '--runs', '2', '--seeds', '1']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toMatch(/no shipped workload "no-such-job" \(known: .*cpu-bound-ml/);
+  });
+
+  it('accepts a tight SLA (a factor below 1) and rejects a factor that is not positive', () => {
+    expect(parseSlaFactor('0.7')).toBe(0.7);
+    expect(() => parseSlaFactor('0')).toThrow(/--sla expects a positive factor/);
+    expect(() => parseSlaFactor('fast')).toThrow(/--sla expects a positive factor/);
   });
 
   it('rejects a run count below two', () => {

@@ -14,10 +14,13 @@ const recommendationPath = (project: string, id = '') =>
 
 export function showRecommendation(rec: RecommendationResource): void {
   const predicted = rec.predicted;
+  const decision = rec.decision;
   printFields([
     ['id', rec.id],
     ['state', rec.state],
     ['phase', rec.phase],
+    ['change', decision ? decision.change : null],
+    ['sla', decision ? decision.sla_text : null],
     [
       'runtime',
       predicted
@@ -28,6 +31,13 @@ export function showRecommendation(rec: RecommendationResource): void {
       'cost',
       predicted
         ? `$${predicted.cost_usd.mid.toFixed(2)} ($${predicted.cost_usd.low.toFixed(2)}–$${predicted.cost_usd.high.toFixed(2)})`
+        : null,
+    ],
+    ['basis', decision ? decision.basis_text : null],
+    [
+      'filtered',
+      decision && decision.filters.length > 0
+        ? decision.filters.map((outcome) => `${outcome.filter} −${outcome.dropped}`).join(', ')
         : null,
     ],
     ['why', rec.explanation],
@@ -178,11 +188,12 @@ export function registerRecommendationsCommand(program: Command): void {
     );
     if (options.json) return printJson(page);
     printTable(
-      ['ID', 'STATE', 'PHASE', 'RUNTIME', 'COST', 'APPLIED', 'CREATED'],
+      ['ID', 'STATE', 'PHASE', 'CHANGE', 'RUNTIME', 'COST', 'APPLIED', 'CREATED'],
       page.items.map((rec) => [
         rec.id,
         rec.state,
         rec.phase,
+        rec.decision ? (rec.decision.action === 'keep' ? 'no change' : 'change') : null,
         rec.predicted ? `${rec.predicted.runtime_minutes.mid.toFixed(1)}m` : null,
         rec.predicted ? `$${rec.predicted.cost_usd.mid.toFixed(2)}` : null,
         rec.applied ? formatTime(rec.applied.requested_at) : 'no',

@@ -1,8 +1,52 @@
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import { phaseAfterRecommendation } from '../../service/projects/project-phase.js';
-import type { RecommenderRun } from '../../service/recommendations/recommender.js';
-import { toRun } from '../../service/runs/run-records.js';
+import type {
+  FleetProjectHistory,
+  OrganizationFleet,
+  RecommenderRun,
+} from '../../service/recommendations/recommender.js';
+import { type RunRow, toRun } from '../../service/runs/run-records.js';
 import { type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
+
+function recommenderRunOf(row: RunRow): RecommenderRun {
+  const run = toRun(row);
+  return {
+    id: run.id,
+    externalRunId: run.externalRunId,
+    status: run.status,
+    startedAt: run.startedAt,
+    endedAt: run.endedAt,
+    // the parse step stores both with the profile; analyzed runs always have them
+    cluster: run.clusterFacts!,
+    clusterConfig: run.clusterConfig,
+    profile: JSON.parse(row.profile ?? 'null') as RunProfile,
+    cost: run.cost!,
+    inputBytes: run.inputBytes,
+    recommendationId: run.recommendationId,
+  };
+}
+
+/** The organization's projects as the fleet prior learns from them: counts always, histories on demand. */
+function organizationFleet(deps: PipelineDependencies): OrganizationFleet {
+  return {
+    runCounts: () => deps.runs.analyzedCounts(),
+    async load(projectIds) {
+      const histories: FleetProjectHistory[] = [];
+      for (const projectId of projectIds) {
+        const project = await deps.projectRecords.find(projectId);
+        if (!project) continue;
+        const rows = await deps.runs.analyzedSince(projectId, project.learningResetAt ?? 0);
+        histories.push({
+          projectId,
+          settings: project.settings,
+          workspace: await deps.workspaces.facts(project.workspaceId),
+          runs: rows.map(recommenderRunOf),
+        });
+      }
+      return histories;
+    },
+  };
+}
 
 /**
  * `recommendation.generate`: fills a PENDING recommendation from every run the project learns from,
@@ -14,23 +58,7 @@ export function recommendStep(deps: PipelineDependencies) {
     if (rec?.state !== 'PENDING') return;
     const { project, workspace } = await projectOf(deps, rec.projectId);
     const learningSince = project.learningResetAt ?? 0;
-    const runs = (await deps.runs.analyzedSince(project.id, learningSince)).map((row): RecommenderRun => {
-      const run = toRun(row);
-      return {
-        id: run.id,
-        externalRunId: run.externalRunId,
-        status: run.status,
-        startedAt: run.startedAt,
-        endedAt: run.endedAt,
-        // the parse step stores both with the profile; analyzed runs always have them
-        cluster: run.clusterFacts!,
-        clusterConfig: run.clusterConfig,
-        profile: JSON.parse(row.profile ?? 'null') as RunProfile,
-        cost: run.cost!,
-        inputBytes: run.inputBytes,
-        recommendationId: run.recommendationId,
-      };
-    });
+    const runs = (await deps.runs.analyzedSince(project.id, learningSince)).map(recommenderRunOf);
     const past = await deps.recommendationRecords.since(project.id, learningSince);
     const output = await deps.recommender
       .recommend({
@@ -53,6 +81,7 @@ export function recommendStep(deps: PipelineDependencies) {
             prediction: entry.prediction,
             applyRequestedAt: entry.applyRequestedAt,
           })),
+        fleet: organizationFleet(deps),
       })
       .catch(permanentIfInvalid);
     const phase = phaseAfterRecommendation(output.phase);

@@ -1,12 +1,15 @@
 import type {
   ProjectResource,
+  RecommendationDecisionResource,
   RecommendationResource,
   RunDetailResource,
   RunResource,
   WorkspaceResource,
 } from '@setpoint/api-contract';
 import type { Project } from '../../service/projects/project-service.js';
+import { basisText, slaText } from '../../service/recommendations/decision.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
+import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
 import type { Run, RunDetail } from '../../service/runs/run-service.js';
 import type { Workspace } from '../../service/workspaces/workspace-service.js';
 
@@ -54,6 +57,40 @@ export function presentRunDetail(run: RunDetail): RunDetailResource {
   return { ...presentRun(run), cluster_timeline: run.clusterTimeline, profile_summary: run.profileSummary };
 }
 
+export function presentDecision(decision: RecommendationDecision): RecommendationDecisionResource {
+  const { sla, basis } = decision;
+  return {
+    action: decision.action,
+    change: decision.change,
+    sla:
+      sla.kind === 'project'
+        ? {
+            kind: 'project',
+            minutes: sla.seconds / 60,
+            probability_meets: sla.probabilityMeets,
+            feasible: sla.feasible,
+          }
+        : { kind: 'none', best_seen_minutes: sla.bestSeenSeconds / 60, limit_minutes: sla.limitSeconds / 60 },
+    sla_text: slaText(decision),
+    probability_fails: decision.probabilityFails,
+    basis_text: basisText(basis),
+    basis: {
+      runs: basis.runs,
+      configurations: basis.configurations,
+      fleet_jobs: basis.fleetJobs,
+      shipped_jobs: basis.shippedJobs,
+      calibration_cases: basis.calibrationCases,
+      closest: basis.closest,
+    },
+    filters: decision.filtered.map((outcome) => ({
+      filter: outcome.filter,
+      dropped: outcome.dropped,
+      examples: outcome.examples ?? [outcome.example],
+    })),
+    notes: decision.notes,
+  };
+}
+
 export function presentRecommendation(rec: RecommendationRecord): RecommendationResource {
   return {
     id: rec.id,
@@ -65,6 +102,7 @@ export function presentRecommendation(rec: RecommendationRecord): Recommendation
       ? { runtime_minutes: rec.prediction.runtimeMinutes, cost_usd: rec.prediction.costUsd }
       : null,
     explanation: rec.explanation,
+    decision: rec.decision ? presentDecision(rec.decision) : null,
     based_on_run_id: rec.basedOnRunId,
     error: rec.error,
     requested_by: rec.requestedBy,

@@ -1,27 +1,26 @@
-import type { ProjectSettings } from '@setpoint/api-contract';
+import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { instanceFamily } from '../../optimizer/config-features.js';
-import { type FleetPrior, uninformedPrior } from '../../optimizer/fleet-prior.js';
-import { JobOptimizer, type OptimizerSettings, type Recommendation } from '../../optimizer/recommend.js';
+import { type FleetJob, type FleetPrior, uninformedPrior } from '../../optimizer/fleet-prior.js';
+import { defaultOptimizerSettings, JobOptimizer, type OptimizerSettings } from '../../optimizer/recommend.js';
 import type { Candidate, Range } from '../../optimizer/types.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import { type CandidateFilter, type FilterOutcome, FilterTally } from './candidate-filters.js';
+import { decide, explanationOf } from './decision.js';
+import { type FleetPriorSource, sharedFleetPriorSource } from './fleet-prior-source.js';
+import { calibratePrices, withObservedPrices } from './observed-pricing.js';
 import { defaultRebaseSettings, type RebaseSettings, segmentSinceRebase } from './rebase.js';
 import type {
   ClusterConfiguration,
+  FleetProjectHistory,
+  RecommendationDecision,
   RecommendationInput,
   RecommendationOutput,
   Recommender,
   RecommenderRun,
 } from './recommender.js';
-import {
-  inputBytesOf,
-  observationOf,
-  runCompleted,
-  runtimeFloorSeconds,
-  runtimeSecondsOf,
-} from './run-evidence.js';
-import { type WhatIfSummary, whatIfAnalog } from './what-if-analog.js';
+import { inputBytesOf, observationOf, runCompleted, runtimeFloorSeconds } from './run-evidence.js';
+import { whatIfAnalog } from './what-if-analog.js';
 
 /** One candidate configuration of a platform's cluster: the optimizer's view of it and the platform's. */
 export interface ShapeEntry<Shape> {
@@ -61,20 +60,19 @@ export interface ClusterModel<Shape> {
   onDemandTwin(shape: Shape): Shape | null;
   /** What apply writes for a shape, in the platform's terms. */
   configurationOf(shape: Shape): ClusterConfiguration;
+  /** Shapes of one kind share a price factor learned from runs (e.g. "autoscaled|spot-with-fallback"). */
+  priceKind(shape: Shape): string;
+  /** The shape in a few words, for explanations: "8 × r5d.xlarge (autoscale 2–8), spot with fallback". */
+  describe(shape: Shape): string;
 }
 
-/**
- * A job in production runs on what Setpoint recommends: after LEARNING, an untried configuration must be
- * as likely to meet the SLA as any exploit (the optimizer's default, 0.7, suits offline search).
- */
-export const serviceOptimizerSettings: Partial<OptimizerSettings> = { explorationConfidence: 0.9 };
-
-/** A spot recommendation needs at least this P(runtime ≤ SLA); below it the on-demand twin is chosen. */
-export const spotMinSlaConfidence = 0.97;
-
 export interface OptimizerRecommenderOptions {
-  /** What the fleet teaches; without one, an uninformed prior over the space's families. */
-  prior?: FleetPrior;
+  /**
+   * What the fleet teaches: a fixed prior (benchmarks, tests), else the fleet prior source (the shipped
+   * fleet with the organization's projects, learned once and cached); `null` forces an uninformed prior.
+   */
+  prior?: FleetPrior | null;
+  priorSource?: FleetPriorSource;
   optimizer?: Partial<OptimizerSettings>;
   rebase?: Partial<RebaseSettings>;
 }
@@ -127,29 +125,64 @@ export function spillMemoryPerCore<Shape>(
 
 /**
  * The service's recommender for any platform: turns a project's runs into observations on a discrete
- * space of the platform's clusters, lets the based-on run's what-if replay tell the model how the job
- * scales out, filters candidates (the core's filters and the platform's), asks the optimizer for the next
- * configuration and returns it in the platform's terms. Pure: no I/O.
+ * space of the platform's clusters (priced as its runs showed), lets the based-on run's what-if replay tell
+ * the model how the job scales out, passes candidates through the chain of named filters (the core's and
+ * the platform's), asks the optimizer for the next configuration, then takes the service's decisions on
+ * top of it — an infeasible SLA, spot risk, what tried configurations cost — into one `Decision` that the
+ * configuration, prediction and explanation are all read from. Pure: no I/O besides the fleet source.
  */
 export class OptimizerRecommender<Shape> implements Recommender {
   readonly #model: ClusterModel<Shape>;
-  readonly #prior: FleetPrior | undefined;
+  readonly #prior: FleetPrior | null | undefined;
+  readonly #priorSource: FleetPriorSource;
   readonly #optimizer: Partial<OptimizerSettings>;
   readonly #rebase: RebaseSettings;
 
   constructor(model: ClusterModel<Shape>, options: OptimizerRecommenderOptions = {}) {
     this.#model = model;
     this.#prior = options.prior;
-    this.#optimizer = { ...serviceOptimizerSettings, ...options.optimizer };
+    this.#priorSource = options.priorSource ?? sharedFleetPriorSource();
+    this.#optimizer = { ...options.optimizer };
     this.#rebase = { ...defaultRebaseSettings, ...options.rebase };
   }
 
   async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
-    return this.recommendNow(input);
+    if (this.#prior !== undefined) return this.recommendNow(input);
+    const prior = await this.#priorSource.priorFor(input.project.id, input.fleet, (history) =>
+      this.fleetJobOf(history),
+    );
+    return this.recommendNow(input, prior);
+  }
+
+  /** Another project's runs as a fleet job on this model's candidates (null when they cannot be read). */
+  fleetJobOf(history: FleetProjectHistory): FleetJob | null {
+    const runs = history.runs;
+    const basedOn = runs.at(-1);
+    if (!basedOn) return null;
+    try {
+      const shapes = runs.map((run) => this.#model.shapeOfRun(run, history.workspace));
+      const ids = shapes.map((shape) => this.#model.shapeId(shape));
+      const space = this.#model.candidateSpace({
+        basedOn,
+        workspace: history.workspace,
+        settings: history.settings,
+        current: shapes.at(-1) as Shape,
+        observed: shapes,
+      });
+      const latest = inputBytesOf(basedOn);
+      const observations = runs.map((run, i) => observationOf(run, ids[i] as string, latest));
+      const tried = new Set(ids);
+      const candidates = space.entries
+        .filter((entry) => tried.has(entry.candidate.id))
+        .map((entry) => entry.candidate);
+      return { candidates, observations: observations.filter((o) => tried.has(o.candidateId)) };
+    } catch {
+      return null;
+    }
   }
 
   /** The same decision, synchronously (the bench calls it thousands of times). */
-  recommendNow(input: RecommendationInput): RecommendationOutput {
+  recommendNow(input: RecommendationInput, learnedPrior?: FleetPrior): RecommendationOutput {
     const model = this.#model;
     const { settings, workspace } = input.project;
     const basedOnIndex = input.runs.findIndex((run) => run.id === input.basedOnRunId);
@@ -169,25 +202,33 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const observations = runs
       .slice(segment.start)
       .map((run, i) => observationOf(run, ids[segment.start + i] as string, latestInput));
-    const candidates = space.entries.map((entry) => entry.candidate);
+    const kindOf = (candidate: Candidate) =>
+      model.priceKind((space.byId.get(candidate.id) as ShapeEntry<Shape>).shape);
+    const catalogCandidates = space.entries.map((entry) => entry.candidate);
+    const candidates = withObservedPrices(
+      catalogCandidates,
+      calibratePrices(catalogCandidates, observations, kindOf),
+      kindOf,
+    );
     const families = candidates.map((candidate) => candidate.instanceType);
-    const basePrior = this.#prior ?? uninformedPrior(families.map(instanceFamily));
+    const basePrior = learnedPrior ?? this.#prior ?? uninformedPrior(families.map(instanceFamily));
     const analog = whatIfAnalog(basePrior, space.byId.get(currentId)?.candidate, basedOn);
     const prior = analog ? { ...basePrior, analogs: [...basePrior.analogs, analog.model] } : basePrior;
     const optimizerSettings = { ...this.#optimizer, preference: settings.preference };
     const floorS = runtimeFloorSeconds(basedOn.profile);
     const tried = new Set(observations.map((observation) => observation.candidateId));
     const minMemoryPerCore = spillMemoryPerCore(runs.slice(segment.start), ids.slice(segment.start), space);
+    const bounds = {
+      allowedFamilies: space.allowedFamilies,
+      minNodes: Math.max(1, settings.minWorkers),
+      maxNodes: settings.maxWorkers,
+    };
     const request = (pool: readonly Candidate[]) => ({
       candidates: pool,
       observations,
       currentCandidateId: currentId,
       ...(settings.slaMinutes === null ? {} : { slaSeconds: settings.slaMinutes * 60 }),
-      bounds: {
-        allowedFamilies: space.allowedFamilies,
-        minNodes: Math.max(1, settings.minWorkers),
-        maxNodes: settings.maxWorkers,
-      },
+      bounds,
     });
     const filterContext = { tried, currentId, minMemoryPerCore, implausible: new Set<string>() };
     const filters = new FilterTally(coreFilters(filterContext));
@@ -199,87 +240,82 @@ export class OptimizerRecommender<Shape> implements Recommender {
         filterContext.implausible.add(entry.candidate.id);
     }
     pool = pool.filter((candidate) => filters.keeps(candidate));
-    const recommendation = new JobOptimizer(prior, pool, optimizerSettings).recommend(request(pool));
-    const chosen = withSpotRisk(model, space, recommendation, settings);
-    const phase = rebasing ? 'REBASING' : recommendation.phase;
+    const optimizer = new JobOptimizer(prior, pool, optimizerSettings);
+    const recommendation = optimizer.recommend(request(pool));
+    const assessment = optimizer.assess(request(pool));
+    const filtered = [...space.filtered, ...filters.outcomes];
+    const decided = decide({
+      model,
+      space,
+      recommendation,
+      assessment,
+      observations,
+      currentId,
+      settings,
+      allowed: (candidate) =>
+        space.byId.get(candidate.id)?.allowed === true &&
+        candidate.nodes >= bounds.minNodes &&
+        candidate.nodes <= bounds.maxNodes,
+      basedOn,
+    });
+    const phase: ProjectPhase = rebasing
+      ? 'REBASING'
+      : recommendation.phase === 'LEARNING'
+        ? 'LEARNING'
+        : decided.entry.candidate.id === currentId
+          ? 'MONITORING'
+          : 'OPTIMIZING';
+    const currentEntry = space.byId.get(currentId) as ShapeEntry<Shape>;
+    const keep = decided.entry.candidate.id === currentId;
+    const maxRuntimeIncrease = { ...defaultOptimizerSettings, ...this.#optimizer }.maxRuntimeIncrease;
+    const decision: RecommendationDecision = {
+      action: keep ? 'keep' : 'change',
+      change: keep
+        ? 'no change'
+        : `${model.describe(currentEntry.shape)} → ${model.describe(decided.entry.shape)}`,
+      sla:
+        settings.slaMinutes === null
+          ? {
+              kind: 'none',
+              limitSeconds: recommendation.slaSeconds,
+              bestSeenSeconds: recommendation.slaSeconds / (1 + maxRuntimeIncrease),
+            }
+          : {
+              kind: 'project',
+              seconds: settings.slaMinutes * 60,
+              probabilityMeets: decided.assessment.probabilityMeetsSla,
+              feasible: decided.feasible,
+            },
+      probabilityFails: decided.assessment.probabilityFails,
+      basis: recommendation.basis,
+      filtered,
+      notes: decided.notes,
+    };
     return {
       phase,
-      configuration: model.configurationOf(chosen.entry.shape),
+      configuration: model.configurationOf(decided.entry.shape),
       prediction: {
-        runtimeMinutes: scaleRange(recommendation.predictedRuntimeS, 1 / 60),
-        costUsd: chosen.costUsd,
+        runtimeMinutes: scaleRange(decided.runtimeS, 1 / 60),
+        costUsd: decided.costUsd,
       },
       explanation: explanationOf({
+        decision,
         recommendation,
         phase,
         rebaseReason: rebasing ? segment.reason : null,
         basedOn,
         analog: analog?.summary ?? null,
-        spotNote: chosen.note,
+        runtimeS: decided.runtimeS,
+        costUsd: decided.costUsd,
         currentCostUsd: basedOn.cost.totalUsd,
+        currentDescription: model.describe(currentEntry.shape),
       }),
-      filtered: [...space.filtered, ...filters.outcomes],
+      filtered,
+      decision,
     };
   }
 }
 
-interface Chosen<Shape> {
-  entry: ShapeEntry<Shape>;
-  costUsd: Range;
-  note: string | null;
-}
-
-/** Spot saves money but interruptions inflate runtime: a tight SLA takes the on-demand twin instead. */
-export function withSpotRisk<Shape>(
-  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId'>,
-  space: CandidateSpace<Shape>,
-  recommendation: Recommendation,
-  settings: ProjectSettings,
-): Chosen<Shape> {
-  const entry = space.byId.get(recommendation.candidateId) as ShapeEntry<Shape>;
-  const costUsd = recommendation.predictedCostUsd;
-  const tight = settings.slaMinutes !== null && recommendation.probabilityMeetsSla < spotMinSlaConfidence;
-  const twinShape = model.onDemandTwin(entry.shape);
-  if (!twinShape || !tight) return { entry, costUsd, note: null };
-  const twin = space.byId.get(model.shapeId(twinShape));
-  if (!twin) return { entry, costUsd, note: null };
-  const ratio = twin.candidate.priceUsdPerNodeHour / entry.candidate.priceUsdPerNodeHour;
-  return {
-    entry: twin,
-    costUsd: scaleRange(costUsd, ratio),
-    note:
-      `on-demand instead of spot: P(runtime ≤ SLA) is ${recommendation.probabilityMeetsSla.toFixed(2)}, ` +
-      `below the ${spotMinSlaConfidence} a spot interruption could not spoil`,
-  };
-}
-
 function scaleRange(range: Range, factor: number): Range {
   return { low: range.low * factor, mid: range.mid * factor, high: range.high * factor };
-}
-
-const minutes = (seconds: number) => (seconds / 60).toFixed(1);
-
-function explanationOf(parts: {
-  recommendation: Recommendation;
-  phase: string;
-  rebaseReason: string | null;
-  basedOn: RecommenderRun;
-  analog: WhatIfSummary | null;
-  spotNote: string | null;
-  currentCostUsd: number;
-}): string {
-  const { recommendation } = parts;
-  const learning =
-    parts.phase === 'LEARNING'
-      ? `learning run ${recommendation.currentLearningIteration + 1} of ${recommendation.totalLearningIterations}`
-      : `${parts.phase.toLowerCase()} (learning ${recommendation.currentLearningIteration}/${recommendation.totalLearningIterations} done)`;
-  const sentences = [
-    `${learning}.`,
-    parts.rebaseReason ? `Rebasing: ${parts.rebaseReason}; earlier runs no longer describe the job.` : null,
-    parts.analog ? `${parts.analog.text}.` : null,
-    `${recommendation.explanation}.`,
-    `Run ${parts.basedOn.externalRunId} took ${minutes(runtimeSecondsOf(parts.basedOn.profile))} min for $${parts.currentCostUsd.toFixed(2)}.`,
-    parts.spotNote ? `${parts.spotNote}.` : null,
-  ];
-  return sentences.filter((sentence): sentence is string => sentence !== null).join(' ');
 }

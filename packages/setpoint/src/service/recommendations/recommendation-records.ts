@@ -2,7 +2,7 @@ import type { ProjectPhase } from '@setpoint/api-contract';
 import type { Selectable } from 'kysely';
 import type { RecommendationsTable } from '../../store/database-schema.js';
 import { parseJsonColumn } from '../../store/json-column.js';
-import type { ClusterConfiguration, Prediction } from './recommender.js';
+import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
 
 export type RecommendationState = 'PENDING' | 'SUCCESS' | 'FAILURE';
 
@@ -15,6 +15,7 @@ export interface RecommendationRecord {
   configuration: ClusterConfiguration | null;
   prediction: Prediction | null;
   explanation: string | null;
+  decision: RecommendationDecision | null;
   basedOnRunId: string | null;
   error: string | null;
   requestedBy: string;
@@ -33,6 +34,7 @@ export function toRecommendation(row: Selectable<RecommendationsTable>): Recomme
     configuration: parseJsonColumn<ClusterConfiguration>(row.configuration),
     prediction: parseJsonColumn<Prediction>(row.prediction),
     explanation: row.explanation,
+    decision: parseJsonColumn<RecommendationDecision>(row.decision),
     basedOnRunId: row.based_on_run_id,
     error: row.error,
     requestedBy: row.requested_by,

@@ -7,7 +7,7 @@ import {
   type RecommendationState,
   toRecommendation,
 } from './recommendation-records.js';
-import type { ClusterConfiguration, Prediction } from './recommender.js';
+import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
 
 /** Data access for recommendations. */
 export function createRecommendationRepository(db: Kysely<Database>) {
@@ -54,6 +54,7 @@ export function createRecommendationRepository(db: Kysely<Database>) {
           configuration: null,
           prediction: null,
           explanation: null,
+          decision: null,
           based_on_run_id: values.basedOnRunId,
           error: null,
           requested_by: values.requestedBy,
@@ -127,6 +128,7 @@ export function createRecommendationRepository(db: Kysely<Database>) {
         configuration: ClusterConfiguration;
         prediction: Prediction;
         explanation: string;
+        decision?: RecommendationDecision | undefined;
       },
       phaseChange: { projectId: string; to: ProjectPhase; audit: AuditEntry } | null,
       now = Date.now(),
@@ -140,6 +142,7 @@ export function createRecommendationRepository(db: Kysely<Database>) {
             configuration: JSON.stringify(result.configuration),
             prediction: JSON.stringify(result.prediction),
             explanation: result.explanation,
+            decision: result.decision ? JSON.stringify(result.decision) : null,
             updated_at: now,
           })
           .where('id', '=', id)

@@ -90,6 +90,22 @@ export function createRecommendationService({
       return found;
     },
 
+    /**
+     * The platform wrote a recommendation into the job by itself (auto-apply): it reads APPLIED, by the
+     * auto-applier, with an audit row; no event (the write already happened).
+     */
+    async recordAutoApplied(projectId: string, id: string, actor: string): Promise<void> {
+      const current = await get(projectId, id);
+      if (current.applyRequestedAt !== null) return;
+      await recommendations.recordApplyRequest(id, actor, Date.now(), {
+        entity: 'recommendation',
+        entityId: id,
+        action: 'auto_applied',
+        actor,
+        detail: { projectId },
+      });
+    },
+
     /** Records the intent to apply and emits an event; the project's platform performs it. */
     async apply(projectId: string, id: string, actor: string): Promise<RecommendationRecord> {
       const current = await get(projectId, id);

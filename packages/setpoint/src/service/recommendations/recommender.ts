@@ -1,5 +1,6 @@
 import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { RecommendationBasis } from '../../optimizer/recommend.js';
 import type { Range } from '../../optimizer/types.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
@@ -42,6 +43,24 @@ export interface PastRecommendation {
   applyRequestedAt: number | null;
 }
 
+/** Another project of the organization, as the fleet prior learns from it. */
+export interface FleetProjectHistory {
+  projectId: string;
+  settings: ProjectSettings;
+  workspace: WorkspaceFacts | null;
+  /** Its profiled and costed runs, oldest first. */
+  runs: RecommenderRun[];
+}
+
+/**
+ * The organization's projects as the recommender can learn from them: how many analyzed runs each has
+ * now (cheap, asked on every recommendation) and their histories (loaded only when the prior is relearned).
+ */
+export interface OrganizationFleet {
+  runCounts(): Promise<ReadonlyMap<string, number>>;
+  load(projectIds: readonly string[]): Promise<FleetProjectHistory[]>;
+}
+
 export interface RecommendationInput {
   project: {
     id: string;
@@ -54,6 +73,31 @@ export interface RecommendationInput {
   /** Every run of the project with a profile and a cost, oldest first. */
   runs: RecommenderRun[];
   recommendations: PastRecommendation[];
+  /** The organization's projects (the fleet prior learns from them); absent: the shipped fleet only. */
+  fleet?: OrganizationFleet;
+}
+
+/** What a recommendation rests on (the optimizer's basis), as the API, the CLI and the dashboard show it. */
+export type RecommendationBasisView = RecommendationBasis;
+
+/**
+ * The one decision behind a recommendation: the card, the explanation, the diff and the API all read it
+ * (with `configuration` and `prediction`), so they cannot disagree.
+ */
+export interface RecommendationDecision {
+  /** `keep`: the job's cluster stays as it is (apply writes nothing). */
+  action: 'keep' | 'change';
+  /** The change in words ("8 × r5d.xlarge → 32 × r5d.xlarge"), or "no change". */
+  change: string;
+  sla:
+    | { kind: 'project'; seconds: number; probabilityMeets: number; feasible: boolean }
+    | { kind: 'none'; bestSeenSeconds: number; limitSeconds: number };
+  probabilityFails: number;
+  basis: RecommendationBasisView;
+  /** What each named candidate filter removed, and why. */
+  filtered: FilterOutcome[];
+  /** Decisions taken after the optimizer's (infeasible SLA, spot risk, observed runs), in words. */
+  notes: string[];
 }
 
 export interface RecommendationOutput {
@@ -64,6 +108,8 @@ export interface RecommendationOutput {
   explanation: string;
   /** What the candidate filters left out, and why (logged with the recommendation). */
   filtered?: FilterOutcome[];
+  /** The decision in structured form (absent from recommenders that only speak text). */
+  decision?: RecommendationDecision;
 }
 
 export interface Recommender {

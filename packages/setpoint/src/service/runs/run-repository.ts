@@ -141,6 +141,18 @@ export function createRunRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Per project: how many profiled and costed runs it has (what the fleet prior's refresh watches). */
+    async analyzedCounts(): Promise<Map<string, number>> {
+      const rows = await db
+        .selectFrom('runs')
+        .select((eb) => ['project_id', eb.fn.countAll<number>().as('runs')])
+        .where('profile', 'is not', null)
+        .where('cost', 'is not', null)
+        .groupBy('project_id')
+        .execute();
+      return new Map(rows.map((row) => [row.project_id, Number(row.runs)]));
+    },
+
     /** The newest run whose processing reached modeling: what a recommendation is based on by default. */
     async latestProcessedId(projectId: string): Promise<string | undefined> {
       const latest = await db

@@ -25,7 +25,7 @@ export interface ApplierDependencies {
   connect: ConnectWorkspace;
   store: DatabricksRepository;
   projects: Pick<ProjectService, 'get'>;
-  recommendations: Pick<RecommendationService, 'get'>;
+  recommendations: Pick<RecommendationService, 'get' | 'recordAutoApplied'>;
 }
 
 /** The managed fields of a recommendation's `new_cluster` fragment (or of a whole stored spec). */
@@ -67,8 +67,13 @@ export async function projectTarget(projects: Pick<ProjectService, 'get'>, proje
 }
 
 export interface ApplyResult {
-  config: AppliedConfig;
+  /** What was written and recorded; null when the job already runs it (nothing written, no history). */
+  config: AppliedConfig | null;
   changedFields: string[];
+}
+
+export interface RollbackResult extends ApplyResult {
+  config: AppliedConfig;
 }
 
 /**
@@ -131,6 +136,8 @@ export function createApplier(deps: ApplierDependencies) {
       reason: string;
       recommendationId: string | null;
       maintainScalingType: boolean;
+      /** Apply: a configuration the job already has writes nothing (no jobs/update, no history entry). */
+      skipWhenUnchanged: boolean;
     },
   ): Promise<ApplyResult> {
     const target = await projectTarget(deps.projects, projectId);
@@ -151,6 +158,7 @@ export function createApplier(deps: ApplierDependencies) {
     const changedFields = diffManagedFields(update.previous, update.next).map(
       (difference) => difference.field,
     );
+    if (changedFields.length === 0 && options.skipWhenUnchanged) return { config: null, changedFields };
     tagRecommendation(update.next, options.recommendationId);
     await client.updateJob(target.jobId, update.newSettings);
     const config = await deps.store.recordAppliedConfig({
@@ -185,13 +193,20 @@ export function createApplier(deps: ApplierDependencies) {
           `auto-apply is paused for project ${projectId}: ${guard.pauseReason ?? 'paused'}`,
         );
     }
-    return write(projectId, managedFieldsOf(rec.configuration), {
+    // A recommendation to keep the cluster changes nothing: no jobs/update, no history entry.
+    if (rec.decision?.action === 'keep') return { config: null, changedFields: [] };
+    const result = await write(projectId, managedFieldsOf(rec.configuration), {
       kind: options.kind,
       actor: options.actor,
       reason: rec.explanation ?? `recommendation ${recommendationId}`,
       recommendationId,
       maintainScalingType: project.settings.maintainScalingType,
+      skipWhenUnchanged: true,
     });
+    if (result.config && options.kind === 'auto-apply') {
+      await deps.recommendations.recordAutoApplied(projectId, recommendationId, options.actor);
+    }
+    return result;
   }
 
   /** Back to an earlier applied configuration (default: the one before the current). */
@@ -203,7 +218,7 @@ export function createApplier(deps: ApplierDependencies) {
       kind?: 'rollback' | 'revert';
       reason?: string;
     },
-  ): Promise<ApplyResult> {
+  ): Promise<RollbackResult> {
     const configs = await deps.store.appliedConfigs(projectId);
     const target = options.toConfigId
       ? configs.find((config) => config.id === options.toConfigId)
@@ -216,13 +231,15 @@ export function createApplier(deps: ApplierDependencies) {
           : `project ${projectId} has no earlier configuration to roll back to`,
       );
     }
-    return write(projectId, managedFieldsOf(target.clusterSpec), {
+    const result = await write(projectId, managedFieldsOf(target.clusterSpec), {
       kind: options.kind ?? 'rollback',
       actor: options.actor,
       reason: options.reason ?? `back to the configuration of ${new Date(target.createdAt).toISOString()}`,
       recommendationId: target.recommendationId,
       maintainScalingType: false,
+      skipWhenUnchanged: false,
     });
+    return result as RollbackResult;
   }
 
   async function resumeAutoApply(projectId: string): Promise<void> {

@@ -135,7 +135,8 @@ export function buildCandidateSpace(
   );
   const referenceCores = reference.workers * (referenceType ?? currentEntry).vcpus;
   const autoscaling = settings.maintainScalingType && current.autoscale !== null;
-  const photonOptions = settings.photonAllowed ? [false, true] : [false];
+  // Photon off in the settings means Setpoint does not turn it on; a job already on Photon keeps it.
+  const photonOptions = settings.photonAllowed ? [false, true] : [current.photon];
   const firstOnDemand = settings.forceOnDemandDriver ? defaultFirstOnDemand : 0;
   const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
@@ -171,7 +172,9 @@ export function buildCandidateSpace(
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];
-  const filters = new FilterTally(databricksCandidateFilters(costModel));
+  const filters = new FilterTally(
+    databricksCandidateFilters(costModel, { current, observed: context.observed }),
+  );
   for (const { shape: choice, allowed } of choices) {
     const id = shapeId(choice);
     if (byId.has(id)) continue;
@@ -218,9 +221,26 @@ interface PricedShape {
   allowed: boolean;
 }
 
-/** Databricks' candidate filters: Photon only where the speed-up it needs to pay for itself is plausible. */
-export function databricksCandidateFilters(costModel: CostModel): CandidateFilter<PricedShape>[] {
+/**
+ * Databricks' candidate filters, in order: Photon is switched only where runs on both engines exist (the
+ * model has no evidence of a job's Photon speed-up until then: a Photon log is not a standard one), and
+ * only where the speed-up it needs to pay for itself is plausible.
+ */
+export function databricksCandidateFilters(
+  costModel: CostModel,
+  history: { current: DatabricksClusterShape; observed: readonly DatabricksClusterShape[] },
+): CandidateFilter<PricedShape>[] {
+  const engines = new Set([history.current, ...history.observed].map((shape) => shape.photon));
+  const bothEngines = engines.size === 2;
+  const engine = (photon: boolean) => (photon ? 'Photon' : 'standard');
   return [
+    {
+      name: 'photon-evidence',
+      reject({ choice, allowed }) {
+        if (!allowed || bothEngines || choice.photon === history.current.photon) return null;
+        return `${engine(choice.photon)} on ${choice.workers} × ${choice.workerNodeType}: no run of this job on the ${engine(choice.photon)} engine to learn its speed-up from (the job runs ${engine(history.current.photon)})`;
+      },
+    },
     {
       name: 'photon-break-even',
       reject({ choice, spec, allowed }) {

@@ -154,3 +154,17 @@ export function shapeId(shape: DatabricksClusterShape): string {
     `fod=${shape.firstOnDemand}`,
   ].join('|');
 }
+
+const marketWords: Record<Market, string> = {
+  'on-demand': 'on-demand',
+  spot: 'spot',
+  'spot-with-fallback': 'spot with fallback',
+};
+
+/** "8 × r5d.xlarge, spot with fallback", "2–8 × m5d.xlarge (autoscaling), on-demand, Photon". */
+export function describeShape(shape: DatabricksClusterShape): string {
+  const size = shape.autoscale
+    ? `${shape.autoscale.minWorkers}–${shape.autoscale.maxWorkers} × ${shape.workerNodeType} (autoscaling)`
+    : `${shape.workers} × ${shape.workerNodeType}`;
+  return `${size}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
+}

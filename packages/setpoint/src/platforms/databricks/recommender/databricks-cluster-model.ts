@@ -5,7 +5,12 @@ import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import type { ClusterModel } from '../../../service/recommendations/optimizer-recommender.js';
 import { cloudOf, planOf } from '../cluster-shape/billing.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
-import { type DatabricksClusterShape, shapeId, shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import {
+  type DatabricksClusterShape,
+  describeShape,
+  shapeId,
+  shapeOfCluster,
+} from '../cluster-shape/cluster-shape.js';
 import { jobFragmentOf } from '../cluster-shape/job-fragment.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
 
@@ -38,5 +43,8 @@ export function databricksClusterModel(deps: {
     onDemandTwin: (shape) =>
       shape.market === 'on-demand' ? null : { ...shape, market: 'on-demand', firstOnDemand: 0 },
     configurationOf: jobFragmentOf,
+    priceKind: (shape) =>
+      `${shape.autoscale ? 'autoscaled' : 'fixed'}|${shape.market}|${shape.photon ? 'photon' : 'standard'}`,
+    describe: describeShape,
   };
 }

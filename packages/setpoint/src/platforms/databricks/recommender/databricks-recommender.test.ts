@@ -2,10 +2,8 @@ import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-cont
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
-import type { Recommendation } from '../../../optimizer/recommend.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import { withSpotRisk } from '../../../service/recommendations/optimizer-recommender.js';
 import { defaultRebaseSettings, segmentSinceRebase } from '../../../service/recommendations/rebase.js';
 import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
 import { runtimeFloorSeconds } from '../../../service/recommendations/run-evidence.js';
@@ -148,7 +146,8 @@ function input(runs: RecommenderRun[], settings: Partial<ProjectSettings> = {}):
   };
 }
 
-const recommender = new OptimizerRecommender({ catalog, nodeTypes });
+// The uninformed prior keeps these unit tests fast; the shipped fleet prior is the service's default.
+const recommender = new OptimizerRecommender({ catalog, nodeTypes, prior: null });
 
 function totalMemoryGib(configuration: Record<string, unknown>): number {
   const workers =
@@ -259,14 +258,24 @@ describe('OptimizerRecommender', () => {
     });
   });
 
-  it('offers Photon only where it is allowed', () => {
+  it('offers Photon only where it is allowed and runs on both engines exist', () => {
     const current = choiceOfRun(run(1), 'aws', defaultProjectSettings());
+    const photonRun = choiceOfRun(run(2, { photon: true }), 'aws', defaultProjectSettings());
     const context = { cloud: 'aws' as const, region: 'us-east-1', plan: 'premium' as const, current };
     const allowed = buildCandidateSpace(catalog, nodeTypes, {
       ...context,
       settings: { ...defaultProjectSettings(), photonAllowed: true },
+      observed: [photonRun, current],
+    });
+    const unseen = buildCandidateSpace(catalog, nodeTypes, {
+      ...context,
+      settings: { ...defaultProjectSettings(), photonAllowed: true },
       observed: [current],
     });
+    expect(unseen.entries.some((entry) => entry.shape.photon && entry.allowed)).toBe(false);
+    expect(unseen.filtered.find((outcome) => outcome.filter === 'photon-evidence')?.example).toMatch(
+      /no run of this job on the Photon engine/,
+    );
     const forbidden = buildCandidateSpace(catalog, nodeTypes, {
       ...context,
       settings: { ...defaultProjectSettings(), photonAllowed: false },
@@ -332,37 +341,54 @@ describe('rebasing', () => {
   });
 });
 
-describe('spot risk', () => {
-  const current = choiceOfRun(run(1), 'aws', defaultProjectSettings());
-  const space = buildCandidateSpace(catalog, nodeTypes, {
-    cloud: 'aws',
-    region: 'us-east-1',
-    plan: 'premium',
-    settings: defaultProjectSettings(),
-    current,
-    observed: [current],
+describe('decisions', () => {
+  it('never pays more to miss an SLA no configuration can meet, and says so', () => {
+    // Half the runtime is one chain of stages: no cluster finishes in a third of the time.
+    const runs = [run(1, { availability: 'SPOT_WITH_FALLBACK', criticalPathShare: 0.9 })];
+    const slaMinutes = (jobRuntimeS('m5.xlarge', 8) * 0.3) / 60;
+    const output = recommender.recommendNow(input(runs, { slaMinutes }));
+    expect(output.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
+    expect(output.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on/);
+    expect(output.configuration.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
+    expect(output.prediction.costUsd.mid).toBeLessThanOrEqual(runs[0]!.cost.totalUsd * 1.05);
   });
-  const spotChoice: ClusterChoice = { ...current, market: 'spot-with-fallback', firstOnDemand: 1 };
-  const recommendation = (probabilityMeetsSla: number) =>
-    ({
-      candidateId: choiceId(spotChoice),
-      probabilityMeetsSla,
-      predictedCostUsd: { low: 1, mid: 2, high: 3 },
-    }) as Recommendation;
 
-  it('takes the on-demand twin when the SLA is tight, and keeps spot when it is not', () => {
-    const tight = withSpotRisk(model, space, recommendation(0.92), {
-      ...defaultProjectSettings(),
-      slaMinutes: 30,
+  it('explains a project with no SLA without a runtime probability, and a keep as no change', () => {
+    let runs = [run(1)];
+    let output = recommender.recommendNow(input(runs));
+    for (let i = 2; i <= 8; i++) {
+      runs = [
+        ...runs,
+        run(i, {
+          type: output.configuration.node_type_id as string,
+          workers: output.configuration.num_workers as number,
+        }),
+      ];
+      output = recommender.recommendNow(input(runs, { spotPolicy: 'on-demand-only' }));
+    }
+    expect(output.explanation).not.toMatch(/P\(runtime ≤/);
+    expect(output.explanation).toMatch(/no SLA set: runtime kept within 10% of the best seen/);
+    expect(output.decision?.sla.kind).toBe('none');
+    if (output.decision?.action === 'keep') expect(output.explanation).toMatch(/^.*No change: keep/);
+    else expect(output.decision?.change).toMatch(/ → /);
+  });
+
+  it('predicts what a configuration that ran three times cost', () => {
+    // The runs cost 20% less than the catalog says (a discount the timeline shows): the prediction follows.
+    const runs = [1, 2, 3].map((i) => {
+      const entry = run(i);
+      return { ...entry, cost: { ...entry.cost, totalUsd: entry.cost.totalUsd * 0.8 } };
     });
-    expect(tight.entry.shape.market).toBe('on-demand');
-    expect(tight.costUsd.mid).toBeGreaterThan(2);
-    const loose = withSpotRisk(model, space, recommendation(0.995), {
-      ...defaultProjectSettings(),
-      slaMinutes: 30,
-    });
-    expect(loose.entry.shape.market).toBe('spot-with-fallback');
-    const noSla = withSpotRisk(model, space, recommendation(0.5), defaultProjectSettings());
-    expect(noSla.entry.shape.market).toBe('spot-with-fallback');
+    const output = recommender.recommendNow(
+      input(runs, {
+        spotPolicy: 'on-demand-only',
+        minWorkers: 8,
+        maxWorkers: 8,
+        allowedInstanceTypes: ['m5.xlarge'],
+      }),
+    );
+    expect(output.decision?.action).toBe('keep');
+    const observed = runs[0]!.cost.totalUsd;
+    expect(Math.abs(output.prediction.costUsd.mid - observed) / observed).toBeLessThan(0.05);
   });
 });

@@ -1,0 +1,236 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
+import { median } from '@setpoint/foundation/statistics';
+import type { RunProfile } from '../../eventlog/run-profile.js';
+import {
+  type Assessment,
+  type CandidateAssessment,
+  describeBasis,
+  type Recommendation,
+} from '../../optimizer/recommend.js';
+import {
+  type Candidate,
+  candidateRateUsdPerHour,
+  type Observation,
+  type Range,
+} from '../../optimizer/types.js';
+import { describeFiltered } from './candidate-filters.js';
+import type { CandidateSpace, ClusterModel, ShapeEntry } from './optimizer-recommender.js';
+import type { RecommendationDecision, RecommenderRun } from './recommender.js';
+import { runtimeSecondsOf } from './run-evidence.js';
+import type { WhatIfSummary } from './what-if-analog.js';
+
+/** A spot recommendation needs at least this P(runtime ≤ SLA); below it the on-demand twin is chosen. */
+export const spotMinSlaConfidence = 0.97;
+
+/**
+ * Below this P(runtime ≤ SLA) a configuration is predicted to miss (its median runtime is over the SLA).
+ * When every allowed candidate is below it, the SLA is infeasible: spending more buys no SLA.
+ */
+export const slaFeasibleConfidence = 0.5;
+
+/** Runs on a configuration after which its prediction is its observed median (before: a blend). */
+export const runsToTrustObserved = 3;
+
+export interface Decided<Shape> {
+  entry: ShapeEntry<Shape>;
+  assessment: CandidateAssessment;
+  runtimeS: Range;
+  costUsd: Range;
+  feasible: boolean;
+  notes: string[];
+}
+
+const minutes = (seconds: number) => (seconds / 60).toFixed(1);
+const dollars = (usd: number) => usd.toFixed(2);
+
+function minimumBy<T>(items: readonly T[], key: (item: T) => number): T | undefined {
+  let best: T | undefined;
+  for (const item of items) if (best === undefined || key(item) < key(best)) best = item;
+  return best;
+}
+
+function scaleRange(range: Range, factor: number): Range {
+  return { low: range.low * factor, mid: range.mid * factor, high: range.high * factor };
+}
+
+/** The stage that holds the largest share of task time, when it holds enough to explain a floor. */
+export function dominantStage(profile: RunProfile): string | null {
+  const total = profile.stages.reduce((sum, stage) => sum + stage.executorRunTimeMs, 0);
+  const top = minimumBy(profile.stages, (stage) => -stage.executorRunTimeMs);
+  if (!top || total <= 0) return null;
+  const share = top.executorRunTimeMs / total;
+  if (share < 0.3) return null;
+  const skew = top.skewRatio >= 3 ? ` (skew: its longest task ${top.skewRatio.toFixed(1)}× the median)` : '';
+  return `stage ${top.stageId} holds ${Math.round(share * 100)}% of task time${skew}`;
+}
+
+/**
+ * The service's decisions on top of the optimizer's choice, in order:
+ * 1. an SLA no allowed candidate is predicted to meet is infeasible: never pay more and still miss —
+ *    take the fastest candidate that costs no more than the current configuration, and say so;
+ * 2. spot → on-demand only for interruption risk: when the SLA is likely met but without the margin a
+ *    spot interruption eats, never when the SLA is lost anyway;
+ * 3. a configuration that already ran predicts what it cost: its observed median, blended with the
+ *    model's until it ran `runsToTrustObserved` times.
+ */
+export function decide<Shape>(context: {
+  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
+  space: CandidateSpace<Shape>;
+  recommendation: Recommendation;
+  assessment: Assessment;
+  observations: readonly Observation[];
+  currentId: string;
+  settings: ProjectSettings;
+  allowed: (candidate: Candidate) => boolean;
+  basedOn: RecommenderRun;
+}): Decided<Shape> {
+  const { assessment, space, model, settings } = context;
+  const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
+  const current = byId.get(context.currentId) as CandidateAssessment;
+  let chosen = byId.get(context.recommendation.candidateId) as CandidateAssessment;
+  const notes: string[] = [];
+  const describe = (entry: CandidateAssessment) =>
+    model.describe((space.byId.get(entry.candidate.id) as ShapeEntry<Shape>).shape);
+  const allowed = assessment.assessments.filter((entry) => context.allowed(entry.candidate));
+  let feasible = true;
+  if (settings.slaMinutes !== null) {
+    feasible = allowed.some((entry) => entry.probabilityMeetsSla >= slaFeasibleConfidence);
+    if (!feasible) {
+      const observedCost = meanObservedCost(context.observations, context.currentId);
+      const budget = Number.isFinite(observedCost) ? observedCost : current.expectedCostUsd;
+      const affordable = allowed.filter((entry) => entry.expectedCostUsd <= budget);
+      const fastest = minimumBy(allowed, (entry) => entry.expectedRuntimeS) ?? current;
+      const fastestAffordable =
+        minimumBy([...affordable, current], (entry) => entry.expectedRuntimeS) ?? current;
+      chosen = fastestAffordable;
+      const stage = dominantStage(context.basedOn.profile);
+      notes.push(
+        `SLA infeasible: fastest predicted ${minutes(fastest.expectedRuntimeS)} min on ${describe(fastest)} ` +
+          `($${dollars(fastest.expectedCostUsd)}, P(runtime ≤ SLA) = ${fastest.probabilityMeetsSla.toFixed(2)})` +
+          `${stage ? `; ${stage}` : ''}`,
+        fastestAffordable === fastest
+          ? 'that is the recommendation'
+          : `no configuration meets the SLA, so Setpoint will not pay more to miss it: ` +
+              `${fastestAffordable === current ? 'the current cluster is the fastest' : `${describe(fastestAffordable)} is the fastest`} ` +
+              `at no more than today's $${dollars(budget)}`,
+      );
+    } else if (
+      chosen.probabilityMeetsSla >= slaFeasibleConfidence &&
+      chosen.probabilityMeetsSla < spotMinSlaConfidence
+    ) {
+      const entry = space.byId.get(chosen.candidate.id) as ShapeEntry<Shape>;
+      const twinShape = model.onDemandTwin(entry.shape);
+      const twin = twinShape ? byId.get(model.shapeId(twinShape)) : undefined;
+      if (twin && context.allowed(twin.candidate)) {
+        notes.push(
+          `on-demand workers instead of spot: P(runtime ≤ SLA) is ${chosen.probabilityMeetsSla.toFixed(2)}, ` +
+            `below the ${spotMinSlaConfidence} a spot interruption (lost executors, re-run tasks) could not spoil; ` +
+            `costs $${dollars(twin.expectedCostUsd - chosen.expectedCostUsd)} more per run`,
+        );
+        chosen = twin;
+      }
+    }
+  }
+  const { runtimeS, costUsd, note } = predictionOf(chosen, assessment, context.observations);
+  if (note) notes.push(note);
+  return {
+    entry: space.byId.get(chosen.candidate.id) as ShapeEntry<Shape>,
+    assessment: chosen,
+    runtimeS,
+    costUsd,
+    feasible,
+    notes,
+  };
+}
+
+function meanObservedCost(observations: readonly Observation[], id: string): number {
+  const costs = observations.filter((o) => o.candidateId === id && o.completed).map((o) => o.costUsd);
+  return costs.length > 0 ? costs.reduce((a, b) => a + b, 0) / costs.length : Number.NaN;
+}
+
+/**
+ * The chosen configuration's predicted runtime and cost (10th, 50th, 90th percentile): the model's, moved
+ * toward the median of its own completed runs — wholly after `runsToTrustObserved` runs.
+ */
+function predictionOf(
+  chosen: CandidateAssessment,
+  assessment: Assessment,
+  observations: readonly Observation[],
+): { runtimeS: Range; costUsd: Range; note: string | null } {
+  const { mixture } = assessment;
+  const runtimeS: Range = {
+    low: mixture.quantile(chosen.index, 0.1),
+    mid: mixture.quantile(chosen.index, 0.5),
+    high: mixture.quantile(chosen.index, 0.9),
+  };
+  const rate = candidateRateUsdPerHour(chosen.candidate) / 3600;
+  const costUsd = scaleRange(runtimeS, rate);
+  const own = observations.filter((o) => o.candidateId === chosen.candidate.id && o.completed);
+  if (own.length === 0 || runtimeS.mid <= 0 || costUsd.mid <= 0) return { runtimeS, costUsd, note: null };
+  const weight = Math.min(1, own.length / runsToTrustObserved);
+  const toward = (range: Range, target: number) =>
+    scaleRange(range, Math.exp(weight * Math.log(target / range.mid)));
+  return {
+    runtimeS: toward(runtimeS, median(own.map((o) => o.runtimeS)) as number),
+    costUsd: toward(costUsd, median(own.map((o) => o.costUsd)) as number),
+    note: `prediction anchored on ${own.length} run(s) of this configuration`,
+  };
+}
+
+/**
+ * The decision's SLA in words, the same in the explanation, the API, the CLI and on the card: the project's
+ * SLA with its probability (and whether it is feasible), or with no SLA the runtime bound held instead —
+ * never a probability of a runtime the team did not set.
+ */
+export function slaText(decision: Pick<RecommendationDecision, 'sla'>): string {
+  const { sla } = decision;
+  if (sla.kind === 'none') {
+    const share = Math.round((sla.limitSeconds / sla.bestSeenSeconds - 1) * 100);
+    return `no SLA set: runtime kept within ${share}% of the best seen (${minutes(sla.bestSeenSeconds)} min)`;
+  }
+  const probability = `P(runtime ≤ SLA ${minutes(sla.seconds)} min) = ${sla.probabilityMeets.toFixed(2)}`;
+  return sla.feasible ? probability : `SLA infeasible: ${probability}`;
+}
+
+/** What the decision rests on, in words (the optimizer's wording). */
+export function basisText(basis: RecommendationDecision['basis']): string {
+  return describeBasis(basis);
+}
+
+/** The explanation, rendered from the decision (the configuration and prediction come from it too). */
+export function explanationOf(parts: {
+  decision: RecommendationDecision;
+  recommendation: Recommendation;
+  phase: string;
+  rebaseReason: string | null;
+  basedOn: RecommenderRun;
+  analog: WhatIfSummary | null;
+  runtimeS: Range;
+  costUsd: Range;
+  currentCostUsd: number;
+  currentDescription: string;
+}): string {
+  const { recommendation, decision, runtimeS, costUsd } = parts;
+  const learning =
+    parts.phase === 'LEARNING'
+      ? `learning run ${recommendation.currentLearningIteration + 1} of ${recommendation.totalLearningIterations}`
+      : `${parts.phase.toLowerCase()} (learning ${recommendation.currentLearningIteration}/${recommendation.totalLearningIterations} done)`;
+  const what = decision.action === 'keep' ? `No change: keep ${parts.currentDescription}` : decision.change;
+  const sla = slaText(decision);
+  const sentences = [
+    `${learning}.`,
+    parts.rebaseReason ? `Rebasing: ${parts.rebaseReason}; earlier runs no longer describe the job.` : null,
+    parts.analog ? `${parts.analog.text}.` : null,
+    `${what}: predicted ${minutes(runtimeS.mid)} min (${minutes(runtimeS.low)}–${minutes(runtimeS.high)}) ` +
+      `at $${dollars(costUsd.mid)} (${dollars(costUsd.low)}–${dollars(costUsd.high)}); ${sla}, ` +
+      `P(failure) = ${decision.probabilityFails.toFixed(2)}.`,
+    ...decision.notes.map((note) => `${note.charAt(0).toUpperCase()}${note.slice(1)}.`),
+    `Based on ${basisText(decision.basis)}.`,
+    (() => {
+      const left = describeFiltered(decision.filtered);
+      return left ? `${left}.` : null;
+    })(),
+    `Run ${parts.basedOn.externalRunId} took ${minutes(runtimeSecondsOf(parts.basedOn.profile))} min for $${dollars(parts.currentCostUsd)}.`,
+  ];
+  return sentences.filter((sentence): sentence is string => sentence !== null).join(' ');
+}

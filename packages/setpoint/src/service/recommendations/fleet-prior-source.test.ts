@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { type FleetJob, type FleetPrior, uninformedPrior } from '../../optimizer/fleet-prior.js';
+import { RuntimeAnalog } from '../../optimizer/runtime-analog.js';
+import { FleetPriorSource, projectSource } from './fleet-prior-source.js';
+import type { FleetProjectHistory, OrganizationFleet } from './recommender.js';
+
+/** A prior whose analogs name the fleet jobs it was learned from (enough to see what was learned). */
+function priorOf(jobs: readonly FleetJob[]): FleetPrior {
+  const prior = uninformedPrior(['m5']);
+  const analogs = jobs.map(
+    (job) =>
+      new RuntimeAnalog({
+        space: prior.space,
+        beta: prior.mean,
+        measured: [],
+        failureRates: [],
+        residualVariance: prior.residualVariance,
+        kernel: prior.kernel,
+        noiseVariance: undefined,
+        fallbackNoiseVariance: 0.01,
+        priorWeight: 1 / jobs.length,
+        source: job.source ?? 'unnamed',
+      }),
+  );
+  return { ...prior, analogs, jobs: jobs.length, shippedJobs: jobs.filter((job) => job.shipped).length };
+}
+
+const shipped: FleetJob[] = [{ candidates: [], observations: [], source: 'shipped:a', shipped: true }];
+
+function fleetOf(counts: Map<string, number>): OrganizationFleet & { loads: number } {
+  const fleet = {
+    loads: 0,
+    runCounts: async () => counts,
+    async load(ids: readonly string[]): Promise<FleetProjectHistory[]> {
+      fleet.loads += 1;
+      return ids.map((projectId) => ({ projectId, settings: {} as never, workspace: null, runs: [] }));
+    },
+  };
+  return fleet;
+}
+
+const jobOf = (): FleetJob => ({ candidates: [], observations: [] });
+
+describe('FleetPriorSource', () => {
+  it('learns once, relearns only when the organization fleet changes materially, and never teaches a project itself', async () => {
+    const source = new FleetPriorSource({ learn: async (jobs) => priorOf(jobs), shipped: () => shipped });
+    const counts = new Map([
+      ['prj_a', 6],
+      ['prj_b', 8],
+      ['prj_small', 2],
+    ]);
+    const fleet = fleetOf(counts);
+
+    const forA = await source.priorFor('prj_a', fleet, jobOf);
+    expect(source.learnings).toBe(1);
+    expect(forA.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_b')]);
+    expect(forA.jobs).toBe(3);
+
+    // More runs, but less than the refresh growth: the cached prior, no loading.
+    counts.set('prj_a', 7);
+    await source.priorFor('prj_b', fleet, jobOf);
+    expect(source.learnings).toBe(1);
+    expect(fleet.loads).toBe(1);
+
+    // A project becomes eligible: relearned, with it.
+    counts.set('prj_small', 6);
+    const forSmall = await source.priorFor('prj_small', fleet, jobOf);
+    expect(source.learnings).toBe(2);
+    expect(forSmall.analogs.map((analog) => analog.source)).toEqual([
+      'shipped:a',
+      projectSource('prj_a'),
+      projectSource('prj_b'),
+    ]);
+
+    // Runs grew by a quarter: relearned.
+    for (const [id, runs] of counts) counts.set(id, runs * 2);
+    await source.priorFor('prj_a', fleet, jobOf);
+    expect(source.learnings).toBe(3);
+  });
+
+  it('learns the shipped-only prior once when no project has enough runs, and learns again after a failure', async () => {
+    let fail = true;
+    const source = new FleetPriorSource({
+      learn: async (jobs) => {
+        if (fail) throw new Error('worker died');
+        return priorOf(jobs);
+      },
+      shipped: () => shipped,
+    });
+    await expect(source.priorFor('prj_a', undefined, jobOf)).rejects.toThrow('worker died');
+    fail = false;
+    const prior = await source.priorFor('prj_a', fleetOf(new Map([['prj_a', 3]])), jobOf);
+    await source.priorFor('prj_b', undefined, jobOf);
+    expect(prior.shippedJobs).toBe(1);
+    expect(source.learnings).toBe(2);
+  });
+});

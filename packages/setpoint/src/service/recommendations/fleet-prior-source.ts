@@ -1,0 +1,111 @@
+import type { FleetJob, FleetPrior } from '../../optimizer/fleet-prior.js';
+import { shippedFleet } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+import { learnPriorOffThread } from './learn-prior-off-thread.js';
+import type { FleetProjectHistory, OrganizationFleet } from './recommender.js';
+
+/** A project's history as a fleet job, in the recommender's candidates; null when it cannot be read. */
+export type FleetJobOf = (history: FleetProjectHistory) => FleetJob | null;
+
+export interface FleetPriorSourceOptions {
+  /** A project teaches the fleet once it has this many runs (the prior fits jobs with ≥ 6 configurations). */
+  minRuns: number;
+  /** Relearn when the eligible projects change or their runs grew by this share since the last learning. */
+  refreshGrowth: number;
+  /** Learns and calibrates the prior (by default on a worker thread: it takes seconds of CPU). */
+  learn(jobs: readonly FleetJob[]): Promise<FleetPrior>;
+  shipped(): FleetJob[];
+}
+
+export const defaultFleetPriorSourceOptions: FleetPriorSourceOptions = {
+  minRuns: 6,
+  refreshGrowth: 0.25,
+  learn: learnPriorOffThread,
+  shipped: () => shippedFleet(),
+};
+
+/** The fleet source of an organization project's jobs: the analog the prior names it by. */
+export const projectSource = (projectId: string) => `project:${projectId}`;
+
+interface Learned {
+  projects: Map<string, number>;
+  prior: FleetPrior;
+}
+
+/**
+ * The service's fleet prior: the fleet shipped with Setpoint blended with the organization's own projects
+ * (each yields as the organization's fleet grows, see `shippedAnalogShare`), learned and calibrated once,
+ * cached, and relearned only when the organization's fleet changed materially — a project became
+ * eligible or left, or the eligible projects' runs grew by `refreshGrowth`. Learning is the expensive
+ * part (seconds): no request ever triggers it unless the fleet moved.
+ */
+export class FleetPriorSource {
+  readonly #options: FleetPriorSourceOptions;
+  #learned: Learned | null = null;
+  #learning: Promise<Learned> | null = null;
+  #shippedOnly: Promise<Learned> | null = null;
+
+  constructor(options: Partial<FleetPriorSourceOptions> = {}) {
+    this.#options = { ...defaultFleetPriorSourceOptions, ...options };
+  }
+
+  /** The prior for one project: the organization's prior without the project's own surface as an analog. */
+  async priorFor(
+    projectId: string,
+    fleet: OrganizationFleet | undefined,
+    jobOf: FleetJobOf,
+  ): Promise<FleetPrior> {
+    const learned = await this.#current(fleet, jobOf);
+    const own = projectSource(projectId);
+    if (!learned.prior.analogs.some((analog) => analog.source === own)) return learned.prior;
+    return { ...learned.prior, analogs: learned.prior.analogs.filter((analog) => analog.source !== own) };
+  }
+
+  /** How many times the prior was learned (for tests and the status page). */
+  learnings = 0;
+
+  async #current(fleet: OrganizationFleet | undefined, jobOf: FleetJobOf): Promise<Learned> {
+    const counts = fleet ? await fleet.runCounts() : new Map<string, number>();
+    const eligible = new Map([...counts].filter(([, runs]) => runs >= this.#options.minRuns));
+    if (eligible.size === 0) {
+      // A failed learning is forgotten, so the queue's retry learns again.
+      this.#shippedOnly ??= this.#learn([], new Map()).catch((error: unknown) => {
+        this.#shippedOnly = null;
+        throw error;
+      });
+      return this.#shippedOnly;
+    }
+    if (this.#learned && !this.#changedMaterially(this.#learned.projects, eligible)) return this.#learned;
+    if (this.#learning) return this.#learning;
+    this.#learning = (async () => {
+      const histories = await (fleet as OrganizationFleet).load([...eligible.keys()]);
+      const jobs: FleetJob[] = [];
+      for (const history of histories) {
+        const job = jobOf(history);
+        if (job) jobs.push({ ...job, source: projectSource(history.projectId), shipped: false });
+      }
+      return await this.#learn(jobs, eligible);
+    })().finally(() => {
+      this.#learning = null;
+    });
+    this.#learned = await this.#learning;
+    return this.#learned;
+  }
+
+  async #learn(own: FleetJob[], projects: Map<string, number>): Promise<Learned> {
+    this.learnings += 1;
+    return { projects, prior: await this.#options.learn([...this.#options.shipped(), ...own]) };
+  }
+
+  #changedMaterially(before: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>): boolean {
+    if (before.size !== now.size || [...now.keys()].some((id) => !before.has(id))) return true;
+    const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+    return total(now) >= total(before) * (1 + this.#options.refreshGrowth);
+  }
+}
+
+/** One process learns the shipped-only prior once, whichever recommender asks first (it is pure data). */
+let sharedSource: FleetPriorSource | null = null;
+export function sharedFleetPriorSource(): FleetPriorSource {
+  sharedSource ??= new FleetPriorSource();
+  return sharedSource;
+}

@@ -1,0 +1,232 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { RecommendationResource } from '@setpoint/api-contract';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../support/run-cli.js';
+import {
+  eventually,
+  type Harness,
+  importJob,
+  jobIdByName,
+  processedRun,
+  startHarness,
+} from './integration-harness.js';
+
+// The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 120_000 });
+
+/**
+ * The decisions the service takes on real Databricks job clusters, each found wrong once by a user of
+ * `setpoint demo`, reproduced here through the whole path: emulator job → webhook/collect → parse →
+ * cost → recommend → API (→ apply).
+ */
+describe('recommendation decisions against the emulator', () => {
+  let h: Harness;
+  let token: string;
+  const cliEnv = { SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-decisions-cli-')) };
+
+  beforeAll(async () => {
+    h = await startHarness({ seed: 21 });
+    const key = await h.server.services.apiKeys.create('decisions-test', 'test');
+    token = (await h.server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    const configured = await runCli(
+      ['configure', '--url', h.server.url, '--api-key-id', key.id, '--api-key-secret', key.secret],
+      { env: cliEnv },
+    );
+    expect(configured.code, configured.stderr).toBe(0);
+  });
+
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  async function api<T>(method: 'GET' | 'POST', url: string): Promise<T> {
+    const response = await h.server.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(method === 'POST' ? { payload: {} } : {}),
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+    return response.json() as T;
+  }
+
+  /** Runs the job once and returns the recommendation the pipeline based on that run, as the API shows it. */
+  async function runAndRecommend(jobId: string, projectId: string) {
+    const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
+    const rec = await eventually(async () => {
+      const page = await api<{ items: RecommendationResource[] }>(
+        'GET',
+        `/api/v1/projects/${projectId}/recommendations`,
+      );
+      return page.items.find((item) => item.based_on_run_id === run.id && item.state === 'SUCCESS');
+    }, `the recommendation based on run ${run.externalRunId}`);
+    return { run, rec };
+  }
+
+  it('never pays more and still misses a tight SLA, and never moves to on-demand when the SLA is lost', async () => {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Growing events'), {
+      slaMinutes: 0.2,
+    });
+    const { run, rec } = await runAndRecommend(jobId, projectId);
+
+    expect(rec.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
+    expect(rec.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on \d+/);
+    expect(rec.explanation).not.toMatch(/on-demand workers instead of spot/);
+    expect(rec.configuration?.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
+    expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
+  });
+
+  it('keeps Photon as it is until runs on both engines exist', async () => {
+    const jobId = await jobIdByName(h.databricks, 'Photon-friendly SQL');
+    const job = await h.databricks.getJob(jobId);
+    const task = job.settings.tasks?.[0];
+    if (!task?.new_cluster) throw new Error('the Photon-friendly job has no task cluster');
+    task.new_cluster.runtime_engine = 'PHOTON';
+    await h.databricks.resetJob(jobId, job.settings);
+    const { projectId } = await importJob(h, jobId, { photonAllowed: true });
+
+    const { rec } = await runAndRecommend(jobId, projectId);
+
+    expect(rec.configuration?.runtime_engine).toBe('PHOTON');
+    const evidence = rec.decision?.filters.find((outcome) => outcome.filter === 'photon-evidence');
+    expect(evidence?.dropped).toBeGreaterThan(0);
+    expect(evidence?.examples[0]).toMatch(/no run of this job on the standard engine/);
+    expect(rec.explanation).toMatch(/photon-evidence removed \d+/);
+  });
+
+  /**
+   * Imports a job allowed only its own cluster (so every recommendation keeps it), runs it three times and
+   * returns the last recommendation with the median cost of the runs.
+   */
+  async function threeRunsOnItsOwnCluster(name: string, nodeType: string, workers: number) {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, name), {
+      allowedInstanceTypes: [nodeType],
+      minWorkers: workers,
+      maxWorkers: workers,
+      spotPolicy: 'on-demand-only',
+      photonAllowed: false,
+    });
+    const costs: number[] = [];
+    let last: RecommendationResource | undefined;
+    for (let i = 0; i < 3; i++) {
+      const { run, rec } = await runAndRecommend(jobId, projectId);
+      costs.push(run.cost?.totalUsd ?? 0);
+      last = rec;
+    }
+    return { rec: last, median: [...costs].sort((a, b) => a - b)[1] as number };
+  }
+
+  it('predicts what an autoscaled configuration that ran three times costs (node timeline, not the maximum)', async () => {
+    const { rec, median } = await threeRunsOnItsOwnCluster('Many small jobs', 'm5d.xlarge', 8);
+
+    expect(rec?.decision?.action).toBe('keep');
+    expect(rec?.configuration?.autoscale).toEqual({ min_workers: 2, max_workers: 8 });
+    expect(Math.abs((rec?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
+    expect(rec?.predicted?.cost_usd.low).toBeLessThanOrEqual(median);
+    expect(rec?.predicted?.cost_usd.high).toBeGreaterThanOrEqual(median);
+  });
+
+  it('predicts what a fixed configuration that ran three times costs', async () => {
+    const { rec, median } = await threeRunsOnItsOwnCluster('Join-heavy ETL', 'i3.xlarge', 8);
+
+    expect(rec?.decision?.action).toBe('keep');
+    expect(Math.abs((rec?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
+  });
+
+  it('gives card, explanation and diff one truth, and explains a project with no SLA without P(runtime ≤ …)', async () => {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Skewed join'), {
+      slaMinutes: null,
+    });
+    const { rec } = await runAndRecommend(jobId, projectId);
+    const decision = rec.decision;
+    if (!decision || !rec.predicted || !rec.configuration) throw new Error('no decision');
+
+    expect(rec.explanation).not.toMatch(/P\(runtime ≤/);
+    expect(decision.sla.kind).toBe('none');
+    expect(rec.explanation).toMatch(/no SLA set: runtime kept within 10% of the best seen/);
+    // The explanation's price is the card's.
+    expect(rec.explanation).toContain(`at $${rec.predicted.cost_usd.mid.toFixed(2)}`);
+    // The change names what the diff writes.
+    const workers =
+      (rec.configuration.num_workers as number | undefined) ??
+      (rec.configuration.autoscale as { max_workers: number }).max_workers;
+    if (decision.action === 'change') {
+      expect(decision.change).toContain(`${workers} × ${String(rec.configuration.node_type_id)}`);
+      expect(rec.explanation).toContain(decision.change);
+    } else {
+      expect(rec.explanation).toMatch(/No change: keep/);
+    }
+  });
+
+  it('writes no history and calls no jobs/update when nothing changes; an auto-applied recommendation reads APPLIED', async () => {
+    const integration = databricksIntegrationOf(h.server.services);
+    // A project allowed only its own cluster: every recommendation is "no change".
+    const kept = await importJob(h, await jobIdByName(h.databricks, 'Daily aggregation'), {
+      autoApply: true,
+      allowedInstanceTypes: ['m5d.xlarge'],
+      minWorkers: 6,
+      maxWorkers: 6,
+      spotPolicy: 'on-demand-only',
+      photonAllowed: false,
+    });
+    const before = await h.databricks.getJob(kept.jobId);
+    for (let i = 0; i < 3; i++) {
+      const { rec } = await runAndRecommend(kept.jobId, kept.projectId);
+      expect(rec.decision?.action).toBe('keep');
+      expect(rec.applied).toBeNull();
+    }
+    const history = await integration.applier.history(kept.projectId);
+    expect(history.map((config) => config.kind)).toEqual(['baseline']);
+    const after = await h.databricks.getJob(kept.jobId);
+    expect(after.settings).toEqual(before.settings);
+
+    // A project whose first recommendation changes the cluster: applied by auto-apply, and it says so.
+    const changed = await importJob(h, await jobIdByName(h.databricks, 'CPU-bound ML scoring'), {
+      autoApply: true,
+    });
+    const { rec } = await runAndRecommend(changed.jobId, changed.projectId);
+    expect(rec.decision?.action).toBe('change');
+    const applied = await eventually(async () => {
+      const list = await api<{ items: RecommendationResource[] }>(
+        'GET',
+        `/api/v1/projects/${changed.projectId}/recommendations`,
+      );
+      return list.items.find((item) => item.id === rec.id && item.applied !== null);
+    }, 'the auto-applied recommendation to read APPLIED');
+    expect(applied.applied?.requested_by).toBe('setpoint:auto-apply');
+    // `setpoint recommendations list` reads it as applied (a time, not "no"), and names the change.
+    const listed = await runCli(['recommendations', 'list', changed.projectId], { env: cliEnv });
+    expect(listed.code, listed.stderr).toBe(0);
+    const row = listed.stdout.split('\n').find((line) => line.includes(rec.id)) ?? '';
+    expect(row).toMatch(/\bchange\b/);
+    expect(row).not.toMatch(/\bno\s+\d{4}-/);
+    expect(row.match(/\d{4}-\d{2}-\d{2}/g)?.length).toBe(2);
+    const written = await integration.applier.history(changed.projectId);
+    expect(written.filter((config) => config.kind === 'auto-apply')).toHaveLength(1);
+    const spec =
+      changed.ref && findClusterSpec((await h.databricks.getJob(changed.jobId)).settings, changed.ref);
+    expect(spec?.node_type_id).toBe(rec.configuration?.node_type_id);
+  });
+
+  it('moves the phase once per real change: one owner, no back-and-forth audit rows', async () => {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Spill-heavy sort'));
+    for (let i = 0; i < 5; i++) await runAndRecommend(jobId, projectId);
+    const audit = await api<{ items: Array<{ action: string; detail: { from: string; to: string } }> }>(
+      'GET',
+      `/api/v1/projects/${projectId}/audit`,
+    );
+    const moves = audit.items.filter((entry) => entry.action === 'phase').map((entry) => entry.detail);
+    // chronological: each move starts where the previous one ended, and none undoes the one before
+    for (let i = 1; i < moves.length; i++) {
+      expect(moves[i]?.from).toBe(moves[i - 1]?.to);
+      expect(moves[i]?.to).not.toBe(moves[i - 1]?.from);
+    }
+    expect(moves[0]?.from).toBe('PENDING_SETUP');
+    const project = await api<{ phase: string }>('GET', `/api/v1/projects/${projectId}`);
+    expect(project.phase).toBe(moves.at(-1)?.to);
+  });
+});
