@@ -13,6 +13,7 @@ import { createJob, registerJobsRoutes } from './jobs-routes.js';
 import { type S3DeliveryOptions, S3LogSink } from './log-delivery-s3.js';
 import type { NodeSpecSource } from './node-specs.js';
 import { registerNotificationRoutes } from './notification-routes.js';
+import { OAuthIssuer, type OAuthOptions, registerOAuthRoutes } from './oauth.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
@@ -42,12 +43,15 @@ export interface EmulatorOptions {
   s3LogDelivery?: S3DeliveryOptions;
   /** Instance specs list-node-types reports instead of the simulator's own table. */
   nodeSpecs?: NodeSpecSource;
+  /** Service principals and token lifetime of the OAuth issuers (Databricks and Entra ID). */
+  oauth?: OAuthOptions;
 }
 
 export interface Emulator {
   app: FastifyInstance;
   context: EmulatorContext;
   token: string;
+  oauth: OAuthIssuer;
   close(): Promise<void>;
 }
 
@@ -127,9 +131,22 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) =>
+      done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))),
+  );
+
+  const oauth = new OAuthIssuer(options.oauth);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/emulator/admin')) return;
-    if (request.headers.authorization !== `Bearer ${token}`) {
+    const presented = request.headers.authorization ?? '';
+    const bearer = presented.startsWith('Bearer ') ? presented.slice('Bearer '.length) : '';
+    // the admin API is the emulator's own: only its fixed token opens it
+    const accepted =
+      bearer === token || (request.url.startsWith('/api/') && bearer !== '' && oauth.accepts(bearer));
+    if (!accepted) {
       const error = unauthenticated();
       return sendError(reply, errorKinds[error.kind].httpStatus, error.code, error.message);
     }
@@ -166,6 +183,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerWorkspaceRoutes(app, kit, context);
   registerNotificationRoutes(app, kit, context);
   registerAdminRoutes(app, context);
+  registerOAuthRoutes(app, oauth, context.baseUrl);
+  app.post('/emulator/admin/oauth/revoke', async () => ({ revoked: oauth.revokeAll() }));
 
   if (options.preloadJobs ?? true) for (const settings of shippedJobSettings()) createJob(context, settings);
 
@@ -173,6 +192,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     app,
     context,
     token,
+    oauth,
     close: async () => {
       engine.close();
       await app.close();

@@ -3,7 +3,7 @@ import { createCostModel } from '../../cost/cost-model.js';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
 import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
-import type { TransportOptions } from './api/transport.js';
+import type { TransportSettings } from './api/transport.js';
 import { createApplier } from './apply/applier.js';
 import { decideAutoApply } from './apply/auto-apply-policy.js';
 import { createCollector, NotReadyYet } from './collect/collector.js';
@@ -38,7 +38,7 @@ export const databricksJobKinds = ['databricks.collect', 'databricks.apply', 'da
 
 export interface DatabricksOptions {
   /** Requests to workspaces: timeouts, retries, concurrency (tests shorten them). */
-  transport?: Partial<Omit<TransportOptions, 'host' | 'token'>>;
+  transport?: TransportSettings;
 }
 
 const weekMs = 7 * 86_400_000;
@@ -201,10 +201,11 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     onRecommendationReady,
     scheduleReconciliation,
     async checkAccess(workspaceId: string, logDestination?: string) {
-      const { client, s3 } = await connect(workspaceId);
+      const { client, s3, transport } = await connect(workspaceId);
       const link = await store.workspaceLink(workspaceId);
       if (logDestination) await store.saveWorkspaceLink(workspaceId, { logDestination });
       return checkWorkspaceAccess(client, {
+        auth: transport.auth,
         logDestination: logDestination ?? link?.log_destination ?? undefined,
         ...(s3 && { checkS3: (destination: string) => probeS3LogDestination(s3, destination) }),
       });

@@ -1,5 +1,7 @@
 import { DatabricksApiError } from '../api/api-error.js';
 import type { DatabricksClient } from '../api/client.js';
+import type { BearerAuth } from '../api/transport.js';
+import { type AuthMethod, authMethodLabels } from '../auth/workspace-auth.js';
 
 export interface AccessCheckResult {
   check: string;
@@ -10,6 +12,8 @@ export interface AccessCheckResult {
 }
 
 export interface AccessCheckOptions {
+  /** The workspace's sign-in: the check names its method and when its credential expires. */
+  auth?: BearerAuth;
   logDestination?: string | undefined;
   /** Verify S3 read access with the workspace's AWS credentials (provided by the S3 adapter). */
   checkS3?: (destination: string) => Promise<string>;
@@ -52,6 +56,18 @@ export async function checkWorkspaceAccess(
       });
     }
   };
+
+  const auth = options.auth;
+  if (auth) {
+    await probe(
+      'authenticate',
+      (error) => authFix(auth.method, error),
+      async () => {
+        await auth.authorization();
+        return authDetail(auth);
+      },
+    );
+  }
 
   let firstJobId: string | undefined;
   let recentClusterId: string | undefined;
@@ -145,6 +161,27 @@ export async function checkWorkspaceAccess(
     },
   );
   return results;
+}
+
+function authDetail(auth: BearerAuth): string {
+  const label = authMethodLabels[auth.method as AuthMethod] ?? auth.method;
+  const expiresAt = auth.expiresAt();
+  if (expiresAt === undefined)
+    return `${label}; its expiry is set where it was created (Settings → Developer → Access tokens), not visible to Setpoint`;
+  return `${label}; access token valid until ${new Date(expiresAt).toISOString()}, renewed automatically before then`;
+}
+
+function authFix(method: string, error: unknown): string {
+  const code = error instanceof DatabricksApiError ? error.errorCode : '';
+  if (method === 'oauth-m2m')
+    return code === 'invalid_client'
+      ? 'the client id or OAuth secret is wrong or revoked: create a new secret for the service principal (workspace admin settings → Identity and access → Service principals → Secrets) and rotate it in Setpoint'
+      : 'check the workspace host and that the service principal is added to the workspace with Workspace access';
+  if (method === 'azure-client-secret')
+    return code === 'invalid_client'
+      ? 'the Entra ID client secret is wrong or expired: add a new client secret under the app registration’s Certificates & secrets and rotate it in Setpoint'
+      : 'check the tenant id, the authority host, and that the app is added to the workspace as a service principal';
+  return 'the token is wrong, expired or revoked: create a new one and rotate it in Setpoint';
 }
 
 class MissingAwsCredentials extends Error {
