@@ -64,7 +64,49 @@ export const accessCheckSchema = z.object({
   ),
 });
 export type AccessCheckResource = z.infer<typeof accessCheckSchema>;
-export const accessCheckBody = z.object({ log_destination: z.string().max(1000).optional() }).default({});
+export const accessCheckBody = z
+  .object({
+    log_destination: z.string().max(1000).optional(),
+    /** The SQL warehouse system tables are read through (checked and remembered). */
+    sql_warehouse_id: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'a SQL warehouse id (letters, digits and dashes)')
+      .optional(),
+  })
+  .default({});
+
+const secret = z.string().min(1).max(10_000);
+const identifier = z.string().min(1).max(200);
+
+/**
+ * How Setpoint signs in to a workspace (add or rotate); the secret is write-only and stored encrypted.
+ * Names follow the Databricks SDKs' `auth_type`.
+ */
+export const workspaceAuthBody = z.discriminatedUnion('auth_type', [
+  z.object({ auth_type: z.literal('pat'), token: secret }),
+  z.object({ auth_type: z.literal('oauth-m2m'), client_id: identifier, client_secret: secret }),
+  z.object({
+    auth_type: z.literal('azure-client-secret'),
+    azure_tenant_id: identifier,
+    azure_client_id: identifier,
+    azure_client_secret: secret,
+    /** Defaults to https://login.microsoftonline.com (sovereign clouds have their own). */
+    azure_authority_host: z
+      .url({ protocol: /^https?$/ })
+      .max(500)
+      .optional(),
+  }),
+]);
+export type WorkspaceAuthBody = z.infer<typeof workspaceAuthBody>;
+export const authMethods = ['pat', 'oauth-m2m', 'azure-client-secret'] as const;
+
+export const workspaceAuthSchema = z.object({
+  auth_type: z.enum(authMethods),
+  /** The client id of a service principal (never the secret). */
+  client_id: z.string().nullable(),
+  updated_at: z.number(),
+});
+export type WorkspaceAuthResource = z.infer<typeof workspaceAuthSchema>;
 
 export const discoverQuery = z.object({ window_days: z.coerce.number().int().min(1).max(60).default(30) });
 

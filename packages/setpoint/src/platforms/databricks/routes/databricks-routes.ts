@@ -23,12 +23,16 @@ import {
   webhookAcceptedSchema,
   webhookParams,
   webhookPayloadSchema,
+  workspaceAuthBody,
+  workspaceAuthSchema,
 } from '@setpoint/api-contract/databricks';
 import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../../service/auth/principal.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
+import { withAuth } from '../auth/credential-fields.js';
+import { workspaceAuthOf } from '../auth/workspace-auth.js';
 import type { DatabricksIntegration } from '../databricks-integration.js';
 import type { DiscoverResult } from '../onboarding/discovery.js';
 import type { ImportedJob } from '../onboarding/onboarding-service.js';
@@ -94,7 +98,7 @@ function presentImport(jobs: ImportedJob[]): ImportResource {
 
 export function databricksRoutes(deps: {
   integration: DatabricksIntegration;
-  workspaces: Pick<WorkspaceService, 'credentials'>;
+  workspaces: Pick<WorkspaceService, 'credentials' | 'update'>;
   projects: Pick<ProjectService, 'get'>;
 }): FastifyPluginAsyncZod {
   const { integration } = deps;
@@ -135,6 +139,33 @@ export function databricksRoutes(deps: {
           await integration.enqueueCollect(workspaceId, runId);
         }
         return reply.status(202).send({ accepted: true, duplicate: !first });
+      },
+    );
+
+    app.put(
+      '/api/v1/workspaces/:id/auth',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary:
+            'Set or rotate how Setpoint signs in (PAT, OAuth M2M, Entra ID service principal); other credentials are kept',
+          security: bearer,
+          params: idParams,
+          body: workspaceAuthBody,
+          response: { 200: workspaceAuthSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const { credentials } = await deps.workspaces.credentials(id);
+        const next = withAuth(credentials, request.body);
+        const auth = workspaceAuthOf(next);
+        const updated = await deps.workspaces.update(id, { credentials: next }, principalOf(request).actor);
+        return {
+          auth_type: auth.method,
+          client_id: auth.method === 'pat' ? null : auth.clientId,
+          updated_at: updated.updatedAt,
+        };
       },
     );
 

@@ -33,7 +33,11 @@ export function createDatabricksRepository(database: Kysely<Database>) {
     },
     async saveWorkspaceLink(
       workspaceId: string,
-      values: { destinationId?: string | null; logDestination?: string | null },
+      values: {
+        destinationId?: string | null;
+        logDestination?: string | null;
+        sqlWarehouseId?: string | null;
+      },
     ) {
       const existing = await this.workspaceLink(workspaceId);
       const row = {
@@ -42,6 +46,8 @@ export function createDatabricksRepository(database: Kysely<Database>) {
           values.destinationId === undefined ? (existing?.destination_id ?? null) : values.destinationId,
         log_destination:
           values.logDestination === undefined ? (existing?.log_destination ?? null) : values.logDestination,
+        sql_warehouse_id:
+          values.sqlWarehouseId === undefined ? (existing?.sql_warehouse_id ?? null) : values.sqlWarehouseId,
         updated_at: Date.now(),
       };
       if (existing)
