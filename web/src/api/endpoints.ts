@@ -18,6 +18,8 @@ import type {
   AppliedConfigResource as AppliedConfig,
   DiscoverResource,
   ImportResource,
+  WorkspaceAuthBody,
+  WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
 import { api, type RequestOptions } from './client.js';
 
@@ -144,6 +146,8 @@ export const endpoints = {
   createWorkspace: (body: Record<string, unknown>) => api.post<Workspace>('/api/v1/workspaces', body),
   updateWorkspace: (id: string, body: Record<string, unknown>) =>
     api.patch<Workspace>(`/api/v1/workspaces/${enc(id)}`, body),
+  rotateWorkspaceAuth: (id: string, body: WorkspaceAuthBody) =>
+    api.put<WorkspaceAuthResource>(`/api/v1/workspaces/${enc(id)}/auth`, body),
   deleteWorkspace: (id: string) => api.delete<void>(`/api/v1/workspaces/${enc(id)}`),
   accessCheck: (id: string) =>
     api
