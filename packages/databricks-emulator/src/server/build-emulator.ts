@@ -19,6 +19,8 @@ import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
 import { shippedJobSettings } from './shipped-jobs.js';
 import { SimClock } from './sim-clock.js';
+import { registerStatementRoutes, type StatementOptions } from './statements-routes.js';
+import { SystemTables, type SystemTablesOptions } from './system-tables/system-tables.js';
 import { VirtualFs } from './virtual-fs.js';
 import { WebhookSender } from './webhooks.js';
 import { registerWorkspaceRoutes } from './workspace-routes.js';
@@ -45,6 +47,10 @@ export interface EmulatorOptions {
   nodeSpecs?: NodeSpecSource;
   /** Service principals and token lifetime of the OAuth issuers (Databricks and Entra ID). */
   oauth?: OAuthOptions;
+  /** Billing lag and restatements of the system tables. */
+  systemTables?: SystemTablesOptions;
+  /** SQL warehouses, execution time, chunk size and grants of the Statement Execution API. */
+  statements?: StatementOptions;
 }
 
 export interface Emulator {
@@ -52,6 +58,7 @@ export interface Emulator {
   context: EmulatorContext;
   token: string;
   oauth: OAuthIssuer;
+  systemTables: SystemTables;
   close(): Promise<void>;
 }
 
@@ -184,6 +191,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerNotificationRoutes(app, kit, context);
   registerAdminRoutes(app, context);
   registerOAuthRoutes(app, oauth, context.baseUrl);
+  const systemTables = new SystemTables({ state, clock, seed, workspaceId }, options.systemTables);
+  registerStatementRoutes(app, kit, systemTables, options.statements);
   app.post('/emulator/admin/oauth/revoke', async () => ({ revoked: oauth.revokeAll() }));
 
   if (options.preloadJobs ?? true) for (const settings of shippedJobSettings()) createJob(context, settings);
@@ -193,8 +202,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     context,
     token,
     oauth,
+    systemTables,
     close: async () => {
       engine.close();
+      systemTables.close();
       await app.close();
       await webhooks.settle();
       await s3Logs?.close();
