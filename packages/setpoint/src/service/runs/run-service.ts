@@ -116,6 +116,26 @@ export function createRunService({
       return result;
     },
 
+    /**
+     * A run described without an event log (a platform's own telemetry, e.g. Databricks system tables):
+     * its profile is stored as given and the pipeline describes, costs and models it like any other.
+     */
+    async createWithProfile(
+      input: NewRunCommon & { profile: RunProfile },
+    ): Promise<{ run: Run; created: boolean }> {
+      await projects.assertExists(input.projectId);
+      const existing = await findExisting(input.projectId, input.externalRunId);
+      if (existing) return { run: existing, created: false };
+      const id = newId('run');
+      const row = newRow(input, id, 'PARSING');
+      row.profile = JSON.stringify(input.profile);
+      row.input_bytes = input.profile.totals.inputBytes;
+      const result = await insertOnce(row);
+      if (result.created)
+        await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
+      return result;
+    },
+
     /** A run whose event log never arrived: kept with its cluster report and the reason, not analyzed. */
     async createWithoutEventLog(
       input: NewRunCommon & { incompleteReason: string },

@@ -15,6 +15,11 @@ export interface AccessCheckOptions {
   /** The workspace's sign-in: the check names its method and when its credential expires. */
   auth?: BearerAuth;
   logDestination?: string | undefined;
+  /** The workspace's SQL warehouse for system tables, and a probe of them through it. */
+  systemTables?: {
+    warehouseId: string | undefined;
+    probe: (() => Promise<string>) | undefined;
+  };
   /** Verify S3 read access with the workspace's AWS credentials (provided by the S3 adapter). */
   checkS3?: (destination: string) => Promise<string>;
 }
@@ -142,6 +147,22 @@ export async function checkWorkspaceAccess(
       },
     );
   }
+  const logLines = results.filter((line) => /^read (DBFS|Volumes|S3)$/.test(line.check));
+  const eventLogs = logLines.length > 0 && logLines.every((line) => line.ok);
+  let systemTables = false;
+  if (options.systemTables?.probe) {
+    const systemProbe = options.systemTables.probe;
+    await probe(
+      'read system tables',
+      `as a metastore admin: GRANT USE CATALOG ON CATALOG system, GRANT USE SCHEMA and SELECT ON SCHEMA system.billing, system.compute, system.lakeflow to the service principal; and CAN USE on SQL warehouse ${options.systemTables.warehouseId}`,
+      async () => {
+        const detail = await systemProbe();
+        systemTables = true;
+        return detail;
+      },
+    );
+  }
+  results.push(dataSources(eventLogs, systemTables, destination !== undefined));
   await probe(
     'create notification destinations',
     'the token must belong to a workspace admin (notification destinations are admin-only)',
@@ -161,6 +182,42 @@ export async function checkWorkspaceAccess(
     },
   );
   return results;
+}
+
+/** Which sources a run is collected from, and what is lost without each. */
+function dataSources(eventLogs: boolean, systemTables: boolean, logsConfigured: boolean): AccessCheckResult {
+  const withoutLogs =
+    'without event logs: no stage, task, spill, shuffle or input-size metrics, so the model learns from runtime and node utilization only';
+  const withoutSystemTables =
+    'without system tables: costs stay estimates from list prices (never reconciled to the bill) and there is no per-minute CPU and memory';
+  if (eventLogs && systemTables)
+    return {
+      check: 'data sources',
+      ok: true,
+      detail: 'event logs and system tables: full profiles, utilization and costs reconciled to the bill',
+    };
+  if (systemTables)
+    return {
+      check: 'data sources',
+      ok: true,
+      detail: `system tables only (agentless): runs, costs as billed, node utilization and recommendations; ${withoutLogs}`,
+      ...(logsConfigured
+        ? {}
+        : { fix: 'set a log destination (workspaces check --log-destination) to add event logs' }),
+    };
+  if (eventLogs)
+    return {
+      check: 'data sources',
+      ok: true,
+      detail: `event logs only; ${withoutSystemTables}`,
+      fix: 'give the workspace a SQL warehouse (workspaces check --sql-warehouse-id) and grant the system schemas',
+    };
+  return {
+    check: 'data sources',
+    ok: false,
+    detail: `neither event logs nor system tables are readable: runs cannot be collected (${withoutLogs}; ${withoutSystemTables})`,
+    fix: 'set a readable log destination (--log-destination) or a SQL warehouse with system-table grants (--sql-warehouse-id)',
+  };
 }
 
 function authDetail(auth: BearerAuth): string {

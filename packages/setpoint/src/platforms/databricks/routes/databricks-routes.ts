@@ -182,7 +182,11 @@ export function databricksRoutes(deps: {
         },
       },
       async (request) => {
-        const checks = await integration.checkAccess(request.params.id, request.body.log_destination);
+        const checks = await integration.checkAccess(
+          request.params.id,
+          request.body.log_destination,
+          request.body.sql_warehouse_id,
+        );
         return { ok: checks.every((check) => check.ok), checks };
       },
     );

@@ -20,6 +20,7 @@ export function migration0020(dialect: DialectName) {
         .addColumn('project_id', 'text', (c) => c.notNull())
         .addColumn('workspace_id', 'text', (c) => c.notNull())
         .addColumn('databricks_run_id', 'text', (c) => c.notNull())
+        .addColumn('cluster_id', 'text', (c) => c.notNull())
         .addColumn('estimated_dbus', 'double precision', (c) => c.notNull())
         .addColumn('estimated_dbu_usd', 'double precision', (c) => c.notNull())
         .addColumn('billed_dbus', 'double precision')

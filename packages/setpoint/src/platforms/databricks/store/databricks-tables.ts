@@ -17,6 +17,7 @@ export type DatabricksRunBillingTable = {
   project_id: string;
   workspace_id: string;
   databricks_run_id: string;
+  cluster_id: string;
   estimated_dbus: number;
   estimated_dbu_usd: number;
   billed_dbus: number | null;
