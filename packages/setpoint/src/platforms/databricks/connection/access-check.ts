@@ -148,7 +148,9 @@ export async function checkWorkspaceAccess(
     );
   }
   const logLines = results.filter((line) => /^read (DBFS|Volumes|S3)$/.test(line.check));
-  const eventLogs = logLines.length > 0 && logLines.every((line) => line.ok);
+  // with a warehouse and no log destination, onboarding leaves clusters without log delivery (agentless)
+  const logsExpected = destination !== undefined || !options.systemTables?.warehouseId;
+  const eventLogs = logsExpected && logLines.length > 0 && logLines.every((line) => line.ok);
   let systemTables = false;
   if (options.systemTables?.probe) {
     const systemProbe = options.systemTables.probe;
