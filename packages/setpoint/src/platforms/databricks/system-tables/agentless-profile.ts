@@ -1,4 +1,8 @@
-import { type RunProfile, runProfileSchema, runProfileSchemaVersion } from '../../../eventlog/run-profile.js';
+import type { RunProfile } from '../../../eventlog/run-profile.js';
+
+/** The profile schema version this builder writes (eventlog/run-profile.ts `runProfileSchemaVersion`). */
+const profileSchemaVersion = 1 as RunProfile['schemaVersion'];
+
 import type { ClusterAndTimeline, NodeUsageSummary } from './system-tables-reader.js';
 
 const zeroTotals = {
@@ -96,7 +100,7 @@ export function agentlessProfile(input: AgentlessInput): RunProfile {
   const coresObserved = executors.reduce((sum, executor) => sum + executor.cores, 0);
   const cluster = input.cluster;
   const profile: RunProfile = {
-    schemaVersion: runProfileSchemaVersion,
+    schemaVersion: profileSchemaVersion,
     source: {
       path: `databricks-system-tables://${input.clusterId}`,
       layout: 'databricks',
@@ -186,5 +190,5 @@ export function agentlessProfile(input: AgentlessInput): RunProfile {
       sparkProperties: { seen: 0, kept: 0, redacted: 0 },
     },
   };
-  return runProfileSchema.parse(profile);
+  return profile;
 }
