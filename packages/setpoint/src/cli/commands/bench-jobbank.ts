@@ -22,6 +22,18 @@ export function formatJobBankTable(result: JobBankResult): string {
     ['collection failures (parked)', String(metrics.operations.collectionFailures), '0'],
     ['runs with an incomplete log', String(metrics.operations.incompleteRuns), ''],
     ['reverts', String(metrics.operations.reverts), ''],
+    [
+      'median |estimated − billed| DBU cost',
+      `${percent(result.billing.medianAbsError)} (${result.billing.runs} runs, ${result.billing.restatedRuns} restated)`,
+      '≤ 2%',
+    ],
+    [
+      'one run through system tables',
+      result.billing.collection
+        ? `${result.billing.collection.statements} statements, ${seconds(result.billing.collection.wallMs)}`
+        : '–',
+      '≤ 3 statements, ≤ 5 s',
+    ],
   );
   const perJob = new Table({
     head: ['job', 'median saving', 'SLA met after LEARNING'],

@@ -180,7 +180,16 @@ export function createSystemTablesReader(statements: StatementClient) {
     };
   }
 
-  return { billing, nodeUsage, clusterAndTimeline, probe };
+  return {
+    billing,
+    nodeUsage,
+    clusterAndTimeline,
+    probe,
+    /** Statements sent through this reader so far. */
+    get statementsSent() {
+      return statements.statementsSent;
+    },
+  };
 }
 
 export type SystemTablesReader = ReturnType<typeof createSystemTablesReader>;
