@@ -211,3 +211,34 @@ export const exportQuery = z.object({
 export const resumeAutoApplySchema = z.object({ resumed: z.literal(true) });
 
 export type AccessCheckLine = AccessCheckResource['checks'][number];
+
+/** A run's DBU cost as estimated from list prices and, once system.billing.usage has it, as billed. */
+export const runBillingSchema = z.object({
+  run_id: z.string(),
+  databricks_run_id: z.string(),
+  estimated_dbus: z.number(),
+  estimated_dbu_usd: z.number(),
+  billed_dbus: z.number().nullable(),
+  billed_dbu_usd: z.number().nullable(),
+  /** billed − estimated, once billed. */
+  difference_usd: z.number().nullable(),
+  /** A RETRACTION or RESTATEMENT changed the bill. */
+  restated: z.boolean(),
+  billed_at: z.number().nullable(),
+  /** false while Setpoint still looks for (late or restated) billing records. */
+  settled: z.boolean(),
+});
+export type RunBillingResource = z.infer<typeof runBillingSchema>;
+export const runBillingListSchema = z.object({ items: z.array(runBillingSchema) });
+
+/** The organization's estimate accuracy: how far list-price estimates were from the bill. */
+export const billingAccuracySchema = z.object({
+  estimated_runs: z.number().int(),
+  billed_runs: z.number().int(),
+  restated_runs: z.number().int(),
+  /** median |estimated − billed| / billed DBU cost; null before the first bill. */
+  median_abs_error: z.number().nullable(),
+  estimated_dbu_usd: z.number(),
+  billed_dbu_usd: z.number(),
+});
+export type BillingAccuracyResource = z.infer<typeof billingAccuracySchema>;

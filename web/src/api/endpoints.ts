@@ -16,8 +16,10 @@ import type {
   AccessCheckLine,
   AccessCheckResource,
   AppliedConfigResource as AppliedConfig,
+  BillingAccuracyResource as BillingAccuracy,
   DiscoverResource,
   ImportResource,
+  RunBillingResource as RunBilling,
   WorkspaceAuthBody,
   WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
@@ -138,6 +140,9 @@ export const endpoints = {
   rollback: (projectId: string) => api.post<unknown>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
   appliedConfigs: (projectId: string) =>
     api.get<{ items: AppliedConfig[] }>(`/api/v1/projects/${enc(projectId)}/applied-configs`),
+  runBilling: (projectId: string) =>
+    api.get<{ items: RunBilling[] }>(`/api/v1/projects/${enc(projectId)}/billing`),
+  billingAccuracy: () => api.get<BillingAccuracy>('/api/v1/billing/accuracy'),
 
   organizationSummary: (from: number, to: number) =>
     api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),

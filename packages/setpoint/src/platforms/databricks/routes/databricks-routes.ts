@@ -5,6 +5,7 @@ import {
   accessCheckBody,
   accessCheckSchema,
   appliedConfigListSchema,
+  billingAccuracySchema,
   collectRunBody,
   collectRunQueuedSchema,
   type DetachResource,
@@ -20,6 +21,7 @@ import {
   resumeAutoApplySchema,
   rollbackBody,
   rollbackSchema,
+  runBillingListSchema,
   webhookAcceptedSchema,
   webhookParams,
   webhookPayloadSchema,
@@ -27,6 +29,7 @@ import {
   workspaceAuthSchema,
 } from '@setpoint/api-contract/databricks';
 import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
+import { median } from '@setpoint/foundation/statistics';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../../service/auth/principal.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
@@ -93,6 +96,39 @@ function presentImport(jobs: ImportedJob[]): ImportResource {
       projects: job.projects.map((project) => ({ id: project.id, cluster_key: project.clusterKey })),
       skipped: job.skipped,
     })),
+  };
+}
+
+type BillingRow = Awaited<ReturnType<DatabricksIntegration['store']['allBilling']>>[number];
+
+function presentBilling(row: BillingRow) {
+  return {
+    run_id: row.run_id,
+    databricks_run_id: row.databricks_run_id,
+    estimated_dbus: row.estimated_dbus,
+    estimated_dbu_usd: row.estimated_dbu_usd,
+    billed_dbus: row.billed_dbus,
+    billed_dbu_usd: row.billed_dbu_usd,
+    difference_usd: row.billed_dbu_usd === null ? null : row.billed_dbu_usd - row.estimated_dbu_usd,
+    restated: row.restated === 1,
+    billed_at: row.billed_at,
+    settled: row.next_check_at === null,
+  };
+}
+
+function billingAccuracy(rows: BillingRow[]) {
+  const billed = rows.filter((row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0);
+  return {
+    estimated_runs: rows.length,
+    billed_runs: billed.length,
+    restated_runs: billed.filter((row) => row.restated === 1).length,
+    median_abs_error: median(
+      billed.map(
+        (row) => Math.abs(row.estimated_dbu_usd - (row.billed_dbu_usd ?? 0)) / (row.billed_dbu_usd ?? 1),
+      ),
+    ),
+    estimated_dbu_usd: billed.reduce((sum, row) => sum + row.estimated_dbu_usd, 0),
+    billed_dbu_usd: billed.reduce((sum, row) => sum + (row.billed_dbu_usd ?? 0), 0),
   };
 }
 
@@ -300,6 +336,37 @@ export function databricksRoutes(deps: {
           pause_reason: guard.pauseReason,
         };
       },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/billing',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: "Each run's DBU cost estimated from list prices and as billed (system.billing.usage)",
+          security: bearer,
+          params: idParams,
+          response: { 200: runBillingListSchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        const rows = await integration.store.billingOfProjects([request.params.id]);
+        return { items: rows.map(presentBilling) };
+      },
+    );
+
+    app.get(
+      '/api/v1/billing/accuracy',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'How close list-price DBU estimates came to the bill, across the organization',
+          security: bearer,
+          response: { 200: billingAccuracySchema },
+        },
+      },
+      async () => billingAccuracy(await integration.store.allBilling()),
     );
 
     app.post(
