@@ -87,10 +87,14 @@ describe('agentless: a workspace without log delivery, read through system table
     const statements = createStatementClient(transport, { warehouseId: defaultWarehouseId });
     const reader = createSystemTablesReader(statements);
     const reconcile = () =>
-      reconcileBilling({ store: integration.store, reader }, h.workspaceId, {
-        waitingIntervalMs: 0,
-        billedIntervalMs: 0,
-      });
+      reconcileBilling(
+        { store: integration.store, reader, reviseCost: integration.reviseRunCost },
+        h.workspaceId,
+        {
+          waitingIntervalMs: 0,
+          billedIntervalMs: 0,
+        },
+      );
     // hour by hour the records arrive (1 h lag), each first too high, then retracted and restated (3 h later)
     const seen = new Set<number>();
     const first = await eventually(async () => {
@@ -109,6 +113,21 @@ describe('agentless: a workspace without log delivery, read through system table
     }, 'the restatement');
     expect(seen.size).toBeGreaterThan(1);
     expect(restated.billed_at).toBe(first.billed_at);
+    // the run's cost now carries the DBUs as billed, so spend, savings and ROI use the bill
+    const revised = await h.server.services.runs.get(projectId, processed.id);
+    const billedLine = revised.cost?.lines.find((line) => line.item.startsWith('Databricks DBUs as billed'));
+    const estimateLine = revised.cost?.lines.find(
+      (line) => line.item === 'estimated Databricks charge before the bill',
+    );
+    expect(billedLine).toBeDefined();
+    expect(billedLine!.usd / estimateLine!.usd).toBeCloseTo(
+      restated.billed_dbu_usd! / restated.estimated_dbu_usd,
+      9,
+    );
+    expect(revised.cost!.totalUsd - detail.cost!.totalUsd).toBeCloseTo(
+      billedLine!.usd - estimateLine!.usd,
+      9,
+    );
     // the restated bill is the simulator's own DBUs; the estimate from cluster events is close to it
     const truth = await fetch(`${h.emulator.url}/emulator/admin/runs/${databricksRunId}`, {
       headers: { authorization: `Bearer ${h.emulator.token}` },

@@ -7,6 +7,7 @@ import { createStatementClient } from './api/statements.js';
 import type { TransportSettings } from './api/transport.js';
 import { createApplier } from './apply/applier.js';
 import { decideAutoApply } from './apply/auto-apply-policy.js';
+import { billedCost } from './billing/billed-cost.js';
 import { reconcileBilling } from './billing/billing-reconciler.js';
 import { estimateClusterDbus } from './billing/dbu-estimate.js';
 import { createCollector, NotReadyYet } from './collect/collector.js';
@@ -17,7 +18,11 @@ import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
 import { createDatabricksRepository } from './store/databricks-repository.js';
-import { createSystemTablesReader, type SystemTablesReader } from './system-tables/system-tables-reader.js';
+import {
+  createSystemTablesReader,
+  type RunBilling,
+  type SystemTablesReader,
+} from './system-tables/system-tables-reader.js';
 
 declare module '../../queue/job-queue.js' {
   interface JobPayloads {
@@ -229,11 +234,24 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     },
   };
 
+  /** The run's stored cost with its DBU charge as billed (spend, savings and ROI then use it). */
+  async function reviseRunCost(row: { runId: string; projectId: string }, bill: RunBilling): Promise<void> {
+    const [stored] = await store.billingOfRuns([row.runId]);
+    if (!stored) return;
+    await deps.runs.reviseCost(row.projectId, row.runId, (cost) =>
+      billedCost(cost, {
+        estimatedDbuUsd: stored.estimated_dbu_usd,
+        billedDbuUsd: bill.usd,
+        billedDbus: bill.dbus,
+      }),
+    );
+  }
+
   /** Estimated DBU costs of the workspace's runs against system.billing.usage. */
   async function reconcileBillingOf(workspaceId: string) {
     const reader = await systemTablesFor(workspaceId);
     if (!reader) return { checked: 0, billed: 0 };
-    return reconcileBilling({ store, reader }, workspaceId);
+    return reconcileBilling({ store, reader, reviseCost: reviseRunCost }, workspaceId);
   }
 
   return {
@@ -241,6 +259,7 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     connect,
     systemTablesFor,
     reconcileBilling: reconcileBillingOf,
+    reviseRunCost,
     applier,
     onboarding,
     discover,

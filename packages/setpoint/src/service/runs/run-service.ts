@@ -6,6 +6,7 @@ import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
 import { parseJsonColumn } from '../../store/json-column.js';
 import type { ProjectRepository } from '../projects/project-repository.js';
+import type { RunCost } from './run-records.js';
 import {
   eventLogBundle,
   type PipelineState,
@@ -134,6 +135,24 @@ export function createRunService({
       if (result.created)
         await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
       return result;
+    },
+
+    /**
+     * A platform learned what the run really cost (its bill): the stored cost is replaced, so spend,
+     * savings and ROI use it. `revise` answers undefined to leave the cost as it is.
+     */
+    async reviseCost(
+      projectId: string,
+      runId: string,
+      revise: (cost: RunCost) => RunCost | undefined,
+    ): Promise<boolean> {
+      const row = await runs.findInProject(projectId, runId);
+      const cost = parseJsonColumn<RunCost>(row?.cost ?? null);
+      if (!row || !cost) return false;
+      const next = revise(cost);
+      if (!next) return false;
+      await runs.update(runId, { cost: JSON.stringify(next) });
+      return true;
     },
 
     /** A run whose event log never arrived: kept with its cluster report and the reason, not analyzed. */

@@ -1,5 +1,5 @@
 import type { DatabricksRepository } from '../store/databricks-repository.js';
-import type { SystemTablesReader } from '../system-tables/system-tables-reader.js';
+import type { RunBilling, SystemTablesReader } from '../system-tables/system-tables-reader.js';
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
@@ -26,7 +26,13 @@ export const defaultReconcilePolicy: ReconcilePolicy = {
  * what was billed beside the estimate, and decides when to look again. One statement per run.
  */
 export async function reconcileBilling(
-  deps: { store: DatabricksRepository; reader: SystemTablesReader; now?: () => number },
+  deps: {
+    store: DatabricksRepository;
+    reader: SystemTablesReader;
+    now?: () => number;
+    /** The run's stored cost takes the bill (savings and ROI then use it). */
+    reviseCost?: (row: { runId: string; projectId: string }, bill: RunBilling) => Promise<void>;
+  },
   workspaceId: string,
   policy: ReconcilePolicy = defaultReconcilePolicy,
 ): Promise<{ checked: number; billed: number }> {
@@ -58,6 +64,7 @@ export async function reconcileBilling(
       billedAt: firstBilledAt,
       nextCheckAt: at - firstBilledAt > watchForRestatementsMs ? null : at + policy.billedIntervalMs,
     });
+    await deps.reviseCost?.({ runId: row.run_id, projectId: row.project_id }, bill);
   }
   return { checked: due.length, billed };
 }
