@@ -16,6 +16,8 @@ export interface JobBankOptions {
   seeds: number;
   /** First seed; seeds are firstSeed … firstSeed + seeds − 1. */
   firstSeed?: number;
+  /** System tables only: no cluster log delivery, runs profiled from the node timeline. */
+  agentless?: boolean;
   log?: (line: string) => void;
 }
 
@@ -82,6 +84,8 @@ async function billingFigures(
 }
 
 export interface JobBankResult {
+  /** Collected through system tables only (no event logs). */
+  agentless: boolean;
   runsPerJob: number;
   seeds: number[];
   jobs: number;
@@ -181,11 +185,12 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       dataDir,
       seed,
       randomColdStart: true,
+      agentless: options.agentless ?? false,
       env: { SETPOINT_LOG_LEVEL: 'silent' },
     });
     try {
       jobs = loop.jobs.length;
-      await useSystemTables(loop);
+      if (!options.agentless) await useSystemTables(loop);
       for (let round = 1; round <= options.runs; round += 1) {
         await loop.round();
         log(`seed ${seed}: round ${round}/${options.runs} done`);
@@ -207,6 +212,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     }
   }
   return {
+    agentless: options.agentless ?? false,
     runsPerJob: options.runs,
     seeds,
     jobs,
