@@ -14,10 +14,15 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 class RunningEmulator:
-    def __init__(self, process: subprocess.Popen, url: str, token: str):
+    def __init__(self, process: subprocess.Popen, url: str, token: str, service_principals=()):
         self.process = process
         self.url = url
         self.token = token
+        self.service_principals = list(service_principals)
+
+    def service_principal(self, kind: str) -> dict:
+        """The emulator's test service principal of a kind (`databricks` or `entra`)."""
+        return next(principal for principal in self.service_principals if principal["kind"] == kind)
 
     def admin(self, method: str, path: str, body=None):
         """Calls the emulator's admin API (clock, faults) with the standard library only."""
@@ -62,7 +67,9 @@ def databricks_emulator():
         raise RuntimeError(f"the emulator did not start: {process.stderr.read()}")
     listening = json.loads(first_line)
     try:
-        yield RunningEmulator(process, listening["url"], listening["token"])
+        yield RunningEmulator(
+            process, listening["url"], listening["token"], listening.get("service_principals", ())
+        )
     finally:
         _stop(process)
 

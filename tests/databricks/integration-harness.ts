@@ -1,7 +1,11 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import {
+  type EmulatorOptions,
+  type RunningEmulator,
+  startEmulator,
+} from '@setpoint/databricks-emulator/server/build-emulator';
 import type { S3Credentials } from '@setpoint/foundation/s3';
 import { loadConfig } from 'setpoint/config/load-config';
 import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
@@ -56,6 +60,10 @@ export async function startHarness(
     s3?: HarnessS3Options;
     /** Setpoint settings by environment variable, over the harness defaults. */
     env?: Record<string, string>;
+    /** Emulator settings over the harness defaults (system tables, statements, OAuth). */
+    emulator?: EmulatorOptions;
+    /** The workspace's sign-in instead of the emulator's PAT (given the emulator's URL). */
+    auth?: (emulatorUrl: string) => Record<string, string>;
   } = {},
 ): Promise<Harness> {
   const emulator = await startEmulator({
@@ -67,6 +75,7 @@ export async function startHarness(
     ...(options.s3 && {
       s3LogDelivery: { endpoint: options.s3.deliveryEndpoint, credentials: options.s3.credentials },
     }),
+    ...options.emulator,
   });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-int-'));
   const config = loadConfig(
@@ -92,7 +101,7 @@ export async function startHarness(
       planType: 'Premium',
       computeType: 'Jobs Compute',
       credentials: {
-        token: emulator.token,
+        ...(options.auth ? options.auth(emulator.url) : { token: emulator.token }),
         ...(options.s3 && {
           aws_access_key_id: options.s3.credentials.accessKeyId,
           aws_secret_access_key: options.s3.credentials.secretAccessKey,

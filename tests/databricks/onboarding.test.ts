@@ -20,14 +20,20 @@ describe('Databricks integration against the emulator', () => {
     );
 
     expect(checks.map((check) => check.check)).toEqual([
+      'authenticate',
       'list jobs',
       'read runs',
       'read clusters and cluster events',
       'read DBFS',
+      'data sources',
       'create notification destinations',
       'update jobs',
     ]);
     expect(checks.filter((check) => !check.ok)).toEqual([]);
+    // no SQL warehouse: event logs only, and the check says what that loses
+    expect(checks.find((check) => check.check === 'data sources')?.detail).toMatch(
+      /^event logs only; without system tables: costs stay estimates/,
+    );
   });
 
   it('discovers every job with its compute and a monthly cost', async () => {

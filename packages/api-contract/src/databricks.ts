@@ -64,7 +64,49 @@ export const accessCheckSchema = z.object({
   ),
 });
 export type AccessCheckResource = z.infer<typeof accessCheckSchema>;
-export const accessCheckBody = z.object({ log_destination: z.string().max(1000).optional() }).default({});
+export const accessCheckBody = z
+  .object({
+    log_destination: z.string().max(1000).optional(),
+    /** The SQL warehouse system tables are read through (checked and remembered). */
+    sql_warehouse_id: z
+      .string()
+      .regex(/^[A-Za-z0-9-]{1,64}$/, 'a SQL warehouse id (letters, digits and dashes)')
+      .optional(),
+  })
+  .default({});
+
+const secret = z.string().min(1).max(10_000);
+const identifier = z.string().min(1).max(200);
+
+/**
+ * How Setpoint signs in to a workspace (add or rotate); the secret is write-only and stored encrypted.
+ * Names follow the Databricks SDKs' `auth_type`.
+ */
+export const workspaceAuthBody = z.discriminatedUnion('auth_type', [
+  z.object({ auth_type: z.literal('pat'), token: secret }),
+  z.object({ auth_type: z.literal('oauth-m2m'), client_id: identifier, client_secret: secret }),
+  z.object({
+    auth_type: z.literal('azure-client-secret'),
+    azure_tenant_id: identifier,
+    azure_client_id: identifier,
+    azure_client_secret: secret,
+    /** Defaults to https://login.microsoftonline.com (sovereign clouds have their own). */
+    azure_authority_host: z
+      .url({ protocol: /^https?$/ })
+      .max(500)
+      .optional(),
+  }),
+]);
+export type WorkspaceAuthBody = z.infer<typeof workspaceAuthBody>;
+export const authMethods = ['pat', 'oauth-m2m', 'azure-client-secret'] as const;
+
+export const workspaceAuthSchema = z.object({
+  auth_type: z.enum(authMethods),
+  /** The client id of a service principal (never the secret). */
+  client_id: z.string().nullable(),
+  updated_at: z.number(),
+});
+export type WorkspaceAuthResource = z.infer<typeof workspaceAuthSchema>;
 
 export const discoverQuery = z.object({ window_days: z.coerce.number().int().min(1).max(60).default(30) });
 
@@ -169,3 +211,34 @@ export const exportQuery = z.object({
 export const resumeAutoApplySchema = z.object({ resumed: z.literal(true) });
 
 export type AccessCheckLine = AccessCheckResource['checks'][number];
+
+/** A run's DBU cost as estimated from list prices and, once system.billing.usage has it, as billed. */
+export const runBillingSchema = z.object({
+  run_id: z.string(),
+  databricks_run_id: z.string(),
+  estimated_dbus: z.number(),
+  estimated_dbu_usd: z.number(),
+  billed_dbus: z.number().nullable(),
+  billed_dbu_usd: z.number().nullable(),
+  /** billed − estimated, once billed. */
+  difference_usd: z.number().nullable(),
+  /** A RETRACTION or RESTATEMENT changed the bill. */
+  restated: z.boolean(),
+  billed_at: z.number().nullable(),
+  /** false while Setpoint still looks for (late or restated) billing records. */
+  settled: z.boolean(),
+});
+export type RunBillingResource = z.infer<typeof runBillingSchema>;
+export const runBillingListSchema = z.object({ items: z.array(runBillingSchema) });
+
+/** The organization's estimate accuracy: how far list-price estimates were from the bill. */
+export const billingAccuracySchema = z.object({
+  estimated_runs: z.number().int(),
+  billed_runs: z.number().int(),
+  restated_runs: z.number().int(),
+  /** median |estimated − billed| / billed DBU cost; null before the first bill. */
+  median_abs_error: z.number().nullable(),
+  estimated_dbu_usd: z.number(),
+  billed_dbu_usd: z.number(),
+});
+export type BillingAccuracyResource = z.infer<typeof billingAccuracySchema>;

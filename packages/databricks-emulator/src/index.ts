@@ -18,6 +18,12 @@ export {
 } from './server/build-emulator.js';
 export { type FaultRuleInput, faultRulesSchema } from './server/faults.js';
 export type { NodeSpec, NodeSpecSource } from './server/node-specs.js';
+export {
+  azureDatabricksResourceId,
+  defaultServicePrincipals,
+  type OAuthOptions,
+  type ServicePrincipal,
+} from './server/oauth.js';
 export type { JobSettings, NewClusterSettings } from './server/schema.js';
 export { shippedJobSettings } from './server/shipped-jobs.js';
 export { type Workload, workloadSchema } from './workloads/schema.js';

@@ -21,7 +21,7 @@ export class ApiError extends Error {
 
 export const csrfCookieName = 'setpoint_csrf';
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 let unauthorizedHandler: (() => void) | null = null;
 
@@ -112,6 +112,7 @@ export const api = {
   post: <T>(path: string, body?: unknown, options?: RequestOptions) =>
     apiRequest<T>('POST', path, { ...options, body }),
   patch: <T>(path: string, body: unknown) => apiRequest<T>('PATCH', path, { body }),
+  put: <T>(path: string, body: unknown) => apiRequest<T>('PUT', path, { body }),
   delete: <T>(path: string) => apiRequest<T>('DELETE', path),
 };
 

@@ -16,8 +16,12 @@ import type {
   AccessCheckLine,
   AccessCheckResource,
   AppliedConfigResource as AppliedConfig,
+  BillingAccuracyResource as BillingAccuracy,
   DiscoverResource,
   ImportResource,
+  RunBillingResource as RunBilling,
+  WorkspaceAuthBody,
+  WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
 import { api, type RequestOptions } from './client.js';
 
@@ -136,6 +140,9 @@ export const endpoints = {
   rollback: (projectId: string) => api.post<unknown>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
   appliedConfigs: (projectId: string) =>
     api.get<{ items: AppliedConfig[] }>(`/api/v1/projects/${enc(projectId)}/applied-configs`),
+  runBilling: (projectId: string) =>
+    api.get<{ items: RunBilling[] }>(`/api/v1/projects/${enc(projectId)}/billing`),
+  billingAccuracy: () => api.get<BillingAccuracy>('/api/v1/billing/accuracy'),
 
   organizationSummary: (from: number, to: number) =>
     api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),
@@ -144,6 +151,8 @@ export const endpoints = {
   createWorkspace: (body: Record<string, unknown>) => api.post<Workspace>('/api/v1/workspaces', body),
   updateWorkspace: (id: string, body: Record<string, unknown>) =>
     api.patch<Workspace>(`/api/v1/workspaces/${enc(id)}`, body),
+  rotateWorkspaceAuth: (id: string, body: WorkspaceAuthBody) =>
+    api.put<WorkspaceAuthResource>(`/api/v1/workspaces/${enc(id)}/auth`, body),
   deleteWorkspace: (id: string) => api.delete<void>(`/api/v1/workspaces/${enc(id)}`),
   accessCheck: (id: string) =>
     api

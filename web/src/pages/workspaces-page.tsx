@@ -1,5 +1,5 @@
 import type { WorkspaceResource as Workspace } from '@setpoint/api-contract';
-import type { AccessCheckLine } from '@setpoint/api-contract/databricks';
+import type { AccessCheckLine, WorkspaceAuthBody } from '@setpoint/api-contract/databricks';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
@@ -16,7 +16,12 @@ interface WorkspaceForm {
   host: string;
   plan_type: '' | 'Standard' | 'Premium' | 'Enterprise';
   compute_type: string;
+  auth_type: WorkspaceAuthBody['auth_type'];
   token: string;
+  client_id: string;
+  client_secret: string;
+  azure_tenant_id: string;
+  azure_authority_host: string;
 }
 
 const emptyForm: WorkspaceForm = {
@@ -26,8 +31,28 @@ const emptyForm: WorkspaceForm = {
   host: '',
   plan_type: 'Premium',
   compute_type: 'Jobs Compute',
+  auth_type: 'pat',
   token: '',
+  client_id: '',
+  client_secret: '',
+  azure_tenant_id: '',
+  azure_authority_host: '',
 };
+
+/** The sign-in the form asks for, or null when no secret was typed (an edit keeps the stored one). */
+function authOf(form: WorkspaceForm): WorkspaceAuthBody | null {
+  if (form.auth_type === 'pat') return form.token ? { auth_type: 'pat', token: form.token } : null;
+  if (!form.client_secret) return null;
+  if (form.auth_type === 'oauth-m2m')
+    return { auth_type: 'oauth-m2m', client_id: form.client_id.trim(), client_secret: form.client_secret };
+  return {
+    auth_type: 'azure-client-secret',
+    azure_tenant_id: form.azure_tenant_id.trim(),
+    azure_client_id: form.client_id.trim(),
+    azure_client_secret: form.client_secret,
+    ...(form.azure_authority_host.trim() ? { azure_authority_host: form.azure_authority_host.trim() } : {}),
+  };
+}
 
 function toBody(form: WorkspaceForm, editing: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -38,8 +63,9 @@ function toBody(form: WorkspaceForm, editing: boolean): Record<string, unknown> 
     plan_type: form.plan_type || null,
     compute_type: form.compute_type.trim() || null,
   };
-  // The token is write-only: an empty field while editing keeps the stored one.
-  if (form.token || !editing) body.credentials = form.token ? { token: form.token } : null;
+  // Secrets are write-only; a new workspace gets its sign-in here, an edit rotates it through /auth.
+  const auth = authOf(form);
+  if (!editing) body.credentials = auth;
   return body;
 }
 
@@ -209,7 +235,12 @@ function WorkspaceEditor({
           host: workspace.host ?? '',
           plan_type: (workspace.plan_type ?? '') as WorkspaceForm['plan_type'],
           compute_type: workspace.compute_type ?? '',
+          auth_type: 'pat',
           token: '',
+          client_id: '',
+          client_secret: '',
+          azure_tenant_id: '',
+          azure_authority_host: '',
         }
       : emptyForm,
   );
@@ -227,6 +258,9 @@ function WorkspaceEditor({
       const saved = workspace
         ? await endpoints.updateWorkspace(workspace.id, body)
         : await endpoints.createWorkspace(body);
+      const auth = authOf(form);
+      // rotation replaces the sign-in only: AWS keys for S3 logs stay
+      if (workspace && auth) await endpoints.rotateWorkspaceAuth(workspace.id, auth);
       onSaved(saved);
     } catch (caught) {
       setError(messageOf(caught));
@@ -295,16 +329,82 @@ function WorkspaceEditor({
         </label>
       </div>
       <label className="field">
-        <span>Access token</span>
-        <input
-          type="password"
-          autoComplete="off"
-          value={form.token}
-          placeholder={workspace?.has_credentials ? 'stored — leave empty to keep it' : 'dapi…'}
-          onChange={(event) => set('token', event.target.value)}
-        />
-        <small>Stored encrypted and never shown again.</small>
+        <span>Sign in with</span>
+        <select
+          value={form.auth_type}
+          onChange={(event) => set('auth_type', event.target.value as WorkspaceForm['auth_type'])}
+        >
+          <option value="pat">Personal access token</option>
+          <option value="oauth-m2m">OAuth M2M (Databricks service principal)</option>
+          <option value="azure-client-secret">Microsoft Entra ID service principal</option>
+        </select>
+        {workspace?.has_credentials && (
+          <small>Stored credentials are kept unless a new secret is entered.</small>
+        )}
       </label>
+      {form.auth_type === 'pat' ? (
+        <label className="field">
+          <span>Access token</span>
+          <input
+            type="password"
+            autoComplete="off"
+            value={form.token}
+            placeholder={workspace?.has_credentials ? 'stored — leave empty to keep it' : 'dapi…'}
+            onChange={(event) => set('token', event.target.value)}
+          />
+          <small>Stored encrypted and never shown again.</small>
+        </label>
+      ) : (
+        <>
+          <div className="field-row">
+            {form.auth_type === 'azure-client-secret' && (
+              <label className="field">
+                <span>Tenant id</span>
+                <input
+                  required
+                  value={form.azure_tenant_id}
+                  onChange={(event) => set('azure_tenant_id', event.target.value)}
+                />
+              </label>
+            )}
+            <label className="field">
+              <span>Client id</span>
+              <input
+                required
+                value={form.client_id}
+                placeholder="application id of the service principal"
+                onChange={(event) => set('client_id', event.target.value)}
+              />
+            </label>
+            <label className="field">
+              <span>{form.auth_type === 'oauth-m2m' ? 'OAuth secret' : 'Client secret'}</span>
+              <input
+                type="password"
+                autoComplete="off"
+                required={!workspace}
+                value={form.client_secret}
+                placeholder={workspace?.has_credentials ? 'enter a new secret to rotate' : ''}
+                onChange={(event) => set('client_secret', event.target.value)}
+              />
+            </label>
+          </div>
+          {form.auth_type === 'azure-client-secret' && (
+            <label className="field">
+              <span>Authority host</span>
+              <input
+                type="url"
+                value={form.azure_authority_host}
+                placeholder="https://login.microsoftonline.com"
+                onChange={(event) => set('azure_authority_host', event.target.value)}
+              />
+            </label>
+          )}
+          <small>
+            Tokens are requested with the secret, cached and renewed before they expire; the secret is stored
+            encrypted.
+          </small>
+        </>
+      )}
       {error && (
         <p className="notice notice-error" role="alert">
           {error}

@@ -13,11 +13,14 @@ import { createJob, registerJobsRoutes } from './jobs-routes.js';
 import { type S3DeliveryOptions, S3LogSink } from './log-delivery-s3.js';
 import type { NodeSpecSource } from './node-specs.js';
 import { registerNotificationRoutes } from './notification-routes.js';
+import { OAuthIssuer, type OAuthOptions, registerOAuthRoutes } from './oauth.js';
 import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
 import { shippedJobSettings } from './shipped-jobs.js';
 import { SimClock } from './sim-clock.js';
+import { registerStatementRoutes, type StatementOptions } from './statements-routes.js';
+import { SystemTables, type SystemTablesOptions } from './system-tables/system-tables.js';
 import { VirtualFs } from './virtual-fs.js';
 import { WebhookSender } from './webhooks.js';
 import { registerWorkspaceRoutes } from './workspace-routes.js';
@@ -42,12 +45,20 @@ export interface EmulatorOptions {
   s3LogDelivery?: S3DeliveryOptions;
   /** Instance specs list-node-types reports instead of the simulator's own table. */
   nodeSpecs?: NodeSpecSource;
+  /** Service principals and token lifetime of the OAuth issuers (Databricks and Entra ID). */
+  oauth?: OAuthOptions;
+  /** Billing lag and restatements of the system tables. */
+  systemTables?: SystemTablesOptions;
+  /** SQL warehouses, execution time, chunk size and grants of the Statement Execution API. */
+  statements?: StatementOptions;
 }
 
 export interface Emulator {
   app: FastifyInstance;
   context: EmulatorContext;
   token: string;
+  oauth: OAuthIssuer;
+  systemTables: SystemTables;
   close(): Promise<void>;
 }
 
@@ -127,9 +138,22 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   });
 
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) =>
+      done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))),
+  );
+
+  const oauth = new OAuthIssuer(options.oauth);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') && !request.url.startsWith('/emulator/admin')) return;
-    if (request.headers.authorization !== `Bearer ${token}`) {
+    const presented = request.headers.authorization ?? '';
+    const bearer = presented.startsWith('Bearer ') ? presented.slice('Bearer '.length) : '';
+    // the admin API is the emulator's own: only its fixed token opens it
+    const accepted =
+      bearer === token || (request.url.startsWith('/api/') && bearer !== '' && oauth.accepts(bearer));
+    if (!accepted) {
       const error = unauthenticated();
       return sendError(reply, errorKinds[error.kind].httpStatus, error.code, error.message);
     }
@@ -166,6 +190,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerWorkspaceRoutes(app, kit, context);
   registerNotificationRoutes(app, kit, context);
   registerAdminRoutes(app, context);
+  registerOAuthRoutes(app, oauth, context.baseUrl);
+  const systemTables = new SystemTables({ state, clock, seed, workspaceId }, options.systemTables);
+  registerStatementRoutes(app, kit, systemTables, options.statements);
+  app.post('/emulator/admin/oauth/revoke', async () => ({ revoked: oauth.revokeAll() }));
 
   if (options.preloadJobs ?? true) for (const settings of shippedJobSettings()) createJob(context, settings);
 
@@ -173,8 +201,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     app,
     context,
     token,
+    oauth,
+    systemTables,
     close: async () => {
       engine.close();
+      systemTables.close();
       await app.close();
       await webhooks.settle();
       await s3Logs?.close();

@@ -19,6 +19,11 @@ export interface DriverOptions {
   /** Extra env for the Setpoint server config (tests make it faster). */
   env?: NodeJS.ProcessEnv;
   log?: (line: string) => void;
+  /**
+   * Read the workspace through system tables only: its SQL warehouse is set before import and every job
+   * cluster's `cluster_log_conf` is removed, so no event log is ever delivered.
+   */
+  agentless?: boolean;
 }
 
 export interface ProjectRun {
@@ -106,19 +111,41 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     'demo',
   );
   const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
+  if (options.agentless) {
+    const warehouses = await fetch(`${emulator.url}/api/2.0/sql/warehouses`, {
+      headers: { authorization: `Bearer ${emulator.token}` },
+    }).then((response) => response.json() as Promise<{ warehouses?: Array<{ id: string }> }>);
+    const warehouseId = warehouses.warehouses?.[0]?.id;
+    if (!warehouseId) throw new Error('the emulated workspace has no SQL warehouse');
+    await databricksIntegrationOf(services).store.saveWorkspaceLink(workspace.id, {
+      sqlWarehouseId: warehouseId,
+    });
+  }
+  const withoutLogs = <T extends { cluster_log_conf?: unknown }>(cluster: T): T => {
+    if (!options.agentless) return cluster;
+    const { cluster_log_conf: _dropped, ...rest } = cluster;
+    return rest as T;
+  };
   const jobs: ClosedLoop['jobs'] = [];
   let index = 0;
   for await (const job of databricks.listJobs()) {
-    if (options.randomColdStart) {
+    if (options.randomColdStart || options.agentless) {
       const tasks = (job.settings.tasks ?? []).map((task) => {
         if (!task.new_cluster) return task;
+        if (!options.randomColdStart) return { ...task, new_cluster: withoutLogs(task.new_cluster) };
         const type = coldStartTypes[(options.seed * 7 + index * 3) % coldStartTypes.length] ?? 'm5.xlarge';
         const workers = 2 + ((options.seed * 5 + index * 11) % 10);
         const { autoscale: _autoscale, ...rest } = task.new_cluster;
-        return { ...task, new_cluster: { ...rest, node_type_id: type, num_workers: workers } };
+        return { ...task, new_cluster: withoutLogs({ ...rest, node_type_id: type, num_workers: workers }) };
       });
-      if (tasks.some((task) => task.new_cluster))
-        await databricks.updateJob(job.job_id, { tasks: tasks.filter((task) => task.new_cluster) });
+      const jobClusters = (job.settings.job_clusters ?? []).map((entry) =>
+        entry.new_cluster ? { ...entry, new_cluster: withoutLogs(entry.new_cluster) } : entry,
+      );
+      if (tasks.some((task) => task.new_cluster) || (options.agentless && jobClusters.length > 0))
+        await databricks.updateJob(job.job_id, {
+          tasks: tasks.filter((task) => task.new_cluster),
+          ...(options.agentless && jobClusters.length > 0 ? { job_clusters: jobClusters } : {}),
+        });
     }
     index += 1;
     const [imported] = await databricksIntegrationOf(services).onboarding.importJobs(

@@ -3,7 +3,10 @@ import type {
   RecommendationResource as Recommendation,
   RunResource as Run,
 } from '@setpoint/api-contract';
-import type { AppliedConfigResource as AppliedConfig } from '@setpoint/api-contract/databricks';
+import type {
+  AppliedConfigResource as AppliedConfig,
+  RunBillingResource as RunBilling,
+} from '@setpoint/api-contract/databricks';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 
@@ -15,12 +18,14 @@ export interface ProjectData {
   recommendations: Recommendation[] | null;
   /** Clusters written into the job, oldest first; null when the server keeps no such history. */
   appliedConfigs: AppliedConfig[] | null;
+  /** DBU cost estimated and billed per run, by run id; empty when the workspace reads no system tables. */
+  billing: Map<string, RunBilling>;
 }
 
 const startOf = (run: Run) => run.started_at ?? run.created_at;
 
 export async function loadProjectData(id: string, signal: AbortSignal): Promise<ProjectData> {
-  const [project, runs, recommendations, appliedConfigs] = await Promise.all([
+  const [project, runs, recommendations, appliedConfigs, billing] = await Promise.all([
     endpoints.project(id),
     endpoints.runs(id, signal),
     endpoints.recommendations(id, signal).catch((error: unknown) => {
@@ -35,6 +40,13 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
         throw error;
       },
     ),
+    endpoints.runBilling(id).then(
+      (answer) => answer.items,
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status >= 400 && error.status < 500) return [];
+        throw error;
+      },
+    ),
   ]);
   return {
     project,
@@ -43,5 +55,6 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
       ? [...recommendations].sort((a, b) => b.created_at - a.created_at)
       : null,
     appliedConfigs,
+    billing: new Map(billing.map((row) => [row.run_id, row])),
   };
 }

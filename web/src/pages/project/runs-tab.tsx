@@ -1,4 +1,5 @@
 import type { RunResource as Run, RunDetailResource as RunDetail } from '@setpoint/api-contract';
+import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
 import { Fragment, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -14,6 +15,14 @@ type DetailLoad =
 
 const runtimeOf = (run: Run) =>
   run.started_at !== null && run.ended_at !== null ? (run.ended_at - run.started_at) / 60_000 : null;
+
+/** "$0.07 / $0.07", "$0.07 / pending" or "–" (no system tables); a restated bill says so. */
+function billingLabel(billing: RunBilling | undefined): string {
+  if (!billing) return '–';
+  const estimated = formatUsd(billing.estimated_dbu_usd);
+  if (billing.billed_dbu_usd === null) return `${estimated} / pending`;
+  return `${estimated} / ${formatUsd(billing.billed_dbu_usd)}${billing.restated ? ' (restated)' : ''}`;
+}
 
 export function RunsTab({ data }: { data: ProjectData }) {
   const [open, setOpen] = useState<string | null>(null);
@@ -42,6 +51,9 @@ export function RunsTab({ data }: { data: ProjectData }) {
           <th>Status</th>
           <th className="num">Runtime</th>
           <th className="num">Cost</th>
+          <th className="num" title="DBU cost estimated from list prices / as billed (system.billing.usage)">
+            DBUs estimated / billed
+          </th>
           <th className="num">Input</th>
           <th>Cluster</th>
           <th>Configured by</th>
@@ -70,13 +82,16 @@ export function RunsTab({ data }: { data: ProjectData }) {
               </td>
               <td className="num">{formatMinutes(runtimeOf(run))}</td>
               <td className="num">{formatUsd(run.cost?.total_usd)}</td>
+              <td className="num" data-testid="run-billing">
+                {billingLabel(data.billing.get(run.id))}
+              </td>
               <td className="num">{formatBytes(run.input_bytes)}</td>
               <td>{clusterLabel(run)}</td>
               <td>{run.on_recommendation_id ? 'Setpoint' : 'job definition'}</td>
             </tr>
             {open === run.id && (
               <tr className="drill-row">
-                <td colSpan={7}>
+                <td colSpan={8}>
                   {detail.state === 'loading' && <Loading label="Loading the run's analysis…" />}
                   {detail.state === 'failed' && <ErrorNotice message={detail.message} />}
                   {detail.state === 'ready' && <RunAnalysis detail={detail.detail} />}

@@ -41,6 +41,13 @@ export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null;
   const summary = result.state === 'ready' ? result.data : null;
   const fallback = result.state === 'unavailable' ? unavailable : (failed ?? pending);
 
+  const accuracy = useApi(`billing-accuracy:${rowsShown}`, () =>
+    rowsShown
+      ? afterNextPaint().then(() => endpoints.billingAccuracy())
+      : new Promise<never>(() => undefined),
+  ).result;
+  const accuracyData = accuracy.state === 'ready' ? accuracy.data : null;
+
   const perPhase = new Map<string, number>();
   for (const project of projects ?? []) perPhase.set(project.phase, (perPhase.get(project.phase) ?? 0) + 1);
 
@@ -95,6 +102,25 @@ export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null;
               </li>
             ))}
           </ul>
+        )}
+      </Kpi>
+      <Kpi label="Estimate accuracy" testId="kpi-estimate-accuracy">
+        {accuracyData ? (
+          accuracyData.median_abs_error === null ? (
+            <span className="kpi-note">no billed runs yet (system tables)</span>
+          ) : (
+            <>
+              {`±${(accuracyData.median_abs_error * 100).toFixed(1)}%`}
+              <span className="kpi-note">
+                median |estimated − billed| DBU cost over {accuracyData.billed_runs} billed runs
+                {accuracyData.restated_runs > 0 ? `, ${accuracyData.restated_runs} restated` : ''}
+              </span>
+            </>
+          )
+        ) : accuracy.state === 'unavailable' || accuracy.state === 'failed' ? (
+          unavailable
+        ) : (
+          pending
         )}
       </Kpi>
     </div>

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { median } from '@setpoint/foundation/statistics';
 import { type ClosedLoop, startClosedLoop } from '../../demo/closed-loop-driver.js';
 import { databricksIntegrationOf } from '../../platforms/databricks/databricks-platform.js';
 import {
@@ -15,15 +16,83 @@ export interface JobBankOptions {
   seeds: number;
   /** First seed; seeds are firstSeed … firstSeed + seeds − 1. */
   firstSeed?: number;
+  /** System tables only: no cluster log delivery, runs profiled from the node timeline. */
+  agentless?: boolean;
   log?: (line: string) => void;
 }
 
+export interface BillingFigures {
+  /** Runs whose DBU cost was both estimated and billed. */
+  runs: number;
+  /** median |estimated − billed| / billed DBU cost per run. */
+  medianAbsError: number | null;
+  restatedRuns: number;
+  /** Statements and wall time to read one run through system tables (nodes, cluster and timeline, bill). */
+  collection: { statements: number; wallMs: number } | null;
+}
+
+/** The workspace reads system tables through its first SQL warehouse, found as a client would find it. */
+async function useSystemTables(loop: ClosedLoop): Promise<void> {
+  const integration = databricksIntegrationOf(loop.server.services);
+  const { transport } = await integration.connect(loop.workspaceId);
+  const listed = (await transport.json({ method: 'GET', path: '/api/2.0/sql/warehouses' })) as {
+    warehouses?: Array<{ id: string }>;
+  };
+  const warehouseId = listed.warehouses?.[0]?.id;
+  if (!warehouseId) throw new Error('the workspace has no SQL warehouse');
+  await integration.store.saveWorkspaceLink(loop.workspaceId, { sqlWarehouseId: warehouseId });
+}
+
+/**
+ * After the rounds: moves the emulated clock past the billing lag and every restatement, reconciles
+ * each run's estimate with system.billing.usage, and times the collection of one run.
+ */
+/** Past the emulator's default billing lag (2 h) and restatement delay (6 h). */
+const settleBillingMs = 12 * 3_600_000;
+
+async function billingFigures(
+  loop: ClosedLoop,
+  settleMs: number,
+): Promise<BillingFigures & { errors: number[] }> {
+  const integration = databricksIntegrationOf(loop.server.services);
+  loop.emulator.context.clock.advance(settleMs);
+  await integration.reconcileBilling(loop.workspaceId);
+  const rows = (await integration.store.allBilling()).filter(
+    (row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0,
+  );
+  const errors = rows.map(
+    (row) => Math.abs(row.estimated_dbu_usd - (row.billed_dbu_usd ?? 0)) / (row.billed_dbu_usd ?? 1),
+  );
+  const sample = rows[0];
+  let collection: BillingFigures['collection'] = null;
+  const reader = await integration.systemTablesFor(loop.workspaceId);
+  if (sample && reader) {
+    const before = reader.statementsSent;
+    const started = performance.now();
+    await reader.nodeUsage(sample.cluster_id);
+    await reader.clusterAndTimeline(sample.cluster_id, sample.databricks_run_id);
+    await reader.billing(sample.databricks_run_id, sample.cluster_id);
+    collection = { statements: reader.statementsSent - before, wallMs: performance.now() - started };
+  }
+  return {
+    runs: rows.length,
+    medianAbsError: median(errors),
+    errors,
+    restatedRuns: rows.filter((row) => row.restated === 1).length,
+    collection,
+  };
+}
+
 export interface JobBankResult {
+  /** Collected through system tables only (no event logs). */
+  agentless: boolean;
   runsPerJob: number;
   seeds: number[];
   jobs: number;
   wallSeconds: number;
   metrics: JobBankMetrics;
+  /** DBU cost estimated vs billed (system tables), over every seed; collection timed on the last. */
+  billing: BillingFigures;
 }
 
 async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankProject[]> {
@@ -107,6 +176,8 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     reverts: 0,
   };
   let jobs = 0;
+  const billing: BillingFigures = { runs: 0, medianAbsError: null, restatedRuns: 0, collection: null };
+  const billingErrors: number[] = [];
   for (const seed of seeds) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-jobbank-'));
     const loop = await startClosedLoop({
@@ -114,10 +185,12 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       dataDir,
       seed,
       randomColdStart: true,
+      agentless: options.agentless ?? false,
       env: { SETPOINT_LOG_LEVEL: 'silent' },
     });
     try {
       jobs = loop.jobs.length;
+      if (!options.agentless) await useSystemTables(loop);
       for (let round = 1; round <= options.runs; round += 1) {
         await loop.round();
         log(`seed ${seed}: round ${round}/${options.runs} done`);
@@ -128,16 +201,23 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       operations.collectionFailures += observed.collectionFailures;
       operations.incompleteRuns += observed.incompleteRuns;
       operations.reverts += observed.reverts;
+      const figures = await billingFigures(loop, settleBillingMs);
+      billing.runs += figures.runs;
+      billing.restatedRuns += figures.restatedRuns;
+      billingErrors.push(...figures.errors);
+      billing.collection = figures.collection ?? billing.collection;
     } finally {
       await loop.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
   return {
+    agentless: options.agentless ?? false,
     runsPerJob: options.runs,
     seeds,
     jobs,
     wallSeconds: (performance.now() - started) / 1000,
     metrics: jobBankMetrics(projects, operations),
+    billing: { ...billing, medianAbsError: median(billingErrors) },
   };
 }

@@ -22,6 +22,18 @@ export function formatJobBankTable(result: JobBankResult): string {
     ['collection failures (parked)', String(metrics.operations.collectionFailures), '0'],
     ['runs with an incomplete log', String(metrics.operations.incompleteRuns), ''],
     ['reverts', String(metrics.operations.reverts), ''],
+    [
+      'median |estimated − billed| DBU cost',
+      `${percent(result.billing.medianAbsError)} (${result.billing.runs} runs, ${result.billing.restatedRuns} restated)`,
+      '≤ 2%',
+    ],
+    [
+      'one run through system tables',
+      result.billing.collection
+        ? `${result.billing.collection.statements} statements, ${seconds(result.billing.collection.wallMs)}`
+        : '–',
+      '≤ 3 statements, ≤ 5 s',
+    ],
   );
   const perJob = new Table({
     head: ['job', 'median saving', 'SLA met after LEARNING'],
@@ -31,7 +43,7 @@ export function formatJobBankTable(result: JobBankResult): string {
     perJob.push([name, percent(entry.medianSaving), percent(entry.slaMetShare)]);
   }
   return (
-    `Job Bank through the service: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
+    `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
     `(seeds ${result.seeds.join(', ')}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n`
   );
 }
@@ -45,6 +57,7 @@ export function registerBenchJobBankCommand(bench: Command): void {
     .option('--runs <count>', 'runs per job, counting the cold start', '12')
     .option('--seeds <count>', 'random cold starts per job (each its own emulated workspace)', '3')
     .option('--first-seed <n>', 'seed of the first cold start', '1')
+    .option('--agentless', 'no cluster log delivery: collect every run through system tables only')
     .option('--json', 'print the results as JSON')
     .addHelpText(
       'after',
@@ -65,6 +78,7 @@ the service's own: webhook-to-recommendation latency, parked collections, incomp
         runs,
         seeds,
         firstSeed,
+        agentless: options.agentless ?? false,
         log: (line) => {
           if (!options.json) process.stderr.write(`${line}\n`);
         },

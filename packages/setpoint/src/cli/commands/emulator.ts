@@ -114,7 +114,19 @@ Examples:
         ...(options.state ? { stateDirectory: options.state } : {}),
       });
       const line = options.json
-        ? JSON.stringify({ url: running.url, host: running.host, port: running.port, token: running.token })
+        ? JSON.stringify({
+            url: running.url,
+            host: running.host,
+            port: running.port,
+            token: running.token,
+            // the emulator's own test principals, for OAuth M2M and Entra ID clients
+            service_principals: running.oauth.principals.map((principal) => ({
+              kind: principal.kind,
+              client_id: principal.clientId,
+              client_secret: principal.clientSecret,
+              ...(principal.tenantId ? { tenant_id: principal.tenantId } : {}),
+            })),
+          })
         : `setpoint-emulator listening url=${running.url} host=${running.host} port=${running.port} token=${running.token}`;
       process.stdout.write(`${line}\n`);
       await waitForSignal();

@@ -1,10 +1,12 @@
-import type { Command } from '@commander-js/extra-typings';
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { WorkspaceResource } from '@setpoint/api-contract';
 import type {
   AccessCheckResource,
   DetachResource,
   DiscoverResource,
   ImportResource,
+  WorkspaceAuthBody,
+  WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
@@ -57,6 +59,77 @@ function s3Credentials(options: {
   };
 }
 
+interface AuthOptions {
+  authType?: string | undefined;
+  token?: string | undefined;
+  clientId?: string | undefined;
+  azureTenantId?: string | undefined;
+  azureClientId?: string | undefined;
+  azureAuthorityHost?: string | undefined;
+}
+
+/**
+ * The sign-in a command asks for. Secrets may come from the environment under the Databricks SDKs'
+ * names (DATABRICKS_TOKEN, DATABRICKS_CLIENT_SECRET, ARM_CLIENT_SECRET) so they stay out of shell history.
+ */
+function authBody(options: AuthOptions): WorkspaceAuthBody {
+  const authType = options.authType ?? 'pat';
+  const fromEnv = (name: string, flag: string, what: string): string => {
+    const value = process.env[name];
+    if (!value)
+      throw new ValidationError(
+        'AUTH_SECRET_REQUIRED',
+        `${what}: set ${name} in the environment (or ${flag})`,
+      );
+    return value;
+  };
+  const need = (value: string | undefined, flag: string): string => {
+    if (!value) throw new ValidationError('AUTH_OPTION_REQUIRED', `--auth-type ${authType} needs ${flag}`);
+    return value;
+  };
+  switch (authType) {
+    case 'pat':
+      return {
+        auth_type: 'pat',
+        token: options.token ?? fromEnv('DATABRICKS_TOKEN', '--token', 'a personal access token is needed'),
+      };
+    case 'oauth-m2m':
+      return {
+        auth_type: 'oauth-m2m',
+        client_id: need(options.clientId, '--client-id'),
+        client_secret: fromEnv('DATABRICKS_CLIENT_SECRET', 'no flag', "the service principal's OAuth secret"),
+      };
+    case 'azure-client-secret':
+      return {
+        auth_type: 'azure-client-secret',
+        azure_tenant_id: need(options.azureTenantId, '--azure-tenant-id'),
+        azure_client_id: need(options.azureClientId, '--azure-client-id'),
+        azure_client_secret: fromEnv('ARM_CLIENT_SECRET', 'no flag', "the Entra ID app's client secret"),
+        ...(options.azureAuthorityHost ? { azure_authority_host: options.azureAuthorityHost } : {}),
+      };
+    default:
+      throw new ValidationError(
+        'INVALID_AUTH_TYPE',
+        '--auth-type must be pat, oauth-m2m or azure-client-secret',
+      );
+  }
+}
+
+function withAuthOptions<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
+  command: Command<Args, Opts, Globals>,
+) {
+  return command
+    .option('--auth-type <type>', 'pat (default) | oauth-m2m | azure-client-secret')
+    .option('--token <token>', 'personal access token (or DATABRICKS_TOKEN); stored encrypted')
+    .option(
+      '--client-id <id>',
+      'Databricks service principal application id (secret: DATABRICKS_CLIENT_SECRET)',
+    )
+    .option('--azure-tenant-id <id>', 'Entra ID tenant of the service principal')
+    .option('--azure-client-id <id>', 'Entra ID application (client) id (secret: ARM_CLIENT_SECRET)')
+    .option('--azure-authority-host <url>', 'Entra ID authority (default https://login.microsoftonline.com)');
+}
+
 export function registerWorkspacesCommand(program: Command): void {
   const workspaces = program
     .command('workspaces')
@@ -66,23 +139,23 @@ export function registerWorkspacesCommand(program: Command): void {
       '\nExamples:\n  setpoint workspaces add --host https://dbc-123.cloud.databricks.com --token dapi… --cloud aws --region us-east-1 --plan premium --log-destination dbfs:/cluster-logs\n  setpoint workspaces discover wsp_…\n  setpoint workspaces import wsp_… 123 456 --auto-apply --sla 60\n  setpoint workspaces detach wsp_… 123',
     );
 
-  withRemoteOptions(
-    workspaces
-      .command('add')
-      .description('register a workspace and check access line by line')
-      .addHelpText(
-        'after',
-        examples(
-          'setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1',
-          'AWS_ACCESS_KEY_ID=AKIA… AWS_SECRET_ACCESS_KEY=… setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1 --plan premium --log-destination s3://my-logs/clusters',
+  withAuthOptions(
+    withRemoteOptions(
+      workspaces
+        .command('add')
+        .description('register a workspace and check access line by line')
+        .addHelpText(
+          'after',
+          examples(
+            'setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1',
+            'AWS_ACCESS_KEY_ID=AKIA… AWS_SECRET_ACCESS_KEY=… setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --token dapi… --cloud aws --region us-east-1 --plan premium --log-destination s3://my-logs/clusters',
+            'DATABRICKS_CLIENT_SECRET=dose… setpoint workspaces add --host https://dbc-1234.cloud.databricks.com --auth-type oauth-m2m --client-id 6b1d… --cloud aws --region us-east-1 --plan premium --sql-warehouse-id 4b9b…',
+            'ARM_CLIENT_SECRET=… setpoint workspaces add --host https://adb-1234.5.azuredatabricks.net --auth-type azure-client-secret --azure-tenant-id 72f9… --azure-client-id 9e3a… --cloud azure --region eastus --plan premium',
+          ),
         ),
-      ),
+    ),
   )
     .requiredOption('--host <url>', 'workspace URL')
-    .requiredOption(
-      '--token <token>',
-      'Databricks personal access token or service principal token (stored encrypted)',
-    )
     .requiredOption('--cloud <cloud>', 'aws | azure')
     .requiredOption('--region <region>', 'cloud region, e.g. us-east-1 or eastus')
     .requiredOption('--plan <plan>', 'standard | premium | enterprise')
@@ -93,12 +166,17 @@ export function registerWorkspacesCommand(program: Command): void {
     )
     .option('--s3-endpoint <url>', 'S3-compatible endpoint for an s3:// log destination (MinIO, Ceph…)')
     .option('--s3-region <region>', "region of the log bucket, when it is not the workspace's")
+    .option(
+      '--sql-warehouse-id <id>',
+      'SQL warehouse to read system tables (billing, node timelines) through',
+    )
     .action(async (options) => {
       if (!['aws', 'azure'].includes(options.cloud))
         throw new ValidationError('INVALID_CLOUD', '--cloud must be aws or azure');
       const plan = plans[options.plan.toLowerCase()];
       if (!plan) throw new ValidationError('INVALID_PLAN', '--plan must be standard, premium or enterprise');
       const s3 = s3Credentials(options);
+      const auth = authBody(options);
       const client = remoteClient(options);
       const workspace = await client.request<WorkspaceResource>('POST', '/api/v1/workspaces', {
         name: options.name ?? new URL(options.host).host,
@@ -108,17 +186,54 @@ export function registerWorkspacesCommand(program: Command): void {
         host: options.host,
         plan_type: plan,
         compute_type: 'Jobs Compute',
-        credentials: { token: options.token, ...s3 },
+        credentials: { ...auth, ...s3 } as Record<string, string>,
       });
       const check = await client.request<AccessCheckResource>(
         'POST',
         `/api/v1/workspaces/${workspace.id}/check`,
-        options.logDestination ? { log_destination: options.logDestination } : {},
+        {
+          ...(options.logDestination ? { log_destination: options.logDestination } : {}),
+          ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
+        },
       );
       if (options.json) return printJson({ workspace, access: check });
       process.stdout.write(`added workspace ${workspace.id} (${workspace.host})\n`);
       printChecks(check);
     });
+
+  withAuthOptions(
+    withRemoteOptions(
+      workspaces
+        .command('auth')
+        .description('set or rotate how Setpoint signs in to a workspace, then check access')
+        .addHelpText(
+          'after',
+          examples(
+            'DATABRICKS_TOKEN=dapi… setpoint workspaces auth ws_1',
+            'DATABRICKS_CLIENT_SECRET=dose… setpoint workspaces auth ws_1 --auth-type oauth-m2m --client-id 6b1d…',
+            'ARM_CLIENT_SECRET=… setpoint workspaces auth ws_1 --auth-type azure-client-secret --azure-tenant-id 72f9… --azure-client-id 9e3a…',
+          ),
+        )
+        .argument('<workspace>', 'workspace id'),
+    ),
+  ).action(async (id, options) => {
+    const client = remoteClient(options);
+    const auth = await client.request<WorkspaceAuthResource>(
+      'PUT',
+      `/api/v1/workspaces/${encodeURIComponent(id)}/auth`,
+      authBody(options),
+    );
+    const check = await client.request<AccessCheckResource>(
+      'POST',
+      `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
+      {},
+    );
+    if (options.json) return printJson({ auth, access: check });
+    process.stdout.write(
+      `workspace ${id} signs in with ${auth.auth_type}${auth.client_id ? ` as ${auth.client_id}` : ''}\n`,
+    );
+    printChecks(check);
+  });
 
   withRemoteOptions(
     workspaces
@@ -152,11 +267,15 @@ export function registerWorkspacesCommand(program: Command): void {
       .argument('<workspace>', 'workspace id'),
   )
     .option('--log-destination <path>', 'log destination to check (and remember)')
+    .option('--sql-warehouse-id <id>', 'SQL warehouse for system tables to check (and remember)')
     .action(async (id, options) => {
       const check = await remoteClient(options).request<AccessCheckResource>(
         'POST',
         `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
-        options.logDestination ? { log_destination: options.logDestination } : {},
+        {
+          ...(options.logDestination ? { log_destination: options.logDestination } : {}),
+          ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
+        },
       );
       if (options.json) printJson(check);
       else printChecks(check);

@@ -1,3 +1,4 @@
+import type { RunProfile } from '../../eventlog/run-profile.js';
 import { PermanentJobError } from '../../queue/job-queue.js';
 import type { StoredClusterFacts } from '../../service/runs/run-records.js';
 import { parseJsonColumn } from '../../store/json-column.js';
@@ -10,11 +11,16 @@ import { loadRun, type PipelineDependencies, permanentIfInvalid, projectOf } fro
 export function parseStep(deps: PipelineDependencies) {
   return async ({ runId }: { runId: string }): Promise<void> => {
     const run = await loadRun(deps, runId);
-    if (run.profile === null) {
-      if (!run.eventlog_blob_key) throw new PermanentJobError(`run ${runId} has no stored event log`);
-      const profile = await deps.blobs
-        .withLocalCopy(run.eventlog_blob_key, (directory) => deps.profiler.profile(directory))
-        .catch(permanentIfInvalid);
+    // a run created with its profile (no event log) still has its cluster to describe
+    if (run.profile === null || run.cluster_config === null) {
+      const given = parseJsonColumn<RunProfile>(run.profile);
+      if (!given && !run.eventlog_blob_key)
+        throw new PermanentJobError(`run ${runId} has no stored event log`);
+      const profile =
+        given ??
+        (await deps.blobs
+          .withLocalCopy(run.eventlog_blob_key as string, (directory) => deps.profiler.profile(directory))
+          .catch(permanentIfInvalid));
       const { workspace } = await projectOf(deps, run.project_id);
       const described = deps.platforms
         .forWorkspace(workspace)

@@ -3,9 +3,13 @@ import { createCostModel } from '../../cost/cost-model.js';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
 import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
-import type { TransportOptions } from './api/transport.js';
+import { createStatementClient } from './api/statements.js';
+import type { TransportSettings } from './api/transport.js';
 import { createApplier } from './apply/applier.js';
 import { decideAutoApply } from './apply/auto-apply-policy.js';
+import { billedCost } from './billing/billed-cost.js';
+import { reconcileBilling } from './billing/billing-reconciler.js';
+import { estimateClusterDbus } from './billing/dbu-estimate.js';
 import { createCollector, NotReadyYet } from './collect/collector.js';
 import { probeS3LogDestination } from './collect/log-store-s3.js';
 import { checkWorkspaceAccess } from './connection/access-check.js';
@@ -14,6 +18,11 @@ import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
 import { createDatabricksRepository } from './store/databricks-repository.js';
+import {
+  createSystemTablesReader,
+  type RunBilling,
+  type SystemTablesReader,
+} from './system-tables/system-tables-reader.js';
 
 declare module '../../queue/job-queue.js' {
   interface JobPayloads {
@@ -38,7 +47,9 @@ export const databricksJobKinds = ['databricks.collect', 'databricks.apply', 'da
 
 export interface DatabricksOptions {
   /** Requests to workspaces: timeouts, retries, concurrency (tests shorten them). */
-  transport?: Partial<Omit<TransportOptions, 'host' | 'token'>>;
+  transport?: TransportSettings;
+  /** Statement polling (tests shorten it). */
+  statements?: { pollIntervalMs?: number; waitTimeoutSeconds?: number; timeoutMs?: number };
 }
 
 const weekMs = 7 * 86_400_000;
@@ -64,7 +75,35 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     workspaces: deps.workspaces,
     publicUrl: deps.publicUrl,
   });
+  /** The workspace's system tables, read through its SQL warehouse with its own sign-in. */
+  async function systemTablesFor(workspaceId: string): Promise<SystemTablesReader | undefined> {
+    const warehouseId = (await store.workspaceLink(workspaceId))?.sql_warehouse_id;
+    if (!warehouseId) return undefined;
+    const { transport } = await connect(workspaceId);
+    return createSystemTablesReader(createStatementClient(transport, { warehouseId, ...options.statements }));
+  }
+  const coresByType = new Map(
+    deps.nodeTypes.map((entry) => [`${entry.cloud}:${entry.instanceType}`, entry.vcpus]),
+  );
   const collector = createCollector({
+    systemTables: systemTablesFor,
+    coresOf: (cloud, nodeType) => coresByType.get(`${cloud}:${nodeType}`),
+    runStored: async ({ runId, projectId, databricksRunId, report }) => {
+      const project = await deps.projects.get(projectId);
+      const workspace = project.workspaceId ? await deps.workspaces.get(project.workspaceId) : null;
+      if (!workspace || !report.cluster.cluster_id) return;
+      const estimate = estimateClusterDbus(deps.catalog, report, workspace);
+      await store.saveBillingEstimate({
+        runId,
+        projectId,
+        workspaceId: workspace.id,
+        databricksRunId,
+        clusterId: report.cluster.cluster_id,
+        estimatedDbus: estimate.dbus,
+        estimatedDbuUsd: estimate.usd,
+        nextCheckAt: Date.now(),
+      });
+    },
     connect,
     store,
     projects: deps.projects,
@@ -175,6 +214,13 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
       }
     },
     async 'databricks.reconcile'({ workspaceId }) {
+      // a refused or failing warehouse must not stop the run reconciliation below
+      await reconcileBillingOf(workspaceId).catch((error: unknown) =>
+        deps.logger.warn(
+          { workspaceId, error: String(error) },
+          'billing reconciliation failed; retried next round',
+        ),
+      );
       const { client } = await connect(workspaceId);
       for (const job of await store.onboardedJobs(workspaceId)) {
         for await (const run of client.listRuns({
@@ -188,9 +234,32 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     },
   };
 
+  /** The run's stored cost with its DBU charge as billed (spend, savings and ROI then use it). */
+  async function reviseRunCost(row: { runId: string; projectId: string }, bill: RunBilling): Promise<void> {
+    const [stored] = await store.billingOfRuns([row.runId]);
+    if (!stored) return;
+    await deps.runs.reviseCost(row.projectId, row.runId, (cost) =>
+      billedCost(cost, {
+        estimatedDbuUsd: stored.estimated_dbu_usd,
+        billedDbuUsd: bill.usd,
+        billedDbus: bill.dbus,
+      }),
+    );
+  }
+
+  /** Estimated DBU costs of the workspace's runs against system.billing.usage. */
+  async function reconcileBillingOf(workspaceId: string) {
+    const reader = await systemTablesFor(workspaceId);
+    if (!reader) return { checked: 0, billed: 0 };
+    return reconcileBilling({ store, reader, reviseCost: reviseRunCost }, workspaceId);
+  }
+
   return {
     store,
     connect,
+    systemTablesFor,
+    reconcileBilling: reconcileBillingOf,
+    reviseRunCost,
     applier,
     onboarding,
     discover,
@@ -200,12 +269,27 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     applyRequested,
     onRecommendationReady,
     scheduleReconciliation,
-    async checkAccess(workspaceId: string, logDestination?: string) {
-      const { client, s3 } = await connect(workspaceId);
+    async checkAccess(workspaceId: string, logDestination?: string, sqlWarehouseId?: string) {
+      const { client, s3, transport } = await connect(workspaceId);
+      if (logDestination || sqlWarehouseId)
+        await store.saveWorkspaceLink(workspaceId, {
+          ...(logDestination ? { logDestination } : {}),
+          ...(sqlWarehouseId ? { sqlWarehouseId } : {}),
+        });
       const link = await store.workspaceLink(workspaceId);
-      if (logDestination) await store.saveWorkspaceLink(workspaceId, { logDestination });
+      const reader = await systemTablesFor(workspaceId);
       return checkWorkspaceAccess(client, {
-        logDestination: logDestination ?? link?.log_destination ?? undefined,
+        auth: transport.auth,
+        systemTables: {
+          warehouseId: link?.sql_warehouse_id ?? undefined,
+          probe: reader
+            ? async () => {
+                const seen = await reader.probe(Date.now() - 7 * 86_400_000);
+                return `can read system tables through warehouse ${link?.sql_warehouse_id}: last 7 days ${seen.usageRecords} billing records, ${seen.nodeMinutes} node-minutes, ${seen.runPeriods} run periods`;
+              }
+            : undefined,
+        },
+        logDestination: link?.log_destination ?? undefined,
         ...(s3 && { checkS3: (destination: string) => probeS3LogDestination(s3, destination) }),
       });
     },

@@ -9,6 +9,7 @@ import { databricksRoutes } from './routes/databricks-routes.js';
 import { CostEngineCoster } from './runs/run-coster.js';
 import { databricksRunReports } from './runs/run-report-reader.js';
 import { migration0003 } from './store/0003-databricks-integration.js';
+import { migration0020 } from './store/0020-databricks-system-tables.js';
 
 /** The Databricks runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface DatabricksRuntime extends PlatformRuntime {
@@ -22,7 +23,10 @@ export interface DatabricksRuntime extends PlatformRuntime {
 export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlugin {
   return {
     name: 'databricks',
-    migrations: (dialect) => ({ '0003-databricks-integration': migration0003(dialect) }),
+    migrations: (dialect) => ({
+      '0003-databricks-integration': migration0003(dialect),
+      '0020-databricks-system-tables': migration0020(dialect),
+    }),
     jobKinds: databricksJobKinds,
     runs: databricksRunReports,
     create(core): DatabricksRuntime {

@@ -6,6 +6,7 @@ import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
 import { parseJsonColumn } from '../../store/json-column.js';
 import type { ProjectRepository } from '../projects/project-repository.js';
+import type { RunCost } from './run-records.js';
 import {
   eventLogBundle,
   type PipelineState,
@@ -114,6 +115,44 @@ export function createRunService({
       if (result.created)
         await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
       return result;
+    },
+
+    /**
+     * A run described without an event log (a platform's own telemetry, e.g. Databricks system tables):
+     * its profile is stored as given and the pipeline describes, costs and models it like any other.
+     */
+    async createWithProfile(
+      input: NewRunCommon & { profile: RunProfile },
+    ): Promise<{ run: Run; created: boolean }> {
+      await projects.assertExists(input.projectId);
+      const existing = await findExisting(input.projectId, input.externalRunId);
+      if (existing) return { run: existing, created: false };
+      const id = newId('run');
+      const row = newRow(input, id, 'PARSING');
+      row.profile = JSON.stringify(input.profile);
+      row.input_bytes = input.profile.totals.inputBytes;
+      const result = await insertOnce(row);
+      if (result.created)
+        await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
+      return result;
+    },
+
+    /**
+     * A platform learned what the run really cost (its bill): the stored cost is replaced, so spend,
+     * savings and ROI use it. `revise` answers undefined to leave the cost as it is.
+     */
+    async reviseCost(
+      projectId: string,
+      runId: string,
+      revise: (cost: RunCost) => RunCost | undefined,
+    ): Promise<boolean> {
+      const row = await runs.findInProject(projectId, runId);
+      const cost = parseJsonColumn<RunCost>(row?.cost ?? null);
+      if (!row || !cost) return false;
+      const next = revise(cost);
+      if (!next) return false;
+      await runs.update(runId, { cost: JSON.stringify(next) });
+      return true;
     },
 
     /** A run whose event log never arrived: kept with its cluster report and the reason, not analyzed. */

@@ -210,3 +210,34 @@ export const listNotificationDestinationsResponseSchema = z.looseObject({
   results: z.array(notificationDestinationSchema).default([]),
   next_page_token: z.string().optional(),
 });
+
+/** SQL Statement Execution API: a statement's status, result manifest and (INLINE JSON_ARRAY) result chunk. */
+export const statementChunkSchema = z.object({
+  chunk_index: z.number().int().nonnegative().default(0),
+  row_offset: z.number().int().nonnegative().default(0),
+  row_count: z.number().int().nonnegative().default(0),
+  data_array: z.array(z.array(z.string().nullable())).default([]),
+  next_chunk_index: z.number().int().optional(),
+  next_chunk_internal_link: z.string().optional(),
+});
+
+export const statementSchema = z.object({
+  statement_id: z.string(),
+  status: z.object({
+    state: z.enum(['PENDING', 'RUNNING', 'SUCCEEDED', 'FAILED', 'CANCELED', 'CLOSED']),
+    error: z.object({ error_code: z.string().optional(), message: z.string().optional() }).optional(),
+    sql_state: z.string().optional(),
+  }),
+  manifest: z
+    .object({
+      schema: z.object({
+        columns: z.array(z.object({ name: z.string(), type_name: z.string().optional() })).default([]),
+      }),
+      total_chunk_count: z.number().int().optional(),
+      total_row_count: z.number().int().optional(),
+      truncated: z.boolean().optional(),
+    })
+    .optional(),
+  result: statementChunkSchema.optional(),
+});
+export type Statement = z.output<typeof statementSchema>;

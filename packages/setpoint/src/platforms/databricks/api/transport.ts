@@ -18,9 +18,27 @@ export const defaultRetryPolicy: RetryPolicy = {
   totalBudgetMs: 300_000,
 };
 
-export interface TransportOptions {
-  host: string;
-  token: string;
+/** Where a request's Authorization header comes from: a fixed token or a refreshed OAuth token. */
+export interface BearerAuth {
+  method: string;
+  authorization(): Promise<string>;
+  /** Drops a cached token the workspace refused; true when there was one (worth one retry). */
+  invalidate(): boolean;
+  /** When the current token expires (epoch ms); undefined for a PAT or before the first request. */
+  expiresAt(): number | undefined;
+}
+
+export function fixedToken(token: string): BearerAuth {
+  return {
+    method: 'pat',
+    authorization: async () => `Bearer ${token}`,
+    invalidate: () => false,
+    expiresAt: () => undefined,
+  };
+}
+
+/** How requests to a workspace are made, whatever the workspace (tests shorten retries and inject fetch). */
+export interface TransportSettings {
   fetch?: typeof fetch;
   retry?: Partial<RetryPolicy>;
   maxConcurrentRequests?: number;
@@ -29,6 +47,11 @@ export interface TransportOptions {
   random?: () => number;
   userAgent?: string;
 }
+
+export type TransportOptions = TransportSettings & { host: string } & (
+    | { token: string }
+    | { auth: BearerAuth }
+  );
 
 export interface RequestOptions {
   method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'HEAD';
@@ -46,6 +69,7 @@ export interface RawResponse {
 
 export interface DatabricksTransport {
   host: string;
+  auth: BearerAuth;
   json(options: RequestOptions): Promise<unknown>;
   raw(options: RequestOptions): Promise<RawResponse>;
 }
@@ -68,6 +92,7 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const limit = createConcurrencyLimit(options.maxConcurrentRequests ?? 8);
+  const auth = 'auth' in options ? options.auth : fixedToken(options.token);
 
   function url(request: RequestOptions): string {
     const target = new URL(`${host}${request.path}`);
@@ -79,7 +104,7 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
 
   async function attempt(request: RequestOptions): Promise<RawResponse> {
     const headers: Record<string, string> = {
-      authorization: `Bearer ${options.token}`,
+      authorization: await auth.authorization(),
       'user-agent': options.userAgent ?? 'setpoint',
       ...request.headers,
     };
@@ -117,10 +142,21 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
 
   async function raw(request: RequestOptions): Promise<RawResponse> {
     let waited = 0;
+    let reauthenticated = false;
     for (let attemptNumber = 1; ; attemptNumber += 1) {
       try {
         return await limit(() => attempt(request));
       } catch (error) {
+        // an OAuth token revoked or expired early: one retry with a fresh token
+        if (
+          error instanceof DatabricksApiError &&
+          error.httpStatus === 401 &&
+          !reauthenticated &&
+          auth.invalidate()
+        ) {
+          reauthenticated = true;
+          continue;
+        }
         if (!(error instanceof DatabricksApiError) || !error.retryable || attemptNumber >= policy.maxAttempts)
           throw error;
         const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
@@ -146,7 +182,7 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
     }
   }
 
-  return { host, json, raw };
+  return { host, auth, json, raw };
 }
 
 function retryAfterMs(header: string | null): number | undefined {

@@ -16,6 +16,8 @@ import { type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js'
 import type { ClusterReport } from '../runs/cluster-report.js';
 import { projectRunSpan } from '../runs/project-run-span.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
+import { agentlessProfile } from '../system-tables/agentless-profile.js';
+import type { SystemTablesReader } from '../system-tables/system-tables-reader.js';
 import { checkEventLogCompleteness, locateEventLogDir } from './event-log-location.js';
 import { dbfsLogStore, type LogStore, volumesLogStore } from './log-store.js';
 import { s3LogStore } from './log-store-s3.js';
@@ -26,7 +28,7 @@ export interface CollectorDependencies {
   connect: ConnectWorkspace;
   store: DatabricksRepository;
   projects: Pick<ProjectService, 'get' | 'list'>;
-  runs: Pick<RunService, 'createFromUpload' | 'createWithoutEventLog' | 'findExisting'>;
+  runs: Pick<RunService, 'createFromUpload' | 'createWithoutEventLog' | 'createWithProfile' | 'findExisting'>;
   applier: Pick<Applier, 'rollback' | 'checkExternalChange'>;
   scratchDir: string;
   logger: Logger;
@@ -36,7 +38,26 @@ export interface CollectorDependencies {
   maxIncompleteAttempts: number;
   /** A run slower than this multiple of the SLA on a new configuration is reverted. */
   slaRevertFactor: number;
+  /** The workspace's system tables, when it has a SQL warehouse for them. */
+  systemTables: (workspaceId: string) => Promise<SystemTablesReader | undefined>;
+  /** After a run is stored: its DBU estimate waits for the bill. */
+  runStored: (input: {
+    runId: string;
+    projectId: string;
+    databricksRunId: string;
+    report: ClusterReport;
+  }) => Promise<void>;
+  /** Cores of a node type, for profiles built from system tables. */
+  coresOf: (cloud: string, nodeType: string) => number | undefined;
 }
+
+type WorkspaceFacts = {
+  id: string;
+  planType: string | null;
+  computeType: string | null;
+  cloud: string | null;
+  region: string | null;
+};
 
 /** Retry later: the run or its log is not there yet. */
 export class NotReadyYet extends Error {}
@@ -130,7 +151,7 @@ export function createCollector(deps: CollectorDependencies) {
   async function collectForProject(
     client: DatabricksClient,
     s3: S3Client | undefined,
-    workspace: { planType: string | null; computeType: string | null },
+    workspace: WorkspaceFacts,
     run: Run,
     project: Project,
     attempt: number,
@@ -148,42 +169,133 @@ export function createCollector(deps: CollectorDependencies) {
     const cluster = await client.getCluster(clusterId);
     const events = await client.listClusterEvents(clusterId);
     const location = logStoreFor(client, s3, cluster);
-    if (!location)
-      throw new PermanentJobError(
-        `cluster ${clusterId} has no DBFS, Volumes or S3 log delivery; re-import the job so Setpoint can set cluster_log_conf`,
-      );
-    try {
-      await collectLog(workspace, run, project, attempt, { clusterId, cluster, events, tasks, location });
-    } catch (error) {
-      if (isPermanentS3Error(error))
+    const systemTables = await deps.systemTables(workspace.id);
+    const clusterReport: ClusterReport = {
+      plan_type: workspace.planType ?? 'Premium',
+      compute_type: workspace.computeType ?? 'Jobs Compute',
+      cluster: cluster as ClusterReport['cluster'],
+      cluster_events: {
+        events: events as unknown as Record<string, unknown>[],
+        total_count: events.length,
+      },
+      tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
+    };
+    let stored: { runId: string } | undefined;
+    if (!location) {
+      if (!systemTables)
         throw new PermanentJobError(
-          `cannot read the event log of run ${externalRunId}: ${(error as Error).message}`,
+          `cluster ${clusterId} has no DBFS, Volumes or S3 log delivery and the workspace has no SQL warehouse for system tables; re-import the job so Setpoint can set cluster_log_conf, or give the workspace a SQL warehouse (workspaces check --sql-warehouse-id)`,
         );
-      throw error;
+      stored = await collectAgentless(systemTables, workspace, run, project, attempt, {
+        clusterId,
+        tasks,
+        clusterReport,
+      });
+    } else {
+      try {
+        stored = await collectLog(run, project, attempt, {
+          clusterId,
+          cluster,
+          tasks,
+          location,
+          clusterReport,
+        });
+      } catch (error) {
+        if (isPermanentS3Error(error))
+          throw new PermanentJobError(
+            `cannot read the event log of run ${externalRunId}: ${(error as Error).message}`,
+          );
+        throw error;
+      }
     }
+    if (stored && systemTables)
+      await deps.runStored({
+        runId: stored.runId,
+        projectId: project.id,
+        databricksRunId: externalRunId,
+        report: clusterReport,
+      });
     if (ref) await guard(project, run, tasks);
+  }
+
+  /**
+   * No log delivery: the run is described from system tables (runtime, nodes, utilization), once the
+   * node timeline of its cluster is there; its cluster events still time the nodes for the cost.
+   */
+  async function collectAgentless(
+    systemTables: SystemTablesReader,
+    workspace: WorkspaceFacts,
+    run: Run,
+    project: Project,
+    attempt: number,
+    {
+      clusterId,
+      tasks,
+      clusterReport,
+    }: { clusterId: string; tasks: RunTask[]; clusterReport: ClusterReport },
+  ): Promise<{ runId: string } | undefined> {
+    const externalRunId = String(run.run_id);
+    const nodes = await systemTables.nodeUsage(clusterId);
+    if (nodes.length === 0) {
+      if (attempt < deps.maxIncompleteAttempts)
+        throw new NotReadyYet(`system.compute.node_timeline has no rows for cluster ${clusterId} yet`);
+      const { run: created } = await deps.runs.createWithoutEventLog({
+        projectId: project.id,
+        externalRunId,
+        clusterReport,
+        status: 'INCOMPLETE',
+        incompleteReason: `no event log and no node timeline for cluster ${clusterId} within the wait`,
+      });
+      return { runId: created.id };
+    }
+    const { cluster } = await systemTables.clusterAndTimeline(clusterId, externalRunId);
+    const span = projectRunSpan(run, tasks);
+    const executing = tasks.filter((task) => task.start_time);
+    const startMs = executing.length
+      ? Math.min(...executing.map((task) => (task.start_time ?? 0) + (task.setup_duration ?? 0)))
+      : span.startTime;
+    const cloud = (workspace.cloud ?? 'aws').toLowerCase();
+    const spec = clusterReport.cluster as { runtime_engine?: string; spark_version?: string };
+    const profile = agentlessProfile({
+      clusterId,
+      execution: { startMs, endMs: startMs + span.runtimeMinutes * 60_000 },
+      failed: span.failed,
+      nodes,
+      cluster,
+      cloud,
+      region: workspace.region,
+      photon: spec.runtime_engine === 'PHOTON' || (spec.spark_version ?? '').includes('-photon-'),
+      coresOf: (nodeType) => deps.coresOf(cloud, nodeType),
+    });
+    const { run: created } = await deps.runs.createWithProfile({
+      projectId: project.id,
+      externalRunId,
+      clusterReport,
+      status: span.failed ? (run.state.result_state ?? 'FAILED') : 'SUCCESS',
+      profile,
+    });
+    return { runId: created.id };
   }
 
   /** Waits for a complete delivery (bounded), downloads the event log and stores the run. */
   async function collectLog(
-    workspace: { planType: string | null; computeType: string | null },
     run: Run,
     project: Project,
     attempt: number,
     {
       clusterId,
       cluster,
-      events,
       tasks,
       location,
+      clusterReport,
     }: {
       clusterId: string;
       cluster: Cluster;
-      events: Awaited<ReturnType<DatabricksClient['listClusterEvents']>>;
       tasks: RunTask[];
       location: LogLocation;
+      clusterReport: ClusterReport;
     },
-  ) {
+  ): Promise<{ runId: string } | undefined> {
     const externalRunId = String(run.run_id);
     const sparkContextId = tasks.find((task) => task.cluster_instance?.spark_context_id)?.cluster_instance
       ?.spark_context_id;
@@ -226,25 +338,15 @@ export function createCollector(deps: CollectorDependencies) {
     if (incomplete && !lastAttempt)
       throw new NotReadyYet(`event log of run ${externalRunId} is not complete yet: ${incomplete}`);
     const parts = files.filter((file) => !file.isDir && file.name.startsWith('eventlog') && file.size > 0);
-    const clusterReport: ClusterReport = {
-      plan_type: workspace.planType ?? 'Premium',
-      compute_type: workspace.computeType ?? 'Jobs Compute',
-      cluster: cluster as ClusterReport['cluster'],
-      cluster_events: {
-        events: events as unknown as Record<string, unknown>[],
-        total_count: events.length,
-      },
-      tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
-    };
     if (parts.length === 0) {
-      await deps.runs.createWithoutEventLog({
+      const { run: created } = await deps.runs.createWithoutEventLog({
         projectId: project.id,
         externalRunId,
         clusterReport,
         status: 'INCOMPLETE',
         incompleteReason: `no event log was delivered within the wait (${incomplete ?? 'no eventlog files'})`,
       });
-      return;
+      return { runId: created.id };
     }
     await mkdir(deps.scratchDir, { recursive: true });
     const directory = await mkdtemp(path.join(deps.scratchDir, 'collect-'));
@@ -254,7 +356,7 @@ export function createCollector(deps: CollectorDependencies) {
       if (live && !(await endsWithNewline(live.path)))
         incomplete = 'the live eventlog file ends mid-line: it was cut off while being written';
       else if (incomplete) incomplete = `collected after the bounded wait: ${incomplete}`;
-      await deps.runs.createFromUpload({
+      const { run: created } = await deps.runs.createFromUpload({
         projectId: project.id,
         externalRunId,
         clusterReport,
@@ -262,6 +364,7 @@ export function createCollector(deps: CollectorDependencies) {
         incompleteReason: incomplete,
         files: downloaded,
       });
+      return { runId: created.id };
     } finally {
       await rm(directory, { recursive: true, force: true });
     }

@@ -1,5 +1,7 @@
 import { DatabricksApiError } from '../api/api-error.js';
 import type { DatabricksClient } from '../api/client.js';
+import type { BearerAuth } from '../api/transport.js';
+import { type AuthMethod, authMethodLabels } from '../auth/workspace-auth.js';
 
 export interface AccessCheckResult {
   check: string;
@@ -10,7 +12,14 @@ export interface AccessCheckResult {
 }
 
 export interface AccessCheckOptions {
+  /** The workspace's sign-in: the check names its method and when its credential expires. */
+  auth?: BearerAuth;
   logDestination?: string | undefined;
+  /** The workspace's SQL warehouse for system tables, and a probe of them through it. */
+  systemTables?: {
+    warehouseId: string | undefined;
+    probe: (() => Promise<string>) | undefined;
+  };
   /** Verify S3 read access with the workspace's AWS credentials (provided by the S3 adapter). */
   checkS3?: (destination: string) => Promise<string>;
 }
@@ -52,6 +61,18 @@ export async function checkWorkspaceAccess(
       });
     }
   };
+
+  const auth = options.auth;
+  if (auth) {
+    await probe(
+      'authenticate',
+      (error) => authFix(auth.method, error),
+      async () => {
+        await auth.authorization();
+        return authDetail(auth);
+      },
+    );
+  }
 
   let firstJobId: string | undefined;
   let recentClusterId: string | undefined;
@@ -126,6 +147,24 @@ export async function checkWorkspaceAccess(
       },
     );
   }
+  const logLines = results.filter((line) => /^read (DBFS|Volumes|S3)$/.test(line.check));
+  // with a warehouse and no log destination, onboarding leaves clusters without log delivery (agentless)
+  const logsExpected = destination !== undefined || !options.systemTables?.warehouseId;
+  const eventLogs = logsExpected && logLines.length > 0 && logLines.every((line) => line.ok);
+  let systemTables = false;
+  if (options.systemTables?.probe) {
+    const systemProbe = options.systemTables.probe;
+    await probe(
+      'read system tables',
+      `as a metastore admin: GRANT USE CATALOG ON CATALOG system, GRANT USE SCHEMA and SELECT ON SCHEMA system.billing, system.compute, system.lakeflow to the service principal; and CAN USE on SQL warehouse ${options.systemTables.warehouseId}`,
+      async () => {
+        const detail = await systemProbe();
+        systemTables = true;
+        return detail;
+      },
+    );
+  }
+  results.push(dataSources(eventLogs, systemTables, destination !== undefined));
   await probe(
     'create notification destinations',
     'the token must belong to a workspace admin (notification destinations are admin-only)',
@@ -145,6 +184,63 @@ export async function checkWorkspaceAccess(
     },
   );
   return results;
+}
+
+/** Which sources a run is collected from, and what is lost without each. */
+function dataSources(eventLogs: boolean, systemTables: boolean, logsConfigured: boolean): AccessCheckResult {
+  const withoutLogs =
+    'without event logs: no stage, task, spill, shuffle or input-size metrics, so the model learns from runtime and node utilization only';
+  const withoutSystemTables =
+    'without system tables: costs stay estimates from list prices (never reconciled to the bill) and there is no per-minute CPU and memory';
+  if (eventLogs && systemTables)
+    return {
+      check: 'data sources',
+      ok: true,
+      detail: 'event logs and system tables: full profiles, utilization and costs reconciled to the bill',
+    };
+  if (systemTables)
+    return {
+      check: 'data sources',
+      ok: true,
+      detail: `system tables only (agentless): runs, costs as billed, node utilization and recommendations; ${withoutLogs}`,
+      ...(logsConfigured
+        ? {}
+        : { fix: 'set a log destination (workspaces check --log-destination) to add event logs' }),
+    };
+  if (eventLogs)
+    return {
+      check: 'data sources',
+      ok: true,
+      detail: `event logs only; ${withoutSystemTables}`,
+      fix: 'give the workspace a SQL warehouse (workspaces check --sql-warehouse-id) and grant the system schemas',
+    };
+  return {
+    check: 'data sources',
+    ok: false,
+    detail: `neither event logs nor system tables are readable: runs cannot be collected (${withoutLogs}; ${withoutSystemTables})`,
+    fix: 'set a readable log destination (--log-destination) or a SQL warehouse with system-table grants (--sql-warehouse-id)',
+  };
+}
+
+function authDetail(auth: BearerAuth): string {
+  const label = authMethodLabels[auth.method as AuthMethod] ?? auth.method;
+  const expiresAt = auth.expiresAt();
+  if (expiresAt === undefined)
+    return `${label}; its expiry is set where it was created (Settings → Developer → Access tokens), not visible to Setpoint`;
+  return `${label}; access token valid until ${new Date(expiresAt).toISOString()}, renewed automatically before then`;
+}
+
+function authFix(method: string, error: unknown): string {
+  const code = error instanceof DatabricksApiError ? error.errorCode : '';
+  if (method === 'oauth-m2m')
+    return code === 'invalid_client'
+      ? 'the client id or OAuth secret is wrong or revoked: create a new secret for the service principal (workspace admin settings → Identity and access → Service principals → Secrets) and rotate it in Setpoint'
+      : 'check the workspace host and that the service principal is added to the workspace with Workspace access';
+  if (method === 'azure-client-secret')
+    return code === 'invalid_client'
+      ? 'the Entra ID client secret is wrong or expired: add a new client secret under the app registration’s Certificates & secrets and rotate it in Setpoint'
+      : 'check the tenant id, the authority host, and that the app is added to the workspace as a service principal';
+  return 'the token is wrong, expired or revoked: create a new one and rotate it in Setpoint';
 }
 
 class MissingAwsCredentials extends Error {

@@ -2,11 +2,20 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import { S3Client } from '@setpoint/foundation/s3';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import { createDatabricksClient, type DatabricksClient } from '../api/client.js';
-import type { TransportOptions } from '../api/transport.js';
+import {
+  createTransport,
+  type DatabricksTransport,
+  normalizeHost,
+  type TransportSettings,
+} from '../api/transport.js';
+import { createBearerAuth } from '../auth/token-source.js';
+import { workspaceAuthOf } from '../auth/workspace-auth.js';
 
 export interface WorkspaceConnection {
   workspace: Awaited<ReturnType<WorkspaceService['get']>>;
   client: DatabricksClient;
+  /** The client's transport (its auth, retries, fetch): other Databricks APIs (SQL statements) share it. */
+  transport: DatabricksTransport;
   /** Reads cluster logs delivered to S3; present when the workspace has AWS credentials. */
   s3: S3Client | undefined;
 }
@@ -38,9 +47,12 @@ export type ConnectWorkspace = (workspaceId: string) => Promise<WorkspaceConnect
  */
 export function createWorkspaceConnector(deps: {
   workspaces: Pick<WorkspaceService, 'get' | 'credentials'>;
-  transport?: Partial<Omit<TransportOptions, 'host' | 'token'>>;
+  transport?: TransportSettings;
 }): ConnectWorkspace {
-  const cache = new Map<string, { updatedAt: number; client: DatabricksClient; s3: S3Client | undefined }>();
+  const cache = new Map<
+    string,
+    { updatedAt: number; client: DatabricksClient; transport: DatabricksTransport; s3: S3Client | undefined }
+  >();
   return async (workspaceId) => {
     const workspace = await deps.workspaces.get(workspaceId);
     if (workspace.platform !== 'databricks') {
@@ -51,20 +63,17 @@ export function createWorkspaceConnector(deps: {
     }
     const cached = cache.get(workspaceId);
     if (cached && cached.updatedAt === workspace.updatedAt)
-      return { workspace, client: cached.client, s3: cached.s3 };
+      return { workspace, client: cached.client, transport: cached.transport, s3: cached.s3 };
     if (!workspace.host)
       throw new ValidationError('WORKSPACE_NO_HOST', `workspace ${workspaceId} has no Databricks host`);
     const { credentials } = await deps.workspaces.credentials(workspaceId);
-    const token = credentials?.token;
-    if (!token)
-      throw new ValidationError(
-        'WORKSPACE_NO_TOKEN',
-        `workspace ${workspaceId} has no Databricks token (credentials.token)`,
-      );
-    const client = createDatabricksClient({ ...deps.transport, host: workspace.host, token });
+    const host = normalizeHost(workspace.host);
+    const auth = createBearerAuth(workspaceAuthOf(credentials), host, { fetch: deps.transport?.fetch });
+    const transport = createTransport({ ...deps.transport, host, auth });
+    const client = createDatabricksClient({ transport });
     const s3 = s3ClientFor(credentials, workspace.region);
     cached?.s3?.close();
-    cache.set(workspaceId, { updatedAt: workspace.updatedAt, client, s3 });
-    return { workspace, client, s3 };
+    cache.set(workspaceId, { updatedAt: workspace.updatedAt, client, transport, s3 });
+    return { workspace, client, transport, s3 };
   };
 }

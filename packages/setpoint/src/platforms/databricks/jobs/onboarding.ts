@@ -11,8 +11,11 @@ export const recommendationTagKey = 'setpoint:recommendation-id';
 
 export interface OnboardingPlan {
   destinationId: string;
-  /** Where clusters without a `cluster_log_conf` will deliver their logs. */
-  logDestination: string;
+  /**
+   * Where clusters without a `cluster_log_conf` will deliver their logs; undefined in agentless mode
+   * (the workspace is read through system tables and its clusters are left without log delivery).
+   */
+  logDestination: string | undefined;
   /** The projects being created, one per job cluster. */
   projects: { ref: JobClusterRef; projectId: string }[];
 }
@@ -64,7 +67,7 @@ export function planOnboarding(settings: JobSettings, plan: OnboardingPlan): Onb
   if (settings.tags) restoreSettings.tags = settings.tags;
   else fieldsToRemove.push('tags');
 
-  const logConf = clusterLogConf(plan.logDestination);
+  const logConf = plan.logDestination === undefined ? undefined : clusterLogConf(plan.logDestination);
   const changedClusters: NonNullable<JobSettings['job_clusters']> = [];
   const originalClusters: NonNullable<JobSettings['job_clusters']> = [];
   const changedTasks: NonNullable<JobSettings['tasks']> = [];
@@ -73,9 +76,10 @@ export function planOnboarding(settings: JobSettings, plan: OnboardingPlan): Onb
     const spec = findClusterSpec(settings, ref);
     if (!spec)
       throw new ValidationError('JOB_CLUSTER_NOT_FOUND', `the job has no cluster ${clusterRefKey(ref)}`);
+    const logDelivery = spec.cluster_log_conf ?? logConf;
     const changed = {
       ...spec,
-      cluster_log_conf: spec.cluster_log_conf ?? logConf,
+      ...(logDelivery ? { cluster_log_conf: logDelivery } : {}),
       custom_tags: { ...spec.custom_tags, [projectTagKey]: projectId },
     };
     if (ref.kind === 'job_cluster') {

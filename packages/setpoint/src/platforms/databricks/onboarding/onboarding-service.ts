@@ -72,7 +72,11 @@ export function createOnboardingService(deps: OnboardingDependencies) {
   ): Promise<ImportedJob[]> {
     const { client } = await deps.connect(workspaceId);
     const link = await deps.store.workspaceLink(workspaceId);
-    const logDestination = options.logDestination ?? link?.log_destination ?? 'dbfs:/cluster-logs/setpoint';
+    // a workspace read through system tables and given no log destination stays agentless
+    const logDestination =
+      options.logDestination ??
+      link?.log_destination ??
+      (link?.sql_warehouse_id ? undefined : 'dbfs:/cluster-logs/setpoint');
     const results: ImportedJob[] = [];
     for (const jobId of options.jobIds) {
       if (await deps.store.onboardedJob(workspaceId, jobId)) {

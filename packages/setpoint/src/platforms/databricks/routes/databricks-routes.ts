@@ -5,6 +5,7 @@ import {
   accessCheckBody,
   accessCheckSchema,
   appliedConfigListSchema,
+  billingAccuracySchema,
   collectRunBody,
   collectRunQueuedSchema,
   type DetachResource,
@@ -20,15 +21,21 @@ import {
   resumeAutoApplySchema,
   rollbackBody,
   rollbackSchema,
+  runBillingListSchema,
   webhookAcceptedSchema,
   webhookParams,
   webhookPayloadSchema,
+  workspaceAuthBody,
+  workspaceAuthSchema,
 } from '@setpoint/api-contract/databricks';
 import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
+import { median } from '@setpoint/foundation/statistics';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../../service/auth/principal.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
+import { withAuth } from '../auth/credential-fields.js';
+import { workspaceAuthOf } from '../auth/workspace-auth.js';
 import type { DatabricksIntegration } from '../databricks-integration.js';
 import type { DiscoverResult } from '../onboarding/discovery.js';
 import type { ImportedJob } from '../onboarding/onboarding-service.js';
@@ -92,9 +99,42 @@ function presentImport(jobs: ImportedJob[]): ImportResource {
   };
 }
 
+type BillingRow = Awaited<ReturnType<DatabricksIntegration['store']['allBilling']>>[number];
+
+function presentBilling(row: BillingRow) {
+  return {
+    run_id: row.run_id,
+    databricks_run_id: row.databricks_run_id,
+    estimated_dbus: row.estimated_dbus,
+    estimated_dbu_usd: row.estimated_dbu_usd,
+    billed_dbus: row.billed_dbus,
+    billed_dbu_usd: row.billed_dbu_usd,
+    difference_usd: row.billed_dbu_usd === null ? null : row.billed_dbu_usd - row.estimated_dbu_usd,
+    restated: row.restated === 1,
+    billed_at: row.billed_at,
+    settled: row.next_check_at === null,
+  };
+}
+
+function billingAccuracy(rows: BillingRow[]) {
+  const billed = rows.filter((row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0);
+  return {
+    estimated_runs: rows.length,
+    billed_runs: billed.length,
+    restated_runs: billed.filter((row) => row.restated === 1).length,
+    median_abs_error: median(
+      billed.map(
+        (row) => Math.abs(row.estimated_dbu_usd - (row.billed_dbu_usd ?? 0)) / (row.billed_dbu_usd ?? 1),
+      ),
+    ),
+    estimated_dbu_usd: billed.reduce((sum, row) => sum + row.estimated_dbu_usd, 0),
+    billed_dbu_usd: billed.reduce((sum, row) => sum + (row.billed_dbu_usd ?? 0), 0),
+  };
+}
+
 export function databricksRoutes(deps: {
   integration: DatabricksIntegration;
-  workspaces: Pick<WorkspaceService, 'credentials'>;
+  workspaces: Pick<WorkspaceService, 'credentials' | 'update'>;
   projects: Pick<ProjectService, 'get'>;
 }): FastifyPluginAsyncZod {
   const { integration } = deps;
@@ -138,6 +178,33 @@ export function databricksRoutes(deps: {
       },
     );
 
+    app.put(
+      '/api/v1/workspaces/:id/auth',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary:
+            'Set or rotate how Setpoint signs in (PAT, OAuth M2M, Entra ID service principal); other credentials are kept',
+          security: bearer,
+          params: idParams,
+          body: workspaceAuthBody,
+          response: { 200: workspaceAuthSchema },
+        },
+      },
+      async (request) => {
+        const { id } = request.params;
+        const { credentials } = await deps.workspaces.credentials(id);
+        const next = withAuth(credentials, request.body);
+        const auth = workspaceAuthOf(next);
+        const updated = await deps.workspaces.update(id, { credentials: next }, principalOf(request).actor);
+        return {
+          auth_type: auth.method,
+          client_id: auth.method === 'pat' ? null : auth.clientId,
+          updated_at: updated.updatedAt,
+        };
+      },
+    );
+
     app.post(
       '/api/v1/workspaces/:id/check',
       {
@@ -151,7 +218,11 @@ export function databricksRoutes(deps: {
         },
       },
       async (request) => {
-        const checks = await integration.checkAccess(request.params.id, request.body.log_destination);
+        const checks = await integration.checkAccess(
+          request.params.id,
+          request.body.log_destination,
+          request.body.sql_warehouse_id,
+        );
         return { ok: checks.every((check) => check.ok), checks };
       },
     );
@@ -265,6 +336,37 @@ export function databricksRoutes(deps: {
           pause_reason: guard.pauseReason,
         };
       },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/billing',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: "Each run's DBU cost estimated from list prices and as billed (system.billing.usage)",
+          security: bearer,
+          params: idParams,
+          response: { 200: runBillingListSchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        const rows = await integration.store.billingOfProjects([request.params.id]);
+        return { items: rows.map(presentBilling) };
+      },
+    );
+
+    app.get(
+      '/api/v1/billing/accuracy',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'How close list-price DBU estimates came to the bill, across the organization',
+          security: bearer,
+          response: { 200: billingAccuracySchema },
+        },
+      },
+      async () => billingAccuracy(await integration.store.allBilling()),
     );
 
     app.post(

@@ -33,7 +33,11 @@ export function createDatabricksRepository(database: Kysely<Database>) {
     },
     async saveWorkspaceLink(
       workspaceId: string,
-      values: { destinationId?: string | null; logDestination?: string | null },
+      values: {
+        destinationId?: string | null;
+        logDestination?: string | null;
+        sqlWarehouseId?: string | null;
+      },
     ) {
       const existing = await this.workspaceLink(workspaceId);
       const row = {
@@ -42,6 +46,8 @@ export function createDatabricksRepository(database: Kysely<Database>) {
           values.destinationId === undefined ? (existing?.destination_id ?? null) : values.destinationId,
         log_destination:
           values.logDestination === undefined ? (existing?.log_destination ?? null) : values.logDestination,
+        sql_warehouse_id:
+          values.sqlWarehouseId === undefined ? (existing?.sql_warehouse_id ?? null) : values.sqlWarehouseId,
         updated_at: Date.now(),
       };
       if (existing)
@@ -182,6 +188,98 @@ export function createDatabricksRepository(database: Kysely<Database>) {
         .onConflict((conflict) => conflict.column('event_key').doNothing())
         .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+    },
+
+    /** A run's DBU estimate, waiting for its billing rows (a second collection keeps the first). */
+    async saveBillingEstimate(input: {
+      runId: string;
+      projectId: string;
+      workspaceId: string;
+      databricksRunId: string;
+      clusterId: string;
+      estimatedDbus: number;
+      estimatedDbuUsd: number;
+      nextCheckAt: number;
+    }): Promise<void> {
+      const now = Date.now();
+      await db
+        .insertInto('databricks_run_billing')
+        .values({
+          run_id: input.runId,
+          project_id: input.projectId,
+          workspace_id: input.workspaceId,
+          databricks_run_id: input.databricksRunId,
+          cluster_id: input.clusterId,
+          estimated_dbus: input.estimatedDbus,
+          estimated_dbu_usd: input.estimatedDbuUsd,
+          billed_dbus: null,
+          billed_dbu_usd: null,
+          billing_rows: 0,
+          restated: 0,
+          billed_at: null,
+          next_check_at: input.nextCheckAt,
+          created_at: now,
+          updated_at: now,
+        })
+        .onConflict((conflict) => conflict.column('run_id').doNothing())
+        .execute();
+    },
+
+    /** Runs of a workspace whose billing is due for a look. */
+    async billingDue(workspaceId: string, now: number, limit = 200) {
+      return db
+        .selectFrom('databricks_run_billing')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('next_check_at', 'is not', null)
+        .where('next_check_at', '<=', now)
+        .orderBy('next_check_at')
+        .limit(limit)
+        .execute();
+    },
+
+    async saveBilled(
+      runId: string,
+      values: {
+        billedDbus: number | null;
+        billedDbuUsd: number | null;
+        billingRows: number;
+        restated: boolean;
+        billedAt: number | null;
+        nextCheckAt: number | null;
+      },
+    ): Promise<void> {
+      await db
+        .updateTable('databricks_run_billing')
+        .set({
+          billed_dbus: values.billedDbus,
+          billed_dbu_usd: values.billedDbuUsd,
+          billing_rows: values.billingRows,
+          restated: values.restated ? 1 : 0,
+          billed_at: values.billedAt,
+          next_check_at: values.nextCheckAt,
+          updated_at: Date.now(),
+        })
+        .where('run_id', '=', runId)
+        .execute();
+    },
+
+    async billingOfRuns(runIds: readonly string[]) {
+      if (runIds.length === 0) return [];
+      return db.selectFrom('databricks_run_billing').selectAll().where('run_id', 'in', runIds).execute();
+    },
+
+    async billingOfProjects(projectIds: readonly string[]) {
+      if (projectIds.length === 0) return [];
+      return db
+        .selectFrom('databricks_run_billing')
+        .selectAll()
+        .where('project_id', 'in', projectIds)
+        .execute();
+    },
+
+    async allBilling() {
+      return db.selectFrom('databricks_run_billing').selectAll().execute();
     },
   };
 }

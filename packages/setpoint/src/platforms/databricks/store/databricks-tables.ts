@@ -6,6 +6,29 @@ export type DatabricksWorkspaceLinksTable = {
   workspace_id: string;
   destination_id: string | null;
   log_destination: string | null;
+  /** The SQL warehouse system tables are read through (migration 0020). */
+  sql_warehouse_id: string | null;
+  updated_at: number;
+};
+
+/** A run's DBU cost estimated from list prices and, once billing rows arrive, as billed (migration 0020). */
+export type DatabricksRunBillingTable = {
+  run_id: string;
+  project_id: string;
+  workspace_id: string;
+  databricks_run_id: string;
+  cluster_id: string;
+  estimated_dbus: number;
+  estimated_dbu_usd: number;
+  billed_dbus: number | null;
+  billed_dbu_usd: number | null;
+  billing_rows: number;
+  /** 1 once a RETRACTION or RESTATEMENT changed what was billed. */
+  restated: number;
+  billed_at: number | null;
+  /** When to look at system.billing.usage again; null once billing is settled. */
+  next_check_at: number | null;
+  created_at: number;
   updated_at: number;
 };
 
@@ -52,4 +75,5 @@ export type DatabricksTables = {
   databricks_applied_configs: DatabricksAppliedConfigsTable;
   databricks_project_guard: DatabricksProjectGuardTable;
   databricks_webhook_events: DatabricksWebhookEventsTable;
+  databricks_run_billing: DatabricksRunBillingTable;
 };

@@ -1,0 +1,70 @@
+import type { DatabricksRepository } from '../store/databricks-repository.js';
+import type { RunBilling, SystemTablesReader } from '../system-tables/system-tables-reader.js';
+
+const minuteMs = 60_000;
+const hourMs = 60 * minuteMs;
+/** Billing rows usually land within hours; after this long without any, Setpoint stops asking. */
+const giveUpWithoutBillingMs = 3 * 24 * hourMs;
+/** Databricks may still retract and restate records for a while after the first ones. */
+const watchForRestatementsMs = 3 * 24 * hourMs;
+
+export interface ReconcilePolicy {
+  /** Next look while no billing row has arrived (default 30 min). */
+  waitingIntervalMs: number;
+  /** Next look for restatements once billed (default 6 h). */
+  billedIntervalMs: number;
+}
+
+export const defaultReconcilePolicy: ReconcilePolicy = {
+  waitingIntervalMs: 30 * minuteMs,
+  billedIntervalMs: 6 * hourMs,
+};
+
+/**
+ * Reconciles estimated DBU costs with the bill: for every run of the workspace that is due, sums its
+ * records in system.billing.usage (a RETRACTION cancels its ORIGINAL, a RESTATEMENT replaces it), stores
+ * what was billed beside the estimate, and decides when to look again. One statement per run.
+ */
+export async function reconcileBilling(
+  deps: {
+    store: DatabricksRepository;
+    reader: SystemTablesReader;
+    now?: () => number;
+    /** The run's stored cost takes the bill (savings and ROI then use it). */
+    reviseCost?: (row: { runId: string; projectId: string }, bill: RunBilling) => Promise<void>;
+  },
+  workspaceId: string,
+  policy: ReconcilePolicy = defaultReconcilePolicy,
+): Promise<{ checked: number; billed: number }> {
+  const now = deps.now ?? Date.now;
+  let billed = 0;
+  const due = await deps.store.billingDue(workspaceId, now());
+  for (const row of due) {
+    const bill = await deps.reader.billing(row.databricks_run_id, row.cluster_id);
+    const at = now();
+    if (bill.records === 0) {
+      const waited = at - row.created_at;
+      await deps.store.saveBilled(row.run_id, {
+        billedDbus: null,
+        billedDbuUsd: null,
+        billingRows: 0,
+        restated: false,
+        billedAt: null,
+        nextCheckAt: waited > giveUpWithoutBillingMs ? null : at + policy.waitingIntervalMs,
+      });
+      continue;
+    }
+    billed += 1;
+    const firstBilledAt = row.billed_at ?? at;
+    await deps.store.saveBilled(row.run_id, {
+      billedDbus: bill.dbus,
+      billedDbuUsd: bill.usd,
+      billingRows: bill.records,
+      restated: bill.corrections > 0,
+      billedAt: firstBilledAt,
+      nextCheckAt: at - firstBilledAt > watchForRestatementsMs ? null : at + policy.billedIntervalMs,
+    });
+    await deps.reviseCost?.({ runId: row.run_id, projectId: row.project_id }, bill);
+  }
+  return { checked: due.length, billed };
+}

@@ -1,0 +1,45 @@
+import { createCostModel } from '../../../cost/cost-model.js';
+import { runCost } from '../../../cost/run-cost.js';
+import type { PriceCatalog } from '../../../pricing/price-catalog.js';
+import { defaultRegions } from '../../../pricing/regions.js';
+import { type ClusterEvent, clusterEventSchema } from '../api/schema.js';
+import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
+import { shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
+import type { ClusterReport } from '../runs/cluster-report.js';
+
+export interface DbuEstimate {
+  dbus: number;
+  usd: number;
+}
+
+/**
+ * The DBUs a job cluster should be billed for its whole life (creation to termination, every node as its
+ * events show it) at the catalog's list price: what `system.billing.usage` is later compared with. The
+ * run's cost in the pipeline is over the Spark application's span instead, which is what SLAs compare.
+ */
+export function estimateClusterDbus(
+  catalog: PriceCatalog,
+  report: ClusterReport,
+  workspace: { cloud: string | null; region: string | null },
+): DbuEstimate {
+  const cloud = cloudOf(null, workspace.cloud);
+  const shape = shapeOfCluster(report.cluster, cloud, null, 0);
+  const events = (report.cluster_events?.events ?? []).flatMap((event): ClusterEvent[] => {
+    const parsed = clusterEventSchema.safeParse({ cluster_id: report.cluster.cluster_id ?? '', ...event });
+    return parsed.success ? [parsed.data] : [];
+  });
+  const timeline = reconstructNodeTimeline(report.cluster, events, shape);
+  const breakdown = runCost(createCostModel(catalog), {
+    cloud,
+    region: workspace.region ?? defaultRegions[cloud],
+    billing: {
+      platform: 'databricks',
+      plan: planOf(report.plan_type),
+      compute: computeTypeOf(report.compute_type),
+      photon: shape.photon,
+    },
+    nodes: timeline.nodes,
+  });
+  return { dbus: breakdown.dbu.units, usd: breakdown.dbu.cost };
+}
