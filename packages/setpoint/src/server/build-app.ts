@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     sessionRoutes(services.users, {
       loginAttemptsPerMinute: 10,
-      demoLoginToken: () => services.demoLoginToken,
+      demoSignIn: services.demoSignIn,
     }),
   );
   await app.register(systemRoutes(services.store.dialect, services.projects));
