@@ -26,7 +26,8 @@ import { SqlJobQueue } from '../queue/sql-job-queue.js';
 import { CredentialSigner } from '../security/credentials.js';
 import { loadKeyMaterial } from '../security/key-material.js';
 import { SecretBox } from '../security/secret-box.js';
-import { publicOnlyAgent } from '../security/ssrf-guard.js';
+import { OutboundAllowList, publicOnlyAgent } from '../security/ssrf-guard.js';
+import { createAlertService } from '../service/alerts/alert-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
@@ -119,6 +120,12 @@ export async function composeServices(options: ComposeOptions) {
   );
 
   const repositories = createRepositories(store.db);
+  const alerts = createAlertService({
+    alerts: repositories.alerts,
+    secretBox,
+    outboundPolicy: { allow: OutboundAllowList.parse(config.alertDestinationsAllow) },
+    logger,
+  });
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,
   });
@@ -239,6 +246,7 @@ export async function composeServices(options: ComposeOptions) {
     workspaces,
     apiKeys,
     organizationSettings,
+    alerts,
     users,
     /** `setpoint demo` issues its one-time link that signs the browser in as the demo admin. */
     demoSignIn: createOneTimeSignIn(),
@@ -268,6 +276,11 @@ export async function composeServices(options: ComposeOptions) {
           { days: config.eventLogRetentionDays, runsPerProject: config.eventLogRetentionRuns },
         ).catch((error: unknown) => logger.error({ err: error }, 'pruning event logs failed'));
       timers.push(setInterval(prune, config.eventLogPruneIntervalSeconds * 1000));
+      const evaluateAlerts = () =>
+        void alerts
+          .evaluate()
+          .catch((error: unknown) => logger.error({ err: error }, 'evaluating alert rules failed'));
+      timers.push(setInterval(evaluateAlerts, config.alertIntervalSeconds * 1000));
       for (const schedule of platforms.entries.flatMap((platform) => platform.schedules)) {
         const everyMs = schedule.everySeconds * 1000;
         timers.push(

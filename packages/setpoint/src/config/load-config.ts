@@ -32,6 +32,8 @@ const envNames = {
   eventLogRetentionDays: 'SETPOINT_EVENTLOG_RETENTION_DAYS',
   eventLogRetentionRuns: 'SETPOINT_EVENTLOG_RETENTION_RUNS',
   eventLogPruneIntervalSeconds: 'SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS',
+  alertIntervalSeconds: 'SETPOINT_ALERT_INTERVAL_SECONDS',
+  alertDestinationsAllow: 'SETPOINT_ALERT_DESTINATIONS_ALLOW',
 } as const satisfies Partial<Record<keyof SetpointConfig, string>>;
 
 /** Flags win over env, env wins over defaults. */

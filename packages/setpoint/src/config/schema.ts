@@ -74,6 +74,13 @@ export const configSchema = z
     eventLogRetentionRuns: z.coerce.number().int().min(0).default(0),
     /** Seconds between retention passes over the blob store. */
     eventLogPruneIntervalSeconds: z.coerce.number().int().min(1).default(3600),
+    /** Seconds between evaluations of the alert rules. */
+    alertIntervalSeconds: z.coerce.number().int().min(1).default(60),
+    /**
+     * Non-public hosts and networks alert destinations may reach (`10.0.0.0/8, hooks.internal`);
+     * empty: public addresses only (the SSRF guard).
+     */
+    alertDestinationsAllow: z.string().default(''),
   })
   .strict();
 
