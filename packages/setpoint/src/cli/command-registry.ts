@@ -106,6 +106,12 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/recommendations.js')).registerRecommendationsCommand,
   },
   {
+    name: 'alerts',
+    term: 'alerts',
+    description: 'alert destinations (Slack, signed webhooks), rules, and the notifications sent',
+    load: async () => (await import('./commands/alerts.js')).registerAlertsCommand,
+  },
+  {
     name: 'users',
     term: 'users',
     description: 'manage dashboard users directly on the database (local admin)',
