@@ -104,3 +104,7 @@ export const notificationSchema = z.object({
 });
 
 export const notificationList = listOf(notificationSchema);
+
+export type AlertDestinationResource = z.infer<typeof alertDestinationSchema>;
+export type AlertRuleResource = z.infer<typeof alertRuleSchema>;
+export type NotificationResource = z.infer<typeof notificationSchema>;
