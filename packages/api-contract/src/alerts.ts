@@ -12,7 +12,7 @@ export const alertEvents = [
 ] as const;
 export type AlertEvent = (typeof alertEvents)[number];
 
-export const alertDestinationKinds = ['slack', 'webhook'] as const;
+export const alertDestinationKinds = ['slack', 'webhook', 'email'] as const;
 
 const maxPerHour = z.number().int().min(1).max(1000);
 
@@ -34,6 +34,22 @@ export const alertDestinationCreateSchema = z.discriminatedUnion('kind', [
       url: z.string().url().max(2000),
       /** Key of the `x-setpoint-signature: sha256=<hex HMAC of the body>` header. */
       signing_secret: z.string().min(16).max(200),
+      max_per_hour: maxPerHour.default(30),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('email'),
+      name: z.string().min(1).max(100),
+      smtp_host: z.string().min(1).max(255),
+      smtp_port: z.number().int().min(1).max(65_535).default(587),
+      /** `starttls` (required upgrade), `tls` (implicit, port 465) or `none` (a relay on a trusted network). */
+      tls: z.enum(['starttls', 'tls', 'none']).default('starttls'),
+      /** SMTP credentials, stored encrypted. */
+      username: z.string().min(1).max(200).optional(),
+      password: z.string().min(1).max(500).optional(),
+      from: z.string().email(),
+      to: z.array(z.string().email()).min(1).max(50),
       max_per_hour: maxPerHour.default(30),
     })
     .strict(),

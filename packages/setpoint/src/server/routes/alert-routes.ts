@@ -25,7 +25,7 @@ const bearer = [{ bearerAuth: [] }];
 const presentDestination = (row: AlertDestinationRow) => ({
   id: row.id,
   name: row.name,
-  kind: row.kind as 'slack' | 'webhook',
+  kind: row.kind as 'slack' | 'webhook' | 'email',
   target: (JSON.parse(row.settings) as { target: string }).target,
   max_per_hour: row.max_per_hour,
   created_at: row.created_at,

@@ -1,10 +1,22 @@
 import { createHmac } from 'node:crypto';
-import { guardedFetch, type OutboundPolicy } from '../../security/ssrf-guard.js';
+import { guardedFetch, type OutboundPolicy, validateOutboundUrl } from '../../security/ssrf-guard.js';
 
 /** A destination with its decrypted credentials, as the sender needs it. */
+export interface EmailTarget {
+  kind: 'email';
+  host: string;
+  port: number;
+  tls: 'starttls' | 'tls' | 'none';
+  username?: string;
+  password?: string;
+  from: string;
+  to: string[];
+}
+
 export type DestinationTarget =
   | { kind: 'slack'; url: string }
-  | { kind: 'webhook'; url: string; signingSecret: string };
+  | { kind: 'webhook'; url: string; signingSecret: string }
+  | EmailTarget;
 
 export interface AlertMessage {
   notificationId: string;
@@ -18,6 +30,44 @@ export interface AlertMessage {
 /** `sha256=<hex>` over the exact request body, keyed with the destination's signing secret. */
 export function webhookSignature(body: string, signingSecret: string): string {
   return `sha256=${createHmac('sha256', signingSecret).update(body).digest('hex')}`;
+}
+
+/** The mail server's address passes the same SSRF rule as every outbound URL before each delivery. */
+export function smtpUrl(target: Pick<EmailTarget, 'host' | 'port'>): string {
+  return `smtp://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+}
+
+async function sendEmail(
+  target: EmailTarget,
+  message: AlertMessage,
+  policy: OutboundPolicy,
+  timeoutMs: number,
+) {
+  await validateOutboundUrl(smtpUrl(target), { ...policy, schemes: ['smtp:'] });
+  const { createTransport } = await import('nodemailer');
+  const transport = createTransport({
+    host: target.host,
+    port: target.port,
+    secure: target.tls === 'tls',
+    requireTLS: target.tls === 'starttls',
+    ignoreTLS: target.tls === 'none',
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    ...(target.username ? { auth: { user: target.username, pass: target.password ?? '' } } : {}),
+  });
+  try {
+    const facts = Object.entries(message.detail).map(([name, value]) => `${name}: ${String(value)}`);
+    await transport.sendMail({
+      from: target.from,
+      to: target.to,
+      subject: `[Setpoint] ${message.title}`,
+      text: `${message.title}\n\n${facts.join('\n')}\n\nevent: ${message.event}\nnotification: ${message.notificationId}\n`,
+      headers: { 'X-Setpoint-Event': message.event },
+    });
+  } finally {
+    transport.close();
+  }
 }
 
 function payload(target: DestinationTarget, message: AlertMessage): string {
@@ -42,6 +92,7 @@ export async function deliver(
   policy: OutboundPolicy,
   timeoutMs = 10_000,
 ): Promise<void> {
+  if (target.kind === 'email') return sendEmail(target, message, policy, timeoutMs);
   const body = payload(target, message);
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (target.kind === 'webhook') {

@@ -7,7 +7,13 @@ import type { OutboundPolicy } from '../../security/ssrf-guard.js';
 import { validateOutboundUrl } from '../../security/ssrf-guard.js';
 import { newId } from '../../store/ids.js';
 import { type Finding, type RuleParams, type RunFacts, runFinding } from './alert-conditions.js';
-import { type AlertMessage, type DestinationTarget, deliver } from './alert-delivery.js';
+import {
+  type AlertMessage,
+  type DestinationTarget,
+  deliver,
+  type EmailTarget,
+  smtpUrl,
+} from './alert-delivery.js';
 import type {
   AlertDestinationRow,
   AlertRepository,
@@ -81,11 +87,25 @@ export function createAlertService(deps: Deps) {
   const { alerts, secretBox } = deps;
 
   function targetOf(row: AlertDestinationRow): DestinationTarget {
-    if (!row.secret) throw new Error(`alert destination ${row.id} has no stored credentials`);
+    if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
     const secret = JSON.parse(secretBox.decrypt(row.secret, secretScope(row.id))) as {
       url: string;
       signingSecret?: string;
+      username?: string;
+      password?: string;
     };
+    if (row.kind === 'email') {
+      const settings = JSON.parse(row.settings) as Omit<EmailTarget, 'kind' | 'username' | 'password'>;
+      return {
+        kind: 'email',
+        host: settings.host,
+        port: settings.port,
+        tls: settings.tls,
+        from: settings.from,
+        to: settings.to,
+        ...(secret.username ? { username: secret.username, password: secret.password ?? '' } : {}),
+      };
+    }
     return row.kind === 'webhook'
       ? { kind: 'webhook', url: secret.url, signingSecret: secret.signingSecret ?? '' }
       : { kind: 'slack', url: secret.url };
@@ -195,17 +215,27 @@ export function createAlertService(deps: Deps) {
       actor: string,
       now = Date.now(),
     ): Promise<AlertDestinationRow> {
-      await validateOutboundUrl(input.url, deps.outboundPolicy);
       const id = newId('dst');
-      const secret =
-        input.kind === 'webhook'
-          ? { url: input.url, signingSecret: input.signing_secret }
-          : { url: input.url };
+      let secret: Record<string, unknown>;
+      let settings: Record<string, unknown>;
+      if (input.kind === 'email') {
+        const server = { host: input.smtp_host, port: input.smtp_port };
+        await validateOutboundUrl(smtpUrl(server), { ...deps.outboundPolicy, schemes: ['smtp:'] });
+        secret = input.username ? { username: input.username, password: input.password } : {};
+        settings = { target: smtpUrl(server), ...server, tls: input.tls, from: input.from, to: input.to };
+      } else {
+        await validateOutboundUrl(input.url, deps.outboundPolicy);
+        secret =
+          input.kind === 'webhook'
+            ? { url: input.url, signingSecret: input.signing_secret }
+            : { url: input.url };
+        settings = { target: targetText(input.url) };
+      }
       const row: AlertDestinationRow = {
         id,
         name: input.name,
         kind: input.kind,
-        settings: JSON.stringify({ target: targetText(input.url) }),
+        settings: JSON.stringify(settings),
         secret: secretBox.encrypt(JSON.stringify(secret), secretScope(id)),
         max_per_hour: input.max_per_hour,
         created_at: now,
