@@ -17,7 +17,7 @@ export function writeBenchmarkSection(heading: string, section: string): void {
   if (start === -1) text = `${text.trimEnd()}\n\n${section.trimEnd()}\n`;
   else {
     const next = text.indexOf('\n## ', start + 1);
-    text = `${text.slice(0, start + 1)}${section.trimEnd()}\n${next === -1 ? '' : `${text.slice(next)}`}`;
+    text = `${text.slice(0, start + 1)}${section.trimEnd()}\n${next === -1 ? '' : `\n${text.slice(next + 1)}`}`;
   }
   writeFileSync(docs, text);
 }
