@@ -1,11 +1,10 @@
 import { type Command, Option } from '@commander-js/extra-typings';
-import {
-  type AlertEvent,
-  type alertDestinationSchema,
-  alertEvents,
-  type alertRuleSchema,
-  type notificationSchema,
-  type Page,
+import type {
+  AlertEvent,
+  alertDestinationSchema,
+  alertRuleSchema,
+  notificationSchema,
+  Page,
 } from '@setpoint/api-contract';
 import type { z } from 'zod';
 import { examples } from '../help-text.js';
@@ -16,6 +15,16 @@ import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 type Destination = z.infer<typeof alertDestinationSchema>;
 type Rule = z.infer<typeof alertRuleSchema>;
 type Notification = z.infer<typeof notificationSchema>;
+
+/** Every event a rule can watch (a Record, so the compiler notices a new one). */
+const eventMeanings: Record<AlertEvent, string> = {
+  sla_missed: 'a run took longer than its SLA',
+  sla_at_risk: 'a run used most of its SLA and ran longer than the one before',
+  cost_spike: 'a run cost more than the mean of the previous runs',
+  apply_failed: 'applying or reverting a configuration failed',
+  collection_parked: "collecting a run's event log failed",
+  learning_finished: 'a project finished learning',
+};
 
 const perHour = numberArgument({ whole: true, min: 1, max: 1000 });
 const wholeNumber = numberArgument({ whole: true, min: 1 });
@@ -147,7 +156,11 @@ export function registerAlertsCommand(program: Command): void {
     alerts
       .command('add-rule')
       .description('notify a destination of an event, for every project or one')
-      .addOption(new Option('--event <event>', 'what to watch').choices(alertEvents).makeOptionMandatory())
+      .addOption(
+        new Option('--event <event>', 'what to watch')
+          .choices(Object.keys(eventMeanings))
+          .makeOptionMandatory(),
+      )
       .requiredOption('--destination <id>', 'destination id')
       .option('--project <id>', 'one project (default: every project)')
       .option('--threshold-pct <n>', 'cost_spike: percent above the mean', numberArgument({ above: 0 }), 20)
@@ -160,10 +173,12 @@ export function registerAlertsCommand(program: Command): void {
       )
       .addHelpText(
         'after',
-        examples(
+        `\nEvents:\n${Object.entries(eventMeanings)
+          .map(([event, meaning]) => `  ${event.padEnd(18)} ${meaning}`)
+          .join('\n')}\n${examples(
           'setpoint alerts add-rule --event sla_missed --destination dst_…',
           'setpoint alerts add-rule --event cost_spike --destination dst_… --project prj_… --threshold-pct 25',
-        ),
+        )}`,
       ),
   ).action(async (options) => {
     const rule = await remoteClient(options).request<Rule>('POST', '/api/v1/alerts/rules', {
