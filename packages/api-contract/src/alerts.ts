@@ -104,7 +104,8 @@ export const alertRuleSchema = z.object({
 
 export const alertRuleList = listOf(alertRuleSchema);
 
-export const notificationStatuses = ['SENT', 'FAILED', 'RATE_LIMITED'] as const;
+/** SENDING: recorded, delivery in progress (or interrupted by a restart). */
+export const notificationStatuses = ['SENDING', 'SENT', 'FAILED', 'RATE_LIMITED'] as const;
 
 export const notificationSchema = z.object({
   id: z.string(),

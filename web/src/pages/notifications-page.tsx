@@ -13,6 +13,13 @@ const eventLabels: Record<string, string> = {
   learning_finished: 'Learning finished',
 };
 
+const statusLabels: Record<string, string> = {
+  SENDING: 'Sending',
+  SENT: 'Sent',
+  FAILED: 'Failed',
+  RATE_LIMITED: 'Held back (hourly limit)',
+};
+
 /** What alert rules sent (or could not send), newest first; rules and destinations are set up in the API or CLI. */
 export function NotificationsPage() {
   const list = useApi('notifications', async (signal) => {
@@ -65,11 +72,7 @@ export function NotificationsPage() {
                         </td>
                         <td>{destinationName.get(item.destination_id) ?? 'deleted destination'}</td>
                         <td title={item.error ?? undefined}>
-                          {item.status === 'SENT'
-                            ? 'Sent'
-                            : item.status === 'RATE_LIMITED'
-                              ? 'Held back (hourly limit)'
-                              : 'Failed'}
+                          {statusLabels[item.status]}
                           {item.error ? `: ${item.error}` : ''}
                         </td>
                       </tr>

@@ -168,6 +168,7 @@ export interface AlertRulesTable {
   destination_id: string;
   params: string;
   enabled: number;
+  evaluated_until: number | null;
   created_at: number;
   created_by: string;
 }

@@ -7,6 +7,7 @@ import {
   alertRuleSchema,
   idParams,
   notificationList,
+  type notificationStatuses,
   pageQuery,
 } from '@setpoint/api-contract';
 import { ForbiddenError } from '@setpoint/foundation/errors';
@@ -51,9 +52,8 @@ const presentNotification = (row: NotificationRow) => ({
   event: row.event as z.infer<typeof alertRuleSchema>['event'],
   title: row.title,
   detail: JSON.parse(row.detail) as Record<string, unknown>,
-  // a notification still SENDING is shown as failed only once its sender settles it
-  status: (row.status === 'SENDING' ? 'FAILED' : row.status) as 'SENT' | 'FAILED' | 'RATE_LIMITED',
-  error: row.status === 'SENDING' ? 'being sent' : row.error,
+  status: row.status as (typeof notificationStatuses)[number],
+  error: row.error,
   created_at: row.created_at,
 });
 

@@ -17,7 +17,8 @@ export interface RuleParams {
 /** One reason to notify; `key` makes it unique per rule (the same run never alerts twice). */
 export interface Finding {
   event: AlertEvent;
-  projectId: string;
+  /** Null when what happened belongs to no project (a parked job without one). */
+  projectId: string | null;
   key: string;
   title: string;
   detail: Record<string, unknown>;

@@ -39,6 +39,9 @@ export function createAlertRepository(db: Kysely<Database>) {
         query = query.where((eb) => eb.or([eb('project_id', '=', projectId), eb('project_id', 'is', null)]));
       return query.orderBy('created_at').orderBy('id').execute();
     },
+    async markEvaluated(id: string, until: number): Promise<void> {
+      await db.updateTable('alert_rules').set({ evaluated_until: until }).where('id', '=', id).execute();
+    },
     async deleteRule(id: string): Promise<boolean> {
       const deleted = await db.deleteFrom('alert_rules').where('id', '=', id).executeTakeFirst();
       return Number(deleted.numDeletedRows) === 1;
@@ -81,7 +84,7 @@ export function createAlertRepository(db: Kysely<Database>) {
       ]);
       return { rows, total: Number(count.count) };
     },
-    /** Processed runs created since `since`, with what run-based rules read. */
+    /** Runs that finished processing since `since` (their last change), with what run-based rules read. */
     recentRuns(since: number, projectId: string | null) {
       let query = db
         .selectFrom('runs')
@@ -97,7 +100,7 @@ export function createAlertRepository(db: Kysely<Database>) {
           'projects.settings as project_settings',
         ])
         .where('runs.pipeline_state', '=', 'DONE')
-        .where('runs.created_at', '>=', since);
+        .where('runs.updated_at', '>=', since);
       if (projectId !== null) query = query.where('runs.project_id', '=', projectId);
       return query.orderBy('runs.created_at').orderBy('runs.id').execute();
     },

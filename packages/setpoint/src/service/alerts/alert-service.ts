@@ -28,6 +28,8 @@ const hourMs = 3_600_000;
 /** Rules look back this far at most, so a new rule on an old fleet does not replay its history. */
 const lookbackMs = 7 * 24 * hourMs;
 const runEvents: AlertEvent[] = ['sla_missed', 'sla_at_risk', 'cost_spike'];
+/** Each evaluation re-reads this much of the previous one: a change committed late is still seen once. */
+const overlapMs = 60_000;
 
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
@@ -160,7 +162,7 @@ export function createAlertService(deps: Deps) {
 
   async function findingsOf(rule: AlertRuleRow, now: number): Promise<Finding[]> {
     const event = rule.event as AlertEvent;
-    const since = Math.max(rule.created_at, now - lookbackMs);
+    const since = Math.max(rule.created_at, now - lookbackMs, (rule.evaluated_until ?? 0) - overlapMs);
     if (runEvents.includes(event)) {
       const params = paramsOf(rule);
       const findings: Finding[] = [];
@@ -200,7 +202,7 @@ export function createAlertService(deps: Deps) {
       return [
         {
           event,
-          projectId: payload.projectId ?? '',
+          projectId: payload.projectId ?? null,
           key: `${event}:${job.id}`,
           title: `${event === 'apply_failed' ? 'Applying a configuration' : 'Collecting a run'} failed after ${job.attempts} attempt(s): ${job.error.slice(0, 200)}`,
           detail: { job_kind: job.kind, attempts: job.attempts, error: job.error.slice(0, 1000) },
@@ -262,6 +264,7 @@ export function createAlertService(deps: Deps) {
         destination_id: input.destination_id,
         params: JSON.stringify(input.params),
         enabled: input.enabled ? 1 : 0,
+        evaluated_until: null,
         created_at: now,
         created_by: actor,
       };
@@ -281,6 +284,7 @@ export function createAlertService(deps: Deps) {
       for (const rule of await alerts.listRules()) {
         if (!rule.enabled) continue;
         for (const finding of await findingsOf(rule, now)) if (await notify(rule, finding, now)) created += 1;
+        await alerts.markEvaluated(rule.id, now);
       }
       return created;
     },

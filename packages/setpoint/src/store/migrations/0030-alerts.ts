@@ -32,6 +32,8 @@ export function migration0030(dialect: DialectName) {
         /** JSON of the event's parameters (e.g. the cost-spike threshold). */
         .addColumn('params', types.json, (c) => c.notNull())
         .addColumn('enabled', 'integer', (c) => c.notNull())
+        /** What the last evaluation covered (epoch ms); the next one reads only what changed since. */
+        .addColumn('evaluated_until', types.bigint)
         .addColumn('created_at', types.bigint, (c) => c.notNull())
         .addColumn('created_by', 'text', (c) => c.notNull())
         .execute();
