@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 
@@ -26,5 +29,22 @@ describe('setpoint binary', () => {
     expect(result.code).toBe(8);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/^setpoint: invalid configuration: .*port/);
+  });
+
+  it('names the port in use and exits 2 when serve cannot listen', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-port-in-use-'));
+    try {
+      const result = await runCli(['serve', '--port', String(port), '--data-dir', dataDir]);
+
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`setpoint: port ${port} is in use; pick another with --port\n`);
+    } finally {
+      blocker.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

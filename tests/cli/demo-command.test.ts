@@ -1,8 +1,10 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../support/run-cli.js';
+import { eventually } from '../service/support/service-harness.js';
+import { runCli, setpointBin } from '../support/run-cli.js';
 
 interface DemoSummary {
   projects: Array<{
@@ -40,4 +42,49 @@ describe('setpoint demo --headless', () => {
     expect(result.code).toBe(2);
     expect(result.stderr.trim()).toBe('setpoint: --runs expects a positive whole number, got "many"');
   });
+});
+
+describe('setpoint demo (dashboard)', () => {
+  it('prints a one-time sign-in link, dates no run after now, and stops cleanly on Ctrl+C', async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'setpoint-demo-live-')), 'demo');
+    const demo = spawn(
+      process.execPath,
+      [setpointBin, 'demo', '--port', '0', '--speed', '20', '--data-dir', dataDir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    demo.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    demo.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => demo.on('exit', (code) => resolve(code)));
+    try {
+      const link = await eventually(
+        async () => /(http:\/\/localhost:\d+\/api\/v1\/session\/demo\?token=\S+)/.exec(stdout)?.[1],
+        120_000,
+      );
+      const signIn = await fetch(link, { redirect: 'manual' });
+      expect(signIn.status).toBe(302);
+      expect((await fetch(link, { redirect: 'manual' })).status).toBe(404);
+      const cookie = signIn.headers
+        .getSetCookie()
+        .map((header) => header.split(';')[0])
+        .join('; ');
+      const origin = new URL(link).origin;
+      const get = async <T>(url: string) =>
+        (await (await fetch(`${origin}${url}`, { headers: { cookie } })).json()) as T;
+      const projects = await get<{ items: { id: string }[] }>('/api/v1/projects');
+      const runs = await eventually(async () => {
+        const page = await get<{ items: { ended_at: number | null }[] }>(
+          `/api/v1/projects/${projects.items[0]?.id}/runs`,
+        );
+        return page.items.some((run) => run.ended_at !== null) ? page.items : undefined;
+      }, 120_000);
+      for (const run of runs) expect(run.ended_at ?? 0).toBeLessThanOrEqual(Date.now());
+    } finally {
+      demo.kill('SIGINT');
+    }
+
+    expect(await exited).toBe(0);
+    expect(stderr).not.toMatch(/destroyed|failed/);
+  }, 300_000);
 });

@@ -253,6 +253,49 @@ const badInputs: Record<string, BadInput> = {
     stderr: /--format must be terraform or json$/,
     remote: true,
   },
+  'alerts destinations': {
+    args: ['alerts', 'destinations', '--profile', 'nowhere'],
+    exitCode: 8,
+    stderr: /profile "nowhere"/,
+  },
+  'alerts add-slack': {
+    args: ['alerts', 'add-slack', '--name', 'x', '--url', 'http://169.254.169.254/hook'],
+    exitCode: 2,
+    stderr: /169\.254\.169\.254/,
+    remote: true,
+  },
+  'alerts add-webhook': {
+    args: ['alerts', 'add-webhook', '--name', 'x', '--url', 'https://hooks.example.com'],
+    exitCode: 2,
+    stderr: /required option '--signing-secret <secret>'/,
+  },
+  'alerts delete-destination': {
+    args: ['alerts', 'delete-destination', 'dst_missing'],
+    exitCode: 3,
+    stderr: /alert destination dst_missing does not exist$/,
+    remote: true,
+  },
+  'alerts rules': {
+    args: ['alerts', 'rules', '--profile', 'nowhere'],
+    exitCode: 8,
+    stderr: /profile "nowhere"/,
+  },
+  'alerts add-rule': {
+    args: ['alerts', 'add-rule', '--event', 'meteor_strike', '--destination', 'dst_x'],
+    exitCode: 2,
+    stderr: /Allowed choices are sla_missed, /,
+  },
+  'alerts delete-rule': {
+    args: ['alerts', 'delete-rule', 'alr_missing'],
+    exitCode: 3,
+    stderr: /alert rule alr_missing does not exist$/,
+    remote: true,
+  },
+  'alerts notifications': {
+    args: ['alerts', 'notifications', '--limit', '0'],
+    exitCode: 2,
+    stderr: /option '--limit <n>' argument '0' is invalid/,
+  },
   completion: {
     args: ['completion', 'powershell'],
     exitCode: 2,

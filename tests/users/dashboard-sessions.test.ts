@@ -161,6 +161,21 @@ describe('dashboard sign-in, CSRF and roles', () => {
     expect(after.statusCode).toBe(401);
   });
 
+  it('signs in through the demo link once, and never again with the same link', async () => {
+    await h.services.users.create('demo', 'demo password 123', 'admin');
+    const secret = h.services.demoSignIn.issue();
+    const first = await h.app.inject({ method: 'GET', url: `/api/v1/session/demo?token=${secret}` });
+    const again = await h.app.inject({ method: 'GET', url: `/api/v1/session/demo?token=${secret}` });
+
+    expect(first.statusCode).toBe(302);
+    expect((first.cookies as Array<{ name: string }>).map((cookie) => cookie.name)).toContain(
+      'setpoint_session',
+    );
+    expect(again.statusCode).toBe(404);
+    expect(again.json().error.message).toMatch(/already used/);
+    expect(again.cookies).toHaveLength(0);
+  });
+
   it('keeps no password or session token in the database in plain text', async () => {
     await signIn('ana', 'correct horse battery');
     await h.services.store.close();

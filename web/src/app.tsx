@@ -18,6 +18,9 @@ const SettingsPage = lazy(() =>
 const ProjectPage = lazy(() =>
   import('./pages/project/project-page.js').then((module) => ({ default: module.ProjectPage })),
 );
+const NotificationsPage = lazy(() =>
+  import('./pages/notifications-page.js').then((module) => ({ default: module.NotificationsPage })),
+);
 const DiscoverPage = lazy(() =>
   import('./pages/discover-page.js').then((module) => ({ default: module.DiscoverPage })),
 );
@@ -57,6 +60,7 @@ function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggl
         <Route path="/discover" element={<Lazy page={<DiscoverPage />} />} />
         <Route path="/workspaces" element={<Lazy page={<WorkspacesPage />} />} />
         <Route path="/settings" element={<Lazy page={<SettingsPage />} />} />
+        <Route path="/notifications" element={<Lazy page={<NotificationsPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

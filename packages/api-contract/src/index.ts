@@ -1,4 +1,5 @@
 export * from './access.js';
+export * from './alerts.js';
 export * from './common.js';
 export * from './organization.js';
 export * from './project-settings.js';

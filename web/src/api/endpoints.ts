@@ -1,5 +1,8 @@
 import type {
+  AlertDestinationResource as AlertDestination,
+  AlertRuleResource as AlertRule,
   ApiKeyResource as ApiKey,
+  NotificationResource as Notification,
   OrganizationSettingsResource as OrganizationSettings,
   OrganizationSummaryWire as OrganizationSummary,
   Page,
@@ -122,6 +125,12 @@ export const endpoints = {
     api.get<{
       items: Array<{ action: string; actor: string; detail: Record<string, unknown>; created_at: number }>;
     }>(`/api/v1/projects/${enc(id)}/audit`),
+
+  notifications: (signal?: AbortSignal) =>
+    api.get<Page<Notification>>('/api/v1/notifications?limit=200', { signal }),
+  alertDestinations: (signal?: AbortSignal) =>
+    api.get<Page<AlertDestination>>('/api/v1/alerts/destinations', { signal }),
+  alertRules: (signal?: AbortSignal) => api.get<Page<AlertRule>>('/api/v1/alerts/rules', { signal }),
 
   runs: (projectId: string, signal?: AbortSignal) =>
     fetchAll<Run>(`/api/v1/projects/${enc(projectId)}/runs`, signal),

@@ -8,6 +8,7 @@ const nav = [
   { to: '/projects', label: 'Projects' },
   { to: '/discover', label: 'Discover' },
   { to: '/workspaces', label: 'Workspaces' },
+  { to: '/notifications', label: 'Notifications' },
   { to: '/settings', label: 'Settings' },
 ];
 

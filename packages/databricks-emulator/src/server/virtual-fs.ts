@@ -42,6 +42,20 @@ export class VirtualFs {
     }
   }
 
+  /**
+   * Deletes every file last modified before `cutoffMs`, as a lifecycle rule on a log bucket would;
+   * returns how many. Directories stay.
+   */
+  expireFilesBefore(cutoffMs: number): number {
+    let expired = 0;
+    for (const [path, file] of this.files) {
+      if (file.modifiedMs >= cutoffMs) continue;
+      this.files.delete(path);
+      expired += 1;
+    }
+    return expired;
+  }
+
   append(rawPath: string, data: Uint8Array, modifiedMs: number): void {
     const path = VirtualFs.normalize(rawPath);
     const existing = this.files.get(path);

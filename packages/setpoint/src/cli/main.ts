@@ -1,7 +1,7 @@
 import { Command, CommanderError } from '@commander-js/extra-typings';
 import { errorKinds } from '@setpoint/foundation/errors';
 import { setpointVersion } from '../version.js';
-import { commandRegistry } from './command-registry.js';
+import { type CommandEntry, commandRegistry } from './command-registry.js';
 import { rootHelpText } from './help-text.js';
 import { reportCliError } from './report-error.js';
 
@@ -14,7 +14,27 @@ function usageErrorLine(message: string): string {
   return `setpoint: ${text} (run with --help for usage)\n`;
 }
 
-export function buildProgram(): Command {
+/** The command a command line names (`setpoint --debug help serve` names `serve`), if any. */
+export function commandNamed(args: string[]): CommandEntry | undefined {
+  const words = args.filter((arg) => !arg.startsWith('-'));
+  const word = words[0] === 'help' ? words[1] : words[0];
+  return commandRegistry.find((entry) => entry.name === word || entry.aliases?.includes(word ?? ''));
+}
+
+/** Which commands to load for a command line: the one it names, or all of them for shell completion. */
+function commandsToLoad(args: string[] | 'all'): CommandEntry[] {
+  if (args === 'all') return commandRegistry;
+  const named = commandNamed(args);
+  if (!named) return [];
+  return named.name === 'completion' ? commandRegistry : [named];
+}
+
+/**
+ * The program with the commands a command line needs fully defined and the others as
+ * stand-ins that carry only their name and description for the root help and "did you mean".
+ * `args` are the words after `setpoint`; `'all'` loads every command (tests, completion).
+ */
+export async function buildProgram(args: string[] | 'all'): Promise<Command> {
   const program = new Command('setpoint')
     .description('Closed-loop cluster optimizer for recurring Apache Spark jobs')
     .version(setpointVersion, '-V, --version', 'print the Setpoint version')
@@ -22,14 +42,31 @@ export function buildProgram(): Command {
     .configureOutput({ outputError: (message, write) => write(usageErrorLine(message)) })
     .exitOverride()
     .addHelpText('after', rootHelpText);
-  for (const register of commandRegistry) register(program);
+  const loaded = new Map<string, (program: Command) => void>();
+  for (const entry of commandsToLoad(args)) loaded.set(entry.name, await entry.load());
+  for (const entry of commandRegistry) {
+    const register = loaded.get(entry.name);
+    if (register) register(program);
+    else
+      program
+        .command(entry.name)
+        .aliases(entry.aliases ?? [])
+        .description(entry.description);
+  }
+  const standIns = new Map(
+    commandRegistry.filter((entry) => !loaded.has(entry.name)).map((entry) => [entry.name, entry.term]),
+  );
+  const standard = program.createHelp();
+  program.configureHelp({
+    subcommandTerm: (command) => standIns.get(command.name()) ?? standard.subcommandTerm(command),
+  });
   return program;
 }
 
 /** Runs the CLI and resolves to the process exit code; never throws. */
 export async function main(argv: string[]): Promise<number> {
-  const program = buildProgram();
   try {
+    const program = await buildProgram(argv.slice(2));
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {

@@ -26,8 +26,10 @@ import { SqlJobQueue } from '../queue/sql-job-queue.js';
 import { CredentialSigner } from '../security/credentials.js';
 import { loadKeyMaterial } from '../security/key-material.js';
 import { SecretBox } from '../security/secret-box.js';
-import { publicOnlyAgent } from '../security/ssrf-guard.js';
+import { OutboundAllowList, publicOnlyAgent } from '../security/ssrf-guard.js';
+import { createAlertService } from '../service/alerts/alert-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
+import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
@@ -40,6 +42,7 @@ import type { Recommender } from '../service/recommendations/recommender.js';
 import { createRepositories } from '../service/repositories.js';
 import { createEventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import { EventLogProfiler } from '../service/runs/eventlog-profiler.js';
+import { pruneEventLogs } from '../service/runs/eventlog-retention.js';
 import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
 import { createRunService } from '../service/runs/run-service.js';
 import { createWorkspaceService } from '../service/workspaces/workspace-service.js';
@@ -117,6 +120,12 @@ export async function composeServices(options: ComposeOptions) {
   );
 
   const repositories = createRepositories(store.db);
+  const alerts = createAlertService({
+    alerts: repositories.alerts,
+    secretBox,
+    outboundPolicy: { allow: OutboundAllowList.parse(config.alertDestinationsAllow) },
+    logger,
+  });
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,
   });
@@ -237,9 +246,10 @@ export async function composeServices(options: ComposeOptions) {
     workspaces,
     apiKeys,
     organizationSettings,
+    alerts,
     users,
-    /** Set by `setpoint demo`: a one-time link that signs the browser in as the demo admin. */
-    demoLoginToken: undefined as string | undefined,
+    /** `setpoint demo` issues its one-time link that signs the browser in as the demo admin. */
+    demoSignIn: createOneTimeSignIn(),
     runs,
     recommendations,
     insights,
@@ -260,6 +270,17 @@ export async function composeServices(options: ComposeOptions) {
           .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
       timers.push(setInterval(resume, stalledMs));
       resume();
+      const prune = () =>
+        void pruneEventLogs(
+          { runs: repositories.runs, blobs },
+          { days: config.eventLogRetentionDays, runsPerProject: config.eventLogRetentionRuns },
+        ).catch((error: unknown) => logger.error({ err: error }, 'pruning event logs failed'));
+      timers.push(setInterval(prune, config.eventLogPruneIntervalSeconds * 1000));
+      const evaluateAlerts = () =>
+        void alerts
+          .evaluate()
+          .catch((error: unknown) => logger.error({ err: error }, 'evaluating alert rules failed'));
+      timers.push(setInterval(evaluateAlerts, config.alertIntervalSeconds * 1000));
       for (const schedule of platforms.entries.flatMap((platform) => platform.schedules)) {
         const everyMs = schedule.everySeconds * 1000;
         timers.push(

@@ -29,6 +29,11 @@ const envNames = {
   slaRevertFactor: 'SETPOINT_SLA_REVERT_FACTOR',
   maxAutoChangesPerWeek: 'SETPOINT_MAX_AUTO_CHANGES_PER_WEEK',
   reconcileIntervalSeconds: 'SETPOINT_RECONCILE_INTERVAL_SECONDS',
+  eventLogRetentionDays: 'SETPOINT_EVENTLOG_RETENTION_DAYS',
+  eventLogRetentionRuns: 'SETPOINT_EVENTLOG_RETENTION_RUNS',
+  eventLogPruneIntervalSeconds: 'SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS',
+  alertIntervalSeconds: 'SETPOINT_ALERT_INTERVAL_SECONDS',
+  alertDestinationsAllow: 'SETPOINT_ALERT_DESTINATIONS_ALLOW',
 } as const satisfies Partial<Record<keyof SetpointConfig, string>>;
 
 /** Flags win over env, env wins over defaults. */

@@ -65,6 +65,22 @@ export const configSchema = z
     maxAutoChangesPerWeek: z.coerce.number().int().min(1).default(20),
     /** Seconds between polls for runs a lost webhook did not announce; 0 disables. */
     reconcileIntervalSeconds: z.coerce.number().int().min(0).default(300),
+    /**
+     * Event logs of processed runs are deleted from the blob store after this many days (their profile,
+     * cost and model stay); 0 keeps them forever.
+     */
+    eventLogRetentionDays: z.coerce.number().min(0).default(90),
+    /** Besides the age limit, keep only the event logs of each project's newest N runs; 0 means no count limit. */
+    eventLogRetentionRuns: z.coerce.number().int().min(0).default(0),
+    /** Seconds between retention passes over the blob store. */
+    eventLogPruneIntervalSeconds: z.coerce.number().int().min(1).default(3600),
+    /** Seconds between evaluations of the alert rules. */
+    alertIntervalSeconds: z.coerce.number().int().min(1).default(60),
+    /**
+     * Non-public hosts and networks alert destinations may reach (`10.0.0.0/8, hooks.internal`);
+     * empty: public addresses only (the SSRF guard).
+     */
+    alertDestinationsAllow: z.string().default(''),
   })
   .strict();
 

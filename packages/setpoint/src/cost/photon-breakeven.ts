@@ -39,13 +39,15 @@ export function photonBreakEven(groups: readonly PhotonNodeGroup[]): PhotonBreak
   const threshold = photon / standard;
   const minRuntimeReduction = 1 - 1 / threshold;
   const fmt = (value: number): string => Number(value.toFixed(6)).toString();
+  // a ratio or a share is read at two decimals; prices keep their catalog precision
+  const fmtRatio = (value: number): string => Number(value.toFixed(2)).toString();
   const reasoning = [
     'cost = hourly rate × runtime; Photon changes only the DBU part of the hourly rate',
     `standard rate  R_s = Σ nodes × (machine + DBU) = $${fmt(standard)}/h`,
     `Photon rate    R_p = Σ nodes × (machine + Photon DBU) = $${fmt(photon)}/h`,
-    `Photon is cheaper when R_p × T_p < R_s × T_s, i.e. when the speed-up T_s / T_p > R_p / R_s = ${fmt(threshold)}`,
+    `Photon is cheaper when R_p × T_p < R_s × T_s, i.e. when the speed-up T_s / T_p > R_p / R_s = ${fmtRatio(threshold)}×`,
     threshold > 1
-      ? `Photon must cut runtime by at least ${fmt(minRuntimeReduction * 100)}% to break even`
+      ? `Photon must cut runtime by at least ${fmtRatio(minRuntimeReduction * 100)}% to break even`
       : 'Photon costs no more per hour here, so any speed-up saves money',
   ];
   return {

@@ -14,6 +14,8 @@ export interface DriverOptions {
   seed: number;
   /** Simulated ms per real ms: how fast the emulator's jobs run. */
   clockSpeed?: number;
+  /** Simulated epoch ms the emulator starts at (the demo starts in the past); default now. */
+  startTimeMs?: number;
   /** Rewrite each job's cluster to a random plausible size before import (a different cold start per seed). */
   randomColdStart?: boolean;
   /** Extra env for the Setpoint server config (tests make it faster). */
@@ -47,6 +49,12 @@ export interface ClosedLoop {
   jobs: { jobId: string; name: string; projectIds: string[] }[];
   /** Runs every job once, concurrently, and waits until Setpoint has digested every run. */
   round(): Promise<void>;
+  /** Runs one job once and waits until Setpoint has digested that run (other jobs may still be busy). */
+  runJob(job: ClosedLoop['jobs'][number], signal?: AbortSignal): Promise<void>;
+  /** Sets the job's SLA to 1.25× its first runtime, as a team does once it has seen the job run. */
+  setSlaFromFirstRun(job: ClosedLoop['jobs'][number]): Promise<void>;
+  /** The emulated workspace's clock (simulated epoch ms). */
+  workspaceNow(): number;
   runsOf(projectId: string): Promise<ProjectRun[]>;
   close(): Promise<void>;
 }
@@ -56,16 +64,20 @@ const coldStartTypes = ['m5.xlarge', 'm5.2xlarge', 'r5.xlarge', 'c5.2xlarge', 'i
 async function waitFor<T>(
   probe: () => Promise<T | undefined>,
   what: string,
-  timeoutMs = 180_000,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
   for (;;) {
+    options.signal?.throwIfAborted();
     const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
+
+/** A run's logs stay in the emulated workspace this long after delivery (simulated), then expire. */
+const workspaceLogLifetimeMs = 2 * 86_400_000;
 
 /**
  * Setpoint and an emulated workspace in one process, with every emulator job imported and
@@ -80,6 +92,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     port: 0,
     seed: options.seed,
     clockSpeed: options.clockSpeed ?? 7200,
+    ...(options.startTimeMs === undefined ? {} : { startTimeMs: options.startTimeMs }),
     rateLimitScale: 0,
   });
   const config = loadConfig(
@@ -177,14 +190,32 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       .reverse();
   }
 
-  async function digested(projectIds: string[], runId: string): Promise<boolean> {
+  async function runDigested(projectIds: string[], runId: string): Promise<boolean> {
     for (const projectId of projectIds) {
       const runs = await runsOf(projectId);
       const run = runs.find((candidate) => candidate.runId === runId);
       if (!run || (run.pipelineState !== 'DONE' && run.pipelineState !== 'FAILED')) return false;
     }
+    return true;
+  }
+
+  async function digested(projectIds: string[], runId: string): Promise<boolean> {
+    if (!(await runDigested(projectIds, runId))) return false;
     const depth = await services.queue.depth();
     return depth.every((entry) => entry.count === 0);
+  }
+
+  async function setSlaFromFirstRun(job: ClosedLoop['jobs'][number]) {
+    for (const projectId of job.projectIds) {
+      const first = (await runsOf(projectId))[0];
+      if (first?.runtimeMinutes) {
+        await services.projects.update(
+          projectId,
+          { settings: { slaMinutes: Math.ceil(first.runtimeMinutes * 1.25) } },
+          'demo',
+        );
+      }
+    }
   }
 
   let roundNumber = 0;
@@ -205,27 +236,24 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
           `run ${runId} of ${job.name}`,
         );
       }
-      if (roundNumber === 1) {
-        // a team sets the SLA once it has seen the job run: here 1.25× the first runtime
-        for (const job of jobs) {
-          for (const projectId of job.projectIds) {
-            const first = (await runsOf(projectId))[0];
-            if (first?.runtimeMinutes) {
-              await services.projects.update(
-                projectId,
-                { settings: { slaMinutes: Math.ceil(first.runtimeMinutes * 1.25) } },
-                'demo',
-              );
-            }
-          }
-        }
-      }
+      if (roundNumber === 1) for (const job of jobs) await setSlaFromFirstRun(job);
       await waitFor(
         async () => ((await services.queue.depth()).every((entry) => entry.count === 0) ? true : undefined),
         'the queue to drain',
       );
       log(`round ${roundNumber} done`);
     },
+    async runJob(job, signal) {
+      const runId = await databricks.runNow(job.jobId);
+      await waitFor(
+        async () => ((await runDigested(job.projectIds, runId)) ? true : undefined),
+        `run ${runId} of ${job.name}`,
+        signal ? { signal } : {},
+      );
+      emulator.context.fs.expireFilesBefore(emulator.context.clock.now() - workspaceLogLifetimeMs);
+    },
+    setSlaFromFirstRun,
+    workspaceNow: () => emulator.context.clock.now(),
     async close() {
       await server.stop();
       await emulator.close();

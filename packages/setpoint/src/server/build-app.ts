@@ -11,6 +11,7 @@ import { isPublicRoute, registerAuthentication } from './plugins/authentication.
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
+import { alertRoutes } from './routes/alert-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
@@ -104,13 +105,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     sessionRoutes(services.users, {
       loginAttemptsPerMinute: 10,
-      demoLoginToken: () => services.demoLoginToken,
+      demoSignIn: services.demoSignIn,
     }),
   );
   await app.register(systemRoutes(services.store.dialect, services.projects));
   await app.register(projectRoutes(services.projects, services.insights.projectSummaries));
   await app.register(insightsRoutes(services.insights));
   await app.register(organizationRoutes(services.organizationSettings));
+  await app.register(alertRoutes(services.alerts));
   await app.register(
     runRoutes(services.runs, {
       parseClusterReport: services.parseClusterReport,

@@ -1,3 +1,4 @@
+import { ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyInstance } from 'fastify';
 import { composeServices, type Services } from '../composition/compose-services.js';
 import type { SetpointConfig } from '../config/schema.js';
@@ -18,6 +19,33 @@ export interface StartServerOptions {
   withWorker: boolean;
 }
 
+/** Listens, or closes what was opened and says which port is taken (the CLI exits 2 on it). */
+export async function listenOrExplain(
+  app: FastifyInstance,
+  address: { host: string; port: number },
+  closeServices: () => Promise<void>,
+): Promise<void> {
+  try {
+    await app.listen({ host: address.host, port: address.port });
+  } catch (error) {
+    await app.close().then(closeServices);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new ValidationError('PORT_IN_USE', `port ${address.port} is in use; pick another with --port`, {
+        cause: error,
+      });
+    if (code === 'EACCES')
+      throw new ValidationError(
+        'PORT_FORBIDDEN',
+        `not allowed to listen on port ${address.port}; pick another with --port`,
+        {
+          cause: error,
+        },
+      );
+    throw error;
+  }
+}
+
 export async function startServer(
   config: SetpointConfig,
   options: StartServerOptions = { withWorker: true },
@@ -25,7 +53,7 @@ export async function startServer(
   const logger = createLogger(config.logLevel);
   const services = await composeServices({ config, logger });
   const app = await buildApp({ services, logger });
-  await app.listen({ host: config.host, port: config.port });
+  await listenOrExplain(app, config, () => services.close());
   if (options.withWorker) await services.startWorkers();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database-schema.js';
+import { createAlertRepository } from './alerts/alert-repository.js';
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createApiKeyRepository } from './auth/api-key-repository.js';
 import { createUserRepository } from './auth/user-repository.js';
@@ -13,6 +14,7 @@ import { createWorkspaceRepository } from './workspaces/workspace-repository.js'
 /** Every core repository over one database: the only code that builds queries on the core's tables. */
 export function createRepositories(db: Kysely<Database>) {
   return {
+    alerts: createAlertRepository(db),
     audit: createAuditRepository(db),
     apiKeys: createApiKeyRepository(db),
     users: createUserRepository(db),

@@ -151,6 +151,44 @@ export interface OrganizationSettingsTable {
   updated_by: string;
 }
 
+/** Where alerts go (migration 0030); `secret` is a SecretBox envelope. */
+export interface AlertDestinationsTable {
+  id: string;
+  name: string;
+  kind: string;
+  settings: string;
+  secret: string | null;
+  max_per_hour: number;
+  created_at: number;
+  created_by: string;
+}
+
+export interface AlertRulesTable {
+  id: string;
+  project_id: string | null;
+  event: string;
+  destination_id: string;
+  params: string;
+  enabled: number;
+  evaluated_until: number | null;
+  created_at: number;
+  created_by: string;
+}
+
+export interface NotificationsTable {
+  id: string;
+  rule_id: string;
+  destination_id: string;
+  project_id: string | null;
+  event: string;
+  dedupe_key: string;
+  title: string;
+  detail: string;
+  status: string;
+  error: string | null;
+  created_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
@@ -167,4 +205,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   organization_settings: OrganizationSettingsTable;
+  alert_destinations: AlertDestinationsTable;
+  alert_rules: AlertRulesTable;
+  notifications: NotificationsTable;
 }

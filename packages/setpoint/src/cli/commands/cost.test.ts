@@ -113,7 +113,17 @@ describe('setpoint cost photon-breakeven', () => {
     );
     expect(code).toBe(0);
     expect(stdout).toContain('Photon break-even speed-up: 1.5×');
-    expect(stdout).toContain('33.333333%');
+    expect(stdout).toContain('cut runtime by at least 33.33% to break even');
+  });
+
+  it('states an irregular threshold at two decimals, never six', () => {
+    const { code, stdout } = setpoint(
+      'cost photon-breakeven --machine-usd-per-hour 1 --dbu-usd-per-hour 1 --photon-factor 1.700508 --workers 10',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('Photon break-even speed-up: 1.35×');
+    expect(stdout).toContain('R_p / R_s = 1.35×');
+    expect(stdout).not.toMatch(/\d\.\d{3,}×/);
   });
 
   it('prices a catalog cluster and explains the threshold as JSON', () => {

@@ -171,7 +171,7 @@ function renderEstimate(estimate: ClusterEstimate, spec: ClusterCostSpec): strin
 
 function renderBreakEven(result: PhotonBreakEven): string {
   return [
-    `Photon break-even speed-up: ${Number(result.threshold.toFixed(6))}×`,
+    `Photon break-even speed-up: ${Number(result.threshold.toFixed(2))}×`,
     ...result.reasoning.map((line) => `  ${line}`),
     '',
   ].join('\n');

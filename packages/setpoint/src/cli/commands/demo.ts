@@ -2,10 +2,26 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
+import { demoPace, runPaced } from '../../demo/demo-pace.js';
 import { overallSummary, summarizeProject } from '../../demo/loop-summary.js';
 import { stopOnSignals } from '../../server/start-server.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
 import { printJson, printTable } from '../output.js';
+
+/** The one thing to do next, framed so it stands out from the log lines around it. */
+function signInBanner(link: string, password: string, emulatorUrl: string): string {
+  const lines = [
+    'Setpoint demo is running. Open this link to sign in (it works once):',
+    '',
+    `  ${link}`,
+    '',
+    `Afterwards, or in another browser: user demo, password ${password}`,
+  ];
+  const inner = Math.max(...lines.map((line) => line.length));
+  const rule = '═'.repeat(inner + 2);
+  const body = lines.map((line) => `║ ${line.padEnd(inner)} ║`);
+  return `\n╔${rule}╗\n${body.join('\n')}\n╚${rule}╝\n(emulated workspace at ${emulatorUrl}; each job runs once a minute at --speed 1; Ctrl+C to stop)\n\n`;
+}
 
 export function registerDemoCommand(program: Command): void {
   program
@@ -23,14 +39,19 @@ export function registerDemoCommand(program: Command): void {
     .option('--headless', 'no dashboard: run --runs rounds and exit')
     .option('--runs <n>', 'runs per job (headless)', '10')
     .option('--json', 'print the summary as JSON (headless)')
+    .option('--speed <x>', 'pace of the dashboard demo: at 1 each job runs once a minute', '1')
+    .option('--hours <n>', 'real hours until the emulated history reaches today and runs stop', '2')
     .addHelpText(
       'after',
-      '\nStarts an emulated workspace, imports all its jobs with auto-apply on, and runs them round after round;\nwatch learning and optimizing in the dashboard. The data directory is wiped at start.\n\nExamples:\n  setpoint demo\n  setpoint demo --headless --runs 10 --json',
+      '\nStarts an emulated workspace, imports all its jobs with auto-apply on, and runs each job once a\nminute (staggered), dated in the past so that no run lies after now; watch learning, then optimizing,\nin the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json',
     )
     .action(async (options) => {
       const runs = parseNumberOption('--runs', options.runs, { whole: true, min: 1 });
       const port = parseCount('--port', options.port, 0, 65_535);
       const seed = parseNumberOption('--seed', options.seed, { whole: true });
+      const speed = parseNumberOption('--speed', options.speed, { min: 0.1, max: 60 });
+      const hours = parseNumberOption('--hours', options.hours, { min: 0.1, max: 24 * 30 });
+      const pace = demoPace(speed, hours);
       const progress = (line: string) => {
         if (!options.json) process.stderr.write(`${line}\n`);
       };
@@ -39,27 +60,30 @@ export function registerDemoCommand(program: Command): void {
         dataDir: options.dataDir,
         seed,
         log: progress,
-        // JSON goes to stdout alone; the server's log lines would interleave with it
-        env: options.json ? { SETPOINT_LOG_LEVEL: 'silent' } : {},
+        ...(options.headless ? {} : { clockSpeed: pace.clockSpeed, startTimeMs: pace.startTimeMs }),
+        env: {
+          // bounded storage: the demo keeps the event logs of each job's newest runs only
+          SETPOINT_EVENTLOG_RETENTION_RUNS: '3',
+          SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS: '15',
+          // JSON goes to stdout alone; the server's log lines would interleave with it
+          ...(options.json ? { SETPOINT_LOG_LEVEL: 'silent' } : {}),
+        },
       });
       if (!options.headless) {
         const services = loop.server.services;
-        await services.users.create('demo', randomBytes(18).toString('base64url'), 'admin');
-        services.demoLoginToken = randomBytes(18).toString('base64url');
-        const dashboard = `${loop.server.url.replace('127.0.0.1', 'localhost')}/api/v1/session/demo?token=${services.demoLoginToken}`;
-        process.stdout.write(
-          `Setpoint demo running. Open ${dashboard} — it signs you in as the demo admin.\n(emulated workspace at ${loop.emulator.url}; jobs run round after round; Ctrl+C to stop)\n`,
-        );
-        let stopped = false;
-        const stopping = stopOnSignals({
+        const password = randomBytes(18).toString('base64url');
+        await services.users.create('demo', password, 'admin');
+        const link = `${loop.server.url.replace('127.0.0.1', 'localhost')}/api/v1/session/demo?token=${services.demoSignIn.issue()}`;
+        process.stdout.write(signInBanner(link, password, loop.emulator.url));
+        const stopper = new AbortController();
+        const paced = runPaced(loop, pace, { signal: stopper.signal, log: progress });
+        await stopOnSignals({
           stop: async () => {
-            stopped = true;
+            stopper.abort();
+            await paced;
             await loop.close();
           },
         });
-        while (!stopped)
-          await loop.round().catch((error: unknown) => progress(`round failed: ${String(error)}`));
-        await stopping;
         return;
       }
       try {

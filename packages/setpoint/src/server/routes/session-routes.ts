@@ -2,6 +2,7 @@ import type {} from '@fastify/cookie';
 import { demoSignInQuery, sessionSchema, signInBody } from '@setpoint/api-contract';
 import { NotFoundError, UnauthorizedError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { OneTimeSignIn } from '../../service/auth/one-time-sign-in.js';
 import type { Session, UserService } from '../../service/auth/user-service.js';
 import { csrfCookie, sessionCookie } from '../plugins/authentication.js';
 
@@ -15,7 +16,7 @@ function cookieOptions(expiresAt: number, httpOnly: boolean) {
  */
 export function sessionRoutes(
   users: UserService,
-  options: { loginAttemptsPerMinute: number; demoLoginToken?: () => string | undefined },
+  options: { loginAttemptsPerMinute: number; demoSignIn?: OneTimeSignIn },
 ): FastifyPluginAsyncZod {
   return async (app) => {
     const setSession = (reply: import('fastify').FastifyReply, token: string, session: Session) => {
@@ -83,9 +84,11 @@ export function sessionRoutes(
         schema: { hide: true, querystring: demoSignInQuery },
       },
       async (request, reply) => {
-        const expected = options.demoLoginToken?.();
-        if (!expected || request.query.token !== expected)
-          throw new NotFoundError('NO_DEMO_LOGIN', 'no demo sign-in on this server');
+        if (!options.demoSignIn?.redeem(request.query.token))
+          throw new NotFoundError(
+            'NO_DEMO_LOGIN',
+            'this sign-in link was already used or is not valid; sign in with the user and password `setpoint demo` printed',
+          );
         const admin = await users.userByName('demo');
         if (!admin) throw new NotFoundError('NO_DEMO_USER', 'the demo user does not exist');
         const { token, session } = await users.openSession(admin);

@@ -65,6 +65,51 @@ export function createRunRepository(db: Kysely<Database>) {
       return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
 
+    /**
+     * Processed runs (DONE or FAILED) that still hold an event log and fall outside retention: created
+     * before `createdBefore`, or not among their project's `keepNewest` newest runs (0: no count limit).
+     */
+    async eventLogsPastRetention(rule: { createdBefore: number; keepNewest: number; limit: number }) {
+      const processed = db
+        .selectFrom('runs')
+        .where('eventlog_blob_key', 'is not', null)
+        .where('pipeline_state', 'in', ['DONE', 'FAILED']);
+      const old = await processed
+        .select(['id', 'eventlog_blob_key'])
+        .where('created_at', '<', rule.createdBefore)
+        .limit(rule.limit)
+        .execute();
+      if (rule.keepNewest === 0) return old;
+      const ranked = db
+        .selectFrom('runs')
+        .select((eb) => [
+          'id',
+          'eventlog_blob_key',
+          'pipeline_state',
+          eb.fn
+            .agg<number>('row_number')
+            .over((over) =>
+              over.partitionBy('project_id').orderBy('created_at', 'desc').orderBy('id', 'desc'),
+            )
+            .as('rank'),
+        ])
+        .as('ranked');
+      const surplus = await db
+        .selectFrom(ranked)
+        .select(['ranked.id', 'ranked.eventlog_blob_key'])
+        .where('ranked.eventlog_blob_key', 'is not', null)
+        .where('ranked.pipeline_state', 'in', ['DONE', 'FAILED'])
+        .where('ranked.rank', '>', rule.keepNewest)
+        .limit(rule.limit)
+        .execute();
+      const seen = new Set(old.map((row) => row.id));
+      return [...old, ...surplus.filter((row) => !seen.has(row.id))];
+    },
+
+    async forgetEventLog(runId: string): Promise<void> {
+      await db.updateTable('runs').set({ eventlog_blob_key: null }).where('id', '=', runId).execute();
+    },
+
     /** One page of a project's runs, newest first, without their profiles. */
     async page(projectId: string, page: { limit: number; offset: number }) {
       const base = db.selectFrom('runs').where('project_id', '=', projectId);

@@ -234,7 +234,8 @@ export function createApplier(deps: ApplierDependencies) {
     const result = await write(projectId, managedFieldsOf(target.clusterSpec), {
       kind: options.kind ?? 'rollback',
       actor: options.actor,
-      reason: options.reason ?? `back to the configuration of ${new Date(target.createdAt).toISOString()}`,
+      // shown under the kind's label ("Rolled back"), so it names only the target
+      reason: options.reason ?? `to the configuration of ${new Date(target.createdAt).toISOString()}`,
       recommendationId: target.recommendationId,
       maintainScalingType: false,
       skipWhenUnchanged: false,

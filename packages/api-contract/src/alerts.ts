@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { listOf } from './common.js';
+
+/** What an alert rule watches. */
+export const alertEvents = [
+  'sla_missed',
+  'sla_at_risk',
+  'cost_spike',
+  'apply_failed',
+  'collection_parked',
+  'learning_finished',
+] as const;
+export type AlertEvent = (typeof alertEvents)[number];
+
+export const alertDestinationKinds = ['slack', 'webhook', 'email'] as const;
+
+const maxPerHour = z.number().int().min(1).max(1000);
+
+/** `POST /api/v1/alerts/destinations`: the URL and signing secret are stored encrypted and never shown again. */
+export const alertDestinationCreateSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('slack'),
+      name: z.string().min(1).max(100),
+      /** The Slack incoming-webhook URL (it is the credential). */
+      url: z.string().url().max(2000),
+      max_per_hour: maxPerHour.default(30),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('webhook'),
+      name: z.string().min(1).max(100),
+      url: z.string().url().max(2000),
+      /** Key of the `x-setpoint-signature: sha256=<hex HMAC of the body>` header. */
+      signing_secret: z.string().min(16).max(200),
+      max_per_hour: maxPerHour.default(30),
+    })
+    .strict(),
+  z
+    .object({
+      kind: z.literal('email'),
+      name: z.string().min(1).max(100),
+      smtp_host: z.string().min(1).max(255),
+      smtp_port: z.number().int().min(1).max(65_535).default(587),
+      /** `starttls` (required upgrade), `tls` (implicit, port 465) or `none` (a relay on a trusted network). */
+      tls: z.enum(['starttls', 'tls', 'none']).default('starttls'),
+      /** SMTP credentials, stored encrypted. */
+      username: z.string().min(1).max(200).optional(),
+      password: z.string().min(1).max(500).optional(),
+      from: z.string().email(),
+      to: z.array(z.string().email()).min(1).max(50),
+      max_per_hour: maxPerHour.default(30),
+    })
+    .strict(),
+]);
+
+export const alertDestinationSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: z.enum(alertDestinationKinds),
+  /** Where it goes, without path, query or credentials (`https://hooks.slack.com`). */
+  target: z.string(),
+  max_per_hour: z.number().int(),
+  created_at: z.number(),
+  created_by: z.string(),
+});
+
+export const alertDestinationList = listOf(alertDestinationSchema);
+
+/** A rule's parameters; each event reads the ones it needs. */
+export const alertRuleParamsSchema = z
+  .object({
+    /** cost_spike: how far above the mean of the previous runs a run's cost must be, in percent. */
+    threshold_pct: z.number().positive().max(1000).default(20),
+    /** cost_spike: how many previous runs the mean covers. */
+    window_runs: z.number().int().min(1).max(50).default(5),
+    /** sla_at_risk: the share of the SLA at which a run's runtime counts as at risk. */
+    at_risk_fraction: z.number().gt(0).lt(1).default(0.9),
+  })
+  .strict();
+
+export const alertRuleCreateSchema = z
+  .object({
+    /** Null or absent: every project of the organization. */
+    project_id: z.string().min(1).nullable().default(null),
+    event: z.enum(alertEvents),
+    destination_id: z.string().min(1),
+    params: alertRuleParamsSchema.default({ threshold_pct: 20, window_runs: 5, at_risk_fraction: 0.9 }),
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+export const alertRuleSchema = z.object({
+  id: z.string(),
+  project_id: z.string().nullable(),
+  event: z.enum(alertEvents),
+  destination_id: z.string(),
+  params: alertRuleParamsSchema,
+  enabled: z.boolean(),
+  created_at: z.number(),
+  created_by: z.string(),
+});
+
+export const alertRuleList = listOf(alertRuleSchema);
+
+/** SENDING: recorded, delivery in progress (or interrupted by a restart). */
+export const notificationStatuses = ['SENDING', 'SENT', 'FAILED', 'RATE_LIMITED'] as const;
+
+export const notificationSchema = z.object({
+  id: z.string(),
+  rule_id: z.string(),
+  destination_id: z.string(),
+  project_id: z.string().nullable(),
+  event: z.enum(alertEvents),
+  title: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+  status: z.enum(notificationStatuses),
+  error: z.string().nullable(),
+  created_at: z.number(),
+});
+
+export const notificationList = listOf(notificationSchema);
+
+export type AlertDestinationResource = z.infer<typeof alertDestinationSchema>;
+export type AlertRuleResource = z.infer<typeof alertRuleSchema>;
+export type NotificationResource = z.infer<typeof notificationSchema>;

@@ -1,0 +1,238 @@
+import { type Command, Option } from '@commander-js/extra-typings';
+import type {
+  AlertEvent,
+  alertDestinationSchema,
+  alertRuleSchema,
+  notificationSchema,
+  Page,
+} from '@setpoint/api-contract';
+import type { z } from 'zod';
+import { examples } from '../help-text.js';
+import { numberArgument } from '../option-values.js';
+import { formatTime, printJson, printTable } from '../output.js';
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+
+type Destination = z.infer<typeof alertDestinationSchema>;
+type Rule = z.infer<typeof alertRuleSchema>;
+type Notification = z.infer<typeof notificationSchema>;
+
+/** Every event a rule can watch (a Record, so the compiler notices a new one). */
+const eventMeanings: Record<AlertEvent, string> = {
+  sla_missed: 'a run took longer than its SLA',
+  sla_at_risk: 'a run used most of its SLA and ran longer than the one before',
+  cost_spike: 'a run cost more than the mean of the previous runs',
+  apply_failed: 'applying or reverting a configuration failed',
+  collection_parked: "collecting a run's event log failed",
+  learning_finished: 'a project finished learning',
+};
+
+const perHour = numberArgument({ whole: true, min: 1, max: 1000 });
+const wholeNumber = numberArgument({ whole: true, min: 1 });
+
+function printDestination(destination: Destination, json: boolean | undefined) {
+  if (json) return printJson(destination);
+  process.stdout.write(`destination ${destination.id} (${destination.kind} to ${destination.target})\n`);
+}
+
+export function registerAlertsCommand(program: Command): void {
+  const alerts = program
+    .command('alerts')
+    .description('alert destinations (Slack, signed webhooks), rules, and the notifications sent')
+    .addHelpText(
+      'after',
+      examples(
+        'setpoint alerts add-webhook --name on-call --url https://hooks.example.com/setpoint --signing-secret …',
+        'setpoint alerts add-rule --event cost_spike --destination dst_… --threshold-pct 25',
+        'setpoint alerts notifications',
+      ),
+    );
+
+  withRemoteOptions(
+    alerts
+      .command('destinations')
+      .description('list destinations (never their URLs or secrets)')
+      .addHelpText('after', examples('setpoint alerts destinations', 'setpoint alerts destinations --json')),
+  ).action(async (options) => {
+    const page = await remoteClient(options).request<Page<Destination>>('GET', '/api/v1/alerts/destinations');
+    if (options.json) return printJson(page);
+    printTable(
+      ['ID', 'NAME', 'KIND', 'TARGET', 'PER HOUR', 'CREATED'],
+      page.items.map((item) => [
+        item.id,
+        item.name,
+        item.kind,
+        item.target,
+        item.max_per_hour,
+        formatTime(item.created_at),
+      ]),
+    );
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('add-slack')
+      .description('add a Slack incoming webhook as a destination')
+      .requiredOption('--name <name>', 'what the destination is called')
+      .requiredOption('--url <url>', 'the incoming-webhook URL (stored encrypted)')
+      .option('--max-per-hour <n>', 'notifications sent per hour at most', perHour, 30)
+      .addHelpText(
+        'after',
+        examples('setpoint alerts add-slack --name data-eng --url https://hooks.slack.com/services/T…/B…/…'),
+      ),
+  ).action(async (options) => {
+    const created = await remoteClient(options).request<Destination>('POST', '/api/v1/alerts/destinations', {
+      kind: 'slack',
+      name: options.name,
+      url: options.url,
+      max_per_hour: options.maxPerHour,
+    });
+    printDestination(created, options.json);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('add-webhook')
+      .description('add a webhook whose requests carry x-setpoint-signature (HMAC-SHA256 of the body)')
+      .requiredOption('--name <name>', 'what the destination is called')
+      .requiredOption('--url <url>', 'where to POST (stored encrypted)')
+      .requiredOption('--signing-secret <secret>', 'HMAC key, 16 characters or more (stored encrypted)')
+      .option('--max-per-hour <n>', 'notifications sent per hour at most', perHour, 30)
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint alerts add-webhook --name on-call --url https://hooks.example.com/setpoint --signing-secret "$(openssl rand -hex 24)"',
+        ),
+      ),
+  ).action(async (options) => {
+    const created = await remoteClient(options).request<Destination>('POST', '/api/v1/alerts/destinations', {
+      kind: 'webhook',
+      name: options.name,
+      url: options.url,
+      signing_secret: options.signingSecret,
+      max_per_hour: options.maxPerHour,
+    });
+    printDestination(created, options.json);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('delete-destination')
+      .description('delete a destination and its rules')
+      .argument('<destination>', 'destination id')
+      .addHelpText('after', examples('setpoint alerts delete-destination dst_…')),
+  ).action(async (id, options) => {
+    await remoteClient(options).request('DELETE', `/api/v1/alerts/destinations/${encodeURIComponent(id)}`);
+    if (!options.json) process.stdout.write(`deleted ${id}\n`);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('rules')
+      .description('list rules, or those covering one project')
+      .option('--project <id>', 'only the rules that cover this project')
+      .addHelpText('after', examples('setpoint alerts rules', 'setpoint alerts rules --project prj_…')),
+  ).action(async (options) => {
+    const query = options.project ? `?project_id=${encodeURIComponent(options.project)}` : '';
+    const page = await remoteClient(options).request<Page<Rule>>('GET', `/api/v1/alerts/rules${query}`);
+    if (options.json) return printJson(page);
+    printTable(
+      ['ID', 'EVENT', 'PROJECT', 'DESTINATION', 'PARAMETERS', 'ENABLED'],
+      page.items.map((rule) => [
+        rule.id,
+        rule.event,
+        rule.project_id ?? 'all projects',
+        rule.destination_id,
+        rule.event === 'cost_spike'
+          ? `≥ ${rule.params.threshold_pct}% over the mean of ${rule.params.window_runs} runs`
+          : rule.event === 'sla_at_risk'
+            ? `≥ ${rule.params.at_risk_fraction * 100}% of the SLA`
+            : '',
+        rule.enabled ? 'yes' : 'no',
+      ]),
+    );
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('add-rule')
+      .description('notify a destination of an event, for every project or one')
+      .addOption(
+        new Option('--event <event>', 'what to watch')
+          .choices(Object.keys(eventMeanings))
+          .makeOptionMandatory(),
+      )
+      .requiredOption('--destination <id>', 'destination id')
+      .option('--project <id>', 'one project (default: every project)')
+      .option('--threshold-pct <n>', 'cost_spike: percent above the mean', numberArgument({ above: 0 }), 20)
+      .option('--window-runs <n>', 'cost_spike: runs the mean covers', wholeNumber, 5)
+      .option(
+        '--at-risk-fraction <x>',
+        'sla_at_risk: share of the SLA',
+        numberArgument({ above: 0, max: 0.99 }),
+        0.9,
+      )
+      .addHelpText(
+        'after',
+        `\nEvents:\n${Object.entries(eventMeanings)
+          .map(([event, meaning]) => `  ${event.padEnd(18)} ${meaning}`)
+          .join('\n')}\n${examples(
+          'setpoint alerts add-rule --event sla_missed --destination dst_…',
+          'setpoint alerts add-rule --event cost_spike --destination dst_… --project prj_… --threshold-pct 25',
+        )}`,
+      ),
+  ).action(async (options) => {
+    const rule = await remoteClient(options).request<Rule>('POST', '/api/v1/alerts/rules', {
+      event: options.event as AlertEvent,
+      destination_id: options.destination,
+      project_id: options.project ?? null,
+      params: {
+        threshold_pct: options.thresholdPct,
+        window_runs: options.windowRuns,
+        at_risk_fraction: options.atRiskFraction,
+      },
+    });
+    if (options.json) return printJson(rule);
+    process.stdout.write(`rule ${rule.id}: ${rule.event} for ${rule.project_id ?? 'every project'}\n`);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('delete-rule')
+      .description('delete a rule')
+      .argument('<rule>', 'rule id')
+      .addHelpText('after', examples('setpoint alerts delete-rule alr_…')),
+  ).action(async (id, options) => {
+    await remoteClient(options).request('DELETE', `/api/v1/alerts/rules/${encodeURIComponent(id)}`);
+    if (!options.json) process.stdout.write(`deleted ${id}\n`);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('notifications')
+      .description('notifications, newest first: sent, failed (with why) or held back by the hourly limit')
+      .option('--project <id>', 'only this project')
+      .option('--limit <n>', 'how many', numberArgument({ whole: true, min: 1, max: 500 }), 50)
+      .addHelpText(
+        'after',
+        examples('setpoint alerts notifications', 'setpoint alerts notifications --project prj_… --json'),
+      ),
+  ).action(async (options) => {
+    const query = new URLSearchParams({ limit: String(options.limit) });
+    if (options.project) query.set('project_id', options.project);
+    const page = await remoteClient(options).request<Page<Notification>>(
+      'GET',
+      `/api/v1/notifications?${query}`,
+    );
+    if (options.json) return printJson(page);
+    printTable(
+      ['WHEN', 'EVENT', 'STATUS', 'TITLE'],
+      page.items.map((item) => [
+        formatTime(item.created_at),
+        item.event,
+        item.error ? `${item.status} (${item.error})` : item.status,
+        item.title,
+      ]),
+    );
+    process.stdout.write(`${page.items.length} of ${page.total} notifications\n`);
+  });
+}

@@ -1,0 +1,83 @@
+import type { ClosedLoop } from './closed-loop-driver.js';
+
+/** How the interactive demo spaces runs so a person can follow learning, then optimizing. */
+export interface DemoPace {
+  /** Real ms between two runs of one job (jobs are staggered across this interval). */
+  runEveryMs: number;
+  /** Simulated ms per real ms in the emulated workspace: each job runs every 12 simulated hours. */
+  clockSpeed: number;
+  /** Simulated epoch ms of the first run: far enough back that the history reaches today after `hours`. */
+  startTimeMs: number;
+}
+
+const simulatedGapMs = 12 * 3_600_000;
+/** A run is started only if it can end before now, so no run is ever dated in the future. */
+export const longestRunMs = 6 * 3_600_000;
+
+/**
+ * At speed 1 each job runs once a minute, so a job stays in learning for about four minutes; the
+ * emulated history starts far enough back that it reaches today after `hours` of real time.
+ */
+export function demoPace(speed: number, hours: number, now = Date.now()): DemoPace {
+  const runEveryMs = 60_000 / speed;
+  const clockSpeed = simulatedGapMs / runEveryMs;
+  const realMs = hours * 3_600_000;
+  return { runEveryMs, clockSpeed, startTimeMs: now - realMs * (clockSpeed - 1) };
+}
+
+export type PacedLoop = Pick<ClosedLoop, 'jobs' | 'runJob' | 'setSlaFromFirstRun' | 'workspaceNow'>;
+
+function sleepUntil(atMs: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, atMs - Date.now()));
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * Runs every job on its own schedule (one run per `runEveryMs`, the jobs staggered) until `signal`
+ * aborts or the emulated history reaches today. Resolves once no run is in flight, so the caller can
+ * close the database safely.
+ */
+export async function runPaced(
+  loop: PacedLoop,
+  pace: Pick<DemoPace, 'runEveryMs'>,
+  options: { signal: AbortSignal; log: (line: string) => void; now?: () => number },
+): Promise<'stopped' | 'caught-up'> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  let caughtUp = false;
+  await Promise.all(
+    loop.jobs.map(async (job, index) => {
+      let next = started + (index * pace.runEveryMs) / loop.jobs.length;
+      for (let runs = 0; !options.signal.aborted; runs += 1) {
+        await sleepUntil(next, options.signal);
+        if (options.signal.aborted) return;
+        if (loop.workspaceNow() + longestRunMs > now()) {
+          caughtUp = true;
+          return;
+        }
+        try {
+          await loop.runJob(job, options.signal);
+          if (runs === 0) await loop.setSlaFromFirstRun(job);
+        } catch (error) {
+          if (options.signal.aborted) return;
+          options.log(`run of ${job.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        next = Math.max(next + pace.runEveryMs, now());
+      }
+    }),
+  );
+  if (caughtUp && !options.signal.aborted) {
+    options.log(
+      'The emulated history has reached today: no more runs. The dashboard stays up; Ctrl+C to stop.',
+    );
+    return 'caught-up';
+  }
+  return 'stopped';
+}

@@ -1,0 +1,109 @@
+import { createHmac } from 'node:crypto';
+import { guardedFetch, type OutboundPolicy, validateOutboundUrl } from '../../security/ssrf-guard.js';
+
+/** A destination with its decrypted credentials, as the sender needs it. */
+export interface EmailTarget {
+  kind: 'email';
+  host: string;
+  port: number;
+  tls: 'starttls' | 'tls' | 'none';
+  username?: string;
+  password?: string;
+  from: string;
+  to: string[];
+}
+
+export type DestinationTarget =
+  | { kind: 'slack'; url: string }
+  | { kind: 'webhook'; url: string; signingSecret: string }
+  | EmailTarget;
+
+export interface AlertMessage {
+  notificationId: string;
+  event: string;
+  projectId: string | null;
+  title: string;
+  detail: Record<string, unknown>;
+  createdAt: number;
+}
+
+/** `sha256=<hex>` over the exact request body, keyed with the destination's signing secret. */
+export function webhookSignature(body: string, signingSecret: string): string {
+  return `sha256=${createHmac('sha256', signingSecret).update(body).digest('hex')}`;
+}
+
+/** The mail server's address passes the same SSRF rule as every outbound URL before each delivery. */
+export function smtpUrl(target: Pick<EmailTarget, 'host' | 'port'>): string {
+  return `smtp://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
+}
+
+async function sendEmail(
+  target: EmailTarget,
+  message: AlertMessage,
+  policy: OutboundPolicy,
+  timeoutMs: number,
+) {
+  await validateOutboundUrl(smtpUrl(target), { ...policy, schemes: ['smtp:'] });
+  const { createTransport } = await import('nodemailer');
+  const transport = createTransport({
+    host: target.host,
+    port: target.port,
+    secure: target.tls === 'tls',
+    requireTLS: target.tls === 'starttls',
+    ignoreTLS: target.tls === 'none',
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    ...(target.username ? { auth: { user: target.username, pass: target.password ?? '' } } : {}),
+  });
+  try {
+    const facts = Object.entries(message.detail).map(([name, value]) => `${name}: ${String(value)}`);
+    await transport.sendMail({
+      from: target.from,
+      to: target.to,
+      subject: `[Setpoint] ${message.title}`,
+      text: `${message.title}\n\n${facts.join('\n')}\n\nevent: ${message.event}\nnotification: ${message.notificationId}\n`,
+      headers: { 'X-Setpoint-Event': message.event },
+    });
+  } finally {
+    transport.close();
+  }
+}
+
+function payload(target: DestinationTarget, message: AlertMessage): string {
+  if (target.kind === 'slack') {
+    const facts = Object.entries(message.detail).map(([name, value]) => `${name}: ${String(value)}`);
+    return JSON.stringify({ text: `*Setpoint* — ${message.title}\n${facts.join(' · ')}` });
+  }
+  return JSON.stringify({
+    id: message.notificationId,
+    event: message.event,
+    project_id: message.projectId,
+    title: message.title,
+    detail: message.detail,
+    created_at: message.createdAt,
+  });
+}
+
+/** Sends one message; every URL goes through the SSRF guard. Throws with a readable reason on failure. */
+export async function deliver(
+  target: DestinationTarget,
+  message: AlertMessage,
+  policy: OutboundPolicy,
+  timeoutMs = 10_000,
+): Promise<void> {
+  if (target.kind === 'email') return sendEmail(target, message, policy, timeoutMs);
+  const body = payload(target, message);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (target.kind === 'webhook') {
+    headers['x-setpoint-event'] = message.event;
+    headers['x-setpoint-signature'] = webhookSignature(body, target.signingSecret);
+  }
+  const response = await guardedFetch(
+    target.url,
+    { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) },
+    { ...policy, maxRedirects: 0 },
+  );
+  await response.body?.cancel();
+  if (!response.ok) throw new Error(`the destination answered HTTP ${response.status}`);
+}

@@ -1,0 +1,294 @@
+import type { AlertEvent, alertDestinationCreateSchema, alertRuleCreateSchema } from '@setpoint/api-contract';
+import { NotFoundError } from '@setpoint/foundation/errors';
+import type { z } from 'zod';
+import type { Logger } from '../../logging/logger.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import type { OutboundPolicy } from '../../security/ssrf-guard.js';
+import { validateOutboundUrl } from '../../security/ssrf-guard.js';
+import { newId } from '../../store/ids.js';
+import { type Finding, type RuleParams, type RunFacts, runFinding } from './alert-conditions.js';
+import {
+  type AlertMessage,
+  type DestinationTarget,
+  deliver,
+  type EmailTarget,
+  smtpUrl,
+} from './alert-delivery.js';
+import type {
+  AlertDestinationRow,
+  AlertRepository,
+  AlertRuleRow,
+  NotificationRow,
+} from './alert-repository.js';
+
+export type DestinationInput = z.infer<typeof alertDestinationCreateSchema>;
+export type RuleInput = z.infer<typeof alertRuleCreateSchema>;
+
+const hourMs = 3_600_000;
+/** Rules look back this far at most, so a new rule on an old fleet does not replay its history. */
+const lookbackMs = 7 * 24 * hourMs;
+const runEvents: AlertEvent[] = ['sla_missed', 'sla_at_risk', 'cost_spike'];
+/** Each evaluation re-reads this much of the previous one: a change committed late is still seen once. */
+const overlapMs = 60_000;
+
+/** Which parked queue jobs each event covers. */
+const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
+  collection_parked: (kind) => kind.endsWith('.collect') || kind === 'run.ingest',
+  apply_failed: (kind) => kind.endsWith('.apply'),
+};
+
+interface Deps {
+  alerts: AlertRepository;
+  secretBox: SecretBox;
+  outboundPolicy: OutboundPolicy;
+  logger?: Pick<Logger, 'warn'>;
+}
+
+const secretScope = (id: string) => `alert_destination:${id}`;
+
+function targetText(url: string): string {
+  return new URL(url).origin;
+}
+
+function paramsOf(rule: AlertRuleRow): RuleParams {
+  const stored = JSON.parse(rule.params) as {
+    threshold_pct?: number;
+    window_runs?: number;
+    at_risk_fraction?: number;
+  };
+  return {
+    thresholdPct: stored.threshold_pct ?? 20,
+    windowRuns: stored.window_runs ?? 5,
+    atRiskFraction: stored.at_risk_fraction ?? 0.9,
+  };
+}
+
+const runtimeMinutes = (run: { started_at: number | null; ended_at: number | null }) =>
+  run.started_at !== null && run.ended_at !== null ? (run.ended_at - run.started_at) / 60_000 : null;
+const costOf = (cost: string | null) =>
+  cost ? ((JSON.parse(cost) as { totalUsd?: number }).totalUsd ?? null) : null;
+const factsOf = (run: {
+  id: string;
+  project_id: string;
+  started_at: number | null;
+  ended_at: number | null;
+  cost: string | null;
+}): RunFacts => ({
+  id: run.id,
+  projectId: run.project_id,
+  runtimeMinutes: runtimeMinutes(run),
+  costUsd: costOf(run.cost),
+});
+
+/**
+ * Alert rules and destinations, and the evaluation that turns what happened (runs, phase changes,
+ * parked jobs) into notifications: each at most once per rule (a unique de-duplication key), at most
+ * `max_per_hour` sent per destination (the rest are recorded as RATE_LIMITED).
+ */
+export function createAlertService(deps: Deps) {
+  const { alerts, secretBox } = deps;
+
+  function targetOf(row: AlertDestinationRow): DestinationTarget {
+    if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
+    const secret = JSON.parse(secretBox.decrypt(row.secret, secretScope(row.id))) as {
+      url: string;
+      signingSecret?: string;
+      username?: string;
+      password?: string;
+    };
+    if (row.kind === 'email') {
+      const settings = JSON.parse(row.settings) as Omit<EmailTarget, 'kind' | 'username' | 'password'>;
+      return {
+        kind: 'email',
+        host: settings.host,
+        port: settings.port,
+        tls: settings.tls,
+        from: settings.from,
+        to: settings.to,
+        ...(secret.username ? { username: secret.username, password: secret.password ?? '' } : {}),
+      };
+    }
+    return row.kind === 'webhook'
+      ? { kind: 'webhook', url: secret.url, signingSecret: secret.signingSecret ?? '' }
+      : { kind: 'slack', url: secret.url };
+  }
+
+  async function notify(rule: AlertRuleRow, finding: Finding, now: number): Promise<boolean> {
+    const row: NotificationRow = {
+      id: newId('ntf'),
+      rule_id: rule.id,
+      destination_id: rule.destination_id,
+      project_id: finding.projectId,
+      event: finding.event,
+      dedupe_key: `${rule.id}:${finding.key}`,
+      title: finding.title,
+      detail: JSON.stringify(finding.detail),
+      status: 'SENDING',
+      error: null,
+      created_at: now,
+    };
+    if (!(await alerts.insertNotificationOnce(row))) return false;
+    const destination = await alerts.findDestination(rule.destination_id);
+    if (!destination) {
+      await alerts.settleNotification(row.id, 'FAILED', 'the destination was deleted');
+      return true;
+    }
+    if ((await alerts.sentSince(destination.id, now - hourMs)) >= destination.max_per_hour) {
+      await alerts.settleNotification(
+        row.id,
+        'RATE_LIMITED',
+        `more than ${destination.max_per_hour} in an hour`,
+      );
+      return true;
+    }
+    const message: AlertMessage = {
+      notificationId: row.id,
+      event: finding.event,
+      projectId: finding.projectId,
+      title: finding.title,
+      detail: finding.detail,
+      createdAt: now,
+    };
+    try {
+      await deliver(targetOf(destination), message, deps.outboundPolicy);
+      await alerts.settleNotification(row.id, 'SENT', null);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.logger?.warn({ destination: destination.id, reason }, 'alert delivery failed');
+      await alerts.settleNotification(row.id, 'FAILED', reason);
+    }
+    return true;
+  }
+
+  async function findingsOf(rule: AlertRuleRow, now: number): Promise<Finding[]> {
+    const event = rule.event as AlertEvent;
+    const since = Math.max(rule.created_at, now - lookbackMs, (rule.evaluated_until ?? 0) - overlapMs);
+    if (runEvents.includes(event)) {
+      const params = paramsOf(rule);
+      const findings: Finding[] = [];
+      for (const run of await alerts.recentRuns(since, rule.project_id)) {
+        const settings = JSON.parse(run.project_settings) as { slaMinutes?: number | null };
+        const earlier = (await alerts.earlierRuns(run.project_id, run.created_at, params.windowRuns)).map(
+          factsOf,
+        );
+        const finding = runFinding(event, factsOf(run), earlier, {
+          projectName: run.project_name,
+          slaMinutes: settings.slaMinutes ?? null,
+          params,
+        });
+        if (finding) findings.push(finding);
+      }
+      return findings;
+    }
+    if (event === 'learning_finished') {
+      const changes = await alerts.learningFinished(since, rule.project_id);
+      return changes
+        .filter((change) => (JSON.parse(change.detail) as { from?: string }).from === 'LEARNING')
+        .map((change) => ({
+          event,
+          projectId: change.entity_id,
+          key: `${event}:${change.id}`,
+          title: `${change.name}: learning finished; Setpoint now optimizes this job`,
+          detail: JSON.parse(change.detail) as Record<string, unknown>,
+        }));
+    }
+    const matches = parkedKinds[event];
+    if (!matches) return [];
+    const parked = await alerts.parkedSince(since);
+    return parked.flatMap((job) => {
+      if (!matches(job.kind)) return [];
+      const payload = JSON.parse(job.payload) as { projectId?: string };
+      if (rule.project_id !== null && payload.projectId !== rule.project_id) return [];
+      return [
+        {
+          event,
+          projectId: payload.projectId ?? null,
+          key: `${event}:${job.id}`,
+          title: `${event === 'apply_failed' ? 'Applying a configuration' : 'Collecting a run'} failed after ${job.attempts} attempt(s): ${job.error.slice(0, 200)}`,
+          detail: { job_kind: job.kind, attempts: job.attempts, error: job.error.slice(0, 1000) },
+        },
+      ];
+    });
+  }
+
+  return {
+    async createDestination(
+      input: DestinationInput,
+      actor: string,
+      now = Date.now(),
+    ): Promise<AlertDestinationRow> {
+      const id = newId('dst');
+      let secret: Record<string, unknown>;
+      let settings: Record<string, unknown>;
+      if (input.kind === 'email') {
+        const server = { host: input.smtp_host, port: input.smtp_port };
+        await validateOutboundUrl(smtpUrl(server), { ...deps.outboundPolicy, schemes: ['smtp:'] });
+        secret = input.username ? { username: input.username, password: input.password } : {};
+        settings = { target: smtpUrl(server), ...server, tls: input.tls, from: input.from, to: input.to };
+      } else {
+        await validateOutboundUrl(input.url, deps.outboundPolicy);
+        secret =
+          input.kind === 'webhook'
+            ? { url: input.url, signingSecret: input.signing_secret }
+            : { url: input.url };
+        settings = { target: targetText(input.url) };
+      }
+      const row: AlertDestinationRow = {
+        id,
+        name: input.name,
+        kind: input.kind,
+        settings: JSON.stringify(settings),
+        secret: secretBox.encrypt(JSON.stringify(secret), secretScope(id)),
+        max_per_hour: input.max_per_hour,
+        created_at: now,
+        created_by: actor,
+      };
+      await alerts.insertDestination(row);
+      return row;
+    },
+    listDestinations: () => alerts.listDestinations(),
+    async deleteDestination(id: string): Promise<void> {
+      if (!(await alerts.deleteDestination(id)))
+        throw new NotFoundError('DESTINATION_NOT_FOUND', `alert destination ${id} does not exist`);
+    },
+    async createRule(input: RuleInput, actor: string, now = Date.now()): Promise<AlertRuleRow> {
+      if (!(await alerts.findDestination(input.destination_id)))
+        throw new NotFoundError(
+          'DESTINATION_NOT_FOUND',
+          `alert destination ${input.destination_id} does not exist`,
+        );
+      const row: AlertRuleRow = {
+        id: newId('alr'),
+        project_id: input.project_id,
+        event: input.event,
+        destination_id: input.destination_id,
+        params: JSON.stringify(input.params),
+        enabled: input.enabled ? 1 : 0,
+        evaluated_until: null,
+        created_at: now,
+        created_by: actor,
+      };
+      await alerts.insertRule(row);
+      return row;
+    },
+    listRules: (projectId?: string) => alerts.listRules(projectId),
+    async deleteRule(id: string): Promise<void> {
+      if (!(await alerts.deleteRule(id)))
+        throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
+    },
+    notifications: (page: { limit: number; offset: number; projectId?: string }) =>
+      alerts.pageNotifications(page),
+    /** One pass over every enabled rule; answers how many notifications it created. */
+    async evaluate(now = Date.now()): Promise<number> {
+      let created = 0;
+      for (const rule of await alerts.listRules()) {
+        if (!rule.enabled) continue;
+        for (const finding of await findingsOf(rule, now)) if (await notify(rule, finding, now)) created += 1;
+        await alerts.markEvaluated(rule.id, now);
+      }
+      return created;
+    },
+  };
+}
+
+export type AlertService = ReturnType<typeof createAlertService>;

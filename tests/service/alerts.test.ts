@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import path from 'node:path';
+import { webhookSignature } from 'setpoint/service/alerts/alert-delivery';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { processedFixtureRun } from './support/fixture-runs.js';
+import { createHarness, type Harness } from './support/service-harness.js';
+
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A receiver on 127.0.0.1: answers 200, or 500 on /broken, and records every request. */
+async function startReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
+  const received: Received[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      received.push({ path: request.url ?? '', headers: request.headers, body });
+      response.statusCode = request.url === '/broken' ? 500 : 200;
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { server, url: `http://127.0.0.1:${port}`, received };
+}
+
+describe('alerts', () => {
+  let h: Harness;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let projectId: string;
+  const signingSecret = 'whsec-0123456789abcdef';
+
+  beforeAll(async () => {
+    receiver = await startReceiver();
+    h = await createHarness({
+      startWorkers: true,
+      config: { alertDestinationsAllow: '127.0.0.1', alertIntervalSeconds: 3600 },
+    });
+    projectId = (
+      await h.request('POST', '/api/v1/projects', { name: 'orders', settings: { slaMinutes: 0.01 } })
+    ).json().id;
+  });
+
+  afterAll(async () => {
+    receiver?.server.close();
+    await h?.close();
+  });
+
+  it('sends a run that missed its SLA to a signed webhook once, however often the rules are evaluated', async () => {
+    const destination = await h.request('POST', '/api/v1/alerts/destinations', {
+      kind: 'webhook',
+      name: 'on-call',
+      url: `${receiver.url}/hook?token=abc`,
+      signing_secret: signingSecret,
+    });
+    expect(destination.status).toBe(201);
+    expect(destination.json()).toMatchObject({ kind: 'webhook', target: receiver.url, max_per_hour: 30 });
+    expect(destination.body).not.toContain('token=abc');
+    const rule = await h.request('POST', '/api/v1/alerts/rules', {
+      event: 'sla_missed',
+      destination_id: destination.json().id,
+    });
+    expect(rule.status).toBe(201);
+    expect(rule.json()).toMatchObject({ project_id: null, params: { threshold_pct: 20, window_runs: 5 } });
+
+    await processedFixtureRun(h, projectId, 'run-1');
+
+    expect(await h.services.alerts.evaluate()).toBe(1);
+    expect(await h.services.alerts.evaluate()).toBe(0);
+
+    const hooks = receiver.received.filter((request) => request.path === '/hook?token=abc');
+    expect(hooks).toHaveLength(1);
+    const [hook] = hooks;
+    expect(hook?.headers['x-setpoint-signature']).toBe(webhookSignature(hook?.body ?? '', signingSecret));
+    expect(hook?.headers['x-setpoint-event']).toBe('sla_missed');
+    const payload = JSON.parse(hook?.body ?? '{}');
+    expect(payload).toMatchObject({
+      event: 'sla_missed',
+      project_id: projectId,
+      detail: { sla_minutes: 0.01 },
+    });
+    expect(payload.title).toMatch(/^orders: run took .* over its 0.01 min SLA$/);
+
+    const listed = (await h.request('GET', '/api/v1/notifications')).json();
+    expect(listed.items).toHaveLength(1);
+    expect(listed.items[0]).toMatchObject({ status: 'SENT', event: 'sla_missed', project_id: projectId });
+  });
+
+  it('formats Slack messages, records failed deliveries with the reason, and holds back what exceeds the hourly limit', async () => {
+    const slack = (
+      await h.request('POST', '/api/v1/alerts/destinations', {
+        kind: 'slack',
+        name: 'slack',
+        url: `${receiver.url}/slack`,
+        max_per_hour: 1,
+      })
+    ).json();
+    const broken = (
+      await h.request('POST', '/api/v1/alerts/destinations', {
+        kind: 'webhook',
+        name: 'broken',
+        url: `${receiver.url}/broken`,
+        signing_secret: signingSecret,
+      })
+    ).json();
+    for (const destination of [slack.id, slack.id, broken.id]) {
+      const rule = { event: 'sla_missed', project_id: projectId, destination_id: destination };
+      expect((await h.request('POST', '/api/v1/alerts/rules', rule)).status).toBe(201);
+    }
+
+    await processedFixtureRun(h, projectId, 'run-2');
+
+    // the organization-wide rule of the first test finds run-2 too
+    expect(await h.services.alerts.evaluate()).toBe(4);
+
+    const slackPosts = receiver.received.filter((request) => request.path === '/slack');
+    expect(slackPosts).toHaveLength(1);
+    expect(JSON.parse(slackPosts[0]?.body ?? '{}').text).toMatch(/^\*Setpoint\* — orders: run took/);
+    const statuses = (await h.request('GET', `/api/v1/notifications?project_id=${projectId}`))
+      .json()
+      .items.map((item: { status: string; error: string | null }) => `${item.status}:${item.error ?? ''}`)
+      .sort();
+    expect(statuses).toEqual([
+      'FAILED:the destination answered HTTP 500',
+      'RATE_LIMITED:more than 1 in an hour',
+      'SENT:',
+      'SENT:',
+      'SENT:',
+    ]);
+  });
+
+  it('refuses destinations the SSRF guard refuses, and non-admins', async () => {
+    const metadata = await h.request('POST', '/api/v1/alerts/destinations', {
+      kind: 'slack',
+      name: 'metadata',
+      url: 'http://169.254.169.254/latest/meta-data',
+    });
+    expect(metadata.status).toBe(400);
+    expect(metadata.json().error.code).toBe('OUTBOUND_URL_REFUSED');
+
+    await h.services.users.create('vic', 'viewer password 1', 'viewer');
+    const signIn = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/session',
+      payload: { username: 'vic', password: 'viewer password 1' },
+    });
+    const cookies = signIn.cookies as Array<{ name: string; value: string }>;
+    const cookie = cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
+    const csrf = cookies.find((entry) => entry.name === 'setpoint_csrf')?.value ?? '';
+    const asViewer = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/alerts/rules',
+      headers: { cookie, 'x-csrf-token': csrf },
+      payload: { event: 'cost_spike', destination_id: 'dst_x' },
+    });
+    expect(asViewer.statusCode).toBe(403);
+  });
+
+  it('keeps destination URLs and signing secrets out of the database in plain text', async () => {
+    await h.services.store.close();
+    const file = readFileSync(path.join(h.dataDir, 'setpoint.db')).toString('latin1');
+
+    expect(file).not.toContain(signingSecret);
+    expect(file).not.toContain('/hook?token=abc');
+  });
+});
