@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { S3Client } from '@setpoint/foundation/s3';
-import { Agent } from 'undici';
 import type { SetpointConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
 import { createPipeline } from '../pipeline/pipeline.js';
@@ -25,8 +24,8 @@ import { PgBossJobQueue } from '../queue/pg-boss-job-queue.js';
 import { SqlJobQueue } from '../queue/sql-job-queue.js';
 import { CredentialSigner } from '../security/credentials.js';
 import { loadKeyMaterial } from '../security/key-material.js';
+import { createOutboundGuard } from '../security/outbound-guard.js';
 import { SecretBox } from '../security/secret-box.js';
-import { publicOnlyAgent } from '../security/ssrf-guard.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createUserService } from '../service/auth/user-service.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
@@ -82,6 +81,7 @@ export async function composeServices(options: ComposeOptions) {
     serverSecret: config.serverSecret,
   });
   const secretBox = new SecretBox(keys.masterKeys);
+  const outbound = createOutboundGuard(config.outboundAllowList);
   const signer = new CredentialSigner(keys.serverSecret);
   const policy: RetryPolicy = {
     maxAttempts: config.jobMaxAttempts,
@@ -121,7 +121,11 @@ export async function composeServices(options: ComposeOptions) {
     store: repositories.organizationSettings,
   });
   const projects = withOrganizationDefaults(createProjectService(repositories), organizationSettings);
-  const workspaces = createWorkspaceService({ workspaces: repositories.workspaces, secretBox });
+  const workspaces = createWorkspaceService({
+    workspaces: repositories.workspaces,
+    secretBox,
+    outbound,
+  });
   const users = createUserService({ users: repositories.users });
   const apiKeys = createApiKeyService({
     keys: repositories.apiKeys,
@@ -133,7 +137,7 @@ export async function composeServices(options: ComposeOptions) {
     projects: repositories.projects,
     blobs,
     queue,
-    allowPrivateEventLogUris: config.allowPrivateEventLogUris,
+    outboundAllowList: outbound.allowList,
   });
   const recommendations = createRecommendationService({
     recommendations: repositories.recommendations,
@@ -168,6 +172,7 @@ export async function composeServices(options: ComposeOptions) {
     nodeTypes,
     scratchDir,
     logger,
+    outbound,
     publicUrl: () => publicUrl,
   };
   const platforms = new PlatformRegistry<PlatformRuntime>(
@@ -206,7 +211,7 @@ export async function composeServices(options: ComposeOptions) {
     platforms: plugins,
     blobs,
     fetcher: createEventLogFetcher({
-      dispatcher: config.allowPrivateEventLogUris ? new Agent() : publicOnlyAgent(),
+      fetch: (url) => outbound.fetch(url),
       s3,
       maxBytes: config.maxUploadBytes,
     }),

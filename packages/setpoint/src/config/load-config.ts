@@ -15,7 +15,7 @@ const envNames = {
   s3Region: 'AWS_REGION',
   s3AccessKeyId: 'AWS_ACCESS_KEY_ID',
   s3SecretAccessKey: 'AWS_SECRET_ACCESS_KEY',
-  allowPrivateEventLogUris: 'SETPOINT_ALLOW_PRIVATE_EVENTLOG_URIS',
+  outboundAllowList: 'SETPOINT_OUTBOUND_ALLOW_LIST',
   accessTokenTtlSeconds: 'SETPOINT_ACCESS_TOKEN_TTL_SECONDS',
   rateLimitPerMinute: 'SETPOINT_RATE_LIMIT_PER_MINUTE',
   metricsPublic: 'SETPOINT_METRICS_PUBLIC',

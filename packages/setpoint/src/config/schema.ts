@@ -41,8 +41,13 @@ export const configSchema = z
     s3Region: z.string().default('us-east-1'),
     s3AccessKeyId: z.string().optional(),
     s3SecretAccessKey: z.string().optional(),
-    /** Lets `eventlog_uri` reach loopback/private addresses and plain http (local development only). */
-    allowPrivateEventLogUris: booleanFlag.default(false),
+    /**
+     * Hosts and networks Setpoint may call although they are not public (an S3-compatible store on a
+     * private network, a Databricks emulator on 127.0.0.1): addresses, CIDRs and host names, comma or
+     * space separated (`10.0.0.0/8, minio.internal`). Everything else on loopback, private, link-local,
+     * CGNAT or NAT64 addresses is refused for workspace hosts, S3 endpoints and event-log URIs.
+     */
+    outboundAllowList: z.string().default(''),
     accessTokenTtlSeconds: z.coerce.number().int().positive().default(3600),
     /** Requests per minute per API key (per address before authentication). */
     rateLimitPerMinute: z.coerce.number().int().positive().default(600),

@@ -1,5 +1,6 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import { S3Client } from '@setpoint/foundation/s3';
+import type { OutboundClients } from '../../../platform-api/platform.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import { createDatabricksClient, type DatabricksClient } from '../api/client.js';
 import type { TransportOptions } from '../api/transport.js';
@@ -19,6 +20,7 @@ export interface WorkspaceConnection {
 export function s3ClientFor(
   credentials: Record<string, string> | null,
   workspaceRegion: string | null,
+  outbound: Pick<OutboundClients, 'nodeAgents'>,
 ): S3Client | undefined {
   const accessKeyId = credentials?.aws_access_key_id;
   const secretAccessKey = credentials?.aws_secret_access_key;
@@ -27,6 +29,7 @@ export function s3ClientFor(
     region: credentials.s3_region ?? workspaceRegion ?? 'us-east-1',
     endpoint: credentials.s3_endpoint,
     credentials: { accessKeyId, secretAccessKey, sessionToken: credentials.aws_session_token },
+    agents: outbound.nodeAgents(),
   });
 }
 
@@ -38,6 +41,8 @@ export type ConnectWorkspace = (workspaceId: string) => Promise<WorkspaceConnect
  */
 export function createWorkspaceConnector(deps: {
   workspaces: Pick<WorkspaceService, 'get' | 'credentials'>;
+  /** The SSRF-guarded clients: the workspace's host and S3 endpoint are user input. */
+  outbound: OutboundClients;
   transport?: Partial<Omit<TransportOptions, 'host' | 'token'>>;
 }): ConnectWorkspace {
   const cache = new Map<string, { updatedAt: number; client: DatabricksClient; s3: S3Client | undefined }>();
@@ -61,8 +66,13 @@ export function createWorkspaceConnector(deps: {
         'WORKSPACE_NO_TOKEN',
         `workspace ${workspaceId} has no Databricks token (credentials.token)`,
       );
-    const client = createDatabricksClient({ ...deps.transport, host: workspace.host, token });
-    const s3 = s3ClientFor(credentials, workspace.region);
+    const client = createDatabricksClient({
+      fetch: (url, init) => deps.outbound.fetch(String(url), init),
+      ...deps.transport,
+      host: workspace.host,
+      token,
+    });
+    const s3 = s3ClientFor(credentials, workspace.region, deps.outbound);
     cached?.s3?.close();
     cache.set(workspaceId, { updatedAt: workspace.updatedAt, client, s3 });
     return { workspace, client, s3 };
