@@ -116,6 +116,26 @@ export function createRunRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /**
+     * A pipeline step's result, written only while the run is still in the state the step started
+     * from: an attempt that outlived its lease (another attempt moved the run on) changes nothing.
+     * Returns whether the result was written.
+     */
+    async advance(
+      runId: string,
+      from: PipelineState,
+      changes: RunChanges,
+      now = Date.now(),
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('runs')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', runId)
+        .where('pipeline_state', '=', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     /** Costed runs of a project created since `since` (what learning counts). */
     async countCostedSince(projectId: string, since: number): Promise<number> {
       const row = await db
