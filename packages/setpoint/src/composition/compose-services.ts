@@ -120,7 +120,10 @@ export async function composeServices(options: ComposeOptions) {
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,
   });
-  const projects = withOrganizationDefaults(createProjectService(repositories), organizationSettings);
+  const projects = withOrganizationDefaults(
+    createProjectService({ ...repositories, blobs }),
+    organizationSettings,
+  );
   const workspaces = createWorkspaceService({
     workspaces: repositories.workspaces,
     secretBox,
@@ -182,7 +185,7 @@ export async function composeServices(options: ComposeOptions) {
     platforms.forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
 
   const analysis: AnalysisPorts = {
-    profiler: new EventLogProfiler(),
+    profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
     coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
     recommender: {
       recommend: (input) => platforms.forWorkspace(input.project.workspace).recommender.recommend(input),
@@ -265,6 +268,14 @@ export async function composeServices(options: ComposeOptions) {
           .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
       timers.push(setInterval(resume, stalledMs));
       resume();
+      if (config.orphanSweepIntervalSeconds > 0) {
+        const sweep = () =>
+          void pipeline
+            .sweepOrphans(config.orphanMinAgeSeconds * 1000)
+            .catch((error: unknown) => logger.error({ err: error }, 'orphan sweep failed'));
+        timers.push(setInterval(sweep, config.orphanSweepIntervalSeconds * 1000));
+        sweep();
+      }
       for (const schedule of platforms.entries.flatMap((platform) => platform.schedules)) {
         const everyMs = schedule.everySeconds * 1000;
         timers.push(

@@ -9,6 +9,8 @@ const envNames = {
   logLevel: 'SETPOINT_LOG_LEVEL',
   masterKey: 'SETPOINT_MASTER_KEY',
   maxUploadBytes: 'SETPOINT_MAX_UPLOAD_BYTES',
+  maxUploadFiles: 'SETPOINT_MAX_UPLOAD_FILES',
+  maxDecompressedBytes: 'SETPOINT_MAX_DECOMPRESSED_BYTES',
   serverSecret: 'SETPOINT_SERVER_SECRET',
   blobStoreUrl: 'SETPOINT_BLOB_STORE_URL',
   s3Endpoint: 'SETPOINT_S3_ENDPOINT',
@@ -29,6 +31,8 @@ const envNames = {
   slaRevertFactor: 'SETPOINT_SLA_REVERT_FACTOR',
   maxAutoChangesPerWeek: 'SETPOINT_MAX_AUTO_CHANGES_PER_WEEK',
   reconcileIntervalSeconds: 'SETPOINT_RECONCILE_INTERVAL_SECONDS',
+  orphanSweepIntervalSeconds: 'SETPOINT_ORPHAN_SWEEP_INTERVAL_SECONDS',
+  orphanMinAgeSeconds: 'SETPOINT_ORPHAN_MIN_AGE_SECONDS',
 } as const satisfies Partial<Record<keyof SetpointConfig, string>>;
 
 /** Flags win over env, env wins over defaults. */

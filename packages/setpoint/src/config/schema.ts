@@ -31,6 +31,17 @@ export const configSchema = z
       .int()
       .positive()
       .default(2 * 1024 ** 3),
+    /** Event-log files one upload may hold (file parts and zip entries together). */
+    maxUploadFiles: z.coerce.number().int().min(1).max(10_000).default(64),
+    /**
+     * Decompressed bytes of one run's event log, all parts together (gzip/zstd/lz4 bombs): the
+     * parse stops there with EVENTLOG_TOO_LARGE and the run fails visibly.
+     */
+    maxDecompressedBytes: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(16 * 1024 ** 3),
     /** `s3://bucket/prefix` stores event logs in an S3-compatible bucket; absent means dataDir/blobs. */
     blobStoreUrl: z
       .string()
@@ -68,6 +79,14 @@ export const configSchema = z
     /** A run on a newly applied configuration slower than this × its SLA is reverted. */
     slaRevertFactor: z.coerce.number().min(1).default(1.5),
     maxAutoChangesPerWeek: z.coerce.number().int().min(1).default(20),
+    /** Seconds between sweeps for orphaned event logs and scratch files; 0 disables. */
+    orphanSweepIntervalSeconds: z.coerce.number().int().min(0).default(3600),
+    /** An unreferenced bundle or scratch entry must be this old before the sweep removes it. */
+    orphanMinAgeSeconds: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(6 * 3600),
     /** Seconds between polls for runs a lost webhook did not announce; 0 disables. */
     reconcileIntervalSeconds: z.coerce.number().int().min(0).default(300),
   })

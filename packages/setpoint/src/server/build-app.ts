@@ -91,10 +91,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(multipart, {
     limits: {
       fileSize: config.maxUploadBytes,
-      files: 200,
+      files: config.maxUploadFiles,
       fields: 20,
       fieldSize: 32 * 1024 * 1024,
-      parts: 220,
+      parts: config.maxUploadFiles + 20,
     },
   });
   await registerOpenApi(app);
@@ -116,6 +116,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       parseClusterReport: services.parseClusterReport,
       scratchDir: services.scratchDir,
       maxUploadBytes: config.maxUploadBytes,
+      maxUploadFiles: config.maxUploadFiles,
       metrics: services.metrics,
     }),
   );
@@ -131,6 +132,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       recommendations: services.recommendations,
       scratchDir: services.scratchDir,
       maxUploadBytes: config.maxUploadBytes,
+      maxUploadFiles: config.maxUploadFiles,
     }),
   );
   await app.register(jobRoutes(services.parkedJobs));

@@ -116,6 +116,20 @@ export function createRunRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Which of `keys` some run still points to (the orphan sweep deletes the others). */
+    async referencedBlobKeys(keys: readonly string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      for (let start = 0; start < keys.length; start += 500) {
+        const rows = await db
+          .selectFrom('runs')
+          .select('eventlog_blob_key')
+          .where('eventlog_blob_key', 'in', keys.slice(start, start + 500))
+          .execute();
+        for (const row of rows) if (row.eventlog_blob_key) found.add(row.eventlog_blob_key);
+      }
+      return found;
+    },
+
     /**
      * A pipeline step's result, written only while the run is still in the state the step started
      * from: an attempt that outlived its lease (another attempt moved the run on) changes nothing.
