@@ -189,6 +189,20 @@ export function createRunRepository(db: Kysely<Database>) {
       return latest?.id;
     },
 
+    /** The newest run still on its way through ingest, parse or cost (not processed, not failed). */
+    async latestPendingId(projectId: string): Promise<string | undefined> {
+      const latest = await db
+        .selectFrom('runs')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('pipeline_state', 'in', ['INGESTING', 'PARSING', 'COSTING'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return latest?.id;
+    },
+
     /** Runs in one of `states` untouched since `before`, up to `limit`. */
     stalled(
       states: readonly PipelineState[],
