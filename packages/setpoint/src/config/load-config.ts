@@ -20,6 +20,8 @@ const envNames = {
   outboundAllowList: 'SETPOINT_OUTBOUND_ALLOW_LIST',
   accessTokenTtlSeconds: 'SETPOINT_ACCESS_TOKEN_TTL_SECONDS',
   rateLimitPerMinute: 'SETPOINT_RATE_LIMIT_PER_MINUTE',
+  trustProxy: 'SETPOINT_TRUST_PROXY',
+  webhookRateLimitPerMinute: 'SETPOINT_WEBHOOK_RATE_LIMIT_PER_MINUTE',
   metricsPublic: 'SETPOINT_METRICS_PUBLIC',
   workerConcurrency: 'SETPOINT_WORKER_CONCURRENCY',
   jobLeaseSeconds: 'SETPOINT_JOB_LEASE_SECONDS',

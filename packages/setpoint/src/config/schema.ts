@@ -60,6 +60,13 @@ export const configSchema = z
      */
     outboundAllowList: z.string().default(''),
     accessTokenTtlSeconds: z.coerce.number().int().positive().default(3600),
+    /**
+     * Proxies in front of Setpoint whose X-Forwarded-For is believed: empty (none), a hop count
+     * (`1` behind one nginx or ALB) or proxy addresses and CIDRs (`10.0.0.0/8`).
+     */
+    trustProxy: z.string().default(''),
+    /** Webhook deliveries per minute per workspace (counted after their Basic auth). */
+    webhookRateLimitPerMinute: z.coerce.number().int().positive().default(600),
     /** Requests per minute per API key (per address before authentication). */
     rateLimitPerMinute: z.coerce.number().int().positive().default(600),
     /** `/metrics` without a bearer token, for a Prometheus scraper on a trusted network. */

@@ -2,11 +2,11 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { RateLimitedError } from '@setpoint/foundation/errors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../composition/compose-services.js';
 import type { Logger } from '../logging/logger.js';
+import { rateLimited } from '../service/auth/request-throttles.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerOpenApi } from './plugins/openapi.js';
@@ -54,6 +54,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes ?? 10 * 1024 * 1024,
+    trustProxy: trustProxySetting(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -78,15 +79,20 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins });
   await app.register(cookie);
   registerAuthentication(app, services.apiKeys, services.users);
+  // The API's budget is per API key or dashboard user (per address before authentication). Health,
+  // the dashboard's files and the webhook receiver (its own budget per workspace, after its Basic
+  // auth) are not counted here.
   await app.register(rateLimit, {
     hook: 'preHandler',
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+    allowList: (request) => {
+      const url = request.routeOptions.url ?? '';
+      return !(url.startsWith('/api/') || url.startsWith('/v1/')) || url.startsWith('/api/v1/webhooks/');
+    },
     errorResponseBuilder: (_request, context) =>
-      new RateLimitedError(
-        `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
-      ),
+      rateLimited(`rate limit of ${context.max} requests per minute exceeded`, context.ttl / 1000),
   });
   await app.register(multipart, {
     limits: {
@@ -103,7 +109,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(apiKeyRoutes(services.apiKeys));
   await app.register(
     sessionRoutes(services.users, {
-      loginAttemptsPerMinute: 10,
+      signInFreeFailures: 5,
       demoLoginToken: () => services.demoLoginToken,
     }),
   );
@@ -139,4 +145,21 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(metricsRoutes(services.metrics, config.metricsPublic));
   await registerWebApp(app, deps.webDir);
   return app;
+}
+
+/**
+ * `trustProxy`: empty (direct clients), a hop count (`1` behind one nginx or ALB) or addresses and
+ * CIDRs of the proxies (`10.0.0.0/8, 127.0.0.1`); the client address then comes from
+ * X-Forwarded-For, so limits count clients, not the proxy.
+ */
+export function trustProxySetting(
+  setting: string,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  const trimmed = setting.trim();
+  if (trimmed === '') return false;
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    return (_address, hop) => hop < hops;
+  }
+  return trimmed.split(/[\s,]+/).filter(Boolean);
 }
