@@ -27,7 +27,18 @@ export function buildProgram(): Command {
 }
 
 /** Runs the CLI and resolves to the process exit code; never throws. */
+/** `setpoint … | head -1`: when the reader goes away, stop quietly instead of crashing on EPIPE. */
+function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -16,6 +16,12 @@ export const configSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
     host: z.string().default('127.0.0.1'),
+    /** A request (headers and body) must be received within this time; uploads of large logs need minutes. */
+    requestTimeoutSeconds: z.coerce.number().int().min(1).default(600),
+    /** An idle connection is closed after this long. */
+    idleTimeoutSeconds: z.coerce.number().int().min(1).default(60),
+    /** Mark the session cookies Secure (set it when Setpoint is reached over HTTPS, e.g. behind TLS). */
+    secureCookies: booleanFlag.default(false),
     port: z.coerce.number().int().min(0).max(65535).default(8080),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**

@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.js';
 import { rateLimited } from '../service/auth/request-throttles.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerJsonDepthLimit } from './plugins/json-depth.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
@@ -47,6 +48,20 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Sent with every response. The dashboard is served from this origin only (scripts and styles are
+ * files; style attributes set by the chart library need 'unsafe-inline' for styles); no framing.
+ */
+export const securityHeaders = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
+    "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
 /** Composition root of the HTTP API: plugins, then routes, each route given only what it needs. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { services } = deps;
@@ -55,6 +70,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes ?? 10 * 1024 * 1024,
     trustProxy: trustProxySetting(config.trustProxy),
+    // Slow clients cannot hold connections: the whole request (headers and body) must arrive within
+    // requestTimeoutSeconds, an idle socket closes after idleTimeoutSeconds.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    keepAliveTimeout: Math.min(config.idleTimeoutSeconds * 1000, 72_000),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -68,6 +88,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
   });
   registerErrorHandler(app);
+  registerJsonDepthLimit(app);
+  app.addHook('onSend', async (_request, reply) => {
+    for (const [name, value] of Object.entries(securityHeaders)) reply.header(name, value);
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
     if (!route) return;
@@ -110,6 +134,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     sessionRoutes(services.users, {
       signInFreeFailures: 5,
+      secureCookies: config.secureCookies,
       demoLoginToken: () => services.demoLoginToken,
     }),
   );

@@ -5,11 +5,12 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
-import { ValidationError } from '@setpoint/foundation/errors';
+import { isAppError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyRequest } from 'fastify';
 import { bundleFileName, extractZip, isZipFile } from '../../service/runs/eventlog-bundle.js';
 import { byteLimit } from '../../service/runs/eventlog-fetcher.js';
 import type { UploadedFile } from '../../service/runs/run-service.js';
+import { assertJsonDepth } from '../plugins/json-depth.js';
 
 export interface ParsedUpload {
   directory: string;
@@ -92,6 +93,7 @@ export class UploadBudget {
 
 /** A JSON document sent as text (a form field or part); its shape is checked by whoever reads it. */
 export function parseJsonText(text: string, field: string): unknown {
+  assertJsonDepth(text, field);
   try {
     return JSON.parse(text);
   } catch {
@@ -166,6 +168,16 @@ export async function receiveUpload(
     };
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
-    throw error;
+    throw asUploadError(error);
   }
+}
+
+/**
+ * A multipart parser's complaint (a malformed boundary or part header, a truncated body) is the
+ * client's mistake: 400, not 500. Setpoint's own errors, HTTP errors and system errors pass through.
+ */
+export function asUploadError(error: unknown): unknown {
+  if (isAppError(error) || !(error instanceof Error)) return error;
+  if ('statusCode' in error || 'errno' in error) return error;
+  return new ValidationError('UPLOAD_MALFORMED', `the multipart body is malformed: ${error.message}`);
 }

@@ -28,8 +28,8 @@ class SignInBackoff {
   succeed = (key: string) => this.#of(key).succeed(key);
 }
 
-function cookieOptions(expiresAt: number, httpOnly: boolean) {
-  return { path: '/', sameSite: 'strict' as const, httpOnly, expires: new Date(expiresAt) };
+function cookieOptions(expiresAt: number, httpOnly: boolean, secure: boolean) {
+  return { path: '/', sameSite: 'strict' as const, httpOnly, secure, expires: new Date(expiresAt) };
 }
 
 /**
@@ -39,15 +39,23 @@ function cookieOptions(expiresAt: number, httpOnly: boolean) {
  */
 export function sessionRoutes(
   users: UserService,
-  options: { signInFreeFailures: number; demoLoginToken?: () => string | undefined },
+  options: {
+    signInFreeFailures: number;
+    secureCookies: boolean;
+    demoLoginToken?: () => string | undefined;
+  },
 ): FastifyPluginAsyncZod {
   // Backoff per name from one address, per name from anywhere (a wider budget: a distributed guess
   // slows down, a real user elsewhere is not locked out by one noisy address) and per address.
   const throttle = new SignInBackoff(options.signInFreeFailures);
   return async (app) => {
     const setSession = (reply: import('fastify').FastifyReply, token: string, session: Session) => {
-      reply.setCookie(sessionCookie, token, cookieOptions(session.expiresAt, true));
-      reply.setCookie(csrfCookie, session.csrfToken, cookieOptions(session.expiresAt, false));
+      reply.setCookie(sessionCookie, token, cookieOptions(session.expiresAt, true, options.secureCookies));
+      reply.setCookie(
+        csrfCookie,
+        session.csrfToken,
+        cookieOptions(session.expiresAt, false, options.secureCookies),
+      );
     };
 
     app.post(

@@ -11,8 +11,14 @@ export class EventLogProfiler implements RunProfiler {
   async profile(bundleDirectory: string): Promise<RunProfile> {
     const names = await readdir(bundleDirectory);
     const only = names.length === 1 ? names[0] : undefined;
-    return analyzeEventLog(only ? path.join(bundleDirectory, only) : bundleDirectory, {
-      limits: this.limits,
-    });
+    try {
+      return await analyzeEventLog(only ? path.join(bundleDirectory, only) : bundleDirectory, {
+        limits: this.limits,
+      });
+    } catch (error) {
+      // Errors end up on the run and in API answers: name the file, not where the server keeps it.
+      if (error instanceof Error) error.message = error.message.replaceAll(`${bundleDirectory}/`, '');
+      throw error;
+    }
   }
 }

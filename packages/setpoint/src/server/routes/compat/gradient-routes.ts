@@ -17,7 +17,7 @@ import type {
   RecommendationService,
 } from '../../../service/recommendations/recommendation-service.js';
 import type { Run, RunService, UploadedFile } from '../../../service/runs/run-service.js';
-import { UploadBudget } from '../run-upload.js';
+import { asUploadError, parseJsonText, UploadBudget } from '../run-upload.js';
 import {
   gradientTime,
   presentGradientProject,
@@ -47,14 +47,6 @@ export interface GradientCompatDependencies {
   scratchDir: string;
   maxUploadBytes: number;
   maxUploadFiles: number;
-}
-
-function parseJsonField(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError('CLUSTER_REPORT_INVALID', 'cluster_report is not valid JSON');
-  }
 }
 
 /** Where `upload_details.url` points: an S3-presigned-POST look-alike that takes the event log. */
@@ -274,10 +266,15 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
           await runs.createFromUpload({
             projectId: key[1],
             externalRunId: key[2],
-            clusterReport: await deps.parseClusterReport(key[1], report ? parseJsonField(report) : null),
+            clusterReport: await deps.parseClusterReport(
+              key[1],
+              report ? parseJsonText(report, 'cluster_report') : null,
+            ),
             files,
           });
           return reply.status(204).send();
+        } catch (error) {
+          throw asUploadError(error);
         } finally {
           await rm(directory, { recursive: true, force: true });
         }
