@@ -1,25 +1,9 @@
-import type {
-  RecommendationInput,
-  RecommendationOutput,
-  Recommender,
-} from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixedRecommender } from './support/fixed-recommender.js';
 import { fixtureFile } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
-
-/** A recommender with a known answer: the test is about when it runs, not what it says. */
-const recommender: Recommender = {
-  async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
-    return {
-      phase: input.project.phase,
-      configuration: { node_type_id: 'm6i.xlarge', num_workers: 3 },
-      prediction: { runtimeMinutes: { low: 9, mid: 10, high: 12 }, costUsd: { low: 1.5, mid: 2, high: 2.5 } },
-      explanation: `based on ${input.runs.length} run(s)`,
-    };
-  },
-};
 
 const eventLog = new Uint8Array(fixtureFile(fixturesDir, 'databricks-aws-eventlog'));
 const clusterReport = JSON.parse(fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8'));
@@ -45,7 +29,7 @@ describe('a recommendation requested while the runs are still processing', () =>
   }
 
   beforeAll(async () => {
-    h = await createHarness({ startWorkers: true, analysis: { recommender } });
+    h = await createHarness({ startWorkers: true, analysis: { recommender: fixedRecommender } });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
   });
 
