@@ -333,6 +333,7 @@ describe('every setpoint command through the real binary', () => {
     SETPOINT_DATA_DIR: path.join(root, 'data'),
     SETPOINT_LOG_LEVEL: 'warn',
     NO_COLOR: '1',
+    SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
   };
 
   beforeAll(async () => {

@@ -23,6 +23,8 @@ describe('workspace, recommendation and export commands through the real binary'
     SETPOINT_LOG_COMPLETENESS_POLL_MS: '50',
     SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
     SETPOINT_JOB_MAX_ATTEMPTS: '12',
+    // The emulator listens on loopback.
+    SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
   };
   const cli = (...args: string[]) => runCli(args, { env });
   let workspaceId = '';

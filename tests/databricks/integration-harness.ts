@@ -87,6 +87,8 @@ export async function startHarness(
       SETPOINT_JOB_MAX_ATTEMPTS: '12',
       SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '8',
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
+      // The emulator (and any S3 test server) listen on loopback.
+      SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
       ...options.env,
     },
   );

@@ -44,7 +44,7 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
       /listening on (http:\/\/\S+)/,
       {
         SETPOINT_LOG_LEVEL: 'warn',
-        SETPOINT_ALERT_DESTINATIONS_ALLOW: '127.0.0.1',
+        SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
         SETPOINT_ALERT_INTERVAL_SECONDS: '1',
       },
     );

@@ -47,7 +47,7 @@ describeFull('email alerts through a real SMTP server (aiosmtpd)', 'the aiosmtpd
     );
     h = await createHarness({
       startWorkers: true,
-      config: { alertDestinationsAllow: '127.0.0.1', alertIntervalSeconds: 3600 },
+      config: { outboundAllowList: '127.0.0.1', alertIntervalSeconds: 3600 },
     });
   });
 

@@ -42,7 +42,7 @@ describe('alerts', () => {
     receiver = await startReceiver();
     h = await createHarness({
       startWorkers: true,
-      config: { alertDestinationsAllow: '127.0.0.1', alertIntervalSeconds: 3600 },
+      config: { outboundAllowList: '127.0.0.1', alertIntervalSeconds: 3600 },
     });
     projectId = (
       await h.request('POST', '/api/v1/projects', { name: 'orders', settings: { slaMinutes: 0.01 } })

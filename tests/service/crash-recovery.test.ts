@@ -66,7 +66,7 @@ function crashScenario(databaseUrl: () => Promise<string | undefined>, restarted
 
   it('a worker killed with SIGKILL mid-ingestion loses nothing: the job resumes and exactly one run exists', async () => {
     const env = deploymentEnv(await databaseUrl(), {
-      SETPOINT_ALLOW_PRIVATE_EVENTLOG_URIS: 'true',
+      SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
       // Long enough that a busy machine does not expire healthy jobs (pg-boss has no heartbeat).
       SETPOINT_JOB_LEASE_SECONDS: '10',
     });

@@ -1,26 +1,10 @@
 import { zipSync } from 'fflate';
-import type {
-  RecommendationInput,
-  RecommendationOutput,
-  Recommender,
-} from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fixedRecommender } from './support/fixed-recommender.js';
 import { fixtureFile } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
-
-/** A recommender with a known answer, so the test checks the mapping, not the optimizer. */
-const recommender: Recommender = {
-  async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
-    return {
-      phase: input.project.phase,
-      configuration: { node_type_id: 'm6i.xlarge', num_workers: 3 },
-      prediction: { runtimeMinutes: { low: 9, mid: 10, high: 12 }, costUsd: { low: 1.5, mid: 2, high: 2.5 } },
-      explanation: 'fixed answer',
-    };
-  },
-};
 
 const gradientTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
@@ -46,7 +30,7 @@ describe('Gradient compatibility API (/v1)', () => {
   }
 
   beforeAll(async () => {
-    h = await createHarness({ startWorkers: true, analysis: { recommender } });
+    h = await createHarness({ startWorkers: true, analysis: { recommender: fixedRecommender } });
     base = await h.app.listen({ port: 0, host: '127.0.0.1' });
   });
 

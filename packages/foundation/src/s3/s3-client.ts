@@ -1,5 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { Readable } from 'node:stream';
 import {
   S3Client as AwsS3Client,
@@ -25,6 +27,11 @@ export interface S3ConnectionOptions {
   credentials: S3Credentials;
   /** Attempts per request inside the SDK (its own retry with backoff); default 3. */
   maxAttempts?: number | undefined;
+  /**
+   * The node:http agents requests go through: Setpoint passes agents that refuse non-public
+   * addresses at connect time for an endpoint a user configured.
+   */
+  agents?: { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | undefined;
 }
 
 export interface S3ObjectSummary {
@@ -46,6 +53,7 @@ export class S3Client {
       credentials: options.credentials,
       maxAttempts: options.maxAttempts ?? 3,
       ...(options.endpoint && { endpoint: options.endpoint, forcePathStyle: true }),
+      ...(options.agents && { requestHandler: options.agents }),
       // S3-compatible servers do not all know the newer default checksums; AWS accepts either way.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',

@@ -63,8 +63,19 @@ export async function buildProgram(args: string[] | 'all'): Promise<Command> {
   return program;
 }
 
+/** `setpoint … | head -1`: when the reader goes away, stop quietly instead of crashing on EPIPE. */
+function exitQuietlyOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(0);
+      throw error;
+    });
+  }
+}
+
 /** Runs the CLI and resolves to the process exit code; never throws. */
 export async function main(argv: string[]): Promise<number> {
+  exitQuietlyOnClosedPipe();
   try {
     const program = await buildProgram(argv.slice(2));
     await program.parseAsync(argv);

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { S3Client } from '@setpoint/foundation/s3';
-import { Agent } from 'undici';
 import type { SetpointConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
 import { createPipeline } from '../pipeline/pipeline.js';
@@ -25,8 +24,8 @@ import { PgBossJobQueue } from '../queue/pg-boss-job-queue.js';
 import { SqlJobQueue } from '../queue/sql-job-queue.js';
 import { CredentialSigner } from '../security/credentials.js';
 import { loadKeyMaterial } from '../security/key-material.js';
+import { createOutboundGuard } from '../security/outbound-guard.js';
 import { SecretBox } from '../security/secret-box.js';
-import { OutboundAllowList, publicOnlyAgent } from '../security/ssrf-guard.js';
 import { createAlertService } from '../service/alerts/alert-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
@@ -85,6 +84,7 @@ export async function composeServices(options: ComposeOptions) {
     serverSecret: config.serverSecret,
   });
   const secretBox = new SecretBox(keys.masterKeys);
+  const outbound = createOutboundGuard(config.outboundAllowList);
   const signer = new CredentialSigner(keys.serverSecret);
   const policy: RetryPolicy = {
     maxAttempts: config.jobMaxAttempts,
@@ -123,14 +123,21 @@ export async function composeServices(options: ComposeOptions) {
   const alerts = createAlertService({
     alerts: repositories.alerts,
     secretBox,
-    outboundPolicy: { allow: OutboundAllowList.parse(config.alertDestinationsAllow) },
+    outboundPolicy: { allow: outbound.allowList },
     logger,
   });
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,
   });
-  const projects = withOrganizationDefaults(createProjectService(repositories), organizationSettings);
-  const workspaces = createWorkspaceService({ workspaces: repositories.workspaces, secretBox });
+  const projects = withOrganizationDefaults(
+    createProjectService({ ...repositories, blobs }),
+    organizationSettings,
+  );
+  const workspaces = createWorkspaceService({
+    workspaces: repositories.workspaces,
+    secretBox,
+    outbound,
+  });
   const users = createUserService({ users: repositories.users });
   const apiKeys = createApiKeyService({
     keys: repositories.apiKeys,
@@ -142,7 +149,7 @@ export async function composeServices(options: ComposeOptions) {
     projects: repositories.projects,
     blobs,
     queue,
-    allowPrivateEventLogUris: config.allowPrivateEventLogUris,
+    outboundAllowList: outbound.allowList,
   });
   const recommendations = createRecommendationService({
     recommendations: repositories.recommendations,
@@ -177,6 +184,7 @@ export async function composeServices(options: ComposeOptions) {
     nodeTypes,
     scratchDir,
     logger,
+    outbound,
     publicUrl: () => publicUrl,
   };
   const platforms = new PlatformRegistry<PlatformRuntime>(
@@ -186,7 +194,7 @@ export async function composeServices(options: ComposeOptions) {
     platforms.forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
 
   const analysis: AnalysisPorts = {
-    profiler: new EventLogProfiler(),
+    profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
     coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
     recommender: {
       recommend: (input) => platforms.forWorkspace(input.project.workspace).recommender.recommend(input),
@@ -215,7 +223,7 @@ export async function composeServices(options: ComposeOptions) {
     platforms: plugins,
     blobs,
     fetcher: createEventLogFetcher({
-      dispatcher: config.allowPrivateEventLogUris ? new Agent() : publicOnlyAgent(),
+      fetch: (url) => outbound.fetch(url),
       s3,
       maxBytes: config.maxUploadBytes,
     }),
@@ -281,6 +289,14 @@ export async function composeServices(options: ComposeOptions) {
           .evaluate()
           .catch((error: unknown) => logger.error({ err: error }, 'evaluating alert rules failed'));
       timers.push(setInterval(evaluateAlerts, config.alertIntervalSeconds * 1000));
+      if (config.orphanSweepIntervalSeconds > 0) {
+        const sweep = () =>
+          void pipeline
+            .sweepOrphans(config.orphanMinAgeSeconds * 1000)
+            .catch((error: unknown) => logger.error({ err: error }, 'orphan sweep failed'));
+        timers.push(setInterval(sweep, config.orphanSweepIntervalSeconds * 1000));
+        sweep();
+      }
       for (const schedule of platforms.entries.flatMap((platform) => platform.schedules)) {
         const everyMs = schedule.everySeconds * 1000;
         timers.push(

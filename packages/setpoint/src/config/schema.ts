@@ -16,6 +16,12 @@ export const configSchema = z
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
     host: z.string().default('127.0.0.1'),
+    /** A request (headers and body) must be received within this time; uploads of large logs need minutes. */
+    requestTimeoutSeconds: z.coerce.number().int().min(1).default(600),
+    /** An idle connection is closed after this long. */
+    idleTimeoutSeconds: z.coerce.number().int().min(1).default(60),
+    /** Mark the session cookies Secure (set it when Setpoint is reached over HTTPS, e.g. behind TLS). */
+    secureCookies: booleanFlag.default(false),
     port: z.coerce.number().int().min(0).max(65535).default(8080),
     logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     /**
@@ -31,6 +37,17 @@ export const configSchema = z
       .int()
       .positive()
       .default(2 * 1024 ** 3),
+    /** Event-log files one upload may hold (file parts and zip entries together). */
+    maxUploadFiles: z.coerce.number().int().min(1).max(10_000).default(64),
+    /**
+     * Decompressed bytes of one run's event log, all parts together (gzip/zstd/lz4 bombs): the
+     * parse stops there with EVENTLOG_TOO_LARGE and the run fails visibly.
+     */
+    maxDecompressedBytes: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(16 * 1024 ** 3),
     /** `s3://bucket/prefix` stores event logs in an S3-compatible bucket; absent means dataDir/blobs. */
     blobStoreUrl: z
       .string()
@@ -41,9 +58,21 @@ export const configSchema = z
     s3Region: z.string().default('us-east-1'),
     s3AccessKeyId: z.string().optional(),
     s3SecretAccessKey: z.string().optional(),
-    /** Lets `eventlog_uri` reach loopback/private addresses and plain http (local development only). */
-    allowPrivateEventLogUris: booleanFlag.default(false),
+    /**
+     * Hosts and networks Setpoint may call although they are not public (an S3-compatible store on a
+     * private network, a Databricks emulator on 127.0.0.1): addresses, CIDRs and host names, comma or
+     * space separated (`10.0.0.0/8, minio.internal`). Everything else on loopback, private, link-local,
+     * CGNAT or NAT64 addresses is refused for workspace hosts, S3 endpoints and event-log URIs.
+     */
+    outboundAllowList: z.string().default(''),
     accessTokenTtlSeconds: z.coerce.number().int().positive().default(3600),
+    /**
+     * Proxies in front of Setpoint whose X-Forwarded-For is believed: empty (none), a hop count
+     * (`1` behind one nginx or ALB) or proxy addresses and CIDRs (`10.0.0.0/8`).
+     */
+    trustProxy: z.string().default(''),
+    /** Webhook deliveries per minute per workspace (counted after their Basic auth). */
+    webhookRateLimitPerMinute: z.coerce.number().int().positive().default(600),
     /** Requests per minute per API key (per address before authentication). */
     rateLimitPerMinute: z.coerce.number().int().positive().default(600),
     /** `/metrics` without a bearer token, for a Prometheus scraper on a trusted network. */
@@ -63,6 +92,14 @@ export const configSchema = z
     /** A run on a newly applied configuration slower than this × its SLA is reverted. */
     slaRevertFactor: z.coerce.number().min(1).default(1.5),
     maxAutoChangesPerWeek: z.coerce.number().int().min(1).default(20),
+    /** Seconds between sweeps for orphaned event logs and scratch files; 0 disables. */
+    orphanSweepIntervalSeconds: z.coerce.number().int().min(0).default(3600),
+    /** An unreferenced bundle or scratch entry must be this old before the sweep removes it. */
+    orphanMinAgeSeconds: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(6 * 3600),
     /** Seconds between polls for runs a lost webhook did not announce; 0 disables. */
     reconcileIntervalSeconds: z.coerce.number().int().min(0).default(300),
     /**
@@ -76,11 +113,6 @@ export const configSchema = z
     eventLogPruneIntervalSeconds: z.coerce.number().int().min(1).default(3600),
     /** Seconds between evaluations of the alert rules. */
     alertIntervalSeconds: z.coerce.number().int().min(1).default(60),
-    /**
-     * Non-public hosts and networks alert destinations may reach (`10.0.0.0/8, hooks.internal`);
-     * empty: public addresses only (the SSRF guard).
-     */
-    alertDestinationsAllow: z.string().default(''),
   })
   .strict();
 

@@ -9,7 +9,7 @@ import type { RecommendationService } from '../service/recommendations/recommend
 import type { Recommender } from '../service/recommendations/recommender.js';
 import type { EventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
-import type { RunRow } from '../service/runs/run-records.js';
+import type { PipelineState, RunRow } from '../service/runs/run-records.js';
 import type { RunRepository } from '../service/runs/run-repository.js';
 import type { WorkspaceService } from '../service/workspaces/workspace-service.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
@@ -43,6 +43,26 @@ export function permanentIfInvalid(error: unknown): never {
     throw new PermanentJobError(error.message, { cause: error });
   }
   throw error;
+}
+
+/**
+ * Writes a step's result only if the run is still in the state the step loaded it in (fencing): an
+ * attempt that outlived its lease while another attempt moved the run on is discarded, logged, and
+ * queues nothing further. Returns whether the result was written.
+ */
+export async function advanceRun(
+  deps: Pick<PipelineDependencies, 'runs' | 'logger'>,
+  run: RunRow,
+  changes: Parameters<RunRepository['advance']>[2],
+  step: string,
+): Promise<boolean> {
+  const from = run.pipeline_state as PipelineState;
+  if (await deps.runs.advance(run.id, from, changes)) return true;
+  deps.logger.warn(
+    { runId: run.id, step, expected: from },
+    'stale attempt discarded: the run moved on while this step ran',
+  );
+  return false;
 }
 
 export async function loadRun(deps: Pick<PipelineDependencies, 'runs'>, runId: string): Promise<RunRow> {

@@ -1,4 +1,5 @@
 import type { CoreJobHandlers } from '../queue/job-queue.js';
+import { orphanSweep, type SweepResult } from './orphan-sweep.js';
 import type { PipelineDependencies } from './pipeline-context.js';
 import { stallRecovery } from './stall-recovery.js';
 import { costStep } from './steps/cost-step.js';
@@ -18,6 +19,7 @@ export type { PipelineDependencies } from './pipeline-context.js';
 export function createPipeline(deps: PipelineDependencies): {
   handlers: CoreJobHandlers;
   resumeStalledRuns(stalledForMs: number): Promise<number>;
+  sweepOrphans(minAgeMs: number, now?: number): Promise<SweepResult>;
 } {
   return {
     handlers: {
@@ -28,5 +30,6 @@ export function createPipeline(deps: PipelineDependencies): {
       'recommendation.generate': recommendStep(deps),
     },
     resumeStalledRuns: stallRecovery(deps),
+    sweepOrphans: orphanSweep(deps),
   };
 }

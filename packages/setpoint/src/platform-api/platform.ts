@@ -1,3 +1,5 @@
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Kysely, Migration } from 'kysely';
 import type { SetpointConfig } from '../config/schema.js';
@@ -62,6 +64,15 @@ export interface RunReportReader {
 }
 
 /** What the core gives a platform: its services, never its tables. */
+/**
+ * Clients for hosts a user configured (a workspace's host, its S3 endpoint), with Setpoint's SSRF
+ * rule applied at connect time and on every redirect hop; the allow-list comes from the settings.
+ */
+export interface OutboundClients {
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+  nodeAgents(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
+}
+
 export interface PlatformCore {
   /** For the platform's own repositories, over its own tables (`db.withTables<…>()`). */
   db: Kysely<Database>;
@@ -76,6 +87,8 @@ export interface PlatformCore {
   nodeTypes: readonly InstanceTypeEntry[];
   scratchDir: string;
   logger: Logger;
+  /** Every request to a workspace host or S3 endpoint goes through these. */
+  outbound: OutboundClients;
   /** The URL the platform can reach this server at (webhook destinations); known once it listens. */
   publicUrl(): string;
 }

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import PgBoss from 'pg-boss';
 import {
   type JobContext,
@@ -9,6 +10,9 @@ import {
   type RetryPolicy,
   type WorkerOptions,
 } from './job-queue.js';
+
+/** Any fixed 64-bit key: the advisory lock under which queues are created. */
+const queueSetupLockKey = 0x5e7_0017;
 
 /** pg-boss queue names allow only [A-Za-z0-9_-]. */
 const queueName = (kind: string) => `setpoint_${kind.replace(/[.-]/g, '_')}`;
@@ -24,7 +28,7 @@ export class PgBossJobQueue implements JobQueue {
   #started: Promise<void> | undefined;
 
   constructor(
-    databaseUrl: string,
+    private readonly databaseUrl: string,
     private readonly policy: RetryPolicy,
     /** Every kind this deployment queues (the core's and each registered platform's). */
     private readonly kinds: readonly JobKind[],
@@ -40,24 +44,39 @@ export class PgBossJobQueue implements JobQueue {
     this.#boss.on('error', () => undefined);
   }
 
-  /** Creates the pg-boss schema and queues once per process. */
+  /**
+   * Creates the pg-boss schema and queues once per process. Processes starting together on a fresh
+   * database (an API and its workers) take turns under one advisory lock: concurrent createQueue
+   * calls deadlock in PostgreSQL and left a worker idle for good.
+   */
   start(): Promise<void> {
     this.#started ??= (async () => {
       await this.#boss.start();
-      for (const kind of this.kinds) {
-        const name = queueName(kind);
-        const options = {
-          name,
-          retryLimit: this.policy.maxAttempts - 1,
-          retryDelay: Math.max(1, Math.round(this.policy.retryDelaySeconds)),
-          retryBackoff: true,
-          expireInSeconds: this.policy.leaseSeconds,
-        };
-        if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
-        else await this.#boss.createQueue(name, options);
+      const lock = new pg.Client({ connectionString: this.databaseUrl });
+      await lock.connect();
+      try {
+        await lock.query('select pg_advisory_lock($1)', [queueSetupLockKey]);
+        await this.#createQueues();
+      } finally {
+        await lock.end();
       }
     })();
     return this.#started;
+  }
+
+  async #createQueues(): Promise<void> {
+    for (const kind of this.kinds) {
+      const name = queueName(kind);
+      const options = {
+        name,
+        retryLimit: this.policy.maxAttempts - 1,
+        retryDelay: Math.max(1, Math.round(this.policy.retryDelaySeconds)),
+        retryBackoff: true,
+        expireInSeconds: this.policy.leaseSeconds,
+      };
+      if (await this.#boss.getQueue(name)) await this.#boss.updateQueue(name, options);
+      else await this.#boss.createQueue(name, options);
+    }
   }
 
   async enqueue<K extends JobKind>(

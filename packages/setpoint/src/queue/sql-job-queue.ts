@@ -93,17 +93,27 @@ export class SqlJobQueue implements JobQueue {
     }
   }
 
-  #claim(kinds: string[]): Promise<ClaimedJob | undefined> {
+  /**
+   * Each claim holds its own attempt token (not just the worker's id), so an attempt that lost its
+   * lease cannot finish, retry or extend a job another slot of the same process claimed since.
+   */
+  async #claim(kinds: string[]): Promise<(ClaimedJob & { token: string }) | undefined> {
     const now = Date.now();
-    return this.#jobs.claim(kinds, this.#workerId, now, now + this.policy.leaseSeconds * 1000);
+    const token = `${this.#workerId}:${randomUUID().slice(0, 8)}`;
+    const job = await this.#jobs.claim(kinds, token, now, now + this.policy.leaseSeconds * 1000);
+    return job && { ...job, token };
   }
 
-  async #run(job: ClaimedJob, handlers: JobHandlers, options: WorkerOptions): Promise<void> {
+  async #run(
+    job: ClaimedJob & { token: string },
+    handlers: JobHandlers,
+    options: WorkerOptions,
+  ): Promise<void> {
     const started = performance.now();
     const heartbeat = setInterval(
       () => {
         void this.#jobs
-          .updateOwned(job.id, this.#workerId, { locked_until: Date.now() + this.policy.leaseSeconds * 1000 })
+          .updateOwned(job.id, job.token, { locked_until: Date.now() + this.policy.leaseSeconds * 1000 })
           .catch(() => undefined);
       },
       Math.max(250, (this.policy.leaseSeconds * 1000) / 3),
@@ -114,7 +124,7 @@ export class SqlJobQueue implements JobQueue {
       const handler = handlers[kind] as (payload: unknown, context: JobContext) => Promise<void>;
       await handler(JSON.parse(job.payload), context);
       clearInterval(heartbeat);
-      await this.#jobs.updateOwned(job.id, this.#workerId, {
+      await this.#jobs.updateOwned(job.id, job.token, {
         state: 'done',
         finished_at: Date.now(),
         locked_by: null,
@@ -135,7 +145,7 @@ export class SqlJobQueue implements JobQueue {
           error: message,
           attempts: job.attempts,
         });
-        await this.#jobs.updateOwned(job.id, this.#workerId, {
+        await this.#jobs.updateOwned(job.id, job.token, {
           state: 'failed',
           finished_at: Date.now(),
           locked_by: null,
@@ -144,7 +154,7 @@ export class SqlJobQueue implements JobQueue {
         });
         options.onAttempt?.(kind, 'parked', (performance.now() - started) / 1000);
       } else {
-        await this.#jobs.updateOwned(job.id, this.#workerId, {
+        await this.#jobs.updateOwned(job.id, job.token, {
           state: 'queued',
           run_at: Date.now() + retryDelayMs(job.attempts, this.policy.retryDelaySeconds),
           locked_by: null,

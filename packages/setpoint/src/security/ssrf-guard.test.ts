@@ -1,5 +1,6 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
+import { OutboundAllowList } from './address-policy.js';
 import { assertFetchableUrl, isPublicAddress, publicOnlyAgent } from './ssrf-guard.js';
 
 describe('SSRF guard', () => {
@@ -25,12 +26,15 @@ describe('SSRF guard', () => {
   });
 
   it('accepts only s3:// and https:// URLs without credentials or private literals', () => {
-    expect(assertFetchableUrl('s3://bucket/logs/eventlog', false).protocol).toBe('s3:');
-    expect(assertFetchableUrl('https://example.com/eventlog', false).hostname).toBe('example.com');
-    expect(() => assertFetchableUrl('http://example.com/x', false)).toThrow(/s3:\/\/ or https:\/\//);
-    expect(() => assertFetchableUrl('https://user:pw@example.com/x', false)).toThrow(/credentials/);
-    expect(() => assertFetchableUrl('https://10.0.0.5/x', false)).toThrow(/private/);
-    expect(assertFetchableUrl('http://127.0.0.1:9000/x', true).port).toBe('9000');
+    expect(assertFetchableUrl('s3://bucket/logs/eventlog').protocol).toBe('s3:');
+    expect(assertFetchableUrl('https://example.com/eventlog').hostname).toBe('example.com');
+    expect(() => assertFetchableUrl('http://example.com/x')).toThrow(/s3:\/\/ or https:\/\//);
+    expect(() => assertFetchableUrl('https://user:pw@example.com/x')).toThrow(/credentials/);
+    expect(() => assertFetchableUrl('https://10.0.0.5/x')).toThrow(/private/);
+    expect(() => assertFetchableUrl('http://127.0.0.1:9000/x')).toThrow(/s3:\/\/ or https:\/\//);
+    const allow = OutboundAllowList.parse('127.0.0.1');
+    expect(assertFetchableUrl('http://127.0.0.1:9000/x', allow).port).toBe('9000');
+    expect(() => assertFetchableUrl('http://127.0.0.2:9000/x', allow)).toThrow(/s3:\/\/ or https:\/\//);
   });
 
   it('refuses at connect time a host name that resolves to loopback', async () => {

@@ -30,7 +30,7 @@ import {
   type Response,
   fetch as undiciFetch,
 } from 'undici';
-import { classifyAddress, type OutboundAllowList } from './address-policy.js';
+import { classifyAddress, OutboundAllowList } from './address-policy.js';
 
 export { classifyAddress, OutboundAllowList } from './address-policy.js';
 
@@ -307,15 +307,21 @@ export function isPublicAddress(address: string): boolean {
   return isIP(address.replace(/^\[|\]$/g, '')) !== 0 && classifyAddress(address) === null;
 }
 
-/** Rejects an `eventlog_uri` Setpoint will not fetch (s3:// or https://, http:// too with allowPrivate). */
-export function assertFetchableUrl(raw: string, allowPrivate: boolean): URL {
+/**
+ * Rejects an `eventlog_uri` Setpoint will not fetch: s3:// or https:// (plain http:// only to an
+ * allow-listed host), no embedded credentials, no private or loopback literal unless allow-listed.
+ * Host names are checked again when the download connects.
+ */
+export function assertFetchableUrl(raw: string, allow: OutboundAllowList = OutboundAllowList.parse('')): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new ValidationError('EVENTLOG_URI_INVALID', `eventlog_uri is not a URL: ${display(raw)}`);
   }
-  const schemes = allowPrivate ? ['https:', 'http:', 's3:'] : ['https:', 's3:'];
+  const host = bareHost(url);
+  const allowListed = allow.allowsHost(host) || allow.allowsAddress(host);
+  const schemes = allowListed ? ['https:', 'http:', 's3:'] : ['https:', 's3:'];
   if (!schemes.includes(url.protocol)) {
     throw new ValidationError(
       'EVENTLOG_URI_SCHEME',
@@ -325,11 +331,10 @@ export function assertFetchableUrl(raw: string, allowPrivate: boolean): URL {
   if (url.username || url.password) {
     throw new ValidationError('EVENTLOG_URI_CREDENTIALS', 'eventlog_uri must not embed credentials');
   }
-  const host = bareHost(url);
-  if (url.protocol !== 's3:' && !allowPrivate && isIP(host) !== 0 && !isPublicAddress(host)) {
+  if (url.protocol !== 's3:' && !allowListed && isIP(host) !== 0 && !isPublicAddress(host)) {
     throw new ValidationError(
       'EVENTLOG_URI_PRIVATE',
-      `eventlog_uri points at a private or loopback address (${host})`,
+      `eventlog_uri points at a private or loopback address (${host}); ${allowListHint}`,
     );
   }
   return url;

@@ -2,13 +2,14 @@ import cookie from '@fastify/cookie';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { RateLimitedError } from '@setpoint/foundation/errors';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Services } from '../composition/compose-services.js';
 import type { Logger } from '../logging/logger.js';
+import { rateLimited } from '../service/auth/request-throttles.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
+import { registerJsonDepthLimit } from './plugins/json-depth.js';
 import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { alertRoutes } from './routes/alert-routes.js';
@@ -48,6 +49,20 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Sent with every response. The dashboard is served from this origin only (scripts and styles are
+ * files; style attributes set by the chart library need 'unsafe-inline' for styles); no framing.
+ */
+export const securityHeaders = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; " +
+    "font-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; " +
+    "frame-ancestors 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
 /** Composition root of the HTTP API: plugins, then routes, each route given only what it needs. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { services } = deps;
@@ -55,6 +70,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: deps.bodyLimitBytes ?? 10 * 1024 * 1024,
+    trustProxy: trustProxySetting(config.trustProxy),
+    // Slow clients cannot hold connections: the whole request (headers and body) must arrive within
+    // requestTimeoutSeconds, an idle socket closes after idleTimeoutSeconds.
+    requestTimeout: config.requestTimeoutSeconds * 1000,
+    connectionTimeout: config.idleTimeoutSeconds * 1000,
+    keepAliveTimeout: Math.min(config.idleTimeoutSeconds * 1000, 72_000),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -68,6 +89,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
   });
   registerErrorHandler(app);
+  registerJsonDepthLimit(app);
+  app.addHook('onSend', async (_request, reply) => {
+    for (const [name, value] of Object.entries(securityHeaders)) reply.header(name, value);
+  });
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
     if (!route) return;
@@ -79,23 +104,28 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (config.corsOrigins.length > 0) await app.register(cors, { origin: config.corsOrigins });
   await app.register(cookie);
   registerAuthentication(app, services.apiKeys, services.users);
+  // The API's budget is per API key or dashboard user (per address before authentication). Health,
+  // the dashboard's files and the webhook receiver (its own budget per workspace, after its Basic
+  // auth) are not counted here.
   await app.register(rateLimit, {
     hook: 'preHandler',
     max: config.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+    allowList: (request) => {
+      const url = request.routeOptions.url ?? '';
+      return !(url.startsWith('/api/') || url.startsWith('/v1/')) || url.startsWith('/api/v1/webhooks/');
+    },
     errorResponseBuilder: (_request, context) =>
-      new RateLimitedError(
-        `rate limit of ${context.max} requests per minute exceeded; retry in ${context.after}`,
-      ),
+      rateLimited(`rate limit of ${context.max} requests per minute exceeded`, context.ttl / 1000),
   });
   await app.register(multipart, {
     limits: {
       fileSize: config.maxUploadBytes,
-      files: 200,
+      files: config.maxUploadFiles,
       fields: 20,
       fieldSize: 32 * 1024 * 1024,
-      parts: 220,
+      parts: config.maxUploadFiles + 20,
     },
   });
   await registerOpenApi(app);
@@ -104,7 +134,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(apiKeyRoutes(services.apiKeys));
   await app.register(
     sessionRoutes(services.users, {
-      loginAttemptsPerMinute: 10,
+      signInFreeFailures: 5,
+      secureCookies: config.secureCookies,
       demoSignIn: services.demoSignIn,
     }),
   );
@@ -118,6 +149,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       parseClusterReport: services.parseClusterReport,
       scratchDir: services.scratchDir,
       maxUploadBytes: config.maxUploadBytes,
+      maxUploadFiles: config.maxUploadFiles,
       metrics: services.metrics,
     }),
   );
@@ -133,10 +165,28 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       recommendations: services.recommendations,
       scratchDir: services.scratchDir,
       maxUploadBytes: config.maxUploadBytes,
+      maxUploadFiles: config.maxUploadFiles,
     }),
   );
   await app.register(jobRoutes(services.parkedJobs));
   await app.register(metricsRoutes(services.metrics, config.metricsPublic));
   await registerWebApp(app, deps.webDir);
   return app;
+}
+
+/**
+ * `trustProxy`: empty (direct clients), a hop count (`1` behind one nginx or ALB) or addresses and
+ * CIDRs of the proxies (`10.0.0.0/8, 127.0.0.1`); the client address then comes from
+ * X-Forwarded-For, so limits count clients, not the proxy.
+ */
+export function trustProxySetting(
+  setting: string,
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  const trimmed = setting.trim();
+  if (trimmed === '') return false;
+  if (/^\d+$/.test(trimmed)) {
+    const hops = Number(trimmed);
+    return (_address, hop) => hop < hops;
+  }
+  return trimmed.split(/[\s,]+/).filter(Boolean);
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@setpoint/foundation/errors';
 import SqliteDatabase from 'better-sqlite3';
@@ -37,9 +37,14 @@ function openPostgres(databaseUrl: string): StoreConnection {
 }
 
 function openSqlite(dataDir: string): StoreConnection {
-  mkdirSync(dataDir, { recursive: true });
-  const file = new SqliteDatabase(path.join(dataDir, 'setpoint.db'));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const databaseFile = path.join(dataDir, 'setpoint.db');
+  const file = new SqliteDatabase(databaseFile);
   file.pragma('journal_mode = WAL');
+  // The database holds encrypted secrets and every run: readable by its owner only (WAL files too).
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (existsSync(databaseFile + suffix)) chmodSync(databaseFile + suffix, 0o600);
+  }
   file.pragma('busy_timeout = 5000');
   file.pragma('synchronous = NORMAL');
   file.pragma('foreign_keys = ON');

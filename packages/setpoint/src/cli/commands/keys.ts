@@ -4,6 +4,7 @@ import { openStore } from '../../composition/open-store.js';
 import { loadConfig } from '../../config/load-config.js';
 import { CredentialSigner } from '../../security/credentials.js';
 import { loadKeyMaterial } from '../../security/key-material.js';
+import { createOutboundGuard } from '../../security/outbound-guard.js';
 import { SecretBox } from '../../security/secret-box.js';
 import { createApiKeyService } from '../../service/auth/api-key-service.js';
 import { createRepositories } from '../../service/repositories.js';
@@ -111,6 +112,7 @@ export function registerKeysCommand(program: Command): void {
         const workspaces = createWorkspaceService({
           workspaces: createRepositories(store.db).workspaces,
           secretBox: new SecretBox(material.masterKeys),
+          outbound: createOutboundGuard(config.outboundAllowList),
         });
         const rewritten = await workspaces.reencryptSecrets();
         process.stdout.write(

@@ -2,7 +2,13 @@ import type { RunProfile } from '../../eventlog/run-profile.js';
 import { PermanentJobError } from '../../queue/job-queue.js';
 import type { StoredClusterFacts } from '../../service/runs/run-records.js';
 import { parseJsonColumn } from '../../store/json-column.js';
-import { loadRun, type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
+import {
+  advanceRun,
+  loadRun,
+  type PipelineDependencies,
+  permanentIfInvalid,
+  projectOf,
+} from '../pipeline-context.js';
 
 /** `run.cost`: what the run cost, priced by its platform's coster; then the model update. */
 export function costStep(deps: PipelineDependencies) {
@@ -21,7 +27,8 @@ export function costStep(deps: PipelineDependencies) {
           workspace,
         })
         .catch(permanentIfInvalid);
-      await deps.runs.update(runId, { cost: JSON.stringify(cost), pipeline_state: 'MODELING' });
+      const changes = { cost: JSON.stringify(cost), pipeline_state: 'MODELING' } as const;
+      if (!(await advanceRun(deps, run, changes, 'run.cost'))) return;
     }
     await deps.queue.enqueue(
       'project.model-update',

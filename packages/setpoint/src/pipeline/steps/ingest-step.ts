@@ -3,7 +3,7 @@ import path from 'node:path';
 import { type JobContext, PermanentJobError } from '../../queue/job-queue.js';
 import { extractZip, isZipFile, safeFileName } from '../../service/runs/eventlog-bundle.js';
 import { eventLogBundle } from '../../service/runs/run-records.js';
-import { loadRun, type PipelineDependencies, permanentIfInvalid } from '../pipeline-context.js';
+import { advanceRun, loadRun, type PipelineDependencies, permanentIfInvalid } from '../pipeline-context.js';
 
 /** `run.ingest`: downloads an `eventlog_uri` (a zip is unpacked) into the blob store, then parses. */
 export function ingestStep(deps: PipelineDependencies) {
@@ -27,11 +27,12 @@ export function ingestStep(deps: PipelineDependencies) {
           : [{ name, path: downloaded, bytes }];
         const bundle = eventLogBundle(runId);
         for (const file of files) await deps.blobs.putFile(bundle, file.name, file.path);
-        await deps.runs.update(runId, {
+        const changes = {
           eventlog_blob_key: bundle,
           eventlog_bytes: bytes,
           pipeline_state: 'PARSING',
-        });
+        } as const;
+        if (!(await advanceRun(deps, run, changes, 'run.ingest'))) return;
         deps.onIngestedBytes?.(bytes);
       } finally {
         await rm(directory, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { loadRun, type PipelineDependencies, projectOf } from '../pipeline-context.js';
+import { advanceRun, loadRun, type PipelineDependencies, projectOf } from '../pipeline-context.js';
 
 /**
  * `project.model-update`: a processed run asks for a recommendation based on it. A run from before
@@ -15,6 +15,7 @@ export function modelUpdateStep(deps: PipelineDependencies) {
         idempotencyKey: `run:${runId}`,
       });
     }
-    if (run.pipeline_state !== 'DONE') await deps.runs.update(runId, { pipeline_state: 'DONE' });
+    if (run.pipeline_state !== 'DONE')
+      await advanceRun(deps, run, { pipeline_state: 'DONE' }, 'project.model-update');
   };
 }

@@ -2,7 +2,13 @@ import type { RunProfile } from '../../eventlog/run-profile.js';
 import { PermanentJobError } from '../../queue/job-queue.js';
 import type { StoredClusterFacts } from '../../service/runs/run-records.js';
 import { parseJsonColumn } from '../../store/json-column.js';
-import { loadRun, type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
+import {
+  advanceRun,
+  loadRun,
+  type PipelineDependencies,
+  permanentIfInvalid,
+  projectOf,
+} from '../pipeline-context.js';
 
 /**
  * `run.parse`: event log → RunProfile; the project's platform reads the run's cluster (facts,
@@ -26,17 +32,23 @@ export function parseStep(deps: PipelineDependencies) {
         .forWorkspace(workspace)
         .runs.describeRun(parseJsonColumn<unknown>(run.cluster_report), profile);
       const stored: StoredClusterFacts = { facts: described.facts, config: described.configuration };
-      await deps.runs.update(runId, {
-        profile: JSON.stringify(profile),
-        cluster_config: JSON.stringify(stored),
-        cluster_timeline: JSON.stringify(described.timeline),
-        started_at: described.startedAt,
-        ended_at: described.endedAt,
-        status: run.status ?? described.status,
-        input_bytes: profile.totals.inputBytes,
-        recommendation_id: described.recommendationId,
-        pipeline_state: 'COSTING',
-      });
+      const written = await advanceRun(
+        deps,
+        run,
+        {
+          profile: JSON.stringify(profile),
+          cluster_config: JSON.stringify(stored),
+          cluster_timeline: JSON.stringify(described.timeline),
+          started_at: described.startedAt,
+          ended_at: described.endedAt,
+          status: run.status ?? described.status,
+          input_bytes: profile.totals.inputBytes,
+          recommendation_id: described.recommendationId,
+          pipeline_state: 'COSTING',
+        },
+        'run.parse',
+      );
+      if (!written) return;
     }
     await deps.queue.enqueue('run.cost', { runId }, { idempotencyKey: `run.cost:${runId}` });
   };

@@ -60,6 +60,7 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
   const store = createDatabricksRepository(deps.db);
   const connect = createWorkspaceConnector({
     workspaces: deps.workspaces,
+    outbound: deps.outbound,
     transport: options.transport,
   });
   const applier = createApplier({

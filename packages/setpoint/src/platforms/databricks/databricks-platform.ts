@@ -35,7 +35,12 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
         name: 'databricks',
         integration,
         handlers: integration.handlers,
-        routes: databricksRoutes({ integration, workspaces: core.workspaces, projects: core.projects }),
+        routes: databricksRoutes({
+          integration,
+          workspaces: core.workspaces,
+          projects: core.projects,
+          webhookRateLimitPerMinute: core.config.webhookRateLimitPerMinute,
+        }),
         coster: new CostEngineCoster(core.catalog),
         recommender: new DatabricksRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
         applyRequested: (event) => integration.applyRequested(event),

@@ -22,6 +22,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     if (isAppError(error)) {
       const body: ErrorBody = { error: { code: error.code, message: error.message } };
+      if (error.kind === 'rate_limited') {
+        const seconds = Number(error.details?.retryAfterSeconds);
+        reply.header('retry-after', String(Number.isFinite(seconds) && seconds > 0 ? seconds : 60));
+      }
       if (error.details) body.error.details = error.details;
       return reply.status(errorKinds[error.kind].httpStatus).send(body);
     }

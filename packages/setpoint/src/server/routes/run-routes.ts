@@ -23,6 +23,7 @@ export interface RunRouteOptions {
   parseClusterReport: ProjectClusterReportParser;
   scratchDir: string;
   maxUploadBytes: number;
+  maxUploadFiles: number;
   metrics: Pick<Metrics, 'ingestedBytes'>;
 }
 
@@ -48,7 +49,10 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
       async (request, reply) => {
         const projectId = request.params.id;
         if (request.isMultipart()) {
-          const upload = await receiveUpload(request, options.scratchDir, options.maxUploadBytes);
+          const upload = await receiveUpload(request, options.scratchDir, {
+            maxBytes: options.maxUploadBytes,
+            maxFiles: options.maxUploadFiles,
+          });
           try {
             const { run, created } = await runs.createFromUpload({
               projectId,

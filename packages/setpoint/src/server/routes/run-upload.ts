@@ -5,11 +5,12 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
-import { ValidationError } from '@setpoint/foundation/errors';
+import { isAppError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyRequest } from 'fastify';
 import { bundleFileName, extractZip, isZipFile } from '../../service/runs/eventlog-bundle.js';
 import { byteLimit } from '../../service/runs/eventlog-fetcher.js';
 import type { UploadedFile } from '../../service/runs/run-service.js';
+import { assertJsonDepth } from '../plugins/json-depth.js';
 
 export interface ParsedUpload {
   directory: string;
@@ -22,8 +23,77 @@ export interface ParsedUpload {
 
 const maxClusterReportBytes = 32 * 1024 * 1024;
 
+/**
+ * What one upload request may store, all parts and zip entries together: `maxBytes` after
+ * extraction (three small zips cannot each expand to the limit) and `maxFiles` files.
+ */
+export class UploadBudget {
+  #stored = 0;
+  #files = 0;
+
+  constructor(
+    readonly maxBytes: number,
+    readonly maxFiles: number,
+  ) {}
+
+  /** Bytes the next part or zip may still write. */
+  get remaining(): number {
+    return this.maxBytes - this.#stored;
+  }
+
+  get filesLeft(): number {
+    return this.maxFiles - this.#files;
+  }
+
+  /** Counts stored files; refuses the request past `maxFiles`. */
+  store(files: ReadonlyArray<{ bytes: number }>): void {
+    this.#files += files.length;
+    for (const file of files) this.#stored += file.bytes;
+    if (this.#files > this.maxFiles) {
+      throw new ValidationError(
+        'UPLOAD_TOO_MANY_FILES',
+        `an upload may hold at most ${this.maxFiles} event-log files`,
+      );
+    }
+  }
+
+  /**
+   * Streams one file part to `target` within the remaining bytes and, when it is a zip, extracts it
+   * (the zip itself is removed) within what remains. Returns the files stored.
+   */
+  async receive(
+    source: NodeJS.ReadableStream,
+    target: string,
+    name: string,
+    taken: Set<string>,
+    through: Transform[] = [],
+  ): Promise<UploadedFile[]> {
+    if (this.filesLeft <= 0) {
+      throw new ValidationError(
+        'UPLOAD_TOO_MANY_FILES',
+        `an upload may hold at most ${this.maxFiles} event-log files`,
+      );
+    }
+    let bytes = 0;
+    await pipeline(
+      source,
+      byteLimit(this.remaining, (count) => {
+        bytes = count;
+      }),
+      ...through,
+      createWriteStream(target),
+    );
+    const files = (await isZipFile(target))
+      ? await extractZip(target, path.dirname(target), this.remaining, taken, this.filesLeft)
+      : [{ name, path: target, bytes }];
+    this.store(files);
+    return files;
+  }
+}
+
 /** A JSON document sent as text (a form field or part); its shape is checked by whoever reads it. */
 export function parseJsonText(text: string, field: string): unknown {
+  assertJsonDepth(text, field);
   try {
     return JSON.parse(text);
   } catch {
@@ -34,13 +104,15 @@ export function parseJsonText(text: string, field: string): unknown {
 /**
  * Streams the multipart parts of a run upload to disk: `eventlog` file parts (or one zip of them),
  * an optional `cluster_report` JSON part, optional `external_run_id` and `status` fields. The total
- * is capped at `maxBytes`; without an external run id the content hash is the idempotency key.
+ * is capped at `maxBytes` after zip extraction, and at `maxFiles` files; without an external run id
+ * the content hash is the idempotency key.
  */
 export async function receiveUpload(
   request: FastifyRequest,
   scratchDir: string,
-  maxBytes: number,
+  limits: { maxBytes: number; maxFiles: number },
 ): Promise<ParsedUpload> {
+  const budget = new UploadBudget(limits.maxBytes, limits.maxFiles);
   await mkdir(scratchDir, { recursive: true });
   const directory = await mkdtemp(path.join(scratchDir, 'upload-'));
   const files: UploadedFile[] = [];
@@ -49,7 +121,6 @@ export async function receiveUpload(
   let clusterReport: unknown = null;
   let externalRunId: string | undefined;
   let status: string | null = null;
-  let total = 0;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
@@ -78,29 +149,13 @@ export async function receiveUpload(
       }
       const name = bundleFileName(part.filename, taken, 'eventlog');
       taken.add(name);
-      const target = path.join(directory, name);
-      let bytes = 0;
       const hashing = new Transform({
         transform(chunk: Buffer, _encoding, callback) {
           hash.update(chunk);
           callback(null, chunk);
         },
       });
-      await pipeline(
-        part.file,
-        byteLimit(maxBytes - total, (count) => {
-          bytes = count;
-        }),
-        hashing,
-        createWriteStream(target),
-      );
-      total += bytes;
-      if (await isZipFile(target)) {
-        const extracted = await extractZip(target, directory, maxBytes, taken);
-        files.push(...extracted);
-      } else {
-        files.push({ name, path: target, bytes });
-      }
+      files.push(...(await budget.receive(part.file, path.join(directory, name), name, taken, [hashing])));
     }
     if (files.length === 0)
       throw new ValidationError('UPLOAD_NO_EVENTLOG', 'the upload has no "eventlog" file part');
@@ -113,6 +168,16 @@ export async function receiveUpload(
     };
   } catch (error) {
     await rm(directory, { recursive: true, force: true });
-    throw error;
+    throw asUploadError(error);
   }
+}
+
+/**
+ * A multipart parser's complaint (a malformed boundary or part header, a truncated body) is the
+ * client's mistake: 400, not 500. Setpoint's own errors, HTTP errors and system errors pass through.
+ */
+export function asUploadError(error: unknown): unknown {
+  if (isAppError(error) || !(error instanceof Error)) return error;
+  if ('statusCode' in error || 'errno' in error) return error;
+  return new ValidationError('UPLOAD_MALFORMED', `the multipart body is malformed: ${error.message}`);
 }

@@ -3,25 +3,56 @@ import { demoSignInQuery, sessionSchema, signInBody } from '@setpoint/api-contra
 import { NotFoundError, UnauthorizedError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { OneTimeSignIn } from '../../service/auth/one-time-sign-in.js';
+import { FailureBackoff, rateLimited } from '../../service/auth/request-throttles.js';
 import type { Session, UserService } from '../../service/auth/user-service.js';
 import { csrfCookie, sessionCookie } from '../plugins/authentication.js';
 
-function cookieOptions(expiresAt: number, httpOnly: boolean) {
-  return { path: '/', sameSite: 'strict' as const, httpOnly, expires: new Date(expiresAt) };
+/** The three backoffs of a sign-in: per name at one address, per name, per address. */
+class SignInBackoff {
+  readonly #pair: FailureBackoff;
+  readonly #account: FailureBackoff;
+  readonly #address: FailureBackoff;
+
+  constructor(free: number) {
+    this.#pair = new FailureBackoff(free, 15 * 60_000);
+    this.#account = new FailureBackoff(free * 6, 15 * 60_000);
+    this.#address = new FailureBackoff(free * 4, 15 * 60_000);
+  }
+
+  #of(key: string): FailureBackoff {
+    if (key.startsWith('address:')) return this.#address;
+    return key.startsWith('pair:') ? this.#pair : this.#account;
+  }
+
+  waitMs = (key: string) => this.#of(key).waitMs(key);
+  fail = (key: string) => this.#of(key).fail(key);
+  succeed = (key: string) => this.#of(key).succeed(key);
+}
+
+function cookieOptions(expiresAt: number, httpOnly: boolean, secure: boolean) {
+  return { path: '/', sameSite: 'strict' as const, httpOnly, secure, expires: new Date(expiresAt) };
 }
 
 /**
  * Dashboard sign-in: an HttpOnly SameSite session cookie plus a readable CSRF cookie the dashboard
- * echoes in `x-csrf-token`. Sign-in attempts are rate limited per address.
+ * echoes in `x-csrf-token`. Failed sign-ins back off exponentially per account and address (429
+ * with Retry-After).
  */
 export function sessionRoutes(
   users: UserService,
-  options: { loginAttemptsPerMinute: number; demoSignIn?: OneTimeSignIn },
+  options: { signInFreeFailures: number; secureCookies: boolean; demoSignIn?: OneTimeSignIn },
 ): FastifyPluginAsyncZod {
+  // Backoff per name from one address, per name from anywhere (a wider budget: a distributed guess
+  // slows down, a real user elsewhere is not locked out by one noisy address) and per address.
+  const throttle = new SignInBackoff(options.signInFreeFailures);
   return async (app) => {
     const setSession = (reply: import('fastify').FastifyReply, token: string, session: Session) => {
-      reply.setCookie(sessionCookie, token, cookieOptions(session.expiresAt, true));
-      reply.setCookie(csrfCookie, session.csrfToken, cookieOptions(session.expiresAt, false));
+      reply.setCookie(sessionCookie, token, cookieOptions(session.expiresAt, true, options.secureCookies));
+      reply.setCookie(
+        csrfCookie,
+        session.csrfToken,
+        cookieOptions(session.expiresAt, false, options.secureCookies),
+      );
     };
 
     app.post(
@@ -29,11 +60,6 @@ export function sessionRoutes(
       {
         config: {
           public: true,
-          rateLimit: {
-            max: options.loginAttemptsPerMinute,
-            timeWindow: 60_000,
-            keyGenerator: (request) => `login:${request.ip}`,
-          },
         },
         schema: {
           tags: ['session'],
@@ -43,7 +69,16 @@ export function sessionRoutes(
         },
       },
       async (request, reply) => {
-        const { token, session } = await users.signIn(request.body.username, request.body.password);
+        const name = request.body.username.trim().toLowerCase();
+        const keys = [`pair:${name}|${request.ip}`, `account:${name}`, `address:${request.ip}`];
+        const waitMs = Math.max(...keys.map((key) => throttle.waitMs(key)));
+        if (waitMs > 0) throw rateLimited('too many failed sign-ins', waitMs / 1000);
+        const signedIn = await users.signIn(request.body.username, request.body.password).catch((error) => {
+          for (const key of keys) throttle.fail(key);
+          throw error;
+        });
+        for (const key of keys) throttle.succeed(key);
+        const { token, session } = signedIn;
         setSession(reply, token, session);
         return { user: { username: session.user.username, role: session.user.role } };
       },

@@ -82,7 +82,8 @@ export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyn
       {
         schema: {
           tags: ['workspaces'],
-          summary: 'Update a workspace; send credentials to replace them, null to clear',
+          summary:
+            'Update a workspace; send credentials to replace them, null to clear. Changing the host or S3 endpoint is admin-only and clears stored secrets',
           security: bearer,
           params: idParams,
           body: workspacePatchBody,
@@ -91,7 +92,7 @@ export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyn
       },
       async (request) =>
         presentWorkspace(
-          await workspaces.update(request.params.id, toInput(request.body), principalOf(request).actor),
+          await workspaces.update(request.params.id, toInput(request.body), principalOf(request)),
         ),
     );
 

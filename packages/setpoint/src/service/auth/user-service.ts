@@ -26,6 +26,12 @@ function toUser(row: { id: string; username: string; role: string; created_at: n
   return { id: row.id, username: row.username, role: row.role as UserRole, createdAt: row.created_at };
 }
 
+let dummy: Promise<string> | undefined;
+const dummyHash = () => {
+  dummy ??= hashPassword(randomBytes(16).toString('base64url'));
+  return dummy;
+};
+
 /** Local dashboard users and their sessions. Passwords are scrypt hashes; sessions are stored hashed. */
 export function createUserService({ users, now = Date.now }: { users: UserRepository; now?: () => number }) {
   return {
@@ -60,9 +66,9 @@ export function createUserService({ users, now = Date.now }: { users: UserReposi
     /** A new session token for valid credentials; the same answer for a wrong user and a wrong password. */
     async signIn(username: string, password: string): Promise<{ token: string; session: Session }> {
       const row = await users.findByName(username);
-      const valid = row
-        ? await verifyPassword(password, row.password_hash)
-        : await verifyPassword(password, await hashPassword('timing-equaliser'));
+      // One scrypt either way: an unknown name is checked against a stored dummy hash, so the time
+      // of the answer does not tell whether the user exists.
+      const valid = await verifyPassword(password, row ? row.password_hash : await dummyHash());
       if (!row || !valid) throw new UnauthorizedError('wrong username or password');
       return this.openSession(toUser(row));
     },

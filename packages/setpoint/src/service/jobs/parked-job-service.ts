@@ -12,7 +12,7 @@ import type { ParkedJobRepository } from './parked-job-repository.js';
 export function createParkedJobService(deps: {
   parked: ParkedJobRepository;
   runs: Pick<RunRepository, 'update'>;
-  recommendations: Pick<RecommendationRepository, 'fail'>;
+  recommendations: Pick<RecommendationRepository, 'fail' | 'failWaitingOn'>;
   logger: Logger;
 }) {
   return {
@@ -32,6 +32,11 @@ export function createParkedJobService(deps: {
         await deps.runs.update(
           payload.runId,
           { pipeline_state: 'FAILED', error: `${job.kind}: ${job.error}` },
+          now,
+        );
+        await deps.recommendations.failWaitingOn(
+          payload.runId,
+          `the run it waited for failed (${job.kind}: ${job.error})`,
           now,
         );
       }

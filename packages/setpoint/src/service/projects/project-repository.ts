@@ -143,13 +143,20 @@ export function createProjectRepository(db: Kysely<Database>) {
       });
     },
 
-    /** Deletes the project with its runs and recommendations. */
-    async remove(id: string, audit: AuditEntry): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+    /** Deletes the project with its runs and recommendations; returns the runs' event-log bundles. */
+    async remove(id: string, audit: AuditEntry): Promise<string[]> {
+      return db.transaction().execute(async (trx) => {
+        const bundles = await trx
+          .selectFrom('runs')
+          .select('eventlog_blob_key')
+          .where('project_id', '=', id)
+          .where('eventlog_blob_key', 'is not', null)
+          .execute();
         await trx.deleteFrom('runs').where('project_id', '=', id).execute();
         await trx.deleteFrom('recommendations').where('project_id', '=', id).execute();
         await trx.deleteFrom('projects').where('id', '=', id).execute();
         await recordAudit(trx, audit);
+        return bundles.flatMap((row) => (row.eventlog_blob_key ? [row.eventlog_blob_key] : []));
       });
     },
   };

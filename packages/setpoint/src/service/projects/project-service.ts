@@ -1,5 +1,6 @@
 import { type ProjectPhase, type ProjectSettings, projectSettingsSchema } from '@setpoint/api-contract';
 import { NotFoundError, ValidationError } from '@setpoint/foundation/errors';
+import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
 import type { AuditRepository } from '../audit/audit-repository.js';
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.js';
@@ -24,9 +25,11 @@ export interface ProjectServiceDependencies {
   projects: ProjectRepository;
   workspaces: Pick<WorkspaceRepository, 'assertExists'>;
   audit: Pick<AuditRepository, 'list'>;
+  /** Where the runs' event logs live: deleting a project deletes them (the orphan sweep retries). */
+  blobs?: Pick<BlobStore, 'deleteBundle'>;
 }
 
-export function createProjectService({ projects, workspaces, audit }: ProjectServiceDependencies) {
+export function createProjectService({ projects, workspaces, audit, blobs }: ProjectServiceDependencies) {
   async function get(id: string): Promise<Project> {
     const project = await projects.find(id);
     if (!project) throw new NotFoundError('PROJECT_NOT_FOUND', `project ${id} does not exist`);
@@ -107,7 +110,15 @@ export function createProjectService({ projects, workspaces, audit }: ProjectSer
 
     async remove(id: string, actor: string): Promise<void> {
       await get(id);
-      await projects.remove(id, { entity: 'project', entityId: id, action: 'delete', actor, detail: {} });
+      const bundles = await projects.remove(id, {
+        entity: 'project',
+        entityId: id,
+        action: 'delete',
+        actor,
+        detail: {},
+      });
+      // After the rows are gone: a bundle left by a failure here is an orphan the sweep removes.
+      for (const bundle of bundles) await blobs?.deleteBundle(bundle).catch(() => undefined);
     },
 
     audit: (id: string) => audit.list('project', id),

@@ -161,6 +161,16 @@ export function createRecommendationRepository(db: Kysely<Database>) {
       });
     },
 
+    /** Fails the PENDING recommendations that wait for a run which failed. */
+    async failWaitingOn(runId: string, error: string, now = Date.now()): Promise<void> {
+      await db
+        .updateTable('recommendations')
+        .set({ state: 'FAILURE', error, updated_at: now })
+        .where('based_on_run_id', '=', runId)
+        .where('state', '=', 'PENDING')
+        .execute();
+    },
+
     /** A PENDING recommendation that cannot be computed. */
     async fail(id: string, error: string, now = Date.now()): Promise<void> {
       await db

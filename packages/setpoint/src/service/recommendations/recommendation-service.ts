@@ -18,7 +18,7 @@ export function createRecommendationService({
 }: {
   recommendations: RecommendationRepository;
   projects: Pick<ProjectRepository, 'assertExists'>;
-  runs: Pick<RunRepository, 'latestProcessedId'>;
+  runs: Pick<RunRepository, 'latestProcessedId' | 'latestPendingId'>;
   queue: Pick<JobQueue, 'enqueue'>;
   events: RecommendationEventPublisher;
 }) {
@@ -35,6 +35,11 @@ export function createRecommendationService({
   /**
    * Creates a PENDING recommendation and queues its generation. With an idempotency key (the
    * pipeline passes `run:<id>`), a second call returns the first recommendation instead.
+   *
+   * Requested while the project's only runs are still being processed (a client that uploads and
+   * asks at once), the recommendation waits for the newest of them: it is the one that run's own
+   * pipeline produces (same idempotency key), generated when the run is processed, or FAILURE when
+   * the run fails. The wait is bounded by the run's processing (job attempts, leases, limits).
    */
   async function request(
     projectId: string,
@@ -43,6 +48,17 @@ export function createRecommendationService({
     await projects.assertExists(projectId);
     const basedOnRunId = options.basedOnRunId ?? (await runs.latestProcessedId(projectId));
     if (!basedOnRunId) {
+      const pending = await runs.latestPendingId(projectId);
+      if (pending) {
+        return recommendations.insertPending({
+          id: newId('rec'),
+          projectId,
+          basedOnRunId: pending,
+          requestedBy: options.actor,
+          idempotencyKey: `run:${pending}`,
+          now: Date.now(),
+        });
+      }
       throw new ConflictError(
         'PROJECT_HAS_NO_PROCESSED_RUNS',
         `project ${projectId} has no processed run to base a recommendation on`,

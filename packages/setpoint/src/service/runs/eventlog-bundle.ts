@@ -38,13 +38,15 @@ export async function isZipFile(filePath: string): Promise<boolean> {
 
 /**
  * Extracts a zip of event-log files into `directory` (flattened, directories skipped), stopping once
- * the uncompressed total passes `maxBytes` (zip bombs). Returns the files written.
+ * the uncompressed total passes `maxBytes` (zip bombs) or it holds more than `maxEntries` files.
+ * Returns the files written.
  */
 export async function extractZip(
   zipPath: string,
   directory: string,
   maxBytes: number,
   taken: Set<string> = new Set(),
+  maxEntries = Number.POSITIVE_INFINITY,
 ): Promise<Array<{ name: string; path: string; bytes: number }>> {
   const files: Array<{ name: string; path: string; bytes: number }> = [];
   const writes: Promise<void>[] = [];
@@ -52,6 +54,13 @@ export async function extractZip(
   let failure: Error | undefined;
   const unzip = new Unzip((entry) => {
     if (entry.name.endsWith('/') || failure) return;
+    if (files.length >= maxEntries) {
+      failure = new ValidationError(
+        'UPLOAD_TOO_MANY_FILES',
+        `the zip holds more than ${maxEntries} files (the limit of files per upload)`,
+      );
+      return;
+    }
     const name = bundleFileName(entry.name, taken, `part-${files.length}`);
     taken.add(name);
     const target = path.join(directory, name);

@@ -1,9 +1,9 @@
 import { createWriteStream } from 'node:fs';
-import { Transform } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { parseS3Url, type S3Client } from '@setpoint/foundation/s3';
-import { type Dispatcher, request } from 'undici';
 
 /** Fails a stream once more than `limit` bytes went through; reports the count at the end. */
 export function byteLimit(limit: number, onDone: (bytes: number) => void = () => undefined): Transform {
@@ -30,11 +30,11 @@ export interface EventLogFetcher {
 }
 
 /**
- * https:// through a dispatcher that refuses non-public addresses at connect time (no redirects are
- * followed); s3:// through the configured S3 credentials.
+ * https:// through the SSRF-guarded fetch (non-public addresses refused at connect time, each
+ * redirect hop checked again); s3:// through the configured S3 credentials.
  */
 export function createEventLogFetcher(options: {
-  dispatcher: Dispatcher;
+  fetch: (url: string) => Promise<Response>;
   s3: S3Client | undefined;
   maxBytes: number;
 }): EventLogFetcher {
@@ -54,12 +54,16 @@ export function createEventLogFetcher(options: {
         await pipeline(await options.s3.getObject(bucket, key), counter, createWriteStream(targetPath));
         return written;
       }
-      const response = await request(uri, { dispatcher: options.dispatcher, method: 'GET' });
-      if (response.statusCode !== 200) {
-        await response.body.dump();
-        throw new Error(`GET ${new URL(uri).host} answered HTTP ${response.statusCode}`);
+      const response = await options.fetch(uri);
+      if (response.status !== 200 || !response.body) {
+        await response.body?.cancel();
+        throw new Error(`GET ${new URL(uri).host} answered HTTP ${response.status}`);
       }
-      await pipeline(response.body, counter, createWriteStream(targetPath));
+      await pipeline(
+        Readable.fromWeb(response.body as WebReadableStream<Uint8Array>),
+        counter,
+        createWriteStream(targetPath),
+      );
       return written;
     },
   };

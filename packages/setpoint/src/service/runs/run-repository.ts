@@ -161,6 +161,40 @@ export function createRunRepository(db: Kysely<Database>) {
         .execute();
     },
 
+    /** Which of `keys` some run still points to (the orphan sweep deletes the others). */
+    async referencedBlobKeys(keys: readonly string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      for (let start = 0; start < keys.length; start += 500) {
+        const rows = await db
+          .selectFrom('runs')
+          .select('eventlog_blob_key')
+          .where('eventlog_blob_key', 'in', keys.slice(start, start + 500))
+          .execute();
+        for (const row of rows) if (row.eventlog_blob_key) found.add(row.eventlog_blob_key);
+      }
+      return found;
+    },
+
+    /**
+     * A pipeline step's result, written only while the run is still in the state the step started
+     * from: an attempt that outlived its lease (another attempt moved the run on) changes nothing.
+     * Returns whether the result was written.
+     */
+    async advance(
+      runId: string,
+      from: PipelineState,
+      changes: RunChanges,
+      now = Date.now(),
+    ): Promise<boolean> {
+      const result = await db
+        .updateTable('runs')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', runId)
+        .where('pipeline_state', '=', from)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
     /** Costed runs of a project created since `since` (what learning counts). */
     async countCostedSince(projectId: string, since: number): Promise<number> {
       const row = await db
@@ -205,6 +239,20 @@ export function createRunRepository(db: Kysely<Database>) {
         .select('id')
         .where('project_id', '=', projectId)
         .where('pipeline_state', 'in', ['MODELING', 'DONE'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return latest?.id;
+    },
+
+    /** The newest run still on its way through ingest, parse or cost (not processed, not failed). */
+    async latestPendingId(projectId: string): Promise<string | undefined> {
+      const latest = await db
+        .selectFrom('runs')
+        .select('id')
+        .where('project_id', '=', projectId)
+        .where('pipeline_state', 'in', ['INGESTING', 'PARSING', 'COSTING'])
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(1)

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import type { JobQueue } from '../../queue/job-queue.js';
+import type { OutboundAllowList } from '../../security/address-policy.js';
 import { assertFetchableUrl } from '../../security/ssrf-guard.js';
 import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
@@ -70,13 +71,14 @@ export function createRunService({
   projects,
   blobs,
   queue,
-  allowPrivateEventLogUris,
+  outboundAllowList,
 }: {
   runs: RunRepository;
   projects: Pick<ProjectRepository, 'assertExists'>;
   blobs: Pick<BlobStore, 'putFile'>;
   queue: Pick<JobQueue, 'enqueue'>;
-  allowPrivateEventLogUris: boolean;
+  /** Hosts and networks an `eventlog_uri` may name although they are not public. */
+  outboundAllowList: OutboundAllowList;
 }) {
   async function findExisting(projectId: string, externalRunId: string): Promise<Run | undefined> {
     const row = await runs.findByExternalId(projectId, externalRunId);
@@ -169,7 +171,7 @@ export function createRunService({
     async createFromUri(
       input: NewRunCommon & { eventlogUri: string },
     ): Promise<{ run: Run; created: boolean }> {
-      assertFetchableUrl(input.eventlogUri, allowPrivateEventLogUris);
+      assertFetchableUrl(input.eventlogUri, outboundAllowList);
       await projects.assertExists(input.projectId);
       const row = newRow(input, newId('run'), 'INGESTING');
       row.eventlog_uri = input.eventlogUri;

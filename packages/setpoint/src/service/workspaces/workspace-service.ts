@@ -1,5 +1,8 @@
+import { ForbiddenError, ValidationError } from '@setpoint/foundation/errors';
+import type { OutboundGuard } from '../../security/outbound-guard.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { newId } from '../../store/ids.js';
+import type { UserRole } from '../auth/user-service.js';
 import type { WorkspaceColumns, WorkspaceRepository, WorkspaceRow } from './workspace-repository.js';
 
 /** A workspace as the pipeline, the coster and the recommender see it. */
@@ -36,7 +39,25 @@ export interface WorkspaceInput {
   webhookCredentials?: Record<string, string> | null | undefined;
 }
 
+/** Who changes a workspace: retargeting it (host, S3 endpoint) is for admins only. */
+export interface WorkspaceActor {
+  actor: string;
+  role: UserRole;
+}
+
 type SecretField = 'credentials' | 'webhook_credentials';
+
+/** The URL a stored host stands for: the Databricks client adds https:// to a bare host name. */
+export function workspaceHostUrl(host: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):(?!\d)/i.exec(host);
+  if (scheme && !/^https?:\/\//i.test(host)) {
+    throw new ValidationError(
+      'WORKSPACE_HOST_SCHEME',
+      `host: the scheme ${scheme[1]}: is not allowed (use https://, or http:// for an allow-listed host)`,
+    );
+  }
+  return /^https?:\/\//i.test(host) ? host : `https://${host}`;
+}
 const aad = (id: string, field: SecretField) => `workspace:${id}:${field}`;
 
 export function toWorkspace(row: WorkspaceRow): Workspace {
@@ -71,9 +92,12 @@ function auditDetail(input: Partial<WorkspaceInput>) {
 export function createWorkspaceService({
   workspaces,
   secretBox,
+  outbound,
 }: {
   workspaces: WorkspaceRepository;
   secretBox: SecretBox;
+  /** Host and S3 endpoint are checked against the SSRF rule when they are stored. */
+  outbound: Pick<OutboundGuard, 'assertConfigurable'>;
 }) {
   const seal = (id: string, field: SecretField, value: Record<string, string> | null) =>
     value === null ? null : secretBox.encrypt(JSON.stringify(value), aad(id, field));
@@ -96,6 +120,18 @@ export function createWorkspaceService({
     };
   }
 
+  /** Refuses a host or S3 endpoint Setpoint must not call (loopback, private… unless allow-listed). */
+  async function assertTargets(input: Partial<WorkspaceInput>): Promise<void> {
+    if (input.host) await outbound.assertConfigurable(workspaceHostUrl(input.host), 'host');
+    const endpoint = input.credentials?.s3_endpoint;
+    if (endpoint) await outbound.assertConfigurable(endpoint, 'credentials.s3_endpoint');
+  }
+
+  const open = (id: string, envelope: string | null, field: SecretField) =>
+    envelope === null
+      ? null
+      : (JSON.parse(secretBox.decrypt(envelope, aad(id, field))) as Record<string, string>);
+
   return {
     async get(id: string): Promise<Workspace> {
       return toWorkspace(await workspaces.get(id));
@@ -114,6 +150,7 @@ export function createWorkspaceService({
     },
 
     async create(input: WorkspaceInput, actor: string): Promise<Workspace> {
+      await assertTargets(input);
       const id = newId('wsp');
       const now = Date.now();
       await workspaces.insert(
@@ -136,14 +173,38 @@ export function createWorkspaceService({
       return toWorkspace(await workspaces.get(id));
     },
 
-    async update(id: string, patch: Partial<WorkspaceInput>, actor: string): Promise<Workspace> {
-      await workspaces.get(id);
-      await workspaces.update(id, columnsOf(id, patch), Date.now(), {
+    /**
+     * Changing where the workspace's requests go (its host, or the S3 endpoint in its credentials) is
+     * for admins only, and clears the stored secrets the request does not re-enter: credentials
+     * entered for one host are never sent to another.
+     */
+    async update(id: string, patch: Partial<WorkspaceInput>, by: WorkspaceActor): Promise<Workspace> {
+      const current = await workspaces.get(id);
+      await assertTargets(patch);
+      const hostChanges = patch.host !== undefined && (patch.host ?? null) !== current.host;
+      const storedEndpoint = open(id, current.credentials_ciphertext, 'credentials')?.s3_endpoint;
+      const endpointChanges =
+        patch.credentials !== undefined &&
+        patch.credentials !== null &&
+        (patch.credentials.s3_endpoint ?? undefined) !== storedEndpoint;
+      if ((hostChanges || endpointChanges) && by.role !== 'admin') {
+        throw new ForbiddenError(
+          `only admins may change where workspace ${id} sends its credentials (host, s3_endpoint)`,
+        );
+      }
+      const effective: Partial<WorkspaceInput> = hostChanges
+        ? {
+            ...patch,
+            credentials: patch.credentials ?? null,
+            webhookCredentials: patch.webhookCredentials ?? null,
+          }
+        : patch;
+      await workspaces.update(id, columnsOf(id, effective), Date.now(), {
         entity: 'workspace',
         entityId: id,
         action: 'update',
-        actor,
-        detail: auditDetail(patch),
+        actor: by.actor,
+        detail: { ...auditDetail(effective), ...(hostChanges && { secretsCleared: true }) },
       });
       return toWorkspace(await workspaces.get(id));
     },
@@ -159,13 +220,9 @@ export function createWorkspaceService({
       webhookCredentials: Record<string, string> | null;
     }> {
       const found = await workspaces.get(id);
-      const open = (envelope: string | null, field: SecretField) =>
-        envelope === null
-          ? null
-          : (JSON.parse(secretBox.decrypt(envelope, aad(id, field))) as Record<string, string>);
       return {
-        credentials: open(found.credentials_ciphertext, 'credentials'),
-        webhookCredentials: open(found.webhook_credentials_ciphertext, 'webhook_credentials'),
+        credentials: open(id, found.credentials_ciphertext, 'credentials'),
+        webhookCredentials: open(id, found.webhook_credentials_ciphertext, 'webhook_credentials'),
       };
     },
 

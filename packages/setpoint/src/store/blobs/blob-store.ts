@@ -8,6 +8,8 @@ export interface BlobStore {
   /** Runs `use` with a local directory holding every file of the bundle. */
   withLocalCopy<T>(bundle: string, use: (directory: string) => Promise<T>): Promise<T>;
   deleteBundle(bundle: string): Promise<void>;
+  /** Bundles `<prefix><id>/<name>` under `prefix` (e.g. `runs/`) with when they were last written. */
+  listBundles(prefix: string): Promise<Array<{ bundle: string; modifiedAt: number }>>;
 }
 
 /** Bundle keys are made by Setpoint from ids; this refuses anything that could leave the store. */

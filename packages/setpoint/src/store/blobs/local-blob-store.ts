@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rename, rm, unlink } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { assertSafeBlobPath, type BlobStore } from './blob-store.js';
 
@@ -27,6 +27,22 @@ export class LocalBlobStore implements BlobStore {
 
   async deleteBundle(bundle: string): Promise<void> {
     assertSafeBlobPath(bundle);
-    await rm(path.join(this.root, bundle), { recursive: true, force: true });
+    const directory = path.join(this.root, bundle);
+    await rm(directory, { recursive: true, force: true });
+    // `runs/<id>/` is left empty: remove it too (it fails harmlessly when not empty).
+    await rmdir(path.dirname(directory)).catch(() => undefined);
+  }
+
+  async listBundles(prefix: string): Promise<Array<{ bundle: string; modifiedAt: number }>> {
+    assertSafeBlobPath(prefix.replace(/\/$/, ''));
+    const base = path.join(this.root, prefix);
+    const found: Array<{ bundle: string; modifiedAt: number }> = [];
+    for (const id of await readdir(base).catch(() => [] as string[])) {
+      for (const name of await readdir(path.join(base, id)).catch(() => [] as string[])) {
+        const info = await stat(path.join(base, id, name)).catch(() => undefined);
+        if (info) found.push({ bundle: `${prefix}${id}/${name}`, modifiedAt: info.mtimeMs });
+      }
+    }
+    return found;
   }
 }

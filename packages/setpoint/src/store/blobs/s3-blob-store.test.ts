@@ -2,7 +2,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { S3Client } from '@setpoint/foundation/s3';
-import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type S3TestServer, startS3TestServer } from '../../../../../tests/support/s3-test-server.js';
 import { createEventLogFetcher } from '../../service/runs/eventlog-fetcher.js';
@@ -68,11 +67,11 @@ describe('S3 through the AWS SDK against an S3-compatible server', () => {
 
   it('fetches an s3:// event log URI as a stream, within the byte limit', async () => {
     await client.putObject('blobs', 'uploads/app 1/eventlog', 'x'.repeat(1000));
-    const fetcher = createEventLogFetcher({ dispatcher: new Agent(), s3: client, maxBytes: 1500 });
+    const fetcher = createEventLogFetcher({ fetch: (url) => fetch(url), s3: client, maxBytes: 1500 });
     const target = path.join(scratch, 'fetched');
     expect(await fetcher.fetchTo('s3://blobs/uploads/app%201/eventlog', target)).toBe(1000);
     expect((await readFile(target, 'utf8')).length).toBe(1000);
-    const small = createEventLogFetcher({ dispatcher: new Agent(), s3: client, maxBytes: 500 });
+    const small = createEventLogFetcher({ fetch: (url) => fetch(url), s3: client, maxBytes: 500 });
     await expect(small.fetchTo('s3://blobs/uploads/app%201/eventlog', target)).rejects.toMatchObject({
       code: 'UPLOAD_TOO_LARGE',
     });

@@ -46,6 +46,19 @@ export class S3BlobStore implements BlobStore {
     }
   }
 
+  async listBundles(prefix: string): Promise<Array<{ bundle: string; modifiedAt: number }>> {
+    assertSafeBlobPath(prefix.replace(/\/$/, ''));
+    const root = this.#key(prefix.replace(/\/$/, ''));
+    const bundles = new Map<string, number>();
+    for (const object of await this.client.list(this.location.bucket, `${root}/`)) {
+      const [id, name] = object.key.slice(root.length + 1).split('/');
+      if (!id || !name) continue;
+      const bundle = `${prefix}${id}/${name}`;
+      bundles.set(bundle, Math.max(bundles.get(bundle) ?? 0, object.lastModified ?? Date.now()));
+    }
+    return [...bundles].map(([bundle, modifiedAt]) => ({ bundle, modifiedAt }));
+  }
+
   async deleteBundle(bundle: string): Promise<void> {
     assertSafeBlobPath(bundle);
     for (const key of await this.client.listKeys(this.location.bucket, `${this.#key(bundle)}/`)) {

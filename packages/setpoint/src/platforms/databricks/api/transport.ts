@@ -1,4 +1,4 @@
-import { UpstreamError } from '@setpoint/foundation/errors';
+import { isAppError, UpstreamError } from '@setpoint/foundation/errors';
 import { DatabricksApiError, parseErrorBody } from './api-error.js';
 import { createConcurrencyLimit } from './concurrency-limit.js';
 import { parseLosslessJson } from './lossless-json.js';
@@ -117,6 +117,8 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
     try {
       response = await doFetch(url(request), { method: request.method, headers, body });
     } catch (error) {
+      // Setpoint's own refusals (the outbound address rule) are final, not a network fault to retry.
+      if (isAppError(error)) throw error;
       throw new DatabricksApiError({
         errorCode: 'CONNECTION_FAILED',
         httpStatus: 503,

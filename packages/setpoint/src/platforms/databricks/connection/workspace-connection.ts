@@ -1,5 +1,6 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import { S3Client } from '@setpoint/foundation/s3';
+import type { OutboundClients } from '../../../platform-api/platform.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import { createDatabricksClient, type DatabricksClient } from '../api/client.js';
 import {
@@ -28,6 +29,7 @@ export interface WorkspaceConnection {
 export function s3ClientFor(
   credentials: Record<string, string> | null,
   workspaceRegion: string | null,
+  outbound: Pick<OutboundClients, 'nodeAgents'>,
 ): S3Client | undefined {
   const accessKeyId = credentials?.aws_access_key_id;
   const secretAccessKey = credentials?.aws_secret_access_key;
@@ -36,6 +38,7 @@ export function s3ClientFor(
     region: credentials.s3_region ?? workspaceRegion ?? 'us-east-1',
     endpoint: credentials.s3_endpoint,
     credentials: { accessKeyId, secretAccessKey, sessionToken: credentials.aws_session_token },
+    agents: outbound.nodeAgents(),
   });
 }
 
@@ -47,6 +50,8 @@ export type ConnectWorkspace = (workspaceId: string) => Promise<WorkspaceConnect
  */
 export function createWorkspaceConnector(deps: {
   workspaces: Pick<WorkspaceService, 'get' | 'credentials'>;
+  /** The SSRF-guarded clients: the workspace's host, its token issuer and S3 endpoint are user input. */
+  outbound: OutboundClients;
   transport?: TransportSettings;
 }): ConnectWorkspace {
   const cache = new Map<
@@ -68,12 +73,18 @@ export function createWorkspaceConnector(deps: {
       throw new ValidationError('WORKSPACE_NO_HOST', `workspace ${workspaceId} has no Databricks host`);
     const { credentials } = await deps.workspaces.credentials(workspaceId);
     const host = normalizeHost(workspace.host);
-    const auth = createBearerAuth(workspaceAuthOf(credentials), host, { fetch: deps.transport?.fetch });
-    const transport = createTransport({ ...deps.transport, host, auth });
+    const fetch = deps.transport?.fetch ?? guardedFetchOf(deps.outbound);
+    const auth = createBearerAuth(workspaceAuthOf(credentials), host, { fetch });
+    const transport = createTransport({ ...deps.transport, fetch, host, auth });
     const client = createDatabricksClient({ transport });
-    const s3 = s3ClientFor(credentials, workspace.region);
+    const s3 = s3ClientFor(credentials, workspace.region, deps.outbound);
     cached?.s3?.close();
     cache.set(workspaceId, { updatedAt: workspace.updatedAt, client, transport, s3 });
     return { workspace, client, transport, s3 };
   };
+}
+
+/** Every request of a workspace's clients goes through the SSRF guard (it connects only to allowed addresses). */
+function guardedFetchOf(outbound: Pick<OutboundClients, 'fetch'>): typeof fetch {
+  return (url, init) => outbound.fetch(url instanceof Request ? url.url : String(url), init);
 }

@@ -53,7 +53,11 @@ export function createOnboardingService(deps: OnboardingDependencies) {
     let credentials = (await deps.workspaces.credentials(workspaceId)).webhookCredentials;
     if (!credentials?.username || !credentials.password) {
       credentials = { username: `setpoint-${workspaceId}`, password: randomBytes(24).toString('base64url') };
-      await deps.workspaces.update(workspaceId, { webhookCredentials: credentials }, 'setpoint');
+      await deps.workspaces.update(
+        workspaceId,
+        { webhookCredentials: credentials },
+        { actor: 'setpoint', role: 'admin' },
+      );
     }
     const destination = await client.createWebhookDestination({
       displayName: `Setpoint (${workspaceId})`,

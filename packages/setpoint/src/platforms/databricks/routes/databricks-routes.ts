@@ -30,8 +30,10 @@ import {
 } from '@setpoint/api-contract/databricks';
 import { UnauthorizedError, ValidationError } from '@setpoint/foundation/errors';
 import { median } from '@setpoint/foundation/statistics';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../../service/auth/principal.js';
+import { FailureBackoff, rateLimited, WindowCounter } from '../../../service/auth/request-throttles.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import { withAuth } from '../auth/credential-fields.js';
@@ -136,13 +138,43 @@ export function databricksRoutes(deps: {
   integration: DatabricksIntegration;
   workspaces: Pick<WorkspaceService, 'credentials' | 'update'>;
   projects: Pick<ProjectService, 'get'>;
+  webhookRateLimitPerMinute: number;
 }): FastifyPluginAsyncZod {
   const { integration } = deps;
+  const deliveries = new WindowCounter(deps.webhookRateLimitPerMinute, 60_000);
+  const failures = new FailureBackoff(20, 5 * 60_000);
+  /**
+   * Basic auth before the body is read (a large unauthenticated body costs nothing), then the
+   * workspace's own budget: one noisy sender cannot spend another workspace's, nor the API's.
+   */
+  const authenticateDelivery = async (request: FastifyRequest): Promise<void> => {
+    const { workspaceId } = request.params as { workspaceId: string };
+    const waitMs = failures.waitMs(request.ip);
+    if (waitMs > 0) throw rateLimited('too many webhook deliveries with wrong credentials', waitMs / 1000);
+    const given = parseBasicAuth(request.headers.authorization);
+    const expected = await deps.workspaces
+      .credentials(workspaceId)
+      .then((found) => found.webhookCredentials)
+      .catch(() => null);
+    const valid =
+      given !== undefined &&
+      expected?.username !== undefined &&
+      expected.password !== undefined &&
+      secretsEqual(given.username, expected.username) &&
+      secretsEqual(given.password, expected.password);
+    if (!valid) {
+      failures.fail(request.ip);
+      throw new UnauthorizedError('invalid webhook credentials');
+    }
+    deliveries.hit(workspaceId, `webhook deliveries to workspace ${workspaceId}`);
+  };
   return async (app) => {
     app.post(
       '/api/v1/webhooks/databricks/:workspaceId',
       {
         config: { public: true },
+        onRequest: authenticateDelivery,
+        bodyLimit: 1024 * 1024,
         schema: {
           tags: ['databricks'],
           summary: 'Job notification receiver (generic webhook destination, Basic auth per workspace)',
@@ -153,18 +185,6 @@ export function databricksRoutes(deps: {
       },
       async (request, reply) => {
         const { workspaceId } = request.params;
-        const given = parseBasicAuth(request.headers.authorization);
-        const expected = await deps.workspaces
-          .credentials(workspaceId)
-          .then((found) => found.webhookCredentials)
-          .catch(() => null);
-        const valid =
-          given !== undefined &&
-          expected?.username !== undefined &&
-          expected.password !== undefined &&
-          secretsEqual(given.username, expected.username) &&
-          secretsEqual(given.password, expected.password);
-        if (!valid) throw new UnauthorizedError('invalid webhook credentials');
         const payload = request.body;
         const runId = payload.run.parent_run_id ?? payload.run.run_id;
         const first = await integration.store.firstDelivery(
@@ -196,7 +216,7 @@ export function databricksRoutes(deps: {
         const { credentials } = await deps.workspaces.credentials(id);
         const next = withAuth(credentials, request.body);
         const auth = workspaceAuthOf(next);
-        const updated = await deps.workspaces.update(id, { credentials: next }, principalOf(request).actor);
+        const updated = await deps.workspaces.update(id, { credentials: next }, principalOf(request));
         return {
           auth_type: auth.method,
           client_id: auth.method === 'pat' ? null : auth.clientId,

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
 import * as gradient from '@setpoint/api-contract/gradient';
 import { errorKinds, isAppError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
@@ -18,9 +16,8 @@ import type {
   RecommendationRecord,
   RecommendationService,
 } from '../../../service/recommendations/recommendation-service.js';
-import { extractZip, isZipFile } from '../../../service/runs/eventlog-bundle.js';
-import { byteLimit } from '../../../service/runs/eventlog-fetcher.js';
 import type { Run, RunService, UploadedFile } from '../../../service/runs/run-service.js';
+import { asUploadError, parseJsonText, UploadBudget } from '../run-upload.js';
 import {
   gradientTime,
   presentGradientProject,
@@ -49,14 +46,7 @@ export interface GradientCompatDependencies {
   recommendations: RecommendationService;
   scratchDir: string;
   maxUploadBytes: number;
-}
-
-function parseJsonField(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError('CLUSTER_REPORT_INVALID', 'cluster_report is not valid JSON');
-  }
+  maxUploadFiles: number;
 }
 
 /** Where `upload_details.url` points: an S3-presigned-POST look-alike that takes the event log. */
@@ -233,6 +223,8 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
         try {
           const fields: Record<string, string> = {};
           const files: UploadedFile[] = [];
+          const budget = new UploadBudget(deps.maxUploadBytes, deps.maxUploadFiles);
+          let receivedFile = false;
           for await (const part of request.parts()) {
             if (part.type === 'field') {
               fields[part.fieldname] = String(part.value);
@@ -242,20 +234,24 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
               part.file.resume();
               throw new ValidationError('UPLOAD_UNKNOWN_PART', `unexpected file part "${part.fieldname}"`);
             }
+            if (receivedFile) {
+              part.file.resume();
+              throw new ValidationError(
+                'UPLOAD_TOO_MANY_FILES',
+                'a presigned upload carries one "file" part (send several logs as one zip)',
+              );
+            }
+            receivedFile = true;
             // Fields come first in a presigned POST; check the token before storing any bytes.
             await deps.apiKeys.authenticate(fields['x-setpoint-token'] ?? '');
-            const target = path.join(directory, 'upload');
-            let bytes = 0;
-            await pipeline(
-              part.file,
-              byteLimit(deps.maxUploadBytes, (count) => {
-                bytes = count;
-              }),
-              createWriteStream(target),
+            files.push(
+              ...(await budget.receive(
+                part.file,
+                path.join(directory, 'upload'),
+                'eventlog',
+                new Set(['upload']),
+              )),
             );
-            if (await isZipFile(target))
-              files.push(...(await extractZip(target, directory, deps.maxUploadBytes, new Set(['upload']))));
-            else files.push({ name: 'eventlog', path: target, bytes });
           }
           await deps.apiKeys.authenticate(fields['x-setpoint-token'] ?? '');
           const key = /^([^/]+)\/([^/]+)\//.exec(fields.key ?? '');
@@ -270,10 +266,15 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
           await runs.createFromUpload({
             projectId: key[1],
             externalRunId: key[2],
-            clusterReport: await deps.parseClusterReport(key[1], report ? parseJsonField(report) : null),
+            clusterReport: await deps.parseClusterReport(
+              key[1],
+              report ? parseJsonText(report, 'cluster_report') : null,
+            ),
             files,
           });
           return reply.status(204).send();
+        } catch (error) {
+          throw asUploadError(error);
         } finally {
           await rm(directory, { recursive: true, force: true });
         }
