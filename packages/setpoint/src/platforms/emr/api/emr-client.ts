@@ -85,23 +85,18 @@ export class EmrClient {
   }
 
   async *listClusters(filter: ListClustersFilter = {}): AsyncGenerator<ClusterSummary> {
-    let marker: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListClusters', () =>
-        this.sdk.send(
-          new ListClustersCommand({
-            ...(filter.createdAfter ? { CreatedAfter: filter.createdAfter } : {}),
-            ...(filter.createdBefore ? { CreatedBefore: filter.createdBefore } : {}),
-            ...(filter.states ? { ClusterStates: [...filter.states] as never } : {}),
-            ...(marker ? { Marker: marker } : {}),
-          }),
-        ),
-      );
+    for await (const output of this.#pages('ListClusters', (marker) =>
+      this.sdk.send(
+        new ListClustersCommand({
+          ...(filter.createdAfter ? { CreatedAfter: filter.createdAfter } : {}),
+          ...(filter.createdBefore ? { CreatedBefore: filter.createdBefore } : {}),
+          ...(filter.states ? { ClusterStates: [...filter.states] as never } : {}),
+          ...(marker ? { Marker: marker } : {}),
+        }),
+      ),
+    ))
       for (const cluster of output.Clusters ?? [])
         yield validated(clusterSummarySchema, cluster, 'ListClusters');
-      marker = output.Marker;
-      if (!marker) return;
-    }
   }
 
   async describeCluster(clusterId: string): Promise<Cluster> {
@@ -113,69 +108,49 @@ export class EmrClient {
 
   /** The cluster's steps, newest first (EMR's order). */
   async *listSteps(clusterId: string): AsyncGenerator<StepSummary> {
-    let marker: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListSteps', () =>
-        this.sdk.send(new ListStepsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) })),
-      );
+    for await (const output of this.#pages('ListSteps', (marker) =>
+      this.sdk.send(new ListStepsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) })),
+    ))
       for (const step of output.Steps ?? []) yield validated(stepSummarySchema, step, 'ListSteps');
-      marker = output.Marker;
-      if (!marker) return;
-    }
   }
 
   async listInstanceGroups(clusterId: string): Promise<InstanceGroup[]> {
     const groups: InstanceGroup[] = [];
-    let marker: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListInstanceGroups', () =>
-        this.sdk.send(
-          new ListInstanceGroupsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
-        ),
-      );
+    for await (const output of this.#pages('ListInstanceGroups', (marker) =>
+      this.sdk.send(
+        new ListInstanceGroupsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
+      ),
+    ))
       for (const group of output.InstanceGroups ?? [])
         groups.push(validated(instanceGroupSchema, group, 'ListInstanceGroups'));
-      marker = output.Marker;
-      if (!marker) break;
-    }
     return groups;
   }
 
   async listInstanceFleets(clusterId: string): Promise<InstanceFleet[]> {
     const fleets: InstanceFleet[] = [];
-    let marker: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListInstanceFleets', () =>
-        this.sdk.send(
-          new ListInstanceFleetsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
-        ),
-      );
+    for await (const output of this.#pages('ListInstanceFleets', (marker) =>
+      this.sdk.send(
+        new ListInstanceFleetsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
+      ),
+    ))
       for (const fleet of output.InstanceFleets ?? [])
         fleets.push(validated(instanceFleetSchema, fleet, 'ListInstanceFleets'));
-      marker = output.Marker;
-      if (!marker) break;
-    }
     return fleets;
   }
 
   async listInstances(clusterId: string, roles?: readonly InstanceRole[]): Promise<Instance[]> {
     const instances: Instance[] = [];
-    let marker: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListInstances', () =>
-        this.sdk.send(
-          new ListInstancesCommand({
-            ClusterId: clusterId,
-            ...(roles ? { InstanceGroupTypes: [...roles] } : {}),
-            ...(marker ? { Marker: marker } : {}),
-          }),
-        ),
-      );
+    for await (const output of this.#pages('ListInstances', (marker) =>
+      this.sdk.send(
+        new ListInstancesCommand({
+          ClusterId: clusterId,
+          ...(roles ? { InstanceGroupTypes: [...roles] } : {}),
+          ...(marker ? { Marker: marker } : {}),
+        }),
+      ),
+    ))
       for (const instance of output.Instances ?? [])
         instances.push(validated(instanceSchema, instance, 'ListInstances'));
-      marker = output.Marker;
-      if (!marker) break;
-    }
     return instances;
   }
 
@@ -232,6 +207,20 @@ export class EmrClient {
     await this.#send('RemoveManagedScalingPolicy', () =>
       this.sdk.send(new RemoveManagedScalingPolicyCommand({ ClusterId: clusterId })),
     );
+  }
+
+  /** Every page of a `Marker`-paginated call, each through the one error map. */
+  async *#pages<Output extends { Marker?: string | undefined }>(
+    operation: string,
+    fetch: (marker: string | undefined) => Promise<Output>,
+  ): AsyncGenerator<Output> {
+    let marker: string | undefined;
+    for (let page = 0; page < maxPages; page += 1) {
+      const output = await this.#send(operation, () => fetch(marker));
+      yield output;
+      marker = output.Marker;
+      if (!marker) return;
+    }
   }
 
   async #send<T>(operation: string, call: () => Promise<T>): Promise<T> {
