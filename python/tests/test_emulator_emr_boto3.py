@@ -11,7 +11,8 @@ MINUTE_MS = 60_000
 @pytest.fixture(scope="module")
 def emr(databricks_emulator):
     """An EMR client on the emulator, with its clock frozen for the module (moved by `advance`)."""
-    previous = databricks_emulator.admin("POST", "/emulator/admin/clock", {"speed": 0})
+    previous = databricks_emulator.admin("GET", "/emulator/admin/status")
+    databricks_emulator.admin("POST", "/emulator/admin/clock", {"speed": 0})
     client = boto3.client(
         "emr",
         endpoint_url=databricks_emulator.url,
