@@ -43,15 +43,15 @@ describe('EMR exports', () => {
       ebs_config: [{ size: 128, type: 'gp3', volumes_per_instance: 2 }],
     });
     expect(cluster.lifecycle?.[0]?.ignore_changes).toEqual([
-      '${master_instance_group[0].instance_type}',
-      '${core_instance_group[0].instance_type}',
-      '${core_instance_group[0].instance_count}',
-      '${core_instance_group[0].ebs_config}',
+      `\${master_instance_group[0].instance_type}`,
+      `\${core_instance_group[0].instance_type}`,
+      `\${core_instance_group[0].instance_count}`,
+      `\${core_instance_group[0].ebs_config}`,
     ]);
     const task = parsed.resource.aws_emr_instance_group?.orders_task?.[0];
     // Spot in Terraform is a bid price: the on-demand price, EMR's default maximum.
     expect(task).toMatchObject({
-      cluster_id: '${aws_emr_cluster.orders.id}',
+      cluster_id: `\${aws_emr_cluster.orders.id}`,
       instance_type: 'r5.2xlarge',
       instance_count: 5,
       bid_price: '0.5040',
