@@ -5,6 +5,7 @@ import { registerCompletionCommand } from './commands/completion.js';
 import { registerConfigureCommand } from './commands/configure.js';
 import { registerCostCommand } from './commands/cost.js';
 import { registerDemoCommand } from './commands/demo.js';
+import { registerEmrCommand } from './commands/emr.js';
 import { registerEmulatorCommand } from './commands/emulator.js';
 import { registerExportCommand } from './commands/export.js';
 import { registerKeysCommand } from './commands/keys.js';
@@ -38,6 +39,7 @@ export const commandRegistry: RegisterCommand[] = [
   registerRecommendationsCommand,
   registerUsersCommand,
   registerWorkspacesCommand,
+  registerEmrCommand,
   registerExportCommand,
   registerCompletionCommand,
 ];
