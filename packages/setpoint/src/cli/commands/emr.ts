@@ -106,6 +106,13 @@ export function registerEmrCommand(program: Command): void {
 
   withAccountFlags(emr.command('check').description('check each permission Setpoint needs, one line each'))
     .option('--log-location <s3-uri...>', 'also check s3:ListBucket and s3:GetObject on these log locations')
+    .addHelpText(
+      'after',
+      examples(
+        'setpoint emr check --region us-east-1',
+        'setpoint emr check --region us-east-1 --role-arn arn:aws:iam::123456789012:role/setpoint --external-id acme --json',
+      ),
+    )
     .action(async (_options, command) => {
       const options = command.opts() as AccountOptions & { logLocation?: string[]; json?: boolean };
       const connection = connectionFromOptions(options);
@@ -145,6 +152,13 @@ export function registerEmrCommand(program: Command): void {
       `tag:${defaultProjectTagKey}`,
     )
     .option('--since-days <days>', 'clusters created in the last DAYS days', '14')
+    .addHelpText(
+      'after',
+      examples(
+        'setpoint emr discover --region us-east-1',
+        "setpoint emr discover --region us-east-1 --group-by 'name-pattern:^(?<project>[a-z-]+)-\\d{8}$' --json",
+      ),
+    )
     .action(async (_options, command) => {
       const options = command.opts() as AccountOptions & {
         groupBy: string;
