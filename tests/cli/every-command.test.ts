@@ -42,6 +42,16 @@ const badInputs: Record<string, BadInput> = {
     stderr: /--port expects a whole number from 0 to 65535, got "nope"$/,
   },
   analyze: { args: ['analyze', missing], exitCode: 3, stderr: /missing: no such file or directory$/ },
+  'emr check': {
+    args: ['emr', 'check', '--region', 'us-east-1', '--role-arn', 'arn:aws:iam::1:role/x'],
+    exitCode: 2,
+    stderr: /a role ARN looks like arn:aws:iam::123456789012:role\/name/,
+  },
+  'emr discover': {
+    args: ['emr', 'discover', '--region', 'us-east-1', '--since-days', '0'],
+    exitCode: 2,
+    stderr: /--since-days expects a whole number from 1 to 90, got "0"/,
+  },
   'cost estimate': {
     args: [
       'cost',

@@ -228,6 +228,9 @@ function stageInfo(
   };
 }
 
+/** From the last Spark job's end to `SparkListenerApplicationEnd` when `spark-submit` exits on YARN. */
+export const yarnShutdownMs = 3_000;
+
 function clusterUsageTags(sim: ClusterSimulation, identity: SimulationIdentity): Record<string, string> {
   const spec = sim.spec;
   const workers = spec.workers;
@@ -284,19 +287,33 @@ interface Timed {
 }
 
 /**
- * Renders a simulated cluster session as the event log Spark writes on Databricks, without the
- * `DBCEventLoggingListenerMetadata` header (log delivery adds one per rolled part).
+ * Who ran the application: a Databricks cluster (standalone master, `clusterUsageTags`, the job's
+ * tags on every Spark job), or Spark on YARN as EMR runs a step (`spark-submit`; the application id is
+ * YARN's, the name is the step's).
+ */
+export type EventLogFlavor =
+  | { kind: 'databricks' }
+  | { kind: 'yarn'; appName: string; appId: string; sparkVersion: string };
+
+/**
+ * Renders a simulated cluster session as the event log Spark writes on Databricks (without the
+ * `DBCEventLoggingListenerMetadata` header: log delivery adds one per rolled part), or as plain Spark
+ * on YARN writes it.
  */
 export function renderEventLog(
   sim: ClusterSimulation,
   identity: SimulationIdentity,
   clusterRequestedAtMs: number,
+  flavor: EventLogFlavor = { kind: 'databricks' },
 ): EventLogEntry[] {
   const t0 = clusterRequestedAtMs;
   const spec = sim.spec;
-  const sparkVersion = sparkVersionFor(spec.sparkVersion);
+  const yarn = flavor.kind === 'yarn' ? flavor : undefined;
+  const sparkVersion = yarn?.sparkVersion ?? sparkVersionFor(spec.sparkVersion);
   const appStart = t0 + sim.clusterReadyMs - 20_000;
-  const appId = `app-${new Date(appStart).toISOString().replace(/[-:T]/g, '').slice(0, 14)}-0000`;
+  const appId =
+    yarn?.appId ?? `app-${new Date(appStart).toISOString().replace(/[-:T]/g, '').slice(0, 14)}-0000`;
+  const appName = yarn?.appName ?? 'Databricks Shell';
   const timed: Timed[] = [];
   const add = (timeMs: number, order: number, event: Record<string, unknown>) =>
     timed.push({ timeMs, order, event });
@@ -323,15 +340,16 @@ export function renderEventLog(
   });
   const sparkProperties: Record<string, string> = {
     'spark.app.id': appId,
-    'spark.app.name': 'Databricks Shell',
+    'spark.app.name': appName,
     'spark.app.startTime': String(appStart),
-    'spark.master': `spark://${identity.driverIp}:7077`,
+    'spark.master': yarn ? 'yarn' : `spark://${identity.driverIp}:7077`,
     'spark.executor.memory': `${Math.round(spec.nodeType.memoryMb * 0.72 - 1024)}m`,
     'spark.executor.cores': String(spec.nodeType.cores),
     'spark.driver.host': identity.driverIp,
-    'spark.databricks.photon.enabled': String(spec.photon),
     'spark.sql.shuffle.partitions': '200',
-    ...clusterUsageTags(sim, identity),
+    ...(yarn
+      ? { 'spark.submit.deployMode': 'cluster', 'spark.eventLog.enabled': 'true' }
+      : { 'spark.databricks.photon.enabled': String(spec.photon), ...clusterUsageTags(sim, identity) }),
     ...spec.sparkConf,
   };
   add(appStart, 3, {
@@ -349,7 +367,7 @@ export function renderEventLog(
   });
   add(appStart, 4, {
     Event: 'SparkListenerApplicationStart',
-    'App Name': 'Databricks Shell',
+    'App Name': appName,
     'App ID': appId,
     Timestamp: appStart,
     User: 'root',
@@ -390,10 +408,12 @@ export function renderEventLog(
     const properties: Record<string, string> = {
       'spark.job.description': job.description,
       'spark.jobGroup.id': `${identity.runId ?? 'run'}_${job.segment}`,
-      'spark.databricks.clusterUsageTags.clusterId': identity.clusterId,
     };
-    if (identity.jobId) properties['spark.databricks.job.id'] = identity.jobId;
-    if (identity.runId) properties['spark.databricks.job.runId'] = identity.runId;
+    if (!yarn) {
+      properties['spark.databricks.clusterUsageTags.clusterId'] = identity.clusterId;
+      if (identity.jobId) properties['spark.databricks.job.id'] = identity.jobId;
+      if (identity.runId) properties['spark.databricks.job.runId'] = identity.runId;
+    }
     // Every job of a DataFrame/SQL workload runs inside an SQL execution, as on Databricks.
     properties['spark.sql.execution.id'] = String(job.jobId);
     add(t0 + job.submittedMs - 40, 7, {
@@ -472,10 +492,9 @@ export function renderEventLog(
       'Task Metrics': taskMetrics(task),
     });
   }
-  add(t0 + sim.terminatingMs, 20, {
-    Event: 'SparkListenerApplicationEnd',
-    Timestamp: t0 + sim.terminatingMs,
-  });
+  // On YARN the application ends with the step; a Databricks cluster's SparkContext lives until it terminates.
+  const appEnd = t0 + (yarn ? sim.executionEndMs + yarnShutdownMs : sim.terminatingMs);
+  add(appEnd, 20, { Event: 'SparkListenerApplicationEnd', Timestamp: appEnd });
   timed.sort((a, b) => a.timeMs - b.timeMs || a.order - b.order);
   return timed.map((entry) => ({ timeMs: entry.timeMs, line: JSON.stringify(entry.event) }));
 }

@@ -1,5 +1,7 @@
 import { errorKinds, isAppError } from '@setpoint/foundation/errors';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { EmrEngine } from '../emr/emr-engine.js';
+import { registerEmrRoutes } from '../emr/emr-routes.js';
 import { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { unauthenticated } from './api-errors.js';
@@ -51,11 +53,15 @@ export interface EmulatorOptions {
   systemTables?: SystemTablesOptions;
   /** SQL warehouses, execution time, chunk size and grants of the Statement Execution API. */
   statements?: StatementOptions;
+  /** The EMR face (`POST /` with `X-Amz-Target: ElasticMapReduce.*`): its account, region and denied actions. */
+  emr?: { region?: string; accountId?: string; deniedActions?: readonly string[] };
 }
 
 export interface Emulator {
   app: FastifyInstance;
   context: EmulatorContext;
+  /** The emulated EMR account's clusters. */
+  emr: EmrEngine;
   token: string;
   oauth: OAuthIssuer;
   systemTables: SystemTables;
@@ -194,12 +200,23 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const systemTables = new SystemTables({ state, clock, seed, workspaceId }, options.systemTables);
   registerStatementRoutes(app, kit, systemTables, options.statements);
   app.post('/emulator/admin/oauth/revoke', async () => ({ revoked: oauth.revokeAll() }));
+  const emrRegion = options.emr?.region ?? 'us-east-1';
+  const emr = new EmrEngine({
+    clock,
+    workloads,
+    seed,
+    region: emrRegion,
+    accountId: options.emr?.accountId ?? '123456789012',
+    s3: s3Logs,
+  });
+  registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [] });
 
   if (options.preloadJobs ?? true) for (const settings of shippedJobSettings()) createJob(context, settings);
 
   return {
     app,
     context,
+    emr,
     token,
     oauth,
     systemTables,

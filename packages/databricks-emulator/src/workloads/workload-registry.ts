@@ -55,6 +55,11 @@ export class WorkloadRegistry {
         'path',
       ),
     ];
+    return this.resolveReferences(references);
+  }
+
+  /** The first reference (a file, notebook or class name) naming a known workload; else the default one. */
+  resolveReferences(references: readonly (string | undefined)[]): Workload {
     for (const reference of references) {
       if (!reference) continue;
       const workload = this.workloads.get(baseName(reference));

@@ -24,7 +24,8 @@ export interface S3ConnectionOptions {
   region: string;
   /** `http(s)://host[:port]` of an S3-compatible server (MinIO, s3rver…): path-style addressing is used. */
   endpoint?: string | undefined;
-  credentials: S3Credentials;
+  /** Keys, or a provider the SDK calls (and refreshes through): the default chain, an assumed role. */
+  credentials: S3Credentials | (() => Promise<S3Credentials>);
   /** Attempts per request inside the SDK (its own retry with backoff); default 3. */
   maxAttempts?: number | undefined;
   /**

@@ -124,6 +124,12 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/workspaces.js')).registerWorkspacesCommand,
   },
   {
+    name: 'emr',
+    term: 'emr',
+    description: 'AWS EMR accounts: check access and discover recurring workloads (local: no server needed)',
+    load: async () => (await import('./commands/emr.js')).registerEmrCommand,
+  },
+  {
     name: 'export',
     term: 'export [options] <project>',
     description: 'print a recommendation as Terraform (new_cluster + lifecycle ignore_changes) or JSON',

@@ -1,3 +1,4 @@
+import { type HclBlock, type HclValue, writeHclBlock } from '../../../export/hcl-writer.js';
 import type { JobClusterRef } from '../jobs/job-clusters.js';
 import {
   type ManagedClusterFields,
@@ -5,7 +6,6 @@ import {
   managedAzureAttributes,
   managedTopLevelFields,
 } from '../jobs/managed-fields.js';
-import { type HclBlock, type HclValue, writeHclBlock } from './hcl-writer.js';
 
 export interface TerraformExportInput {
   /** The Terraform resource name of the job, e.g. `databricks_job.orders_nightly`'s `orders_nightly`. */

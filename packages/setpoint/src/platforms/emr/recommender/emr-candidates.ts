@@ -1,0 +1,114 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
+import type { CostModel } from '../../../cost/cost-model.js';
+import { instanceFamily } from '../../../optimizer/config-features.js';
+import type { InstanceTypeEntry } from '../../../pricing/schema.js';
+import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
+
+/** Executor-node counts tried: a geometric ladder, plus the bounds and the counts runs used. */
+const nodeLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
+/** Executor cores relative to the first known cluster. */
+const coreRatioRange = { min: 1 / 8, max: 4 };
+/** Worker sizes considered when the project lists none: 4–32 vCPUs. */
+const vcpuRange = { min: 4, max: 32 };
+/** A spot task instance's price carries this share of extra runtime for reclaims and re-run tasks. */
+const spotInterruptionAllowance = 0.05;
+
+function allowedWorkerTypes(
+  nodeTypes: readonly InstanceTypeEntry[],
+  settings: ProjectSettings,
+  current: string,
+): InstanceTypeEntry[] {
+  const aws = nodeTypes.filter((entry) => entry.cloud === 'aws');
+  if (settings.allowedInstanceTypes.length > 0)
+    return aws.filter((entry) => settings.allowedInstanceTypes.includes(entry.instanceType));
+  const inSize = (entry: InstanceTypeEntry) =>
+    (entry.vcpus >= vcpuRange.min && entry.vcpus <= vcpuRange.max) || entry.instanceType === current;
+  if (settings.allowedInstanceFamilies.length > 0)
+    return aws.filter((entry) => settings.allowedInstanceFamilies.includes(entry.family) && inSize(entry));
+  const currentEntry = aws.find((entry) => entry.instanceType === current);
+  if (!currentEntry) return [];
+  // The general-purpose, compute and memory siblings of the same generation (m5 ↔ c5 ↔ r5).
+  const match = /^[mcr](\d.*)$/.exec(currentEntry.family);
+  const families = match ? ['m', 'c', 'r'].map((letter) => `${letter}${match[1]}`) : [currentEntry.family];
+  return aws.filter(
+    (entry) => families.includes(entry.family) && entry.arch === currentEntry.arch && inSize(entry),
+  );
+}
+
+/**
+ * The EMR candidates of a project: worker type × executor nodes (core + task) × task market. A transient
+ * cluster may change type and size (core keeps at most its current count, the rest are task instances); a
+ * long-running cluster keeps its types and core count and varies only its task instances.
+ */
+export function buildEmrCandidateSpace(
+  nodeTypes: readonly InstanceTypeEntry[],
+  costModel: CostModel,
+  context: { region: string; settings: ProjectSettings; current: EmrChoice; observed: readonly EmrChoice[] },
+): CandidateSpace<EmrChoice> {
+  const { settings, current } = context;
+  const reference = context.observed[0] ?? current;
+  const vcpus = (type: string) =>
+    nodeTypes.find((entry) => entry.cloud === 'aws' && entry.instanceType === type)?.vcpus ?? 0;
+  const referenceCores = (reference.core + reference.task) * vcpus(reference.workerType);
+  const types = current.longRunning
+    ? nodeTypes.filter((entry) => entry.cloud === 'aws' && entry.instanceType === current.workerType)
+    : allowedWorkerTypes(nodeTypes, settings, current.workerType);
+  const choices: { choice: EmrChoice; allowed: boolean }[] = [];
+  for (const type of types) {
+    const low = Math.max(1, settings.minWorkers, current.longRunning ? current.core : 1);
+    for (const nodes of new Set([low, settings.maxWorkers, ...nodeLadder])) {
+      if (nodes < low || nodes > settings.maxWorkers) continue;
+      const ratio = (nodes * type.vcpus) / referenceCores;
+      if (ratio < coreRatioRange.min || ratio > coreRatioRange.max) continue;
+      const core = current.longRunning ? current.core : Math.max(1, Math.min(current.core, nodes));
+      for (const taskMarket of taskMarketsFor(settings, current.collection)) {
+        if (nodes - core === 0 && taskMarket !== 'on-demand') continue;
+        choices.push({
+          allowed: true,
+          choice: { ...current, workerType: type.instanceType, core, task: nodes - core, taskMarket },
+        });
+      }
+    }
+  }
+  const allowedIds = new Set(choices.map((entry) => emrChoiceId(entry.choice)));
+  for (const choice of [current, ...context.observed])
+    if (!allowedIds.has(emrChoiceId(choice))) choices.push({ choice, allowed: false });
+
+  const byId = new Map<string, ShapeEntry<EmrChoice>>();
+  const entries: ShapeEntry<EmrChoice>[] = [];
+  for (const { choice, allowed } of choices) {
+    const id = emrChoiceId(choice);
+    const type = nodeTypes.find((entry) => entry.cloud === 'aws' && entry.instanceType === choice.workerType);
+    if (byId.has(id) || !type) continue;
+    const nodes = choice.core + choice.task;
+    let usdPerHour: number;
+    try {
+      usdPerHour = costModel.rateCluster(costSpecOfChoice(choice, context.region)).usdPerHour(nodes).expected;
+    } catch {
+      // A type without an EC2 price or EMR fee in the catalog cannot be a candidate.
+      continue;
+    }
+    const spotShare = choice.taskMarket === 'on-demand' ? 0 : choice.task / nodes;
+    const entry: ShapeEntry<EmrChoice> = {
+      candidate: {
+        id,
+        instanceType: choice.workerType,
+        nodes,
+        vcpusPerNode: type.vcpus,
+        memoryGibPerNode: type.memoryGib,
+        priceUsdPerNodeHour: (usdPerHour * (1 + spotShare * spotInterruptionAllowance)) / nodes,
+      },
+      shape: choice,
+      allowed,
+    };
+    byId.set(id, entry);
+    entries.push(entry);
+  }
+  const allowedFamilies = [
+    ...new Set(
+      entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
+    ),
+  ];
+  return { entries, byId, allowedFamilies, filtered: [] };
+}

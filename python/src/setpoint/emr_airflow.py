@@ -1,0 +1,109 @@
+"""Airflow integration for EMR: size `EmrCreateJobFlowOperator` clusters with Setpoint's recommendations.
+
+Use it as the operator's `pre_execute`::
+
+    EmrCreateJobFlowOperator(
+        task_id="orders_etl",
+        job_flow_overrides={...RunJobFlow request...},
+        params={"setpoint_app_id": "orders-etl", "setpoint_auto_apply": True,
+                "setpoint_event_log_dir": "s3://my-bucket/spark-events/"},
+        pre_execute=setpoint.emr_airflow.pre_execute_hook,
+    )
+
+With auto-apply on, the latest successful recommendation's `Instances` groups or fleets replace the
+request's (its other `Instances` settings, such as subnets, keys and keep-alive, stay), and its managed
+scaling limits replace the request's. The cluster is tagged with the project (and the recommendation) so
+Setpoint can group and attribute its runs, and `spark.eventLog.dir` is set to S3 when asked, so event logs
+outlive the cluster. Every failure is logged as a warning and leaves the request exactly as written:
+Setpoint never stops a pipeline from running.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from typing import Any, Callable, Mapping
+
+from .client import SetpointClient
+from .cluster import PROJECT_TAG, RECOMMENDATION_TAG
+
+log = logging.getLogger("setpoint.airflow.emr")
+
+ClientFactory = Callable[[], SetpointClient]
+CAPACITY_KEYS = ("InstanceGroups", "InstanceFleets", "MasterInstanceType", "SlaveInstanceType", "InstanceCount")
+
+
+def _set_tag(tags: list[dict[str, str]], key: str, value: str) -> list[dict[str, str]]:
+    return [tag for tag in tags if tag.get("Key") != key] + [{"Key": key, "Value": value}]
+
+
+def _with_event_log_dir(configurations: list[dict[str, Any]], directory: str) -> list[dict[str, Any]]:
+    """Adds `spark.eventLog.dir` to `spark-defaults` unless the request already sets one."""
+    updated = copy.deepcopy(configurations)
+    for configuration in updated:
+        if configuration.get("Classification") == "spark-defaults":
+            properties = configuration.setdefault("Properties", {})
+            properties.setdefault("spark.eventLog.dir", directory)
+            properties.setdefault("spark.history.fs.logDirectory", directory)
+            return updated
+    updated.append(
+        {
+            "Classification": "spark-defaults",
+            "Properties": {"spark.eventLog.dir": directory, "spark.history.fs.logDirectory": directory},
+        }
+    )
+    return updated
+
+
+def apply_emr_recommendation(request: Mapping[str, Any], configuration: Mapping[str, Any]) -> dict[str, Any]:
+    """The RunJobFlow request with the recommendation's instance capacity and scaling limits merged in."""
+    updated = copy.deepcopy(dict(request))
+    recommended = configuration.get("Instances")
+    if not isinstance(recommended, Mapping) or not (
+        recommended.get("InstanceGroups") or recommended.get("InstanceFleets")
+    ):
+        raise ValueError("the recommendation has no EMR Instances block")
+    instances = {key: value for key, value in dict(updated.get("Instances") or {}).items() if key not in CAPACITY_KEYS}
+    instances.update(copy.deepcopy(dict(recommended)))
+    updated["Instances"] = instances
+    if configuration.get("ManagedScalingPolicy"):
+        updated["ManagedScalingPolicy"] = copy.deepcopy(configuration["ManagedScalingPolicy"])
+    return updated
+
+
+def prepare_job_flow(
+    request: Mapping[str, Any], context: Mapping[str, Any], client: SetpointClient
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The RunJobFlow request Setpoint would launch, and the project it belongs to."""
+    params = context.get("params") or {}
+    app_id = params.get("setpoint_app_id")
+    if not app_id:
+        raise ValueError("params.setpoint_app_id is not set")
+    project = client.get_or_create_project(str(app_id), name=str(app_id), workspace_id=params.get("setpoint_workspace_id"))
+    updated = copy.deepcopy(dict(request))
+    recommendation = None
+    if params.get("setpoint_auto_apply", False):
+        latest = client.get_latest_recommendation(project["id"])
+        if latest and latest.get("state") == "SUCCESS" and latest.get("configuration"):
+            updated = apply_emr_recommendation(updated, latest["configuration"])
+            recommendation = latest
+    tags = _set_tag(list(updated.get("Tags") or []), PROJECT_TAG, str(project["id"]))
+    if recommendation:
+        tags = _set_tag(tags, RECOMMENDATION_TAG, str(recommendation["id"]))
+    updated["Tags"] = tags
+    if params.get("setpoint_event_log_dir"):
+        updated["Configurations"] = _with_event_log_dir(list(updated.get("Configurations") or []), str(params["setpoint_event_log_dir"]))
+    return updated, project
+
+
+def pre_execute_hook(context: Mapping[str, Any], client_factory: ClientFactory = SetpointClient) -> None:
+    task = context["task"]
+    original = task.job_flow_overrides
+    try:
+        with client_factory() as client:
+            updated, project = prepare_job_flow(original or {}, context, client)
+        task.job_flow_overrides = updated
+        log.info("setpoint: sized %s for project %s", getattr(task, "task_id", "task"), project["id"])
+    except Exception as error:  # noqa: BLE001 - fail open: the cluster must launch as written
+        task.job_flow_overrides = original
+        log.warning("setpoint: leaving the EMR cluster unchanged: %s", error)

@@ -1,0 +1,115 @@
+"""The EMR hook's logic, with stand-ins for Airflow's task and context."""
+
+import copy
+from types import SimpleNamespace
+
+import pytest
+
+from setpoint.emr_airflow import apply_emr_recommendation, pre_execute_hook, prepare_job_flow
+from setpoint.errors import SetpointError
+
+
+class FakeClient:
+    def __init__(self, recommendation=None, fail=False):
+        self.recommendation = recommendation
+        self.fail = fail
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *_):
+        pass
+
+    def get_or_create_project(self, app_id, **_fields):
+        if self.fail:
+            raise SetpointError("server down")
+        return {"id": "p-7", "app_id": app_id}
+
+    def get_latest_recommendation(self, _project_id):
+        return self.recommendation
+
+
+REQUEST = {
+    "Name": "nightly-orders",
+    "ReleaseLabel": "emr-7.2.0",
+    "Instances": {
+        "KeepJobFlowAliveWhenNoSteps": False,
+        "Ec2SubnetId": "subnet-1",
+        "InstanceGroups": [
+            {"InstanceRole": "MASTER", "InstanceType": "m5.xlarge", "InstanceCount": 1},
+            {"InstanceRole": "CORE", "InstanceType": "m5.4xlarge", "InstanceCount": 6},
+        ],
+    },
+    "Tags": [{"Key": "team", "Value": "data"}],
+    "Configurations": [{"Classification": "spark-defaults", "Properties": {"spark.sql.shuffle.partitions": "400"}}],
+}
+
+RECOMMENDATION = {
+    "id": "r-3",
+    "state": "SUCCESS",
+    "configuration": {
+        "Instances": {
+            "InstanceGroups": [
+                {"Name": "Primary", "InstanceRole": "MASTER", "Market": "ON_DEMAND", "InstanceType": "m5.xlarge", "InstanceCount": 1},
+                {"Name": "Core", "InstanceRole": "CORE", "Market": "ON_DEMAND", "InstanceType": "r5.2xlarge", "InstanceCount": 2},
+                {"Name": "Task", "InstanceRole": "TASK", "Market": "SPOT", "InstanceType": "r5.2xlarge", "InstanceCount": 4},
+            ]
+        }
+    },
+}
+
+CONTEXT = {"params": {"setpoint_app_id": "orders-etl", "setpoint_auto_apply": True, "setpoint_event_log_dir": "s3://logs/spark-events/"}}
+
+
+def test_merges_the_recommended_groups_and_keeps_the_rest_of_the_request():
+    updated, project = prepare_job_flow(REQUEST, CONTEXT, FakeClient(RECOMMENDATION))
+    assert project["id"] == "p-7"
+    assert updated["Instances"]["InstanceGroups"] == RECOMMENDATION["configuration"]["Instances"]["InstanceGroups"]
+    assert updated["Instances"]["Ec2SubnetId"] == "subnet-1"
+    assert updated["Instances"]["KeepJobFlowAliveWhenNoSteps"] is False
+    assert updated["Tags"] == [
+        {"Key": "team", "Value": "data"},
+        {"Key": "setpoint:project-id", "Value": "p-7"},
+        {"Key": "setpoint:recommendation-id", "Value": "r-3"},
+    ]
+    properties = updated["Configurations"][0]["Properties"]
+    assert properties["spark.eventLog.dir"] == "s3://logs/spark-events/"
+    assert properties["spark.sql.shuffle.partitions"] == "400"
+    assert REQUEST["Instances"]["InstanceGroups"][1]["InstanceCount"] == 6  # the original is not modified
+
+
+def test_fleets_replace_groups_and_scaling_limits_come_along():
+    configuration = {
+        "Instances": {"InstanceFleets": [{"InstanceFleetType": "MASTER", "TargetOnDemandCapacity": 1, "InstanceTypeConfigs": [{"InstanceType": "m5.xlarge"}]}]},
+        "ManagedScalingPolicy": {"ComputeLimits": {"UnitType": "InstanceFleetUnits", "MinimumCapacityUnits": 2, "MaximumCapacityUnits": 6}},
+    }
+    updated = apply_emr_recommendation(REQUEST, configuration)
+    assert "InstanceGroups" not in updated["Instances"]
+    assert updated["Instances"]["InstanceFleets"][0]["InstanceFleetType"] == "MASTER"
+    assert updated["ManagedScalingPolicy"]["ComputeLimits"]["MaximumCapacityUnits"] == 6
+    with pytest.raises(ValueError, match="no EMR Instances block"):
+        apply_emr_recommendation(REQUEST, {"node_type_id": "m5.xlarge"})
+
+
+def test_without_auto_apply_only_tags_are_added():
+    context = {"params": {"setpoint_app_id": "orders-etl"}}
+    updated, _ = prepare_job_flow(REQUEST, context, FakeClient(RECOMMENDATION))
+    assert updated["Instances"] == REQUEST["Instances"]
+    assert {"Key": "setpoint:recommendation-id", "Value": "r-3"} not in updated["Tags"]
+
+
+@pytest.mark.parametrize(
+    "client",
+    [FakeClient(fail=True), FakeClient({**RECOMMENDATION, "configuration": {"node_type_id": "m5.xlarge"}})],
+)
+def test_fails_open_and_leaves_the_request_as_written(client, caplog):
+    task = SimpleNamespace(task_id="orders", job_flow_overrides=copy.deepcopy(REQUEST))
+    pre_execute_hook({**CONTEXT, "task": task}, client_factory=lambda: client)
+    assert task.job_flow_overrides == REQUEST
+    assert "leaving the EMR cluster unchanged" in caplog.text
+
+
+def test_the_hook_sets_the_sized_request_on_the_task():
+    task = SimpleNamespace(task_id="orders", job_flow_overrides=copy.deepcopy(REQUEST))
+    pre_execute_hook({**CONTEXT, "task": task}, client_factory=lambda: FakeClient(RECOMMENDATION))
+    assert task.job_flow_overrides["Instances"]["InstanceGroups"][2]["Market"] == "SPOT"

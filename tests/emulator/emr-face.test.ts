@@ -1,0 +1,376 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import {
+  AddJobFlowStepsCommand,
+  DescribeClusterCommand,
+  EMRClient,
+  GetManagedScalingPolicyCommand,
+  InvalidRequestException,
+  ListInstanceFleetsCommand,
+  ListInstanceGroupsCommand,
+  ListStepsCommand,
+  ModifyInstanceFleetCommand,
+  ModifyInstanceGroupsCommand,
+  PutManagedScalingPolicyCommand,
+  paginateListClusters,
+  paginateListInstances,
+  RunJobFlowCommand,
+  type RunJobFlowCommandInput,
+  TerminateJobFlowsCommand,
+} from '@aws-sdk/client-emr';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { S3Client } from '@setpoint/foundation/s3';
+import { analyzeEventLog } from 'setpoint/eventlog/analyze-event-log';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+
+const start = Date.UTC(2026, 2, 2, 6, 0, 0);
+const minute = 60_000;
+
+async function readText(s3: S3Client, bucket: string, key: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await s3.getObject(bucket, key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+const transientCluster = (name: string, eventLogDir?: string): RunJobFlowCommandInput => ({
+  Name: name,
+  ReleaseLabel: 'emr-7.2.0',
+  LogUri: 's3://emr-logs/logs/',
+  Applications: [{ Name: 'Spark' }],
+  Tags: [{ Key: 'setpoint:project-id', Value: 'nightly-orders' }],
+  ...(eventLogDir
+    ? {
+        Configurations: [
+          { Classification: 'spark-defaults', Properties: { 'spark.eventLog.dir': eventLogDir } },
+        ],
+      }
+    : {}),
+  Instances: {
+    KeepJobFlowAliveWhenNoSteps: false,
+    InstanceGroups: [
+      { Name: 'Primary', InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+      {
+        Name: 'Core',
+        InstanceRole: 'CORE',
+        InstanceType: 'm5.2xlarge',
+        InstanceCount: 3,
+        EbsConfiguration: {
+          EbsBlockDeviceConfigs: [
+            { VolumeSpecification: { VolumeType: 'gp3', SizeInGB: 64 }, VolumesPerInstance: 2 },
+          ],
+        },
+      },
+      { Name: 'Task', InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'r5.xlarge', InstanceCount: 2 },
+    ],
+  },
+  Steps: [
+    {
+      Name: 'orders-etl',
+      ActionOnFailure: 'TERMINATE_CLUSTER',
+      HadoopJarStep: {
+        Jar: 'command-runner.jar',
+        Args: ['spark-submit', '--deploy-mode', 'cluster', 's3://jobs/jobbank/join-heavy-etl.py'],
+      },
+    },
+  ],
+  ServiceRole: 'EMR_DefaultRole',
+  JobFlowRole: 'EMR_EC2_DefaultRole',
+});
+
+describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
+  let s3Server: S3TestServer;
+  let emulator: RunningEmulator;
+  let emr: EMRClient;
+  let s3: S3Client;
+
+  beforeAll(async () => {
+    s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
+    emulator = await startEmulator({
+      port: 0,
+      clockSpeed: 0,
+      startTimeMs: start,
+      preloadJobs: false,
+      s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
+    });
+    emr = new EMRClient({
+      endpoint: emulator.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIAEMULATOR', secretAccessKey: 'emulator-secret' },
+      maxAttempts: 1,
+    });
+    s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3Server.endpoint,
+      credentials: s3Server.credentials,
+    });
+  });
+
+  afterAll(async () => {
+    emr?.destroy();
+    s3?.close();
+    await emulator?.close();
+    await s3Server?.close();
+  });
+
+  const advance = (ms: number) => emulator.context.clock.advance(ms);
+
+  it('runs a transient cluster: states, step, instance timeline and a real event log on S3', async () => {
+    const { JobFlowId: id, ClusterArn } = await emr.send(
+      new RunJobFlowCommand(transientCluster('nightly-orders', 's3://spark-events/apps/')),
+    );
+    expect(id).toMatch(/^j-[A-Z0-9]{13}$/);
+    expect(ClusterArn).toBe(`arn:aws:elasticmapreduce:us-east-1:123456789012:cluster/${id}`);
+    const starting = await emr.send(new DescribeClusterCommand({ ClusterId: id }));
+    expect(starting.Cluster?.Status?.State).toBe('STARTING');
+    expect(starting.Cluster?.Status?.Timeline?.CreationDateTime?.getTime()).toBe(start);
+    expect(starting.Cluster?.InstanceCollectionType).toBe('INSTANCE_GROUP');
+    expect(starting.Cluster?.Tags).toEqual([{ Key: 'setpoint:project-id', Value: 'nightly-orders' }]);
+
+    advance(10 * minute);
+    expect((await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster?.Status?.State).toBe(
+      'RUNNING',
+    );
+    const running = await emr.send(new ListStepsCommand({ ClusterId: id }));
+    expect(running.Steps?.[0]?.Status?.State).toBe('RUNNING');
+
+    advance(6 * 60 * minute);
+    const ended = (await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster;
+    expect(ended?.Status?.State).toBe('TERMINATED');
+    expect(ended?.Status?.StateChangeReason?.Code).toBe('ALL_STEPS_COMPLETED');
+    const step = (await emr.send(new ListStepsCommand({ ClusterId: id }))).Steps?.[0];
+    expect(step?.Status?.State).toBe('COMPLETED');
+    expect(step?.Config?.Args).toContain('s3://jobs/jobbank/join-heavy-etl.py');
+    const stepStart = step?.Status?.Timeline?.StartDateTime?.getTime() ?? 0;
+    const stepEnd = step?.Status?.Timeline?.EndDateTime?.getTime() ?? 0;
+    expect(stepStart).toBe(ended?.Status?.Timeline?.ReadyDateTime?.getTime());
+    expect(stepEnd).toBeGreaterThan(stepStart + minute);
+
+    const groups = (await emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).InstanceGroups ?? [];
+    expect(
+      groups.map((group) => [group.InstanceGroupType, group.InstanceType, group.RequestedInstanceCount]),
+    ).toEqual([
+      ['MASTER', 'm5.xlarge', 1],
+      ['CORE', 'm5.2xlarge', 3],
+      ['TASK', 'r5.xlarge', 2],
+    ]);
+    expect(groups[1]?.EbsBlockDevices?.map((device) => device.VolumeSpecification?.SizeInGB)).toEqual([
+      64, 64,
+    ]);
+
+    const instances = [];
+    for await (const page of paginateListInstances({ client: emr }, { ClusterId: id }))
+      instances.push(...(page.Instances ?? []));
+    expect(instances).toHaveLength(6);
+    const end = ended?.Status?.Timeline?.EndDateTime?.getTime();
+    for (const instance of instances) {
+      expect(instance.Status?.State).toBe('TERMINATED');
+      expect(instance.Status?.Timeline?.CreationDateTime?.getTime()).toBe(start);
+      expect(instance.Status?.Timeline?.EndDateTime?.getTime()).toBe(end);
+    }
+    expect(instances.filter((instance) => instance.Market === 'SPOT').map((i) => i.InstanceType)).toEqual([
+      'r5.xlarge',
+      'r5.xlarge',
+    ]);
+    expect(instances.find((i) => i.InstanceGroupId === groups[1]?.Id)?.EbsVolumes).toHaveLength(2);
+
+    // The step's stderr names its YARN application; the event log sits under spark.eventLog.dir.
+    await emulator.emr.logsWritten();
+    const stderr = gunzipSync(
+      await readText(s3, 'emr-logs', `logs/${id}/steps/${step?.Id}/stderr.gz`),
+    ).toString();
+    const applicationId = /Submitted application (application_\d+_\d+)/.exec(stderr)?.[1];
+    expect(applicationId).toMatch(/^application_\d{13}_0001$/);
+    const eventLog = await readText(s3, 'spark-events', `apps/${applicationId}`);
+    const directory = mkdtempSync(path.join(tmpdir(), 'setpoint-emr-log-'));
+    writeFileSync(path.join(directory, applicationId as string), eventLog);
+    const profile = await analyzeEventLog(path.join(directory, applicationId as string));
+    expect(profile.application.id).toBe(applicationId);
+    expect(profile.application.name).toBe('orders-etl');
+    expect(profile.application.sparkVersion).toBe('3.5.0');
+    expect(profile.application.startTime).toBe(stepStart + 12_000);
+    expect(profile.totals.tasks).toBeGreaterThan(0);
+    expect(eventLog.toString()).not.toContain('spark.databricks');
+  });
+
+  it('keeps event logs on HDFS (nothing on S3) when spark.eventLog.dir is left at its default', async () => {
+    const { JobFlowId: id } = await emr.send(new RunJobFlowCommand(transientCluster('hdfs-logs')));
+    advance(6 * 60 * minute);
+    const step = (await emr.send(new ListStepsCommand({ ClusterId: id }))).Steps?.[0];
+    expect(step?.Status?.State).toBe('COMPLETED');
+    await emulator.emr.logsWritten();
+    const objects = await s3.list('spark-events', '');
+    const stderr = gunzipSync(
+      await readText(s3, 'emr-logs', `logs/${id}/steps/${step?.Id}/stderr.gz`),
+    ).toString();
+    const applicationId = /Submitted application (application_\d+_\d+)/.exec(stderr)?.[1];
+    expect(objects.map((object) => object.key)).not.toContain(`apps/${applicationId}`);
+  });
+
+  it('resizes a long-running cluster, refuses to resize the primary group, and terminates it on request', async () => {
+    const request = transientCluster('shared-etl');
+    const { JobFlowId: id } = await emr.send(
+      new RunJobFlowCommand({
+        ...request,
+        Steps: [],
+        Instances: { ...request.Instances, KeepJobFlowAliveWhenNoSteps: true },
+      }),
+    );
+    advance(20 * minute);
+    expect((await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster?.Status?.State).toBe(
+      'WAITING',
+    );
+    const groups = (await emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).InstanceGroups ?? [];
+    const core = groups.find((group) => group.InstanceGroupType === 'CORE');
+    const master = groups.find((group) => group.InstanceGroupType === 'MASTER');
+    await emr.send(
+      new ModifyInstanceGroupsCommand({
+        ClusterId: id,
+        InstanceGroups: [{ InstanceGroupId: core?.Id, InstanceCount: 5 }],
+      }),
+    );
+    const resizing = (await emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).InstanceGroups?.find(
+      (g) => g.Id === core?.Id,
+    );
+    expect([
+      resizing?.RequestedInstanceCount,
+      resizing?.RunningInstanceCount,
+      resizing?.Status?.State,
+    ]).toEqual([5, 3, 'RESIZING']);
+    advance(15 * minute);
+    const resized = (await emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).InstanceGroups?.find(
+      (g) => g.Id === core?.Id,
+    );
+    expect([resized?.RunningInstanceCount, resized?.Status?.State]).toEqual([5, 'RUNNING']);
+    await expect(
+      emr.send(
+        new ModifyInstanceGroupsCommand({
+          ClusterId: id,
+          InstanceGroups: [{ InstanceGroupId: master?.Id, InstanceCount: 2 }],
+        }),
+      ),
+    ).rejects.toBeInstanceOf(InvalidRequestException);
+
+    const { StepIds } = await emr.send(
+      new AddJobFlowStepsCommand({
+        JobFlowId: id,
+        Steps: [
+          {
+            Name: 'hourly',
+            HadoopJarStep: {
+              Jar: 'command-runner.jar',
+              Args: ['spark-submit', 's3://jobs/daily-aggregation.py'],
+            },
+          },
+        ],
+      }),
+    );
+    expect(StepIds).toHaveLength(1);
+    await emr.send(
+      new PutManagedScalingPolicyCommand({
+        ClusterId: id,
+        ManagedScalingPolicy: {
+          ComputeLimits: { UnitType: 'Instances', MinimumCapacityUnits: 2, MaximumCapacityUnits: 8 },
+        },
+      }),
+    );
+    const policy = await emr.send(new GetManagedScalingPolicyCommand({ ClusterId: id }));
+    expect(policy.ManagedScalingPolicy?.ComputeLimits?.MaximumCapacityUnits).toBe(8);
+
+    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id as string] }));
+    advance(2 * minute);
+    const ended = (await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster;
+    expect([ended?.Status?.State, ended?.Status?.StateChangeReason?.Code]).toEqual([
+      'TERMINATED',
+      'USER_REQUEST',
+    ]);
+    await expect(emr.send(new DescribeClusterCommand({ ClusterId: 'j-NOTACLUSTER01' }))).rejects.toThrow(
+      /Cluster id 'j-NOTACLUSTER01' is not valid/,
+    );
+  });
+
+  it('runs instance fleets: targets, provisioned capacity and fleet resizes', async () => {
+    const { JobFlowId: id } = await emr.send(
+      new RunJobFlowCommand({
+        Name: 'fleet-cluster',
+        ReleaseLabel: 'emr-7.2.0',
+        Instances: {
+          KeepJobFlowAliveWhenNoSteps: true,
+          InstanceFleets: [
+            {
+              InstanceFleetType: 'MASTER',
+              TargetOnDemandCapacity: 1,
+              InstanceTypeConfigs: [{ InstanceType: 'm5.xlarge' }],
+            },
+            {
+              InstanceFleetType: 'CORE',
+              TargetOnDemandCapacity: 4,
+              TargetSpotCapacity: 4,
+              InstanceTypeConfigs: [
+                { InstanceType: 'm5.2xlarge', WeightedCapacity: 2 },
+                { InstanceType: 'm5.4xlarge', WeightedCapacity: 4 },
+              ],
+            },
+          ],
+        },
+      }),
+    );
+    advance(10 * minute);
+    const fleets = (await emr.send(new ListInstanceFleetsCommand({ ClusterId: id }))).InstanceFleets ?? [];
+    const core = fleets.find((fleet) => fleet.InstanceFleetType === 'CORE');
+    expect([core?.ProvisionedOnDemandCapacity, core?.ProvisionedSpotCapacity]).toEqual([4, 4]);
+    await emr.send(
+      new ModifyInstanceFleetCommand({
+        ClusterId: id,
+        InstanceFleet: { InstanceFleetId: core?.Id, TargetSpotCapacity: 8 },
+      }),
+    );
+    advance(10 * minute);
+    const instances = [];
+    for await (const page of paginateListInstances(
+      { client: emr },
+      { ClusterId: id, InstanceFleetType: 'CORE' },
+    ))
+      instances.push(...(page.Instances ?? []));
+    expect(instances.filter((i) => i.Market === 'SPOT' && i.Status?.State === 'RUNNING')).toHaveLength(4);
+    await expect(emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).rejects.toBeInstanceOf(
+      InvalidRequestException,
+    );
+    await expect(
+      emr.send(
+        new PutManagedScalingPolicyCommand({
+          ClusterId: id,
+          ManagedScalingPolicy: {
+            ComputeLimits: { UnitType: 'Instances', MinimumCapacityUnits: 2, MaximumCapacityUnits: 8 },
+          },
+        }),
+      ),
+    ).rejects.toThrow(/UnitType Instances does not apply/);
+  });
+
+  it('lists clusters newest first, page by page', async () => {
+    const ids: string[] = [];
+    for await (const page of paginateListClusters({ client: emr }, {}))
+      ids.push(...(page.Clusters ?? []).map((c) => c.Id as string));
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
+  });
+
+  it('refuses requests without a SigV4 Authorization header', async () => {
+    const response = await fetch(`${emulator.url}/`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.1',
+        'x-amz-target': 'ElasticMapReduce.ListClusters',
+      },
+      body: '{}',
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      __type: 'MissingAuthenticationTokenException',
+      Message: 'Missing Authentication Token',
+    });
+  });
+});
