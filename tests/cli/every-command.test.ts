@@ -234,6 +234,12 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 8,
     stderr: /no profile "nosuch"/,
   },
+  'workspaces auth': {
+    args: ['workspaces', 'auth', 'ws_1', '--auth-type', 'oauth-m2m'],
+    exitCode: 2,
+    stderr: /--auth-type oauth-m2m needs --client-id$/,
+    remote: true,
+  },
   'workspaces check': {
     args: ['workspaces', 'check', 'ws_missing'],
     exitCode: 3,

@@ -20,6 +20,8 @@ describe('workspaces add and auth: OAuth M2M and Entra ID service principals thr
     SETPOINT_HOME: path.join(root, 'home'),
     SETPOINT_DATA_DIR: dataDir,
     SETPOINT_LOG_LEVEL: 'warn',
+    // the emulator listens on loopback, which the SSRF guard refuses unless allowed
+    SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
   };
   const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
     runCli(args, { env: { ...env, ...extraEnv } });

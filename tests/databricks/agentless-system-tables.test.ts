@@ -24,9 +24,10 @@ describe('agentless: a workspace without log delivery, read through system table
   beforeAll(async () => {
     h = await startHarness({
       seed: 21,
-      // every hourly record is first published 5–25 % high, then retracted and restated 3 h later
+      // every hourly record is first published 5–25 % high, then retracted and restated two days later
+      // (long enough that processing the run never lets the simulated clock run past it)
       emulator: {
-        systemTables: { billingLagMs: hourMs, restatementRate: 1, restatementDelayMs: 3 * hourMs },
+        systemTables: { billingLagMs: hourMs, restatementRate: 1, restatementDelayMs: 48 * hourMs },
       },
       auth: () => ({
         auth_type: 'oauth-m2m',
@@ -67,6 +68,14 @@ describe('agentless: a workspace without log delivery, read through system table
 
     const databricksRunId = await h.databricks.runNow(jobId);
     const processed = await processedRun(h, projectId, databricksRunId);
+    // from here on the simulated clock moves only when the test advances it
+    const clock = (body: { speed?: number; advance_ms?: number }) =>
+      fetch(`${h.emulator.url}/emulator/admin/clock`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => expect(response.status).toBe(200));
+    await clock({ speed: 0 });
     expect(processed.pipelineState).toBe('DONE');
     const detail = await h.server.services.runs.get(projectId, processed.id);
     expect(detail.cost?.totalUsd).toBeGreaterThan(0);
@@ -101,11 +110,13 @@ describe('agentless: a workspace without log delivery, read through system table
       await reconcile();
       const [row] = await integration.store.billingOfRuns([processed.id]);
       if (row?.billed_dbus) seen.add(row.billed_dbus);
+      if (!row?.billed_dbus) await clock({ advance_ms: hourMs / 4 });
       return row?.billed_dbus ? row : undefined;
     }, 'the first billing records');
     expect(first.restated).toBe(0);
     expect(first.billed_at).not.toBeNull();
     const restated = await eventually(async () => {
+      await clock({ advance_ms: 4 * hourMs });
       await reconcile();
       const [row] = await integration.store.billingOfRuns([processed.id]);
       if (row?.billed_dbus) seen.add(row.billed_dbus);

@@ -322,7 +322,7 @@ describeFull(
       await page.getByRole('button', { name: 'Add workspace' }).click();
       await page.getByLabel('Name').fill('analytics-prod');
       await page.getByLabel('Host').fill('https://dbc-1234abcd-5678.cloud.databricks.com');
-      await page.getByLabel('Access token').fill('dapi-not-a-real-token');
+      await page.getByRole('textbox', { name: /^Access token/ }).fill('dapi-not-a-real-token');
       await page.getByRole('button', { name: 'Add and check access' }).click();
       await page.getByRole('cell', { name: 'analytics-prod' }).waitFor();
       const stored = await client.request<{ items: Array<{ name: string; has_credentials: boolean }> }>(

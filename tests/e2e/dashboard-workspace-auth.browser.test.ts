@@ -30,7 +30,11 @@ describeFull(
       server = await startServer(
         loadConfig(
           { dataDir, port: 0 },
-          { SETPOINT_LOG_LEVEL: 'warn', SETPOINT_RECONCILE_INTERVAL_SECONDS: '0' },
+          {
+            SETPOINT_LOG_LEVEL: 'warn',
+            SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
+            SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
+          },
         ),
       );
       await server.services.users.create('ada', password, 'admin');
