@@ -70,8 +70,9 @@ describe('buildCandidateSpace', () => {
     expect(spot?.shape.firstOnDemand).toBe(1);
   });
 
-  it('offers Photon only where its break-even speed-up is plausible', () => {
-    const photon = space({ photonAllowed: true }).entries.filter(
+  it('offers Photon only where its break-even speed-up is plausible, once the job ran on both engines', () => {
+    expect(space({ photonAllowed: true }).entries.filter((e) => e.shape.photon && e.allowed)).toEqual([]);
+    const photon = space({ photonAllowed: true }, [current, { ...current, photon: true }]).entries.filter(
       (entry) => entry.shape.photon && entry.allowed,
     );
     expect(photon.length).toBeGreaterThan(0);
