@@ -1,36 +1,10 @@
-import type { RunProfile } from '../../../eventlog/run-profile.js';
-
-/** The profile schema version this builder writes (eventlog/run-profile.ts `runProfileSchemaVersion`). */
-const profileSchemaVersion = 1 as RunProfile['schemaVersion'];
-
+import { emptyMetricTotals } from '../../../eventlog/run-aggregator.js';
+import { type RunProfile, runProfileSchemaVersion } from '../../../eventlog/run-profile.js';
 import type { ClusterAndTimeline, NodeUsageSummary } from './system-tables-reader.js';
 
+/** The event-log reader's empty task totals, plus the run-level counts a profile without a log has none of. */
 const zeroTotals = {
-  tasks: 0,
-  failedTasks: 0,
-  killedTasks: 0,
-  speculativeTasks: 0,
-  executorRunTimeMs: 0,
-  executorCpuTimeMs: 0,
-  executorDeserializeTimeMs: 0,
-  jvmGcTimeMs: 0,
-  resultSerializationTimeMs: 0,
-  resultSizeBytes: 0,
-  inputBytes: 0,
-  inputRecords: 0,
-  outputBytes: 0,
-  outputRecords: 0,
-  shuffleReadBytes: 0,
-  shuffleRemoteBytesRead: 0,
-  shuffleLocalBytesRead: 0,
-  shuffleReadRecords: 0,
-  shuffleFetchWaitTimeMs: 0,
-  shuffleWriteBytes: 0,
-  shuffleWriteRecords: 0,
-  shuffleWriteTimeMs: 0,
-  memoryBytesSpilled: 0,
-  diskBytesSpilled: 0,
-  peakExecutionMemoryBytes: 0,
+  ...emptyMetricTotals(),
   jobs: 0,
   failedJobs: 0,
   stages: 0,
@@ -100,7 +74,7 @@ export function agentlessProfile(input: AgentlessInput): RunProfile {
   const coresObserved = executors.reduce((sum, executor) => sum + executor.cores, 0);
   const cluster = input.cluster;
   const profile: RunProfile = {
-    schemaVersion: profileSchemaVersion,
+    schemaVersion: runProfileSchemaVersion,
     source: {
       path: `databricks-system-tables://${input.clusterId}`,
       layout: 'databricks',
