@@ -231,11 +231,13 @@ describe('SSRF: workspace hosts and S3 endpoints on SQLite', () => {
 
 describeFull('SSRF: workspace hosts and S3 endpoints on PostgreSQL', 'PostgreSQL', () => {
   let database: TestPostgresDatabase | undefined;
+  // Registered before the suite's own teardown: after-hooks run last-registered first, so the
+  // server closes its pool before the database is dropped under it.
+  afterAll(async () => {
+    await database?.drop();
+  });
   ssrfSuite(async () => {
     database = await createTestPostgresDatabase();
     return database.url;
-  });
-  afterAll(async () => {
-    await database?.drop();
   });
 });
