@@ -8,15 +8,11 @@ Airflow's dependency pins away from the main test venv.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
+from airflow_support import run_dag
 from setpoint.databricks import DatabricksWorkspace
 
 
@@ -37,8 +33,6 @@ pytestmark = [
     ),
 ]
 
-DAGS_FOLDER = Path(__file__).resolve().parent / "dags"
-AIRFLOW = Path(sys.executable).with_name("airflow")
 WRITTEN_CLUSTER = {
     "spark_version": "15.4.x-scala2.12",
     "node_type_id": "m5.xlarge",
@@ -47,47 +41,17 @@ WRITTEN_CLUSTER = {
 
 
 @pytest.fixture(scope="module")
-def airflow_env(tmp_path_factory, databricks_emulator):
-    """Environment for `airflow` commands: a fresh SQLite metadata DB and the emulator as a connection."""
-    home = tmp_path_factory.mktemp("airflow-home")
-    emulator = urlsplit(databricks_emulator.url)
-    env = {
-        **os.environ,
-        "AIRFLOW_HOME": str(home),
-        "AIRFLOW__CORE__DAGS_FOLDER": str(DAGS_FOLDER),
-        "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
-        # The provider sends numbers as strings ("num_workers": "6"); the emulator parses them as Databricks does.
-        "AIRFLOW_CONN_DATABRICKS_EMULATOR": json.dumps(
-            {"conn_type": "databricks", "host": emulator.hostname, "port": emulator.port, "schema": "http", "password": databricks_emulator.token}
-        ),
-    }
-    subprocess.run([str(AIRFLOW), "db", "migrate"], env=env, check=True, capture_output=True, text=True, timeout=300)
-    return env
-
-
-@pytest.fixture(scope="module")
 def workspace(databricks_emulator):
     with DatabricksWorkspace(host=databricks_emulator.url, token=databricks_emulator.token) as connected:
         yield connected
 
 
-def run_dag(env: dict[str, str], run_name: str, app_id: str) -> str:
-    """`airflow dags test setpoint_orders`; returns its output after asserting the DAG run succeeded."""
-    completed = subprocess.run(
-        [str(AIRFLOW), "dags", "test", "setpoint_orders"],
-        env={
-            **env,
-            "SETPOINT_TEST_RUN_NAME": run_name,
-            "SETPOINT_TEST_APP_ID": app_id,
-            "SETPOINT_TEST_CLUSTER": json.dumps(WRITTEN_CLUSTER),
-        },
-        capture_output=True,
-        text=True,
-        timeout=600,
+def run_orders_dag(env: dict[str, str], run_name: str, app_id: str) -> str:
+    return run_dag(
+        env,
+        "setpoint_orders",
+        {"SETPOINT_TEST_RUN_NAME": run_name, "SETPOINT_TEST_APP_ID": app_id, "SETPOINT_TEST_CLUSTER": json.dumps(WRITTEN_CLUSTER)},
     )
-    output = completed.stdout + completed.stderr
-    assert completed.returncode == 0, output[-4000:]
-    return output
 
 
 def received_run(workspace: DatabricksWorkspace, run_name: str) -> dict[str, Any]:
@@ -118,7 +82,7 @@ def test_the_operator_runs_on_the_recommended_cluster_and_setpoint_records_it(ai
     client = setpoint_server.client()
 
     # First run: no recommendation yet, so the job runs as written; post_execute records it.
-    run_dag(env, "orders-bootstrap", app_id)
+    run_orders_dag(env, "orders-bootstrap", app_id)
     bootstrap = received_run(workspace, "orders-bootstrap")
     project = client.find_project_by_app_id(app_id)
     assert project is not None
@@ -129,7 +93,7 @@ def test_the_operator_runs_on_the_recommended_cluster_and_setpoint_records_it(ai
     )
     assert recommendation["state"] == "SUCCESS", recommendation
 
-    output = run_dag(env, "orders-sized", app_id)
+    output = run_orders_dag(env, "orders-sized", app_id)
 
     assert f"setpoint: sized orders_etl for project {project['id']}" in output
     sized = received_run(workspace, "orders-sized")
@@ -157,7 +121,7 @@ def test_an_unreachable_setpoint_leaves_the_job_as_written_and_it_still_runs(air
         "SETPOINT_API_KEY_SECRET": "sps_unused",
     }
 
-    output = run_dag(env, "orders-unreachable", "orders-etl-unreachable")
+    output = run_orders_dag(env, "orders-unreachable", "orders-etl-unreachable")
 
     assert "setpoint: leaving the cluster unchanged: cannot reach Setpoint at http://127.0.0.1:9" in output
     # Without Setpoint the hook added no log delivery, so there is no event log to record either.
