@@ -165,6 +165,39 @@ describe('system tables through the Statement Execution API', () => {
     }
   });
 
+  it('names each node in node_timeline as clusters/get and the cluster events do', async () => {
+    const api = await testEmulator();
+    try {
+      const { clusters } = await finishedRun(api);
+      const cluster = clusters[0]!;
+      const answer = await sql(
+        api,
+        `SELECT instance_id, driver, MIN(start_time), MAX(end_time) FROM system.compute.node_timeline
+          WHERE cluster_id = :cluster_id GROUP BY instance_id, driver`,
+        { parameters: [{ name: 'cluster_id', value: cluster.clusterId }] },
+      );
+      const rows = answer.result?.data_array ?? [];
+      const workers = rows.filter((row) => row[1] === 'false').map((row) => row[0]);
+      const executors = cluster.simulation.executors.map((executor) => executor.instanceId);
+      expect(workers.length).toBeGreaterThan(0);
+      expect(executors).toEqual(expect.arrayContaining(workers));
+      const driver = rows.find((row) => row[1] === 'true');
+      const described = await api.call('GET', `/api/2.1/clusters/get?cluster_id=${cluster.clusterId}`);
+      expect(driver?.[0]).toBe((described.json.driver as { instance_id: string }).instance_id);
+      // each node's rows run from the minute it launched to the minute it was released
+      for (const row of rows) {
+        const usage = cluster.simulation.usage.find((node) =>
+          row[1] === 'true' ? node.role === 'driver' : node.instanceId === row[0],
+        )!;
+        const launched = cluster.requestedAtMs + usage.fromMs;
+        expect(Date.parse(row[2]!)).toBeLessThanOrEqual(launched);
+        expect(Date.parse(row[2]!)).toBeGreaterThan(launched - 60_000);
+      }
+    } finally {
+      await api.emulator.close();
+    }
+  });
+
   it('pages results in chunks and answers 0s waits with a statement to poll', async () => {
     const api = await testEmulator({ statements: { chunkRows: 7 } });
     try {

@@ -3,6 +3,7 @@ import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import Database from 'better-sqlite3';
 import { jobsComputeUsdPerDbu, photonDbuMultiplier } from '../../physics/cost.js';
 import { clusterTimes } from '../cluster-timeline.js';
+import { driverInstanceId } from '../cluster-views.js';
 import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.js';
 import type { SimClock } from '../sim-clock.js';
 import { toSqlite } from './databricks-sql.js';
@@ -263,7 +264,12 @@ export class SystemTables {
         .reduce((sum, node) => sum + node.usage.node.cores, 0);
     const rows: Array<Row & { _visible_at: number }> = [];
     for (const node of nodes) {
-      const instanceId = `i-${stableId(cluster.clusterId, node.index).replaceAll('-', '').slice(0, 17)}`;
+      // the same instance ids as clusters/get and the NODES_LOST events
+      const instanceId =
+        node.usage.role === 'driver'
+          ? driverInstanceId(cluster)
+          : (node.usage.instanceId ??
+            `i-${stableId(cluster.clusterId, node.index).replaceAll('-', '').slice(0, 17)}`);
       const ip = `10.${(node.index * 7) % 250}.${node.index % 250}.${10 + (node.index % 200)}`;
       const driver = node.usage.role === 'driver';
       for (

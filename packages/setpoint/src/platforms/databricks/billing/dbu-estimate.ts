@@ -5,23 +5,33 @@ import { defaultRegions } from '../../../pricing/regions.js';
 import { type ClusterEvent, clusterEventSchema } from '../api/schema.js';
 import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
 import { shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import {
+  nodesFromInstances,
+  nodeTimelineComplete,
+  type ObservedInstance,
+} from '../cluster-shape/instance-timeline.js';
 import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
 import type { ClusterReport } from '../runs/cluster-report.js';
 
 export interface DbuEstimate {
   dbus: number;
   usd: number;
+  /** Where each node's start and end came from. */
+  timing: 'node-timeline' | 'cluster-events';
 }
 
 /**
- * The DBUs a job cluster should be billed for its whole life (creation to termination, every node as its
- * events show it) at the catalog's list price: what `system.billing.usage` is later compared with. The
- * run's cost in the pipeline is over the Spark application's span instead, which is what SLAs compare.
+ * The DBUs a job cluster should be billed for its whole life at the catalog's list price: what
+ * `system.billing.usage` is later compared with. Each node counts from its own start to its own end:
+ * per instance from system.compute.node_timeline (placed within its first and last minute by the
+ * cluster's events) once that covers the terminated cluster, else as the cluster's events show it.
+ * The run's cost in the pipeline is over the Spark application's span instead, which is what SLAs compare.
  */
 export function estimateClusterDbus(
   catalog: PriceCatalog,
   report: ClusterReport,
   workspace: { cloud: string | null; region: string | null },
+  instances: ObservedInstance[] = [],
 ): DbuEstimate {
   const cloud = cloudOf(null, workspace.cloud);
   const shape = shapeOfCluster(report.cluster, cloud, null, 0);
@@ -30,6 +40,11 @@ export function estimateClusterDbus(
     return parsed.success ? [parsed.data] : [];
   });
   const timeline = reconstructNodeTimeline(report.cluster, events, shape);
+  const bounds = {
+    createdMs: timeline.startMs,
+    terminatedMs: report.cluster.terminated_time,
+  };
+  const fromInstances = nodeTimelineComplete(instances, bounds);
   const breakdown = runCost(createCostModel(catalog), {
     cloud,
     region: workspace.region ?? defaultRegions[cloud],
@@ -39,7 +54,11 @@ export function estimateClusterDbus(
       compute: computeTypeOf(report.compute_type),
       photon: shape.photon,
     },
-    nodes: timeline.nodes,
+    nodes: fromInstances ? nodesFromInstances(instances, events, bounds, shape) : timeline.nodes,
   });
-  return { dbus: breakdown.dbu.units, usd: breakdown.dbu.cost };
+  return {
+    dbus: breakdown.dbu.units,
+    usd: breakdown.dbu.cost,
+    timing: fromInstances ? 'node-timeline' : 'cluster-events',
+  };
 }
