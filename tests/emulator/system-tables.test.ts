@@ -273,4 +273,57 @@ describe('system tables through the Statement Execution API', () => {
       `SELECT json_extract(p.pricing, '$.effective_list.default') FROM "system.billing.list_prices" p`,
     );
   });
+
+  it('reads a map by key, written as a literal or a parameter, and leaves brackets in strings alone', () => {
+    expect(
+      toSqlite("SELECT c.tags['team'] FROM system.compute.clusters c WHERE c.tags [ 'it''s' ] = '[x]'"),
+    ).toBe(
+      `SELECT json_extract(c.tags, '$."team"') FROM "system.compute.clusters" c WHERE json_extract(c.tags, '$."it''s"') = '[x]'`,
+    );
+    expect(toSqlite('SELECT custom_tags[:tag] FROM system.billing.usage')).toBe(
+      `SELECT json_extract(custom_tags, '$."' || :tag || '"') FROM "system.billing.usage"`,
+    );
+    // a key with a dot or a slash is one key, not a path
+    expect(
+      toSqlite("SELECT disk_free_bytes_per_mount_point['/local_disk0'] FROM system.compute.node_timeline"),
+    ).toBe(
+      `SELECT json_extract(disk_free_bytes_per_mount_point, '$."/local_disk0"') FROM "system.compute.node_timeline"`,
+    );
+  });
+
+  it('answers map subscripts over the tables, and prices each cloud at its own list price', async () => {
+    const api = await testEmulator();
+    try {
+      const { clusters } = await finishedRun(api);
+      const cluster = clusters[0]!;
+      const tagged = await sql(
+        api,
+        `SELECT tags['ClusterName'] AS name, tags[:missing] AS missing,
+                disk_free_bytes_per_mount_point['/local_disk0'] AS local_disk
+           FROM system.compute.clusters c
+           JOIN system.compute.node_timeline n ON n.cluster_id = c.cluster_id
+          WHERE c.cluster_id = :id LIMIT 1`,
+        {
+          parameters: [
+            { name: 'id', value: cluster.clusterId },
+            { name: 'missing', value: 'no-such-tag' },
+          ],
+        },
+      );
+      expect(tagged.result?.data_array?.[0]).toEqual([cluster.clusterName, null, '150000000000']);
+
+      const prices = await sql(
+        api,
+        `SELECT cloud, sku_name, pricing.default FROM system.billing.list_prices
+          WHERE price_end_time IS NULL AND sku_name LIKE '%JOBS%' ORDER BY cloud, sku_name`,
+      );
+      const rows = (prices.result?.data_array ?? []).map(([cloud, sku, usd]) => [cloud, sku, Number(usd)]);
+      expect(rows).toContainEqual(['AWS', 'PREMIUM_JOBS_COMPUTE', 0.15]);
+      expect(rows).toContainEqual(['AZURE', 'PREMIUM_JOBS_COMPUTE', 0.3]);
+      expect(rows).toContainEqual(['AZURE', 'PREMIUM_JOBS_COMPUTE_(PHOTON)', 0.3]);
+      expect(rows).toContainEqual(['AZURE', 'PREMIUM_JOBS_LIGHT_COMPUTE', 0.22]);
+    } finally {
+      await api.emulator.close();
+    }
+  });
 });

@@ -61,3 +61,25 @@ describe('the DBU estimate of a job cluster', () => {
     expect(estimate.dbus).toBe(estimateClusterDbus(catalog, report, workspace).dbus);
   });
 });
+
+describe('the DBU estimate of an Azure cluster', () => {
+  it('is priced at Azure list prices, whatever cloud the workspace was recorded with', () => {
+    const azure: ClusterReport = {
+      ...report,
+      cluster: {
+        ...report.cluster,
+        node_type_id: 'Standard_DS3_v2',
+        aws_attributes: undefined,
+        azure_attributes: { availability: 'ON_DEMAND_AZURE' },
+      },
+    };
+    const estimate = estimateClusterDbus(catalog, azure, { cloud: null, region: null });
+
+    // Azure Premium Jobs Compute lists at $0.30 per DBU (AWS: $0.15)
+    expect(estimate.usd / estimate.dbus).toBeCloseTo(0.3, 9);
+    expect(
+      estimateClusterDbus(catalog, report, workspace).usd /
+        estimateClusterDbus(catalog, report, workspace).dbus,
+    ).toBeCloseTo(0.15, 9);
+  });
+});

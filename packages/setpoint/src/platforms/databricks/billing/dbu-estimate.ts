@@ -20,6 +20,13 @@ export interface DbuEstimate {
   timing: 'node-timeline' | 'cluster-events';
 }
 
+/** A cluster says its cloud by its attributes: clusters/get answers `azure_attributes` on Azure only. */
+function reportedCloud(report: ClusterReport): string | null {
+  if (report.cluster.azure_attributes) return 'azure';
+  if (report.cluster.aws_attributes) return 'aws';
+  return null;
+}
+
 /**
  * The DBUs a job cluster should be billed for its whole life at the catalog's list price: what
  * `system.billing.usage` is later compared with. Each node counts from its own start to its own end:
@@ -33,7 +40,7 @@ export function estimateClusterDbus(
   workspace: { cloud: string | null; region: string | null },
   instances: ObservedInstance[] = [],
 ): DbuEstimate {
-  const cloud = cloudOf(null, workspace.cloud);
+  const cloud = cloudOf(reportedCloud(report), workspace.cloud);
   const shape = shapeOfCluster(report.cluster, cloud, null, 0);
   const events = (report.cluster_events?.events ?? []).flatMap((event): ClusterEvent[] => {
     const parsed = clusterEventSchema.safeParse({ cluster_id: report.cluster.cluster_id ?? '', ...event });
@@ -47,7 +54,8 @@ export function estimateClusterDbus(
   const fromInstances = nodeTimelineComplete(instances, bounds);
   const breakdown = runCost(createCostModel(catalog), {
     cloud,
-    region: workspace.region ?? defaultRegions[cloud],
+    // the workspace's region names a region of its own cloud only
+    region: (cloud === cloudOf(null, workspace.cloud) ? workspace.region : null) ?? defaultRegions[cloud],
     billing: {
       platform: 'databricks',
       plan: planOf(report.plan_type),
