@@ -157,6 +157,22 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.code(status).send({ error, error_description: description });
 }
 
+const entraUnsupportedGrant = (reply: FastifyReply) =>
+  oauthError(
+    reply,
+    400,
+    'unsupported_grant_type',
+    'AADSTS70003: The app requested an unsupported grant type.',
+  );
+
+const entraInvalidClient = (reply: FastifyReply) =>
+  oauthError(
+    reply,
+    401,
+    'invalid_client',
+    'AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+  );
+
 export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, baseUrl: { value: string }) {
   // What the Databricks SDKs read to find the workspace's OIDC issuer.
   app.get('/.well-known/databricks-config', async () => ({
@@ -189,13 +205,7 @@ export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, b
   app.post('/:tenant/oauth2/token', async (request, reply) => {
     const tenant = (request.params as { tenant: string }).tenant;
     const form = formBody(request);
-    if (form.get('grant_type') !== 'client_credentials')
-      return oauthError(
-        reply,
-        400,
-        'unsupported_grant_type',
-        'AADSTS70003: The app requested an unsupported grant type.',
-      );
+    if (form.get('grant_type') !== 'client_credentials') return entraUnsupportedGrant(reply);
     const resource = form.get('resource');
     const audience =
       resource === azureDatabricksResourceId
@@ -212,13 +222,7 @@ export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, b
       );
     const { clientId, clientSecret } = clientCredentials(request, form);
     const principal = issuer.authenticate('entra', clientId, clientSecret, tenant);
-    if (!principal)
-      return oauthError(
-        reply,
-        401,
-        'invalid_client',
-        'AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
-      );
+    if (!principal) return entraInvalidClient(reply);
     const { accessToken, expiresIn } = issuer.issue(principal, audience);
     const nowSeconds = Math.floor(issuer.now() / 1000);
     // v1 answers its numbers as strings
@@ -236,13 +240,7 @@ export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, b
   app.post('/:tenant/oauth2/v2.0/token', async (request, reply) => {
     const tenant = (request.params as { tenant: string }).tenant;
     const form = formBody(request);
-    if (form.get('grant_type') !== 'client_credentials')
-      return oauthError(
-        reply,
-        400,
-        'unsupported_grant_type',
-        'AADSTS70003: The app requested an unsupported grant type.',
-      );
+    if (form.get('grant_type') !== 'client_credentials') return entraUnsupportedGrant(reply);
     if (form.get('scope') !== `${azureDatabricksResourceId}/.default`)
       return oauthError(
         reply,
@@ -252,13 +250,7 @@ export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, b
       );
     const { clientId, clientSecret } = clientCredentials(request, form);
     const principal = issuer.authenticate('entra', clientId, clientSecret, tenant);
-    if (!principal)
-      return oauthError(
-        reply,
-        401,
-        'invalid_client',
-        'AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
-      );
+    if (!principal) return entraInvalidClient(reply);
     const { accessToken, expiresIn } = issuer.issue(principal);
     return {
       token_type: 'Bearer',
