@@ -183,4 +183,46 @@ describe('workspace credentials', () => {
     });
     expect(wrongTenant.status).toBe(401);
   });
+
+  it('the v1 Entra endpoint issues workspace and management tokens, and only the first opens the API', async () => {
+    const tokenFor = async (resource: string) => {
+      const answer = await fetch(`${emulator.url}/${entraPrincipal.tenantId}/oauth2/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'client_credentials',
+          resource,
+          client_id: entraPrincipal.clientId,
+          client_secret: entraPrincipal.clientSecret,
+        }).toString(),
+      });
+      return { status: answer.status, body: (await answer.json()) as Record<string, string> };
+    };
+    const workspace = await tokenFor('2ff814a6-3304-4ab8-85cb-cd0e6f879c1d');
+    const management = await tokenFor('https://management.core.windows.net/');
+    const unknown = await tokenFor('https://vault.azure.net');
+    expect(workspace.status).toBe(200);
+    expect(workspace.body.expires_in).toBe('3600');
+    expect(management.status).toBe(200);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error).toBe('invalid_resource');
+
+    const list = (headers: Record<string, string>) =>
+      fetch(`${emulator.url}/api/2.2/jobs/list?limit=1`, { headers }).then((answer) => answer.status);
+    const bearer = (token: string | undefined) => `Bearer ${token}`;
+    expect(await list({ authorization: bearer(workspace.body.access_token) })).toBe(200);
+    expect(await list({ authorization: bearer(management.body.access_token) })).toBe(401);
+    expect(
+      await list({
+        authorization: bearer(workspace.body.access_token),
+        'x-databricks-azure-sp-management-token': management.body.access_token ?? '',
+      }),
+    ).toBe(200);
+    expect(
+      await list({
+        authorization: bearer(workspace.body.access_token),
+        'x-databricks-azure-sp-management-token': 'forged',
+      }),
+    ).toBe(401);
+  });
 });

@@ -165,6 +165,39 @@ describe('system tables through the Statement Execution API', () => {
     }
   });
 
+  it('names each node in node_timeline as clusters/get and the cluster events do', async () => {
+    const api = await testEmulator();
+    try {
+      const { clusters } = await finishedRun(api);
+      const cluster = clusters[0]!;
+      const answer = await sql(
+        api,
+        `SELECT instance_id, driver, MIN(start_time), MAX(end_time) FROM system.compute.node_timeline
+          WHERE cluster_id = :cluster_id GROUP BY instance_id, driver`,
+        { parameters: [{ name: 'cluster_id', value: cluster.clusterId }] },
+      );
+      const rows = answer.result?.data_array ?? [];
+      const workers = rows.filter((row) => row[1] === 'false').map((row) => row[0]);
+      const executors = cluster.simulation.executors.map((executor) => executor.instanceId);
+      expect(workers.length).toBeGreaterThan(0);
+      expect(executors).toEqual(expect.arrayContaining(workers));
+      const driver = rows.find((row) => row[1] === 'true');
+      const described = await api.call('GET', `/api/2.1/clusters/get?cluster_id=${cluster.clusterId}`);
+      expect(driver?.[0]).toBe((described.json.driver as { instance_id: string }).instance_id);
+      // each node's rows run from the minute it launched to the minute it was released
+      for (const row of rows) {
+        const usage = cluster.simulation.usage.find((node) =>
+          row[1] === 'true' ? node.role === 'driver' : node.instanceId === row[0],
+        )!;
+        const launched = cluster.requestedAtMs + usage.fromMs;
+        expect(Date.parse(row[2]!)).toBeLessThanOrEqual(launched);
+        expect(Date.parse(row[2]!)).toBeGreaterThan(launched - 60_000);
+      }
+    } finally {
+      await api.emulator.close();
+    }
+  });
+
   it('pages results in chunks and answers 0s waits with a statement to poll', async () => {
     const api = await testEmulator({ statements: { chunkRows: 7 } });
     try {
@@ -239,5 +272,58 @@ describe('system tables through the Statement Execution API', () => {
     expect(toSqlite('SELECT p.pricing.effective_list.default FROM system.billing.list_prices p')).toBe(
       `SELECT json_extract(p.pricing, '$.effective_list.default') FROM "system.billing.list_prices" p`,
     );
+  });
+
+  it('reads a map by key, written as a literal or a parameter, and leaves brackets in strings alone', () => {
+    expect(
+      toSqlite("SELECT c.tags['team'] FROM system.compute.clusters c WHERE c.tags [ 'it''s' ] = '[x]'"),
+    ).toBe(
+      `SELECT json_extract(c.tags, '$."team"') FROM "system.compute.clusters" c WHERE json_extract(c.tags, '$."it''s"') = '[x]'`,
+    );
+    expect(toSqlite('SELECT custom_tags[:tag] FROM system.billing.usage')).toBe(
+      `SELECT json_extract(custom_tags, '$."' || :tag || '"') FROM "system.billing.usage"`,
+    );
+    // a key with a dot or a slash is one key, not a path
+    expect(
+      toSqlite("SELECT disk_free_bytes_per_mount_point['/local_disk0'] FROM system.compute.node_timeline"),
+    ).toBe(
+      `SELECT json_extract(disk_free_bytes_per_mount_point, '$."/local_disk0"') FROM "system.compute.node_timeline"`,
+    );
+  });
+
+  it('answers map subscripts over the tables, and prices each cloud at its own list price', async () => {
+    const api = await testEmulator();
+    try {
+      const { clusters } = await finishedRun(api);
+      const cluster = clusters[0]!;
+      const tagged = await sql(
+        api,
+        `SELECT tags['ClusterName'] AS name, tags[:missing] AS missing,
+                disk_free_bytes_per_mount_point['/local_disk0'] AS local_disk
+           FROM system.compute.clusters c
+           JOIN system.compute.node_timeline n ON n.cluster_id = c.cluster_id
+          WHERE c.cluster_id = :id LIMIT 1`,
+        {
+          parameters: [
+            { name: 'id', value: cluster.clusterId },
+            { name: 'missing', value: 'no-such-tag' },
+          ],
+        },
+      );
+      expect(tagged.result?.data_array?.[0]).toEqual([cluster.clusterName, null, '150000000000']);
+
+      const prices = await sql(
+        api,
+        `SELECT cloud, sku_name, pricing.default FROM system.billing.list_prices
+          WHERE price_end_time IS NULL AND sku_name LIKE '%JOBS%' ORDER BY cloud, sku_name`,
+      );
+      const rows = (prices.result?.data_array ?? []).map(([cloud, sku, usd]) => [cloud, sku, Number(usd)]);
+      expect(rows).toContainEqual(['AWS', 'PREMIUM_JOBS_COMPUTE', 0.15]);
+      expect(rows).toContainEqual(['AZURE', 'PREMIUM_JOBS_COMPUTE', 0.3]);
+      expect(rows).toContainEqual(['AZURE', 'PREMIUM_JOBS_COMPUTE_(PHOTON)', 0.3]);
+      expect(rows).toContainEqual(['AZURE', 'PREMIUM_JOBS_LIGHT_COMPUTE', 0.22]);
+    } finally {
+      await api.emulator.close();
+    }
   });
 });

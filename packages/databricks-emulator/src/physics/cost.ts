@@ -12,6 +12,8 @@ export interface NodeUsage {
   spot: boolean;
   fromMs: number;
   toMs: number;
+  /** A worker's cloud instance (the driver's is the cluster's identity). */
+  instanceId?: string;
 }
 
 export interface SimulatedCost {

@@ -234,6 +234,7 @@ export class ClusterSimulator {
     const spot = !forceOnDemand && !fallback && this.isSpotWorker(workerIndex);
     const host = `10.0.${1 + Math.floor(id / 250)}.${10 + (id % 250)}`;
     const hourlyRate = this.spec.nodeType.spotInterruptionsPerHour;
+    const instanceId = `i-${deriveSeed(this.settings.seed, 'instance', id, this.settings.runIndex).toString(16).padStart(8, '0')}${id.toString(16).padStart(8, '0')}`;
     const lostAtMs = spot
       ? readyMs + lossRandom.exponential(hourlyRate / 3_600_000)
       : Number.POSITIVE_INFINITY;
@@ -241,7 +242,7 @@ export class ClusterSimulator {
       record: {
         executorId: String(id),
         host,
-        instanceId: `i-${deriveSeed(this.settings.seed, 'instance', id, this.settings.runIndex).toString(16).padStart(8, '0')}${id.toString(16).padStart(8, '0')}`,
+        instanceId,
         cores: this.shape.cores,
         spot,
         addedMs: readyMs,
@@ -251,7 +252,7 @@ export class ClusterSimulator {
       retireAtMs: Number.POSITIVE_INFINITY,
       busyUntilMs: readyMs,
       usage: billed
-        ? { node: this.spec.nodeType, role: 'worker', spot, fromMs: launchMs, toMs: 0 }
+        ? { node: this.spec.nodeType, role: 'worker', spot, fromMs: launchMs, toMs: 0, instanceId }
         : undefined,
     };
     this.executors.push(executor);

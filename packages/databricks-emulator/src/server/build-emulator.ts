@@ -157,8 +157,11 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     const presented = request.headers.authorization ?? '';
     const bearer = presented.startsWith('Bearer ') ? presented.slice('Bearer '.length) : '';
     // the admin API is the emulator's own: only its fixed token opens it
+    // an Entra principal may also send an Azure management token; when it does, it has to be one
+    const management = request.headers['x-databricks-azure-sp-management-token'];
     const accepted =
-      bearer === token || (request.url.startsWith('/api/') && bearer !== '' && oauth.accepts(bearer));
+      (bearer === token || (request.url.startsWith('/api/') && bearer !== '' && oauth.accepts(bearer))) &&
+      (typeof management !== 'string' || oauth.accepts(management, 'management'));
     if (!accepted) {
       const error = unauthenticated();
       return sendError(reply, errorKinds[error.kind].httpStatus, error.code, error.message);

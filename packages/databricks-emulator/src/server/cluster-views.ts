@@ -28,6 +28,11 @@ function clusterState(cluster: ClusterRecord, now: number): { state: string; mes
   return { state: 'TERMINATED', message: 'Job finished.' };
 }
 
+/** The driver's cloud instance, as clusters/get and system.compute.node_timeline name it. */
+export function driverInstanceId(cluster: ClusterRecord): string {
+  return `i-${cluster.identity.sparkContextId.slice(0, 17)}`;
+}
+
 export function clusterJson(cluster: ClusterRecord, now: number): Json {
   const times = clusterTimes(cluster);
   const { state, message } = clusterState(cluster, now);
@@ -76,7 +81,7 @@ export function clusterJson(cluster: ClusterRecord, now: number): Json {
       private_ip: cluster.identity.driverIp,
       host_private_ip: cluster.identity.driverIp,
       node_id: `driver-${cluster.clusterId}`,
-      instance_id: `i-${cluster.identity.sparkContextId.slice(0, 17)}`,
+      instance_id: driverInstanceId(cluster),
       start_timestamp: times.readyMs,
       node_aws_attributes: { is_spot: false },
     };

@@ -4,6 +4,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 /** The Azure Databricks first-party application: Entra tokens for a workspace are issued for it. */
 export const azureDatabricksResourceId = '2ff814a6-3304-4ab8-85cb-cd0e6f879c1d';
 
+/**
+ * Azure's service management resource: the Databricks SDKs ask Entra for a token for it too and send it
+ * as `X-Databricks-Azure-SP-Management-Token`, so that a principal with Azure rights on the workspace
+ * can be added to it on first use. It only names an audience; nothing is called there.
+ */
+export const azureManagementResource = 'https://management.core.windows.net/';
+
+/** What an issued token opens: the workspace's REST API, or (Entra only) Azure management. */
+type Audience = 'workspace' | 'management';
+
 /** A service principal the emulated workspace knows: a Databricks OAuth secret or an Entra ID app. */
 export interface ServicePrincipal {
   kind: 'databricks' | 'entra';
@@ -38,6 +48,7 @@ export interface OAuthOptions {
 interface IssuedToken {
   clientId: string;
   kind: ServicePrincipal['kind'];
+  audience: Audience;
   expiresAtMs: number;
 }
 
@@ -50,7 +61,7 @@ interface IssuedToken {
 export class OAuthIssuer {
   readonly principals: ServicePrincipal[];
   readonly tokenLifetimeSeconds: number;
-  private readonly now: () => number;
+  readonly now: () => number;
   private readonly issued = new Map<string, IssuedToken>();
   /** Token requests answered, by outcome; tests read them to prove a cache or a refresh. */
   readonly requests = { granted: 0, rejected: 0 };
@@ -61,9 +72,10 @@ export class OAuthIssuer {
     this.now = options.now ?? Date.now;
   }
 
-  accepts(accessToken: string): boolean {
+  /** Whether a token opens the given audience (the workspace's REST API unless said otherwise). */
+  accepts(accessToken: string, audience: Audience = 'workspace'): boolean {
     const token = this.issued.get(accessToken);
-    if (!token) return false;
+    if (!token || token.audience !== audience) return false;
     if (token.expiresAtMs <= this.now()) {
       this.issued.delete(accessToken);
       return false;
@@ -78,11 +90,15 @@ export class OAuthIssuer {
     return count;
   }
 
-  issue(principal: ServicePrincipal): { accessToken: string; expiresIn: number } {
+  issue(
+    principal: ServicePrincipal,
+    audience: Audience = 'workspace',
+  ): { accessToken: string; expiresIn: number } {
     const accessToken = `${principal.kind === 'databricks' ? 'dbo' : 'eyJ0eXAi'}${randomBytes(24).toString('hex')}`;
     this.issued.set(accessToken, {
       clientId: principal.clientId,
       kind: principal.kind,
+      audience,
       expiresAtMs: this.now() + this.tokenLifetimeSeconds * 1000,
     });
     this.requests.granted += 1;
@@ -141,6 +157,22 @@ function oauthError(reply: FastifyReply, status: number, error: string, descript
   return reply.code(status).send({ error, error_description: description });
 }
 
+const entraUnsupportedGrant = (reply: FastifyReply) =>
+  oauthError(
+    reply,
+    400,
+    'unsupported_grant_type',
+    'AADSTS70003: The app requested an unsupported grant type.',
+  );
+
+const entraInvalidClient = (reply: FastifyReply) =>
+  oauthError(
+    reply,
+    401,
+    'invalid_client',
+    'AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
+  );
+
 export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, baseUrl: { value: string }) {
   // What the Databricks SDKs read to find the workspace's OIDC issuer.
   app.get('/.well-known/databricks-config', async () => ({
@@ -168,16 +200,47 @@ export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, b
     return { access_token: accessToken, token_type: 'Bearer', scope: 'all-apis', expires_in: expiresIn };
   });
 
-  app.post('/:tenant/oauth2/v2.0/token', async (request, reply) => {
+  // Entra's v1 endpoint, which the Databricks SDKs use for azure-client-secret: the audience is a
+  // `resource` (the Azure Databricks application, or Azure management), the credentials are in the form.
+  app.post('/:tenant/oauth2/token', async (request, reply) => {
     const tenant = (request.params as { tenant: string }).tenant;
     const form = formBody(request);
-    if (form.get('grant_type') !== 'client_credentials')
+    if (form.get('grant_type') !== 'client_credentials') return entraUnsupportedGrant(reply);
+    const resource = form.get('resource');
+    const audience =
+      resource === azureDatabricksResourceId
+        ? 'workspace'
+        : resource === azureManagementResource
+          ? 'management'
+          : undefined;
+    if (!audience)
       return oauthError(
         reply,
         400,
-        'unsupported_grant_type',
-        'AADSTS70003: The app requested an unsupported grant type.',
+        'invalid_resource',
+        `AADSTS500011: The resource principal named ${resource ?? '(none)'} was not found in the tenant named ${tenant}.`,
       );
+    const { clientId, clientSecret } = clientCredentials(request, form);
+    const principal = issuer.authenticate('entra', clientId, clientSecret, tenant);
+    if (!principal) return entraInvalidClient(reply);
+    const { accessToken, expiresIn } = issuer.issue(principal, audience);
+    const nowSeconds = Math.floor(issuer.now() / 1000);
+    // v1 answers its numbers as strings
+    return {
+      token_type: 'Bearer',
+      expires_in: String(expiresIn),
+      ext_expires_in: String(expiresIn),
+      expires_on: String(nowSeconds + expiresIn),
+      not_before: String(nowSeconds),
+      resource,
+      access_token: accessToken,
+    };
+  });
+
+  app.post('/:tenant/oauth2/v2.0/token', async (request, reply) => {
+    const tenant = (request.params as { tenant: string }).tenant;
+    const form = formBody(request);
+    if (form.get('grant_type') !== 'client_credentials') return entraUnsupportedGrant(reply);
     if (form.get('scope') !== `${azureDatabricksResourceId}/.default`)
       return oauthError(
         reply,
@@ -187,13 +250,7 @@ export function registerOAuthRoutes(app: FastifyInstance, issuer: OAuthIssuer, b
       );
     const { clientId, clientSecret } = clientCredentials(request, form);
     const principal = issuer.authenticate('entra', clientId, clientSecret, tenant);
-    if (!principal)
-      return oauthError(
-        reply,
-        401,
-        'invalid_client',
-        'AADSTS7000215: Invalid client secret provided. Ensure the secret being sent in the request is the client secret value, not the client secret ID.',
-      );
+    if (!principal) return entraInvalidClient(reply);
     const { accessToken, expiresIn } = issuer.issue(principal);
     return {
       token_type: 'Bearer',

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import Database from 'better-sqlite3';
-import { jobsComputeUsdPerDbu, photonDbuMultiplier } from '../../physics/cost.js';
+import { photonDbuMultiplier } from '../../physics/cost.js';
 import { clusterTimes } from '../cluster-timeline.js';
+import { driverInstanceId } from '../cluster-views.js';
 import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.js';
 import type { SimClock } from '../sim-clock.js';
 import { toSqlite } from './databricks-sql.js';
@@ -45,6 +46,30 @@ export class SqlError extends Error {
 }
 
 type Row = Record<string, string | number | null>;
+
+/**
+ * The Premium plan's list prices per DBU (Databricks' pricing pages): classic compute costs twice as
+ * much per DBU on Azure as on AWS, and each SKU has a Photon twin at the same price per DBU. Photon costs
+ * more through more DBUs per node-hour, not through its price. The prices before 2024 are older ones the
+ * join has to skip.
+ */
+export const listPrices: ReadonlyArray<{
+  cloud: 'AWS' | 'AZURE';
+  sku: string;
+  previousUsd: number;
+  usd: number;
+}> = [
+  { cloud: 'AWS', sku: 'PREMIUM_JOBS_COMPUTE', previousUsd: 0.2, usd: 0.15 },
+  { cloud: 'AWS', sku: 'PREMIUM_JOBS_COMPUTE_(PHOTON)', previousUsd: 0.2, usd: 0.15 },
+  { cloud: 'AWS', sku: 'PREMIUM_JOBS_LIGHT_COMPUTE', previousUsd: 0.13, usd: 0.1 },
+  { cloud: 'AWS', sku: 'PREMIUM_ALL_PURPOSE_COMPUTE', previousUsd: 0.65, usd: 0.55 },
+  { cloud: 'AWS', sku: 'PREMIUM_ALL_PURPOSE_COMPUTE_(PHOTON)', previousUsd: 0.65, usd: 0.55 },
+  { cloud: 'AZURE', sku: 'PREMIUM_JOBS_COMPUTE', previousUsd: 0.4, usd: 0.3 },
+  { cloud: 'AZURE', sku: 'PREMIUM_JOBS_COMPUTE_(PHOTON)', previousUsd: 0.4, usd: 0.3 },
+  { cloud: 'AZURE', sku: 'PREMIUM_JOBS_LIGHT_COMPUTE', previousUsd: 0.3, usd: 0.22 },
+  { cloud: 'AZURE', sku: 'PREMIUM_ALL_PURPOSE_COMPUTE', previousUsd: 0.65, usd: 0.55 },
+  { cloud: 'AZURE', sku: 'PREMIUM_ALL_PURPOSE_COMPUTE_(PHOTON)', previousUsd: 0.65, usd: 0.55 },
+];
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const day = (ms: number) => iso(ms).slice(0, 10);
@@ -127,32 +152,31 @@ export class SystemTables {
 
   private writeListPrices(): void {
     const table = systemTables.find((candidate) => candidate.name === 'system.billing.list_prices')!;
-    const price = jobsComputeUsdPerDbu.toFixed(18);
-    const rows = ['AWS', 'AZURE'].flatMap((cloud) =>
-      ['PREMIUM_JOBS_COMPUTE', 'PREMIUM_JOBS_COMPUTE_(PHOTON)'].map((sku) => ({
-        // an older price, superseded: the join has to respect the validity window
-        price_start_time: iso(Date.UTC(2023, 0, 1)),
-        price_end_time: iso(Date.UTC(2024, 0, 1)),
+    const rows = listPrices.flatMap(({ cloud, sku, previousUsd, usd }) => {
+      const row = {
         account_id: this.accountId,
         sku_name: sku,
         cloud,
         currency_code: 'USD',
         usage_unit: 'DBU',
-        pricing: json({
-          default: '0.20',
-          promotional: { default: '0.20' },
-          effective_list: { default: '0.20' },
-        }),
         _visible_at: 0,
-      })),
-    );
-    const current = rows.map((row) => ({
-      ...row,
-      price_start_time: iso(Date.UTC(2024, 0, 1)),
-      price_end_time: null,
-      pricing: json({ default: price, promotional: { default: price }, effective_list: { default: price } }),
-    }));
-    this.insert(table, [...rows, ...current]);
+      };
+      const pricing = (price: number) => {
+        const text = price.toFixed(18);
+        return json({ default: text, promotional: { default: text }, effective_list: { default: text } });
+      };
+      return [
+        // an older price, superseded: the join has to respect the validity window
+        {
+          ...row,
+          price_start_time: iso(Date.UTC(2023, 0, 1)),
+          price_end_time: iso(Date.UTC(2024, 0, 1)),
+          pricing: pricing(previousUsd),
+        },
+        { ...row, price_start_time: iso(Date.UTC(2024, 0, 1)), price_end_time: null, pricing: pricing(usd) },
+      ];
+    });
+    this.insert(table, rows);
   }
 
   /** Writes the rows of every cluster that terminated and every run that ended by now. */
@@ -263,7 +287,12 @@ export class SystemTables {
         .reduce((sum, node) => sum + node.usage.node.cores, 0);
     const rows: Array<Row & { _visible_at: number }> = [];
     for (const node of nodes) {
-      const instanceId = `i-${stableId(cluster.clusterId, node.index).replaceAll('-', '').slice(0, 17)}`;
+      // the same instance ids as clusters/get and the NODES_LOST events
+      const instanceId =
+        node.usage.role === 'driver'
+          ? driverInstanceId(cluster)
+          : (node.usage.instanceId ??
+            `i-${stableId(cluster.clusterId, node.index).replaceAll('-', '').slice(0, 17)}`);
       const ip = `10.${(node.index * 7) % 250}.${node.index % 250}.${10 + (node.index % 200)}`;
       const driver = node.usage.role === 'driver';
       for (

@@ -89,11 +89,11 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
   const collector = createCollector({
     systemTables: systemTablesFor,
     coresOf: (cloud, nodeType) => coresByType.get(`${cloud}:${nodeType}`),
-    runStored: async ({ runId, projectId, databricksRunId, report }) => {
+    runStored: async ({ runId, projectId, databricksRunId, report, instances }) => {
       const project = await deps.projects.get(projectId);
       const workspace = project.workspaceId ? await deps.workspaces.get(project.workspaceId) : null;
       if (!workspace || !report.cluster.cluster_id) return;
-      const estimate = estimateClusterDbus(deps.catalog, report, workspace);
+      const estimate = estimateClusterDbus(deps.catalog, report, workspace, instances);
       await store.saveBillingEstimate({
         runId,
         projectId,

@@ -5,41 +5,68 @@ import { defaultRegions } from '../../../pricing/regions.js';
 import { type ClusterEvent, clusterEventSchema } from '../api/schema.js';
 import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
 import { shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import {
+  nodesFromInstances,
+  nodeTimelineComplete,
+  type ObservedInstance,
+} from '../cluster-shape/instance-timeline.js';
 import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
 import type { ClusterReport } from '../runs/cluster-report.js';
 
 export interface DbuEstimate {
   dbus: number;
   usd: number;
+  /** Where each node's start and end came from. */
+  timing: 'node-timeline' | 'cluster-events';
+}
+
+/** A cluster says its cloud by its attributes: clusters/get answers `azure_attributes` on Azure only. */
+function reportedCloud(report: ClusterReport): string | null {
+  if (report.cluster.azure_attributes) return 'azure';
+  if (report.cluster.aws_attributes) return 'aws';
+  return null;
 }
 
 /**
- * The DBUs a job cluster should be billed for its whole life (creation to termination, every node as its
- * events show it) at the catalog's list price: what `system.billing.usage` is later compared with. The
- * run's cost in the pipeline is over the Spark application's span instead, which is what SLAs compare.
+ * The DBUs a job cluster should be billed for its whole life at the catalog's list price: what
+ * `system.billing.usage` is later compared with. Each node counts from its own start to its own end:
+ * per instance from system.compute.node_timeline (placed within its first and last minute by the
+ * cluster's events) once that covers the terminated cluster, else as the cluster's events show it.
+ * The run's cost in the pipeline is over the Spark application's span instead, which is what SLAs compare.
  */
 export function estimateClusterDbus(
   catalog: PriceCatalog,
   report: ClusterReport,
   workspace: { cloud: string | null; region: string | null },
+  instances: ObservedInstance[] = [],
 ): DbuEstimate {
-  const cloud = cloudOf(null, workspace.cloud);
+  const cloud = cloudOf(reportedCloud(report), workspace.cloud);
   const shape = shapeOfCluster(report.cluster, cloud, null, 0);
   const events = (report.cluster_events?.events ?? []).flatMap((event): ClusterEvent[] => {
     const parsed = clusterEventSchema.safeParse({ cluster_id: report.cluster.cluster_id ?? '', ...event });
     return parsed.success ? [parsed.data] : [];
   });
   const timeline = reconstructNodeTimeline(report.cluster, events, shape);
+  const bounds = {
+    createdMs: timeline.startMs,
+    terminatedMs: report.cluster.terminated_time,
+  };
+  const fromInstances = nodeTimelineComplete(instances, bounds);
   const breakdown = runCost(createCostModel(catalog), {
     cloud,
-    region: workspace.region ?? defaultRegions[cloud],
+    // the workspace's region names a region of its own cloud only
+    region: (cloud === cloudOf(null, workspace.cloud) ? workspace.region : null) ?? defaultRegions[cloud],
     billing: {
       platform: 'databricks',
       plan: planOf(report.plan_type),
       compute: computeTypeOf(report.compute_type),
       photon: shape.photon,
     },
-    nodes: timeline.nodes,
+    nodes: fromInstances ? nodesFromInstances(instances, events, bounds, shape) : timeline.nodes,
   });
-  return { dbus: breakdown.dbu.units, usd: breakdown.dbu.cost };
+  return {
+    dbus: breakdown.dbu.units,
+    usd: breakdown.dbu.cost,
+    timing: fromInstances ? 'node-timeline' : 'cluster-events',
+  };
 }

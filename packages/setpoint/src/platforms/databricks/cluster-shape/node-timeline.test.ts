@@ -90,8 +90,69 @@ describe('reconstructNodeTimeline', () => {
       .reduce((sum, node) => sum + (node.endMs - node.startMs) / minute, 0);
 
     expect(timeline.maxWorkers).toBe(6);
-    // 2 workers × 45 min + 4 workers × 13→30 min (17) + 1 of them kept to 45 min (15)
-    expect(workerHours).toBe(2 * 45 + 3 * 17 + 1 * (45 - 13));
+    // 2 workers × 45 min; 4 asked for at 10 min (billed from their launch, not their arrival at 13):
+    // 3 of them to 30 min (20), 1 kept to 45 min (35)
+    expect(workerHours).toBe(2 * 45 + 3 * 20 + 1 * (45 - 10));
+  });
+
+  it('ends workers when a resize targets fewer than the cluster has, before any size report', () => {
+    const cluster: Cluster = {
+      cluster_id: 'c-1',
+      node_type_id: 'm5.xlarge',
+      autoscale: { min_workers: 1, max_workers: 4 },
+    };
+    const events = [
+      event(0, 'CREATING'),
+      event(3 * minute, 'RUNNING', { current_num_workers: 4 }),
+      // the target drops while current_num_workers still counts the nodes about to go
+      event(20 * minute, 'RESIZING', { current_num_workers: 4, target_num_workers: 1, cause: 'AUTOSCALE' }),
+      event(40 * minute, 'TERMINATING'),
+    ];
+
+    const workers = reconstructNodeTimeline(cluster, events).nodes.filter((node) => node.role === 'worker');
+
+    expect(workers.map((node) => node.endMs).sort((a, b) => a - b)).toEqual([
+      20 * minute,
+      20 * minute,
+      20 * minute,
+      40 * minute,
+    ]);
+  });
+
+  it('starts replacements of lost nodes at the recovery request, and drops nodes that could not be added', () => {
+    const cluster: Cluster = {
+      cluster_id: 'c-1',
+      node_type_id: 'm5.xlarge',
+      num_workers: 2,
+      aws_attributes: { availability: 'SPOT', first_on_demand: 1 },
+    };
+    const events = [
+      event(0, 'CREATING'),
+      event(3 * minute, 'RUNNING', { current_num_workers: 2 }),
+      event(10 * minute, 'NODES_LOST', { current_num_workers: 1, target_num_workers: 2 }),
+      event(10 * minute + 1_000, 'RESIZING', {
+        current_num_workers: 1,
+        target_num_workers: 2,
+        cause: 'AUTORECOVERY',
+      }),
+      event(12 * minute, 'ADD_NODES_FAILED', { current_num_workers: 1, target_num_workers: 2 }),
+      event(20 * minute, 'RESIZING', {
+        current_num_workers: 1,
+        target_num_workers: 2,
+        cause: 'AUTORECOVERY',
+      }),
+      event(23 * minute, 'UPSIZE_COMPLETED', { current_num_workers: 2, target_num_workers: 2 }),
+      event(40 * minute, 'TERMINATING'),
+    ];
+
+    const workers = reconstructNodeTimeline(cluster, events).nodes.filter((node) => node.role === 'worker');
+
+    expect(workers.map((node) => [node.startMs, node.endMs])).toEqual([
+      [0, 10 * minute],
+      [0, 40 * minute],
+      // the failed request is not billed; the replacement counts from the request that got it
+      [20 * minute, 40 * minute],
+    ]);
   });
 
   it('keeps the first first_on_demand − 1 workers on-demand', () => {

@@ -36,11 +36,14 @@ export interface NodeTimelineSummary {
 
 /**
  * Rebuilds every instance's life from clusters/get and the cluster's events: nodes start when the
- * cluster is created or grows, end when it shrinks, loses nodes, or terminates. Each replacement of
- * a lost node is a node of its own. Markets follow the cluster's shape: the driver and the first
- * `firstOnDemand − 1` workers on-demand, the rest on the shape's market. A spot-with-fallback node
- * stays `spot-with-fallback`: which nodes fell back is not reported, and its cost range reaches
- * on-demand.
+ * cluster is created, or — for nodes added later — when Databricks asked for them (the `RESIZING` that
+ * raised the target above what the cluster had and was already waiting for), else when they arrived
+ * (`UPSIZE_COMPLETED`, a larger `current_num_workers`); `ADD_NODES_FAILED` drops what was still being
+ * asked for. Nodes end when the cluster shrinks (a `RESIZING` whose target is below the workers it has,
+ * or a smaller `current_num_workers`), loses nodes, or terminates. Each replacement of a lost node is a
+ * node of its own. Markets follow the cluster's shape: the driver and the first `firstOnDemand − 1`
+ * workers on-demand, the rest on the shape's market. A spot-with-fallback node stays
+ * `spot-with-fallback`: which nodes fell back is not reported, and its cost range reaches on-demand.
  */
 export function reconstructNodeTimeline(
   cluster: ClusterLifetime,
@@ -78,11 +81,14 @@ export function reconstructNodeTimeline(
   let nodesLost = 0;
   let maxWorkers = 0;
   let onDemandWorkersLeft = Math.max(0, firstOnDemand - 1);
+  /** When each node asked for and not yet arrived was asked for, oldest first. */
+  let requested: number[] = [];
+  let running = false;
   const addWorkers = (count: number, at: number) => {
     for (let index = 0; index < count; index += 1) {
       const onDemand = !usesSpot || onDemandWorkersLeft > 0;
       if (onDemand && usesSpot) onDemandWorkersLeft -= 1;
-      live.push({ startMs: at, market: onDemand ? 'on-demand' : shape.market });
+      live.push({ startMs: requested.shift() ?? at, market: onDemand ? 'on-demand' : shape.market });
     }
   };
   const endWorkers = (count: number, at: number, preferSpot: boolean) => {
@@ -104,13 +110,30 @@ export function reconstructNodeTimeline(
   for (const event of sorted) {
     if (event.timestamp > endMs) break;
     if (endEvents.has(event.type)) break;
-    const current = (event.details as Record<string, unknown>).current_num_workers;
+    const details = event.details as Record<string, unknown>;
+    const current = details.current_num_workers;
+    const target = details.target_num_workers;
+    if (event.type === 'ADD_NODES_FAILED') {
+      requested = [];
+      continue;
+    }
+    // a resize before the cluster first ran is its creation, whose nodes start with it
+    if (event.type === 'RESIZING' && typeof target === 'number' && running) {
+      const asked = target - live.length - requested.length;
+      for (let index = 0; index < asked; index += 1) requested.push(event.timestamp);
+      if (target < live.length) {
+        requested = [];
+        endWorkers(live.length - target, event.timestamp, false);
+        continue;
+      }
+    }
     if (event.type === 'NODES_LOST') {
       const lost = typeof current === 'number' ? Math.max(0, live.length - current) : 1;
       nodesLost += lost;
       endWorkers(lost, event.timestamp, true);
       continue;
     }
+    if (event.type === 'RUNNING') running = true;
     if (!sizeEvents.has(event.type) || typeof current !== 'number') continue;
     if (current > live.length)
       addWorkers(current - live.length, event.type === 'RUNNING' ? startMs : event.timestamp);

@@ -11,13 +11,14 @@ import type { RunService, UploadedFile } from '../../../service/runs/run-service
 import type { DatabricksClient } from '../api/client.js';
 import type { Cluster, Run, RunTask } from '../api/schema.js';
 import type { Applier } from '../apply/applier.js';
+import type { ObservedInstance } from '../cluster-shape/instance-timeline.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js';
 import type { ClusterReport } from '../runs/cluster-report.js';
 import { projectRunSpan } from '../runs/project-run-span.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 import { agentlessProfile } from '../system-tables/agentless-profile.js';
-import type { SystemTablesReader } from '../system-tables/system-tables-reader.js';
+import type { NodeUsageSummary, SystemTablesReader } from '../system-tables/system-tables-reader.js';
 import { checkEventLogCompleteness, locateEventLogDir } from './event-log-location.js';
 import { dbfsLogStore, type LogStore, volumesLogStore } from './log-store.js';
 import { s3LogStore } from './log-store-s3.js';
@@ -46,6 +47,8 @@ export interface CollectorDependencies {
     projectId: string;
     databricksRunId: string;
     report: ClusterReport;
+    /** The cluster's instances in system.compute.node_timeline, for timing each node. */
+    instances: ObservedInstance[];
   }) => Promise<void>;
   /** Cores of a node type, for profiles built from system tables. */
   coresOf: (cloud: string, nodeType: string) => number | undefined;
@@ -58,6 +61,12 @@ type WorkspaceFacts = {
   cloud: string | null;
   region: string | null;
 };
+
+function observedInstances(nodes: NodeUsageSummary[]): ObservedInstance[] {
+  return nodes.flatMap((group) =>
+    group.instances.map((instance) => ({ ...instance, driver: group.driver, nodeType: group.nodeType })),
+  );
+}
 
 /** Retry later: the run or its log is not there yet. */
 export class NotReadyYet extends Error {}
@@ -180,7 +189,7 @@ export function createCollector(deps: CollectorDependencies) {
       },
       tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
     };
-    let stored: { runId: string } | undefined;
+    let stored: { runId: string; nodes?: NodeUsageSummary[] } | undefined;
     if (!location) {
       if (!systemTables)
         throw new PermanentJobError(
@@ -214,8 +223,25 @@ export function createCollector(deps: CollectorDependencies) {
         projectId: project.id,
         databricksRunId: externalRunId,
         report: clusterReport,
+        instances: observedInstances(stored.nodes ?? (await nodeUsageOrNone(systemTables, clusterId))),
       });
     if (ref) await guard(project, run, tasks);
+  }
+
+  /** The node timeline times each node of the estimate; without it the cluster's events do. */
+  async function nodeUsageOrNone(
+    systemTables: SystemTablesReader,
+    clusterId: string,
+  ): Promise<NodeUsageSummary[]> {
+    try {
+      return await systemTables.nodeUsage(clusterId);
+    } catch (error) {
+      deps.logger.warn(
+        { clusterId, error: (error as Error).message },
+        'system.compute.node_timeline unreadable: nodes are timed from cluster events',
+      );
+      return [];
+    }
   }
 
   /**
@@ -233,7 +259,7 @@ export function createCollector(deps: CollectorDependencies) {
       tasks,
       clusterReport,
     }: { clusterId: string; tasks: RunTask[]; clusterReport: ClusterReport },
-  ): Promise<{ runId: string } | undefined> {
+  ): Promise<{ runId: string; nodes: NodeUsageSummary[] } | undefined> {
     const externalRunId = String(run.run_id);
     const nodes = await systemTables.nodeUsage(clusterId);
     if (nodes.length === 0) {
@@ -246,7 +272,7 @@ export function createCollector(deps: CollectorDependencies) {
         status: 'INCOMPLETE',
         incompleteReason: `no event log and no node timeline for cluster ${clusterId} within the wait`,
       });
-      return { runId: created.id };
+      return { runId: created.id, nodes };
     }
     const { cluster } = await systemTables.clusterAndTimeline(clusterId, externalRunId);
     const span = projectRunSpan(run, tasks);
@@ -274,7 +300,7 @@ export function createCollector(deps: CollectorDependencies) {
       status: span.failed ? (run.state.result_state ?? 'FAILED') : 'SUCCESS',
       profile,
     });
-    return { runId: created.id };
+    return { runId: created.id, nodes };
   }
 
   /** Waits for a complete delivery (bounded), downloads the event log and stores the run. */

@@ -17,6 +17,11 @@ const node = (driver: boolean, nodes: number, cpu: number) => ({
   memUsedMaxPercent: 70,
   networkSentBytes: 1e9,
   networkReceivedBytes: 1e9,
+  instances: Array.from({ length: nodes }, (_, index) => ({
+    instanceId: `i-${driver ? 'd' : 'w'}${index}`,
+    firstStartMs: 0,
+    lastEndMs: 30 * minute,
+  })),
 });
 
 describe('a run profile from system tables', () => {

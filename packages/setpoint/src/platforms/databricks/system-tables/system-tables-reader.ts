@@ -10,6 +10,15 @@ export interface RunBilling {
   corrections: number;
 }
 
+/** One instance's first and last minute in system.compute.node_timeline. */
+export interface InstanceMinutes {
+  instanceId: string;
+  /** Start of the instance's first per-minute row. */
+  firstStartMs: number;
+  /** End of the instance's last per-minute row. */
+  lastEndMs: number;
+}
+
 /** One node type and role of a cluster over its life, from system.compute.node_timeline. */
 export interface NodeUsageSummary {
   nodeType: string;
@@ -25,6 +34,8 @@ export interface NodeUsageSummary {
   memUsedMaxPercent: number;
   networkSentBytes: number;
   networkReceivedBytes: number;
+  /** Each instance of this type and role, for timing it from its own start to its own end. */
+  instances: InstanceMinutes[];
 }
 
 /** The cluster as configured at run time (system.compute.clusters) and the run's timeline (lakeflow). */
@@ -49,6 +60,76 @@ const optionalNum = (value: string | null | undefined): number | null =>
   value === null || value === undefined ? null : Number(value);
 const time = (value: string | null | undefined): number => (value ? Date.parse(value) : Number.NaN);
 
+interface InstanceTotals {
+  nodeType: string;
+  driver: boolean;
+  instances: InstanceMinutes[];
+  minutes: number;
+  cpuUser: number;
+  cpuSystem: number;
+  cpuWait: number;
+  memUsed: number;
+  memUsedMax: number;
+  netSent: number;
+  netReceived: number;
+}
+
+/** Per-instance rows summed per node type and role; averages are over every node-minute, as AVG would give. */
+function summarizeInstances(rows: StatementRow[]): NodeUsageSummary[] {
+  const groups = new Map<string, InstanceTotals>();
+  for (const row of rows) {
+    const nodeType = row.node_type ?? 'unknown';
+    const driver = row.driver === 'true';
+    const key = `${nodeType}|${driver}`;
+    const group = groups.get(key) ?? {
+      nodeType,
+      driver,
+      instances: [],
+      minutes: 0,
+      cpuUser: 0,
+      cpuSystem: 0,
+      cpuWait: 0,
+      memUsed: 0,
+      memUsedMax: 0,
+      netSent: 0,
+      netReceived: 0,
+    };
+    group.instances.push({
+      instanceId: row.instance_id ?? `unnamed-${group.instances.length}`,
+      firstStartMs: time(row.first_start),
+      lastEndMs: time(row.last_end),
+    });
+    group.minutes += num(row.node_minutes);
+    group.cpuUser += num(row.cpu_user);
+    group.cpuSystem += num(row.cpu_system);
+    group.cpuWait += num(row.cpu_wait);
+    group.memUsed += num(row.mem_used);
+    group.memUsedMax = Math.max(group.memUsedMax, num(row.mem_used_max));
+    group.netSent += num(row.net_sent);
+    group.netReceived += num(row.net_received);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map((group) => {
+    const perMinute = (total: number) => (group.minutes > 0 ? total / group.minutes : 0);
+    return {
+      nodeType: group.nodeType,
+      driver: group.driver,
+      nodes: group.instances.length,
+      nodeMinutes: group.minutes,
+      firstStartMs: Math.min(...group.instances.map((instance) => instance.firstStartMs)),
+      lastEndMs: Math.max(...group.instances.map((instance) => instance.lastEndMs)),
+      cpuUserPercent: perMinute(group.cpuUser),
+      cpuSystemPercent: perMinute(group.cpuSystem),
+      cpuWaitPercent: perMinute(group.cpuWait),
+      memUsedPercent: perMinute(group.memUsed),
+      memUsedMaxPercent: group.memUsedMax,
+      networkSentBytes: group.netSent,
+      networkReceivedBytes: group.netReceived,
+      instances: group.instances,
+    };
+  });
+}
+
 /** Per job run: DBUs billed, every record summed (a retraction cancels its original), priced in its validity window. */
 export const runBillingSql = `
 SELECT COALESCE(SUM(u.usage_quantity), 0) AS dbus,
@@ -63,15 +144,16 @@ JOIN system.billing.list_prices p
 WHERE u.usage_metadata.job_run_id = :job_run_id AND u.usage_metadata.cluster_id = :cluster_id
   AND u.usage_unit = 'DBU'`;
 
+/** Per instance (summed per node type and role by the reader): one statement gives both the usage and each node's life. */
 export const nodeUsageSql = `
-SELECT node_type, driver, COUNT(DISTINCT instance_id) AS nodes, COUNT(*) AS node_minutes,
+SELECT instance_id, node_type, driver, COUNT(*) AS node_minutes,
        MIN(start_time) AS first_start, MAX(end_time) AS last_end,
-       AVG(cpu_user_percent) AS cpu_user, AVG(cpu_system_percent) AS cpu_system, AVG(cpu_wait_percent) AS cpu_wait,
-       AVG(mem_used_percent) AS mem_used, MAX(mem_used_percent) AS mem_used_max,
+       SUM(cpu_user_percent) AS cpu_user, SUM(cpu_system_percent) AS cpu_system, SUM(cpu_wait_percent) AS cpu_wait,
+       SUM(mem_used_percent) AS mem_used, MAX(mem_used_percent) AS mem_used_max,
        SUM(network_sent_bytes) AS net_sent, SUM(network_received_bytes) AS net_received
 FROM system.compute.node_timeline
 WHERE cluster_id = :cluster_id
-GROUP BY node_type, driver`;
+GROUP BY instance_id, node_type, driver`;
 
 /** One statement for both: the latest cluster change before the run ended, beside the run's timeline. */
 export const clusterAndTimelineSql = `
@@ -111,21 +193,7 @@ export function createSystemTablesReader(statements: StatementClient) {
 
   async function nodeUsage(clusterId: string): Promise<NodeUsageSummary[]> {
     const rows = await statements.query(nodeUsageSql, [{ name: 'cluster_id', value: clusterId }]);
-    return rows.map((row: StatementRow) => ({
-      nodeType: row.node_type ?? 'unknown',
-      driver: row.driver === 'true',
-      nodes: num(row.nodes),
-      nodeMinutes: num(row.node_minutes),
-      firstStartMs: time(row.first_start),
-      lastEndMs: time(row.last_end),
-      cpuUserPercent: num(row.cpu_user),
-      cpuSystemPercent: num(row.cpu_system),
-      cpuWaitPercent: num(row.cpu_wait),
-      memUsedPercent: num(row.mem_used),
-      memUsedMaxPercent: num(row.mem_used_max),
-      networkSentBytes: num(row.net_sent),
-      networkReceivedBytes: num(row.net_received),
-    }));
+    return summarizeInstances(rows);
   }
 
   async function clusterAndTimeline(clusterId: string, jobRunId: string): Promise<ClusterAndTimeline> {
