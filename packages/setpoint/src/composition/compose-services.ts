@@ -231,6 +231,7 @@ export async function composeServices(options: ComposeOptions) {
     queue,
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,
+    recommendationWindowRuns: config.recommendationWindowRuns,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
     onRecommendationReady: async (projectId, recommendationId) =>
