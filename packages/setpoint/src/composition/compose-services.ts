@@ -97,7 +97,7 @@ export async function composeServices(options: ComposeOptions) {
   ];
   const queue: JobQueue =
     store.dialect === 'postgres' && config.databaseUrl
-      ? new PgBossJobQueue(config.databaseUrl, policy, jobKinds)
+      ? new PgBossJobQueue(config.databaseUrl, policy, jobKinds, undefined, config.workerQueueLossSeconds)
       : new SqlJobQueue(store.db, store.dialect, policy);
   const s3 =
     config.s3AccessKeyId && config.s3SecretAccessKey
@@ -270,7 +270,8 @@ export async function composeServices(options: ComposeOptions) {
     setPublicUrl(url: string): void {
       if (!config.publicUrl) publicUrl = url;
     },
-    async startWorkers(): Promise<void> {
+    /** `onQueueLost`: the workers lost their queue for good (see `WorkerOptions.onQueueLost`). */
+    async startWorkers(onQueueLost?: (reason: string) => void): Promise<void> {
       workersStarted = true;
       const stalledMs = 2 * config.jobLeaseSeconds * 1000;
       const resume = () =>
@@ -318,6 +319,7 @@ export async function composeServices(options: ComposeOptions) {
         concurrency: config.workerConcurrency,
         onParked: (job) => parkedJobs.park(job),
         onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        ...(onQueueLost ? { onQueueLost } : {}),
       });
     },
     /** Stops the workers (waiting for running jobs), then the queue and the database. */

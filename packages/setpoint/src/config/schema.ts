@@ -85,6 +85,11 @@ export const configSchema = z
      * the fleet prior): bounds a recommendation's reads and model size however long the history grows.
      */
     recommendationWindowRuns: z.coerce.number().int().min(2).max(5000).default(120),
+    /**
+     * A worker whose queue database stays unreachable this long (PostgreSQL) exits non-zero, saying why,
+     * so its supervisor restarts it.
+     */
+    workerQueueLossSeconds: z.coerce.number().min(1).default(60),
     jobMaxAttempts: z.coerce.number().int().min(1).default(5),
     /** First retry delay; later retries double it, with jitter. */
     jobRetryDelaySeconds: z.coerce.number().min(0).default(5),

@@ -33,6 +33,8 @@ export class PgBossJobQueue implements JobQueue {
     /** Every kind this deployment queues (the core's and each registered platform's). */
     private readonly kinds: readonly JobKind[],
     maintenanceIntervalSeconds = Math.max(1, Math.min(60, Math.ceil(policy.leaseSeconds / 2))),
+    /** Workers give up on the queue once its database has been unreachable this long. */
+    private readonly lossLimitSeconds = 60,
   ) {
     this.#boss = new PgBoss({
       connectionString: databaseUrl,
@@ -41,7 +43,60 @@ export class PgBossJobQueue implements JobQueue {
       maintenanceIntervalSeconds,
       monitorStateIntervalSeconds: 30,
     });
-    this.#boss.on('error', () => undefined);
+    this.#boss.on('error', (error: unknown) => {
+      this.#lastError = error instanceof Error ? error.message : String(error);
+    });
+    this.#boss.on('stopped', () => {
+      if (!this.#stopping) this.#lost?.('the pg-boss queue stopped by itself');
+    });
+  }
+
+  #lastError = '';
+  #stopping = false;
+  #lost: ((reason: string) => void) | undefined;
+  #watchdog: NodeJS.Timeout | undefined;
+
+  /**
+   * Probes the queue's tables every few seconds; once no probe has succeeded for `lossLimitSeconds`
+   * (refused, failing or hanging: the check does not wait for the probe), the queue counts as lost.
+   * pg-boss itself retries a lost connection forever, so without this a worker would idle silently.
+   */
+  #watch(onQueueLost: (reason: string) => void): void {
+    let reported = false;
+    this.#lost = (reason) => {
+      if (reported) return;
+      reported = true;
+      clearInterval(this.#watchdog);
+      onQueueLost(reason);
+    };
+    let lastReachable = Date.now();
+    let probing = false;
+    const probeQueue = queueName(this.kinds[0] as JobKind);
+    const check = () => {
+      const silentSeconds = (Date.now() - lastReachable) / 1000;
+      if (silentSeconds > this.lossLimitSeconds) {
+        this.#lost?.(
+          `the queue database has been unreachable for ${Math.round(silentSeconds)} s` +
+            (this.#lastError ? ` (last error: ${this.#lastError})` : ''),
+        );
+        return;
+      }
+      if (probing) return;
+      probing = true;
+      this.#boss
+        .getQueueSize(probeQueue)
+        .then(() => {
+          lastReachable = Date.now();
+        })
+        .catch((error: unknown) => {
+          this.#lastError = error instanceof Error ? error.message : String(error);
+        })
+        .finally(() => {
+          probing = false;
+        });
+    };
+    this.#watchdog = setInterval(check, Math.max(250, Math.min(5000, (this.lossLimitSeconds * 1000) / 4)));
+    this.#watchdog.unref();
   }
 
   /**
@@ -94,6 +149,7 @@ export class PgBossJobQueue implements JobQueue {
 
   async startWorkers(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
     await this.start();
+    if (options.onQueueLost) this.#watch(options.onQueueLost);
     for (const kind of this.kinds) {
       const handler = handlers[kind] as
         | ((payload: unknown, context: JobContext) => Promise<void>)
@@ -151,6 +207,8 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
+    clearInterval(this.#watchdog);
     if (!this.#started) return;
     await this.#started.catch(() => undefined);
     await this.#boss.stop({ graceful: true, wait: true, timeout: 30_000 });

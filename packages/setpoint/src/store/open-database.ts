@@ -32,6 +32,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<StoreC
 
 function openPostgres(databaseUrl: string): StoreConnection {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // An idle connection the server closed (restart, failover, pg_terminate_backend) is dropped by the pool
+  // and the next query opens a new one; unhandled, the pool's 'error' event would crash the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }
