@@ -319,6 +319,8 @@ export async function composeServices(options: ComposeOptions) {
         concurrency: config.workerConcurrency,
         onParked: (job) => parkedJobs.park(job),
         onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        onConnectionLost: (message) =>
+          logger.warn({ error: message }, 'queue connection dropped while settling a job; it will run again'),
         ...(onQueueLost ? { onQueueLost } : {}),
       });
     },

@@ -63,6 +63,8 @@ export interface WorkerOptions {
    * supervisor restarts it; the jobs it held are retried once their leases expire.
    */
   onQueueLost?(reason: string): void;
+  /** A job's result could not be recorded because the queue's connection dropped (the job runs again). */
+  onConnectionLost?(message: string): void;
 }
 
 export interface JobQueue {

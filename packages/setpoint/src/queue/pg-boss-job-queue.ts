@@ -14,6 +14,34 @@ import {
 /** Any fixed 64-bit key: the advisory lock under which queues are created. */
 const queueSetupLockKey = 0x5e7_0017;
 
+/** A lost PostgreSQL connection: server shutdown or termination (57P*), connection exceptions (08*), sockets. */
+export function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === 'string' && (/^57P0[1-3]$/.test(code) || code.startsWith('08'))) return true;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  return /Connection terminated/i.test(error.message);
+}
+
+/**
+ * pg-boss settles a finished job (complete or fail) without awaiting it: when the connection drops at that
+ * moment the rejection is unhandled and Node ends the process. Such a loss is harmless (the job's lease
+ * lapses and it runs again, fenced), so it is logged and absorbed; any other unhandled rejection still
+ * ends the process as before.
+ */
+let connectionLossGuardInstalled = false;
+function absorbUnsettledConnectionLoss(onLoss: (message: string) => void): void {
+  if (connectionLossGuardInstalled) return;
+  connectionLossGuardInstalled = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isConnectionLoss(reason)) {
+      onLoss(reason instanceof Error ? reason.message : String(reason));
+      return;
+    }
+    throw reason;
+  });
+}
+
 /** pg-boss queue names allow only [A-Za-z0-9_-]. */
 const queueName = (kind: string) => `setpoint_${kind.replace(/[.-]/g, '_')}`;
 
@@ -150,6 +178,10 @@ export class PgBossJobQueue implements JobQueue {
   async startWorkers(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
     await this.start();
     if (options.onQueueLost) this.#watch(options.onQueueLost);
+    absorbUnsettledConnectionLoss((message) => {
+      this.#lastError = message;
+      options.onConnectionLost?.(message);
+    });
     for (const kind of this.kinds) {
       const handler = handlers[kind] as
         | ((payload: unknown, context: JobContext) => Promise<void>)
