@@ -97,7 +97,7 @@ export async function composeServices(options: ComposeOptions) {
   ];
   const queue: JobQueue =
     store.dialect === 'postgres' && config.databaseUrl
-      ? new PgBossJobQueue(config.databaseUrl, policy, jobKinds)
+      ? new PgBossJobQueue(config.databaseUrl, policy, jobKinds, undefined, config.workerQueueLossSeconds)
       : new SqlJobQueue(store.db, store.dialect, policy);
   const s3 =
     config.s3AccessKeyId && config.s3SecretAccessKey
@@ -231,6 +231,7 @@ export async function composeServices(options: ComposeOptions) {
     queue,
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,
+    recommendationWindowRuns: config.recommendationWindowRuns,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
     onRecommendationReady: async (projectId, recommendationId) =>
@@ -269,7 +270,8 @@ export async function composeServices(options: ComposeOptions) {
     setPublicUrl(url: string): void {
       if (!config.publicUrl) publicUrl = url;
     },
-    async startWorkers(): Promise<void> {
+    /** `onQueueLost`: the workers lost their queue for good (see `WorkerOptions.onQueueLost`). */
+    async startWorkers(onQueueLost?: (reason: string) => void): Promise<void> {
       workersStarted = true;
       const stalledMs = 2 * config.jobLeaseSeconds * 1000;
       const resume = () =>
@@ -317,6 +319,9 @@ export async function composeServices(options: ComposeOptions) {
         concurrency: config.workerConcurrency,
         onParked: (job) => parkedJobs.park(job),
         onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        onConnectionLost: (message) =>
+          logger.warn({ error: message }, 'queue connection dropped while settling a job; it will run again'),
+        ...(onQueueLost ? { onQueueLost } : {}),
       });
     },
     /** Stops the workers (waiting for running jobs), then the queue and the database. */

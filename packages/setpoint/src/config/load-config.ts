@@ -29,6 +29,8 @@ const envNames = {
   workerConcurrency: 'SETPOINT_WORKER_CONCURRENCY',
   jobLeaseSeconds: 'SETPOINT_JOB_LEASE_SECONDS',
   jobMaxAttempts: 'SETPOINT_JOB_MAX_ATTEMPTS',
+  workerQueueLossSeconds: 'SETPOINT_WORKER_QUEUE_LOSS_SECONDS',
+  recommendationWindowRuns: 'SETPOINT_RECOMMENDATION_WINDOW_RUNS',
   jobRetryDelaySeconds: 'SETPOINT_JOB_RETRY_DELAY_SECONDS',
   publicUrl: 'SETPOINT_PUBLIC_URL',
   logCompletenessPollMs: 'SETPOINT_LOG_COMPLETENESS_POLL_MS',

@@ -80,6 +80,16 @@ export const configSchema = z
     workerConcurrency: z.coerce.number().int().positive().max(64).default(2),
     /** How long a worker owns a job before another may take it over (crash recovery). */
     jobLeaseSeconds: z.coerce.number().int().min(1).default(300),
+    /**
+     * How many of a project's newest analyzed runs a recommendation learns from (and each project adds to
+     * the fleet prior): bounds a recommendation's reads and model size however long the history grows.
+     */
+    recommendationWindowRuns: z.coerce.number().int().min(2).max(5000).default(120),
+    /**
+     * A worker whose queue database stays unreachable this long (PostgreSQL) exits non-zero, saying why,
+     * so its supervisor restarts it.
+     */
+    workerQueueLossSeconds: z.coerce.number().min(1).default(60),
     jobMaxAttempts: z.coerce.number().int().min(1).default(5),
     /** First retry delay; later retries double it, with jitter. */
     jobRetryDelaySeconds: z.coerce.number().min(0).default(5),

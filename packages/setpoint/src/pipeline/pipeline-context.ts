@@ -31,6 +31,8 @@ export interface PipelineDependencies {
   /** Scratch space for downloads (same filesystem as a local blob store, so files move, not copy). */
   scratchDir: string;
   maxEventLogBytes: number;
+  /** How many of a project's newest analyzed runs a recommendation reads (its learning window). */
+  recommendationWindowRuns: number;
   logger: Logger;
   onIngestedBytes?(bytes: number): void;
   /** A recommendation reached SUCCESS (the project's platform may apply it). */

@@ -57,6 +57,14 @@ export interface WorkerOptions {
   onParked(job: ParkedJob): Promise<void>;
   /** Reports every finished attempt (metrics). */
   onAttempt?(kind: JobKind, outcome: 'done' | 'retry' | 'parked', seconds: number): void;
+  /**
+   * The workers can no longer reach their queue (its database unreachable for longer than the queue's
+   * loss limit, or the queue stopped by itself): called once, with why. A worker process exits so its
+   * supervisor restarts it; the jobs it held are retried once their leases expire.
+   */
+  onQueueLost?(reason: string): void;
+  /** A job's result could not be recorded because the queue's connection dropped (the job runs again). */
+  onConnectionLost?(message: string): void;
 }
 
 export interface JobQueue {

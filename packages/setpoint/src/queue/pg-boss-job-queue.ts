@@ -14,6 +14,34 @@ import {
 /** Any fixed 64-bit key: the advisory lock under which queues are created. */
 const queueSetupLockKey = 0x5e7_0017;
 
+/** A lost PostgreSQL connection: server shutdown or termination (57P*), connection exceptions (08*), sockets. */
+export function isConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === 'string' && (/^57P0[1-3]$/.test(code) || code.startsWith('08'))) return true;
+  if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE') return true;
+  return /Connection terminated/i.test(error.message);
+}
+
+/**
+ * pg-boss settles a finished job (complete or fail) without awaiting it: when the connection drops at that
+ * moment the rejection is unhandled and Node ends the process. Such a loss is harmless (the job's lease
+ * lapses and it runs again, fenced), so it is logged and absorbed; any other unhandled rejection still
+ * ends the process as before.
+ */
+let connectionLossGuardInstalled = false;
+function absorbUnsettledConnectionLoss(onLoss: (message: string) => void): void {
+  if (connectionLossGuardInstalled) return;
+  connectionLossGuardInstalled = true;
+  process.on('unhandledRejection', (reason) => {
+    if (isConnectionLoss(reason)) {
+      onLoss(reason instanceof Error ? reason.message : String(reason));
+      return;
+    }
+    throw reason;
+  });
+}
+
 /** pg-boss queue names allow only [A-Za-z0-9_-]. */
 const queueName = (kind: string) => `setpoint_${kind.replace(/[.-]/g, '_')}`;
 
@@ -33,6 +61,8 @@ export class PgBossJobQueue implements JobQueue {
     /** Every kind this deployment queues (the core's and each registered platform's). */
     private readonly kinds: readonly JobKind[],
     maintenanceIntervalSeconds = Math.max(1, Math.min(60, Math.ceil(policy.leaseSeconds / 2))),
+    /** Workers give up on the queue once its database has been unreachable this long. */
+    private readonly lossLimitSeconds = 60,
   ) {
     this.#boss = new PgBoss({
       connectionString: databaseUrl,
@@ -41,7 +71,60 @@ export class PgBossJobQueue implements JobQueue {
       maintenanceIntervalSeconds,
       monitorStateIntervalSeconds: 30,
     });
-    this.#boss.on('error', () => undefined);
+    this.#boss.on('error', (error: unknown) => {
+      this.#lastError = error instanceof Error ? error.message : String(error);
+    });
+    this.#boss.on('stopped', () => {
+      if (!this.#stopping) this.#lost?.('the pg-boss queue stopped by itself');
+    });
+  }
+
+  #lastError = '';
+  #stopping = false;
+  #lost: ((reason: string) => void) | undefined;
+  #watchdog: NodeJS.Timeout | undefined;
+
+  /**
+   * Probes the queue's tables every few seconds; once no probe has succeeded for `lossLimitSeconds`
+   * (refused, failing or hanging: the check does not wait for the probe), the queue counts as lost.
+   * pg-boss itself retries a lost connection forever, so without this a worker would idle silently.
+   */
+  #watch(onQueueLost: (reason: string) => void): void {
+    let reported = false;
+    this.#lost = (reason) => {
+      if (reported) return;
+      reported = true;
+      clearInterval(this.#watchdog);
+      onQueueLost(reason);
+    };
+    let lastReachable = Date.now();
+    let probing = false;
+    const probeQueue = queueName(this.kinds[0] as JobKind);
+    const check = () => {
+      const silentSeconds = (Date.now() - lastReachable) / 1000;
+      if (silentSeconds > this.lossLimitSeconds) {
+        this.#lost?.(
+          `the queue database has been unreachable for ${Math.round(silentSeconds)} s` +
+            (this.#lastError ? ` (last error: ${this.#lastError})` : ''),
+        );
+        return;
+      }
+      if (probing) return;
+      probing = true;
+      this.#boss
+        .getQueueSize(probeQueue)
+        .then(() => {
+          lastReachable = Date.now();
+        })
+        .catch((error: unknown) => {
+          this.#lastError = error instanceof Error ? error.message : String(error);
+        })
+        .finally(() => {
+          probing = false;
+        });
+    };
+    this.#watchdog = setInterval(check, Math.max(250, Math.min(5000, (this.lossLimitSeconds * 1000) / 4)));
+    this.#watchdog.unref();
   }
 
   /**
@@ -94,6 +177,11 @@ export class PgBossJobQueue implements JobQueue {
 
   async startWorkers(handlers: JobHandlers, options: WorkerOptions): Promise<void> {
     await this.start();
+    if (options.onQueueLost) this.#watch(options.onQueueLost);
+    absorbUnsettledConnectionLoss((message) => {
+      this.#lastError = message;
+      options.onConnectionLost?.(message);
+    });
     for (const kind of this.kinds) {
       const handler = handlers[kind] as
         | ((payload: unknown, context: JobContext) => Promise<void>)
@@ -151,6 +239,8 @@ export class PgBossJobQueue implements JobQueue {
   }
 
   async stop(): Promise<void> {
+    this.#stopping = true;
+    clearInterval(this.#watchdog);
     if (!this.#started) return;
     await this.#started.catch(() => undefined);
     await this.#boss.stop({ graceful: true, wait: true, timeout: 30_000 });

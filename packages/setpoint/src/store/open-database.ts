@@ -32,6 +32,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<StoreC
 
 function openPostgres(databaseUrl: string): StoreConnection {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // A connection the server closed (restart, failover, pg_terminate_backend) is dropped by the pool and the
+  // next query opens a new one. Unhandled, the 'error' event of the pool (idle connection) or of a client
+  // (checked out between two statements of a transaction) would crash the process; the statement in
+  // flight, if any, fails on its own and the job retries.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

@@ -16,6 +16,8 @@ export function registerWorkerCommand(program: Command): void {
         '',
         'Workers share the queue through the database: pg-boss on PostgreSQL, the queue_jobs table on SQLite.',
         'Every worker needs the same SETPOINT_MASTER_KEY and SETPOINT_SERVER_SECRET as the API.',
+        'A worker whose PostgreSQL queue stays unreachable for SETPOINT_WORKER_QUEUE_LOSS_SECONDS (default 60)',
+        'exits with status 75 after one log line saying why, so its supervisor restarts it.',
         '',
         'Examples:',
         '  SETPOINT_DATABASE_URL=postgres://setpoint@db/setpoint setpoint worker --concurrency 4',
@@ -26,7 +28,12 @@ export function registerWorkerCommand(program: Command): void {
       const config = loadConfig({ dataDir: options.dataDir, workerConcurrency: options.concurrency });
       const logger = createLogger(config.logLevel);
       const services = await composeServices({ config, logger });
-      await services.startWorkers();
+      await services.startWorkers((reason) => {
+        // One line that says why, then a non-zero exit: the supervisor (systemd, Kubernetes) restarts the
+        // worker; the jobs it held are retried by any worker once their leases expire.
+        logger.fatal({ reason }, `worker lost its queue: ${reason}; exiting so a supervisor restarts it`);
+        process.exit(75);
+      });
       process.stdout.write(
         `Setpoint worker ready on ${services.store.dialect} (${services.queue.name} queue, concurrency ${config.workerConcurrency})\n`,
       );

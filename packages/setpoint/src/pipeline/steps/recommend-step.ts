@@ -35,7 +35,10 @@ function organizationFleet(deps: PipelineDependencies): OrganizationFleet {
       for (const projectId of projectIds) {
         const project = await deps.projectRecords.find(projectId);
         if (!project) continue;
-        const rows = await deps.runs.analyzedSince(projectId, project.learningResetAt ?? 0);
+        const rows = await deps.runs.analyzedWindow(projectId, {
+          since: project.learningResetAt ?? 0,
+          limit: deps.recommendationWindowRuns,
+        });
         histories.push({
           projectId,
           settings: project.settings,
@@ -49,8 +52,28 @@ function organizationFleet(deps: PipelineDependencies): OrganizationFleet {
 }
 
 /**
- * `recommendation.generate`: fills a PENDING recommendation from every run the project learns from,
- * then moves the project to the phase the recommender judged (the one place the phase moves).
+ * The runs a recommendation learns from: the project's newest `recommendationWindowRuns` analyzed runs up
+ * to the run it is based on (all of them when none is named), read with a bounded query, so a project with
+ * thousands of runs costs no more to recommend for than one with a few months of daily runs.
+ */
+async function learningWindow(
+  deps: PipelineDependencies,
+  projectId: string,
+  since: number,
+  basedOnRunId: string | null,
+): Promise<RecommenderRun[]> {
+  const basedOn = basedOnRunId ? await deps.runs.find(basedOnRunId) : undefined;
+  const rows = await deps.runs.analyzedWindow(projectId, {
+    since,
+    limit: deps.recommendationWindowRuns,
+    upTo: basedOn?.profile && basedOn.cost ? { id: basedOn.id, createdAt: basedOn.created_at } : undefined,
+  });
+  return rows.map(recommenderRunOf);
+}
+
+/**
+ * `recommendation.generate`: fills a PENDING recommendation from the window of runs the project learns
+ * from, then moves the project to the phase the recommender judged (the one place the phase moves).
  */
 export function recommendStep(deps: PipelineDependencies) {
   return async ({ recommendationId }: { recommendationId: string }): Promise<void> => {
@@ -58,8 +81,12 @@ export function recommendStep(deps: PipelineDependencies) {
     if (rec?.state !== 'PENDING') return;
     const { project, workspace } = await projectOf(deps, rec.projectId);
     const learningSince = project.learningResetAt ?? 0;
-    const runs = (await deps.runs.analyzedSince(project.id, learningSince)).map(recommenderRunOf);
-    const past = await deps.recommendationRecords.since(project.id, learningSince);
+    const runs = await learningWindow(deps, project.id, learningSince, rec.basedOnRunId);
+    const past = await deps.recommendationRecords.since(
+      project.id,
+      learningSince,
+      deps.recommendationWindowRuns,
+    );
     const output = await deps.recommender
       .recommend({
         project: {

@@ -84,7 +84,7 @@ export class UploadBudget {
       createWriteStream(target),
     );
     const files = (await isZipFile(target))
-      ? await extractZip(target, path.dirname(target), this.remaining, taken, this.filesLeft)
+      ? await extractZip(target, path.dirname(target), this.remaining, taken, { maxEntries: this.filesLeft })
       : [{ name, path: target, bytes }];
     this.store(files);
     return files;

@@ -104,16 +104,21 @@ export function createRecommendationRepository(db: Kysely<Database>) {
       return row ? toRecommendation(row) : undefined;
     },
 
-    /** A project's recommendations since `since`, oldest first (what the recommender sees of its past). */
-    async since(projectId: string, since: number): Promise<RecommendationRecord[]> {
+    /**
+     * A project's newest `limit` recommendations created since `since`, oldest first (what the recommender
+     * sees of its past; bounded however many the project has).
+     */
+    async since(projectId: string, since: number, limit: number): Promise<RecommendationRecord[]> {
       const rows = await db
         .selectFrom('recommendations')
         .selectAll()
         .where('project_id', '=', projectId)
         .where('created_at', '>=', since)
-        .orderBy('created_at', 'asc')
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
         .execute();
-      return rows.map(toRecommendation);
+      return rows.reverse().map(toRecommendation);
     },
 
     /**

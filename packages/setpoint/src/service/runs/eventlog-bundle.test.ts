@@ -1,5 +1,10 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { bundleFileName } from './eventlog-bundle.js';
+import { bundleFileName, extractZip } from './eventlog-bundle.js';
 
 describe('names in an event-log bundle', () => {
   it('keeps a file its own name so a Databricks rolled set stays recognisable', () => {
@@ -13,5 +18,71 @@ describe('names in an event-log bundle', () => {
     expect(bundleFileName('eventlog', new Set(['eventlog', '001-eventlog']), 'x')).toBe('002-eventlog');
     expect(bundleFileName('../../etc/pass wd', new Set(), 'x')).toBe('pass_wd');
     expect(bundleFileName('', new Set(), 'fallback')).toBe('fallback');
+  });
+});
+
+/** A consumer that takes a chunk only when the test lets it. */
+class GatedConsumer extends Writable {
+  received = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor() {
+    super({ highWaterMark: 64 * 1024 });
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.#waiting.push(() => {
+      this.received += chunk.length;
+      callback();
+    });
+  }
+
+  takeOne(): void {
+    this.#waiting.shift()?.();
+  }
+
+  /** The writer stopped handing over data: it waits for 'drain', or it has handed over everything. */
+  get writerIdle(): boolean {
+    return this.listenerCount('drain') > 0 || this.writableEnded;
+  }
+}
+
+describe('zip extraction', () => {
+  it('pauses inflation while the consumer is slow instead of buffering the expanded entry', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'setpoint-zip-'));
+    const entryBytes = 64 * 1024 * 1024;
+    // 64 MiB of one repeated line: ~64 KiB compressed, the shape of a zip bomb within the limit
+    const zipPath = path.join(directory, 'upload.zip');
+    writeFileSync(zipPath, zipSync({ eventlog: new Uint8Array(entryBytes).fill(0x41) }));
+    const consumer = new GatedConsumer();
+    let settled = false;
+    const extraction = extractZip(zipPath, directory, 2 * entryBytes, new Set(), {
+      open: () => consumer,
+    }).finally(() => {
+      settled = true;
+    });
+    // the consumer takes nothing while the writer is still handing data over, then one chunk per turn
+    // of the event loop: what it holds untaken is what extraction pushed without waiting for it
+    let maxBuffered = 0;
+    while (!settled) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!consumer.writerIdle) continue;
+      maxBuffered = Math.max(maxBuffered, consumer.writableLength);
+      consumer.takeOne();
+    }
+    const files = await extraction;
+    expect(files).toEqual([{ name: 'eventlog', path: path.join(directory, 'eventlog'), bytes: entryBytes }]);
+    expect(consumer.received).toBe(entryBytes);
+    // what one 8 KiB read can expand to (deflate's ~1,032:1) plus the consumer's own buffer, not 64 MiB
+    expect(maxBuffered).toBeLessThan(10 * 1024 * 1024);
+  });
+
+  it('still refuses a zip that expands beyond the limit', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'setpoint-zip-'));
+    const zipPath = path.join(directory, 'bomb.zip');
+    writeFileSync(zipPath, zipSync({ eventlog: new Uint8Array(8 * 1024 * 1024) }));
+    await expect(extractZip(zipPath, directory, 1024 * 1024)).rejects.toMatchObject({
+      code: 'UPLOAD_TOO_LARGE',
+    });
   });
 });

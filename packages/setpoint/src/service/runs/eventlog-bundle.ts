@@ -1,6 +1,7 @@
-import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { open, unlink } from 'node:fs/promises';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { Unzip, UnzipInflate } from 'fflate';
 
@@ -37,19 +38,50 @@ export async function isZipFile(filePath: string): Promise<boolean> {
 }
 
 /**
+ * Compressed bytes handed to the inflater at once. Deflate expands at most ~1,032:1, so one push produces
+ * at most ~8 MiB and takes a few milliseconds of the event loop, however hostile the zip.
+ */
+const zipReadChunkBytes = 8 * 1024;
+
+/** Resolves once `out` accepts writes again (or is finished or closed: nothing more will drain). */
+function drained(out: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      out.off('drain', done);
+      out.off('finish', done);
+      out.off('close', done);
+      resolve();
+    };
+    out.on('drain', done);
+    out.on('finish', done);
+    out.on('close', done);
+  });
+}
+
+export interface ExtractZipOptions {
+  maxEntries?: number;
+  /** Where an entry is written (a file by default; tests pass a slow consumer). */
+  open?: (target: string) => Writable;
+}
+
+/**
  * Extracts a zip of event-log files into `directory` (flattened, directories skipped), stopping once
  * the uncompressed total passes `maxBytes` (zip bombs) or it holds more than `maxEntries` files.
- * Returns the files written.
+ * Reads the zip in small chunks and, whenever an output stream is full, waits for it to drain before
+ * inflating more: memory stays bounded and the event loop keeps answering. Returns the files written.
  */
 export async function extractZip(
   zipPath: string,
   directory: string,
   maxBytes: number,
   taken: Set<string> = new Set(),
-  maxEntries = Number.POSITIVE_INFINITY,
+  options: ExtractZipOptions = {},
 ): Promise<Array<{ name: string; path: string; bytes: number }>> {
+  const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
+  const openOutput = options.open ?? ((target: string) => createWriteStream(target));
   const files: Array<{ name: string; path: string; bytes: number }> = [];
   const writes: Promise<void>[] = [];
+  const full: Writable[] = [];
   let total = 0;
   let failure: Error | undefined;
   const unzip = new Unzip((entry) => {
@@ -66,7 +98,7 @@ export async function extractZip(
     const target = path.join(directory, name);
     const record = { name, path: target, bytes: 0 };
     files.push(record);
-    const out: WriteStream = createWriteStream(target);
+    const out = openOutput(target);
     writes.push(
       new Promise((resolve, reject) => {
         out.on('finish', resolve);
@@ -79,15 +111,17 @@ export async function extractZip(
       total += chunk.length;
       if (total > maxBytes)
         failure ??= new ValidationError('UPLOAD_TOO_LARGE', `zip expands beyond the ${maxBytes}-byte limit`);
-      if (!failure) out.write(chunk);
+      if (!failure && !out.write(chunk)) full.push(out);
       if (final || failure) out.end();
     };
     entry.start();
   });
   unzip.register(UnzipInflate);
-  for await (const chunk of createReadStream(zipPath)) {
+  for await (const chunk of createReadStream(zipPath, { highWaterMark: zipReadChunkBytes })) {
     unzip.push(chunk as Uint8Array);
     if (failure) break;
+    // backpressure: a slow disk (or consumer) pauses inflation instead of buffering its output
+    if (full.length > 0) await Promise.all(full.splice(0).map(drained));
   }
   if (!failure) unzip.push(new Uint8Array(0), true);
   await Promise.all(writes);

@@ -207,17 +207,38 @@ export function createRunRepository(db: Kysely<Database>) {
       return Number(row.count);
     },
 
-    /** Profiled and costed runs of a project since `since`, oldest first: what the recommender learns from. */
-    analyzedSince(projectId: string, since: number): Promise<RunRow[]> {
-      return db
+    /**
+     * What a recommendation learns from: a project's newest `limit` profiled and costed runs created since
+     * `since`, up to and including the run `upTo` when given (a backlog's older run is judged on what came
+     * before it), oldest first. Bounded whatever the project's history: the runs_project_created index
+     * walks back from the newest run and stops after `limit` rows.
+     */
+    async analyzedWindow(
+      projectId: string,
+      window: { since: number; limit: number; upTo?: { id: string; createdAt: number } | undefined },
+    ): Promise<RunRow[]> {
+      const { upTo } = window;
+      let query = db
         .selectFrom('runs')
         .selectAll()
         .where('project_id', '=', projectId)
         .where('profile', 'is not', null)
         .where('cost', 'is not', null)
-        .where('created_at', '>=', since)
-        .orderBy('created_at', 'asc')
+        .where('created_at', '>=', window.since);
+      if (upTo) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', upTo.createdAt),
+            eb.and([eb('created_at', '=', upTo.createdAt), eb('id', '<=', upTo.id)]),
+          ]),
+        );
+      }
+      const newestFirst = await query
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(window.limit)
         .execute();
+      return newestFirst.reverse();
     },
 
     /** Per project: how many profiled and costed runs it has (what the fleet prior's refresh watches). */

@@ -1,0 +1,434 @@
+/**
+ * `npm run bench:faults`: the fault and abuse campaign. Each class starts a fresh `setpoint serve`
+ * (API + worker) on 127.0.0.1, attacks it, and counts per class: tried, handled (the expected outcome),
+ * lost (accepted but never processed), duplicated (more runs than accepted uploads), the server's peak
+ * RSS (VmHWM) and the slowest `/healthz` answer during the attack, probed every 100 ms from a worker
+ * thread. Writes the `## Fault campaign` section of docs/reliability.md.
+ *
+ * PostgreSQL classes run when SETPOINT_BENCH_PG_URL (an admin URL whose user may CREATE DATABASE) or
+ * the test default postgres://setpoint:setpoint@127.0.0.1:5432/postgres answers; they use a throwaway
+ * database and never touch the cluster itself.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { gzipSync } from 'node:zlib';
+import { zipSync } from 'fflate';
+import pg from 'pg';
+import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
+import { machineLine, repoRoot } from './docs-section.js';
+
+const adminUrl = process.env.SETPOINT_BENCH_PG_URL ?? 'postgres://setpoint:setpoint@127.0.0.1:5432/postgres';
+const fixtures = path.join(repoRoot, 'tests/fixtures/service');
+const eventLog = readFileSync(path.join(fixtures, 'databricks-aws-eventlog'));
+const clusterReport = readFileSync(path.join(fixtures, 'cluster-report.json'));
+const uploadCapBytes = 256 * 1024 * 1024;
+const terminal = new Set(['DONE', 'FAILED']);
+const healthBoundMs = 1000;
+
+interface Row {
+  attack: string;
+  database: 'SQLite' | 'PostgreSQL';
+  expected: string;
+  tried: number;
+  handled: number;
+  lost: number;
+  duplicated: number;
+  peakRssMiB: number;
+  maxHealthzMs: number;
+  seconds: number;
+}
+
+/** Probes `/healthz` every 100 ms on its own thread (the campaign's own work cannot delay it). */
+function healthProbe(baseUrl: string) {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     let max = 0, failures = 0, stop = false;
+     parentPort.on('message', () => { stop = true; });
+     (async () => {
+       while (!stop) {
+         const started = performance.now();
+         try {
+           const response = await fetch(workerData + '/healthz', { signal: AbortSignal.timeout(30000) });
+           await response.arrayBuffer();
+           if (response.status !== 200) failures++;
+         } catch { failures++; }
+         max = Math.max(max, performance.now() - started);
+         await new Promise((resolve) => setTimeout(resolve, 100));
+       }
+       parentPort.postMessage({ max, failures });
+     })();`,
+    { eval: true, workerData: baseUrl },
+  );
+  return {
+    async stop(): Promise<{ max: number; failures: number }> {
+      const result = new Promise<{ max: number; failures: number }>((resolve) =>
+        worker.once('message', resolve),
+      );
+      worker.postMessage('stop');
+      const value = await result;
+      await worker.terminate();
+      return value;
+    },
+  };
+}
+
+function peakRssMiB(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return Math.round(kib / 1024);
+  } catch {
+    return 0;
+  }
+}
+
+async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+type Client = Awaited<ReturnType<typeof apiClient>>;
+
+interface Upload {
+  name: string;
+  bytes: Uint8Array;
+  withReport?: boolean;
+}
+
+async function upload(client: Client, projectId: string, file: Upload) {
+  const form = new FormData();
+  form.append('eventlog', new Blob([Buffer.from(file.bytes)]), file.name);
+  if (file.withReport) form.append('cluster_report', new Blob([clusterReport]), 'cluster_report.json');
+  form.append('external_run_id', `${file.name}-${randomBytes(4).toString('hex')}`);
+  return client.call('POST', `/api/v1/projects/${projectId}/runs`, form);
+}
+
+async function runStates(client: Client, projectId: string): Promise<string[]> {
+  const response = await client.call('GET', `/api/v1/projects/${projectId}/runs?limit=200`);
+  return (response.json().items as Array<{ pipeline_state: string }>).map((run) => run.pipeline_state);
+}
+
+interface Deployment {
+  env: NodeJS.ProcessEnv;
+  database: Row['database'];
+  drop(): Promise<void>;
+}
+
+async function sqliteDeployment(extra: NodeJS.ProcessEnv): Promise<Deployment> {
+  return { env: deploymentEnv(undefined, extra), database: 'SQLite', drop: async () => undefined };
+}
+
+async function postgresDeployment(extra: NodeJS.ProcessEnv): Promise<Deployment> {
+  const name = `setpoint_faults_${randomBytes(5).toString('hex')}`;
+  await asAdmin(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: deploymentEnv(url.toString(), extra),
+    database: 'PostgreSQL',
+    drop: () => asAdmin(`drop database if exists ${name} with (force)`).then(() => undefined),
+  };
+}
+
+async function asAdmin(sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function postgresAvailable(): Promise<boolean> {
+  return asAdmin('select 1').then(
+    () => true,
+    () => false,
+  );
+}
+
+const baseEnv = {
+  SETPOINT_MAX_UPLOAD_BYTES: String(uploadCapBytes),
+  SETPOINT_JOB_LEASE_SECONDS: '10',
+  SETPOINT_LOG_LEVEL: 'warn',
+};
+
+/**
+ * One attack class on a fresh server: `attack` uploads and disturbs, returning how many uploads were
+ * accepted (202) and how many answers were the expected refusal; then every accepted run must reach a
+ * terminal state in its expected form.
+ */
+async function campaign(
+  attack: string,
+  expected: string,
+  deployment: Deployment,
+  body: (context: {
+    client: Client;
+    projectId: string;
+    restart(signal: NodeJS.Signals): Promise<void>;
+    databaseName: string | null;
+  }) => Promise<{ tried: number; accepted: number; refusedAsExpected: number }>,
+  outcome: { state: 'DONE' | 'FAILED' | 'ANY' } = { state: 'ANY' },
+): Promise<Row> {
+  const started = performance.now();
+  const key = await createKey(deployment.env);
+  let server = await startApi(deployment.env, true);
+  let peak = 0;
+  let probe = healthProbe(server.url);
+  // a killed server is not expected to answer: each incarnation's probe stops before it is killed
+  const probed: Array<{ max: number; failures: number }> = [];
+  const client = await apiClient(server.url, key);
+  const project = (await client.call('POST', '/api/v1/projects', { name: attack.slice(0, 60) })).json();
+  const databaseName = deployment.env.SETPOINT_DATABASE_URL
+    ? new URL(deployment.env.SETPOINT_DATABASE_URL).pathname.slice(1)
+    : null;
+  let current = client;
+  const result = await body({
+    get client() {
+      return current;
+    },
+    projectId: project.id,
+    databaseName,
+    async restart(signal) {
+      peak = Math.max(peak, peakRssMiB(server.process.pid));
+      probed.push(await probe.stop());
+      server.process.kill(signal);
+      await new Promise((resolve) => server.process.once('exit', resolve));
+      server = await startApi(deployment.env, true);
+      probe = healthProbe(server.url);
+      current = await apiClient(server.url, key);
+    },
+  });
+  const states =
+    (await until(async () => {
+      const all = await runStates(current, project.id);
+      return all.every((state) => terminal.has(state)) && all.length >= result.accepted ? all : undefined;
+    }, 600_000)) ?? (await runStates(current, project.id));
+  peak = Math.max(peak, peakRssMiB(server.process.pid));
+  let maxHealthzMs = 0;
+  let healthFailures = 0;
+  probed.push(await probe.stop());
+  for (const { max, failures } of probed) {
+    maxHealthzMs = Math.max(maxHealthzMs, max);
+    healthFailures += failures;
+  }
+  await server.stop();
+  await deployment.drop();
+  const finished = states.filter((state) => terminal.has(state));
+  const asExpected = finished.filter((state) => outcome.state === 'ANY' || state === outcome.state).length;
+  const row: Row = {
+    attack,
+    database: deployment.database,
+    expected,
+    tried: result.tried,
+    handled: result.refusedAsExpected + Math.min(asExpected, result.accepted),
+    lost: Math.max(0, result.accepted - finished.length),
+    duplicated: Math.max(0, states.length - result.accepted),
+    peakRssMiB: peak,
+    maxHealthzMs: healthFailures > 0 ? Number.POSITIVE_INFINITY : Math.round(maxHealthzMs),
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  process.stdout.write(`${JSON.stringify({ ...row, perIncarnation: probed })}\n`);
+  return row;
+}
+
+/** Sends each upload; counts 202s and, for `refuse`, the 4xx refusals. */
+async function sendAll(client: Client, projectId: string, uploads: Upload[], refuse = false) {
+  let accepted = 0;
+  let refusedAsExpected = 0;
+  for (const file of uploads) {
+    const response = await upload(client, projectId, file);
+    if (response.status === 202) accepted += 1;
+    else if (refuse && response.status >= 400 && response.status < 500) refusedAsExpected += 1;
+  }
+  return { tried: uploads.length, accepted, refusedAsExpected };
+}
+
+function environmentFlood(keys: number): Buffer {
+  const properties: string[] = [];
+  for (let i = 0; i < keys; i++) properties.push(`"spark.flood.${i.toString(36)}":"v"`);
+  const lines = [
+    '{"Event":"SparkListenerLogStart","Spark Version":"3.5.1"}',
+    '{"Event":"SparkListenerApplicationStart","App Name":"hostile","App ID":"app-1","Timestamp":1700000000000,"User":"spark"}',
+    `{"Event":"SparkListenerEnvironmentUpdate","JVM Information":{},"Spark Properties":{${properties.join(',')}},"System Properties":{},"Classpath Entries":{}}`,
+    '{"Event":"SparkListenerApplicationEnd","Timestamp":1700000060000}',
+  ];
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+function realLogs(count: number): Upload[] {
+  return Array.from({ length: count }, (_, i) => ({
+    name: `eventlog-${i}`,
+    bytes: eventLog,
+    withReport: true,
+  }));
+}
+
+async function waitForState(client: () => Client, projectId: string, state: string): Promise<void> {
+  await until(
+    async () => ((await runStates(client(), projectId)).includes(state) ? true : undefined),
+    120_000,
+  );
+}
+
+async function terminateBackends(databaseName: string | null): Promise<void> {
+  if (!databaseName) return;
+  await asAdmin(
+    `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${databaseName}' and pid <> pg_backend_pid()`,
+  );
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const onBoth: Array<(extra: NodeJS.ProcessEnv) => Promise<Deployment>> = [sqliteDeployment];
+  if (await postgresAvailable()) onBoth.push(postgresDeployment);
+
+  // payloads are built before each server starts: compressing them must not compete with the attack
+  const bomb = zipSync({ eventlog: new Uint8Array(1024 * 1024 * 1024) }, { level: 9 });
+  rows.push(
+    await campaign(
+      'hostile upload: zip bomb beyond the upload cap (3 × 1 GiB)',
+      '4xx, nothing stored',
+      await sqliteDeployment(baseEnv),
+      async ({ client, projectId }) => {
+        return sendAll(
+          client,
+          projectId,
+          [0, 1, 2].map((i) => ({ name: `bomb-${i}.zip`, bytes: bomb })),
+          true,
+        );
+      },
+    ),
+  );
+  const inflate = zipSync({ eventlog: new Uint8Array(200 * 1024 * 1024).fill(0x0a) }, { level: 9 });
+  rows.push(
+    await campaign(
+      'hostile upload: zip expanding to 200 MiB within the cap',
+      'accepted, run FAILED (no events)',
+      await sqliteDeployment(baseEnv),
+      async ({ client, projectId }) =>
+        sendAll(client, projectId, [
+          {
+            name: 'inflate.zip',
+            bytes: inflate,
+          },
+        ]),
+      { state: 'FAILED' },
+    ),
+  );
+  const flood = gzipSync(environmentFlood(800_000));
+  rows.push(
+    await campaign(
+      'hostile upload: 800k Spark properties in one line (gzip)',
+      'accepted, run processed, profile small',
+      await sqliteDeployment(baseEnv),
+      async ({ client, projectId }) =>
+        sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: flood, withReport: true }]),
+    ),
+  );
+  const newlines = gzipSync(Buffer.alloc(1024 * 1024 * 1024, 0x0a), { level: 9 });
+  rows.push(
+    await campaign(
+      'hostile upload: gzip of 1 GiB of newlines',
+      'accepted, run FAILED (decompressed limit)',
+      await sqliteDeployment(baseEnv),
+      async ({ client, projectId }) => sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: newlines }]),
+      { state: 'FAILED' },
+    ),
+  );
+  const poison = [
+    { name: 'random', bytes: randomBytes(512 * 1024) },
+    { name: 'truncated.gz', bytes: gzipSync(eventLog).subarray(0, 20_000) },
+    { name: 'text', bytes: Buffer.from('this is not an event log\n'.repeat(10_000)) },
+  ];
+  rows.push(
+    await campaign(
+      'poison logs: random bytes, truncated gzip, non-JSON text',
+      'accepted, each run FAILED with its error',
+      await sqliteDeployment(baseEnv),
+      async ({ client, projectId }) => sendAll(client, projectId, poison),
+      { state: 'FAILED' },
+    ),
+  );
+  for (const deploy of onBoth) {
+    rows.push(
+      await campaign(
+        'crash: kill -9 the server mid-parse, restart (10 runs)',
+        'every run DONE once',
+        await deploy(baseEnv),
+        async ({ client, projectId, restart }) => {
+          const sent = await sendAll(client, projectId, realLogs(10));
+          await waitForState(() => client, projectId, 'PARSING');
+          await restart('SIGKILL');
+          return sent;
+        },
+        { state: 'DONE' },
+      ),
+    );
+  }
+  if (onBoth.length > 1) {
+    rows.push(
+      await campaign(
+        'database: every connection terminated 3 times while 10 runs process',
+        'every run DONE once',
+        await postgresDeployment(baseEnv),
+        async ({ client, projectId, databaseName }) => {
+          const sent = await sendAll(client, projectId, realLogs(10));
+          for (let i = 0; i < 3; i++) {
+            await terminateBackends(databaseName);
+            await new Promise((resolve) => setTimeout(resolve, 1000));
+          }
+          return sent;
+        },
+        { state: 'DONE' },
+      ),
+    );
+  }
+  writeReliabilitySection(rows);
+}
+
+function writeReliabilitySection(rows: Row[]): void {
+  const green = (row: Row) =>
+    row.handled === row.tried && row.lost === 0 && row.duplicated === 0 && row.maxHealthzMs <= healthBoundMs;
+  const table = [
+    '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | result |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...rows.map(
+      (row) =>
+        `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${green(row) ? 'green' : 'RED'} |`,
+    ),
+  ];
+  const section = [
+    '## Fault campaign',
+    '',
+    `Command: \`npm run bench:faults\`. ${machineLine()}`,
+    '',
+    `Each class runs on a fresh \`setpoint serve\` (API + worker, upload cap ${uploadCapBytes / 2 ** 20} MiB, 10 s job lease).`,
+    '*handled*: answered as expected (a refusal with 4xx, or an accepted run that reached the expected',
+    'state); *lost*: accepted runs that never reached DONE or FAILED; *duplicated*: runs beyond the',
+    "accepted uploads; *peak RSS*: the server process's VmHWM (the largest of its incarnations);",
+    `*max \`/healthz\`*: the slowest answer of a probe every 100 ms during the class (goal ≤ ${healthBoundMs} ms).`,
+    '',
+    ...table,
+    '',
+  ].join('\n');
+  const docs = path.join(repoRoot, 'docs/reliability.md');
+  let text = readFileSync(docs, 'utf8');
+  const start = text.indexOf('\n## Fault campaign\n');
+  if (start === -1) text = `${text.trimEnd()}\n\n${section}`;
+  else {
+    const next = text.indexOf('\n## ', start + 1);
+    text = `${text.slice(0, start + 1)}${section}${next === -1 ? '' : `\n${text.slice(next + 1)}`}`;
+  }
+  writeFileSync(docs, text);
+}
+
+await main();

@@ -1,0 +1,184 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Kysely, KyselyPlugin } from 'kysely';
+import type { PipelineDependencies } from 'setpoint/pipeline/pipeline-context';
+import { recommendStep } from 'setpoint/pipeline/steps/recommend-step';
+import type { RecommendationInput, Recommender } from 'setpoint/service/recommendations/recommender';
+import { createRepositories } from 'setpoint/service/repositories';
+import type { Database, RecommendationsTable, RunsTable } from 'setpoint/store/database-schema';
+import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import { runRow } from '../support/run-rows.js';
+import { describeFull } from '../support/tiers.js';
+
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+/** A history far longer than the window: a daily job's eight years. */
+const historyRuns = 3000;
+const windowRuns = 50;
+const cost = JSON.stringify({ totalUsd: 1, components: [] });
+
+/** Counts the rows every query returns: what a step read from the database. */
+class RowCounter implements KyselyPlugin {
+  rows = 0;
+  transformQuery: KyselyPlugin['transformQuery'] = (args) => args.node;
+  transformResult: KyselyPlugin['transformResult'] = async (args) => {
+    this.rows += args.result.rows.length;
+    return args.result;
+  };
+}
+
+async function seedProject(db: Kysely<Database>, projectId: string): Promise<string[]> {
+  await db
+    .insertInto('projects')
+    .values({ id: projectId, name: projectId, description: null, created_at: 0, updated_at: 0 })
+    .execute();
+  const ids: string[] = [];
+  for (let start = 0; start < historyRuns; start += 250) {
+    const runs: RunsTable[] = [];
+    const recommendations: RecommendationsTable[] = [];
+    for (let i = start; i < Math.min(historyRuns, start + 250); i++) {
+      const id = `${projectId}-run-${String(i).padStart(5, '0')}`;
+      ids.push(id);
+      // one run a day; every run's profile is a few hundred bytes here, megabytes in production
+      const createdAt = 1_700_000_000_000 + i * 86_400_000;
+      runs.push(
+        runRow({
+          id,
+          project_id: projectId,
+          external_run_id: `ext-${i}`,
+          pipeline_state: 'DONE',
+          profile: JSON.stringify({ run: i, stages: [] }),
+          cost,
+          created_at: createdAt,
+          updated_at: createdAt,
+        }),
+      );
+      recommendations.push({
+        id: `${projectId}-rec-${i}`,
+        project_id: projectId,
+        idempotency_key: `run:${id}`,
+        state: 'SUCCESS',
+        phase: 'MONITORING',
+        configuration: '{}',
+        prediction: null,
+        explanation: 'seeded',
+        decision: null,
+        based_on_run_id: id,
+        error: null,
+        requested_by: 'pipeline',
+        apply_requested_at: null,
+        apply_requested_by: null,
+        created_at: createdAt + 1,
+        updated_at: createdAt + 1,
+      });
+    }
+    await db.insertInto('runs').values(runs).execute();
+    await db.insertInto('recommendations').values(recommendations).execute();
+  }
+  return ids;
+}
+
+/** The recommendation step over a row-counting connection, with a recommender that records its input. */
+function stepOver(db: Kysely<Database>, counter: RowCounter) {
+  const repositories = createRepositories(db.withPlugin(counter));
+  const inputs: RecommendationInput[] = [];
+  const fleetSizes: number[][] = [];
+  const recommender: Recommender = {
+    async recommend(input) {
+      inputs.push(input);
+      // the fleet prior's relearning reads every other project's window
+      const counts = await input.fleet?.load([...((await input.fleet?.runCounts()) ?? new Map()).keys()]);
+      fleetSizes.push((counts ?? []).map((history) => history.runs.length));
+      return {
+        phase: 'MONITORING',
+        configuration: {},
+        prediction: { runtimeMinutes: { low: 1, mid: 1, high: 1 }, costUsd: { low: 1, mid: 1, high: 1 } },
+        explanation: 'window test',
+      };
+    },
+  };
+  const deps = {
+    runs: repositories.runs,
+    projectRecords: repositories.projects,
+    recommendationRecords: repositories.recommendations,
+    workspaces: { facts: async () => null },
+    recommender,
+    recommendationWindowRuns: windowRuns,
+  } satisfies Partial<PipelineDependencies>;
+  return { step: recommendStep(deps as unknown as PipelineDependencies), inputs, fleetSizes, repositories };
+}
+
+function windowTests(open: () => Promise<StoreConnection>) {
+  let store: StoreConnection;
+  let runIds: string[];
+
+  beforeAll(async () => {
+    store = await open();
+    runIds = await seedProject(store.db, 'long');
+    await seedProject(store.db, 'neighbour');
+  });
+
+  afterAll(async () => {
+    await store?.close();
+  });
+
+  async function generate(basedOnRunId: string, id: string) {
+    const counter = new RowCounter();
+    const { step, inputs, fleetSizes, repositories } = stepOver(store.db, counter);
+    await repositories.recommendations.insertPending({
+      id,
+      projectId: 'long',
+      basedOnRunId,
+      requestedBy: 'test',
+      idempotencyKey: null,
+      now: Date.now(),
+    });
+    counter.rows = 0;
+    await step({ recommendationId: id });
+    const rec = await repositories.recommendations.find(id);
+    return { rowsRead: counter.rows, input: inputs[0], fleetSizes: fleetSizes[0], state: rec?.state };
+  }
+
+  it(`reads at most the ${windowRuns}-run window of a ${historyRuns}-run history, with its past recommendations`, async () => {
+    const newest = runIds.at(-1) as string;
+    const { rowsRead, input, fleetSizes, state } = await generate(newest, 'rec-newest');
+    expect(state).toBe('SUCCESS');
+    expect(input?.runs.map((run) => run.id)).toEqual(runIds.slice(-windowRuns));
+    expect(input?.recommendations.length).toBeLessThanOrEqual(windowRuns);
+    // both projects' windows for the fleet prior, the project's window and past recommendations, and a
+    // handful of single-row lookups: bounded by the window, not by the 6,000 runs in the database
+    expect(fleetSizes).toEqual([windowRuns, windowRuns]);
+    expect(rowsRead).toBeLessThanOrEqual(4 * windowRuns + 20);
+  });
+
+  it('judges an older run of a backlog on the window that ends at it', async () => {
+    const older = runIds[1000] as string;
+    const { rowsRead, input, state } = await generate(older, 'rec-older');
+    expect(state).toBe('SUCCESS');
+    expect(input?.basedOnRunId).toBe(older);
+    expect(input?.runs.map((run) => run.id)).toEqual(runIds.slice(1000 - windowRuns + 1, 1001));
+    expect(rowsRead).toBeLessThanOrEqual(4 * windowRuns + 20);
+  });
+}
+
+describe('recommendation learning window on SQLite', () => {
+  windowTests(() => openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-window-')) }));
+});
+
+describeFull('recommendation learning window on PostgreSQL', 'PostgreSQL', () => {
+  let database: TestPostgresDatabase | undefined;
+  // registered first, so it runs after the store (and its pool) closed
+  afterAll(async () => {
+    await database?.drop();
+  });
+  windowTests(async () => {
+    database = await createTestPostgresDatabase();
+    return openDatabase({
+      databaseUrl: database.url,
+      dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-window-')),
+    });
+  });
+});
