@@ -9,11 +9,7 @@ import {
 } from '../../platforms/emr/api/emr-connection.js';
 import { checkEmrAccess } from '../../platforms/emr/connection/emr-access-check.js';
 import { discoverEmr } from '../../platforms/emr/discovery/discover.js';
-import {
-  defaultProjectTagKey,
-  type GroupingRule,
-  groupingRuleSchema,
-} from '../../platforms/emr/discovery/grouping.js';
+import { defaultProjectTagKey, parseGroupingRule } from '../../platforms/emr/discovery/grouping.js';
 import { examples } from '../help-text.js';
 import { parseNumberOption } from '../option-values.js';
 
@@ -54,25 +50,6 @@ export function connectionFromOptions(options: AccountOptions): EmrConnection {
       `${issue?.path.join('.') || 'account'}: ${issue?.message}`,
     );
   }
-  return parsed.data;
-}
-
-/** `tag`, `tag:<key>`, `cluster-name`, `name-pattern:<regex>`, `step-name`. */
-export function parseGroupingRule(text: string): GroupingRule {
-  const [kind, ...rest] = text.split(':');
-  const argument = rest.join(':');
-  const candidate =
-    kind === 'tag'
-      ? { kind, key: argument || defaultProjectTagKey }
-      : kind === 'name-pattern'
-        ? { kind, pattern: argument }
-        : { kind };
-  const parsed = groupingRuleSchema.safeParse(candidate);
-  if (!parsed.success || (kind === 'name-pattern' && argument === ''))
-    throw new ValidationError(
-      'INVALID_OPTION',
-      `--group-by expects tag[:KEY], cluster-name, name-pattern:REGEX or step-name, got "${text}"`,
-    );
   return parsed.data;
 }
 
@@ -166,7 +143,7 @@ export function registerEmrCommand(program: Command): void {
         json?: boolean;
       };
       const connection = connectionFromOptions(options);
-      const rule = parseGroupingRule(options.groupBy);
+      const rule = parseGroupingRule(options.groupBy, '--group-by');
       const days = parseNumberOption('--since-days', options.sinceDays, { whole: true, min: 1, max: 90 });
       const client = new EmrClient(connection);
       try {
