@@ -24,7 +24,7 @@ import { eventually } from '../databricks/integration-harness.js';
 import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
-vi.setConfig({ testTimeout: 180_000 });
+vi.setConfig({ testTimeout: 400_000 });
 
 const hour = 3_600_000;
 const keys = { accessKeyId: 'AKIAEMULATOR0000', secretAccessKey: 'emulator-secret-never-shown' };
@@ -92,14 +92,14 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
         return done.length >= count ? done : undefined;
       },
       `${count} runs of ${projectId} to be processed`,
-      120_000,
+      300_000,
     );
 
   const readyRecommendation = (projectId: string) =>
     eventually(async () => {
       const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
       return latest?.state === 'SUCCESS' || latest?.state === 'FAILURE' ? latest : undefined;
-    }, `a recommendation for ${projectId}`);
+    }, `a recommendation for ${projectId}`, 300_000);
 
   beforeAll(async () => {
     s3Server = await startS3TestServer(['emr-logs', 'spark-events']);

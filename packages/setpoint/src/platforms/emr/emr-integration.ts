@@ -54,6 +54,8 @@ const unreachableLogCodes = new Set([
   'EMR_STEP_LOGS_UNAVAILABLE',
   'EMR_STEP_NOT_SPARK',
 ]);
+/** The step's stderr or event log is not in the log bucket (yet). */
+const notUploadedYetCodes = new Set(['EMR_EVENT_LOG_NOT_FOUND', 'S3_OBJECT_NOT_FOUND']);
 
 export interface EmrAccountInput {
   name: string;
