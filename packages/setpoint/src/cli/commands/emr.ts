@@ -190,6 +190,7 @@ export function accountBodyFromOptions(options: {
   roleArn?: string;
   externalId?: string;
   accessKeysFromEnv?: boolean;
+  logStoreKeysFromEnv?: boolean;
   endpoint?: string;
   s3Endpoint?: string;
   stsEndpoint?: string;
@@ -221,10 +222,22 @@ export function accountBodyFromOptions(options: {
     : keys
       ? { kind: 'access-keys', ...keys }
       : { kind: 'default-chain' };
+  let logStoreKeys: EmrAccountBody['log_store_keys'];
+  if (options.logStoreKeysFromEnv) {
+    const accessKeyId = process.env.SETPOINT_LOG_STORE_ACCESS_KEY_ID;
+    const secretAccessKey = process.env.SETPOINT_LOG_STORE_SECRET_ACCESS_KEY;
+    if (!accessKeyId || !secretAccessKey)
+      throw new ValidationError(
+        'EMR_KEYS_MISSING',
+        '--log-store-keys-from-env needs SETPOINT_LOG_STORE_ACCESS_KEY_ID and SETPOINT_LOG_STORE_SECRET_ACCESS_KEY in the environment',
+      );
+    logStoreKeys = { access_key_id: accessKeyId, secret_access_key: secretAccessKey };
+  }
   return {
     name: options.name,
     region: connection.region,
     credentials,
+    ...(logStoreKeys ? { log_store_keys: logStoreKeys } : {}),
     grouping: parseGroupingRule(options.groupBy, '--group-by'),
     ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
     ...(connection.s3Endpoint ? { s3_endpoint: connection.s3Endpoint } : {}),
@@ -258,6 +271,10 @@ function registerAccountCommands(emr: Command): void {
       )
       .option('--endpoint <url>', 'an EMR endpoint other than AWS’s (a VPC endpoint)')
       .option('--s3-endpoint <url>', 'an S3-compatible endpoint for the log buckets')
+      .option(
+        '--log-store-keys-from-env',
+        'the S3-compatible log store’s own keys, from SETPOINT_LOG_STORE_ACCESS_KEY_ID / _SECRET_ACCESS_KEY',
+      )
       .option('--sts-endpoint <url>', 'an STS endpoint for --role-arn')
       .option(
         '--group-by <rule>',
