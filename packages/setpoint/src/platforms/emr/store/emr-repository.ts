@@ -140,7 +140,14 @@ export function createEmrRepository(database: Kysely<Database>) {
     },
 
     async recordAppliedConfig(input: Omit<EmrAppliedConfig, 'id' | 'createdAt'>): Promise<EmrAppliedConfig> {
-      const config: EmrAppliedConfig = { ...input, id: newId('cfg'), createdAt: Date.now() };
+      // strictly after the project's previous entry: a rollback in the same millisecond still sorts after
+      const previous = await db
+        .selectFrom('emr_applied_configs')
+        .select((eb) => eb.fn.max('created_at').as('latest'))
+        .where('project_id', '=', input.projectId)
+        .executeTakeFirst();
+      const createdAt = Math.max(Date.now(), Number(previous?.latest ?? 0) + 1);
+      const config: EmrAppliedConfig = { ...input, id: newId('cfg'), createdAt };
       await db
         .insertInto('emr_applied_configs')
         .values({
