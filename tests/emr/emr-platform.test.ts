@@ -366,11 +366,8 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       recommendation_id: recommendation.id,
     });
     expect(applied.status).toBe(200);
-    if (wantedTask === 6 && applied.body.actions.length === 0) {
-      // the recommendation kept the task count: nothing to write, nothing recorded
-      expect(applied.body.config).toBeNull();
-      return;
-    }
+    // the seeded run on 2 core + 6 spot task instances is over-provisioned for a 600-minute SLA
+    expect(wantedTask).toBeLessThan(6);
     expect(applied.body.config).toMatchObject({
       kind: 'apply',
       cluster_id: clusterId,

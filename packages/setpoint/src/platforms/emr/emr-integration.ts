@@ -197,8 +197,8 @@ export function createEmrIntegration(deps: PlatformCore) {
     workloads: DiscoveredWorkload[];
     ungrouped: { run: DiscoveredRun; reason: string }[];
   }> {
-    const rule = await ruleOf(workspaceId, options.rule);
     const { client } = await connect(workspaceId);
+    const rule = await ruleOf(workspaceId, options.rule);
     const imported = await store.workloads(workspaceId);
     const { runs, clusters } = await discoverRuns(client, {
       since: Date.now() - options.sinceDays * dayMs,
