@@ -329,11 +329,11 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
         Name: 'shared-etl',
         Tags: [],
         Instances: { ...nightly('shared').Instances, KeepJobFlowAliveWhenNoSteps: true },
-        Steps: [sessionsStep('2026-03-06T01:00'), sessionsStep('2026-03-06T02:00')],
+        Steps: ['01', '02', '03', '04'].map((at) => sessionsStep(`2026-03-06T${at}:00`)),
       }),
     );
     const clusterId = JobFlowId as string;
-    emulator.context.clock.advance(6 * hour);
+    emulator.context.clock.advance(12 * hour);
     emulator.emr.catchUp();
     await emulator.emr.logsWritten();
 
@@ -346,11 +346,16 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     expect(imported.body.projects[0]).toMatchObject({
       workload: 'hourly-sessions',
       cluster_id: clusterId,
-      queued_runs: 2,
+      queued_runs: 4,
     });
     const projectId = imported.body.projects[0]?.id as string;
-    await processedRuns(projectId, 2);
-    const recommendation = await readyRecommendation(projectId);
+    // past the learning runs: the recommendation judges the cluster rather than exploring
+    const runs = await processedRuns(projectId, 4);
+    const newest = [...runs].sort((a, b) => (b.startedAt ?? 0) - (a.startedAt ?? 0))[0];
+    const recommendation = await eventually(async () => {
+      const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
+      return latest?.basedOnRunId === newest?.id && latest?.state === 'SUCCESS' ? latest : undefined;
+    }, 'a recommendation from the newest run', 300_000);
     expect(recommendation.state).toBe('SUCCESS');
     const groups = recommendation.configuration?.Instances as {
       InstanceGroups: { InstanceRole: string; InstanceCount: number }[];
