@@ -96,10 +96,14 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     );
 
   const readyRecommendation = (projectId: string) =>
-    eventually(async () => {
-      const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
-      return latest?.state === 'SUCCESS' || latest?.state === 'FAILURE' ? latest : undefined;
-    }, `a recommendation for ${projectId}`, 300_000);
+    eventually(
+      async () => {
+        const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
+        return latest?.state === 'SUCCESS' || latest?.state === 'FAILURE' ? latest : undefined;
+      },
+      `a recommendation for ${projectId}`,
+      300_000,
+    );
 
   beforeAll(async () => {
     s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
@@ -351,11 +355,15 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     const projectId = imported.body.projects[0]?.id as string;
     // past the learning runs: the recommendation judges the cluster rather than exploring
     await processedRuns(projectId, 4);
-    const recommendation = await eventually(async () => {
-      const page = await server.services.recommendations.list(projectId, { limit: 10, offset: 0 });
-      const latest = await server.services.recommendations.latest(projectId);
-      return page.total >= 4 && latest.state === 'SUCCESS' ? latest : undefined;
-    }, 'a recommendation from every run', 300_000);
+    const recommendation = await eventually(
+      async () => {
+        const page = await server.services.recommendations.list(projectId, { limit: 10, offset: 0 });
+        const latest = await server.services.recommendations.latest(projectId);
+        return page.total >= 4 && latest.state === 'SUCCESS' ? latest : undefined;
+      },
+      'a recommendation from every run',
+      300_000,
+    );
     expect(recommendation.state).toBe('SUCCESS');
     const groups = recommendation.configuration?.Instances as {
       InstanceGroups: { InstanceRole: string; InstanceCount: number }[];
