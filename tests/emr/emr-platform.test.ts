@@ -365,22 +365,43 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       300_000,
     );
     expect(recommendation.state).toBe('SUCCESS');
-    const groups = recommendation.configuration?.Instances as {
-      InstanceGroups: { InstanceRole: string; InstanceCount: number }[];
-    };
-    const wantedTask =
-      groups.InstanceGroups.find((group) => group.InstanceRole === 'TASK')?.InstanceCount ?? 0;
-
     const taskCount = async () =>
       (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.find(
         (group) => group.InstanceGroupType === 'TASK',
       )?.RequestedInstanceCount;
+
+    // on this seeded cluster the optimizer keeps the shape: applying writes nothing and records nothing
+    expect(recommendation.decision?.action).toBe('keep');
+    const kept = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {
+      recommendation_id: recommendation.id,
+    });
+    expect(kept).toMatchObject({ status: 200, body: { config: null, actions: [] } });
+    expect(await taskCount()).toBe(6);
+
+    // a recommendation that shrinks the task group, written into the store as a fixture (the optimizer's
+    // own choices are tested with the recommender): the resize, its history and its rollback
+    const configuration = structuredClone(recommendation.configuration) as {
+      Instances: { InstanceGroups: { InstanceRole: string; InstanceCount: number }[] };
+    };
+    const taskGroup = configuration.Instances.InstanceGroups.find((group) => group.InstanceRole === 'TASK');
+    if (!taskGroup) throw new Error('the recommendation has no task group');
+    taskGroup.InstanceCount = 2;
+    const wantedTask = 2;
+    await server.services.store.db
+      .updateTable('recommendations')
+      .set({
+        configuration: JSON.stringify(configuration),
+        decision: JSON.stringify({ ...recommendation.decision, action: 'change' }),
+      })
+      .where('id', '=', recommendation.id)
+      .execute();
     const applied = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {
       recommendation_id: recommendation.id,
     });
     expect(applied.status).toBe(200);
-    // the seeded run on 2 core + 6 spot task instances is over-provisioned for a 600-minute SLA
-    expect(wantedTask).toBeLessThan(6);
+    expect(applied.body.actions).toEqual([
+      { kind: 'instance-group', instance_group_id: expect.stringMatching(/^ig-/), from: 6, to: 2 },
+    ]);
     expect(applied.body.config).toMatchObject({
       kind: 'apply',
       cluster_id: clusterId,
