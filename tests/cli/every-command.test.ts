@@ -52,6 +52,22 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 2,
     stderr: /--since-days expects a whole number from 1 to 90, got "0"/,
   },
+  'emr add': {
+    args: ['emr', 'add', '--name', 'x', '--region', 'us-east-1', '--group-by', 'by-magic'],
+    exitCode: 2,
+    stderr: /--group-by expects tag\[:KEY\], cluster-name, name-pattern:REGEX or step-name, got "by-magic"$/,
+  },
+  'emr list': {
+    args: ['emr', 'list', '--profile', 'nosuch'],
+    exitCode: 8,
+    stderr: /no profile "nosuch"/,
+  },
+  'emr remove': { args: ['emr', 'remove'], exitCode: 2, stderr: /missing required argument 'account'/ },
+  'emr import': {
+    args: ['emr', 'import', 'wsp_missing', 'orders', '--since-days', '0'],
+    exitCode: 2,
+    stderr: /--since-days expects a whole number from 1 to 90, got "0"/,
+  },
   'cost estimate': {
     args: [
       'cost',
@@ -266,7 +282,7 @@ const badInputs: Record<string, BadInput> = {
   export: {
     args: ['export', 'prj_missing', '--format', 'yaml'],
     exitCode: 2,
-    stderr: /--format must be terraform or json$/,
+    stderr: /--format must be terraform, json or emr$/,
     remote: true,
   },
   'alerts destinations': {

@@ -47,3 +47,12 @@ export function writeHclBlock(block: HclBlock, indent = ''): string {
   lines.push(`${indent}}`);
   return lines.join('\n');
 }
+
+/** Turns a job or workload name into a valid Terraform identifier. */
+export function terraformResourceName(name: string): string {
+  const cleaned = name
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+  return /^[a-z_]/.test(cleaned) ? cleaned : `job_${cleaned || 'unnamed'}`;
+}

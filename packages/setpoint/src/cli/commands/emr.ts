@@ -1,4 +1,10 @@
 import type { Command } from '@commander-js/extra-typings';
+import type {
+  EmrAccountBody,
+  EmrAccountList,
+  EmrAccountResource,
+  EmrImportResource,
+} from '@setpoint/api-contract/emr';
 import { AppError, ValidationError } from '@setpoint/foundation/errors';
 import { S3Client } from '@setpoint/foundation/s3';
 import { EmrClient } from '../../platforms/emr/api/emr-client.js';
@@ -9,13 +15,11 @@ import {
 } from '../../platforms/emr/api/emr-connection.js';
 import { checkEmrAccess } from '../../platforms/emr/connection/emr-access-check.js';
 import { discoverEmr } from '../../platforms/emr/discovery/discover.js';
-import {
-  defaultProjectTagKey,
-  type GroupingRule,
-  groupingRuleSchema,
-} from '../../platforms/emr/discovery/grouping.js';
+import { defaultProjectTagKey, parseGroupingRule } from '../../platforms/emr/discovery/grouping.js';
 import { examples } from '../help-text.js';
 import { parseNumberOption } from '../option-values.js';
+import { formatTime, printJson, printTable } from '../output.js';
+import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 interface AccountOptions {
   region?: string;
@@ -57,25 +61,6 @@ export function connectionFromOptions(options: AccountOptions): EmrConnection {
   return parsed.data;
 }
 
-/** `tag`, `tag:<key>`, `cluster-name`, `name-pattern:<regex>`, `step-name`. */
-export function parseGroupingRule(text: string): GroupingRule {
-  const [kind, ...rest] = text.split(':');
-  const argument = rest.join(':');
-  const candidate =
-    kind === 'tag'
-      ? { kind, key: argument || defaultProjectTagKey }
-      : kind === 'name-pattern'
-        ? { kind, pattern: argument }
-        : { kind };
-  const parsed = groupingRuleSchema.safeParse(candidate);
-  if (!parsed.success || (kind === 'name-pattern' && argument === ''))
-    throw new ValidationError(
-      'INVALID_OPTION',
-      `--group-by expects tag[:KEY], cluster-name, name-pattern:REGEX or step-name, got "${text}"`,
-    );
-  return parsed.data;
-}
-
 const accountFlags: [flag: string, description: string][] = [
   ['--region <region>', 'the account’s AWS region (default: AWS_REGION)'],
   ['--role-arn <arn>', 'assume this role (from the default credential chain)'],
@@ -95,14 +80,20 @@ function withAccountFlags<T extends { option(flag: string, description: string):
 export function registerEmrCommand(program: Command): void {
   const emr = program
     .command('emr')
-    .description('AWS EMR accounts: check access and discover recurring workloads (local: no server needed)')
+    .description(
+      'AWS EMR accounts: check access and discover workloads locally; add, list, remove and import through the server',
+    )
     .addHelpText(
       'after',
       examples(
         'setpoint emr check --region us-east-1 --role-arn arn:aws:iam::123456789012:role/setpoint --external-id acme',
         'setpoint emr discover --region us-east-1 --group-by tag:setpoint:project-id --since-days 14',
+        'setpoint emr add --name prod --region us-east-1 --role-arn arn:aws:iam::123456789012:role/setpoint --external-id acme',
+        'setpoint emr import wsp_123 nightly-orders hourly-sessions --group-by step-name',
       ),
     );
+
+  registerAccountCommands(emr);
 
   withAccountFlags(emr.command('check').description('check each permission Setpoint needs, one line each'))
     .option('--log-location <s3-uri...>', 'also check s3:ListBucket and s3:GetObject on these log locations')
@@ -166,7 +157,7 @@ export function registerEmrCommand(program: Command): void {
         json?: boolean;
       };
       const connection = connectionFromOptions(options);
-      const rule = parseGroupingRule(options.groupBy);
+      const rule = parseGroupingRule(options.groupBy, '--group-by');
       const days = parseNumberOption('--since-days', options.sinceDays, { whole: true, min: 1, max: 90 });
       const client = new EmrClient(connection);
       try {
@@ -190,4 +181,210 @@ export function registerEmrCommand(program: Command): void {
         client.close();
       }
     });
+}
+
+/** The account body from `emr add` flags; secrets come from the environment, never from a flag. */
+export function accountBodyFromOptions(options: {
+  name: string;
+  region?: string;
+  roleArn?: string;
+  externalId?: string;
+  accessKeysFromEnv?: boolean;
+  logStoreKeysFromEnv?: boolean;
+  endpoint?: string;
+  s3Endpoint?: string;
+  stsEndpoint?: string;
+  groupBy: string;
+}): EmrAccountBody {
+  const connection = connectionFromOptions(options);
+  let keys: { access_key_id: string; secret_access_key: string; session_token?: string } | undefined;
+  if (options.accessKeysFromEnv) {
+    const accessKeyId = process.env.AWS_ACCESS_KEY_ID;
+    const secretAccessKey = process.env.AWS_SECRET_ACCESS_KEY;
+    if (!accessKeyId || !secretAccessKey)
+      throw new ValidationError(
+        'EMR_KEYS_MISSING',
+        '--access-keys-from-env needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment',
+      );
+    keys = {
+      access_key_id: accessKeyId,
+      secret_access_key: secretAccessKey,
+      ...(process.env.AWS_SESSION_TOKEN ? { session_token: process.env.AWS_SESSION_TOKEN } : {}),
+    };
+  }
+  const credentials: EmrAccountBody['credentials'] = options.roleArn
+    ? {
+        kind: 'assume-role',
+        role_arn: options.roleArn,
+        ...(options.externalId ? { external_id: options.externalId } : {}),
+        ...(keys ? { source: keys } : {}),
+      }
+    : keys
+      ? { kind: 'access-keys', ...keys }
+      : { kind: 'default-chain' };
+  let logStoreKeys: EmrAccountBody['log_store_keys'];
+  if (options.logStoreKeysFromEnv) {
+    const accessKeyId = process.env.SETPOINT_LOG_STORE_ACCESS_KEY_ID;
+    const secretAccessKey = process.env.SETPOINT_LOG_STORE_SECRET_ACCESS_KEY;
+    if (!accessKeyId || !secretAccessKey)
+      throw new ValidationError(
+        'EMR_KEYS_MISSING',
+        '--log-store-keys-from-env needs SETPOINT_LOG_STORE_ACCESS_KEY_ID and SETPOINT_LOG_STORE_SECRET_ACCESS_KEY in the environment',
+      );
+    logStoreKeys = { access_key_id: accessKeyId, secret_access_key: secretAccessKey };
+  }
+  return {
+    name: options.name,
+    region: connection.region,
+    credentials,
+    ...(logStoreKeys ? { log_store_keys: logStoreKeys } : {}),
+    grouping: parseGroupingRule(options.groupBy, '--group-by'),
+    ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
+    ...(connection.s3Endpoint ? { s3_endpoint: connection.s3Endpoint } : {}),
+    ...(connection.stsEndpoint ? { sts_endpoint: connection.stsEndpoint } : {}),
+  };
+}
+
+function describeSignIn(account: EmrAccountResource): string {
+  if (account.credential_kind === 'assume-role')
+    return `role ${account.role_arn}${account.has_external_id ? ' (external id set)' : ''}`;
+  if (account.credential_kind === 'access-keys') return `access keys ${account.access_key_id_hint}`;
+  return "the server's default AWS credentials";
+}
+
+/** `emr add|list|remove|import`: the server stores the account (sealed) and runs collection for it. */
+function registerAccountCommands(emr: Command): void {
+  withRemoteOptions(
+    emr
+      .command('add')
+      .description('connect an account to the Setpoint server (secrets are stored encrypted, never shown)')
+      .requiredOption('--name <name>', 'a name for the account')
+      .option('--region <region>', 'the account’s AWS region (default: AWS_REGION)')
+      .option(
+        '--role-arn <arn>',
+        'assume this role (from the server’s credentials or --access-keys-from-env)',
+      )
+      .option('--external-id <id>', 'the external id the role’s trust policy asks for')
+      .option(
+        '--access-keys-from-env',
+        'send AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / AWS_SESSION_TOKEN from this shell',
+      )
+      .option('--endpoint <url>', 'an EMR endpoint other than AWS’s (a VPC endpoint)')
+      .option('--s3-endpoint <url>', 'an S3-compatible endpoint for the log buckets')
+      .option(
+        '--log-store-keys-from-env',
+        'the S3-compatible log store’s own keys, from SETPOINT_LOG_STORE_ACCESS_KEY_ID / _SECRET_ACCESS_KEY',
+      )
+      .option('--sts-endpoint <url>', 'an STS endpoint for --role-arn')
+      .option(
+        '--group-by <rule>',
+        'how steps become projects: tag[:KEY], cluster-name, name-pattern:REGEX or step-name',
+        `tag:${defaultProjectTagKey}`,
+      )
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint emr add --name prod --region us-east-1 --role-arn arn:aws:iam::123456789012:role/setpoint --external-id acme',
+          'AWS_ACCESS_KEY_ID=… AWS_SECRET_ACCESS_KEY=… setpoint emr add --name dev --region eu-west-1 --access-keys-from-env',
+        ),
+      ),
+  ).action(async (options) => {
+    const body = accountBodyFromOptions(options);
+    const account = await remoteClient(options).request<EmrAccountResource>(
+      'POST',
+      '/api/v1/emr/accounts',
+      body,
+    );
+    if (options.json) return printJson(account);
+    process.stdout.write(
+      `added EMR account ${account.id} (${account.name}, ${account.region}) signing in with ${describeSignIn(account)}\n`,
+    );
+  });
+
+  withRemoteOptions(
+    emr
+      .command('list')
+      .description('the EMR accounts of the Setpoint server')
+      .addHelpText('after', examples('setpoint emr list', 'setpoint emr list --json')),
+  ).action(async (options) => {
+    const list = await remoteClient(options).request<EmrAccountList>('GET', '/api/v1/emr/accounts');
+    if (options.json) return printJson(list);
+    printTable(
+      ['ACCOUNT', 'NAME', 'REGION', 'SIGN-IN', 'GROUP BY', 'LAST POLL'],
+      list.items.map((account) => [
+        account.id,
+        account.name,
+        account.region,
+        describeSignIn(account),
+        account.grouping.kind === 'tag'
+          ? `tag:${account.grouping.key}`
+          : account.grouping.kind === 'name-pattern'
+            ? `name-pattern:${account.grouping.pattern}`
+            : account.grouping.kind,
+        formatTime(account.last_reconciled_at),
+      ]),
+    );
+  });
+
+  withRemoteOptions(
+    emr
+      .command('remove')
+      .description('disconnect an EMR account (its projects and runs stay)')
+      .argument('<account>', 'account id')
+      .addHelpText('after', examples('setpoint emr remove wsp_123')),
+  ).action(async (account, options) => {
+    await remoteClient(options).request('DELETE', `/api/v1/emr/accounts/${encodeURIComponent(account)}`);
+    if (options.json) return printJson({ removed: account });
+    process.stdout.write(`removed EMR account ${account}\n`);
+  });
+
+  withRemoteOptions(
+    emr
+      .command('import')
+      .description('make discovered workloads projects; their finished runs are collected')
+      .argument('<account>', 'account id')
+      .argument('<workload...>', 'workload keys (as `setpoint emr discover` lists them)')
+      .option(
+        '--group-by <rule>',
+        'tag[:KEY], cluster-name, name-pattern:REGEX or step-name (default: the account’s)',
+      )
+      .option('--since-days <days>', 'look at clusters created in the last DAYS days', '14')
+      .option('--sla-minutes <minutes>', 'the runtime SLA of the new projects')
+      .option('--no-history', 'do not collect the runs that already finished')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint emr import wsp_123 orders',
+          'setpoint emr import wsp_123 hourly-sessions --group-by step-name --sla-minutes 45',
+        ),
+      ),
+  ).action(async (account, workloads, options) => {
+    const sinceDays = parseNumberOption('--since-days', options.sinceDays, { whole: true, min: 1, max: 90 });
+    const sla =
+      options.slaMinutes === undefined
+        ? undefined
+        : parseNumberOption('--sla-minutes', options.slaMinutes, { min: 1, max: 10_080 });
+    if (options.groupBy) parseGroupingRule(options.groupBy, '--group-by');
+    const result = await remoteClient(options).request<EmrImportResource>(
+      'POST',
+      `/api/v1/emr/accounts/${encodeURIComponent(account)}/import`,
+      {
+        workloads,
+        since_days: sinceDays,
+        collect_history: options.history,
+        ...(options.groupBy ? { group_by: options.groupBy } : {}),
+        ...(sla === undefined ? {} : { settings: { slaMinutes: sla } }),
+      },
+    );
+    if (options.json) return printJson(result);
+    for (const project of result.projects)
+      process.stdout.write(
+        `${project.created ? 'imported' : 'already imported'} ${project.workload} as ${project.id}${project.cluster_id ? ` (long-running cluster ${project.cluster_id})` : ''}: ${project.queued_runs} runs queued\n`,
+      );
+    if (result.missing.length > 0)
+      throw new ValidationError(
+        'EMR_WORKLOAD_NOT_FOUND',
+        `no such workload in the last ${sinceDays} days: ${result.missing.join(', ')} (see setpoint emr discover)`,
+      );
+  });
 }

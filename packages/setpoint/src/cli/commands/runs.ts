@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import type { Page, RunDetailResource, RunResource } from '@setpoint/api-contract';
 import type { CollectRunQueued } from '@setpoint/api-contract/databricks';
+import type { EmrCollectQueued } from '@setpoint/api-contract/emr';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
@@ -36,7 +37,7 @@ export function registerRunsCommand(program: Command): void {
     .description('list runs and submit new ones for a project')
     .addHelpText(
       'after',
-      '\nExamples:\n  setpoint runs list p_123\n  setpoint runs submit p_123 ./eventlog.zst --cluster-report report.json\n  setpoint runs submit p_123 --databricks-run-id 4412 --workspace w_1',
+      '\nExamples:\n  setpoint runs list p_123\n  setpoint runs submit p_123 ./eventlog.zst --cluster-report report.json\n  setpoint runs submit p_123 --databricks-run-id 4412 --workspace w_1\n  setpoint runs submit p_123 --emr-cluster-id j-2AXXXXXXGAPLF --step-id s-1XXXXXXXXXXXX',
     );
 
   withRemoteOptions(
@@ -96,13 +97,16 @@ export function registerRunsCommand(program: Command): void {
   withRemoteOptions(
     runs
       .command('submit')
-      .description('submit a finished run: event log file(s) or a zip, or a Databricks run id to collect')
+      .description(
+        'submit a finished run: event log file(s) or a zip, a Databricks run id or an EMR step to collect',
+      )
       .addHelpText(
         'after',
         examples(
           'setpoint runs submit prj_8f2c1a ./eventlog.zip --cluster-report report.json',
           'setpoint runs submit prj_8f2c1a --eventlog-uri s3://logs/app-1/eventlog --external-run-id 991',
           'setpoint runs submit prj_8f2c1a --databricks-run-id 123456',
+          'setpoint runs submit prj_8f2c1a --emr-cluster-id j-2AXXXXXXGAPLF --step-id s-1XXXXXXXXXXXX',
         ),
       )
       .argument('<project>', 'project id')
@@ -112,11 +116,36 @@ export function registerRunsCommand(program: Command): void {
     .option('--external-run-id <id>', 'your id for the run; re-submitting it is a no-op')
     .option('--eventlog-uri <uri>', 'fetch the event log from an s3:// or https:// URI instead of uploading')
     .option('--databricks-run-id <id>', 'collect this run from the project’s Databricks workspace')
-    .option('--workspace <id>', 'workspace to collect from (default: the project’s)')
+    .option('--emr-cluster-id <id>', 'collect a step of this EMR cluster (with --step-id)')
+    .option('--step-id <id>', 'the EMR step to collect')
+    .option('--workspace <id>', 'workspace or EMR account to collect from (default: the project’s)')
     .action(async (project, eventlogs, options) => {
       const client = remoteClient(options);
       const target = `/api/v1/projects/${encodeURIComponent(project)}/runs`;
       let run: RunResource;
+      if (Boolean(options.emrClusterId) !== Boolean(options.stepId))
+        throw new ValidationError('EMR_STEP_REQUIRED', '--emr-cluster-id and --step-id go together');
+      if (options.emrClusterId && options.stepId) {
+        if (options.databricksRunId || options.eventlogUri || eventlogs.length > 0)
+          throw new ValidationError(
+            'RUN_SOURCE_CONFLICT',
+            'give one source: event log files, --eventlog-uri, --databricks-run-id or --emr-cluster-id',
+          );
+        const queued = await client.request<EmrCollectQueued>(
+          'POST',
+          `/api/v1/projects/${encodeURIComponent(project)}/emr-runs`,
+          {
+            cluster_id: options.emrClusterId,
+            step_id: options.stepId,
+            ...(options.workspace ? { account_id: options.workspace } : {}),
+          },
+        );
+        if (options.json) return printJson(queued);
+        process.stdout.write(
+          `queued collection of EMR step ${queued.step_id} of cluster ${queued.cluster_id} from account ${queued.account_id}\n`,
+        );
+        return;
+      }
       if (options.databricksRunId) {
         const queued = await client.request<CollectRunQueued>(
           'POST',

@@ -1,10 +1,11 @@
 import { ConflictError } from '@setpoint/foundation/errors';
+import { terraformResourceName } from '../../../export/hcl-writer.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
 import { managedFieldsOf } from '../apply/applier.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { parseClusterRefKey } from '../jobs/job-clusters.js';
-import { exportTerraform, terraformResourceName } from './terraform-export.js';
+import { exportTerraform } from './terraform-export.js';
 
 export type ExportFormat = 'terraform' | 'json';
 

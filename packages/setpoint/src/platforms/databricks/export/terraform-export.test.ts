@@ -1,7 +1,8 @@
 import { parse } from '@cdktf/hcl2json';
 import { describe, expect, it } from 'vitest';
+import { terraformResourceName } from '../../../export/hcl-writer.js';
 import { managedFieldPaths } from '../jobs/managed-fields.js';
-import { exportTerraform, ignoreChangesPaths, terraformResourceName } from './terraform-export.js';
+import { exportTerraform, ignoreChangesPaths } from './terraform-export.js';
 
 interface ParsedJob {
   resource: {

@@ -89,12 +89,3 @@ export function exportTerraform(input: TerraformExportInput): string {
   };
   return `${writeHclBlock(resource)}\n`;
 }
-
-/** Turns a job name into a valid Terraform identifier. */
-export function terraformResourceName(name: string): string {
-  const cleaned = name
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, '_')
-    .replace(/^_+|_+$/g, '');
-  return /^[a-z_]/.test(cleaned) ? cleaned : `job_${cleaned || 'unnamed'}`;
-}

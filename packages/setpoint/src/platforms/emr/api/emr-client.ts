@@ -19,6 +19,7 @@ import {
   type AwsCredentialIdentityProvider,
   credentialProvider,
   type EmrConnection,
+  type NodeAgents,
 } from './emr-connection.js';
 import {
   type Cluster,
@@ -71,12 +72,15 @@ export class EmrClient {
   constructor(
     readonly connection: EmrConnection,
     credentials: AwsCredentialIdentityProvider = credentialProvider(connection),
+    /** The service passes its SSRF-guarded agents: the endpoint is user input. */
+    agents?: NodeAgents,
   ) {
     this.sdk = new EMRClient({
       region: connection.region,
       credentials,
       maxAttempts: 4,
       ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
+      ...(agents ? { requestHandler: agents } : {}),
     });
   }
 

@@ -1,5 +1,13 @@
+import type { Agent as HttpAgent } from 'node:http';
+import type { Agent as HttpsAgent } from 'node:https';
 import { fromNodeProviderChain, fromTemporaryCredentials } from '@aws-sdk/credential-providers';
 import { z } from 'zod';
+
+/** Node agents every AWS request of an account goes through (the service's SSRF guard). */
+export interface NodeAgents {
+  httpAgent: HttpAgent;
+  httpsAgent: HttpsAgent;
+}
 
 export type AwsCredentialIdentityProvider = ReturnType<typeof fromNodeProviderChain>;
 type AwsCredentialIdentity = Awaited<ReturnType<AwsCredentialIdentityProvider>>;
@@ -64,7 +72,10 @@ function staticKeys(keys: z.infer<typeof accessKeysSchema>): AwsCredentialIdenti
 }
 
 /** The credential provider for a connection; the SDK caches and refreshes what it returns. */
-export function credentialProvider(connection: EmrConnection): AwsCredentialIdentityProvider {
+export function credentialProvider(
+  connection: EmrConnection,
+  agents?: NodeAgents,
+): AwsCredentialIdentityProvider {
   const credentials = connection.credentials;
   switch (credentials.kind) {
     case 'default-chain':
@@ -85,6 +96,7 @@ export function credentialProvider(connection: EmrConnection): AwsCredentialIden
         clientConfig: {
           region: connection.region,
           ...(connection.stsEndpoint ? { endpoint: connection.stsEndpoint } : {}),
+          ...(agents ? { requestHandler: agents } : {}),
         },
       });
     }

@@ -75,6 +75,15 @@ export async function collectEmrStep(
   s3: S3,
   target: { region: string; clusterId: string; stepId: string },
 ): Promise<CollectedStep> {
+  const { cluster, report } = await describeEmrStep(client, target);
+  return locateEventLog(s3, cluster, report);
+}
+
+/** The step run without its event log: cluster, step, shape and every instance's timeline. */
+export async function describeEmrStep(
+  client: Client,
+  target: { region: string; clusterId: string; stepId: string },
+): Promise<{ cluster: Cluster; report: EmrRunReport }> {
   const cluster = await client.describeCluster(target.clusterId);
   let step: StepSummary | undefined;
   let sparkSteps = 0;
@@ -139,18 +148,27 @@ export async function collectEmrStep(
     scope: transient && sparkSteps === 1 ? 'cluster' : 'step',
     eventLog: { location: null, applicationId: null },
   };
+  return { cluster, report };
+}
+
+/**
+ * Where the step's event log is: the YARN application its stderr names, under the cluster's
+ * `spark.eventLog.dir` on S3. Fails with the reason (and the fix) when it cannot be read.
+ */
+export async function locateEventLog(s3: S3, cluster: Cluster, report: EmrRunReport): Promise<CollectedStep> {
+  const step = report.step;
   const eventLogDir = requireS3EventLogDir(cluster);
   if (!cluster.LogUri?.match(/^s3[an]?:\/\//))
     throw new ValidationError(
       'EMR_STEP_LOGS_UNAVAILABLE',
-      `cluster ${cluster.Id} has no S3 LogUri, so the YARN application of step ${step.Id} cannot be found; launch the cluster with LogUri=s3://<bucket>/emr-logs/`,
+      `cluster ${cluster.Id} has no S3 LogUri, so the YARN application of step ${step.id} cannot be found; launch the cluster with LogUri=s3://<bucket>/emr-logs/`,
     );
-  const stderrUrl = stepStderrUrl(cluster.LogUri, cluster.Id, step.Id);
+  const stderrUrl = stepStderrUrl(cluster.LogUri, cluster.Id, step.id);
   const applicationId = applicationIdFromStepLog(gunzipSync(await readAll(s3, stderrUrl)).toString('utf8'));
   if (!applicationId)
     throw new ValidationError(
       'EMR_STEP_NOT_SPARK',
-      `${stderrUrl} names no YARN application: step ${step.Id} did not run Spark on YARN`,
+      `${stderrUrl} names no YARN application: step ${step.id} did not run Spark on YARN`,
     );
   const { bucket, key } = parseS3Url(eventLogDir);
   const prefix = key === '' ? '' : `${key}/`;
@@ -163,10 +181,13 @@ export async function collectEmrStep(
   if (objects.length === 0)
     throw new NotFoundError(
       'EMR_EVENT_LOG_NOT_FOUND',
-      `no event log for ${applicationId} under ${eventLogDir} (step ${step.Id}); it may not have been uploaded yet`,
+      `no event log for ${applicationId} under ${eventLogDir} (step ${step.id}); it may not have been uploaded yet`,
     );
-  report.eventLog = { location: `s3://${bucket}/${objects[0]}`, applicationId };
-  return { report, eventLogObjects: objects.map((objectKey) => `s3://${bucket}/${objectKey}`) };
+  const located: EmrRunReport = {
+    ...report,
+    eventLog: { location: `s3://${bucket}/${objects[0]}`, applicationId },
+  };
+  return { report: located, eventLogObjects: objects.map((objectKey) => `s3://${bucket}/${objectKey}`) };
 }
 
 /** Downloads the event-log objects into a directory (names kept), for the event-log reader. */

@@ -24,20 +24,22 @@ export function isSparkStep(step: {
 }
 
 /**
- * Discovers the account's clusters (transient and long-running) and their steps since a date, and
- * groups the steps into workloads by the chosen rule.
+ * Every Spark step of the clusters created since a date (transient and long-running), and of the given
+ * clusters however old (the long-running clusters imported workloads run on).
  */
-export async function discoverEmr(
+export async function discoverRuns(
   client: Client,
-  options: DiscoverOptions,
-): Promise<Grouping & { clusters: number }> {
+  options: { since: number; sparkOnly?: boolean; alsoClusterIds?: readonly string[] },
+): Promise<{ runs: DiscoveredRun[]; clusters: number }> {
   const runs: DiscoveredRun[] = [];
-  let clusters = 0;
-  for await (const summary of client.listClusters({ createdAfter: new Date(options.since) })) {
-    clusters += 1;
-    const cluster = await client.describeCluster(summary.Id);
+  const clusterIds: string[] = [];
+  for await (const summary of client.listClusters({ createdAfter: new Date(options.since) }))
+    clusterIds.push(summary.Id);
+  for (const id of options.alsoClusterIds ?? []) if (!clusterIds.includes(id)) clusterIds.push(id);
+  for (const clusterId of clusterIds) {
+    const cluster = await client.describeCluster(clusterId);
     const tags = Object.fromEntries((cluster.Tags ?? []).map((tag) => [tag.Key ?? '', tag.Value ?? '']));
-    for await (const step of client.listSteps(summary.Id)) {
+    for await (const step of client.listSteps(clusterId)) {
       if ((options.sparkOnly ?? true) && !isSparkStep(step)) continue;
       runs.push({
         clusterId: cluster.Id,
@@ -54,5 +56,17 @@ export async function discoverEmr(
       });
     }
   }
+  return { runs, clusters: clusterIds.length };
+}
+
+/**
+ * Discovers the account's clusters (transient and long-running) and their steps since a date, and
+ * groups the steps into workloads by the chosen rule.
+ */
+export async function discoverEmr(
+  client: Client,
+  options: DiscoverOptions,
+): Promise<Grouping & { clusters: number }> {
+  const { runs, clusters } = await discoverRuns(client, options);
   return { ...groupRuns(runs, options.rule), clusters };
 }

@@ -1,29 +1,35 @@
-import { z } from 'zod';
+import { emrGroupingSchema } from '@setpoint/api-contract/emr';
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { z } from 'zod';
 
 /**
  * How recurring EMR workloads become projects (Gradient's "app id"): by a cluster tag (default
  * `setpoint:project-id`), by the cluster's name with run-specific parts removed, by a regular
  * expression on the cluster name, or by step name (for long-running clusters shared by workloads).
  */
-export const groupingRuleSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('tag'), key: z.string().min(1).default('setpoint:project-id') }),
-  z.object({ kind: z.literal('cluster-name') }),
-  z.object({
-    kind: z.literal('name-pattern'),
-    pattern: z.string().refine((pattern) => {
-      try {
-        new RegExp(pattern);
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'not a valid regular expression'),
-  }),
-  z.object({ kind: z.literal('step-name') }),
-]);
+export const groupingRuleSchema = emrGroupingSchema;
 export type GroupingRule = z.infer<typeof groupingRuleSchema>;
 
 export const defaultProjectTagKey = 'setpoint:project-id';
+
+/** `tag`, `tag:<key>`, `cluster-name`, `name-pattern:<regex>`, `step-name` (the CLI's and the API's `group_by`). */
+export function parseGroupingRule(text: string, field = 'group_by'): GroupingRule {
+  const [kind, ...rest] = text.split(':');
+  const argument = rest.join(':');
+  const candidate =
+    kind === 'tag'
+      ? { kind, key: argument || defaultProjectTagKey }
+      : kind === 'name-pattern'
+        ? { kind, pattern: argument }
+        : { kind };
+  const parsed = groupingRuleSchema.safeParse(candidate);
+  if (!parsed.success || (kind === 'name-pattern' && argument === ''))
+    throw new ValidationError(
+      'INVALID_GROUPING',
+      `${field} expects tag[:KEY], cluster-name, name-pattern:REGEX or step-name, got "${text}"`,
+    );
+  return parsed.data;
+}
 
 /** One step of one cluster, as discovery sees it. */
 export interface DiscoveredRun {
@@ -71,7 +77,8 @@ export function normalizeRunName(name: string): string {
   return key === '' ? name : key;
 }
 
-function keyOf(run: DiscoveredRun, rule: GroupingRule): { key: string } | { reason: string } {
+/** The workload a run belongs to by the rule, or why it belongs to none. */
+export function keyOf(run: DiscoveredRun, rule: GroupingRule): { key: string } | { reason: string } {
   switch (rule.kind) {
     case 'tag': {
       const value = run.tags[rule.key];

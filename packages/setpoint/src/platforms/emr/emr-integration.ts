@@ -1,0 +1,528 @@
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { ProjectSettings } from '@setpoint/api-contract';
+import { isAppError, ValidationError } from '@setpoint/foundation/errors';
+import type { PlatformCore } from '../../platform-api/platform.js';
+import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
+import { decideAutoApply } from '../../service/recommendations/auto-apply-policy.js';
+import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
+import type { EmrConnection } from './api/emr-connection.js';
+import { createEmrApplier } from './apply/emr-applier.js';
+import { describeEmrStep, downloadEventLog, locateEventLog } from './collect/step-collector.js';
+import { checkEmrAccess } from './connection/emr-access-check.js';
+import {
+  accountConnectionOf,
+  createEmrConnector,
+  type EmrSignInSummary,
+  type LogStoreKeys,
+  sealedFieldsOf,
+  signInSummary,
+} from './connection/emr-account.js';
+import { discoverRuns } from './discovery/discover.js';
+import {
+  type DiscoveredRun,
+  type GroupingRule,
+  groupRuns,
+  keyOf,
+  type Workload,
+} from './discovery/grouping.js';
+import { createEmrExportService } from './export/emr-export-service.js';
+import type { EmrRunReport } from './runs/emr-run-report.js';
+import { createEmrRepository } from './store/emr-repository.js';
+
+declare module '../../queue/job-queue.js' {
+  interface JobPayloads {
+    /** Collect a finished EMR step (cluster, instances, event log) for its workload's project, or a named one. */
+    'emr.collect': { workspaceId: string; clusterId: string; stepId: string; projectId?: string | undefined };
+    /** Resize a project's long-running cluster to a recommendation. */
+    'emr.apply': { projectId: string; recommendationId: string; actor: string; kind: 'apply' | 'auto-apply' };
+    /** Look for finished steps of imported workloads (new transient clusters, new steps on long-running ones). */
+    'emr.reconcile': { workspaceId: string };
+  }
+}
+
+export const emrJobKinds = ['emr.collect', 'emr.apply', 'emr.reconcile'] as const;
+
+const weekMs = 7 * 86_400_000;
+const dayMs = 86_400_000;
+/** How far before the last poll reconciliation looks again (clusters that took long to finish). */
+const reconcileOverlapMs = 3 * dayMs;
+const finishedStepStates = new Set(['COMPLETED', 'FAILED', 'CANCELLED', 'INTERRUPTED']);
+/** Collection reasons that no retry heals: the run is kept without its event log, with the reason. */
+const unreachableLogCodes = new Set([
+  'EMR_EVENT_LOG_ON_HDFS',
+  'EMR_STEP_LOGS_UNAVAILABLE',
+  'EMR_STEP_NOT_SPARK',
+]);
+/** The step's stderr or event log is not in the log bucket (yet). */
+const notUploadedYetCodes = new Set(['EMR_EVENT_LOG_NOT_FOUND', 'S3_OBJECT_NOT_FOUND']);
+
+export interface EmrAccountInput {
+  name: string;
+  connection: EmrConnection;
+  logStoreKeys?: LogStoreKeys | null | undefined;
+  rule: GroupingRule;
+}
+
+export interface EmrAccount {
+  id: string;
+  name: string;
+  region: string;
+  signIn: EmrSignInSummary;
+  rule: GroupingRule;
+  lastReconciledAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface DiscoveredWorkload extends Workload {
+  /** The project it was imported as, if it was. */
+  projectId: string | null;
+}
+
+export interface ImportedWorkload {
+  key: string;
+  projectId: string;
+  clusterId: string | null;
+  created: boolean;
+  queuedRuns: number;
+}
+
+/** A step not ready for collection yet (still running, cluster still terminating, log not uploaded): retried. */
+export class StepNotReady extends Error {}
+
+/** The long-running cluster a workload's newest run used, or null when it runs on transient clusters. */
+function longRunningClusterOf(workload: Workload): string | null {
+  const newest = workload.runs.at(-1);
+  return newest && !newest.transient ? newest.clusterId : null;
+}
+
+const externalRunIdOf = (clusterId: string, stepId: string) => `${clusterId}:${stepId}`;
+
+/** Everything Setpoint does with an EMR account, wired from the core's services. */
+export function createEmrIntegration(deps: PlatformCore) {
+  const { config } = deps;
+  const store = createEmrRepository(deps.db);
+  const connect = createEmrConnector({ workspaces: deps.workspaces, outbound: deps.outbound });
+  const applier = createEmrApplier({
+    connect,
+    store,
+    projects: deps.projects,
+    recommendations: deps.recommendations,
+  });
+  const exportRecommendation = createEmrExportService({
+    store,
+    projects: deps.projects,
+    recommendations: deps.recommendations,
+    catalog: deps.catalog,
+    region: async (workspaceId) => (await deps.workspaces.facts(workspaceId))?.region ?? 'us-east-1',
+  });
+
+  async function presentAccount(workspaceId: string): Promise<EmrAccount> {
+    const workspace = await deps.workspaces.get(workspaceId);
+    const row = await store.account(workspaceId);
+    if (workspace.platform !== 'emr' || !row)
+      throw new ValidationError('NOT_EMR', `workspace ${workspaceId} is not an EMR account`);
+    const { credentials } = await deps.workspaces.credentials(workspaceId);
+    return {
+      id: workspace.id,
+      name: workspace.name,
+      region: workspace.region ?? '',
+      signIn: signInSummary(accountConnectionOf(workspace, credentials)),
+      rule: row.rule,
+      lastReconciledAt: row.lastReconciledAt,
+      createdAt: workspace.createdAt,
+      updatedAt: workspace.updatedAt,
+    };
+  }
+
+  const accounts = {
+    async create(input: EmrAccountInput, actor: string): Promise<EmrAccount> {
+      const workspace = await deps.workspaces.create(
+        {
+          name: input.name,
+          platform: 'emr',
+          cloud: 'aws',
+          region: input.connection.region,
+          host: input.connection.endpoint ?? null,
+          credentials: sealedFieldsOf({
+            connection: input.connection,
+            logStoreKeys: input.logStoreKeys ?? null,
+          }),
+        },
+        actor,
+      );
+      await store.saveAccount(workspace.id, input.rule);
+      return presentAccount(workspace.id);
+    },
+    async list(): Promise<EmrAccount[]> {
+      const ids = new Set(await store.accountIds());
+      const workspaces = (await deps.workspaces.list()).filter(
+        (workspace) => workspace.platform === 'emr' && ids.has(workspace.id),
+      );
+      return Promise.all(workspaces.map((workspace) => presentAccount(workspace.id)));
+    },
+    get: presentAccount,
+    async setRule(workspaceId: string, rule: GroupingRule): Promise<EmrAccount> {
+      await presentAccount(workspaceId);
+      await store.saveAccount(workspaceId, rule);
+      return presentAccount(workspaceId);
+    },
+    /** Deletes the account; its projects stay with their runs, unlinked. */
+    async remove(workspaceId: string, actor: string): Promise<void> {
+      await presentAccount(workspaceId);
+      await store.removeAccount(workspaceId);
+      await deps.workspaces.remove(workspaceId, actor);
+    },
+  };
+
+  async function checkAccess(workspaceId: string, logLocations: readonly string[] = []) {
+    const { client, s3 } = await connect(workspaceId);
+    return checkEmrAccess(client, s3, { logLocations });
+  }
+
+  async function ruleOf(workspaceId: string, given?: GroupingRule): Promise<GroupingRule> {
+    if (given) return given;
+    const account = await store.account(workspaceId);
+    if (!account) throw new ValidationError('NOT_EMR', `workspace ${workspaceId} is not an EMR account`);
+    return account.rule;
+  }
+
+  async function discover(
+    workspaceId: string,
+    options: { sinceDays: number; rule?: GroupingRule | undefined },
+  ): Promise<{
+    rule: GroupingRule;
+    clusters: number;
+    workloads: DiscoveredWorkload[];
+    ungrouped: { run: DiscoveredRun; reason: string }[];
+  }> {
+    const { client } = await connect(workspaceId);
+    const rule = await ruleOf(workspaceId, options.rule);
+    const imported = await store.workloads(workspaceId);
+    const { runs, clusters } = await discoverRuns(client, {
+      since: Date.now() - options.sinceDays * dayMs,
+      alsoClusterIds: imported.flatMap((workload) => (workload.clusterId ? [workload.clusterId] : [])),
+    });
+    const grouping = groupRuns(runs, rule);
+    return {
+      rule,
+      clusters,
+      workloads: grouping.workloads.map((workload) => ({
+        ...workload,
+        projectId: imported.find((entry) => entry.key === workload.key)?.projectId ?? null,
+      })),
+      ungrouped: grouping.ungrouped,
+    };
+  }
+
+  async function enqueueCollect(workspaceId: string, clusterId: string, stepId: string, projectId?: string) {
+    await deps.queue.enqueue(
+      'emr.collect',
+      { workspaceId, clusterId, stepId, projectId },
+      {
+        idempotencyKey: `emr.collect:${workspaceId}:${clusterId}:${stepId}${projectId ? `:${projectId}` : ''}`,
+      },
+    );
+  }
+
+  /**
+   * Makes recurring workloads projects (one each, named by its key, Gradient's app id) and queues the
+   * collection of their finished runs; a workload imported before keeps its project.
+   */
+  async function importWorkloads(
+    workspaceId: string,
+    options: {
+      keys: readonly string[];
+      sinceDays: number;
+      rule?: GroupingRule | undefined;
+      settings?: Partial<ProjectSettings> | undefined;
+      collectHistory: boolean;
+    },
+    actor: string,
+  ): Promise<{ imported: ImportedWorkload[]; missing: string[] }> {
+    const found = await discover(workspaceId, { sinceDays: options.sinceDays, rule: options.rule });
+    const imported: ImportedWorkload[] = [];
+    const missing: string[] = [];
+    for (const key of new Set(options.keys)) {
+      const workload = found.workloads.find((candidate) => candidate.key === key);
+      if (!workload) {
+        missing.push(key);
+        continue;
+      }
+      let projectId = workload.projectId;
+      const clusterId = longRunningClusterOf(workload);
+      const created = projectId === null;
+      if (projectId === null) {
+        const project = await deps.projects.create(
+          { name: key, workspaceId, appId: key, settings: options.settings },
+          actor,
+        );
+        projectId = project.id;
+        await store.saveWorkload({ projectId, workspaceId, key, rule: found.rule, clusterId });
+      }
+      let queuedRuns = 0;
+      if (options.collectHistory)
+        for (const run of workload.runs.filter((candidate) => finishedStepStates.has(candidate.stepState))) {
+          if (await store.collected(projectId, run.clusterId, run.stepId)) continue;
+          await enqueueCollect(workspaceId, run.clusterId, run.stepId, projectId);
+          queuedRuns += 1;
+        }
+      imported.push({ key, projectId, clusterId, created, queuedRuns });
+    }
+    return { imported, missing };
+  }
+
+  /** The projects a step belongs to: the named one, or the imported workloads whose key it has. */
+  async function projectsOfStep(workspaceId: string, report: EmrRunReport): Promise<string[]> {
+    const run: DiscoveredRun = {
+      clusterId: report.cluster.id,
+      clusterName: report.cluster.name,
+      clusterState: report.cluster.state,
+      transient: report.cluster.transient,
+      tags: report.cluster.tags,
+      createdAt: report.cluster.createdAt,
+      stepId: report.step.id,
+      stepName: report.step.name,
+      stepState: report.step.state,
+      startedAt: report.step.startedAt,
+      endedAt: report.step.endedAt,
+    };
+    return (await store.workloads(workspaceId)).flatMap((workload) => {
+      const key = keyOf(run, workload.rule);
+      return 'key' in key && key.key === workload.key ? [workload.projectId] : [];
+    });
+  }
+
+  async function collect(
+    payload: { workspaceId: string; clusterId: string; stepId: string; projectId?: string | undefined },
+    attempt: number,
+  ): Promise<void> {
+    const { workspaceId, clusterId, stepId } = payload;
+    const { client, s3, account } = await connect(workspaceId);
+    const { cluster, report } = await describeEmrStep(client, {
+      region: account.connection.region,
+      clusterId,
+      stepId,
+    });
+    if (!finishedStepStates.has(report.step.state))
+      throw new StepNotReady(`step ${stepId} of ${clusterId} is ${report.step.state}`);
+    if (report.scope === 'cluster' && report.cluster.endedAt === null)
+      throw new StepNotReady(`cluster ${clusterId} ran only this step and has not terminated yet`);
+    const projectIds = payload.projectId ? [payload.projectId] : await projectsOfStep(workspaceId, report);
+    const pending: string[] = [];
+    for (const projectId of projectIds)
+      if (!(await store.collected(projectId, clusterId, stepId))) pending.push(projectId);
+    if (pending.length === 0) return;
+
+    const status = report.step.state === 'COMPLETED' ? 'SUCCESS' : 'FAILED';
+    const externalRunId = externalRunIdOf(clusterId, stepId);
+    let located: Awaited<ReturnType<typeof locateEventLog>> | undefined;
+    let unreachable: string | undefined;
+    try {
+      located = await locateEventLog(s3, cluster, report);
+    } catch (error) {
+      const lastAttempt = attempt >= config.logMaxIncompleteAttempts;
+      if (isAppError(error) && unreachableLogCodes.has(error.code)) unreachable = error.message;
+      // EMR uploads step logs every few minutes after the step ends: missing ones may still come
+      else if (isAppError(error) && notUploadedYetCodes.has(error.code) && lastAttempt)
+        unreachable = `the step's logs were not uploaded within the wait: ${error.message}`;
+      else if (isAppError(error) && notUploadedYetCodes.has(error.code))
+        throw new StepNotReady(error.message);
+      else throw error;
+    }
+    if (!located) {
+      deps.logger.warn(
+        { workspaceId, clusterId, stepId, reason: unreachable },
+        'EMR step kept without its event log',
+      );
+      for (const projectId of pending) {
+        const { run } = await deps.runs.createWithoutEventLog({
+          projectId,
+          externalRunId,
+          clusterReport: report,
+          status: 'INCOMPLETE',
+          incompleteReason: unreachable ?? 'no event log',
+        });
+        await store.markCollected({ projectId, workspaceId, clusterId, stepId, runId: run.id });
+      }
+      return;
+    }
+    await mkdir(deps.scratchDir, { recursive: true });
+    const directory = await mkdtemp(path.join(deps.scratchDir, 'emr-collect-'));
+    try {
+      const paths = await downloadEventLog(s3, located.eventLogObjects, directory);
+      const files = await Promise.all(
+        paths.map(async (file) => ({
+          name: path.basename(file),
+          path: file,
+          bytes: (await stat(file)).size,
+        })),
+      );
+      for (const projectId of pending) {
+        const { run } = await deps.runs.createFromUpload({
+          projectId,
+          externalRunId,
+          clusterReport: located.report,
+          status,
+          files,
+        });
+        await store.markCollected({ projectId, workspaceId, clusterId, stepId, runId: run.id });
+        await revertWhenBad(projectId, located.report, status);
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }
+
+  /** A change Setpoint just made that failed the run or badly missed the SLA is undone, and auto-apply paused. */
+  async function revertWhenBad(projectId: string, report: EmrRunReport, status: string): Promise<void> {
+    const workload = await store.workloadOfProject(projectId);
+    if (!workload?.clusterId || workload.clusterId !== report.cluster.id) return;
+    const latest = (await applier.history(projectId)).at(-1);
+    if (!latest || (latest.kind !== 'apply' && latest.kind !== 'auto-apply')) return;
+    const project = await deps.projects.get(projectId);
+    const minutes = ((report.step.endedAt ?? 0) - (report.step.startedAt ?? 0)) / 60_000;
+    const sla = project.settings.slaMinutes;
+    const late = sla !== null && minutes > sla * config.slaRevertFactor;
+    if (status !== 'FAILED' && !late) return;
+    const why =
+      status === 'FAILED'
+        ? `step ${report.step.id} failed on the new configuration`
+        : `step ${report.step.id} took ${minutes.toFixed(1)} min, over ${config.slaRevertFactor}× the ${sla} min SLA`;
+    await applier.rollback(projectId, { actor: 'setpoint', kind: 'revert', reason: `reverted: ${why}` });
+    await store.saveGuard(projectId, { paused: true, pauseReason: `reverted: ${why}` });
+  }
+
+  async function reconcile(workspaceId: string): Promise<void> {
+    const account = await store.account(workspaceId);
+    const workloads = await store.workloads(workspaceId);
+    if (!account || workloads.length === 0) return;
+    const startedAt = Date.now();
+    const { client } = await connect(workspaceId);
+    const since =
+      Math.min(account.lastReconciledAt ?? startedAt, ...workloads.map((w) => w.createdAt)) -
+      reconcileOverlapMs;
+    const { runs } = await discoverRuns(client, {
+      since,
+      alsoClusterIds: workloads.flatMap((workload) => (workload.clusterId ? [workload.clusterId] : [])),
+    });
+    for (const run of runs.filter((candidate) => finishedStepStates.has(candidate.stepState)))
+      for (const workload of workloads) {
+        const key = keyOf(run, workload.rule);
+        if (!('key' in key) || key.key !== workload.key) continue;
+        if (await store.collected(workload.projectId, run.clusterId, run.stepId)) continue;
+        await enqueueCollect(workspaceId, run.clusterId, run.stepId, workload.projectId);
+      }
+    await store.markReconciled(workspaceId, startedAt);
+  }
+
+  async function scheduleReconciliation(bucket: string): Promise<void> {
+    for (const workspaceId of new Set((await store.workloads()).map((workload) => workload.workspaceId)))
+      await deps.queue.enqueue(
+        'emr.reconcile',
+        { workspaceId },
+        { idempotencyKey: `emr.reconcile:${workspaceId}:${bucket}` },
+      );
+  }
+
+  /** A recommendation reached SUCCESS: resize the project's long-running cluster when auto-apply allows. */
+  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
+    const workload = await store.workloadOfProject(projectId);
+    if (!workload?.clusterId) return;
+    const project = await deps.projects.get(projectId);
+    const guard = await store.guard(projectId);
+    const since = Date.now() - weekMs;
+    const recent = (await applier.history(projectId)).filter(
+      (entry) => entry.kind === 'auto-apply' && entry.createdAt >= since,
+    );
+    const decision = decideAutoApply({
+      settings: project.settings,
+      paused: guard.paused,
+      pauseReason: guard.pauseReason,
+      changesInPeriod: recent.length,
+      maxChangesPerPeriod: config.maxAutoChangesPerWeek,
+      now: Date.now(),
+    });
+    if (!decision.apply) {
+      deps.logger.info(
+        { projectId, recommendationId, reason: decision.reason },
+        'recommendation not auto-applied',
+      );
+      return;
+    }
+    await deps.queue.enqueue(
+      'emr.apply',
+      { projectId, recommendationId, actor: 'setpoint:auto-apply', kind: 'auto-apply' },
+      { idempotencyKey: `emr.apply:${recommendationId}` },
+    );
+  }
+
+  /** Someone asked to apply: resize the cluster when the project's workload runs on a long-running one. */
+  async function applyRequested(event: RecommendationEvent): Promise<void> {
+    const workload = await store.workloadOfProject(event.projectId);
+    if (!workload?.clusterId) return;
+    await deps.queue.enqueue(
+      'emr.apply',
+      {
+        projectId: event.projectId,
+        recommendationId: event.recommendationId,
+        actor: event.actor,
+        kind: 'apply',
+      },
+      { idempotencyKey: `emr.apply:${event.recommendationId}:${event.at}` },
+    );
+  }
+
+  const handlers: Partial<JobHandlers> = {
+    async 'emr.collect'(payload, context) {
+      try {
+        await collect(payload, context.attempt);
+      } catch (error) {
+        if (error instanceof StepNotReady)
+          deps.logger.info({ ...payload, reason: error.message }, 'EMR step not ready for collection');
+        // an unknown step or cluster, or a report that does not validate, will not change on retry
+        else if (isAppError(error) && (error.kind === 'not_found' || error.kind === 'validation'))
+          throw new PermanentJobError(error.message, { cause: error });
+        throw error;
+      }
+    },
+    async 'emr.apply'(payload) {
+      try {
+        await applier.apply(payload.projectId, payload.recommendationId, {
+          actor: payload.actor,
+          kind: payload.kind,
+        });
+      } catch (error) {
+        // a refusal (paused, transient, running step, changed outside) will not change on retry: park it, visibly
+        if (isAppError(error) && error.kind !== 'upstream' && error.kind !== 'rate_limited')
+          throw new PermanentJobError(error.message, { cause: error });
+        throw error;
+      }
+    },
+    async 'emr.reconcile'({ workspaceId }) {
+      await reconcile(workspaceId);
+    },
+  };
+
+  return {
+    store,
+    connect,
+    accounts,
+    applier,
+    checkAccess,
+    discover,
+    importWorkloads,
+    enqueueCollect,
+    collect,
+    reconcile,
+    scheduleReconciliation,
+    onRecommendationReady,
+    applyRequested,
+    exportRecommendation,
+    latestRecommendationId: async (projectId: string) => (await deps.recommendations.latest(projectId)).id,
+    handlers,
+  };
+}
+
+export type EmrIntegration = ReturnType<typeof createEmrIntegration>;

@@ -1,0 +1,59 @@
+import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platform.js';
+import { EmrRunCoster } from './cost/emr-run-coster.js';
+import { createEmrIntegration, emrJobKinds } from './emr-integration.js';
+import { EmrRecommender } from './recommender/emr-recommender.js';
+import { emrRoutes } from './routes/emr-routes.js';
+import { emrRunReports } from './runs/emr-run-report-reader.js';
+import { migration0050 } from './store/0050-emr-platform.js';
+
+/** The EMR runtime: the boundary's runtime plus what the demo and the tests drive directly. */
+export interface EmrRuntime extends PlatformRuntime {
+  integration: ReturnType<typeof createEmrIntegration>;
+}
+
+/**
+ * AWS EMR as a Setpoint platform: accounts (workspaces of platform `emr`), discovery and import of
+ * recurring workloads, step collection, EC2 + EMR fee + EBS costing, the EMR recommender, resizes of
+ * long-running clusters with apply history and rollback, exports, and the reconciliation poll.
+ */
+export function emrPlatform(): PlatformPlugin {
+  return {
+    name: 'emr',
+    migrations: (dialect) => ({ '0050-emr-platform': migration0050(dialect) }),
+    jobKinds: emrJobKinds,
+    runs: emrRunReports,
+    create(core): EmrRuntime {
+      const integration = createEmrIntegration(core);
+      return {
+        name: 'emr',
+        integration,
+        handlers: integration.handlers,
+        routes: emrRoutes({ integration, projects: core.projects }),
+        coster: new EmrRunCoster(core.catalog),
+        recommender: new EmrRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
+        applyRequested: (event) => integration.applyRequested(event),
+        recommendationReady: (projectId, recommendationId) =>
+          integration.onRecommendationReady(projectId, recommendationId),
+        schedules:
+          core.config.reconcileIntervalSeconds > 0
+            ? [
+                {
+                  name: 'EMR reconciliation',
+                  everySeconds: core.config.reconcileIntervalSeconds,
+                  run: (bucket) => integration.scheduleReconciliation(bucket),
+                },
+              ]
+            : [],
+      };
+    },
+  };
+}
+
+/** The EMR integration of a composed Setpoint: the demo and tests drive it directly. */
+export function emrIntegrationOf(services: {
+  platforms: { named(name: string): PlatformRuntime | undefined };
+}): EmrRuntime['integration'] {
+  const runtime = services.platforms.named('emr');
+  if (!runtime || !('integration' in runtime)) throw new Error('the EMR platform is not registered');
+  return (runtime as EmrRuntime).integration;
+}

@@ -1,0 +1,480 @@
+import type { ProjectSettings } from '@setpoint/api-contract';
+import { idParams } from '@setpoint/api-contract';
+import {
+  type EmrAccountResource,
+  type EmrAppliedConfigResource,
+  type EmrDiscoverResource,
+  emrAccessCheckBody,
+  emrAccessCheckSchema,
+  emrAccountBody,
+  emrAccountListSchema,
+  emrAccountSchema,
+  emrAppliedConfigListSchema,
+  emrApplyBody,
+  emrApplySchema,
+  emrCollectBody,
+  emrCollectQueuedSchema,
+  emrDiscoverQuery,
+  emrDiscoverSchema,
+  emrExportQuery,
+  emrImportBody,
+  emrImportSchema,
+  emrResumeAutoApplySchema,
+  emrRollbackBody,
+  emrRollbackSchema,
+} from '@setpoint/api-contract/emr';
+import { ValidationError } from '@setpoint/foundation/errors';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { principalOf } from '../../../service/auth/principal.js';
+import type { ProjectService } from '../../../service/projects/project-service.js';
+import type { EmrConnection } from '../api/emr-connection.js';
+import type { EmrAppliedConfig } from '../apply/emr-applier.js';
+import type { ResizeAction } from '../apply/resize-plan.js';
+import { parseGroupingRule } from '../discovery/grouping.js';
+import type { DiscoveredWorkload, EmrAccount, EmrIntegration } from '../emr-integration.js';
+
+const bearer = [{ bearerAuth: [] }];
+const tags = ['emr'];
+
+function presentAccount(account: EmrAccount): EmrAccountResource {
+  return {
+    id: account.id,
+    name: account.name,
+    region: account.region,
+    credential_kind: account.signIn.kind,
+    role_arn: account.signIn.roleArn,
+    has_external_id: account.signIn.hasExternalId,
+    access_key_id_hint: account.signIn.accessKeyIdHint,
+    endpoint: account.signIn.endpoint,
+    s3_endpoint: account.signIn.s3Endpoint,
+    sts_endpoint: account.signIn.stsEndpoint,
+    has_log_store_keys: account.signIn.hasLogStoreKeys,
+    grouping: account.rule,
+    last_reconciled_at: account.lastReconciledAt,
+    created_at: account.createdAt,
+    updated_at: account.updatedAt,
+  };
+}
+
+function presentAction(action: ResizeAction) {
+  switch (action.kind) {
+    case 'instance-group':
+      return {
+        kind: action.kind,
+        instance_group_id: action.instanceGroupId,
+        from: action.from,
+        to: action.to,
+      };
+    case 'instance-fleet':
+      return {
+        kind: action.kind,
+        instance_fleet_id: action.instanceFleetId,
+        from: { on_demand: action.from.onDemand, spot: action.from.spot },
+        to: { on_demand: action.to.onDemand, spot: action.to.spot },
+      };
+    case 'managed-scaling':
+      return { kind: action.kind, from: action.from, to: action.to };
+  }
+}
+
+function presentConfig(config: EmrAppliedConfig): EmrAppliedConfigResource {
+  return {
+    id: config.id,
+    recommendation_id: config.recommendationId,
+    kind: config.kind,
+    cluster_id: config.clusterId,
+    actions: config.plan.actions.map(presentAction),
+    undoes: config.undoes,
+    actor: config.actor,
+    reason: config.reason,
+    created_at: config.createdAt,
+  };
+}
+
+function presentWorkload(workload: DiscoveredWorkload): EmrDiscoverResource['workloads'][number] {
+  const newest = workload.runs.at(-1);
+  return {
+    key: workload.key,
+    recurring: workload.recurring,
+    runs: workload.runs.map((run) => ({
+      cluster_id: run.clusterId,
+      cluster_name: run.clusterName,
+      transient: run.transient,
+      step_id: run.stepId,
+      step_name: run.stepName,
+      state: run.stepState,
+      started_at: run.startedAt,
+      ended_at: run.endedAt,
+    })),
+    cluster_ids: workload.clusterIds,
+    long_running_cluster_id: newest && !newest.transient ? newest.clusterId : null,
+    project_id: workload.projectId,
+  };
+}
+
+/** The wire's credentials → the connection's (snake_case to the adapter's camelCase). */
+function connectionOf(body: ReturnType<typeof emrAccountBody.parse>): EmrConnection {
+  const keys = (given: {
+    access_key_id: string;
+    secret_access_key: string;
+    session_token?: string | undefined;
+  }) => ({
+    kind: 'access-keys' as const,
+    accessKeyId: given.access_key_id,
+    secretAccessKey: given.secret_access_key,
+    ...(given.session_token ? { sessionToken: given.session_token } : {}),
+  });
+  const credentials = body.credentials;
+  return {
+    region: body.region,
+    credentials:
+      credentials.kind === 'default-chain'
+        ? credentials
+        : credentials.kind === 'access-keys'
+          ? keys(credentials)
+          : {
+              kind: 'assume-role',
+              roleArn: credentials.role_arn,
+              ...(credentials.external_id ? { externalId: credentials.external_id } : {}),
+              ...(credentials.session_name ? { sessionName: credentials.session_name } : {}),
+              ...(credentials.source ? { source: keys(credentials.source) } : {}),
+            },
+    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
+    ...(body.s3_endpoint ? { s3Endpoint: body.s3_endpoint } : {}),
+    ...(body.sts_endpoint ? { stsEndpoint: body.sts_endpoint } : {}),
+  };
+}
+
+/** The EMR platform's HTTP routes (`docs/api.md`, tag `emr`). */
+export function emrRoutes(deps: {
+  integration: EmrIntegration;
+  projects: Pick<ProjectService, 'get'>;
+}): FastifyPluginAsyncZod {
+  const { integration } = deps;
+  /** The project's EMR account, or the one given. */
+  const accountOfProject = async (projectId: string, given?: string) => {
+    const project = await deps.projects.get(projectId);
+    const accountId = given ?? project.workspaceId;
+    if (!accountId)
+      throw new ValidationError('EMR_ACCOUNT_REQUIRED', 'the project has no EMR account; pass account_id');
+    return { project, accountId };
+  };
+  return async (app) => {
+    app.post(
+      '/api/v1/emr/accounts',
+      {
+        schema: {
+          tags,
+          summary: 'Connect an AWS account and region: credentials are stored encrypted and never shown',
+          security: bearer,
+          body: emrAccountBody,
+          response: { 201: emrAccountSchema },
+        },
+      },
+      async (request, reply) => {
+        const account = await integration.accounts.create(
+          {
+            name: request.body.name,
+            connection: connectionOf(request.body),
+            logStoreKeys: request.body.log_store_keys
+              ? {
+                  accessKeyId: request.body.log_store_keys.access_key_id,
+                  secretAccessKey: request.body.log_store_keys.secret_access_key,
+                }
+              : null,
+            rule: request.body.grouping,
+          },
+          principalOf(request).actor,
+        );
+        return reply.status(201).send(presentAccount(account));
+      },
+    );
+
+    app.get(
+      '/api/v1/emr/accounts',
+      {
+        schema: {
+          tags,
+          summary: 'Every EMR account',
+          security: bearer,
+          response: { 200: emrAccountListSchema },
+        },
+      },
+      async () => ({ items: (await integration.accounts.list()).map(presentAccount) }),
+    );
+
+    app.get(
+      '/api/v1/emr/accounts/:id',
+      {
+        schema: {
+          tags,
+          summary: 'One EMR account (its sign-in kind and role, never its secrets)',
+          security: bearer,
+          params: idParams,
+          response: { 200: emrAccountSchema },
+        },
+      },
+      async (request) => presentAccount(await integration.accounts.get(request.params.id)),
+    );
+
+    app.delete(
+      '/api/v1/emr/accounts/:id',
+      {
+        schema: {
+          tags,
+          summary: 'Disconnect an EMR account: its projects and runs stay, unlinked',
+          security: bearer,
+          params: idParams,
+        },
+      },
+      async (request, reply) => {
+        await integration.accounts.remove(request.params.id, principalOf(request).actor);
+        return reply.status(204).send();
+      },
+    );
+
+    app.post(
+      '/api/v1/emr/accounts/:id/check',
+      {
+        schema: {
+          tags,
+          summary: 'Check each permission Setpoint needs in the account, one line each',
+          security: bearer,
+          params: idParams,
+          body: emrAccessCheckBody,
+          response: { 200: emrAccessCheckSchema },
+        },
+      },
+      async (request) => {
+        const checks = await integration.checkAccess(request.params.id, request.body.log_locations);
+        return {
+          ok: checks.every((check) => check.neededFor !== 'collect' || check.status !== 'missing'),
+          checks: checks.map((check) => ({
+            permission: check.permission,
+            needed_for: check.neededFor,
+            status: check.status,
+            detail: check.detail,
+            resource: check.resource ?? null,
+          })),
+        };
+      },
+    );
+
+    app.get(
+      '/api/v1/emr/accounts/:id/discover',
+      {
+        schema: {
+          tags,
+          summary: 'Clusters and their Spark steps, grouped into recurring workloads by a rule',
+          security: bearer,
+          params: idParams,
+          querystring: emrDiscoverQuery,
+          response: { 200: emrDiscoverSchema },
+        },
+      },
+      async (request) => {
+        const found = await integration.discover(request.params.id, {
+          sinceDays: request.query.since_days,
+          rule: request.query.group_by ? parseGroupingRule(request.query.group_by) : undefined,
+        });
+        return {
+          grouping: found.rule,
+          clusters: found.clusters,
+          workloads: found.workloads.map(presentWorkload),
+          ungrouped: found.ungrouped.map(({ run, reason }) => ({
+            cluster_id: run.clusterId,
+            step_id: run.stepId,
+            reason,
+          })),
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/emr/accounts/:id/import',
+      {
+        schema: {
+          tags,
+          summary: 'Import workloads: one project each, their finished runs queued for collection',
+          security: bearer,
+          params: idParams,
+          body: emrImportBody,
+          response: { 200: emrImportSchema },
+        },
+      },
+      async (request) => {
+        const result = await integration.importWorkloads(
+          request.params.id,
+          {
+            keys: request.body.workloads,
+            sinceDays: request.body.since_days,
+            rule: request.body.group_by ? parseGroupingRule(request.body.group_by) : undefined,
+            // project creation validates the settings against the full schema
+            settings: request.body.settings as Partial<ProjectSettings> | undefined,
+            collectHistory: request.body.collect_history,
+          },
+          principalOf(request).actor,
+        );
+        return {
+          projects: result.imported.map((entry) => ({
+            id: entry.projectId,
+            workload: entry.key,
+            cluster_id: entry.clusterId,
+            created: entry.created,
+            queued_runs: entry.queuedRuns,
+          })),
+          missing: result.missing,
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/emr-runs',
+      {
+        schema: {
+          tags,
+          summary: 'Collect a finished EMR step for this project from its account',
+          security: bearer,
+          params: idParams,
+          body: emrCollectBody,
+          response: { 202: emrCollectQueuedSchema },
+        },
+      },
+      async (request, reply) => {
+        const { project, accountId } = await accountOfProject(request.params.id, request.body.account_id);
+        await integration.accounts.get(accountId);
+        await integration.enqueueCollect(
+          accountId,
+          request.body.cluster_id,
+          request.body.step_id,
+          project.id,
+        );
+        return reply.status(202).send({
+          queued: true as const,
+          account_id: accountId,
+          cluster_id: request.body.cluster_id,
+          step_id: request.body.step_id,
+        });
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/emr/apply',
+      {
+        schema: {
+          tags,
+          summary:
+            "Resize the project's long-running cluster to a recommendation (task capacity, scaling limits)",
+          security: bearer,
+          params: idParams,
+          body: emrApplyBody,
+          response: { 200: emrApplySchema },
+        },
+      },
+      async (request) => {
+        const { project } = await accountOfProject(request.params.id);
+        const recommendationId =
+          request.body.recommendation_id ?? (await integration.latestRecommendationId(project.id));
+        const result = await integration.applier.apply(project.id, recommendationId, {
+          actor: principalOf(request).actor,
+          kind: 'apply',
+        });
+        return {
+          config: result.config ? presentConfig(result.config) : null,
+          actions: result.plan.actions.map(presentAction),
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/emr/rollback',
+      {
+        schema: {
+          tags,
+          summary:
+            "Undo Setpoint's latest change to the cluster, or every change after an applied configuration",
+          security: bearer,
+          params: idParams,
+          body: emrRollbackBody,
+          response: { 200: emrRollbackSchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        const undone = await integration.applier.rollback(request.params.id, {
+          toConfigId: request.body.to,
+          actor: principalOf(request).actor,
+        });
+        return { undone: undone.map(presentConfig) };
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/emr/applied-configs',
+      {
+        schema: {
+          tags,
+          summary:
+            "Every change Setpoint made to the project's cluster, oldest first, and whether auto-apply is paused",
+          security: bearer,
+          params: idParams,
+          response: { 200: emrAppliedConfigListSchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        const [history, guard] = await Promise.all([
+          integration.applier.history(request.params.id),
+          integration.store.guard(request.params.id),
+        ]);
+        return {
+          items: history.map(presentConfig),
+          auto_apply_paused: guard.paused,
+          pause_reason: guard.pauseReason,
+        };
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/emr/resume-auto-apply',
+      {
+        schema: {
+          tags,
+          summary: 'Resume auto-apply after an external change or a revert paused it',
+          security: bearer,
+          params: idParams,
+          response: { 200: emrResumeAutoApplySchema },
+        },
+      },
+      async (request) => {
+        await deps.projects.get(request.params.id);
+        await integration.applier.resumeAutoApply(request.params.id);
+        return { resumed: true as const };
+      },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/emr/export',
+      {
+        schema: {
+          tags,
+          summary:
+            'A recommendation as RunJobFlow JSON (Instances, ManagedScalingPolicy) or Terraform for aws_emr_cluster',
+          security: bearer,
+          params: idParams,
+          querystring: emrExportQuery,
+        },
+      },
+      async (request, reply) => {
+        const text = await integration.exportRecommendation(
+          request.params.id,
+          request.query.format,
+          request.query.recommendation,
+        );
+        return reply
+          .type(request.query.format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
+          .send(text);
+      },
+    );
+  };
+}

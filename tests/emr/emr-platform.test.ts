@@ -1,0 +1,493 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  EMRClient,
+  ListInstanceGroupsCommand,
+  RunJobFlowCommand,
+  type RunJobFlowCommandInput,
+} from '@aws-sdk/client-emr';
+import type {
+  EmrAccountResource,
+  EmrAppliedConfigList,
+  EmrApplyResource,
+  EmrDiscoverResource,
+  EmrImportResource,
+  EmrRollbackResource,
+} from '@setpoint/api-contract/emr';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { loadConfig } from 'setpoint/config/load-config';
+import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
+import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../databricks/integration-harness.js';
+import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+
+// The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
+vi.setConfig({ testTimeout: 400_000 });
+
+const hour = 3_600_000;
+const keys = { accessKeyId: 'AKIAEMULATOR0000', secretAccessKey: 'emulator-secret-never-shown' };
+const logConfig = [
+  { Classification: 'spark-defaults', Properties: { 'spark.eventLog.dir': 's3a://spark-events/apps' } },
+];
+
+function nightly(date: string): RunJobFlowCommandInput {
+  return {
+    Name: `nightly-orders-${date}`,
+    ReleaseLabel: 'emr-7.2.0',
+    LogUri: 's3://emr-logs/logs/',
+    Tags: [{ Key: 'setpoint:project-id', Value: 'orders' }],
+    Configurations: logConfig,
+    Instances: {
+      KeepJobFlowAliveWhenNoSteps: false,
+      InstanceGroups: [
+        { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+        { InstanceRole: 'CORE', InstanceType: 'r5.2xlarge', InstanceCount: 2 },
+        { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'r5.2xlarge', InstanceCount: 6 },
+      ],
+    },
+    Steps: [
+      {
+        Name: 'orders-etl',
+        HadoopJarStep: {
+          Jar: 'command-runner.jar',
+          Args: ['spark-submit', '--deploy-mode', 'cluster', 's3://jobs/join-heavy-etl.py'],
+        },
+      },
+    ],
+  };
+}
+
+const sessionsStep = (at: string) => ({
+  Name: `hourly-sessions ${at}`,
+  HadoopJarStep: { Jar: 'command-runner.jar', Args: ['spark-submit', 's3://jobs/skewed-join.py'] },
+});
+
+describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
+  let s3Server: S3TestServer;
+  let emulator: RunningEmulator;
+  let server: RunningServer;
+  let launcher: EMRClient;
+  let token: string;
+  let accountId: string;
+
+  const api = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
+    const response = await server.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
+  };
+
+  const processedRuns = (projectId: string, count: number) =>
+    eventually(
+      async () => {
+        const page = await server.services.runs.list(projectId, { limit: 50, offset: 0 });
+        const done = page.items.filter(
+          (run) => run.pipelineState === 'DONE' || run.pipelineState === 'FAILED',
+        );
+        return done.length >= count ? done : undefined;
+      },
+      `${count} runs of ${projectId} to be processed`,
+      300_000,
+    );
+
+  const readyRecommendation = (projectId: string) =>
+    eventually(
+      async () => {
+        const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
+        return latest?.state === 'SUCCESS' || latest?.state === 'FAILURE' ? latest : undefined;
+      },
+      `a recommendation for ${projectId}`,
+      300_000,
+    );
+
+  beforeAll(async () => {
+    s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
+    emulator = await startEmulator({
+      port: 0,
+      clockSpeed: 0,
+      seed: 5,
+      preloadJobs: false,
+      s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
+      emr: { region: 'us-east-1' },
+    });
+    launcher = new EMRClient({ endpoint: emulator.url, region: 'us-east-1', credentials: keys });
+    const config = loadConfig(
+      { dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-')), port: 0 },
+      {
+        SETPOINT_LOG_LEVEL: 'warn',
+        SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
+        SETPOINT_JOB_MAX_ATTEMPTS: '8',
+        SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
+        SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
+        SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
+      },
+    );
+    server = await startServer(config);
+    const key = await server.services.apiKeys.create('emr-test', 'test');
+    token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+
+    for (const date of ['2026-03-02', '2026-03-03', '2026-03-04']) {
+      await launcher.send(new RunJobFlowCommand(nightly(date)));
+      emulator.context.clock.advance(8 * hour);
+    }
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+  }, 120_000);
+
+  afterAll(async () => {
+    launcher?.destroy();
+    await server?.stop();
+    await emulator?.close();
+    await s3Server?.close();
+  });
+
+  it('refuses a bad account with a 400 and a JSON error naming the field', async () => {
+    const badRegion = await api<{ error: { message: string } }>('POST', '/api/v1/emr/accounts', {
+      name: 'x',
+      region: 'mars-1',
+      credentials: { kind: 'default-chain' },
+    });
+    expect(badRegion.status).toBe(400);
+    expect(JSON.stringify(badRegion.body)).toMatch(/region/);
+    const badRole = await api('POST', '/api/v1/emr/accounts', {
+      name: 'x',
+      region: 'us-east-1',
+      credentials: { kind: 'assume-role', role_arn: 'setpoint-role' },
+    });
+    expect(badRole.status).toBe(400);
+    expect(JSON.stringify(badRole.body)).toMatch(/role ARN looks like/);
+  });
+
+  it('connects an account whose secrets are stored sealed and never shown', async () => {
+    const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
+      name: 'analytics prod',
+      region: 'us-east-1',
+      endpoint: emulator.url,
+      s3_endpoint: s3Server.endpoint,
+      credentials: {
+        kind: 'access-keys',
+        access_key_id: keys.accessKeyId,
+        secret_access_key: keys.secretAccessKey,
+      },
+      log_store_keys: {
+        access_key_id: s3Server.credentials.accessKeyId,
+        secret_access_key: s3Server.credentials.secretAccessKey,
+      },
+      grouping: { kind: 'tag', key: 'setpoint:project-id' },
+    });
+    expect(created.status).toBe(201);
+    accountId = created.body.id;
+    expect(created.body).toMatchObject({
+      credential_kind: 'access-keys',
+      access_key_id_hint: '…0000',
+      has_log_store_keys: true,
+      endpoint: emulator.url,
+      grouping: { kind: 'tag', key: 'setpoint:project-id' },
+    });
+    const listed = await api<{ items: EmrAccountResource[] }>('GET', '/api/v1/emr/accounts');
+    expect(listed.body.items.map((account) => account.id)).toEqual([accountId]);
+
+    const everything = JSON.stringify([created.body, listed.body]);
+    expect(everything).not.toContain(keys.secretAccessKey);
+    expect(everything).not.toContain(keys.accessKeyId);
+    const rows = await server.services.store.db.selectFrom('workspaces').selectAll().execute();
+    expect(JSON.stringify(rows)).not.toContain(keys.secretAccessKey);
+    expect(rows.find((row) => row.id === accountId)).toMatchObject({ platform: 'emr', cloud: 'aws' });
+
+    const role = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
+      name: 'via role',
+      region: 'eu-west-1',
+      credentials: {
+        kind: 'assume-role',
+        role_arn: 'arn:aws:iam::123456789012:role/setpoint',
+        external_id: 'acme-external-id',
+      },
+    });
+    expect(role.body).toMatchObject({
+      credential_kind: 'assume-role',
+      role_arn: 'arn:aws:iam::123456789012:role/setpoint',
+      has_external_id: true,
+      access_key_id_hint: null,
+    });
+    expect(JSON.stringify(role.body)).not.toContain('acme-external-id');
+    expect((await api('DELETE', `/api/v1/emr/accounts/${role.body.id}`)).status).toBe(204);
+    expect((await api('GET', `/api/v1/emr/accounts/${role.body.id}`)).status).toBe(404);
+  });
+
+  it('checks the account’s permissions, one line each', async () => {
+    const checked = await api<{ ok: boolean; checks: { permission: string; status: string }[] }>(
+      'POST',
+      `/api/v1/emr/accounts/${accountId}/check`,
+      {},
+    );
+    expect(checked.status).toBe(200);
+    expect(checked.body.ok).toBe(true);
+    expect(checked.body.checks.map((check) => check.permission)).toEqual(
+      expect.arrayContaining([
+        'elasticmapreduce:ListInstances',
+        's3:GetObject',
+        'elasticmapreduce:PutManagedScalingPolicy',
+      ]),
+    );
+    expect(checked.body.checks.every((check) => check.status === 'held')).toBe(true);
+  });
+
+  it('flows a discovered workload trigger → collect → parse → cost → model → recommendation', async () => {
+    const discovered = await api<EmrDiscoverResource>(
+      'GET',
+      `/api/v1/emr/accounts/${accountId}/discover?since_days=30`,
+    );
+    expect(discovered.status).toBe(200);
+    const orders = discovered.body.workloads.find((workload) => workload.key === 'orders');
+    expect(orders).toMatchObject({ recurring: true, project_id: null, long_running_cluster_id: null });
+    expect(orders?.runs).toHaveLength(3);
+
+    const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['orders', 'no-such-workload'],
+      since_days: 30,
+      settings: { slaMinutes: 240 },
+    });
+    expect(imported.status).toBe(200);
+    expect(imported.body.missing).toEqual(['no-such-workload']);
+    const project = imported.body.projects[0];
+    expect(project).toMatchObject({ workload: 'orders', cluster_id: null, created: true, queued_runs: 3 });
+    const projectId = project?.id as string;
+
+    const runs = await processedRuns(projectId, 3);
+    for (const run of runs) {
+      expect(run).toMatchObject({ pipelineState: 'DONE', status: 'SUCCESS' });
+      expect(run.externalRunId).toMatch(/^j-[A-Z0-9]+:s-[A-Z0-9]+$/);
+      expect(run.clusterFacts).toMatchObject({
+        cloud: 'aws',
+        nodeTypeId: 'r5.2xlarge',
+        driverNodeTypeId: 'm5.xlarge',
+      });
+      const lines = Object.fromEntries((run.cost?.lines ?? []).map((line) => [line.item, line.usd]));
+      expect(lines['EMR fee']).toBeGreaterThan(0);
+      expect(lines['EC2 compute']).toBeGreaterThan(lines['EMR fee'] ?? Infinity);
+    }
+    const recommendation = await readyRecommendation(projectId);
+    expect(recommendation.state).toBe('SUCCESS');
+    expect(recommendation.configuration).toHaveProperty('Instances.InstanceGroups');
+
+    // the same import again keeps the project and queues nothing new
+    const again = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['orders'],
+      since_days: 30,
+    });
+    expect(again.body.projects[0]).toMatchObject({ id: projectId, created: false, queued_runs: 0 });
+
+    // a transient workload has no running cluster to resize: the next launch takes the recommendation
+    const refused = await api<{ error: { code: string; message: string } }>(
+      'POST',
+      `/api/v1/projects/${projectId}/emr/apply`,
+      {},
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('EMR_TRANSIENT_WORKLOAD');
+
+    const exported = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/emr/export?format=json`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.json()).toMatchObject({
+      project: projectId,
+      recommendation: recommendation.id,
+      run_job_flow: recommendation.configuration,
+    });
+    const terraform = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/emr/export?format=terraform`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(terraform.body).toMatch(/resource "aws_emr_cluster" "orders"/);
+    expect(terraform.body).toMatch(/ignore_changes/);
+  });
+
+  it('reconciliation collects a new run of an imported workload that nobody announced', async () => {
+    const integration = emrIntegrationOf(server.services);
+    const [workload] = await integration.store.workloads(accountId);
+    const projectId = workload?.projectId as string;
+    const { JobFlowId } = await launcher.send(new RunJobFlowCommand(nightly('2026-03-05')));
+    emulator.context.clock.advance(8 * hour);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+
+    await integration.reconcile(accountId);
+    const runs = await processedRuns(projectId, 4);
+    expect(runs.some((run) => run.externalRunId.startsWith(`${JobFlowId}:`))).toBe(true);
+    expect((await integration.accounts.get(accountId)).lastReconciledAt).not.toBeNull();
+  });
+
+  it('resizes a long-running cluster to the recommendation, records it, and rolls it back', async () => {
+    const { JobFlowId } = await launcher.send(
+      new RunJobFlowCommand({
+        ...nightly('shared'),
+        Name: 'shared-etl',
+        Tags: [],
+        Instances: { ...nightly('shared').Instances, KeepJobFlowAliveWhenNoSteps: true },
+        Steps: ['01', '02', '03', '04'].map((at) => sessionsStep(`2026-03-06T${at}:00`)),
+      }),
+    );
+    const clusterId = JobFlowId as string;
+    emulator.context.clock.advance(12 * hour);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+
+    const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['hourly-sessions'],
+      group_by: 'step-name',
+      since_days: 30,
+      settings: { slaMinutes: 600 },
+    });
+    expect(imported.body.projects[0]).toMatchObject({
+      workload: 'hourly-sessions',
+      cluster_id: clusterId,
+      queued_runs: 4,
+    });
+    const projectId = imported.body.projects[0]?.id as string;
+    // past the learning runs: the recommendation judges the cluster rather than exploring
+    await processedRuns(projectId, 4);
+    const recommendation = await eventually(
+      async () => {
+        const page = await server.services.recommendations.list(projectId, { limit: 10, offset: 0 });
+        const latest = await server.services.recommendations.latest(projectId);
+        return page.total >= 4 && latest.state === 'SUCCESS' ? latest : undefined;
+      },
+      'a recommendation from every run',
+      300_000,
+    );
+    expect(recommendation.state).toBe('SUCCESS');
+    const taskCount = async () =>
+      (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.find(
+        (group) => group.InstanceGroupType === 'TASK',
+      )?.RequestedInstanceCount;
+
+    // on this seeded cluster the optimizer keeps the shape: applying writes nothing and records nothing
+    expect(recommendation.decision?.action).toBe('keep');
+    const kept = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {
+      recommendation_id: recommendation.id,
+    });
+    expect(kept).toMatchObject({ status: 200, body: { config: null, actions: [] } });
+    expect(await taskCount()).toBe(6);
+
+    // a recommendation that shrinks the task group, written into the store as a fixture (the optimizer's
+    // own choices are tested with the recommender): the resize, its history and its rollback
+    const configuration = structuredClone(recommendation.configuration) as {
+      Instances: { InstanceGroups: { InstanceRole: string; InstanceCount: number }[] };
+    };
+    const taskGroup = configuration.Instances.InstanceGroups.find((group) => group.InstanceRole === 'TASK');
+    if (!taskGroup) throw new Error('the recommendation has no task group');
+    taskGroup.InstanceCount = 2;
+    const wantedTask = 2;
+    await server.services.store.db
+      .updateTable('recommendations')
+      .set({
+        configuration: JSON.stringify(configuration),
+        decision: JSON.stringify({ ...recommendation.decision, action: 'change' }),
+      })
+      .where('id', '=', recommendation.id)
+      .execute();
+    const applied = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {
+      recommendation_id: recommendation.id,
+    });
+    expect(applied.status).toBe(200);
+    expect(applied.body.actions).toEqual([
+      { kind: 'instance-group', instance_group_id: expect.stringMatching(/^ig-/), from: 6, to: 2 },
+    ]);
+    expect(applied.body.config).toMatchObject({
+      kind: 'apply',
+      cluster_id: clusterId,
+      recommendation_id: recommendation.id,
+    });
+    expect(await taskCount()).toBe(wantedTask);
+
+    const history = await api<EmrAppliedConfigList>(
+      'GET',
+      `/api/v1/projects/${projectId}/emr/applied-configs`,
+    );
+    expect(history.body.items.map((item) => item.kind)).toEqual(['apply']);
+    expect(history.body.auto_apply_paused).toBe(false);
+
+    const rolledBack = await api<EmrRollbackResource>(
+      'POST',
+      `/api/v1/projects/${projectId}/emr/rollback`,
+      {},
+    );
+    expect(rolledBack.status).toBe(200);
+    expect(rolledBack.body.undone).toHaveLength(1);
+    expect(rolledBack.body.undone[0]).toMatchObject({ kind: 'rollback', undoes: applied.body.config?.id });
+    expect(await taskCount()).toBe(6);
+    const nothingLeft = await api<{ error: { code: string } }>(
+      'POST',
+      `/api/v1/projects/${projectId}/emr/rollback`,
+      {},
+    );
+    expect(nothingLeft.status).toBe(404);
+
+    // someone else resizes after Setpoint: the next auto-apply is refused and auto-apply pauses
+    await api('POST', `/api/v1/projects/${projectId}/emr/apply`, { recommendation_id: recommendation.id });
+    const integration = emrIntegrationOf(server.services);
+    const client = (await integration.connect(accountId)).client;
+    const task = (await client.listInstanceGroups(clusterId)).find(
+      (group) => group.InstanceGroupType === 'TASK',
+    );
+    await client.modifyInstanceGroupCount(
+      clusterId,
+      task?.Id as string,
+      (task?.RequestedInstanceCount ?? 0) + 1,
+    );
+    await expect(
+      integration.applier.apply(projectId, recommendation.id, {
+        actor: 'setpoint:auto-apply',
+        kind: 'auto-apply',
+      }),
+    ).rejects.toMatchObject({ code: 'EXTERNAL_CHANGE' });
+    const paused = await api<EmrAppliedConfigList>(
+      'GET',
+      `/api/v1/projects/${projectId}/emr/applied-configs`,
+    );
+    expect(paused.body.auto_apply_paused).toBe(true);
+    expect(paused.body.pause_reason).toMatch(/changed outside Setpoint/);
+  });
+
+  it('queues the collection of one step for a project and says when its logs stayed on HDFS', async () => {
+    const { JobFlowId } = await launcher.send(
+      new RunJobFlowCommand({ ...nightly('hdfs'), Name: 'daily-agg', Tags: [], Configurations: [] }),
+    );
+    emulator.context.clock.advance(8 * hour);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+    const project = await server.services.projects.create(
+      { name: 'airflow daily-agg', workspaceId: accountId },
+      'test',
+    );
+    const steps = [];
+    for await (const step of (await emrIntegrationOf(server.services).connect(accountId)).client.listSteps(
+      JobFlowId as string,
+    ))
+      steps.push(step);
+    const queued = await api<{ queued: boolean }>('POST', `/api/v1/projects/${project.id}/emr-runs`, {
+      cluster_id: JobFlowId,
+      step_id: steps[0]?.Id,
+    });
+    expect(queued).toMatchObject({ status: 202, body: { queued: true, account_id: accountId } });
+    const [run] = await processedRuns(project.id, 1);
+    expect(run).toMatchObject({ status: 'INCOMPLETE', pipelineState: 'FAILED' });
+    expect(run?.error).toMatch(/hdfs:\/\/\/var\/log\/spark\/apps.*spark\.eventLog\.dir/);
+
+    const bad = await api<{ error: { message: string } }>('POST', `/api/v1/projects/${project.id}/emr-runs`, {
+      cluster_id: 'cluster-1',
+      step_id: 's-1',
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toMatch(/cluster id looks like/);
+  });
+});
