@@ -5,8 +5,10 @@ import type { RecommendationResource } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { diffConfigs } from '../../web/src/lib/config-diff.js';
 import { runCli } from '../support/run-cli.js';
 import {
+  copyJob,
   eventually,
   type Harness,
   importJob,
@@ -159,6 +161,49 @@ describe('recommendation decisions against the emulator', () => {
       expect(rec.explanation).toContain(decision.change);
     } else {
       expect(rec.explanation).toMatch(/No change: keep/);
+    }
+  });
+
+  it("shows in the card's diff only what the decision changes: no runtime_engine on a job that never set it", async () => {
+    // Photon may not be switched and only the node type's size may vary: the engine is a dimension left alone.
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Join-heavy ETL', 'Join-heavy ETL (diff)'),
+      {
+        photonAllowed: false,
+      },
+    );
+    const job = await h.databricks.getJob(jobId);
+    expect(job.settings.tasks?.[0]?.new_cluster?.runtime_engine).toBeUndefined();
+    for (let i = 0; i < 2; i++) {
+      const { run, rec } = await runAndRecommend(jobId, projectId);
+      const runs = await api<{
+        items: Array<{ id: string; cluster_config: Record<string, unknown> | null }>;
+      }>('GET', `/api/v1/projects/${projectId}/runs`);
+      const current = runs.items.find((item) => item.id === run.id)?.cluster_config;
+      if (!current || !rec.configuration || !rec.decision) throw new Error('no cluster or no decision');
+      expect(current).not.toHaveProperty('runtime_engine');
+      expect(rec.configuration).not.toHaveProperty('runtime_engine');
+
+      // the dashboard's diff, read from the same two objects it draws
+      const changed = diffConfigs(current, rec.configuration).filter((line) => line.changed);
+      expect(changed.map((line) => line.path)).not.toContain('runtime_engine');
+      if (rec.decision.action === 'keep') {
+        expect(changed).toEqual([]);
+        continue;
+      }
+      const [before, after] = rec.decision.change.split(' → ');
+      for (const line of changed) {
+        // every changed line is a dimension the change names on both sides
+        if (line.path === 'node_type_id' || line.path === 'num_workers') {
+          expect(before).toContain(String(JSON.parse(line.current ?? 'null')));
+          expect(after).toContain(String(JSON.parse(line.recommended ?? 'null')));
+        } else {
+          expect(['aws_attributes.availability', 'aws_attributes.first_on_demand']).toContain(line.path);
+          expect(before?.split(', ').slice(1)).not.toEqual(after?.split(', ').slice(1));
+        }
+      }
+      expect(rec.explanation).toContain(rec.decision.change);
     }
   });
 

@@ -42,7 +42,7 @@ export function databricksClusterModel(deps: {
     },
     onDemandTwin: (shape) =>
       shape.market === 'on-demand' ? null : { ...shape, market: 'on-demand', firstOnDemand: 0 },
-    configurationOf: jobFragmentOf,
+    configurationOf: (shape, current) => jobFragmentOf(shape, parseNewCluster(current)),
     priceKind: (shape) =>
       `${shape.autoscale ? 'autoscaled' : 'fixed'}|${shape.market}|${shape.photon ? 'photon' : 'standard'}`,
     describe: describeShape,
