@@ -24,7 +24,23 @@ export function jobFragmentOf(
     if (stated === undefined) delete attributes.first_on_demand;
     else attributes.first_on_demand = stated;
   }
-  return withoutImpliedFields(fragment, against);
+  const reduced = withoutImpliedFields(fragment, against);
+  return typeof against.instance_pool_id === 'string' ? withoutPoolFields(reduced) : reduced;
+}
+
+/**
+ * A cluster on an instance pool takes its node types and market from the pool (the candidates keep them,
+ * see `instancePoolFilter`): writing them would name a node type next to the pool, which jobs/update refuses.
+ */
+function withoutPoolFields(fragment: ClusterFragment): ClusterFragment {
+  const {
+    node_type_id: _node,
+    driver_node_type_id: _driver,
+    aws_attributes,
+    azure_attributes,
+    ...rest
+  } = fragment;
+  return rest;
 }
 
 function fullFragmentOf(shape: DatabricksClusterShape): ClusterFragment {
