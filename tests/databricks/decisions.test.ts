@@ -59,13 +59,18 @@ describe('recommendation decisions against the emulator', () => {
   /** Runs the job once and returns the recommendation the pipeline based on that run, as the API shows it. */
   async function runAndRecommend(jobId: string, projectId: string) {
     const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
-    const rec = await eventually(async () => {
-      const page = await api<{ items: RecommendationResource[] }>(
-        'GET',
-        `/api/v1/projects/${projectId}/recommendations`,
-      );
-      return page.items.find((item) => item.based_on_run_id === run.id && item.state === 'SUCCESS');
-    }, `the recommendation based on run ${run.externalRunId}`);
+    const rec = await eventually(
+      async () => {
+        const page = await api<{ items: RecommendationResource[] }>(
+          'GET',
+          `/api/v1/projects/${projectId}/recommendations`,
+        );
+        return page.items.find((item) => item.based_on_run_id === run.id && item.state === 'SUCCESS');
+        // the first recommendation of the process waits for the fleet prior (minutes on a loaded machine)
+      },
+      `the recommendation based on run ${run.externalRunId}`,
+      240_000,
+    );
     return { run, rec };
   }
 
