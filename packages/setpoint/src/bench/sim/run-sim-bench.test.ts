@@ -71,9 +71,11 @@ describe('simulated Job Bank', () => {
     expect(result.oneShot.shareCheaper).toBe(0);
     expect(result.prediction.medianAbsError).toBeCloseTo(0.1818, 3);
     // only run 3 had three earlier runs on its configuration: |90 − 110| / 110 and |5.5 − 5| / 5
-    expect(result.triedPrediction.runs).toBe(1);
-    expect(result.triedPrediction.medianRuntimeError).toBeCloseTo(0.1818, 3);
-    expect(result.triedPrediction.medianCostError).toBeCloseTo(0.1, 6);
+    const [once, thrice] = result.triedPrediction;
+    expect(once).toMatchObject({ minPriorRuns: 1, runs: 3 });
+    expect(thrice).toMatchObject({ minPriorRuns: 3, runs: 1 });
+    expect(thrice?.medianRuntimeError).toBeCloseTo(0.1818, 3);
+    expect(thrice?.medianCostError).toBeCloseTo(0.1, 6);
     expect(result.feasibleOnly).toMatchObject({ loops: 1, infeasibleLoops: [], runs: 2, slaMetShare: 0.5 });
     // a loop with no configuration meeting the SLA is left out of the feasible-only share
     const infeasible = summarize(

@@ -97,13 +97,13 @@ export interface SimBenchResult {
   };
   oneShot: { shareCheaper: number | null; medianSaving: number | null; slaMetShare: number | null };
   prediction: { runs: number; medianAbsError: number | null; p90AbsError: number | null };
-  /** Predictions for configurations that already ran at least `minPriorRuns` times in the loop. */
-  triedPrediction: {
+  /** Predictions for configurations that already ran at least `minPriorRuns` times in the loop (1, then 3). */
+  triedPrediction: Array<{
     minPriorRuns: number;
     runs: number;
     medianRuntimeError: number | null;
     medianCostError: number | null;
-  };
+  }>;
   /**
    * The SLA met after learning counted only on loops where some configuration of the recommender's own
    * candidate space meets the SLA (median of its runs, by the physics): what the optimizer could reach.
@@ -410,8 +410,8 @@ function relativeErrors(
     .map((record) => Math.abs((predicted(record) as number) - observed(record)) / observed(record));
 }
 
-/** "Already tried": the configuration completed this many runs earlier in the loop (the service trusts three). */
-const triedMinPriorRuns = 3;
+/** "Already tried": the configuration completed at least this many runs earlier in the loop (the service trusts three). */
+const triedMinPriorRuns = [1, 3];
 
 const isAfterLearning = (record: SimRunRecord) =>
   record.phase !== null && record.phase !== 'LEARNING' && record.phase !== 'REBASING';
@@ -443,7 +443,6 @@ export function summarize(
     (record) => record.predictedRuntimeS,
     (record) => record.runtimeS,
   );
-  const tried = records.filter((record) => record.priorRunsOnConfig >= triedMinPriorRuns);
   const feasibleAfter = after.filter(
     (record) => feasibleLoops.get(loopKey(record.job, record.seed)) !== false,
   );
@@ -479,30 +478,33 @@ export function summarize(
       medianAbsError: rounded(quantile(errors, 0.5)),
       p90AbsError: rounded(quantile(errors, 0.9)),
     },
-    triedPrediction: {
-      minPriorRuns: triedMinPriorRuns,
-      runs: tried.filter((record) => record.completed).length,
-      medianRuntimeError: rounded(
-        quantile(
-          relativeErrors(
-            tried,
-            (record) => record.predictedRuntimeS,
-            (record) => record.runtimeS,
+    triedPrediction: triedMinPriorRuns.map((minPriorRuns) => {
+      const tried = records.filter((record) => record.priorRunsOnConfig >= minPriorRuns);
+      return {
+        minPriorRuns,
+        runs: tried.filter((record) => record.completed).length,
+        medianRuntimeError: rounded(
+          quantile(
+            relativeErrors(
+              tried,
+              (record) => record.predictedRuntimeS,
+              (record) => record.runtimeS,
+            ),
+            0.5,
           ),
-          0.5,
         ),
-      ),
-      medianCostError: rounded(
-        quantile(
-          relativeErrors(
-            tried,
-            (record) => record.predictedCostUsd,
-            (record) => record.costUsd,
+        medianCostError: rounded(
+          quantile(
+            relativeErrors(
+              tried,
+              (record) => record.predictedCostUsd,
+              (record) => record.costUsd,
+            ),
+            0.5,
           ),
-          0.5,
         ),
-      ),
-    },
+      };
+    }),
     feasibleOnly: {
       loops: loops.size - infeasibleLoops.length,
       infeasibleLoops,
