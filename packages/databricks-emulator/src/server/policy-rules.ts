@@ -85,13 +85,17 @@ function valueAt(values: Map<string, unknown>, path: string): unknown {
   return undefined;
 }
 
-/** Rejects a job whose clusters break the policy they name, with the first broken rule (as the service does). */
-export function checkClusterPolicies(settings: JobSettings, state: EmulatorState): void {
-  const clusters = [
+/** Every `new_cluster` of a job: its shared job clusters and its tasks' own. */
+function jobClusters(settings: JobSettings): NewClusterSettings[] {
+  return [
     ...(settings.job_clusters ?? []).map((entry) => entry.new_cluster),
     ...(settings.tasks ?? []).map((task) => task.new_cluster),
   ].filter((cluster): cluster is NewClusterSettings => cluster !== undefined);
-  for (const cluster of clusters) {
+}
+
+/** Rejects a job whose clusters break the policy they name, with the first broken rule (as the service does). */
+export function checkClusterPolicies(settings: JobSettings, state: EmulatorState): void {
+  for (const cluster of jobClusters(settings)) {
     const policyId = (cluster as Json).policy_id;
     if (typeof policyId !== 'string') continue;
     const policy = state.policies.get(policyId);
@@ -125,11 +129,7 @@ export function withInstancePool(cluster: NewClusterSettings, state: EmulatorSta
 
 /** Databricks takes the node type of a pool cluster from the pool: naming another one is an error. */
 export function checkInstancePools(settings: JobSettings, state: EmulatorState): void {
-  const clusters = [
-    ...(settings.job_clusters ?? []).map((entry) => entry.new_cluster),
-    ...(settings.tasks ?? []).map((task) => task.new_cluster),
-  ].filter((cluster): cluster is NewClusterSettings => cluster !== undefined);
-  for (const cluster of clusters) {
+  for (const cluster of jobClusters(settings)) {
     const poolId = (cluster as Json).instance_pool_id;
     if (typeof poolId !== 'string') continue;
     const pool = state.instancePools.get(poolId);
