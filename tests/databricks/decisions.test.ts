@@ -5,8 +5,10 @@ import type { RecommendationResource } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { diffConfigs } from '../../web/src/lib/config-diff.js';
 import { runCli } from '../support/run-cli.js';
 import {
+  copyJob,
   eventually,
   type Harness,
   importJob,
@@ -57,13 +59,18 @@ describe('recommendation decisions against the emulator', () => {
   /** Runs the job once and returns the recommendation the pipeline based on that run, as the API shows it. */
   async function runAndRecommend(jobId: string, projectId: string) {
     const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
-    const rec = await eventually(async () => {
-      const page = await api<{ items: RecommendationResource[] }>(
-        'GET',
-        `/api/v1/projects/${projectId}/recommendations`,
-      );
-      return page.items.find((item) => item.based_on_run_id === run.id && item.state === 'SUCCESS');
-    }, `the recommendation based on run ${run.externalRunId}`);
+    const rec = await eventually(
+      async () => {
+        const page = await api<{ items: RecommendationResource[] }>(
+          'GET',
+          `/api/v1/projects/${projectId}/recommendations`,
+        );
+        return page.items.find((item) => item.based_on_run_id === run.id && item.state === 'SUCCESS');
+        // the first recommendation of the process waits for the fleet prior (minutes on a loaded machine)
+      },
+      `the recommendation based on run ${run.externalRunId}`,
+      240_000,
+    );
     return { run, rec };
   }
 
@@ -159,6 +166,150 @@ describe('recommendation decisions against the emulator', () => {
       expect(rec.explanation).toContain(decision.change);
     } else {
       expect(rec.explanation).toMatch(/No change: keep/);
+    }
+  });
+
+  it("shows in the card's diff only what the decision changes: no runtime_engine on a job that never set it", async () => {
+    // Photon may not be switched and only the node type's size may vary: the engine is a dimension left alone.
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Join-heavy ETL', 'Join-heavy ETL (diff)'),
+      {
+        photonAllowed: false,
+      },
+    );
+    const job = await h.databricks.getJob(jobId);
+    expect(job.settings.tasks?.[0]?.new_cluster?.runtime_engine).toBeUndefined();
+    for (let i = 0; i < 2; i++) {
+      const { run, rec } = await runAndRecommend(jobId, projectId);
+      const runs = await api<{
+        items: Array<{ id: string; cluster_config: Record<string, unknown> | null }>;
+      }>('GET', `/api/v1/projects/${projectId}/runs`);
+      const current = runs.items.find((item) => item.id === run.id)?.cluster_config;
+      if (!current || !rec.configuration || !rec.decision) throw new Error('no cluster or no decision');
+      expect(current).not.toHaveProperty('runtime_engine');
+      expect(rec.configuration).not.toHaveProperty('runtime_engine');
+
+      // the dashboard's diff, read from the same two objects it draws
+      const changed = diffConfigs(current, rec.configuration).filter((line) => line.changed);
+      expect(changed.map((line) => line.path)).not.toContain('runtime_engine');
+      if (rec.decision.action === 'keep') {
+        expect(changed).toEqual([]);
+        continue;
+      }
+      const [before, after] = rec.decision.change.split(' → ');
+      for (const line of changed) {
+        // every changed line is a dimension the change names on both sides
+        if (line.path === 'node_type_id' || line.path === 'num_workers') {
+          expect(before).toContain(String(JSON.parse(line.current ?? 'null')));
+          expect(after).toContain(String(JSON.parse(line.recommended ?? 'null')));
+        } else {
+          expect(['aws_attributes.availability', 'aws_attributes.first_on_demand']).toContain(line.path);
+          expect(before?.split(', ').slice(1)).not.toEqual(after?.split(', ').slice(1));
+        }
+      }
+      expect(rec.explanation).toContain(rec.decision.change);
+    }
+  });
+
+  /** POSTs to the emulated workspace's REST API (policies and pools are set up by an admin, not by Setpoint). */
+  async function workspacePost<T>(path: string, body: unknown): Promise<T> {
+    const response = await fetch(`${h.emulator.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    return (await response.json()) as T;
+  }
+
+  /** Waits until the recommendation reads APPLIED, and returns the job cluster Setpoint wrote. */
+  async function appliedCluster(projectId: string, jobId: string, rec: RecommendationResource) {
+    await eventually(async () => {
+      const list = await api<{ items: RecommendationResource[] }>(
+        'GET',
+        `/api/v1/projects/${projectId}/recommendations`,
+      );
+      return list.items.find((item) => item.id === rec.id && item.applied !== null);
+    }, 'the auto-applied recommendation to read APPLIED');
+    return (await h.databricks.getJob(jobId)).settings.tasks?.[0]?.new_cluster as Record<string, unknown>;
+  }
+
+  it("applies the job cluster's compute policy as named filters, and writes only what the policy accepts", async () => {
+    const allowedTypes = ['r5d.xlarge', 'r5d.2xlarge', 'm5d.2xlarge'];
+    const { policy_id: policyId } = await workspacePost<{ policy_id: string }>(
+      '/api/2.0/policies/clusters/create',
+      {
+        name: 'jobs-medium',
+        definition: JSON.stringify({
+          node_type_id: { type: 'allowlist', values: allowedTypes, defaultValue: 'r5d.xlarge' },
+          num_workers: { type: 'range', minValue: 2, maxValue: 8, defaultValue: 4 },
+          runtime_engine: { type: 'blocklist', values: ['PHOTON'] },
+          spark_version: { type: 'regex', pattern: '^15\\.' },
+          autoscale: { type: 'forbidden' },
+          autotermination_minutes: { type: 'unlimited', defaultValue: 60, isOptional: true },
+        }),
+      },
+    );
+    const jobId = await copyJob(h, 'Skewed join', 'Skewed join (policy)', (settings) => {
+      const cluster = (settings.tasks as Array<{ new_cluster: Record<string, unknown> }>)[0]?.new_cluster;
+      if (cluster) cluster.policy_id = policyId;
+    });
+    const { projectId } = await importJob(h, jobId, { autoApply: true, photonAllowed: true });
+
+    const { rec } = await runAndRecommend(jobId, projectId);
+    const filters = new Map(rec.decision?.filters.map((outcome) => [outcome.filter, outcome]));
+    expect(filters.get('policy node_type_id allowlist')?.dropped).toBeGreaterThan(0);
+    expect(filters.get('policy node_type_id allowlist')?.examples?.[0]).toMatch(
+      /node_type_id \S+ is not in the allowlist \(r5d\.xlarge, r5d\.2xlarge, m5d\.2xlarge\) \(policy "jobs-medium"\)/,
+    );
+    expect(filters.get('policy num_workers range')?.dropped).toBeGreaterThan(0);
+    expect(filters.get('policy num_workers range')?.examples?.[0]).toMatch(
+      /num_workers \d+ is (below the minimum 2|above the maximum 8)/,
+    );
+    // rules on what Setpoint never varies remove nothing
+    expect(filters.has('policy spark_version regex')).toBe(false);
+    expect(rec.explanation).toMatch(/Left out: .*policy node_type_id allowlist removed \d+/);
+    const written = rec.decision?.action === 'change' ? await appliedCluster(projectId, jobId, rec) : null;
+    const cluster = written ?? (await h.databricks.getJob(jobId)).settings.tasks?.[0]?.new_cluster;
+    // the emulator checks jobs/update against the policy, as Databricks does: what was written passes it
+    expect(allowedTypes).toContain(cluster?.node_type_id);
+    expect(cluster?.num_workers).toBeLessThanOrEqual(8);
+    expect(cluster?.policy_id).toBe(policyId);
+  });
+
+  it('keeps a cluster on its instance pool: node type and market come from the pool, and only the size is written', async () => {
+    const { instance_pool_id: poolId } = await workspacePost<{ instance_pool_id: string }>(
+      '/api/2.0/instance-pools/create',
+      {
+        instance_pool_name: 'r5d-pool',
+        node_type_id: 'r5d.xlarge',
+        aws_attributes: { availability: 'ON_DEMAND' },
+      },
+    );
+    const jobId = await copyJob(h, 'Skewed join', 'Skewed join (pool)', (settings) => {
+      const cluster = (settings.tasks as Array<{ new_cluster: Record<string, unknown> }>)[0]?.new_cluster;
+      if (!cluster) return;
+      delete cluster.node_type_id;
+      delete cluster.driver_node_type_id;
+      delete cluster.aws_attributes;
+      cluster.instance_pool_id = poolId;
+    });
+    const { projectId } = await importJob(h, jobId, { autoApply: true });
+
+    const { rec } = await runAndRecommend(jobId, projectId);
+    const pool = rec.decision?.filters.find((outcome) => outcome.filter === 'instance-pool');
+    expect(pool?.dropped).toBeGreaterThan(0);
+    expect(pool?.examples?.[0]).toMatch(new RegExp(`instance pool ${poolId}`));
+    expect(rec.explanation).toMatch(/instance-pool removed \d+/);
+    expect(rec.configuration).not.toHaveProperty('node_type_id');
+    expect(rec.configuration).not.toHaveProperty('driver_node_type_id');
+    expect(rec.configuration).not.toHaveProperty('aws_attributes');
+    if (rec.decision?.action === 'change') {
+      expect(rec.decision.change).toMatch(/× r5d\.xlarge, on-demand → \d+ × r5d\.xlarge, on-demand$/);
+      const cluster = await appliedCluster(projectId, jobId, rec);
+      expect(cluster.instance_pool_id).toBe(poolId);
+      expect(cluster).not.toHaveProperty('node_type_id');
     }
   });
 

@@ -135,6 +135,29 @@ export async function jobIdByName(client: Harness['databricks'], name: string): 
   throw new Error(`no job named ${name}`);
 }
 
+/**
+ * A new job in the emulator: a copy of a shipped one (the same workload) under another name, with its
+ * settings changed by `edit` first (a policy, a pool, another engine).
+ */
+export async function copyJob(
+  h: Harness,
+  fromName: string,
+  name: string,
+  edit: (settings: Record<string, unknown>) => void = () => {},
+): Promise<string> {
+  const source = await h.databricks.getJob(await jobIdByName(h.databricks, fromName));
+  const settings = structuredClone(source.settings) as Record<string, unknown>;
+  settings.name = name;
+  edit(settings);
+  const response = await fetch(`${h.emulator.url}/api/2.1/jobs/create`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(settings),
+  });
+  if (!response.ok) throw new Error(`jobs/create answered ${response.status}: ${await response.text()}`);
+  return String(((await response.json()) as { job_id: number | string }).job_id);
+}
+
 /** Imports one job and returns its first project (one per job cluster; single-cluster jobs have one). */
 export async function importJob(h: Harness, jobId: string, settings: Record<string, unknown> = {}) {
   const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(

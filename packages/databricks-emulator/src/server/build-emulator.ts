@@ -6,6 +6,7 @@ import { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { unauthenticated } from './api-errors.js';
 import { registerClustersRoutes } from './clusters-routes.js';
+import { registerComputeRoutes } from './compute-routes.js';
 import { registerDbfsRoutes } from './dbfs-routes.js';
 import type { EmulatorContext } from './emulator-context.js';
 import { EmulatorState } from './emulator-state.js';
@@ -197,6 +198,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerDbfsRoutes(app, kit, context);
   registerFilesRoutes(app, kit, context);
   registerWorkspaceRoutes(app, kit, context);
+  registerComputeRoutes(app, kit, context);
   registerNotificationRoutes(app, kit, context);
   registerAdminRoutes(app, context);
   registerOAuthRoutes(app, oauth, context.baseUrl);

@@ -101,6 +101,26 @@ export interface WorkspaceObject {
   objectId: number;
 }
 
+/** A compute policy: its definition is the JSON text Databricks stores and returns. */
+export interface PolicyRecord {
+  policyId: string;
+  name: string;
+  definition: string;
+  description: string | undefined;
+  createdAtMs: number;
+}
+
+/** An instance pool: clusters on it take their node type (and market) from it. */
+export interface InstancePoolRecord {
+  instancePoolId: string;
+  name: string;
+  nodeTypeId: string;
+  awsAttributes: Record<string, unknown> | undefined;
+  azureAttributes: Record<string, unknown> | undefined;
+  minIdleInstances: number;
+  maxCapacity: number | undefined;
+}
+
 /** Everything the emulated workspace holds, in memory. */
 export class EmulatorState {
   readonly jobs = new Map<number, JobRecord>();
@@ -111,6 +131,8 @@ export class EmulatorState {
   readonly secretScopes = new Map<string, Map<string, { value: string; updatedMs: number }>>();
   readonly workspace = new Map<string, WorkspaceObject>();
   readonly idempotency = new Map<string, number>();
+  readonly policies = new Map<string, PolicyRecord>();
+  readonly instancePools = new Map<string, InstancePoolRecord>();
   readonly webhookDeliveries: WebhookDelivery[] = [];
   private nextJobId = 1001;
   private nextRunId = 5001;

@@ -3,6 +3,7 @@ import { invalidParameter, resourceMissing } from './api-errors.js';
 import type { EmulatorContext } from './emulator-context.js';
 import type { JobRecord, RunRecord } from './emulator-state.js';
 import { mergeJobSettings, validateJobSettings, withReadDefaults } from './job-settings.js';
+import { checkClusterPolicies, checkInstancePools } from './policy-rules.js';
 import { type ApiVersion, parseWith, queryBool, queryInt, type RouteKit, registerApi } from './route-kit.js';
 import { decodePageToken, encodePageToken, isRunActive, runJson } from './run-views.js';
 import {
@@ -51,6 +52,8 @@ function settingsView(settings: JobSettings, expand: boolean, page?: { offset: n
 
 export function createJob(context: EmulatorContext, settings: JobSettings): JobRecord {
   validateJobSettings(settings);
+  checkInstancePools(settings, context.state);
+  checkClusterPolicies(settings, context.state);
   const { access_control_list: _acl, ...stored } = settings as JobSettings & {
     access_control_list?: unknown;
   };
@@ -119,6 +122,8 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
     const job = requireJob(context, request.job_id);
     const merged = mergeJobSettings(job.settings, request.new_settings, request.fields_to_remove);
     validateJobSettings(merged);
+    checkInstancePools(merged, state);
+    checkClusterPolicies(merged, state);
     job.settings = merged;
     return {};
   });
@@ -127,6 +132,8 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
     const request = parseWith(resetJobBodySchema, body);
     const job = requireJob(context, request.job_id);
     validateJobSettings(request.new_settings);
+    checkInstancePools(request.new_settings, state);
+    checkClusterPolicies(request.new_settings, state);
     const runAs = (job.settings as Record<string, unknown>).run_as;
     // Omitting run_as on reset does not clear it on the real service.
     job.settings =

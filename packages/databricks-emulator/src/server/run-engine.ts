@@ -15,6 +15,7 @@ import type {
 } from './emulator-state.js';
 import type { FaultInjector } from './faults.js';
 import { deliverClusterLogs, type LogSink } from './log-delivery.js';
+import { withInstancePool } from './policy-rules.js';
 import type { JobSettings, NewClusterSettings, TaskSettings, WebhookNotifications } from './schema.js';
 import type { SimClock } from './sim-clock.js';
 import type { VirtualFs } from './virtual-fs.js';
@@ -151,6 +152,7 @@ export class RunEngine {
     requestedAtMs: number,
     job: JobRecord | undefined,
   ): ClusterRecord {
+    spec = withInstancePool(spec, this.deps.state);
     const sim = toSimClusterSpec(spec);
     const clusterId = this.newClusterId(requestedAtMs);
     const clusterName = `job-${job?.jobId ?? 'submit'}-run-${run.runId}`;

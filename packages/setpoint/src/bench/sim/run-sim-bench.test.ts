@@ -51,6 +51,8 @@ describe('simulated Job Bank', () => {
       completed: true,
       slaS: 100,
       predictedRuntimeS: runIndex === 0 ? null : 90,
+      predictedCostUsd: runIndex === 0 ? null : 5.5,
+      priorRunsOnConfig: runIndex,
       coresRatio: runIndex === 0 ? null : 1,
     });
     const result = summarize(
@@ -68,6 +70,26 @@ describe('simulated Job Bank', () => {
     expect(result.afterLearning.medianSaving).toBeCloseTo(0.45, 6);
     expect(result.oneShot.shareCheaper).toBe(0);
     expect(result.prediction.medianAbsError).toBeCloseTo(0.1818, 3);
+    // only run 3 had three earlier runs on its configuration: |90 − 110| / 110 and |5.5 − 5| / 5
+    const [once, thrice] = result.triedPrediction;
+    expect(once).toMatchObject({ minPriorRuns: 1, runs: 3 });
+    expect(thrice).toMatchObject({ minPriorRuns: 3, runs: 1 });
+    expect(thrice?.medianRuntimeError).toBeCloseTo(0.1818, 3);
+    expect(thrice?.medianCostError).toBeCloseTo(0.1, 6);
+    expect(result.feasibleOnly).toMatchObject({ loops: 1, infeasibleLoops: [], runs: 2, slaMetShare: 0.5 });
+    // a loop with no configuration meeting the SLA is left out of the feasible-only share
+    const infeasible = summarize(
+      [record(0, null, 10, 80), record(2, 'OPTIMIZING', 6, 90), record(3, 'MONITORING', 5, 110)],
+      1,
+      { runs: 4, seeds: 1, slaFactor: 0.7 },
+      new Map([['j#1', false]]),
+    );
+    expect(infeasible.feasibleOnly).toMatchObject({
+      loops: 0,
+      infeasibleLoops: ['j#1'],
+      runs: 0,
+      slaMetShare: null,
+    });
   });
 
   it('draws both plots as SVG', async () => {

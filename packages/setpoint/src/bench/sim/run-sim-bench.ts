@@ -7,6 +7,10 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import { type EmulatorPackage, loadEmulator } from '../../demo/load-emulator.js';
 import { analyzeEventLog } from '../../eventlog/index.js';
 import type { FleetPrior } from '../../optimizer/fleet-prior.js';
+import { buildCandidateSpace } from '../../platforms/databricks/cluster-shape/candidates.js';
+import { shapeOfCluster } from '../../platforms/databricks/cluster-shape/cluster-shape.js';
+import { jobFragmentOf } from '../../platforms/databricks/cluster-shape/job-fragment.js';
+import { parseNewCluster } from '../../platforms/databricks/cluster-shape/parse-configuration.js';
 import { DatabricksRecommender } from '../../platforms/databricks/recommender/databricks-recommender.js';
 import { clusterFacts } from '../../platforms/databricks/runs/cluster-facts.js';
 import { CostEngineCoster } from '../../platforms/databricks/runs/run-coster.js';
@@ -73,6 +77,9 @@ export interface SimRunRecord {
   completed: boolean;
   slaS: number;
   predictedRuntimeS: number | null;
+  predictedCostUsd: number | null;
+  /** Completed runs of this same configuration earlier in the loop (0: a configuration not tried yet). */
+  priorRunsOnConfig: number;
   /** Total worker cores of this run over those of the run before it. */
   coresRatio: number | null;
 }
@@ -90,6 +97,18 @@ export interface SimBenchResult {
   };
   oneShot: { shareCheaper: number | null; medianSaving: number | null; slaMetShare: number | null };
   prediction: { runs: number; medianAbsError: number | null; p90AbsError: number | null };
+  /** Predictions for configurations that already ran at least `minPriorRuns` times in the loop (1, then 3). */
+  triedPrediction: Array<{
+    minPriorRuns: number;
+    runs: number;
+    medianRuntimeError: number | null;
+    medianCostError: number | null;
+  }>;
+  /**
+   * The SLA met after learning counted only on loops where some configuration of the recommender's own
+   * candidate space meets the SLA (median of its runs, by the physics): what the optimizer could reach.
+   */
+  feasibleOnly: { loops: number; infeasibleLoops: string[]; runs: number; slaMetShare: number | null };
   perJob: Record<string, { medianSavingAfterLearning: number | null; slaMetShare: number | null }>;
   records: SimRunRecord[];
 }
@@ -109,6 +128,7 @@ function workspaceFor(cluster: NewClusterSettings): WorkspaceFacts {
 
 interface SimWorld {
   catalog: PriceCatalog;
+  nodeTypes: InstanceTypeEntry[];
   coster: CostEngineCoster;
   recommender: DatabricksRecommender;
   scratch: string;
@@ -129,6 +149,7 @@ function createWorld(emulator: EmulatorPackage, prior: FleetPrior): SimWorld {
   );
   return {
     catalog,
+    nodeTypes,
     coster: new CostEngineCoster(catalog),
     recommender: new DatabricksRecommender({ catalog, nodeTypes, prior }),
     scratch: mkdtempSync(join(tmpdir(), 'setpoint-bench-sim-')),
@@ -215,25 +236,86 @@ function coresOf(world: SimWorld, cluster: NewClusterSettings): number {
   return workers * (world.emulator.findNodeType(cluster.node_type_id ?? '')?.cores ?? 1);
 }
 
+/** Runs (of the loop's own run indices) on which a candidate's runtime is measured for the feasibility check. */
+const feasibilityRuns = [1, 3, 5, 7, 9];
+/** Candidates, fastest by the physics first, whose measured runtimes the feasibility check compares with the SLA. */
+const feasibilityShortlist = 4;
+
+/**
+ * Whether any configuration of the recommender's own candidate space (allowed, on the job's engine) meets
+ * the SLA: the space's configurations screened by the physics' execution time, then the fastest measured as
+ * the loop measures runs (event log duration) — feasible when one's median runtime is within the SLA.
+ * A cold cluster whose first run met the SLA is feasible without a search.
+ */
+async function slaFeasible(world: SimWorld, job: SimJob, seed: number, slaS: number, coldS: number) {
+  if (coldS <= slaS) return true;
+  const workspace = workspaceFor(job.coldCluster);
+  const cloud = workspace.cloud as 'aws' | 'azure';
+  const current = shapeOfCluster(parseNewCluster(job.coldCluster), cloud);
+  const space = buildCandidateSpace(world.catalog, world.nodeTypes, {
+    cloud,
+    region: workspace.region ?? '',
+    plan: 'premium',
+    settings: { ...defaultProjectSettings(), slaMinutes: slaS / 60 },
+    current,
+    observed: [],
+  });
+  const screened: Array<{ cluster: NewClusterSettings; executionMs: number }> = [];
+  for (const entry of space.entries) {
+    if (!entry.allowed || entry.shape.photon !== current.photon) continue;
+    const cluster = applyFragment(
+      job.coldCluster,
+      jobFragmentOf(entry.shape, parseNewCluster(job.coldCluster)),
+    );
+    const simulated = world.emulator.simulateRun(job.workload, cluster as NewClusterLike, seed, 1);
+    if (simulated.outcome === 'SUCCESS') screened.push({ cluster, executionMs: simulated.runtimeMs });
+  }
+  screened.sort((a, b) => a.executionMs - b.executionMs);
+  for (const { cluster } of screened.slice(0, feasibilityShortlist)) {
+    const seconds: number[] = [];
+    for (const runIndex of feasibilityRuns) {
+      const measured = await measure(world, job, cluster, seed, runIndex);
+      seconds.push(measured.completed ? measured.runtimeS : Number.POSITIVE_INFINITY);
+    }
+    if (quantile(seconds, 0.5) <= slaS) return true;
+  }
+  return false;
+}
+
 async function runJob(
   world: SimWorld,
   job: SimJob,
   seed: number,
   options: SimBenchOptions,
-): Promise<SimRunRecord[]> {
+): Promise<{ records: SimRunRecord[]; feasible: boolean }> {
   const records: SimRunRecord[] = [];
   const runs: RecommenderRun[] = [];
+  let feasible = true;
   let cluster = job.coldCluster;
   let slaS = Number.NaN;
   let phase: ProjectPhase | null = null;
   let predicted: number | null = null;
+  let predictedCost: number | null = null;
   let previousCores: number | null = null;
+  const completedRuns = new Map<string, number>();
   for (let runIndex = 0; runIndex < options.runs; runIndex++) {
     const measured = await measure(world, job, cluster, seed, runIndex);
     const cold = runIndex === 0 ? measured : await measure(world, job, job.coldCluster, seed, runIndex);
-    if (runIndex === 0) slaS = measured.runtimeS * options.slaFactor;
+    if (runIndex === 0) {
+      slaS = measured.runtimeS * options.slaFactor;
+      feasible = await slaFeasible(world, job, seed, slaS, measured.runtimeS);
+    }
     runs.push({ ...measured.run, id: `run_${runIndex}` });
     const cores = coresOf(world, cluster);
+    const configKey = JSON.stringify([
+      cluster.node_type_id,
+      cluster.num_workers,
+      cluster.autoscale,
+      cluster.runtime_engine ?? 'STANDARD',
+      cluster.aws_attributes?.availability ?? cluster.azure_attributes?.availability,
+    ]);
+    const priorRunsOnConfig = completedRuns.get(configKey) ?? 0;
+    if (measured.completed) completedRuns.set(configKey, priorRunsOnConfig + 1);
     records.push({
       job: job.name,
       seed,
@@ -251,6 +333,8 @@ async function runJob(
       completed: measured.completed,
       slaS,
       predictedRuntimeS: predicted,
+      predictedCostUsd: predictedCost,
+      priorRunsOnConfig,
       coresRatio: previousCores === null ? null : cores / previousCores,
     });
     previousCores = cores;
@@ -268,9 +352,10 @@ async function runJob(
     });
     phase = output.phase;
     predicted = output.prediction.runtimeMinutes.mid * 60;
+    predictedCost = output.prediction.costUsd.mid;
     cluster = applyFragment(cluster, output.configuration);
   }
-  return records;
+  return { records, feasible };
 }
 
 /**
@@ -295,31 +380,55 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
       : all;
   const world = createWorld(await loadEmulator(), await shippedPrior());
   const records: SimRunRecord[] = [];
+  const feasibleLoops = new Map<string, boolean>();
   try {
     let done = 0;
     for (const job of selected) {
       for (let seed = 1; seed <= options.seeds; seed++) {
-        records.push(...(await runJob(world, job, seed, options)));
+        const loop = await runJob(world, job, seed, options);
+        records.push(...loop.records);
+        feasibleLoops.set(loopKey(job.name, seed), loop.feasible);
         options.onProgress?.(++done, selected.length * options.seeds);
       }
     }
   } finally {
     rmSync(world.scratch, { recursive: true, force: true });
   }
-  return summarize(records, selected.length, options);
+  return summarize(records, selected.length, options, feasibleLoops);
 }
+
+const loopKey = (job: string, seed: number) => `${job}#${seed}`;
+
+/** |predicted − observed| / observed, for records with a prediction and a completed run. */
+function relativeErrors(
+  records: readonly SimRunRecord[],
+  predicted: (record: SimRunRecord) => number | null,
+  observed: (record: SimRunRecord) => number,
+): number[] {
+  return records
+    .filter((record) => record.completed && predicted(record) !== null && observed(record) > 0)
+    .map((record) => Math.abs((predicted(record) as number) - observed(record)) / observed(record));
+}
+
+/** "Already tried": the configuration completed at least this many runs earlier in the loop (the service trusts three). */
+const triedMinPriorRuns = [1, 3];
 
 const isAfterLearning = (record: SimRunRecord) =>
   record.phase !== null && record.phase !== 'LEARNING' && record.phase !== 'REBASING';
 
-export function summarize(records: SimRunRecord[], jobs: number, options: SimBenchOptions): SimBenchResult {
+export function summarize(
+  records: SimRunRecord[],
+  jobs: number,
+  options: SimBenchOptions,
+  feasibleLoops: ReadonlyMap<string, boolean> = new Map(),
+): SimBenchResult {
   const after = records.filter(isAfterLearning);
   const savingOf = (record: SimRunRecord) =>
     record.completed ? 1 - record.costUsd / record.coldCostUsd : Number.NEGATIVE_INFINITY;
   const meetsSla = (record: SimRunRecord) => record.completed && record.runtimeS <= record.slaS;
   const loops = new Map<string, SimRunRecord[]>();
   for (const record of records) {
-    const key = `${record.job}#${record.seed}`;
+    const key = loopKey(record.job, record.seed);
     loops.set(key, [...(loops.get(key) ?? []), record]);
   }
   const loopSavings = [...loops.values()]
@@ -329,9 +438,15 @@ export function summarize(records: SimRunRecord[], jobs: number, options: SimBen
   const oneShot = [...loops.values()]
     .map((loop) => loop[1])
     .filter((record): record is SimRunRecord => record !== undefined);
-  const errors = records
-    .filter((record) => record.predictedRuntimeS !== null && record.completed)
-    .map((record) => Math.abs((record.predictedRuntimeS as number) - record.runtimeS) / record.runtimeS);
+  const errors = relativeErrors(
+    records,
+    (record) => record.predictedRuntimeS,
+    (record) => record.runtimeS,
+  );
+  const feasibleAfter = after.filter(
+    (record) => feasibleLoops.get(loopKey(record.job, record.seed)) !== false,
+  );
+  const infeasibleLoops = [...feasibleLoops].filter(([, feasible]) => !feasible).map(([key]) => key);
   const perJob: SimBenchResult['perJob'] = {};
   for (const name of new Set(records.map((record) => record.job))) {
     const own = after.filter((record) => record.job === name);
@@ -362,6 +477,39 @@ export function summarize(records: SimRunRecord[], jobs: number, options: SimBen
       runs: errors.length,
       medianAbsError: rounded(quantile(errors, 0.5)),
       p90AbsError: rounded(quantile(errors, 0.9)),
+    },
+    triedPrediction: triedMinPriorRuns.map((minPriorRuns) => {
+      const tried = records.filter((record) => record.priorRunsOnConfig >= minPriorRuns);
+      return {
+        minPriorRuns,
+        runs: tried.filter((record) => record.completed).length,
+        medianRuntimeError: rounded(
+          quantile(
+            relativeErrors(
+              tried,
+              (record) => record.predictedRuntimeS,
+              (record) => record.runtimeS,
+            ),
+            0.5,
+          ),
+        ),
+        medianCostError: rounded(
+          quantile(
+            relativeErrors(
+              tried,
+              (record) => record.predictedCostUsd,
+              (record) => record.costUsd,
+            ),
+            0.5,
+          ),
+        ),
+      };
+    }),
+    feasibleOnly: {
+      loops: loops.size - infeasibleLoops.length,
+      infeasibleLoops,
+      runs: feasibleAfter.length,
+      slaMetShare: rounded(share(feasibleAfter.map(meetsSla))),
     },
     perJob,
     records,

@@ -33,6 +33,12 @@ describe('setpoint bench sim', () => {
     expect(summary).toMatchObject({ jobs: 1, runsPerJob: 3, seeds: 1, slaFactor: 1.25 });
     expect(summary).not.toHaveProperty('records');
     expect(summary.prediction).toMatchObject({ runs: 2 });
+    // an SLA above the cold start is met by the cold cluster itself: every loop is feasible
+    expect(summary.feasibleOnly).toMatchObject({ loops: 1, infeasibleLoops: [] });
+    expect(summary.triedPrediction).toEqual([
+      expect.objectContaining({ minPriorRuns: 1 }),
+      expect.objectContaining({ minPriorRuns: 3 }),
+    ]);
     expect(readFileSync(join(plots, 'one-shot-cost-change.svg'), 'utf8')).toContain('<svg');
     expect(existsSync(join(plots, 'prediction-error.svg'))).toBe(true);
   });

@@ -42,7 +42,12 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
           webhookRateLimitPerMinute: core.config.webhookRateLimitPerMinute,
         }),
         coster: new CostEngineCoster(core.catalog),
-        recommender: new DatabricksRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
+        recommender: new DatabricksRecommender({
+          catalog: core.catalog,
+          nodeTypes: core.nodeTypes,
+          policies: async (workspaceId, policyId) =>
+            (await integration.connect(workspaceId)).client.getClusterPolicy(policyId),
+        }),
         applyRequested: (event) => integration.applyRequested(event),
         recommendationReady: (projectId, recommendationId) =>
           integration.onRecommendationReady(projectId, recommendationId),

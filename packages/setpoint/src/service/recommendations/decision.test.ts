@@ -1,7 +1,7 @@
 import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, CandidateAssessment, Recommendation } from '../../optimizer/recommend.js';
-import type { Candidate } from '../../optimizer/types.js';
+import type { Candidate, Observation } from '../../optimizer/types.js';
 import { decide } from './decision.js';
 import type { CandidateSpace, ShapeEntry } from './optimizer-recommender.js';
 import type { RecommenderRun } from './recommender.js';
@@ -61,6 +61,7 @@ function decideFor(
   entries: Array<{ shape: Shape; pSla: number; runtimeS: number }>,
   chosenId: string,
   currentId = idOf(entries[0]!.shape),
+  observations: Observation[] = [],
 ) {
   const { space, assessment } = world(entries);
   return decide({
@@ -68,7 +69,7 @@ function decideFor(
     space,
     recommendation: { candidateId: chosenId } as Recommendation,
     assessment,
-    observations: [],
+    observations,
     currentId,
     settings: withSla,
     allowed: () => true,
@@ -119,5 +120,28 @@ describe('decide', () => {
     expect(decided.entry.shape).toEqual(spot8);
     expect(decided.notes[0]).toMatch(/^SLA infeasible: fastest predicted 11\.7 min on 32 × m5\.xlarge, spot/);
     expect(decided.notes[1]).toMatch(/will not pay more to miss it: the current cluster is the fastest/);
+  });
+
+  it('budgets an infeasible SLA at the cheapest configuration run, not at a wide learning run', () => {
+    const entries = [
+      { shape: spot32, pSla: 0.2, runtimeS: 700 },
+      { shape: spot8, pSla: 0.01, runtimeS: 900 },
+      { shape: onDemand8, pSla: 0.02, runtimeS: 880 },
+    ];
+    const { assessment } = world(entries);
+    const costOf = (shape: Shape) =>
+      assessment.assessments.find((entry) => entry.candidate.id === idOf(shape))?.expectedCostUsd ?? 0;
+    const run = (shape: Shape, costUsd: number): Observation =>
+      ({ candidateId: idOf(shape), completed: true, costUsd, runtimeS: 800 }) as Observation;
+    // the job ran once on 8 workers (cheap), then a learning run on 32 (expensive): it now runs on 32
+    const decided = decideFor(entries, idOf(spot32), idOf(spot32), [
+      run(spot8, costOf(spot8)),
+      run(spot32, costOf(spot32)),
+    ]);
+    expect(decided.feasible).toBe(false);
+    expect(decided.assessment.expectedCostUsd).toBeLessThanOrEqual(costOf(spot8));
+    expect(decided.notes[1]).toMatch(
+      /at no more than \$\d+\.\d\d, the cheapest this job has run \(8 × m5\.xlarge, spot\)/,
+    );
   });
 });

@@ -67,7 +67,8 @@ export function dominantStage(profile: RunProfile): string | null {
 /**
  * The service's decisions on top of the optimizer's choice, in order:
  * 1. an SLA no allowed candidate is predicted to meet is infeasible: never pay more and still miss —
- *    take the fastest candidate that costs no more than the current configuration, and say so;
+ *    take the fastest candidate that costs no more than the cheapest configuration the job has run
+ *    (the current one when none has), and say so;
  * 2. spot → on-demand only for interruption risk: when the SLA is likely met but without the margin a
  *    spot interruption eats, never when the SLA is lost anyway;
  * 3. a configuration that already ran predicts what it cost: its observed median, blended with the
@@ -96,12 +97,17 @@ export function decide<Shape>(context: {
   if (settings.slaMinutes !== null) {
     feasible = allowed.some((entry) => entry.probabilityMeetsSla >= slaFeasibleConfidence);
     if (!feasible) {
-      const observedCost = meanObservedCost(context.observations, context.currentId);
-      const budget = Number.isFinite(observedCost) ? observedCost : current.expectedCostUsd;
+      // "today" is the cheapest this job has run, not the last run: after a learning run on a wide
+      // cluster, that run's cost is no budget to miss the SLA with
+      const cheapest = cheapestObserved(context.observations, context.currentId);
+      const budget = cheapest?.costUsd ?? current.expectedCostUsd;
       const affordable = allowed.filter((entry) => entry.expectedCostUsd <= budget);
       const fastest = minimumBy(allowed, (entry) => entry.expectedRuntimeS) ?? current;
+      // the cheapest configuration run is always within the budget it sets
+      const cheapestEntry = cheapest ? byId.get(cheapest.id) : undefined;
+      const fallback = cheapestEntry && context.allowed(cheapestEntry.candidate) ? cheapestEntry : current;
       const fastestAffordable =
-        minimumBy([...affordable, current], (entry) => entry.expectedRuntimeS) ?? current;
+        minimumBy([...affordable, fallback], (entry) => entry.expectedRuntimeS) ?? current;
       chosen = fastestAffordable;
       const stage = dominantStage(context.basedOn.profile);
       notes.push(
@@ -112,7 +118,11 @@ export function decide<Shape>(context: {
           ? 'that is the recommendation'
           : `no configuration meets the SLA, so Setpoint will not pay more to miss it: ` +
               `${fastestAffordable === current ? 'the current cluster is the fastest' : `${describe(fastestAffordable)} is the fastest`} ` +
-              `at no more than today's $${dollars(budget)}`,
+              `at no more than $${dollars(budget)}, the cheapest this job has run${
+                cheapest && cheapest.id !== context.currentId && byId.has(cheapest.id)
+                  ? ` (${describe(byId.get(cheapest.id) as CandidateAssessment)})`
+                  : ''
+              }`,
       );
     } else if (
       chosen.probabilityMeetsSla >= slaFeasibleConfidence &&
@@ -143,9 +153,21 @@ export function decide<Shape>(context: {
   };
 }
 
-function meanObservedCost(observations: readonly Observation[], id: string): number {
-  const costs = observations.filter((o) => o.candidateId === id && o.completed).map((o) => o.costUsd);
-  return costs.length > 0 ? costs.reduce((a, b) => a + b, 0) / costs.length : Number.NaN;
+/** The completed configuration with the lowest mean cost per run (the current one first among equals). */
+function cheapestObserved(
+  observations: readonly Observation[],
+  currentId: string,
+): { id: string; costUsd: number } | undefined {
+  const costs = new Map<string, number[]>();
+  for (const o of observations)
+    if (o.completed) costs.set(o.candidateId, [...(costs.get(o.candidateId) ?? []), o.costUsd]);
+  let best: { id: string; costUsd: number } | undefined;
+  for (const [id, values] of costs) {
+    const mean = values.reduce((a, b) => a + b, 0) / values.length;
+    if (!best || mean < best.costUsd || (mean === best.costUsd && id === currentId))
+      best = { id, costUsd: mean };
+  }
+  return best;
 }
 
 /**

@@ -58,8 +58,11 @@ export interface ClusterModel<Shape> {
   }): CandidateSpace<Shape>;
   /** The same cluster all on-demand (what a tight SLA takes instead of spot); null when it is already. */
   onDemandTwin(shape: Shape): Shape | null;
-  /** What apply writes for a shape, in the platform's terms. */
-  configurationOf(shape: Shape): ClusterConfiguration;
+  /**
+   * What apply writes for a shape, in the platform's terms, stated against the configuration the job runs
+   * on now (`current`, the based-on run's) so that what stays as it is is not written as a change.
+   */
+  configurationOf(shape: Shape, current: ClusterConfiguration | null): ClusterConfiguration;
   /** Shapes of one kind share a price factor learned from runs (e.g. "autoscaled|spot-with-fallback"). */
   priceKind(shape: Shape): string;
   /** The shape in a few words, for explanations: "8 × r5d.xlarge (autoscale 2–8), spot with fallback". */
@@ -293,7 +296,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
     };
     return {
       phase,
-      configuration: model.configurationOf(decided.entry.shape),
+      configuration: model.configurationOf(decided.entry.shape, basedOn.clusterConfig),
       prediction: {
         runtimeMinutes: scaleRange(decided.runtimeS, 1 / 60),
         costUsd: decided.costUsd,

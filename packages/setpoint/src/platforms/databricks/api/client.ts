@@ -3,7 +3,9 @@ import { parseResponse } from './parse-response.js';
 import {
   type Cluster,
   type ClusterEvent,
+  type ClusterPolicy,
   clusterEventsResponseSchema,
+  clusterPolicySchema,
   clusterSchema,
   type DbfsFileInfo,
   type DirectoryEntry,
@@ -192,6 +194,11 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
     return events.sort((a, b) => a.timestamp - b.timestamp);
   }
 
+  /** A compute policy with its rules (`policies/clusters/get`). */
+  async function getClusterPolicy(policyId: string): Promise<ClusterPolicy> {
+    return get('/api/2.0/policies/clusters/get', clusterPolicySchema, { policy_id: policyId });
+  }
+
   async function listNodeTypes(): Promise<NodeType[]> {
     return (await get('/api/2.1/clusters/list-node-types', listNodeTypesResponseSchema)).node_types;
   }
@@ -284,6 +291,7 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
     getRun,
     listRuns,
     getCluster,
+    getClusterPolicy,
     listClusterEvents,
     listNodeTypes,
     dbfsList,

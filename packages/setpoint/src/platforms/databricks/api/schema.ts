@@ -159,6 +159,39 @@ export const clusterEventsResponseSchema = z.looseObject({
   total_count: z.number().optional(),
 });
 
+/** One rule of a compute policy, by attribute path (the compute policy reference's limitation types). */
+export const policyRuleSchema = z.looseObject({
+  type: z.enum(['fixed', 'forbidden', 'allowlist', 'blocklist', 'range', 'regex', 'unlimited']),
+  value: z.unknown().optional(),
+  values: z.array(z.unknown()).optional(),
+  pattern: z.string().optional(),
+  minValue: z.number().optional(),
+  maxValue: z.number().optional(),
+  defaultValue: z.unknown().optional(),
+  isOptional: z.boolean().optional(),
+  hidden: z.boolean().optional(),
+});
+export type PolicyRule = z.infer<typeof policyRuleSchema>;
+
+/** `policies/clusters/get`: the definition is a JSON text of rules by path, parsed here at the edge. */
+export const clusterPolicySchema = z.looseObject({
+  policy_id: z.string(),
+  name: z.string(),
+  definition: z
+    .string()
+    .default('{}')
+    .transform((text, context) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        context.addIssue({ code: 'custom', message: 'the policy definition is not JSON' });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.record(z.string(), policyRuleSchema)),
+});
+export type ClusterPolicy = z.infer<typeof clusterPolicySchema>;
+
 export const nodeTypeSchema = z.looseObject({
   node_type_id: z.string(),
   memory_mb: z.number(),

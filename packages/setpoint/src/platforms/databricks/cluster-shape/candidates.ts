@@ -8,6 +8,7 @@ import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
 import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import type { ClusterPolicy } from '../api/schema.js';
 import {
   type DatabricksClusterShape,
   defaultFirstOnDemand,
@@ -15,6 +16,7 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { instancePoolFilter, policyCandidateFilters } from './policy-filters.js';
 
 export interface SpaceContext {
   cloud: Cloud;
@@ -25,6 +27,10 @@ export interface SpaceContext {
   current: DatabricksClusterShape;
   /** Every configuration past runs used, so their outcomes map onto candidates. */
   observed: readonly DatabricksClusterShape[];
+  /** The job cluster's compute policy: each rule on what Setpoint varies becomes a named filter. */
+  policy?: ClusterPolicy | null;
+  /** The instance pool the cluster runs on: its node type and market are kept. */
+  instancePoolId?: string | null;
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -172,9 +178,14 @@ export function buildCandidateSpace(
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];
-  const filters = new FilterTally(
-    databricksCandidateFilters(costModel, { current, observed: context.observed }),
-  );
+  const dbusPerHour = (shape: DatabricksClusterShape) =>
+    catalog.dbuRate(cloud, shape.driverNodeType, shape.photon).dbuPerHour +
+    shape.workers * catalog.dbuRate(cloud, shape.workerNodeType, shape.photon).dbuPerHour;
+  const filters = new FilterTally<PricedShape>([
+    ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
+    ...(context.policy ? policyCandidateFilters(context.policy, { current, dbusPerHour }) : []),
+    ...databricksCandidateFilters(costModel, { current, observed: context.observed }),
+  ]);
   for (const { shape: choice, allowed } of choices) {
     const id = shapeId(choice);
     if (byId.has(id)) continue;

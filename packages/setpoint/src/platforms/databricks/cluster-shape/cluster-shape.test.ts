@@ -167,6 +167,46 @@ describe('one shape, every consumer', () => {
     }
   });
 
+  it('writes, against the job cluster, only what changes or what leaving out would change', () => {
+    const job: NewCluster = {
+      spark_version: '15.4.x-scala2.12',
+      node_type_id: 'r5d.xlarge',
+      num_workers: 8,
+      aws_attributes: { availability: 'ON_DEMAND', first_on_demand: 1, zone_id: 'us-west-2a' },
+    };
+    const current = shapeOfCluster(job, 'aws');
+    // the same cluster: only what the job states, as it states it (no runtime_engine, no driver)
+    expect(jobFragmentOf(current, job)).toEqual({
+      node_type_id: 'r5d.xlarge',
+      num_workers: 8,
+      aws_attributes: { availability: 'ON_DEMAND', first_on_demand: 1 },
+    });
+    // another node type keeps the driver it had: written, since leaving it out would follow the workers
+    const wider = jobFragmentOf({ ...current, workerNodeType: 'm5d.2xlarge', workers: 4 }, job);
+    expect(wider).toMatchObject({
+      node_type_id: 'm5d.2xlarge',
+      num_workers: 4,
+      driver_node_type_id: 'r5d.xlarge',
+    });
+    expect(wider).not.toHaveProperty('runtime_engine');
+    // a change of engine or market is written
+    expect(jobFragmentOf({ ...current, photon: true }, job).runtime_engine).toBe('PHOTON');
+    const spot = jobFragmentOf({ ...current, market: 'spot-with-fallback', firstOnDemand: 1 }, job);
+    expect(spot.aws_attributes).toEqual({ availability: 'SPOT_WITH_FALLBACK', first_on_demand: 1 });
+    // a job with no attributes on AWS runs spot with fallback: staying there writes none
+    const bare: NewCluster = { node_type_id: 'm5.xlarge', num_workers: 2 };
+    expect(jobFragmentOf(shapeOfCluster(bare, 'aws'), bare)).toEqual({
+      node_type_id: 'm5.xlarge',
+      num_workers: 2,
+    });
+    // a legacy Photon runtime stays Photon without a runtime_engine field
+    const legacy: NewCluster = { ...bare, spark_version: '13.3.x-photon-scala2.12' };
+    expect(jobFragmentOf(shapeOfCluster(legacy, 'aws'), legacy)).not.toHaveProperty('runtime_engine');
+    expect(jobFragmentOf({ ...shapeOfCluster(legacy, 'aws'), photon: false }, legacy).runtime_engine).toBe(
+      'STANDARD',
+    );
+  });
+
   it('gives the cost engine the market and first_on_demand the fragment names', () => {
     const spec = costSpecOf(shapes[0] as DatabricksClusterShape, {
       region: 'us-east-1',

@@ -3,6 +3,8 @@ import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import type { ClusterModel } from '../../../service/recommendations/optimizer-recommender.js';
+import type { RecommenderRun } from '../../../service/recommendations/recommender.js';
+import type { ClusterPolicy } from '../api/schema.js';
 import { cloudOf, planOf } from '../cluster-shape/billing.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
 import {
@@ -19,6 +21,8 @@ export function databricksClusterModel(deps: {
   catalog: PriceCatalog;
   nodeTypes: readonly InstanceTypeEntry[];
   costModel: CostModel;
+  /** The compute policy of the cluster a run used, when it names one and it was read. */
+  policyOf?: (run: RecommenderRun) => ClusterPolicy | null;
 }): ClusterModel<DatabricksClusterShape> {
   return {
     shapeOfRun(run, workspace) {
@@ -33,16 +37,26 @@ export function databricksClusterModel(deps: {
     shapeId,
     candidateSpace({ basedOn, workspace, settings, current, observed }) {
       const region = basedOn.cluster.region ?? workspace?.region ?? defaultRegions[current.cloud];
+      const poolId = parseNewCluster(basedOn.clusterConfig)?.instance_pool_id;
       return buildCandidateSpace(
         deps.catalog,
         deps.nodeTypes,
-        { cloud: current.cloud, region, plan: planOf(workspace?.planType), settings, current, observed },
+        {
+          cloud: current.cloud,
+          region,
+          plan: planOf(workspace?.planType),
+          settings,
+          current,
+          observed,
+          policy: deps.policyOf?.(basedOn) ?? null,
+          instancePoolId: typeof poolId === 'string' ? poolId : null,
+        },
         deps.costModel,
       );
     },
     onDemandTwin: (shape) =>
       shape.market === 'on-demand' ? null : { ...shape, market: 'on-demand', firstOnDemand: 0 },
-    configurationOf: jobFragmentOf,
+    configurationOf: (shape, current) => jobFragmentOf(shape, parseNewCluster(current)),
     priceKind: (shape) =>
       `${shape.autoscale ? 'autoscaled' : 'fixed'}|${shape.market}|${shape.photon ? 'photon' : 'standard'}`,
     describe: describeShape,
