@@ -312,6 +312,16 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 2,
     stderr: /option '--limit <n>' argument '0' is invalid/,
   },
+  'audit list': {
+    args: ['audit', 'list', '--since', 'last tuesday'],
+    exitCode: 2,
+    stderr: /option '--since <time>' argument 'last tuesday' is invalid\. expected an ISO 8601 date/,
+  },
+  'audit export': {
+    args: ['audit', 'export', '--format', 'xlsx'],
+    exitCode: 2,
+    stderr: /Allowed choices are csv, json/,
+  },
   completion: {
     args: ['completion', 'powershell'],
     exitCode: 2,

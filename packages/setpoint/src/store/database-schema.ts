@@ -25,6 +25,8 @@ export interface AuditLogTable {
   action: string;
   actor: string;
   detail: string;
+  /** The project the entry concerns (migration 0070); null for keys, users, workspaces, settings. */
+  project_id: Generated<string | null>;
   created_at: number;
 }
 
