@@ -21,6 +21,9 @@ const ProjectPage = lazy(() =>
 const NotificationsPage = lazy(() =>
   import('./pages/notifications-page.js').then((module) => ({ default: module.NotificationsPage })),
 );
+const AuditPage = lazy(() =>
+  import('./pages/audit-page.js').then((module) => ({ default: module.AuditPage })),
+);
 const DiscoverPage = lazy(() =>
   import('./pages/discover-page.js').then((module) => ({ default: module.DiscoverPage })),
 );
@@ -61,6 +64,7 @@ function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggl
         <Route path="/workspaces" element={<Lazy page={<WorkspacesPage />} />} />
         <Route path="/settings" element={<Lazy page={<SettingsPage />} />} />
         <Route path="/notifications" element={<Lazy page={<NotificationsPage />} />} />
+        <Route path="/audit" element={<Lazy page={<AuditPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -2,6 +2,8 @@ import type {
   AlertDestinationResource as AlertDestination,
   AlertRuleResource as AlertRule,
   ApiKeyResource as ApiKey,
+  AuditTrailEntryResource as AuditEntry,
+  AuditFacets,
   NotificationResource as Notification,
   OrganizationSettingsResource as OrganizationSettings,
   OrganizationSummaryWire as OrganizationSummary,
@@ -125,6 +127,10 @@ export const endpoints = {
     api.get<{
       items: Array<{ action: string; actor: string; detail: Record<string, unknown>; created_at: number }>;
     }>(`/api/v1/projects/${enc(id)}/audit`),
+
+  auditTrail: (query: URLSearchParams, signal?: AbortSignal) =>
+    api.get<Page<AuditEntry>>(`/api/v1/audit?${query}`, { signal }),
+  auditFacets: (signal?: AbortSignal) => api.get<AuditFacets>('/api/v1/audit/facets', { signal }),
 
   notifications: (signal?: AbortSignal) =>
     api.get<Page<Notification>>('/api/v1/notifications?limit=200', { signal }),

@@ -4,11 +4,13 @@ import { ServerStatus } from './server-status.js';
 import { useSession } from './session.js';
 import { shortcutHelp, useShortcuts } from './shortcuts.js';
 
+/** `admin`: shown to admins only (the API refuses everyone else there too). */
 const nav = [
   { to: '/projects', label: 'Projects' },
   { to: '/discover', label: 'Discover' },
   { to: '/workspaces', label: 'Workspaces' },
   { to: '/notifications', label: 'Notifications' },
+  { to: '/audit', label: 'Audit trail', admin: true },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -32,16 +34,18 @@ export function AppShell({ theme, toggleTheme }: { theme: 'light' | 'dark'; togg
         </div>
         <nav aria-label="Main">
           <ul>
-            {nav.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
+            {nav
+              .filter((item) => !item.admin || user?.role === 'admin' || user === null)
+              .map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
+                  >
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
           </ul>
         </nav>
         <div className="sidebar-foot">
