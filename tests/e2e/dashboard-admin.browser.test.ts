@@ -97,10 +97,7 @@ describeFull('the admin pages, in Chromium', 'Debian chromium (/usr/bin/chromium
     await page.getByLabel('Project', { exact: true }).selectOption({ label: 'orders-etl' });
     await expect.poll(() => page.getByTestId('audit-count').textContent()).toBe('Entries 1–2 of 2');
     const rows = await table.getByRole('row').allTextContents();
-    expect(rows.slice(1).map((row) => /(create|update)/.exec(row)?.[1])).toEqual([
-      'update',
-      'create',
-    ]);
+    expect(rows.slice(1).map((row) => /(create|update)/.exec(row)?.[1])).toEqual(['update', 'create']);
     expect(page.url()).toContain(`project_id=${orders?.id}`);
 
     const csv = await download(page, 'Export CSV');
