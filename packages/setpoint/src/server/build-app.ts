@@ -27,6 +27,7 @@ import { recommendationRoutes } from './routes/recommendation-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
+import { userRoutes } from './routes/user-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 
 export interface AppDependencies {
@@ -146,6 +147,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(organizationRoutes(services.organizationSettings));
   await app.register(alertRoutes(services.alerts));
   await app.register(auditRoutes(services.audit));
+  await app.register(userRoutes(services.users));
   await app.register(
     runRoutes(services.runs, {
       parseClusterReport: services.parseClusterReport,

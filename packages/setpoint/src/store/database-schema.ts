@@ -133,6 +133,8 @@ export interface UsersTable {
   password_hash: string;
   role: string;
   created_at: number;
+  /** Set while an admin has disabled the user (migration 0071): no sign-in, no sessions. */
+  disabled_at: Generated<number | null>;
 }
 
 export interface SessionsTable {

@@ -34,12 +34,15 @@ export function isPublicRoute(url: string, config: { public?: boolean } | undefi
   return !url.startsWith('/api/') && !url.startsWith('/v1/') && url !== '/metrics';
 }
 
+/** Every role signs itself out and changes its own password. */
+const ownSessionRoutes = new Set(['/api/v1/session', '/api/v1/session/password']);
+
 /** What a role may do; the API enforces it, the dashboard only mirrors it. */
 export function authorize(principal: Principal, method: string, url: string): void {
   if (principal.role === 'admin') return;
   const adminArea = adminOnly.find(([prefix]) => url.startsWith(prefix));
   if (adminArea) throw new ForbiddenError(`only admins may ${adminArea[1]}`);
-  if (principal.role === 'viewer' && !safeMethods.has(method)) {
+  if (principal.role === 'viewer' && !safeMethods.has(method) && !ownSessionRoutes.has(url)) {
     throw new ForbiddenError('viewers can look but not change anything (apply, roll back, settings)');
   }
 }
