@@ -137,4 +137,88 @@ describeFull('the admin pages, in Chromium', 'Debian chromium (/usr/bin/chromium
       .toMatch(/only admins may read the organization's audit trail/);
     await page.context().close();
   }, 120_000);
+  it('lets an admin add a user, change their role, disable, reset and delete them, never the last admin', async () => {
+    const page = await signIn('ada');
+    await page.getByRole('link', { name: 'Users' }).click();
+    const users = page.getByTestId('users');
+    await page.getByLabel('Username').fill('newcomer');
+    await page.getByLabel('Role', { exact: true }).selectOption('editor');
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const generated = (await page.getByTestId('new-password-value').textContent()) ?? '';
+    expect(generated).toMatch(/^[\w-]{20}$/);
+    const row = users.locator('tr[data-username="newcomer"]');
+    await expect.poll(() => row.textContent()).toMatch(/newcomer.*active/);
+
+    // The password works until an admin resets it.
+    const newcomer = await signIn('newcomer' as keyof typeof passwords, generated);
+    await page.getByRole('button', { name: 'Done' }).click();
+    await row.getByRole('combobox', { name: 'Role of newcomer' }).selectOption('viewer');
+    await expect
+      .poll(
+        async () =>
+          (await client.request<{ items: Array<{ username: string; role: string }> }>('GET', '/api/v1/users'))
+            .items,
+      )
+      .toContainEqual(expect.objectContaining({ username: 'newcomer', role: 'viewer' }));
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => row.textContent()).toMatch(/disabled/);
+    await newcomer.reload();
+    await newcomer.getByRole('button', { name: 'Sign in' }).waitFor();
+    await newcomer.context().close();
+    await row.getByRole('button', { name: 'Enable' }).click();
+    await expect.poll(() => row.textContent()).toMatch(/active/);
+    await row.getByRole('button', { name: 'Reset password' }).click();
+    const reset = (await page.getByTestId('new-password-value').textContent()) ?? '';
+    expect(reset).not.toBe(generated);
+    await page.getByRole('button', { name: 'Done' }).click();
+
+    // The last admin stays.
+    await users.locator('tr[data-username="ada"]').getByRole('combobox').selectOption('editor');
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent())
+      .toMatch(/no admin who can sign in/);
+    await expect
+      .poll(() => users.locator('tr[data-username="ada"]').getByRole('combobox').inputValue())
+      .toBe('admin');
+
+    await row.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete user' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    await page.screenshot({ path: path.join(screenshotDir, 'users.png') });
+    await page.context().close();
+  }, 120_000);
+
+  it('keeps user management from an editor: no menu entry, and the API answers 403', async () => {
+    const page = await signIn('eda');
+    await expect(page.getByRole('link', { name: 'Users' }).count()).resolves.toBe(0);
+    await page.goto(`${server.url}/users`);
+    await expect
+      .poll(() => page.getByRole('alert').first().textContent(), { timeout: 20_000 })
+      .toMatch(/only admins may manage users/);
+    await page.context().close();
+  }, 120_000);
+
+  it("changes a user's own password: other sessions end, this one stays", async () => {
+    const here = await signIn('eda');
+    const elsewhere = await signIn('eda');
+    await here.getByRole('link', { name: 'eda' }).click();
+    await here.getByLabel('Current password').fill('not my password');
+    await here.getByLabel('New password', { exact: true }).fill('a fresh editor passphrase');
+    await here.getByLabel('New password again').fill('a fresh editor passphrase');
+    await here.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => here.getByRole('alert').textContent()).toMatch(/current password is not right/);
+
+    await here.getByLabel('Current password').fill(passwords.eda);
+    await here.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => here.getByRole('status').last().textContent()).toMatch(/Password changed/);
+    await here.getByRole('link', { name: 'Projects' }).click();
+    await here.getByRole('heading', { name: 'Projects' }).first().waitFor();
+    expect(here.url()).toMatch(/\/projects$/);
+    await elsewhere.reload();
+    await elsewhere.getByRole('button', { name: 'Sign in' }).waitFor();
+    await elsewhere.context().close();
+    const again = await signIn('eda', 'a fresh editor passphrase');
+    await again.context().close();
+    await here.context().close();
+  }, 120_000);
 });

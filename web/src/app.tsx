@@ -24,6 +24,12 @@ const NotificationsPage = lazy(() =>
 const AuditPage = lazy(() =>
   import('./pages/audit-page.js').then((module) => ({ default: module.AuditPage })),
 );
+const UsersPage = lazy(() =>
+  import('./pages/users-page.js').then((module) => ({ default: module.UsersPage })),
+);
+const AccountPage = lazy(() =>
+  import('./pages/account-page.js').then((module) => ({ default: module.AccountPage })),
+);
 const DiscoverPage = lazy(() =>
   import('./pages/discover-page.js').then((module) => ({ default: module.DiscoverPage })),
 );
@@ -65,6 +71,8 @@ function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggl
         <Route path="/settings" element={<Lazy page={<SettingsPage />} />} />
         <Route path="/notifications" element={<Lazy page={<NotificationsPage />} />} />
         <Route path="/audit" element={<Lazy page={<AuditPage />} />} />
+        <Route path="/users" element={<Lazy page={<UsersPage />} />} />
+        <Route path="/account" element={<Lazy page={<AccountPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -15,6 +15,7 @@ import type {
   RunDetailResource as RunDetail,
   SessionUser,
   SystemInfo,
+  UserResource as User,
   WorkspaceResource as Workspace,
 } from '@setpoint/api-contract';
 import type {
@@ -115,6 +116,20 @@ export const endpoints = {
   signIn: (username: string, password: string) =>
     api.post<{ user: SessionUser }>('/api/v1/session', { username, password }, { expectUnauthorized: true }),
   signOut: () => api.delete<void>('/api/v1/session'),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    api.put<void>('/api/v1/session/password', {
+      current_password: currentPassword,
+      new_password: newPassword,
+    }),
+
+  users: (signal?: AbortSignal) => api.get<{ items: User[] }>('/api/v1/users', { signal }),
+  createUser: (body: { username: string; role: User['role']; password?: string }) =>
+    api.post<{ user: User; password?: string }>('/api/v1/users', body),
+  updateUser: (id: string, patch: { role?: User['role']; disabled?: boolean }) =>
+    api.patch<User>(`/api/v1/users/${enc(id)}`, patch),
+  deleteUser: (id: string) => api.delete<void>(`/api/v1/users/${enc(id)}`),
+  resetPassword: (id: string) =>
+    api.post<{ password?: string; sessions_ended: true }>(`/api/v1/users/${enc(id)}/password`, {}),
 
   projects: (signal?: AbortSignal, onProgress?: (loaded: Project[], total: number) => void) =>
     fetchAll<Project>(projectsPath, signal, onProgress, takePrefetchedProjects(signal), afterNextPaint),

@@ -11,6 +11,7 @@ const nav = [
   { to: '/workspaces', label: 'Workspaces' },
   { to: '/notifications', label: 'Notifications' },
   { to: '/audit', label: 'Audit trail', admin: true },
+  { to: '/users', label: 'Users', admin: true },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -52,7 +53,10 @@ export function AppShell({ theme, toggleTheme }: { theme: 'light' | 'dark'; togg
           {user && (
             <div className="user">
               <span>
-                {user.username} <span className="role">{user.role}</span>
+                <NavLink to="/account" title="Your account: change your password">
+                  {user.username}
+                </NavLink>{' '}
+                <span className="role">{user.role}</span>
               </span>
               <button type="button" className="link-button" onClick={() => void signOut()}>
                 Sign out
