@@ -91,6 +91,17 @@ export const alertRuleCreateSchema = z
   })
   .strict();
 
+/** `PATCH /api/v1/alerts/rules/:id`: turn a rule on or off, point it elsewhere, or change its parameters. */
+export const alertRuleUpdateSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    destination_id: z.string().min(1).optional(),
+    /** Merged into the rule's current parameters. */
+    params: alertRuleParamsSchema.partial().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give enabled, destination_id or params' });
+
 export const alertRuleSchema = z.object({
   id: z.string(),
   project_id: z.string().nullable(),

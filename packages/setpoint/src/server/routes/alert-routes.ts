@@ -5,6 +5,7 @@ import {
   alertRuleCreateSchema,
   alertRuleList,
   alertRuleSchema,
+  alertRuleUpdateSchema,
   idParams,
   notificationList,
   type notificationStatuses,
@@ -148,6 +149,25 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = requireAdmin(request, 'add alert rules');
         return reply.status(201).send(presentRule(await alerts.createRule(request.body, principal.actor)));
+      },
+    );
+
+    app.patch(
+      '/api/v1/alerts/rules/:id',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary:
+            'Turn a rule on or off, point it at another destination or change its parameters (admins only)',
+          security: bearer,
+          params: idParams,
+          body: alertRuleUpdateSchema,
+          response: { 200: alertRuleSchema },
+        },
+      },
+      async (request) => {
+        requireAdmin(request, 'change alert rules');
+        return presentRule(await alerts.updateRule(request.params.id, request.body));
       },
     );
 

@@ -39,6 +39,15 @@ export function createAlertRepository(db: Kysely<Database>) {
         query = query.where((eb) => eb.or([eb('project_id', '=', projectId), eb('project_id', 'is', null)]));
       return query.orderBy('created_at').orderBy('id').execute();
     },
+    findRule(id: string): Promise<AlertRuleRow | undefined> {
+      return db.selectFrom('alert_rules').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async updateRule(
+      id: string,
+      patch: Partial<Pick<AlertRuleRow, 'enabled' | 'destination_id' | 'params' | 'evaluated_until'>>,
+    ): Promise<void> {
+      await db.updateTable('alert_rules').set(patch).where('id', '=', id).execute();
+    },
     async markEvaluated(id: string, until: number): Promise<void> {
       await db.updateTable('alert_rules').set({ evaluated_until: until }).where('id', '=', id).execute();
     },

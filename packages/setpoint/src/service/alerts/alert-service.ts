@@ -1,4 +1,9 @@
-import type { AlertEvent, alertDestinationCreateSchema, alertRuleCreateSchema } from '@setpoint/api-contract';
+import type {
+  AlertEvent,
+  alertDestinationCreateSchema,
+  alertRuleCreateSchema,
+  alertRuleUpdateSchema,
+} from '@setpoint/api-contract';
 import { NotFoundError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
@@ -23,6 +28,7 @@ import type {
 
 export type DestinationInput = z.infer<typeof alertDestinationCreateSchema>;
 export type RuleInput = z.infer<typeof alertRuleCreateSchema>;
+export type RuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
 
 const hourMs = 3_600_000;
 /** Rules look back this far at most, so a new rule on an old fleet does not replay its history. */
@@ -272,6 +278,29 @@ export function createAlertService(deps: Deps) {
       return row;
     },
     listRules: (projectId?: string) => alerts.listRules(projectId),
+    /**
+     * Turns a rule on or off, re-points it or changes its parameters. A rule switched back on starts
+     * from now: what happened while it was off is not replayed.
+     */
+    async updateRule(id: string, update: RuleUpdate, now = Date.now()): Promise<AlertRuleRow> {
+      const rule = await alerts.findRule(id);
+      if (!rule) throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
+      if (update.destination_id !== undefined && !(await alerts.findDestination(update.destination_id)))
+        throw new NotFoundError(
+          'DESTINATION_NOT_FOUND',
+          `alert destination ${update.destination_id} does not exist`,
+        );
+      const patch: Parameters<AlertRepository['updateRule']>[1] = {};
+      if (update.enabled !== undefined) {
+        patch.enabled = update.enabled ? 1 : 0;
+        if (update.enabled && !rule.enabled) patch.evaluated_until = now;
+      }
+      if (update.destination_id !== undefined) patch.destination_id = update.destination_id;
+      if (update.params !== undefined)
+        patch.params = JSON.stringify({ ...(JSON.parse(rule.params) as object), ...update.params });
+      await alerts.updateRule(id, patch);
+      return { ...rule, ...patch };
+    },
     async deleteRule(id: string): Promise<void> {
       if (!(await alerts.deleteRule(id)))
         throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
