@@ -6,6 +6,8 @@ export const alertEvents = [
   'sla_missed',
   'sla_at_risk',
   'cost_spike',
+  /** A platform found the project's cluster edited outside Setpoint (and paused auto-apply). */
+  'external_change',
   'apply_failed',
   'collection_parked',
   'learning_finished',

@@ -8,6 +8,7 @@ const eventLabels: Record<string, string> = {
   sla_missed: 'SLA missed',
   sla_at_risk: 'SLA at risk',
   cost_spike: 'Cost spike',
+  external_change: 'Changed outside Setpoint',
   apply_failed: 'Apply failed',
   collection_parked: 'Collection parked',
   learning_finished: 'Learning finished',

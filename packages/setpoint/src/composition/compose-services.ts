@@ -188,6 +188,7 @@ export async function composeServices(options: ComposeOptions) {
     logger,
     outbound,
     publicUrl: () => publicUrl,
+    audit,
   };
   const platforms = new PlatformRegistry<PlatformRuntime>(
     plugins.entries.map((plugin) => plugin.create(core)),

@@ -23,6 +23,7 @@ const eventMeanings: Record<AlertEvent, string> = {
   sla_missed: 'a run took longer than its SLA',
   sla_at_risk: 'a run used most of its SLA and ran longer than the one before',
   cost_spike: 'a run cost more than the mean of the previous runs',
+  external_change: "the project's cluster was changed outside Setpoint (auto-apply pauses)",
   apply_failed: 'applying or reverting a configuration failed',
   collection_parked: "collecting a run's event log failed",
   learning_finished: 'a project finished learning',

@@ -126,8 +126,8 @@ export function createAlertRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
-    /** Phase changes out of learning recorded since `since`. */
-    learningFinished(since: number, projectId: string | null) {
+    /** Audit entries about projects with this action since `since` (phase changes, outside edits). */
+    projectChanges(action: string, since: number, projectId: string | null) {
       let query = db
         .selectFrom('audit_log')
         .innerJoin('projects', 'projects.id', 'audit_log.entity_id')
@@ -139,10 +139,10 @@ export function createAlertRepository(db: Kysely<Database>) {
           'projects.name',
         ])
         .where('audit_log.entity', '=', 'project')
-        .where('audit_log.action', '=', 'phase')
+        .where('audit_log.action', '=', action)
         .where('audit_log.created_at', '>=', since);
       if (projectId !== null) query = query.where('audit_log.entity_id', '=', projectId);
-      return query.execute();
+      return query.orderBy('audit_log.id').execute();
     },
     parkedSince(since: number) {
       return db.selectFrom('parked_jobs').selectAll().where('created_at', '>=', since).execute();

@@ -31,6 +31,8 @@ export type RuleInput = z.infer<typeof alertRuleCreateSchema>;
 export type RuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
 
 const hourMs = 3_600_000;
+/** The audit action a platform records when it finds a project's cluster edited outside Setpoint. */
+export const externalChangeAction = 'external_change';
 /** Rules look back this far at most, so a new rule on an old fleet does not replay its history. */
 const lookbackMs = 7 * 24 * hourMs;
 const runEvents: AlertEvent[] = ['sla_missed', 'sla_at_risk', 'cost_spike'];
@@ -187,7 +189,7 @@ export function createAlertService(deps: Deps) {
       return findings;
     }
     if (event === 'learning_finished') {
-      const changes = await alerts.learningFinished(since, rule.project_id);
+      const changes = await alerts.projectChanges('phase', since, rule.project_id);
       return changes
         .filter((change) => (JSON.parse(change.detail) as { from?: string }).from === 'LEARNING')
         .map((change) => ({
@@ -197,6 +199,19 @@ export function createAlertService(deps: Deps) {
           title: `${change.name}: learning finished; Setpoint now optimizes this job`,
           detail: JSON.parse(change.detail) as Record<string, unknown>,
         }));
+    }
+    if (event === 'external_change') {
+      const changes = await alerts.projectChanges(externalChangeAction, since, rule.project_id);
+      return changes.map((change) => {
+        const detail = JSON.parse(change.detail) as { fields?: string[] };
+        return {
+          event,
+          projectId: change.entity_id,
+          key: `${event}:${change.id}`,
+          title: `${change.name}: its cluster was changed outside Setpoint (${(detail.fields ?? []).join(', ')}); auto-apply is paused`,
+          detail: detail as Record<string, unknown>,
+        };
+      });
     }
     const matches = parkedKinds[event];
     if (!matches) return [];

@@ -100,6 +100,9 @@ function filtered(query: TrailQuery, filter: AuditFilter): TrailQuery {
 
 export function createAuditRepository(db: Kysely<Database>) {
   return {
+    /** An entry of its own (no other change in the same transaction), e.g. what a platform observed. */
+    record: (entry: AuditEntry, now = Date.now()) => recordAudit(db, entry, now),
+
     /** Entries of one entity, oldest first. */
     async list(entity: AuditEntry['entity'], entityId: string): Promise<AuditRecord[]> {
       const rows = await db

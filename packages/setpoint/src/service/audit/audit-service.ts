@@ -1,6 +1,6 @@
 import { maxAuditExportRows } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { AuditFilter, AuditRepository, AuditTrailRecord } from './audit-repository.js';
+import type { AuditEntry, AuditFilter, AuditRepository, AuditTrailRecord } from './audit-repository.js';
 
 /** Rows read per query while an export is assembled. */
 const exportBatch = 1000;
@@ -8,6 +8,9 @@ const exportBatch = 1000;
 /** The organization's audit trail: filtered pages and bounded exports (admins only; see the routes). */
 export function createAuditService({ audit }: { audit: AuditRepository }) {
   return {
+    /** Records what happened outside a change of the core's own (a platform's observation). */
+    record: (entry: AuditEntry) => audit.record(entry),
+
     async page(filter: AuditFilter, limit: number, offset: number) {
       const [rows, total] = await Promise.all([audit.page(filter, limit, offset), audit.count(filter)]);
       return { rows, total };
