@@ -117,8 +117,19 @@ export const alertRuleSchema = z.object({
 
 export const alertRuleList = listOf(alertRuleSchema);
 
-/** SENDING: recorded, delivery in progress (or interrupted by a restart). */
-export const notificationStatuses = ['SENDING', 'SENT', 'FAILED', 'RATE_LIMITED'] as const;
+/**
+ * SENDING: recorded, delivery in progress (or interrupted by a restart). RETRYING: a transient failure
+ * (5xx, 429, timeout, refused connection), tried again at `next_attempt_at` with backoff; PARKED: still
+ * failing after the last attempt. FAILED: a failure retrying cannot fix (4xx, a refused address).
+ */
+export const notificationStatuses = [
+  'SENDING',
+  'SENT',
+  'RETRYING',
+  'PARKED',
+  'FAILED',
+  'RATE_LIMITED',
+] as const;
 
 export const notificationSchema = z.object({
   id: z.string(),
@@ -129,7 +140,11 @@ export const notificationSchema = z.object({
   title: z.string(),
   detail: z.record(z.string(), z.unknown()),
   status: z.enum(notificationStatuses),
+  /** The last delivery error. */
   error: z.string().nullable(),
+  /** Deliveries tried so far. */
+  attempts: z.number().int(),
+  next_attempt_at: z.number().nullable(),
   created_at: z.number(),
 });
 

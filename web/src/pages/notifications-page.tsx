@@ -17,6 +17,8 @@ const eventLabels: Record<string, string> = {
 const statusLabels: Record<string, string> = {
   SENDING: 'Sending',
   SENT: 'Sent',
+  RETRYING: 'Retrying',
+  PARKED: 'Parked (gave up)',
   FAILED: 'Failed',
   RATE_LIMITED: 'Held back (hourly limit)',
 };
@@ -74,7 +76,9 @@ export function NotificationsPage() {
                         <td>{destinationName.get(item.destination_id) ?? 'deleted destination'}</td>
                         <td title={item.error ?? undefined}>
                           {statusLabels[item.status]}
+                          {item.attempts > 1 ? ` after ${item.attempts} attempts` : ''}
                           {item.error ? `: ${item.error}` : ''}
+                          {item.next_attempt_at ? ` (next try ${formatDateTime(item.next_attempt_at)})` : ''}
                         </td>
                       </tr>
                     ))}

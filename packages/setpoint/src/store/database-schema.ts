@@ -191,6 +191,10 @@ export interface NotificationsTable {
   status: string;
   error: string | null;
   created_at: number;
+  /** Deliveries tried so far (migration 0072). */
+  attempts: Generated<number>;
+  /** When a RETRYING notification is tried again. */
+  next_attempt_at: Generated<number | null>;
 }
 
 /**

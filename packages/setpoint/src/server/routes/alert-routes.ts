@@ -55,6 +55,8 @@ const presentNotification = (row: NotificationRow) => ({
   detail: JSON.parse(row.detail) as Record<string, unknown>,
   status: row.status as (typeof notificationStatuses)[number],
   error: row.error,
+  attempts: Number(row.attempts),
+  next_attempt_at: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
   created_at: row.created_at,
 });
 

@@ -64,8 +64,34 @@ export function createAlertRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
-    async settleNotification(id: string, status: string, error: string | null): Promise<void> {
-      await db.updateTable('notifications').set({ status, error }).where('id', '=', id).execute();
+    async settleNotification(
+      id: string,
+      status: string,
+      error: string | null,
+      retry: { attempts: number; nextAttemptAt: number | null } | null = null,
+    ): Promise<void> {
+      await db
+        .updateTable('notifications')
+        .set({
+          status,
+          error,
+          ...(retry
+            ? { attempts: retry.attempts, next_attempt_at: retry.nextAttemptAt }
+            : { next_attempt_at: null }),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+    /** Notifications whose next delivery attempt is due. */
+    retriesDue(now: number): Promise<NotificationRow[]> {
+      return db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('status', '=', 'RETRYING')
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(100)
+        .execute();
     },
     /** Notifications actually sent to a destination since `since` (what its hourly limit counts). */
     async sentSince(destinationId: string, since: number): Promise<number> {

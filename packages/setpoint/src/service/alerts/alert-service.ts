@@ -17,6 +17,7 @@ import {
   type DestinationTarget,
   deliver,
   type EmailTarget,
+  isTransientFailure,
   smtpUrl,
 } from './alert-delivery.js';
 import type {
@@ -38,6 +39,11 @@ const lookbackMs = 7 * 24 * hourMs;
 const runEvents: AlertEvent[] = ['sla_missed', 'sla_at_risk', 'cost_spike'];
 /** Each evaluation re-reads this much of the previous one: a change committed late is still seen once. */
 const overlapMs = 60_000;
+
+/** Deliveries of one notification at most; then it is PARKED with its last error. */
+export const maxDeliveryAttempts = 5;
+/** Wait before attempt n+1: 1, 2, 4, 8 minutes… at most an hour. */
+export const retryDelayMs = (attempts: number) => Math.min(hourMs, 60_000 * 2 ** (attempts - 1));
 
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
@@ -121,6 +127,53 @@ export function createAlertService(deps: Deps) {
       : { kind: 'slack', url: secret.url };
   }
 
+  /**
+   * One delivery attempt: SENT, or for a transient failure RETRYING with the next time (PARKED after
+   * `maxDeliveryAttempts`), or FAILED for a failure retrying cannot fix. The last error is kept.
+   */
+  async function attempt(
+    row: NotificationRow,
+    destination: AlertDestinationRow,
+    attempts: number,
+    now: number,
+  ) {
+    const message: AlertMessage = {
+      notificationId: row.id,
+      event: row.event,
+      projectId: row.project_id,
+      title: row.title,
+      detail: JSON.parse(row.detail) as Record<string, unknown>,
+      createdAt: row.created_at,
+    };
+    try {
+      await deliver(targetOf(destination), message, deps.outboundPolicy);
+      await alerts.settleNotification(row.id, 'SENT', null, { attempts, nextAttemptAt: null });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.logger?.warn({ destination: destination.id, reason, attempts }, 'alert delivery failed');
+      if (!isTransientFailure(error))
+        return alerts.settleNotification(row.id, 'FAILED', reason, { attempts, nextAttemptAt: null });
+      if (attempts >= maxDeliveryAttempts)
+        return alerts.settleNotification(row.id, 'PARKED', reason, { attempts, nextAttemptAt: null });
+      await alerts.settleNotification(row.id, 'RETRYING', reason, {
+        attempts,
+        nextAttemptAt: now + retryDelayMs(attempts),
+      });
+    }
+  }
+
+  /** Tries again every notification whose retry is due. */
+  async function retryDue(now: number): Promise<void> {
+    for (const row of await alerts.retriesDue(now)) {
+      const destination = await alerts.findDestination(row.destination_id);
+      if (!destination) {
+        await alerts.settleNotification(row.id, 'FAILED', 'the destination was deleted');
+        continue;
+      }
+      await attempt(row, destination, row.attempts + 1, now);
+    }
+  }
+
   async function notify(rule: AlertRuleRow, finding: Finding, now: number): Promise<boolean> {
     const row: NotificationRow = {
       id: newId('ntf'),
@@ -134,6 +187,8 @@ export function createAlertService(deps: Deps) {
       status: 'SENDING',
       error: null,
       created_at: now,
+      attempts: 0,
+      next_attempt_at: null,
     };
     if (!(await alerts.insertNotificationOnce(row))) return false;
     const destination = await alerts.findDestination(rule.destination_id);
@@ -149,22 +204,7 @@ export function createAlertService(deps: Deps) {
       );
       return true;
     }
-    const message: AlertMessage = {
-      notificationId: row.id,
-      event: finding.event,
-      projectId: finding.projectId,
-      title: finding.title,
-      detail: finding.detail,
-      createdAt: now,
-    };
-    try {
-      await deliver(targetOf(destination), message, deps.outboundPolicy);
-      await alerts.settleNotification(row.id, 'SENT', null);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      deps.logger?.warn({ destination: destination.id, reason }, 'alert delivery failed');
-      await alerts.settleNotification(row.id, 'FAILED', reason);
-    }
+    await attempt(row, destination, 1, now);
     return true;
   }
 
@@ -324,6 +364,7 @@ export function createAlertService(deps: Deps) {
       alerts.pageNotifications(page),
     /** One pass over every enabled rule; answers how many notifications it created. */
     async evaluate(now = Date.now()): Promise<number> {
+      await retryDue(now);
       let created = 0;
       for (const rule of await alerts.listRules()) {
         if (!rule.enabled) continue;

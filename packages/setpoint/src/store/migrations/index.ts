@@ -10,6 +10,7 @@ import { migration0010 } from './0010-recommendation-decision.js';
 import { migration0030 } from './0030-alerts.js';
 import { migration0070 } from './0070-audit-trail.js';
 import { migration0071 } from './0071-user-management.js';
+import { migration0072 } from './0072-notification-retries.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -32,6 +33,7 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0030-alerts': migration0030(dialect),
         '0070-audit-trail': migration0070(),
         '0071-user-management': migration0071(dialect),
+        '0072-notification-retries': migration0072(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {
