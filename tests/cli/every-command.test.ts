@@ -323,10 +323,43 @@ const badInputs: Record<string, BadInput> = {
     stderr: /alert rule alr_missing does not exist$/,
     remote: true,
   },
+  'alerts update-rule': {
+    args: ['alerts', 'update-rule', 'alr_missing', '--disable'],
+    exitCode: 3,
+    stderr: /alert rule alr_missing does not exist$/,
+    remote: true,
+  },
+  'alerts add-email': {
+    args: [
+      'alerts',
+      'add-email',
+      '--name',
+      'x',
+      '--smtp-host',
+      'mail.example.com',
+      '--from',
+      'a@example.com',
+      '--to',
+      'b@example.com',
+      '--smtp-password-stdin',
+    ],
+    exitCode: 2,
+    stderr: /--smtp-password-stdin needs --smtp-user$/,
+  },
   'alerts notifications': {
     args: ['alerts', 'notifications', '--limit', '0'],
     exitCode: 2,
     stderr: /option '--limit <n>' argument '0' is invalid/,
+  },
+  'audit list': {
+    args: ['audit', 'list', '--since', 'last tuesday'],
+    exitCode: 2,
+    stderr: /option '--since <time>' argument 'last tuesday' is invalid\. expected an ISO 8601 date/,
+  },
+  'audit export': {
+    args: ['audit', 'export', '--format', 'xlsx'],
+    exitCode: 2,
+    stderr: /Allowed choices are csv, json/,
   },
   completion: {
     args: ['completion', 'powershell'],

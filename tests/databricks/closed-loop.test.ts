@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -120,7 +121,40 @@ describe('the closed loop against the emulator', () => {
     expect(run.clusterFacts?.nodeTypeId).toBe('m5.xlarge');
   });
 
-  it('pauses auto-apply when someone else edits the cluster', async () => {
+  it('pauses auto-apply when someone else edits the cluster, audits it and alerts on it', async () => {
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      request.on('end', () => {
+        received.push(body);
+        response.end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const alerts = h.server.services.alerts;
+    const destination = await alerts.createDestination(
+      {
+        kind: 'webhook',
+        name: 'platform team',
+        url: `http://127.0.0.1:${port}/hook`,
+        signing_secret: 'whsec-external-0123456789',
+        max_per_hour: 30,
+      },
+      'test',
+    );
+    await alerts.createRule(
+      {
+        project_id: null,
+        event: 'external_change',
+        destination_id: destination.id,
+        params: { threshold_pct: 20, window_runs: 5, at_risk_fraction: 0.9 },
+        enabled: true,
+      },
+      'test',
+    );
     const { jobId, projectId, ref } = await importJob(
       h,
       await jobIdByName(h.databricks, 'CPU-bound ML scoring'),
@@ -145,6 +179,21 @@ describe('the closed loop against the emulator', () => {
     expect(guard.pauseReason).toMatch(/changed outside Setpoint \(num_workers\)/);
     const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
     expect(history.some((config) => config.kind === 'auto-apply')).toBe(false);
+
+    const trail = await h.server.services.audit.page({ projectId, action: 'external_change' }, 10, 0);
+    expect(trail.rows[0]).toMatchObject({ actor: 'external', detail: { fields: ['num_workers'] } });
+    // Evaluated twice (the server's own timer may run too): one notification, de-duplicated.
+    await alerts.evaluate();
+    await alerts.evaluate();
+    const sent = await eventually(async () => {
+      const page = await alerts.notifications({ limit: 10, offset: 0, projectId });
+      return page.rows.find((row) => row.event === 'external_change' && row.status === 'SENT');
+    }, 'the external-change notification');
+    const all = await alerts.notifications({ limit: 10, offset: 0, projectId });
+    expect(all.rows.filter((row) => row.event === 'external_change')).toHaveLength(1);
+    expect(sent.title).toMatch(/cluster was changed outside Setpoint \(num_workers\); auto-apply is paused/);
+    expect(received.map((body) => JSON.parse(body).event)).toEqual(['external_change']);
+    receiver.close();
   });
 
   it('collects through a storm of 429s and 503s', async () => {

@@ -14,7 +14,10 @@ interface Received {
   body: string;
 }
 
-/** A receiver on 127.0.0.1: answers 200, or 500 on /broken, and records every request. */
+/**
+ * A receiver on 127.0.0.1: answers 200; 500 on /broken; 404 on /gone; 503 to the first two requests
+ * to /flaky; and records every request.
+ */
 async function startReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
   const received: Received[] = [];
   const server = createServer((request, response) => {
@@ -22,7 +25,15 @@ async function startReceiver(): Promise<{ server: Server; url: string; received:
     request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
     request.on('end', () => {
       received.push({ path: request.url ?? '', headers: request.headers, body });
-      response.statusCode = request.url === '/broken' ? 500 : 200;
+      const flakyCalls = received.filter((item) => item.path === '/flaky').length;
+      response.statusCode =
+        request.url === '/broken'
+          ? 500
+          : request.url === '/gone'
+            ? 404
+            : request.url === '/flaky' && flakyCalls <= 2
+              ? 503
+              : 200;
       response.end('ok');
     });
   });
@@ -129,12 +140,80 @@ describe('alerts', () => {
       .items.map((item: { status: string; error: string | null }) => `${item.status}:${item.error ?? ''}`)
       .sort();
     expect(statuses).toEqual([
-      'FAILED:the destination answered HTTP 500',
       'RATE_LIMITED:more than 1 in an hour',
+      'RETRYING:the destination answered HTTP 500',
       'SENT:',
       'SENT:',
       'SENT:',
     ]);
+  });
+
+  it('retries a transient failure with backoff, parks one that keeps failing, and does not retry a 4xx', async () => {
+    const { maxDeliveryAttempts, retryDelayMs } = await import('setpoint/service/alerts/alert-service');
+    const project = (
+      await h.request('POST', '/api/v1/projects', { name: 'retries', settings: { slaMinutes: 0.01 } })
+    ).json().id;
+    const ids: Record<string, string> = {};
+    for (const name of ['flaky', 'broken', 'gone']) {
+      const destination = (
+        await h.request('POST', '/api/v1/alerts/destinations', {
+          kind: 'webhook',
+          name,
+          url: `${receiver.url}/${name}`,
+          signing_secret: signingSecret,
+        })
+      ).json();
+      ids[name] = destination.id;
+      await h.request('POST', '/api/v1/alerts/rules', {
+        event: 'sla_missed',
+        project_id: project,
+        destination_id: destination.id,
+      });
+    }
+    await processedFixtureRun(h, project, 'run-1');
+    const byDestination = async () => {
+      const items = (await h.request('GET', `/api/v1/notifications?project_id=${project}`)).json()
+        .items as Array<{
+        destination_id: string;
+        status: string;
+        attempts: number;
+        error: string | null;
+        next_attempt_at: number | null;
+      }>;
+      return Object.fromEntries(
+        Object.entries(ids).map(([name, id]) => [name, items.find((item) => item.destination_id === id)]),
+      );
+    };
+    let now = Date.now();
+    await h.services.alerts.evaluate(now);
+    let state = await byDestination();
+    expect(state.flaky).toMatchObject({
+      status: 'RETRYING',
+      attempts: 1,
+      error: 'the destination answered HTTP 503',
+    });
+    expect(state.flaky?.next_attempt_at).toBe(now + retryDelayMs(1));
+    expect(state.gone).toMatchObject({ status: 'FAILED', attempts: 1, next_attempt_at: null });
+
+    // Not due yet: nothing is sent again.
+    const flakyPosts = () => receiver.received.filter((request) => request.path === '/flaky').length;
+    await h.services.alerts.evaluate(now + retryDelayMs(1) - 1);
+    expect(flakyPosts()).toBe(1);
+    for (let attempt = 1; attempt < maxDeliveryAttempts; attempt += 1) {
+      now += retryDelayMs(attempt);
+      await h.services.alerts.evaluate(now);
+    }
+    state = await byDestination();
+    expect(state.flaky).toMatchObject({ status: 'SENT', attempts: 3, error: null, next_attempt_at: null });
+    expect(flakyPosts()).toBe(3);
+    expect(state.broken).toMatchObject({
+      status: 'PARKED',
+      attempts: maxDeliveryAttempts,
+      error: 'the destination answered HTTP 500',
+      next_attempt_at: null,
+    });
+    expect(receiver.received.filter((request) => request.path === '/gone')).toHaveLength(1);
+    expect(retryDelayMs(1) < retryDelayMs(2) && retryDelayMs(20) === 3_600_000).toBe(true);
   });
 
   it('refuses destinations the SSRF guard refuses, and non-admins', async () => {

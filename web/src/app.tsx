@@ -21,6 +21,15 @@ const ProjectPage = lazy(() =>
 const NotificationsPage = lazy(() =>
   import('./pages/notifications-page.js').then((module) => ({ default: module.NotificationsPage })),
 );
+const AuditPage = lazy(() =>
+  import('./pages/audit-page.js').then((module) => ({ default: module.AuditPage })),
+);
+const UsersPage = lazy(() =>
+  import('./pages/users-page.js').then((module) => ({ default: module.UsersPage })),
+);
+const AccountPage = lazy(() =>
+  import('./pages/account-page.js').then((module) => ({ default: module.AccountPage })),
+);
 const DiscoverPage = lazy(() =>
   import('./pages/discover-page.js').then((module) => ({ default: module.DiscoverPage })),
 );
@@ -61,6 +70,9 @@ function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggl
         <Route path="/workspaces" element={<Lazy page={<WorkspacesPage />} />} />
         <Route path="/settings" element={<Lazy page={<SettingsPage />} />} />
         <Route path="/notifications" element={<Lazy page={<NotificationsPage />} />} />
+        <Route path="/audit" element={<Lazy page={<AuditPage />} />} />
+        <Route path="/users" element={<Lazy page={<UsersPage />} />} />
+        <Route path="/account" element={<Lazy page={<AccountPage />} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

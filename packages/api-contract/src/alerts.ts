@@ -6,6 +6,8 @@ export const alertEvents = [
   'sla_missed',
   'sla_at_risk',
   'cost_spike',
+  /** A platform found the project's cluster edited outside Setpoint (and paused auto-apply). */
+  'external_change',
   'apply_failed',
   'collection_parked',
   'learning_finished',
@@ -91,6 +93,17 @@ export const alertRuleCreateSchema = z
   })
   .strict();
 
+/** `PATCH /api/v1/alerts/rules/:id`: turn a rule on or off, point it elsewhere, or change its parameters. */
+export const alertRuleUpdateSchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    destination_id: z.string().min(1).optional(),
+    /** Merged into the rule's current parameters. */
+    params: alertRuleParamsSchema.partial().optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give enabled, destination_id or params' });
+
 export const alertRuleSchema = z.object({
   id: z.string(),
   project_id: z.string().nullable(),
@@ -104,8 +117,19 @@ export const alertRuleSchema = z.object({
 
 export const alertRuleList = listOf(alertRuleSchema);
 
-/** SENDING: recorded, delivery in progress (or interrupted by a restart). */
-export const notificationStatuses = ['SENDING', 'SENT', 'FAILED', 'RATE_LIMITED'] as const;
+/**
+ * SENDING: recorded, delivery in progress (or interrupted by a restart). RETRYING: a transient failure
+ * (5xx, 429, timeout, refused connection), tried again at `next_attempt_at` with backoff; PARKED: still
+ * failing after the last attempt. FAILED: a failure retrying cannot fix (4xx, a refused address).
+ */
+export const notificationStatuses = [
+  'SENDING',
+  'SENT',
+  'RETRYING',
+  'PARKED',
+  'FAILED',
+  'RATE_LIMITED',
+] as const;
 
 export const notificationSchema = z.object({
   id: z.string(),
@@ -116,7 +140,11 @@ export const notificationSchema = z.object({
   title: z.string(),
   detail: z.record(z.string(), z.unknown()),
   status: z.enum(notificationStatuses),
+  /** The last delivery error. */
   error: z.string().nullable(),
+  /** Deliveries tried so far. */
+  attempts: z.number().int(),
+  next_attempt_at: z.number().nullable(),
   created_at: z.number(),
 });
 

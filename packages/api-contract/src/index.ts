@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './alerts.js';
+export * from './audit.js';
 export * from './common.js';
 export * from './organization.js';
 export * from './project-settings.js';

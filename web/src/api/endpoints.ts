@@ -2,6 +2,8 @@ import type {
   AlertDestinationResource as AlertDestination,
   AlertRuleResource as AlertRule,
   ApiKeyResource as ApiKey,
+  AuditTrailEntryResource as AuditEntry,
+  AuditFacets,
   NotificationResource as Notification,
   OrganizationSettingsResource as OrganizationSettings,
   OrganizationSummaryWire as OrganizationSummary,
@@ -13,6 +15,7 @@ import type {
   RunDetailResource as RunDetail,
   SessionUser,
   SystemInfo,
+  UserResource as User,
   WorkspaceResource as Workspace,
 } from '@setpoint/api-contract';
 import type {
@@ -113,6 +116,20 @@ export const endpoints = {
   signIn: (username: string, password: string) =>
     api.post<{ user: SessionUser }>('/api/v1/session', { username, password }, { expectUnauthorized: true }),
   signOut: () => api.delete<void>('/api/v1/session'),
+  changePassword: (currentPassword: string, newPassword: string) =>
+    api.put<void>('/api/v1/session/password', {
+      current_password: currentPassword,
+      new_password: newPassword,
+    }),
+
+  users: (signal?: AbortSignal) => api.get<{ items: User[] }>('/api/v1/users', { signal }),
+  createUser: (body: { username: string; role: User['role']; password?: string }) =>
+    api.post<{ user: User; password?: string }>('/api/v1/users', body),
+  updateUser: (id: string, patch: { role?: User['role']; disabled?: boolean }) =>
+    api.patch<User>(`/api/v1/users/${enc(id)}`, patch),
+  deleteUser: (id: string) => api.delete<void>(`/api/v1/users/${enc(id)}`),
+  resetPassword: (id: string) =>
+    api.post<{ password?: string; sessions_ended: true }>(`/api/v1/users/${enc(id)}/password`, {}),
 
   projects: (signal?: AbortSignal, onProgress?: (loaded: Project[], total: number) => void) =>
     fetchAll<Project>(projectsPath, signal, onProgress, takePrefetchedProjects(signal), afterNextPaint),
@@ -125,6 +142,10 @@ export const endpoints = {
     api.get<{
       items: Array<{ action: string; actor: string; detail: Record<string, unknown>; created_at: number }>;
     }>(`/api/v1/projects/${enc(id)}/audit`),
+
+  auditTrail: (query: URLSearchParams, signal?: AbortSignal) =>
+    api.get<Page<AuditEntry>>(`/api/v1/audit?${query}`, { signal }),
+  auditFacets: (signal?: AbortSignal) => api.get<AuditFacets>('/api/v1/audit/facets', { signal }),
 
   notifications: (signal?: AbortSignal) =>
     api.get<Page<Notification>>('/api/v1/notifications?limit=200', { signal }),

@@ -8,6 +8,7 @@ const eventLabels: Record<string, string> = {
   sla_missed: 'SLA missed',
   sla_at_risk: 'SLA at risk',
   cost_spike: 'Cost spike',
+  external_change: 'Changed outside Setpoint',
   apply_failed: 'Apply failed',
   collection_parked: 'Collection parked',
   learning_finished: 'Learning finished',
@@ -16,6 +17,8 @@ const eventLabels: Record<string, string> = {
 const statusLabels: Record<string, string> = {
   SENDING: 'Sending',
   SENT: 'Sent',
+  RETRYING: 'Retrying',
+  PARKED: 'Parked (gave up)',
   FAILED: 'Failed',
   RATE_LIMITED: 'Held back (hourly limit)',
 };
@@ -73,7 +76,9 @@ export function NotificationsPage() {
                         <td>{destinationName.get(item.destination_id) ?? 'deleted destination'}</td>
                         <td title={item.error ?? undefined}>
                           {statusLabels[item.status]}
+                          {item.attempts > 1 ? ` after ${item.attempts} attempts` : ''}
                           {item.error ? `: ${item.error}` : ''}
+                          {item.next_attempt_at ? ` (next try ${formatDateTime(item.next_attempt_at)})` : ''}
                         </td>
                       </tr>
                     ))}

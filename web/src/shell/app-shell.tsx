@@ -4,11 +4,14 @@ import { ServerStatus } from './server-status.js';
 import { useSession } from './session.js';
 import { shortcutHelp, useShortcuts } from './shortcuts.js';
 
+/** `admin`: shown to admins only (the API refuses everyone else there too). */
 const nav = [
   { to: '/projects', label: 'Projects' },
   { to: '/discover', label: 'Discover' },
   { to: '/workspaces', label: 'Workspaces' },
   { to: '/notifications', label: 'Notifications' },
+  { to: '/audit', label: 'Audit trail', admin: true },
+  { to: '/users', label: 'Users', admin: true },
   { to: '/settings', label: 'Settings' },
 ];
 
@@ -32,23 +35,28 @@ export function AppShell({ theme, toggleTheme }: { theme: 'light' | 'dark'; togg
         </div>
         <nav aria-label="Main">
           <ul>
-            {nav.map((item) => (
-              <li key={item.to}>
-                <NavLink
-                  to={item.to}
-                  className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
-                >
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
+            {nav
+              .filter((item) => !item.admin || user?.role === 'admin' || user === null)
+              .map((item) => (
+                <li key={item.to}>
+                  <NavLink
+                    to={item.to}
+                    className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
+                  >
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
           </ul>
         </nav>
         <div className="sidebar-foot">
           {user && (
             <div className="user">
               <span>
-                {user.username} <span className="role">{user.role}</span>
+                <NavLink to="/account" title="Your account: change your password">
+                  {user.username}
+                </NavLink>{' '}
+                <span className="role">{user.role}</span>
               </span>
               <button type="button" className="link-button" onClick={() => void signOut()}>
                 Sign out

@@ -112,6 +112,12 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/alerts.js')).registerAlertsCommand,
   },
   {
+    name: 'audit',
+    term: 'audit',
+    description: 'the audit trail: who changed what and when (admins), filtered, listed or exported',
+    load: async () => (await import('./commands/audit.js')).registerAuditCommand,
+  },
+  {
     name: 'users',
     term: 'users',
     description: 'manage dashboard users directly on the database (local admin)',

@@ -59,3 +59,24 @@ export function commaList(text: string): string[] {
     .map((item) => item.trim())
     .filter(Boolean);
 }
+
+const unitMs: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A point in time as a commander argument parser: an ISO 8601 date or date-time (`2026-11-01`,
+ * `2026-11-01T09:30Z`; a date alone is midnight UTC) or a span before now (`30m`, `24h`, `7d`).
+ */
+export function timeArgument(now: () => number = Date.now): (text: string) => number {
+  return (text) => {
+    const span = /^(\d+)([mhd])$/.exec(text.trim());
+    if (span) return now() - Number(span[1]) * (unitMs[span[2] ?? 'm'] ?? 0);
+    const at = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(text.trim())
+      ? Date.parse(text.trim().length === 10 ? `${text.trim()}T00:00:00Z` : text.trim())
+      : Number.NaN;
+    if (!Number.isFinite(at))
+      throw new InvalidArgumentError(
+        'expected an ISO 8601 date or date-time, or a span before now like 24h or 7d',
+      );
+    return at;
+  };
+}

@@ -27,6 +27,7 @@ import { loadKeyMaterial } from '../security/key-material.js';
 import { createOutboundGuard } from '../security/outbound-guard.js';
 import { SecretBox } from '../security/secret-box.js';
 import { createAlertService } from '../service/alerts/alert-service.js';
+import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
@@ -139,6 +140,7 @@ export async function composeServices(options: ComposeOptions) {
     outbound,
   });
   const users = createUserService({ users: repositories.users });
+  const audit = createAuditService({ audit: repositories.audit });
   const apiKeys = createApiKeyService({
     keys: repositories.apiKeys,
     signer,
@@ -186,6 +188,7 @@ export async function composeServices(options: ComposeOptions) {
     logger,
     outbound,
     publicUrl: () => publicUrl,
+    audit,
   };
   const platforms = new PlatformRegistry<PlatformRuntime>(
     plugins.entries.map((plugin) => plugin.create(core)),
@@ -257,6 +260,7 @@ export async function composeServices(options: ComposeOptions) {
     organizationSettings,
     alerts,
     users,
+    audit,
     /** `setpoint demo` issues its one-time link that signs the browser in as the demo admin. */
     demoSignIn: createOneTimeSignIn(),
     runs,

@@ -8,6 +8,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PriceCatalog } from '../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../pricing/schema.js';
 import type { JobHandlers, JobQueue } from '../queue/job-queue.js';
+import type { AuditService } from '../service/audit/audit-service.js';
 import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
@@ -91,6 +92,11 @@ export interface PlatformCore {
   outbound: OutboundClients;
   /** The URL the platform can reach this server at (webhook destinations); known once it listens. */
   publicUrl(): string;
+  /**
+   * What the platform observes that nobody did through Setpoint (a cluster edited in the platform's
+   * own UI) goes into the audit trail; alert rules watch it from there (`external_change`).
+   */
+  audit: Pick<AuditService, 'record'>;
 }
 
 /** Work a platform runs on a schedule, e.g. polling for runs no webhook announced. */

@@ -14,6 +14,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { alertRoutes } from './routes/alert-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
@@ -26,6 +27,7 @@ import { recommendationRoutes } from './routes/recommendation-routes.js';
 import { runRoutes } from './routes/run-routes.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
+import { userRoutes } from './routes/user-routes.js';
 import { workspaceRoutes } from './routes/workspace-routes.js';
 
 export interface AppDependencies {
@@ -144,6 +146,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(insightsRoutes(services.insights));
   await app.register(organizationRoutes(services.organizationSettings));
   await app.register(alertRoutes(services.alerts));
+  await app.register(auditRoutes(services.audit));
+  await app.register(userRoutes(services.users));
   await app.register(
     runRoutes(services.runs, {
       parseClusterReport: services.parseClusterReport,

@@ -25,6 +25,8 @@ export interface AuditLogTable {
   action: string;
   actor: string;
   detail: string;
+  /** The project the entry concerns (migration 0070); null for keys, users, workspaces, settings. */
+  project_id: Generated<string | null>;
   created_at: number;
 }
 
@@ -131,6 +133,8 @@ export interface UsersTable {
   password_hash: string;
   role: string;
   created_at: number;
+  /** Set while an admin has disabled the user (migration 0071): no sign-in, no sessions. */
+  disabled_at: Generated<number | null>;
 }
 
 export interface SessionsTable {
@@ -187,6 +191,10 @@ export interface NotificationsTable {
   status: string;
   error: string | null;
   created_at: number;
+  /** Deliveries tried so far (migration 0072). */
+  attempts: Generated<number>;
+  /** When a RETRYING notification is tried again. */
+  next_attempt_at: Generated<number | null>;
 }
 
 /**

@@ -6,10 +6,12 @@ import type {
   notificationSchema,
   Page,
 } from '@setpoint/api-contract';
+import { ValidationError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import { examples } from '../help-text.js';
-import { numberArgument } from '../option-values.js';
+import { commaList, numberArgument } from '../option-values.js';
 import { formatTime, printJson, printTable } from '../output.js';
+import { readStdin } from '../read-stdin.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 type Destination = z.infer<typeof alertDestinationSchema>;
@@ -21,6 +23,7 @@ const eventMeanings: Record<AlertEvent, string> = {
   sla_missed: 'a run took longer than its SLA',
   sla_at_risk: 'a run used most of its SLA and ran longer than the one before',
   cost_spike: 'a run cost more than the mean of the previous runs',
+  external_change: "the project's cluster was changed outside Setpoint (auto-apply pauses)",
   apply_failed: 'applying or reverting a configuration failed',
   collection_parked: "collecting a run's event log failed",
   learning_finished: 'a project finished learning',
@@ -193,6 +196,108 @@ export function registerAlertsCommand(program: Command): void {
     });
     if (options.json) return printJson(rule);
     process.stdout.write(`rule ${rule.id}: ${rule.event} for ${rule.project_id ?? 'every project'}\n`);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('update-rule')
+      .description('turn a rule on or off, point it at another destination, or change its parameters')
+      .argument('<rule>', 'rule id')
+      .addOption(new Option('--enable', 'turn the rule on (it starts from now)').conflicts('disable'))
+      .option('--disable', 'turn the rule off (nothing is evaluated or sent until it is on again)')
+      .option('--destination <id>', 'send to this destination instead')
+      .option('--threshold-pct <n>', 'cost_spike: percent above the mean', numberArgument({ above: 0 }))
+      .option('--window-runs <n>', 'cost_spike: runs the mean covers', wholeNumber)
+      .option(
+        '--at-risk-fraction <x>',
+        'sla_at_risk: share of the SLA',
+        numberArgument({ above: 0, max: 0.99 }),
+      )
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint alerts update-rule alr_… --disable',
+          'setpoint alerts update-rule alr_… --enable --threshold-pct 30',
+        ),
+      ),
+  ).action(async (id, options) => {
+    const params = {
+      ...(options.thresholdPct !== undefined ? { threshold_pct: options.thresholdPct } : {}),
+      ...(options.windowRuns !== undefined ? { window_runs: options.windowRuns } : {}),
+      ...(options.atRiskFraction !== undefined ? { at_risk_fraction: options.atRiskFraction } : {}),
+    };
+    const body = {
+      ...(options.enable ? { enabled: true } : options.disable ? { enabled: false } : {}),
+      ...(options.destination ? { destination_id: options.destination } : {}),
+      ...(Object.keys(params).length > 0 ? { params } : {}),
+    };
+    if (Object.keys(body).length === 0)
+      throw new ValidationError(
+        'NOTHING_TO_CHANGE',
+        'give --enable, --disable, --destination or a parameter',
+      );
+    const rule = await remoteClient(options).request<Rule>(
+      'PATCH',
+      `/api/v1/alerts/rules/${encodeURIComponent(id)}`,
+      body,
+    );
+    if (options.json) return printJson(rule);
+    process.stdout.write(`rule ${rule.id}: ${rule.event}, ${rule.enabled ? 'on' : 'off'}\n`);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('add-email')
+      .description('add an SMTP mail server and recipients as a destination')
+      .requiredOption('--name <name>', 'what the destination is called')
+      .requiredOption('--smtp-host <host>', 'mail server')
+      .option(
+        '--smtp-port <port>',
+        'mail server port',
+        numberArgument({ whole: true, min: 1, max: 65_535 }),
+        587,
+      )
+      .addOption(
+        new Option(
+          '--tls <mode>',
+          'starttls (required upgrade), tls (implicit, port 465) or none (trusted relay)',
+        )
+          .choices(['starttls', 'tls', 'none'] as const)
+          .default('starttls' as const),
+      )
+      .option('--smtp-user <name>', 'SMTP user name (stored encrypted)')
+      .option(
+        '--smtp-password-stdin',
+        'read the SMTP password from standard input (stored encrypted, never echoed)',
+      )
+      .requiredOption('--from <address>', 'sender address')
+      .requiredOption('--to <addresses>', 'recipients, comma-separated', commaList)
+      .option('--max-per-hour <n>', 'notifications sent per hour at most', perHour, 30)
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint alerts add-email --name ops-mail --smtp-host smtp.example.com --from setpoint@example.com --to oncall@example.com',
+          'printf %s "$SMTP_PASSWORD" | setpoint alerts add-email --name ops-mail --smtp-host smtp.example.com --smtp-user setpoint --smtp-password-stdin --from setpoint@example.com --to a@example.com,b@example.com',
+        ),
+      ),
+  ).action(async (options) => {
+    if (options.smtpPasswordStdin && !options.smtpUser)
+      throw new ValidationError('INVALID_OPTION', '--smtp-password-stdin needs --smtp-user');
+    const password = options.smtpPasswordStdin ? await readStdin() : undefined;
+    if (options.smtpPasswordStdin && !password)
+      throw new ValidationError('INVALID_OPTION', 'standard input held no SMTP password');
+    const created = await remoteClient(options).request<Destination>('POST', '/api/v1/alerts/destinations', {
+      kind: 'email',
+      name: options.name,
+      smtp_host: options.smtpHost,
+      smtp_port: options.smtpPort,
+      tls: options.tls,
+      ...(options.smtpUser ? { username: options.smtpUser, password } : {}),
+      from: options.from,
+      to: options.to,
+      max_per_hour: options.maxPerHour,
+    });
+    printDestination(created, options.json);
   });
 
   withRemoteOptions(

@@ -12,6 +12,7 @@ import {
 import { createRepositories } from '../../service/repositories.js';
 import { examples } from '../help-text.js';
 import { formatTime, printJson, printTable } from '../output.js';
+import { readStdin } from '../read-stdin.js';
 
 async function withUsers<T>(
   dataDir: string | undefined,
@@ -24,12 +25,6 @@ async function withUsers<T>(
   } finally {
     await store.close();
   }
-}
-
-async function readStdin(): Promise<string> {
-  let text = '';
-  for await (const chunk of process.stdin) text += String(chunk);
-  return text.replace(/\r?\n$/, '');
 }
 
 export function registerUsersCommand(program: Command): void {

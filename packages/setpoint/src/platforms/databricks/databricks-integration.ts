@@ -68,6 +68,7 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     store,
     projects: deps.projects,
     recommendations: deps.recommendations,
+    audit: deps.audit,
   });
   const onboarding = createOnboardingService({
     connect,

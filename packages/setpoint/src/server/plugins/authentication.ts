@@ -20,8 +20,12 @@ export const csrfCookie = 'setpoint_csrf';
 export const csrfHeader = 'x-csrf-token';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** Managing credentials is for admins only. */
-const adminOnlyPrefixes = ['/api/v1/api-keys', '/api/v1/users'];
+/** Managing credentials and users, and reading the organization's audit trail, are for admins only. */
+const adminOnly: ReadonlyArray<readonly [prefix: string, what: string]> = [
+  ['/api/v1/api-keys', 'manage API keys'],
+  ['/api/v1/users', 'manage users'],
+  ['/api/v1/audit', "read the organization's audit trail"],
+];
 
 /** The dashboard's static files and routes marked public need no credentials; the API and /metrics do. */
 export function isPublicRoute(url: string, config: { public?: boolean } | undefined): boolean {
@@ -30,13 +34,15 @@ export function isPublicRoute(url: string, config: { public?: boolean } | undefi
   return !url.startsWith('/api/') && !url.startsWith('/v1/') && url !== '/metrics';
 }
 
+/** Every role signs itself out and changes its own password. */
+const ownSessionRoutes = new Set(['/api/v1/session', '/api/v1/session/password']);
+
 /** What a role may do; the API enforces it, the dashboard only mirrors it. */
 export function authorize(principal: Principal, method: string, url: string): void {
   if (principal.role === 'admin') return;
-  if (adminOnlyPrefixes.some((prefix) => url.startsWith(prefix))) {
-    throw new ForbiddenError(`only admins may manage ${url.split('/')[3] ?? 'credentials'}`);
-  }
-  if (principal.role === 'viewer' && !safeMethods.has(method)) {
+  const adminArea = adminOnly.find(([prefix]) => url.startsWith(prefix));
+  if (adminArea) throw new ForbiddenError(`only admins may ${adminArea[1]}`);
+  if (principal.role === 'viewer' && !safeMethods.has(method) && !ownSessionRoutes.has(url)) {
     throw new ForbiddenError('viewers can look but not change anything (apply, roll back, settings)');
   }
 }

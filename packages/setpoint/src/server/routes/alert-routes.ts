@@ -5,6 +5,7 @@ import {
   alertRuleCreateSchema,
   alertRuleList,
   alertRuleSchema,
+  alertRuleUpdateSchema,
   idParams,
   notificationList,
   type notificationStatuses,
@@ -54,6 +55,8 @@ const presentNotification = (row: NotificationRow) => ({
   detail: JSON.parse(row.detail) as Record<string, unknown>,
   status: row.status as (typeof notificationStatuses)[number],
   error: row.error,
+  attempts: Number(row.attempts),
+  next_attempt_at: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
   created_at: row.created_at,
 });
 
@@ -148,6 +151,25 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = requireAdmin(request, 'add alert rules');
         return reply.status(201).send(presentRule(await alerts.createRule(request.body, principal.actor)));
+      },
+    );
+
+    app.patch(
+      '/api/v1/alerts/rules/:id',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary:
+            'Turn a rule on or off, point it at another destination or change its parameters (admins only)',
+          security: bearer,
+          params: idParams,
+          body: alertRuleUpdateSchema,
+          response: { 200: alertRuleSchema },
+        },
+      },
+      async (request) => {
+        requireAdmin(request, 'change alert rules');
+        return presentRule(await alerts.updateRule(request.params.id, request.body));
       },
     );
 

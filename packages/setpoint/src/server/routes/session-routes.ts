@@ -1,6 +1,11 @@
 import type {} from '@fastify/cookie';
-import { demoSignInQuery, sessionSchema, signInBody } from '@setpoint/api-contract';
-import { NotFoundError, UnauthorizedError } from '@setpoint/foundation/errors';
+import { demoSignInQuery, passwordChangeBody, sessionSchema, signInBody } from '@setpoint/api-contract';
+import {
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+  ValidationError,
+} from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { OneTimeSignIn } from '../../service/auth/one-time-sign-in.js';
 import { FailureBackoff, rateLimited } from '../../service/auth/request-throttles.js';
@@ -97,6 +102,42 @@ export function sessionRoutes(
         const principal = request.principal;
         if (!principal) throw new UnauthorizedError();
         return { user: { username: principal.actor.replace(/^(user|api-key):/, ''), role: principal.role } };
+      },
+    );
+
+    app.put(
+      '/api/v1/session/password',
+      {
+        schema: {
+          tags: ['session'],
+          summary: "Change the signed-in user's password; their other sessions end, this one stays",
+          body: passwordChangeBody,
+        },
+      },
+      async (request, reply) => {
+        const principal = request.principal;
+        if (!principal) throw new UnauthorizedError();
+        if (principal.via !== 'session')
+          throw new ValidationError(
+            'NOT_A_USER',
+            'API keys have no password; sign in to the dashboard to change yours',
+          );
+        // Wrong current passwords count like failed sign-ins: the change cannot be used to guess.
+        const key = `account:${principal.actor.replace(/^user:/, '').toLowerCase()}`;
+        const waitMs = throttle.waitMs(key);
+        if (waitMs > 0) throw rateLimited('too many wrong passwords', waitMs / 1000);
+        await users
+          .changeOwnPassword(
+            principal.keyId,
+            request.body.current_password,
+            request.body.new_password,
+            request.cookies[sessionCookie] ?? null,
+          )
+          .catch((error: unknown) => {
+            if (error instanceof ForbiddenError) throttle.fail(key);
+            throw error;
+          });
+        return reply.status(204).send();
       },
     );
 

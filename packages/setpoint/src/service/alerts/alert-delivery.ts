@@ -1,5 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { guardedFetch, type OutboundPolicy, validateOutboundUrl } from '../../security/ssrf-guard.js';
+import {
+  guardedFetch,
+  type OutboundPolicy,
+  OutboundUrlRefusedError,
+  validateOutboundUrl,
+} from '../../security/ssrf-guard.js';
 
 /** A destination with its decrypted credentials, as the sender needs it. */
 export interface EmailTarget {
@@ -25,6 +30,29 @@ export interface AlertMessage {
   title: string;
   detail: Record<string, unknown>;
   createdAt: number;
+}
+
+/** A delivery that failed; `transient` ones (5xx, 429, timeouts, refused connections) are retried. */
+export class DeliveryError extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+    this.name = 'DeliveryError';
+  }
+}
+
+/**
+ * Whether a failed delivery is worth trying again: an answer that says the request itself is wrong
+ * (HTTP 4xx, SMTP 5xx, an address the SSRF guard refuses) is not; the network and busy servers are.
+ */
+export function isTransientFailure(error: unknown): boolean {
+  if (error instanceof DeliveryError) return error.transient;
+  if (error instanceof OutboundUrlRefusedError) return false;
+  const code = (error as { responseCode?: unknown } | null)?.responseCode;
+  if (typeof code === 'number') return code < 500;
+  return true;
 }
 
 /** `sha256=<hex>` over the exact request body, keyed with the destination's signing secret. */
@@ -105,5 +133,9 @@ export async function deliver(
     { ...policy, maxRedirects: 0 },
   );
   await response.body?.cancel();
-  if (!response.ok) throw new Error(`the destination answered HTTP ${response.status}`);
+  if (!response.ok)
+    throw new DeliveryError(
+      `the destination answered HTTP ${response.status}`,
+      response.status >= 500 || response.status === 408 || response.status === 429,
+    );
 }

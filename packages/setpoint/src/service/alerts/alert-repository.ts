@@ -39,6 +39,15 @@ export function createAlertRepository(db: Kysely<Database>) {
         query = query.where((eb) => eb.or([eb('project_id', '=', projectId), eb('project_id', 'is', null)]));
       return query.orderBy('created_at').orderBy('id').execute();
     },
+    findRule(id: string): Promise<AlertRuleRow | undefined> {
+      return db.selectFrom('alert_rules').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    async updateRule(
+      id: string,
+      patch: Partial<Pick<AlertRuleRow, 'enabled' | 'destination_id' | 'params' | 'evaluated_until'>>,
+    ): Promise<void> {
+      await db.updateTable('alert_rules').set(patch).where('id', '=', id).execute();
+    },
     async markEvaluated(id: string, until: number): Promise<void> {
       await db.updateTable('alert_rules').set({ evaluated_until: until }).where('id', '=', id).execute();
     },
@@ -55,8 +64,34 @@ export function createAlertRepository(db: Kysely<Database>) {
         .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
     },
-    async settleNotification(id: string, status: string, error: string | null): Promise<void> {
-      await db.updateTable('notifications').set({ status, error }).where('id', '=', id).execute();
+    async settleNotification(
+      id: string,
+      status: string,
+      error: string | null,
+      retry: { attempts: number; nextAttemptAt: number | null } | null = null,
+    ): Promise<void> {
+      await db
+        .updateTable('notifications')
+        .set({
+          status,
+          error,
+          ...(retry
+            ? { attempts: retry.attempts, next_attempt_at: retry.nextAttemptAt }
+            : { next_attempt_at: null }),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+    /** Notifications whose next delivery attempt is due. */
+    retriesDue(now: number): Promise<NotificationRow[]> {
+      return db
+        .selectFrom('notifications')
+        .selectAll()
+        .where('status', '=', 'RETRYING')
+        .where('next_attempt_at', '<=', now)
+        .orderBy('next_attempt_at')
+        .limit(100)
+        .execute();
     },
     /** Notifications actually sent to a destination since `since` (what its hourly limit counts). */
     async sentSince(destinationId: string, since: number): Promise<number> {
@@ -117,8 +152,8 @@ export function createAlertRepository(db: Kysely<Database>) {
         .limit(limit)
         .execute();
     },
-    /** Phase changes out of learning recorded since `since`. */
-    learningFinished(since: number, projectId: string | null) {
+    /** Audit entries about projects with this action since `since` (phase changes, outside edits). */
+    projectChanges(action: string, since: number, projectId: string | null) {
       let query = db
         .selectFrom('audit_log')
         .innerJoin('projects', 'projects.id', 'audit_log.entity_id')
@@ -130,10 +165,10 @@ export function createAlertRepository(db: Kysely<Database>) {
           'projects.name',
         ])
         .where('audit_log.entity', '=', 'project')
-        .where('audit_log.action', '=', 'phase')
+        .where('audit_log.action', '=', action)
         .where('audit_log.created_at', '>=', since);
       if (projectId !== null) query = query.where('audit_log.entity_id', '=', projectId);
-      return query.execute();
+      return query.orderBy('audit_log.id').execute();
     },
     parkedSince(since: number) {
       return db.selectFrom('parked_jobs').selectAll().where('created_at', '>=', since).execute();

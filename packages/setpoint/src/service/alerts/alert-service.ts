@@ -1,4 +1,9 @@
-import type { AlertEvent, alertDestinationCreateSchema, alertRuleCreateSchema } from '@setpoint/api-contract';
+import type {
+  AlertEvent,
+  alertDestinationCreateSchema,
+  alertRuleCreateSchema,
+  alertRuleUpdateSchema,
+} from '@setpoint/api-contract';
 import { NotFoundError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
@@ -12,6 +17,7 @@ import {
   type DestinationTarget,
   deliver,
   type EmailTarget,
+  isTransientFailure,
   smtpUrl,
 } from './alert-delivery.js';
 import type {
@@ -23,13 +29,21 @@ import type {
 
 export type DestinationInput = z.infer<typeof alertDestinationCreateSchema>;
 export type RuleInput = z.infer<typeof alertRuleCreateSchema>;
+export type RuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
 
 const hourMs = 3_600_000;
+/** The audit action a platform records when it finds a project's cluster edited outside Setpoint. */
+export const externalChangeAction = 'external_change';
 /** Rules look back this far at most, so a new rule on an old fleet does not replay its history. */
 const lookbackMs = 7 * 24 * hourMs;
 const runEvents: AlertEvent[] = ['sla_missed', 'sla_at_risk', 'cost_spike'];
 /** Each evaluation re-reads this much of the previous one: a change committed late is still seen once. */
 const overlapMs = 60_000;
+
+/** Deliveries of one notification at most; then it is PARKED with its last error. */
+export const maxDeliveryAttempts = 5;
+/** Wait before attempt n+1: 1, 2, 4, 8 minutes… at most an hour. */
+export const retryDelayMs = (attempts: number) => Math.min(hourMs, 60_000 * 2 ** (attempts - 1));
 
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
@@ -113,6 +127,53 @@ export function createAlertService(deps: Deps) {
       : { kind: 'slack', url: secret.url };
   }
 
+  /**
+   * One delivery attempt: SENT, or for a transient failure RETRYING with the next time (PARKED after
+   * `maxDeliveryAttempts`), or FAILED for a failure retrying cannot fix. The last error is kept.
+   */
+  async function attempt(
+    row: NotificationRow,
+    destination: AlertDestinationRow,
+    attempts: number,
+    now: number,
+  ) {
+    const message: AlertMessage = {
+      notificationId: row.id,
+      event: row.event,
+      projectId: row.project_id,
+      title: row.title,
+      detail: JSON.parse(row.detail) as Record<string, unknown>,
+      createdAt: row.created_at,
+    };
+    try {
+      await deliver(targetOf(destination), message, deps.outboundPolicy);
+      await alerts.settleNotification(row.id, 'SENT', null, { attempts, nextAttemptAt: null });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.logger?.warn({ destination: destination.id, reason, attempts }, 'alert delivery failed');
+      if (!isTransientFailure(error))
+        return alerts.settleNotification(row.id, 'FAILED', reason, { attempts, nextAttemptAt: null });
+      if (attempts >= maxDeliveryAttempts)
+        return alerts.settleNotification(row.id, 'PARKED', reason, { attempts, nextAttemptAt: null });
+      await alerts.settleNotification(row.id, 'RETRYING', reason, {
+        attempts,
+        nextAttemptAt: now + retryDelayMs(attempts),
+      });
+    }
+  }
+
+  /** Tries again every notification whose retry is due. */
+  async function retryDue(now: number): Promise<void> {
+    for (const row of await alerts.retriesDue(now)) {
+      const destination = await alerts.findDestination(row.destination_id);
+      if (!destination) {
+        await alerts.settleNotification(row.id, 'FAILED', 'the destination was deleted');
+        continue;
+      }
+      await attempt(row, destination, row.attempts + 1, now);
+    }
+  }
+
   async function notify(rule: AlertRuleRow, finding: Finding, now: number): Promise<boolean> {
     const row: NotificationRow = {
       id: newId('ntf'),
@@ -126,6 +187,8 @@ export function createAlertService(deps: Deps) {
       status: 'SENDING',
       error: null,
       created_at: now,
+      attempts: 0,
+      next_attempt_at: null,
     };
     if (!(await alerts.insertNotificationOnce(row))) return false;
     const destination = await alerts.findDestination(rule.destination_id);
@@ -141,22 +204,7 @@ export function createAlertService(deps: Deps) {
       );
       return true;
     }
-    const message: AlertMessage = {
-      notificationId: row.id,
-      event: finding.event,
-      projectId: finding.projectId,
-      title: finding.title,
-      detail: finding.detail,
-      createdAt: now,
-    };
-    try {
-      await deliver(targetOf(destination), message, deps.outboundPolicy);
-      await alerts.settleNotification(row.id, 'SENT', null);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      deps.logger?.warn({ destination: destination.id, reason }, 'alert delivery failed');
-      await alerts.settleNotification(row.id, 'FAILED', reason);
-    }
+    await attempt(row, destination, 1, now);
     return true;
   }
 
@@ -181,7 +229,7 @@ export function createAlertService(deps: Deps) {
       return findings;
     }
     if (event === 'learning_finished') {
-      const changes = await alerts.learningFinished(since, rule.project_id);
+      const changes = await alerts.projectChanges('phase', since, rule.project_id);
       return changes
         .filter((change) => (JSON.parse(change.detail) as { from?: string }).from === 'LEARNING')
         .map((change) => ({
@@ -191,6 +239,19 @@ export function createAlertService(deps: Deps) {
           title: `${change.name}: learning finished; Setpoint now optimizes this job`,
           detail: JSON.parse(change.detail) as Record<string, unknown>,
         }));
+    }
+    if (event === 'external_change') {
+      const changes = await alerts.projectChanges(externalChangeAction, since, rule.project_id);
+      return changes.map((change) => {
+        const detail = JSON.parse(change.detail) as { fields?: string[] };
+        return {
+          event,
+          projectId: change.entity_id,
+          key: `${event}:${change.id}`,
+          title: `${change.name}: its cluster was changed outside Setpoint (${(detail.fields ?? []).join(', ')}); auto-apply is paused`,
+          detail: detail as Record<string, unknown>,
+        };
+      });
     }
     const matches = parkedKinds[event];
     if (!matches) return [];
@@ -272,6 +333,29 @@ export function createAlertService(deps: Deps) {
       return row;
     },
     listRules: (projectId?: string) => alerts.listRules(projectId),
+    /**
+     * Turns a rule on or off, re-points it or changes its parameters. A rule switched back on starts
+     * from now: what happened while it was off is not replayed.
+     */
+    async updateRule(id: string, update: RuleUpdate, now = Date.now()): Promise<AlertRuleRow> {
+      const rule = await alerts.findRule(id);
+      if (!rule) throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
+      if (update.destination_id !== undefined && !(await alerts.findDestination(update.destination_id)))
+        throw new NotFoundError(
+          'DESTINATION_NOT_FOUND',
+          `alert destination ${update.destination_id} does not exist`,
+        );
+      const patch: Parameters<AlertRepository['updateRule']>[1] = {};
+      if (update.enabled !== undefined) {
+        patch.enabled = update.enabled ? 1 : 0;
+        if (update.enabled && !rule.enabled) patch.evaluated_until = now;
+      }
+      if (update.destination_id !== undefined) patch.destination_id = update.destination_id;
+      if (update.params !== undefined)
+        patch.params = JSON.stringify({ ...(JSON.parse(rule.params) as object), ...update.params });
+      await alerts.updateRule(id, patch);
+      return { ...rule, ...patch };
+    },
     async deleteRule(id: string): Promise<void> {
       if (!(await alerts.deleteRule(id)))
         throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
@@ -280,6 +364,7 @@ export function createAlertService(deps: Deps) {
       alerts.pageNotifications(page),
     /** One pass over every enabled rule; answers how many notifications it created. */
     async evaluate(now = Date.now()): Promise<number> {
+      await retryDue(now);
       let created = 0;
       for (const rule of await alerts.listRules()) {
         if (!rule.enabled) continue;

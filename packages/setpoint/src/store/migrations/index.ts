@@ -8,6 +8,9 @@ import { migration0006 } from './0006-project-learning-reset.js';
 import { migration0007 } from './0007-runs-by-project-and-update.js';
 import { migration0010 } from './0010-recommendation-decision.js';
 import { migration0030 } from './0030-alerts.js';
+import { migration0070 } from './0070-audit-trail.js';
+import { migration0071 } from './0071-user-management.js';
+import { migration0072 } from './0072-notification-retries.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -28,6 +31,9 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0007-runs-by-project-and-update': migration0007(),
         '0010-recommendation-decision': migration0010(),
         '0030-alerts': migration0030(dialect),
+        '0070-audit-trail': migration0070(),
+        '0071-user-management': migration0071(dialect),
+        '0072-notification-retries': migration0072(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {

@@ -1,4 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
+import { externalChangeAction } from '../../../service/alerts/alert-service.js';
+import type { AuditService } from '../../../service/audit/audit-service.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
 import type { NewClusterSpec } from '../api/schema.js';
@@ -26,6 +28,8 @@ export interface ApplierDependencies {
   store: DatabricksRepository;
   projects: Pick<ProjectService, 'get'>;
   recommendations: Pick<RecommendationService, 'get' | 'recordAutoApplied'>;
+  /** Edits found in the job, made outside Setpoint, are audited as `external_change` (alerts watch it). */
+  audit: Pick<AuditService, 'record'>;
 }
 
 /** The managed fields of a recommendation's `new_cluster` fragment (or of a whole stored spec). */
@@ -115,6 +119,13 @@ export function createApplier(deps: ApplierDependencies) {
     await deps.store.saveGuard(projectId, {
       paused: true,
       pauseReason: `the cluster was changed outside Setpoint (${fields.join(', ')})`,
+    });
+    await deps.audit.record({
+      entity: 'project',
+      entityId: projectId,
+      action: externalChangeAction,
+      actor: 'external',
+      detail: { fields, auto_apply: 'paused' },
     });
   }
 
