@@ -1,6 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
-import { Link } from 'react-router';
 import type { SortDirection } from '../../lib/table.js';
 import type { Column, ProjectRow } from './project-columns.js';
 
@@ -51,7 +50,12 @@ export function ProjectsTable({
                     aria-sort={active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
                     className={cellClass(column)}
                   >
-                    <button type="button" className="sort-button" onClick={() => onSort(column.id)}>
+                    <button
+                      type="button"
+                      className="sort-button"
+                      title={`Sort by ${column.label}`}
+                      onClick={() => onSort(column.id)}
+                    >
                       {column.label}
                       <span className="sort-mark" aria-hidden="true">
                         {active ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
@@ -75,15 +79,7 @@ export function ProjectsTable({
                 >
                   {columns.map((column) => (
                     <td key={column.id} className={cellClass(column)} data-column={column.id}>
-                      {column.id === 'name' ? (
-                        <Link className="row-link" to={`/projects/${encodeURIComponent(row.project.id)}`}>
-                          {column.text(row)}
-                        </Link>
-                      ) : column.render ? (
-                        column.render(row)
-                      ) : (
-                        column.text(row) || '—'
-                      )}
+                      {column.render(row)}
                     </td>
                   ))}
                 </tr>
