@@ -8,6 +8,7 @@ import { ColumnChooser, useColumnLayout } from '../components/column-chooser.js'
 import { type ChartOption, EChart } from '../components/echart.js';
 import { LoadView } from '../components/load-view.js';
 import { Missing } from '../components/missing.js';
+import { ariaSort, SortButton } from '../components/sort-button.js';
 import { downloadCsv, toCsv } from '../lib/csv.js';
 import { type CsvField, csvTable } from '../lib/csv-values.js';
 import { formatUsd } from '../lib/format.js';
@@ -365,19 +366,14 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
                   key={column.id}
                   scope="col"
                   className={column.align === 'end' ? 'num' : undefined}
-                  aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}
+                  aria-sort={ariaSort(active, sort.direction)}
                 >
-                  <button
-                    type="button"
-                    className="sort-button"
-                    title={`Sort by ${column.label}`}
-                    onClick={() => onSort(column.id)}
-                  >
-                    {column.label}
-                    <span className="sort-mark" aria-hidden="true">
-                      {active ? (sort.direction === 'asc' ? '▲' : '▼') : ''}
-                    </span>
-                  </button>
+                  <SortButton
+                    label={column.label}
+                    active={active}
+                    direction={sort.direction}
+                    onSort={() => onSort(column.id)}
+                  />
                 </th>
               );
             })}

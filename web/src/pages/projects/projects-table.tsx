@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+import { ariaSort, SortButton } from '../../components/sort-button.js';
 import type { SortDirection } from '../../lib/table.js';
 import type { Column, ProjectRow } from './project-columns.js';
 
@@ -47,20 +48,15 @@ export function ProjectsTable({
                   <th
                     key={column.id}
                     scope="col"
-                    aria-sort={active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
+                    aria-sort={ariaSort(active, sortDirection)}
                     className={cellClass(column)}
                   >
-                    <button
-                      type="button"
-                      className="sort-button"
-                      title={`Sort by ${column.label}`}
-                      onClick={() => onSort(column.id)}
-                    >
-                      {column.label}
-                      <span className="sort-mark" aria-hidden="true">
-                        {active ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
-                      </span>
-                    </button>
+                    <SortButton
+                      label={column.label}
+                      active={active}
+                      direction={sortDirection}
+                      onSort={() => onSort(column.id)}
+                    />
                   </th>
                 );
               })}
