@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { machineLine, repoRoot, writeBenchmarkSection } from './docs-section.js';
 
@@ -76,6 +76,7 @@ demo.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
 demo.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
 const exited = new Promise<number | null>((resolve) => demo.on('exit', (code) => resolve(code)));
 
+const startLoad = loadavg()[0] ?? 0;
 const startedAt = Date.now();
 const link = await new Promise<string>((resolve, reject) => {
   const poll = setInterval(() => {
@@ -162,8 +163,8 @@ const section = [
   '## Dashboard demo: `setpoint demo`',
   '',
   `Command: \`npm run bench:demo -- --at ${checkpoints.join(',')}\``,
-  machineLine(),
-  `\`setpoint demo\` at --speed 1 (each job runs once a minute, staggered; event logs of each job's newest 3 runs kept), started as a user would; the sign-in link was printed after ${(readyMs / 1000).toFixed(1)} s. RSS sums the whole process tree; data is the data directory on disk; CPU is the tree's share of one core since the previous checkpoint.`,
+  `${machineLine()} Shared with other work: load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0]?.toFixed(1)} at the end.`,
+  `\`setpoint demo\` at --speed 1 (each job runs once a minute, staggered, its history back-filled over the 7 days before now, so runs stop when it reaches today after about 14 minutes; event logs of each job's newest 3 runs kept), started as a user would; the sign-in link was printed after ${(readyMs / 1000).toFixed(1)} s. RSS sums the whole process tree; data is the data directory on disk; CPU is the tree's share of one core since the previous checkpoint.`,
   '',
   '| at | RSS | data | CPU | learning | runs | runs dated after now |',
   '| --- | --- | --- | --- | --- | --- | --- |',

@@ -45,7 +45,7 @@ describe('setpoint demo --headless', () => {
 });
 
 describe('setpoint demo (dashboard)', () => {
-  it('prints a one-time sign-in link, dates no run after now, and stops cleanly on Ctrl+C', async () => {
+  it('prints a one-time sign-in link, dates every run in the last week and none after now, and stops cleanly on Ctrl+C', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'setpoint-demo-live-')), 'demo');
     const demo = spawn(
       process.execPath,
@@ -80,6 +80,10 @@ describe('setpoint demo (dashboard)', () => {
         return page.items.some((run) => run.ended_at !== null) ? page.items : undefined;
       }, 120_000);
       for (const run of runs) expect(run.ended_at ?? 0).toBeLessThanOrEqual(Date.now());
+      // Back-filled into the last week, not months back: no project looks dormant at first look and
+      // its runs count in "Spend, last 30 days".
+      const oldest = Math.min(...runs.flatMap((run) => (run.ended_at === null ? [] : [run.ended_at])));
+      expect(Date.now() - oldest).toBeLessThan(8 * 86_400_000);
     } finally {
       demo.kill('SIGINT');
     }

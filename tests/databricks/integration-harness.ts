@@ -72,6 +72,7 @@ export async function startHarness(
     seed: options.seed ?? 7,
     clockSpeed: 3600,
     rateLimitScale: 0,
+    cloud: options.cloud ?? 'aws',
     ...(options.s3 && {
       s3LogDelivery: { endpoint: options.s3.deliveryEndpoint, credentials: options.s3.credentials },
     }),

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import {
+  layoutStorageKey,
+  moveColumn,
+  reconcileLayout,
+  visibleColumns,
+} from '../../web/src/lib/column-layout.js';
 import { diffConfigs } from '../../web/src/lib/config-diff.js';
 import { csvField, toCsv } from '../../web/src/lib/csv.js';
+import { csvTable, csvText } from '../../web/src/lib/csv-values.js';
+import { runAxisLabels } from '../../web/src/lib/run-axis.js';
 import { matchesSearch, sortRows } from '../../web/src/lib/table.js';
 import { toSettings } from '../../web/src/pages/project/settings-form.js';
+import { type ProjectRow, projectColumns } from '../../web/src/pages/projects/project-columns.js';
 
 describe('CSV export', () => {
   it('quotes fields with commas, quotes and line breaks per RFC 4180 and ends lines with CRLF', () => {
@@ -102,5 +111,97 @@ describe('project settings form', () => {
     expect(toSettings({ ...form, windowCron: '0 2 * * 1' })).toEqual({
       problem: expect.stringContaining('window'),
     });
+  });
+});
+
+describe('column layouts', () => {
+  const columns = [{ id: 'name', fixed: true }, { id: 'phase' }, { id: 'cost' }, { id: 'savings' }];
+
+  it('starts from the default order with nothing hidden', () => {
+    expect(reconcileLayout(null, columns)).toEqual({
+      order: ['name', 'phase', 'cost', 'savings'],
+      hidden: [],
+    });
+    expect(reconcileLayout('garbage', columns)).toEqual(reconcileLayout(null, columns));
+  });
+
+  it('keeps a stored order, drops unknown columns, places new ones at their default position and never hides a fixed one', () => {
+    const stored = { order: ['cost', 'gone', 'name', 'savings'], hidden: ['name', 'savings', 'gone'] };
+    expect(reconcileLayout(stored, columns)).toEqual({
+      order: ['cost', 'name', 'phase', 'savings'],
+      hidden: ['savings'],
+    });
+  });
+
+  it('moves a column left and right, clamped at both ends', () => {
+    const order = ['name', 'phase', 'cost'];
+    expect(moveColumn(order, 'cost', -1)).toEqual(['name', 'cost', 'phase']);
+    expect(moveColumn(order, 'name', -1)).toEqual(order);
+    expect(moveColumn(order, 'name', 5)).toEqual(['phase', 'cost', 'name']);
+  });
+
+  it('shows the visible columns in the chosen order, one stored layout per user and table', () => {
+    const layout = { order: ['cost', 'name', 'phase', 'savings'], hidden: ['phase'] };
+    expect(visibleColumns(columns, layout).map((column) => column.id)).toEqual(['cost', 'name', 'savings']);
+    expect(layoutStorageKey('projects', 'ana')).not.toBe(layoutStorageKey('projects', 'bo'));
+    expect(layoutStorageKey('projects', 'ana')).not.toBe(layoutStorageKey('discover', 'ana'));
+  });
+});
+
+describe('numeric CSV', () => {
+  it('writes numbers as plain decimals, booleans as words and nothing for a missing value', () => {
+    expect(csvText(0.1 + 0.2)).toBe('0.3');
+    expect(csvText(1234567.5)).toBe('1234567.5');
+    expect(csvText(null)).toBe('');
+    expect(csvText(Number.NaN)).toBe('');
+    expect(csvText(true)).toBe('true');
+  });
+
+  it('exports projects with units in the headers and raw numbers in the cells', () => {
+    const project = {
+      id: 'p1',
+      name: 'orders',
+      phase: 'OPTIMIZING',
+      workspace_id: null,
+      settings: { slaMinutes: 6, autoApply: true },
+      summary: {
+        runs: 9,
+        learning: null,
+        last_run: { id: 'r9', status: 'SUCCESS', started_at: 1_700_000_000_000, runtime_minutes: 4.9 },
+        cost_per_run_usd: 0.1875,
+        runtime_minutes: 5.25,
+        sla_hit_rate: 1,
+        roi: null,
+        insights: [],
+      },
+    } as unknown as ProjectRow['project'];
+    const table = csvTable(
+      projectColumns.flatMap((column) => column.csv),
+      [{ project, workspaceName: '' }],
+    );
+    const record = Object.fromEntries(table.header.map((header, index) => [header, table.rows[0]![index]]));
+    expect(record).toMatchObject({
+      project: 'orders',
+      workspace: '',
+      last_runtime_s: '294',
+      mean_runtime_s: '315',
+      sla_s: '360',
+      cost_per_run_usd: '0.1875',
+      savings_to_date_usd: '',
+      auto_apply: 'true',
+    });
+    for (const header of table.header) expect(header).toMatch(/^[a-z0-9_]+$/);
+    expect(table.rows[0]!.join(',')).not.toMatch(/\$|min\b/);
+  });
+});
+
+describe('run axis labels', () => {
+  it('names each day once, on its first run, and shows the time of every run', () => {
+    const day = Date.UTC(2026, 10, 5, 10, 0);
+    const labels = runAxisLabels([day, day + 30 * 60_000, day + 86_400_000]);
+    expect(labels[0]).toMatch(/^\d{2} \w{3}\n\d{2}:\d{2}$/);
+    expect(labels[1]).toMatch(/^\d{2}:\d{2}$/);
+    expect(labels[2]).toMatch(/^\d{2} \w{3}\n\d{2}:\d{2}$/);
+    expect(labels[2]!.split('\n')[0]).not.toBe(labels[0]!.split('\n')[0]);
   });
 });

@@ -25,7 +25,7 @@ export {
   type ServicePrincipal,
 } from './server/oauth.js';
 export type { JobSettings, NewClusterSettings } from './server/schema.js';
-export { shippedJobSettings } from './server/shipped-jobs.js';
+export { shippedJobSettings, type WorkspaceCloud } from './server/shipped-jobs.js';
 export { type Workload, workloadSchema } from './workloads/schema.js';
 export { findShippedWorkload, shippedWorkloads } from './workloads/shipped-workloads.js';
 export { WorkloadRegistry } from './workloads/workload-registry.js';

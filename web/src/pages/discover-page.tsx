@@ -1,14 +1,18 @@
 import type { DiscoveredJobResource, DiscoverResource } from '@setpoint/api-contract/databricks';
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
 import { useApi } from '../api/use-api.js';
+import { ColumnChooser, useColumnLayout } from '../components/column-chooser.js';
 import { type ChartOption, EChart } from '../components/echart.js';
 import { LoadView } from '../components/load-view.js';
+import { Missing } from '../components/missing.js';
+import { ariaSort, SortButton } from '../components/sort-button.js';
 import { downloadCsv, toCsv } from '../lib/csv.js';
+import { type CsvField, csvTable } from '../lib/csv-values.js';
 import { formatUsd } from '../lib/format.js';
-import { matchesSearch } from '../lib/table.js';
+import { matchesSearch, type SortDirection, sortRows } from '../lib/table.js';
 import { useSession } from '../shell/session.js';
 import { useThemeName } from '../shell/theme.js';
 
@@ -90,15 +94,120 @@ function DiscoverWorkspace({ workspaceId }: { workspaceId: string }) {
   );
 }
 
-const jobColumns: Array<{ label: string; text(job: DiscoveredJob): string }> = [
-  { label: 'Job', text: (job) => job.name },
-  { label: 'Job id', text: (job) => job.job_id },
-  { label: 'Compute', text: (job) => job.compute },
-  { label: 'Photon', text: (job) => (job.photon ? 'yes' : 'no') },
-  { label: 'Autoscaling', text: (job) => (job.autoscale ? 'yes' : 'no') },
-  { label: 'Runs', text: (job) => String(job.runs_in_window) },
-  { label: 'Core hours', text: (job) => job.core_hours_in_window.toFixed(1) },
-  { label: 'Est. cost / month', text: (job) => formatUsd(job.monthly_cost_usd) },
+const computeLabel: Record<DiscoveredJob['compute'], string> = {
+  job_cluster: 'job cluster',
+  all_purpose: 'all-purpose',
+  serverless: 'serverless',
+  mixed: 'mixed',
+};
+
+interface JobColumn {
+  id: string;
+  label: string;
+  align?: 'end';
+  fixed?: boolean;
+  sortValue(job: DiscoveredJob): number | string | null;
+  render(job: DiscoveredJob): ReactNode;
+  csv: CsvField<DiscoveredJob>[];
+}
+
+const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+
+export const discoverColumns: JobColumn[] = [
+  {
+    id: 'name',
+    label: 'Job',
+    fixed: true,
+    sortValue: (job) => job.name.toLowerCase(),
+    render: (job) => job.name,
+    csv: [{ header: 'job', value: (job) => job.name }],
+  },
+  {
+    id: 'job_id',
+    label: 'Job id',
+    sortValue: (job) => job.job_id,
+    render: (job) => job.job_id,
+    csv: [{ header: 'job_id', value: (job) => job.job_id }],
+  },
+  {
+    id: 'compute',
+    label: 'Compute',
+    sortValue: (job) => job.compute,
+    render: (job) => computeLabel[job.compute],
+    csv: [{ header: 'compute', value: (job) => job.compute }],
+  },
+  {
+    id: 'photon',
+    label: 'Photon',
+    sortValue: (job) => (job.photon ? 1 : 0),
+    render: (job) => yesNo(job.photon),
+    csv: [{ header: 'photon', value: (job) => job.photon }],
+  },
+  {
+    id: 'autoscale',
+    label: 'Autoscaling',
+    sortValue: (job) => (job.autoscale ? 1 : 0),
+    render: (job) => yesNo(job.autoscale),
+    csv: [{ header: 'autoscale', value: (job) => job.autoscale }],
+  },
+  {
+    id: 'spot',
+    label: 'Spot',
+    sortValue: (job) => (job.spot ? 1 : 0),
+    render: (job) => yesNo(job.spot),
+    csv: [{ header: 'spot', value: (job) => job.spot }],
+  },
+  {
+    id: 'runs',
+    label: 'Runs',
+    align: 'end',
+    sortValue: (job) => job.runs_in_window,
+    render: (job) => String(job.runs_in_window),
+    csv: [{ header: 'runs_in_window', value: (job) => job.runs_in_window }],
+  },
+  {
+    id: 'core_hours',
+    label: 'Core hours',
+    align: 'end',
+    sortValue: (job) => job.core_hours_in_window,
+    render: (job) => job.core_hours_in_window.toFixed(1),
+    csv: [{ header: 'core_hours_in_window_h', value: (job) => job.core_hours_in_window }],
+  },
+  {
+    id: 'monthly_cost',
+    label: 'Est. cost / month',
+    align: 'end',
+    sortValue: (job) => job.monthly_cost_usd,
+    render: (job) =>
+      job.monthly_cost_usd === null ? (
+        <Missing reason={job.cost_note ?? 'No estimate: the job has no priced runs in the window.'} />
+      ) : (
+        formatUsd(job.monthly_cost_usd)
+      ),
+    csv: [
+      { header: 'monthly_cost_usd', value: (job) => job.monthly_cost_usd },
+      { header: 'cost_note', value: (job) => job.cost_note },
+    ],
+  },
+  {
+    id: 'monthly_savings',
+    label: 'Est. savings / month',
+    align: 'end',
+    sortValue: (job) => job.estimated_monthly_savings_usd,
+    render: (job) =>
+      job.estimated_monthly_savings_usd === null ? (
+        <Missing
+          reason={
+            job.monthly_cost_usd === null
+              ? 'No estimate without a monthly cost.'
+              : 'Only jobs on job clusters can be tuned by Setpoint.'
+          }
+        />
+      ) : (
+        formatUsd(job.estimated_monthly_savings_usd)
+      ),
+    csv: [{ header: 'estimated_monthly_savings_usd', value: (job) => job.estimated_monthly_savings_usd }],
+  },
 ];
 
 function DiscoverView({ report, onImported }: { report: DiscoverReport; onImported(): void }) {
@@ -109,13 +218,36 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [status, setStatus] = useState<string | null>(null);
   const activeFinding = report.findings.find((item) => item.id === finding) ?? null;
+  const columnLayout = useColumnLayout('discover', discoverColumns);
+  const columns = columnLayout.shown;
+  // Biggest spend first: the jobs worth optimizing lead.
+  const [sort, setSort] = useState<{ column: string; direction: SortDirection }>({
+    column: 'monthly_cost',
+    direction: 'desc',
+  });
 
   const jobs = useMemo(() => {
     const allowed = activeFinding ? new Set(activeFinding.job_ids) : null;
-    return report.jobs.filter(
+    const shown = report.jobs.filter(
       (job) => (!allowed || allowed.has(job.job_id)) && matchesSearch([job.name, job.job_id], query),
     );
-  }, [report.jobs, activeFinding, query]);
+    const column = discoverColumns.find((candidate) => candidate.id === sort.column) ?? discoverColumns[0]!;
+    return sortRows(shown, { value: column.sortValue, direction: sort.direction });
+  }, [report.jobs, activeFinding, query, sort]);
+
+  const onSort = (column: string) =>
+    setSort((current) => ({
+      column,
+      direction: current.column === column && current.direction === 'asc' ? 'desc' : 'asc',
+    }));
+
+  const exportCsv = () => {
+    const table = csvTable(
+      columns.flatMap((column) => column.csv),
+      jobs,
+    );
+    downloadCsv('setpoint-discover.csv', toCsv(table.header, table.rows));
+  };
 
   const toggle = (id: string) =>
     setSelected((current) => {
@@ -202,18 +334,14 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
         )}
         <span className="toolbar-spacer" />
         <span className="count">{jobs.length} jobs</span>
-        <button
-          type="button"
-          onClick={() =>
-            downloadCsv(
-              'setpoint-discover.csv',
-              toCsv(
-                jobColumns.map((column) => column.label),
-                jobs.map((job) => jobColumns.map((column) => column.text(job))),
-              ),
-            )
-          }
-        >
+        <ColumnChooser
+          columns={discoverColumns}
+          layout={columnLayout.layout}
+          onToggle={columnLayout.toggle}
+          onMove={columnLayout.move}
+          onReset={columnLayout.reset}
+        />
+        <button type="button" onClick={exportCsv} disabled={jobs.length === 0}>
           Export CSV
         </button>
         {canChange && (
@@ -227,13 +355,28 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
           {status}
         </p>
       )}
-      <table className="table">
+      <table className="table" aria-label="Discovered jobs" data-testid="discover-table">
         <thead>
           <tr>
             <th aria-label="Select" />
-            {jobColumns.map((column) => (
-              <th key={column.label}>{column.label}</th>
-            ))}
+            {columns.map((column) => {
+              const active = column.id === sort.column;
+              return (
+                <th
+                  key={column.id}
+                  scope="col"
+                  className={column.align === 'end' ? 'num' : undefined}
+                  aria-sort={ariaSort(active, sort.direction)}
+                >
+                  <SortButton
+                    label={column.label}
+                    active={active}
+                    direction={sort.direction}
+                    onSort={() => onSort(column.id)}
+                  />
+                </th>
+              );
+            })}
           </tr>
         </thead>
         <tbody>
@@ -258,8 +401,14 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
                   />
                 )}
               </td>
-              {jobColumns.map((column) => (
-                <td key={column.label}>{column.text(job)}</td>
+              {columns.map((column) => (
+                <td
+                  key={column.id}
+                  data-column={column.id}
+                  className={column.align === 'end' ? 'num' : undefined}
+                >
+                  {column.render(job)}
+                </td>
               ))}
             </tr>
           ))}

@@ -6,6 +6,7 @@ import { endpoints } from '../api/endpoints.js';
 import { useApi } from '../api/use-api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { LoadView, NotAvailable } from '../components/load-view.js';
+import { Missing } from '../components/missing.js';
 import { formatDateTime } from '../lib/format.js';
 import { useSession } from '../shell/session.js';
 
@@ -172,8 +173,14 @@ export function WorkspacesPage() {
                       {workspace.cloud}
                       {workspace.region ? ` · ${workspace.region}` : ''}
                     </td>
-                    <td>{workspace.host ?? '—'}</td>
-                    <td>{workspace.plan_type ?? '—'}</td>
+                    <td>
+                      {workspace.host ?? (
+                        <Missing reason="No host recorded: EMR accounts are reached through the AWS API." />
+                      )}
+                    </td>
+                    <td>
+                      {workspace.plan_type ?? <Missing reason="No plan type was given for this workspace." />}
+                    </td>
                     <td>{workspace.has_credentials ? 'stored' : 'missing'}</td>
                     <td>{formatDateTime(workspace.created_at)}</td>
                     <td>

@@ -20,7 +20,7 @@ import { OAuthIssuer, type OAuthOptions, registerOAuthRoutes } from './oauth.js'
 import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
-import { shippedJobSettings } from './shipped-jobs.js';
+import { shippedJobSettings, type WorkspaceCloud } from './shipped-jobs.js';
 import { SimClock } from './sim-clock.js';
 import { registerStatementRoutes, type StatementOptions } from './statements-routes.js';
 import { SystemTables, type SystemTablesOptions } from './system-tables/system-tables.js';
@@ -41,6 +41,8 @@ export interface EmulatorOptions {
   workloads?: WorkloadRegistry;
   /** Create the shipped Job Bank jobs at start (default true). */
   preloadJobs?: boolean;
+  /** The workspace's cloud: the shipped jobs use its instance types (default aws). */
+  cloud?: WorkspaceCloud;
   workspaceId?: string;
   /** Mirror every DBFS/Volumes file (delivered cluster logs included) below this directory. */
   stateDirectory?: string;
@@ -216,7 +218,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [] });
 
-  if (options.preloadJobs ?? true) for (const settings of shippedJobSettings()) createJob(context, settings);
+  if (options.preloadJobs ?? true)
+    for (const settings of shippedJobSettings(options.cloud)) createJob(context, settings);
 
   return {
     app,

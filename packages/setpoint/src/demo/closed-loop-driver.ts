@@ -76,6 +76,9 @@ async function waitFor<T>(
   }
 }
 
+/** The demo's emulated workspace: an AWS one in us-west-2, whose jobs use AWS instance types only. */
+export const demoWorkspace = { cloud: 'aws', region: 'us-west-2' } as const;
+
 /** A run's logs stay in the emulated workspace this long after delivery (simulated), then expire. */
 const workspaceLogLifetimeMs = 2 * 86_400_000;
 
@@ -91,6 +94,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     nodeSpecs: catalogNodeSpecs,
     port: 0,
     seed: options.seed,
+    cloud: demoWorkspace.cloud,
     clockSpeed: options.clockSpeed ?? 7200,
     ...(options.startTimeMs === undefined ? {} : { startTimeMs: options.startTimeMs }),
     rateLimitScale: 0,
@@ -116,8 +120,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     {
       name: 'Emulated workspace',
       platform: 'databricks',
-      cloud: 'aws',
-      region: 'us-west-2',
+      ...demoWorkspace,
       host: emulator.url,
       planType: 'Premium',
       computeType: 'Jobs Compute',

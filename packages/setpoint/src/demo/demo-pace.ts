@@ -6,23 +6,31 @@ export interface DemoPace {
   runEveryMs: number;
   /** Simulated ms per real ms in the emulated workspace: each job runs every 12 simulated hours. */
   clockSpeed: number;
-  /** Simulated epoch ms of the first run: far enough back that the history reaches today after `hours`. */
+  /** Simulated epoch ms of the first run: `days` before the newest run may start. */
   startTimeMs: number;
+  /** Real ms from the start until the emulated history reaches today and runs stop. */
+  catchUpMs: number;
 }
 
 const simulatedGapMs = 12 * 3_600_000;
 /** A run is started only if it can end before now, so no run is ever dated in the future. */
 export const longestRunMs = 6 * 3_600_000;
 
+/** Back-filled history at the default pace: two runs a day for a week, about fourteen minutes of runs. */
+export const defaultBackfillDays = 7;
+
 /**
- * At speed 1 each job runs once a minute, so a job stays in learning for about four minutes; the
- * emulated history starts far enough back that it reaches today after `hours` of real time.
+ * At speed 1 each job runs once a minute, so a job stays in learning for about four minutes. The
+ * history is back-filled over the `days` before now: the first runs are dated `days` ago, and the
+ * emulated clock overtakes the real one by 12 hours a minute until the newest run would end at the
+ * latest now. A short window keeps every project's newest run recent at any moment the dashboard is
+ * opened (never "dormant", and inside "the last 30 days").
  */
-export function demoPace(speed: number, hours: number, now = Date.now()): DemoPace {
+export function demoPace(speed: number, days = defaultBackfillDays, now = Date.now()): DemoPace {
   const runEveryMs = 60_000 / speed;
   const clockSpeed = simulatedGapMs / runEveryMs;
-  const realMs = hours * 3_600_000;
-  return { runEveryMs, clockSpeed, startTimeMs: now - realMs * (clockSpeed - 1) };
+  const startTimeMs = now - days * 86_400_000 - longestRunMs;
+  return { runEveryMs, clockSpeed, startTimeMs, catchUpMs: (days * 86_400_000) / (clockSpeed - 1) };
 }
 
 export type PacedLoop = Pick<ClosedLoop, 'jobs' | 'runJob' | 'setSlaFromFirstRun' | 'workspaceNow'>;

@@ -4,11 +4,13 @@ import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
+import { Missing, ValueOr } from '../../components/missing.js';
 import { formatBytes, formatDateTime, formatPercent } from '../../lib/format.js';
 import { useThemeName } from '../../shell/theme.js';
 import type { ProjectData } from './project-data.js';
 
 const shownRuns = 60;
+const noProfile = 'No Spark event log was read for this run, so it has no Spark metrics.';
 const gib = 1024 ** 3;
 
 async function loadDetails(projectId: string, runIds: string[]): Promise<RunDetail[]> {
@@ -165,14 +167,35 @@ export function MetricsTab({ data }: { data: ProjectData }) {
             return (
               <tr key={detail.id}>
                 <td>{formatDateTime(detail.started_at ?? detail.created_at)}</td>
-                <td className="num">{formatPercent(profile?.utilization, 1)}</td>
-                {hasGc && <td className="num">{formatPercent(gcShare(detail), 1)}</td>}
-                <td className="num">{formatBytes(profile?.inputBytes)}</td>
-                <td className="num">{formatBytes(profile?.shuffleReadBytes)}</td>
-                <td className="num">{formatBytes(profile?.shuffleWriteBytes)}</td>
-                <td className="num">{formatBytes(profile?.spillBytes)}</td>
                 <td className="num">
-                  {profile ? `${profile.executorsMax} × ${profile.coresPerExecutor} cores` : '—'}
+                  <ValueOr text={formatPercent(profile?.utilization, 1)} reason={noProfile} />
+                </td>
+                {hasGc && (
+                  <td className="num">
+                    <ValueOr
+                      text={formatPercent(gcShare(detail), 1)}
+                      reason="The event log of this run reports no GC time."
+                    />
+                  </td>
+                )}
+                <td className="num">
+                  <ValueOr text={formatBytes(profile?.inputBytes)} reason={noProfile} />
+                </td>
+                <td className="num">
+                  <ValueOr text={formatBytes(profile?.shuffleReadBytes)} reason={noProfile} />
+                </td>
+                <td className="num">
+                  <ValueOr text={formatBytes(profile?.shuffleWriteBytes)} reason={noProfile} />
+                </td>
+                <td className="num">
+                  <ValueOr text={formatBytes(profile?.spillBytes)} reason={noProfile} />
+                </td>
+                <td className="num">
+                  {profile ? (
+                    `${profile.executorsMax} × ${profile.coresPerExecutor} cores`
+                  ) : (
+                    <Missing reason={noProfile} />
+                  )}
                 </td>
               </tr>
             );

@@ -1,10 +1,11 @@
 import type { RunResource as Run, RunDetailResource as RunDetail } from '@setpoint/api-contract';
 import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
-import { Fragment, useState } from 'react';
+import { Fragment, type ReactNode, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterLabel } from '../../api/insight-runs.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
+import { Missing, ValueOr } from '../../components/missing.js';
 import { formatBytes, formatDateTime, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 import type { ProjectData } from './project-data.js';
 
@@ -16,9 +17,21 @@ type DetailLoad =
 const runtimeOf = (run: Run) =>
   run.started_at !== null && run.ended_at !== null ? (run.ended_at - run.started_at) / 60_000 : null;
 
-/** "$0.07 / $0.07", "$0.07 / pending" or "–" (no system tables); a restated bill says so. */
-function billingLabel(billing: RunBilling | undefined): string {
-  if (!billing) return '–';
+const processing = (run: Run) => run.pipeline_state !== 'DONE' && run.pipeline_state !== 'FAILED';
+
+/** Why a run has no runtime, cost or input size. */
+function missingReason(run: Run, what: 'runtime' | 'cost' | 'input'): string {
+  if (processing(run)) return 'The run is still running or being processed.';
+  if (run.pipeline_state === 'FAILED') return 'Processing the run failed; see the run analysis.';
+  if (what === 'runtime') return 'The run reported no start or end time.';
+  if (what === 'cost') return 'Not priced: the cluster or its prices are unknown for this run.';
+  return 'No Spark event log was read for this run.';
+}
+
+/** "$0.07 / $0.07", "$0.07 / pending" or "—" (no system tables); a restated bill says so. */
+function billingLabel(billing: RunBilling | undefined): ReactNode {
+  if (!billing)
+    return <Missing reason="No billing data: link a SQL warehouse to read system.billing.usage." />;
   const estimated = formatUsd(billing.estimated_dbu_usd);
   if (billing.billed_dbu_usd === null) return `${estimated} / pending`;
   return `${estimated} / ${formatUsd(billing.billed_dbu_usd)}${billing.restated ? ' (restated)' : ''}`;
@@ -80,12 +93,18 @@ export function RunsTab({ data }: { data: ProjectData }) {
                   {run.pipeline_state === 'DONE' ? (run.status ?? 'done') : run.pipeline_state.toLowerCase()}
                 </span>
               </td>
-              <td className="num">{formatMinutes(runtimeOf(run))}</td>
-              <td className="num">{formatUsd(run.cost?.total_usd)}</td>
+              <td className="num">
+                <ValueOr text={formatMinutes(runtimeOf(run))} reason={missingReason(run, 'runtime')} />
+              </td>
+              <td className="num">
+                <ValueOr text={formatUsd(run.cost?.total_usd)} reason={missingReason(run, 'cost')} />
+              </td>
               <td className="num" data-testid="run-billing">
                 {billingLabel(data.billing.get(run.id))}
               </td>
-              <td className="num">{formatBytes(run.input_bytes)}</td>
+              <td className="num">
+                <ValueOr text={formatBytes(run.input_bytes)} reason={missingReason(run, 'input')} />
+              </td>
               <td>{clusterLabel(run)}</td>
               <td>{run.on_recommendation_id ? 'Setpoint' : 'job definition'}</td>
             </tr>

@@ -4,6 +4,7 @@ import { useMemo, useState } from 'react';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
+import { runAxisLabels } from '../../lib/run-axis.js';
 import { useThemeName } from '../../shell/theme.js';
 import type { ProjectData } from './project-data.js';
 
@@ -23,6 +24,9 @@ export function configChanges(runs: Run[]): number[] {
 
 const defaultWindow = 60;
 
+const rangeColor = 'rgba(100, 116, 139, 0.22)';
+const slaColor = '#ef4444';
+
 export function TimelineTab({ data }: { data: ProjectData }) {
   const theme = useThemeName();
   const runs = data.runs;
@@ -33,7 +37,10 @@ export function TimelineTab({ data }: { data: ProjectData }) {
   }));
   const sla = data.project.settings.slaMinutes ?? null;
   const changes = useMemo(() => configChanges(runs), [runs]);
-  const labels = useMemo(() => runs.map((run) => formatDateTime(run.started_at ?? run.created_at)), [runs]);
+  const axisLabels = useMemo(
+    () => runAxisLabels(runs.map((run) => run.started_at ?? run.created_at)),
+    [runs],
+  );
   const costs = useMemo(
     () => runs.map((run) => (run.cost ? splitCostLines(run.cost.lines, run.cost.total_usd) : null)),
     [runs],
@@ -53,17 +60,21 @@ export function TimelineTab({ data }: { data: ProjectData }) {
     label: { formatter: 'config', position: 'insideEndTop' },
     lineStyle: { type: 'dashed', color: '#8b5cf6' },
   }));
-  const grid = { left: 64, right: 24, top: 36, bottom: 64 };
+  const grid = { left: 64, right: 24, top: 44, bottom: 72 };
   const xAxis = {
     type: 'category',
-    data: labels,
-    axisLabel: { hideOverlap: true, formatter: (value: string) => value.split(',')[0] },
+    data: axisLabels,
+    axisLabel: { hideOverlap: true, lineHeight: 14 },
   };
 
   const costOption: ChartOption = {
     grid,
     tooltip: { trigger: 'axis', valueFormatter: (value: number) => formatUsd(value) },
-    legend: { top: 0, data: ['Cloud', 'DBU', 'Cost range'] },
+    legend: {
+      top: 0,
+      // The range's swatch is drawn like its band (a translucent area), not like a line.
+      data: ['Cloud', 'DBU', { name: 'Cost range', icon: 'rect', itemStyle: { color: rangeColor } }],
+    },
     xAxis,
     yAxis: { type: 'value', name: 'USD', axisLabel: { formatter: (value: number) => `$${value}` } },
     dataZoom,
@@ -98,7 +109,9 @@ export function TimelineTab({ data }: { data: ProjectData }) {
         stack: 'range',
         symbol: 'none',
         lineStyle: { opacity: 0 },
-        areaStyle: { color: 'rgba(100, 116, 139, 0.22)' },
+        color: rangeColor,
+        itemStyle: { color: rangeColor },
+        areaStyle: { color: rangeColor },
         data: costs.map((cost) =>
           cost && cost.lowUsd !== null && cost.highUsd !== null ? cost.highUsd - cost.lowUsd : null,
         ),
@@ -115,7 +128,8 @@ export function TimelineTab({ data }: { data: ProjectData }) {
     yAxis: {
       type: 'value',
       name: 'minutes',
-      max: (extent: { max: number }) => Math.ceil(Math.max(extent.max, sla ?? 0) * 1.1),
+      // Headroom above the SLA line keeps its label inside the plot.
+      max: (extent: { max: number }) => Math.ceil(Math.max(extent.max, sla ?? 0) * 1.2),
     },
     dataZoom,
     series: [
@@ -140,8 +154,14 @@ export function TimelineTab({ data }: { data: ProjectData }) {
                   {
                     yAxis: sla,
                     name: 'SLA',
-                    label: { formatter: `SLA ${formatMinutes(sla)}`, position: 'insideEndTop' },
-                    lineStyle: { color: '#ef4444', type: 'solid', width: 2 },
+                    // At the start of the line: the end is where the newest runs and the config marks are.
+                    label: {
+                      formatter: `SLA ${formatMinutes(sla)}`,
+                      position: 'insideStartTop',
+                      color: slaColor,
+                      fontWeight: 'bold',
+                    },
+                    lineStyle: { color: slaColor, type: 'solid', width: 2 },
                   },
                 ]),
             ...changeLines,

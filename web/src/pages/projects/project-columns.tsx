@@ -1,8 +1,11 @@
 import type { ProjectResource as Project } from '@setpoint/api-contract';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { InsightChips, insightLabel } from '../../components/insight-chips.js';
+import { Missing } from '../../components/missing.js';
 import { PhaseBadge, phaseLabel } from '../../components/phase-badge.js';
-import { dash, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import type { CsvField } from '../../lib/csv-values.js';
+import { formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 
 export interface ProjectRow {
   project: Project;
@@ -12,130 +15,202 @@ export interface ProjectRow {
 export interface Column {
   id: string;
   label: string;
-  /** CSS grid track. */
+  /** CSS grid track: the minimum keeps every default column inside 1280 px. */
   width: string;
   align?: 'end';
   /** Sort key; null sorts last in both directions. */
   sortValue(row: ProjectRow): number | string | null;
-  /** Plain text: what the CSV export writes and what search matches. */
-  text(row: ProjectRow): string;
-  render?(row: ProjectRow): ReactNode;
+  render(row: ProjectRow): ReactNode;
+  /** What the CSV export writes for this column: raw values, the unit in each header. */
+  csv: CsvField<ProjectRow>[];
   /** Cannot be hidden. */
   fixed?: boolean;
 }
 
 const sla = (row: ProjectRow) => row.project.settings.slaMinutes ?? null;
-const runtime = (row: ProjectRow) => row.project.summary?.last_run?.runtime_minutes ?? null;
+const lastRuntime = (row: ProjectRow) => row.project.summary?.last_run?.runtime_minutes ?? null;
 const savings = (row: ProjectRow) => row.project.summary?.roi?.savings_to_date_usd ?? null;
+const seconds = (minutes: number | null) => (minutes === null ? null : minutes * 60);
 
 const methodLabel = { cost_change: 'cost change', cost_per_gb_change: 'cost/GB change' } as const;
 
-function runtimeVsSla(row: ProjectRow): string {
-  const minutes = runtime(row);
+/** Why a project has no runtime or cost yet. */
+function noRunReason(row: ProjectRow, what: string): string {
+  if (!row.project.summary?.last_run) return `No run yet: the ${what} appears after the first run.`;
+  return `The newest run is still running or being processed; the ${what} appears when it is done.`;
+}
+
+function runtimeCell(row: ProjectRow): ReactNode {
   const limit = sla(row);
-  if (minutes === null) return dash;
-  return limit === null ? formatMinutes(minutes) : `${formatMinutes(minutes)} / ${formatMinutes(limit)}`;
+  const newest = lastRuntime(row);
+  // While the newest run is processed, the mean of the recent runs stands in for it.
+  const minutes = newest ?? row.project.summary?.runtime_minutes ?? null;
+  if (minutes === null) return <Missing reason={noRunReason(row, 'runtime')} />;
+  const text =
+    limit === null ? formatMinutes(minutes) : `${formatMinutes(minutes)} / ${formatMinutes(limit)}`;
+  const title = [
+    newest === null ? 'Mean of the recent runs: the newest run is still being processed.' : 'Newest run.',
+    limit === null ? 'No SLA set.' : `SLA ${formatMinutes(limit)}.`,
+  ].join(' ');
+  return (
+    <span className={limit !== null && minutes > limit ? 'over-sla' : undefined} title={title}>
+      {text}
+    </span>
+  );
 }
 
 export const projectColumns: Column[] = [
   {
     id: 'name',
     label: 'Project',
-    width: 'minmax(200px, 2fr)',
+    width: 'minmax(140px, 2fr)',
     fixed: true,
     sortValue: (row) => row.project.name.toLowerCase(),
-    text: (row) => row.project.name,
+    render: (row) => (
+      <Link
+        className="row-link"
+        to={`/projects/${encodeURIComponent(row.project.id)}`}
+        title={row.project.name}
+      >
+        {row.project.name}
+      </Link>
+    ),
+    csv: [
+      { header: 'project', value: (row) => row.project.name },
+      { header: 'project_id', value: (row) => row.project.id },
+    ],
   },
   {
     id: 'workspace',
     label: 'Workspace',
-    width: 'minmax(120px, 1fr)',
+    width: 'minmax(80px, 1fr)',
     sortValue: (row) => row.workspaceName.toLowerCase() || null,
-    text: (row) => row.workspaceName,
+    render: (row) =>
+      row.workspaceName ? (
+        <span title={row.workspaceName}>{row.workspaceName}</span>
+      ) : (
+        <Missing reason="Not linked to a workspace: runs reach it by upload." />
+      ),
+    csv: [{ header: 'workspace', value: (row) => row.workspaceName || null }],
   },
   {
     id: 'phase',
     label: 'Phase',
-    width: '140px',
+    width: 'minmax(100px, 140px)',
     sortValue: (row) => phaseLabel(row.project),
-    text: (row) => phaseLabel(row.project),
     render: (row) => <PhaseBadge project={row.project} />,
+    csv: [
+      { header: 'phase', value: (row) => row.project.phase },
+      {
+        header: 'learning_runs_done',
+        value: (row) => row.project.summary?.learning?.completed_runs ?? null,
+      },
+    ],
   },
   {
     id: 'last_run',
     label: 'Last run',
-    width: '110px',
+    width: 'minmax(72px, 110px)',
     sortValue: (row) => row.project.summary?.last_run?.status ?? null,
-    text: (row) => row.project.summary?.last_run?.status ?? '',
     render: (row) => {
-      const status = row.project.summary?.last_run?.status;
-      if (!status) return dash;
-      return <span className={`status status-${/SUCC/i.test(status) ? 'ok' : 'bad'}`}>{status}</span>;
+      const lastRun = row.project.summary?.last_run;
+      if (!lastRun) return <Missing reason="No run yet." />;
+      if (!lastRun.status) return <Missing reason="The newest run has not reported a result yet." />;
+      return (
+        <span className={`status status-${/SUCC/i.test(lastRun.status) ? 'ok' : 'bad'}`}>
+          {lastRun.status}
+        </span>
+      );
     },
+    csv: [
+      { header: 'last_run_status', value: (row) => row.project.summary?.last_run?.status ?? null },
+      { header: 'last_run_started_at_ms', value: (row) => row.project.summary?.last_run?.started_at ?? null },
+    ],
   },
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: '150px',
+    width: 'minmax(110px, 150px)',
     align: 'end',
-    sortValue: runtime,
-    text: runtimeVsSla,
-    render: (row) => {
-      const minutes = runtime(row);
-      const limit = sla(row);
-      const over = minutes !== null && limit !== null && minutes > limit;
-      return <span className={over ? 'over-sla' : undefined}>{runtimeVsSla(row)}</span>;
-    },
+    sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
+    render: runtimeCell,
+    csv: [
+      { header: 'last_runtime_s', value: (row) => seconds(lastRuntime(row)) },
+      { header: 'mean_runtime_s', value: (row) => seconds(row.project.summary?.runtime_minutes ?? null) },
+      { header: 'sla_s', value: (row) => seconds(sla(row)) },
+    ],
   },
   {
     id: 'cost',
     label: 'Cost / run',
-    width: '100px',
+    width: 'minmax(72px, 100px)',
     align: 'end',
     sortValue: (row) => row.project.summary?.cost_per_run_usd ?? null,
-    text: (row) => formatUsd(row.project.summary?.cost_per_run_usd),
+    render: (row) => {
+      const cost = row.project.summary?.cost_per_run_usd ?? null;
+      return cost === null ? (
+        <Missing reason={noRunReason(row, 'cost')} />
+      ) : (
+        <span title="Mean cost of the recent runs">{formatUsd(cost)}</span>
+      );
+    },
+    csv: [{ header: 'cost_per_run_usd', value: (row) => row.project.summary?.cost_per_run_usd ?? null }],
   },
   {
     id: 'savings',
     label: 'Savings to date',
-    width: '130px',
+    width: 'minmax(80px, 130px)',
     align: 'end',
     sortValue: savings,
-    text: (row) => {
-      const roi = row.project.summary?.roi;
-      return roi ? `${formatUsd(roi.savings_to_date_usd)} (${methodLabel[roi.method]})` : '';
-    },
     render: (row) => {
       const roi = row.project.summary?.roi;
-      if (!roi) return dash;
+      if (!roi)
+        return (
+          <Missing
+            reason={
+              row.project.phase === 'LEARNING' || row.project.phase === 'PENDING_SETUP'
+                ? 'Still learning: savings are measured once runs use a recommended configuration.'
+                : 'No run on a recommended configuration has been priced yet.'
+            }
+          />
+        );
       return (
         <span title={`${formatPercent(roi.savings_fraction)} by ${methodLabel[roi.method]}`}>
           {formatUsd(roi.savings_to_date_usd)}
         </span>
       );
     },
+    csv: [
+      { header: 'savings_to_date_usd', value: savings },
+      { header: 'savings_fraction', value: (row) => row.project.summary?.roi?.savings_fraction ?? null },
+      { header: 'savings_method', value: (row) => row.project.summary?.roi?.method ?? null },
+    ],
   },
   {
     id: 'insights',
     label: 'Insights',
-    width: 'minmax(140px, 1.2fr)',
+    width: 'minmax(90px, 1.2fr)',
     sortValue: (row) => row.project.summary?.insights.length ?? null,
-    text: (row) =>
-      (row.project.summary?.insights ?? []).map((insight) => insightLabel(insight.kind)).join('; '),
     render: (row) => <InsightChips insights={row.project.summary?.insights ?? []} />,
+    csv: [
+      {
+        header: 'insights',
+        value: (row) =>
+          (row.project.summary?.insights ?? []).map((insight) => insightLabel(insight.kind)).join('; ') ||
+          null,
+      },
+    ],
   },
   {
     id: 'auto_apply',
     label: 'Auto-apply',
-    width: '96px',
+    width: 'minmax(64px, 96px)',
     sortValue: (row) => (row.project.settings.autoApply ? 1 : 0),
-    text: (row) => (row.project.settings.autoApply ? 'On' : 'Off'),
     render: (row) => (
       <span className={row.project.settings.autoApply ? 'toggle-on' : 'muted'}>
         {row.project.settings.autoApply ? 'On' : 'Off'}
       </span>
     ),
+    csv: [{ header: 'auto_apply', value: (row) => row.project.settings.autoApply }],
   },
 ];
-
-export const defaultVisibleColumns = projectColumns.map((column) => column.id);

@@ -7,12 +7,13 @@ import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
+import { ColumnChooser, useColumnLayout } from '../../components/column-chooser.js';
 import { insightLabel } from '../../components/insight-chips.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { phaseName } from '../../components/phase-badge.js';
 import { downloadCsv, toCsv } from '../../lib/csv.js';
+import { csvTable } from '../../lib/csv-values.js';
 import { matchesSearch, type SortDirection, sortRows } from '../../lib/table.js';
-import { ColumnChooser, useVisibleColumns } from './column-chooser.js';
 import { KpiHeader } from './kpi-header.js';
 import { type ProjectRow, projectColumns } from './project-columns.js';
 import { ProjectsTable } from './projects-table.js';
@@ -37,7 +38,7 @@ export function ProjectsPage() {
   const [load, setLoad] = useState<ProjectsLoad>({ state: 'loading', loaded: [], total: null });
   const [workspaces, setWorkspaces] = useState<Map<string, Workspace>>(new Map());
   const [params, setParams] = useSearchParams();
-  const { visible, toggle, reset } = useVisibleColumns();
+  const columnLayout = useColumnLayout('projects', projectColumns);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -96,7 +97,7 @@ export function ProjectsPage() {
     );
   }, [query, setParams]);
 
-  const columns = projectColumns.filter((column) => visible.has(column.id));
+  const columns = columnLayout.shown;
 
   const rows: ProjectRow[] = useMemo(() => {
     const all = projects.map((project) => ({
@@ -122,10 +123,11 @@ export function ProjectsPage() {
   };
 
   const exportCsv = () => {
-    const csv = toCsv(
-      columns.map((column) => column.label),
-      rows.map((row) => columns.map((column) => column.text(row))),
+    const table = csvTable(
+      columns.flatMap((column) => column.csv),
+      rows,
     );
+    const csv = toCsv(table.header, table.rows);
     downloadCsv(`setpoint-projects-${new Date().toISOString().slice(0, 10)}.csv`, csv);
   };
 
@@ -205,7 +207,13 @@ export function ProjectsPage() {
         <span className="count" data-testid="project-count-shown" aria-live="polite">
           {rows.length === total ? `${rows.length} projects` : `${rows.length} of ${total ?? '…'} projects`}
         </span>
-        <ColumnChooser visible={visible} onToggle={toggle} onReset={reset} />
+        <ColumnChooser
+          columns={projectColumns}
+          layout={columnLayout.layout}
+          onToggle={columnLayout.toggle}
+          onMove={columnLayout.move}
+          onReset={columnLayout.reset}
+        />
         <button type="button" onClick={exportCsv} disabled={rows.length === 0}>
           Export CSV
         </button>

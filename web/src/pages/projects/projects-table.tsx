@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
-import { Link } from 'react-router';
+import { ariaSort, SortButton } from '../../components/sort-button.js';
 import type { SortDirection } from '../../lib/table.js';
 import type { Column, ProjectRow } from './project-columns.js';
 
@@ -48,15 +48,15 @@ export function ProjectsTable({
                   <th
                     key={column.id}
                     scope="col"
-                    aria-sort={active ? (sortDirection === 'asc' ? 'ascending' : 'descending') : 'none'}
+                    aria-sort={ariaSort(active, sortDirection)}
                     className={cellClass(column)}
                   >
-                    <button type="button" className="sort-button" onClick={() => onSort(column.id)}>
-                      {column.label}
-                      <span className="sort-mark" aria-hidden="true">
-                        {active ? (sortDirection === 'asc' ? '▲' : '▼') : ''}
-                      </span>
-                    </button>
+                    <SortButton
+                      label={column.label}
+                      active={active}
+                      direction={sortDirection}
+                      onSort={() => onSort(column.id)}
+                    />
                   </th>
                 );
               })}
@@ -75,15 +75,7 @@ export function ProjectsTable({
                 >
                   {columns.map((column) => (
                     <td key={column.id} className={cellClass(column)} data-column={column.id}>
-                      {column.id === 'name' ? (
-                        <Link className="row-link" to={`/projects/${encodeURIComponent(row.project.id)}`}>
-                          {column.text(row)}
-                        </Link>
-                      ) : column.render ? (
-                        column.render(row)
-                      ) : (
-                        column.text(row) || '—'
-                      )}
+                      {column.render(row)}
                     </td>
                   ))}
                 </tr>

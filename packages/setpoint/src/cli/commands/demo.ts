@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
-import { demoPace, runPaced } from '../../demo/demo-pace.js';
+import { defaultBackfillDays, demoPace, runPaced } from '../../demo/demo-pace.js';
 import { overallSummary, summarizeProject } from '../../demo/loop-summary.js';
 import { stopOnSignals } from '../../server/start-server.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
@@ -40,18 +40,22 @@ export function registerDemoCommand(program: Command): void {
     .option('--runs <n>', 'runs per job (headless)', '10')
     .option('--json', 'print the summary as JSON (headless)')
     .option('--speed <x>', 'pace of the dashboard demo: at 1 each job runs once a minute', '1')
-    .option('--hours <n>', 'real hours until the emulated history reaches today and runs stop', '2')
+    .option(
+      '--days <n>',
+      'emulated days of history back-filled before now (at --speed 1 each day takes two minutes)',
+      `${defaultBackfillDays}`,
+    )
     .addHelpText(
       'after',
-      '\nStarts an emulated workspace, imports all its jobs with auto-apply on, and runs each job once a\nminute (staggered), dated in the past so that no run lies after now; watch learning, then optimizing,\nin the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json',
+      '\nStarts an emulated workspace, imports all its jobs with auto-apply on, and runs each job once a\nminute (staggered), back-filled over the --days before now so that no run lies after now; watch\nlearning, then optimizing, in the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json',
     )
     .action(async (options) => {
       const runs = parseNumberOption('--runs', options.runs, { whole: true, min: 1 });
       const port = parseCount('--port', options.port, 0, 65_535);
       const seed = parseNumberOption('--seed', options.seed, { whole: true });
       const speed = parseNumberOption('--speed', options.speed, { min: 0.1, max: 60 });
-      const hours = parseNumberOption('--hours', options.hours, { min: 0.1, max: 24 * 30 });
-      const pace = demoPace(speed, hours);
+      const days = parseNumberOption('--days', options.days, { min: 0.5, max: 13 });
+      const pace = demoPace(speed, days);
       const progress = (line: string) => {
         if (!options.json) process.stderr.write(`${line}\n`);
       };

@@ -1,0 +1,126 @@
+import { useCallback, useMemo, useState } from 'react';
+import {
+  type ColumnLayout,
+  type LayoutColumn,
+  layoutStorageKey,
+  moveColumn,
+  reconcileLayout,
+  visibleColumns,
+} from '../lib/column-layout.js';
+import { useSession } from '../shell/session.js';
+
+function readLayout(key: string, columns: readonly LayoutColumn[]): ColumnLayout {
+  try {
+    return reconcileLayout(JSON.parse(localStorage.getItem(key) ?? 'null'), columns);
+  } catch {
+    // an unreadable preference falls back to the defaults
+    return reconcileLayout(null, columns);
+  }
+}
+
+/**
+ * The order and visibility of a table's columns, remembered in this browser for the signed-in user:
+ * each user of a shared machine keeps their own layout of each table.
+ */
+export function useColumnLayout<Column extends LayoutColumn>(table: string, columns: readonly Column[]) {
+  const { user } = useSession();
+  const key = layoutStorageKey(table, user?.username ?? null);
+  const [state, setState] = useState(() => ({ key, layout: readLayout(key, columns) }));
+  // A different user (or table) reads their own layout.
+  const layout = state.key === key ? state.layout : readLayout(key, columns);
+  const update = useCallback(
+    (change: (current: ColumnLayout) => ColumnLayout) =>
+      setState((current) => {
+        const base = current.key === key ? current.layout : readLayout(key, columns);
+        const next = change(base);
+        localStorage.setItem(key, JSON.stringify(next));
+        return { key, layout: next };
+      }),
+    [key, columns],
+  );
+  const toggle = useCallback(
+    (id: string) =>
+      update((current) => ({
+        ...current,
+        hidden: current.hidden.includes(id)
+          ? current.hidden.filter((other) => other !== id)
+          : [...current.hidden, id],
+      })),
+    [update],
+  );
+  const move = useCallback(
+    (id: string, delta: number) =>
+      update((current) => ({ ...current, order: moveColumn(current.order, id, delta) })),
+    [update],
+  );
+  const reset = useCallback(() => update(() => reconcileLayout(null, columns)), [update, columns]);
+  const shown = useMemo(() => visibleColumns(columns, layout), [columns, layout]);
+  return { layout, shown, toggle, move, reset };
+}
+
+export function ColumnChooser<Column extends LayoutColumn & { label: string }>({
+  columns,
+  layout,
+  onToggle,
+  onMove,
+  onReset,
+}: {
+  columns: readonly Column[];
+  layout: ColumnLayout;
+  onToggle(id: string): void;
+  onMove(id: string, delta: number): void;
+  onReset(): void;
+}) {
+  const byId = new Map(columns.map((column) => [column.id, column]));
+  const hidden = new Set(layout.hidden);
+  return (
+    <details className="menu">
+      <summary>Columns</summary>
+      <fieldset className="menu-panel" data-testid="column-chooser">
+        <legend className="sr-only">Columns: show, hide and order</legend>
+        {layout.order.map((id, index) => {
+          const column = byId.get(id);
+          if (!column) return null;
+          return (
+            <div key={id} className="column-choice">
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={!hidden.has(id)}
+                  disabled={column.fixed}
+                  onChange={() => onToggle(id)}
+                />
+                {column.label}
+              </label>
+              <span className="column-moves">
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Move ${column.label} left`}
+                  title="Move left"
+                  disabled={index === 0}
+                  onClick={() => onMove(id, -1)}
+                >
+                  ↑
+                </button>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={`Move ${column.label} right`}
+                  title="Move right"
+                  disabled={index === layout.order.length - 1}
+                  onClick={() => onMove(id, 1)}
+                >
+                  ↓
+                </button>
+              </span>
+            </div>
+          );
+        })}
+        <button type="button" className="link-button" onClick={onReset}>
+          Reset to default
+        </button>
+      </fieldset>
+    </details>
+  );
+}
