@@ -132,13 +132,15 @@ export const commandRegistry: CommandEntry[] = [
   {
     name: 'emr',
     term: 'emr',
-    description: 'AWS EMR accounts: check access and discover recurring workloads (local: no server needed)',
+    description:
+      'AWS EMR accounts: check access and discover workloads locally; add, list, remove and import through the server',
     load: async () => (await import('./commands/emr.js')).registerEmrCommand,
   },
   {
     name: 'export',
     term: 'export [options] <project>',
-    description: 'print a recommendation as Terraform (new_cluster + lifecycle ignore_changes) or JSON',
+    description:
+      'print a recommendation as Terraform (with lifecycle ignore_changes), JSON, or an EMR RunJobFlow block',
     load: async () => (await import('./commands/export.js')).registerExportCommand,
   },
   {

@@ -162,7 +162,7 @@ export class SystemTables {
         _visible_at: 0,
       };
       const pricing = (price: number) => {
-        const text = price.toFixed(18);
+        const text = price.toFixed(2);
         return json({ default: text, promotional: { default: text }, effective_list: { default: text } });
       };
       return [
