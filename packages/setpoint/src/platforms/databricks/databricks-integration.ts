@@ -52,8 +52,6 @@ export interface DatabricksOptions {
   statements?: { pollIntervalMs?: number; waitTimeoutSeconds?: number; timeoutMs?: number };
 }
 
-const weekMs = 7 * 86_400_000;
-
 /** Everything Setpoint does with a Databricks workspace, wired from the core's services. */
 export function createDatabricksIntegration(deps: PlatformCore, options: DatabricksOptions = {}) {
   const { config } = deps;
@@ -137,16 +135,12 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     const project = await deps.projects.get(projectId);
     if (!project.workspaceId || !project.jobId) return;
     const guard = await store.guard(projectId);
-    const since = Date.now() - weekMs;
-    const recent = (await store.appliedConfigs(projectId)).filter(
-      (config) => config.kind === 'auto-apply' && config.createdAt >= since,
-    );
     const decision = decideAutoApply({
       settings: project.settings,
       paused: guard.paused,
       pauseReason: guard.pauseReason,
-      changesInPeriod: recent.length,
-      maxChangesPerPeriod: config.maxAutoChangesPerWeek,
+      history: await store.appliedConfigs(projectId),
+      maxChangesPerWeek: config.maxAutoChangesPerWeek,
       now: Date.now(),
     });
     if (!decision.apply) {

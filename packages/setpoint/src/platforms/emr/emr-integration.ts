@@ -43,7 +43,6 @@ declare module '../../queue/job-queue.js' {
 
 export const emrJobKinds = ['emr.collect', 'emr.apply', 'emr.reconcile'] as const;
 
-const weekMs = 7 * 86_400_000;
 const dayMs = 86_400_000;
 /** How far before the last poll reconciliation looks again (clusters that took long to finish). */
 const reconcileOverlapMs = 3 * dayMs;
@@ -432,16 +431,12 @@ export function createEmrIntegration(deps: PlatformCore) {
     if (!workload?.clusterId) return;
     const project = await deps.projects.get(projectId);
     const guard = await store.guard(projectId);
-    const since = Date.now() - weekMs;
-    const recent = (await applier.history(projectId)).filter(
-      (entry) => entry.kind === 'auto-apply' && entry.createdAt >= since,
-    );
     const decision = decideAutoApply({
       settings: project.settings,
       paused: guard.paused,
       pauseReason: guard.pauseReason,
-      changesInPeriod: recent.length,
-      maxChangesPerPeriod: config.maxAutoChangesPerWeek,
+      history: await applier.history(projectId),
+      maxChangesPerWeek: config.maxAutoChangesPerWeek,
       now: Date.now(),
     });
     if (!decision.apply) {

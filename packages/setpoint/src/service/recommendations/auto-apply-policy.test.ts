@@ -18,8 +18,8 @@ describe('decideAutoApply', () => {
   const base = {
     paused: false,
     pauseReason: null,
-    changesInPeriod: 0,
-    maxChangesPerPeriod: 5,
+    history: [],
+    maxChangesPerWeek: 5,
     now: saturday0230,
   };
 
@@ -45,6 +45,18 @@ describe('decideAutoApply', () => {
         settings: { ...settings, optimizationWindow: { cron: '0 5 * * *', durationMinutes: 30 } },
       }).reason,
     ).toBe('outside the optimization window');
-    expect(decideAutoApply({ ...base, settings, changesInPeriod: 5 }).reason).toMatch(/cap 5/);
+    const day = 86_400_000;
+    const automatic = (daysAgo: number) => ({ kind: 'auto-apply', createdAt: saturday0230 - daysAgo * day });
+    const thisWeek = [1, 2, 3, 4, 6].map(automatic);
+    expect(decideAutoApply({ ...base, settings, history: thisWeek }).reason).toBe(
+      'already 5 automatic changes this week (cap 5)',
+    );
+    // Changes older than a week and changes a person made do not count towards the cap.
+    const olderOrManual = [
+      ...thisWeek.slice(0, 4),
+      automatic(8),
+      { kind: 'apply', createdAt: saturday0230 - day },
+    ];
+    expect(decideAutoApply({ ...base, settings, history: olderOrManual }).apply).toBe(true);
   });
 });

@@ -18,13 +18,24 @@ export interface AutoApplyDecision {
   reason: string;
 }
 
-/** Whether a fresh recommendation may be written into the job without a person. */
+const autoApplyPeriodMs = 7 * 86_400_000;
+
+/** One change Setpoint made to a project's cluster, as each platform's apply history records it. */
+export interface AppliedChange {
+  kind: string;
+  createdAt: number;
+}
+
+/**
+ * Whether a fresh recommendation may be written into the job without a person. The cap counts the
+ * project's automatic changes of the last seven days.
+ */
 export function decideAutoApply(input: {
   settings: ProjectSettings;
   paused: boolean;
   pauseReason: string | null;
-  changesInPeriod: number;
-  maxChangesPerPeriod: number;
+  history: readonly AppliedChange[];
+  maxChangesPerWeek: number;
   now: number;
 }): AutoApplyDecision {
   if (!input.settings.autoApply) return { apply: false, reason: 'auto-apply is off' };
@@ -32,10 +43,14 @@ export function decideAutoApply(input: {
   if (!insideOptimizationWindow(input.settings.optimizationWindow, input.now)) {
     return { apply: false, reason: 'outside the optimization window' };
   }
-  if (input.changesInPeriod >= input.maxChangesPerPeriod) {
+  const since = input.now - autoApplyPeriodMs;
+  const changesThisWeek = input.history.filter(
+    (change) => change.kind === 'auto-apply' && change.createdAt >= since,
+  ).length;
+  if (changesThisWeek >= input.maxChangesPerWeek) {
     return {
       apply: false,
-      reason: `already ${input.changesInPeriod} automatic changes this week (cap ${input.maxChangesPerPeriod})`,
+      reason: `already ${changesThisWeek} automatic changes this week (cap ${input.maxChangesPerWeek})`,
     };
   }
   return { apply: true, reason: 'auto-apply is on' };
