@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotDir } from '../support/browser.js';
 import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
 import { describeFull } from '../support/tiers.js';
-import { parseCsv } from './csv-parse.js';
+import { parseCsv } from '../support/csv-parse.js';
 import {
   connectSeedClient,
   type SeedClient,

@@ -11,7 +11,7 @@ import {
 } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
 import { describeFull } from '../support/tiers.js';
-import { parseCsv } from './csv-parse.js';
+import { parseCsv } from '../support/csv-parse.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 

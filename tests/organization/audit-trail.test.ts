@@ -5,39 +5,11 @@ import { recordAudit } from 'setpoint/service/audit/audit-repository';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../service/support/service-harness.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import { parseCsv } from '../support/csv-parse.js';
 import { runCli } from '../support/run-cli.js';
 import { fullSuiteEnabled } from '../support/tiers.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
-
-/** RFC 4180 rows (quoted fields may hold commas, quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const char = text[i];
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(field);
-      field = '';
-    } else if (char === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i += 1;
-    } else field += char;
-  }
-  return rows;
-}
 
 const dialects = [
   { name: 'SQLite', postgres: false },
