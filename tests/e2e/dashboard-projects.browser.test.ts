@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, screenshotDir } from '../support/browser.js';
+import { parseCsv } from '../support/csv-parse.js';
 import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
 import { describeFull } from '../support/tiers.js';
-import { parseCsv } from '../support/csv-parse.js';
 import {
   connectSeedClient,
   type SeedClient,

@@ -10,8 +10,8 @@ import {
   startHarness,
 } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
-import { describeFull } from '../support/tiers.js';
 import { parseCsv } from '../support/csv-parse.js';
+import { describeFull } from '../support/tiers.js';
 
 vi.setConfig({ testTimeout: 180_000 });
 

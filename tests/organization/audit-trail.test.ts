@@ -4,8 +4,8 @@ import path from 'node:path';
 import { recordAudit } from 'setpoint/service/audit/audit-repository';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../service/support/service-harness.js';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { parseCsv } from '../support/csv-parse.js';
+import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { runCli } from '../support/run-cli.js';
 import { fullSuiteEnabled } from '../support/tiers.js';
 
