@@ -294,8 +294,15 @@ describe('recommendation decisions against the emulator', () => {
       delete cluster.driver_node_type_id;
       delete cluster.aws_attributes;
       cluster.instance_pool_id = poolId;
+      // three times the workers a skewed join can use: the pool's node type stays, the size comes down
+      cluster.num_workers = 24;
     });
-    const { projectId } = await importJob(h, jobId, { autoApply: true });
+    // economy, and an SLA the job meets with room to spare: the workers it cannot use are worth giving back
+    const { projectId } = await importJob(h, jobId, {
+      autoApply: true,
+      slaMinutes: 10,
+      preference: 'economy',
+    });
 
     const { rec } = await runAndRecommend(jobId, projectId);
     const pool = rec.decision?.filters.find((outcome) => outcome.filter === 'instance-pool');
@@ -305,12 +312,12 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.configuration).not.toHaveProperty('node_type_id');
     expect(rec.configuration).not.toHaveProperty('driver_node_type_id');
     expect(rec.configuration).not.toHaveProperty('aws_attributes');
-    if (rec.decision?.action === 'change') {
-      expect(rec.decision.change).toMatch(/× r5d\.xlarge, on-demand → \d+ × r5d\.xlarge, on-demand$/);
-      const cluster = await appliedCluster(projectId, jobId, rec);
-      expect(cluster.instance_pool_id).toBe(poolId);
-      expect(cluster).not.toHaveProperty('node_type_id');
-    }
+    expect(rec.decision?.action).toBe('change');
+    expect(rec.decision?.change).toMatch(/^24 × r5d\.xlarge, on-demand → \d+ × r5d\.xlarge, on-demand$/);
+    const cluster = await appliedCluster(projectId, jobId, rec);
+    expect(cluster.instance_pool_id).toBe(poolId);
+    expect(cluster).not.toHaveProperty('node_type_id');
+    expect(cluster.num_workers).toBeLessThan(24);
   });
 
   it('writes no history and calls no jobs/update when nothing changes; an auto-applied recommendation reads APPLIED', async () => {
