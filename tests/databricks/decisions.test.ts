@@ -175,6 +175,30 @@ describe('recommendation decisions against the emulator', () => {
     expect(evidence?.dropped).toBeGreaterThan(0);
   });
 
+  it("uses one run's signals in the first recommendation: spill leaves out less memory per core, and the explanation lists them", async () => {
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Spill-heavy sort', 'Spill-heavy sort (signals)'),
+    );
+    const { run, rec } = await runAndRecommend(jobId, projectId);
+    const decision = rec.decision;
+    if (!decision) throw new Error('no decision');
+
+    const signals = decision.notes.find((note) => note.startsWith(`signals of run ${run.externalRunId}:`));
+    expect(signals).toMatch(/CPU utilization \d+%/);
+    expect(signals).toMatch(/spill \d+\.\d GiB to disk \(less memory per core is left out\)/);
+    expect(signals).toMatch(
+      /GC \d+% of task time; shuffle fetch wait \d+% of task time; peak execution memory \d+\.\d GiB/,
+    );
+    expect(rec.explanation).toContain(`S${signals?.slice(1)}.`);
+    const spill = decision.filters.find((outcome) => outcome.filter === 'spill-memory');
+    expect(spill?.dropped).toBeGreaterThan(0);
+    expect(rec.explanation).toMatch(/spill-memory removed \d+/);
+    // what the first recommendation chose has at least the memory per core of the run that spilled (m5.xlarge: 4 GiB)
+    const type = String(rec.configuration?.node_type_id);
+    expect(['m5', 'r5'].some((family) => type.startsWith(family))).toBe(true);
+  });
+
   /**
    * Imports a job allowed only its own cluster (so every recommendation keeps it), runs it three times and
    * returns the last recommendation with the median cost of the runs.
