@@ -4,6 +4,7 @@ import type { RunProfile } from '../../eventlog/run-profile.js';
 import {
   type Assessment,
   type CandidateAssessment,
+  defaultOptimizerSettings,
   describeBasis,
   type Recommendation,
 } from '../../optimizer/recommend.js';
@@ -44,10 +45,10 @@ export interface Decided<Shape> {
 }
 
 /**
- * An engine trial may cost up to this multiple of the cheapest configuration the job has run (the
- * optimizer's `maxLearningCostMultiple`: a learning run's bound).
+ * An engine trial is a learning run: it may cost what the optimizer lets one cost, a multiple of the
+ * cheapest configuration the job has run.
  */
-export const maxTrialCostMultiple = 3;
+const maxTrialCostMultiple = defaultOptimizerSettings.maxLearningCostMultiple;
 
 const minutes = (seconds: number) => (seconds / 60).toFixed(1);
 const dollars = (usd: number) => usd.toFixed(2);
@@ -82,6 +83,8 @@ export function dominantStage(profile: RunProfile): string | null {
  *    spot interruption eats, never when the SLA is lost anyway;
  * 3. a configuration that already ran predicts what it cost: its observed median, blended with the
  *    model's until it ran `runsToTrustObserved` times.
+ * When the SLA is infeasible on the job's engine and the space kept trials of another engine aside,
+ * one of them may be tried instead (`engineTrialOf`).
  */
 export function decide<Shape>(context: {
   model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
