@@ -105,6 +105,100 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.explanation).toMatch(/photon-evidence removed \d+/);
   });
 
+  /** A copy of the skewed join allowed only its own 8 × r5d.xlarge on demand, standard or Photon. */
+  async function skewedJoinOnItsOwnCluster(name: string, slaMinutes: number) {
+    return importJob(h, await copyJob(h, 'Skewed join', name), {
+      allowedInstanceTypes: ['r5d.xlarge'],
+      minWorkers: 8,
+      maxWorkers: 8,
+      spotPolicy: 'on-demand-only',
+      photonAllowed: true,
+      autoApply: true,
+      slaMinutes,
+    });
+  }
+
+  it('tries Photon once when no standard cluster can meet the SLA, then keeps or drops it by what it measured', async () => {
+    // 8 × r5d.xlarge runs the skewed join in about 2.6 min: nothing standard it may use meets 2.2 min.
+    const { jobId, projectId } = await skewedJoinOnItsOwnCluster('Skewed join (Photon trial)', 2.2);
+    const first = await runAndRecommend(jobId, projectId);
+    const trial = first.rec;
+    const decision = trial.decision;
+    if (!decision || !trial.predicted || !trial.configuration) throw new Error('no decision');
+
+    expect(trial.phase).toBe('LEARNING');
+    expect(trial.configuration.runtime_engine).toBe('PHOTON');
+    expect(decision.action).toBe('change');
+    expect(decision.change).toMatch(/8 × r5d\.xlarge, on-demand → 8 × r5d\.xlarge, on-demand, Photon/);
+    expect(decision.sla).toMatchObject({ kind: 'project', feasible: false });
+    expect(decision.sla_text).toMatch(
+      /^SLA infeasible without Photon: P\(runtime ≤ SLA 2\.2 min\) = 0\.\d\d on a Photon trial/,
+    );
+    if (decision.sla.kind !== 'project') throw new Error('the project has an SLA');
+    expect(decision.sla.probability_meets).toBeGreaterThanOrEqual(0.5);
+    expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
+    expect(trial.explanation).toMatch(/Photon's DBU rate included/);
+    // card, explanation and diff: one object
+    expect(trial.explanation).toContain(decision.change);
+    expect(trial.explanation).toContain(`at $${trial.predicted.cost_usd.mid.toFixed(2)}`);
+    const written = await appliedCluster(projectId, jobId, trial);
+    expect(written.runtime_engine).toBe('PHOTON');
+    const changed = diffConfigs(first.run.clusterConfig ?? {}, trial.configuration).filter(
+      (line) => line.changed,
+    );
+    expect(changed.map((line) => line.path)).toEqual(['runtime_engine']);
+    // Measured on Photon: the engine is now evidence, not a trial, and no second trial is proposed.
+    const second = await runAndRecommend(jobId, projectId);
+    expect(second.run.clusterConfig?.runtime_engine).toBe('PHOTON');
+    const after = second.rec.decision;
+    if (!after || !second.rec.configuration) throw new Error('no decision');
+    expect(second.rec.explanation).not.toMatch(/trying Photon/);
+    expect(after.sla_text).not.toMatch(/Photon trial/);
+    expect(after.filters.find((outcome) => outcome.filter === 'photon-evidence')).toBeUndefined();
+    const keepsPhoton = second.rec.configuration.runtime_engine !== 'STANDARD';
+    if (keepsPhoton && after.sla.kind === 'project' && !after.sla.feasible) {
+      // with the SLA lost either way, Photon stays only if it costs no more than the cheapest run
+      expect(second.rec.predicted?.cost_usd.mid ?? 0).toBeLessThanOrEqual(
+        Math.min(first.run.cost?.totalUsd ?? 0, second.run.cost?.totalUsd ?? 0) * 1.05,
+      );
+    }
+  });
+
+  it('gives Photon no trial when a standard cluster meets the SLA', async () => {
+    const { jobId, projectId } = await skewedJoinOnItsOwnCluster('Skewed join (no Photon trial)', 10);
+    const { rec } = await runAndRecommend(jobId, projectId);
+
+    expect(rec.configuration?.runtime_engine).not.toBe('PHOTON');
+    expect(rec.decision?.sla).toMatchObject({ kind: 'project', feasible: true });
+    expect(rec.explanation).not.toMatch(/Photon trial|trying Photon/);
+    const evidence = rec.decision?.filters.find((outcome) => outcome.filter === 'photon-evidence');
+    expect(evidence?.dropped).toBeGreaterThan(0);
+  });
+
+  it("uses one run's signals in the first recommendation: spill leaves out less memory per core, and the explanation lists them", async () => {
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Spill-heavy sort', 'Spill-heavy sort (signals)'),
+    );
+    const { run, rec } = await runAndRecommend(jobId, projectId);
+    const decision = rec.decision;
+    if (!decision) throw new Error('no decision');
+
+    const signals = decision.notes.find((note) => note.startsWith(`signals of run ${run.externalRunId}:`));
+    expect(signals).toMatch(/CPU utilization \d+%/);
+    expect(signals).toMatch(/spill \d+\.\d GiB to disk \(less memory per core is left out\)/);
+    expect(signals).toMatch(
+      /GC \d+% of task time; shuffle fetch wait \d+% of task time; peak execution memory \d+\.\d GiB/,
+    );
+    expect(rec.explanation).toContain(`S${signals?.slice(1)}.`);
+    const spill = decision.filters.find((outcome) => outcome.filter === 'spill-memory');
+    expect(spill?.dropped).toBeGreaterThan(0);
+    expect(rec.explanation).toMatch(/spill-memory removed \d+/);
+    // what the first recommendation chose has at least the memory per core of the run that spilled (m5.xlarge: 4 GiB)
+    const type = String(rec.configuration?.node_type_id);
+    expect(['m5', 'r5'].some((family) => type.startsWith(family))).toBe(true);
+  });
+
   /**
    * Imports a job allowed only its own cluster (so every recommendation keeps it), runs it three times and
    * returns the last recommendation with the median cost of the runs.

@@ -109,7 +109,15 @@ export interface SimBenchResult {
    * candidate space meets the SLA (median of its runs, by the physics): what the optimizer could reach.
    */
   feasibleOnly: { loops: number; infeasibleLoops: string[]; runs: number; slaMetShare: number | null };
-  perJob: Record<string, { medianSavingAfterLearning: number | null; slaMetShare: number | null }>;
+  perJob: Record<
+    string,
+    {
+      medianSavingAfterLearning: number | null;
+      slaMetShare: number | null;
+      /** Share of the job's runs (all of them, learning included) that ran on Photon. */
+      photonShare: number | null;
+    }
+  >;
   records: SimRunRecord[];
 }
 
@@ -453,6 +461,7 @@ export function summarize(
     perJob[name] = {
       medianSavingAfterLearning: rounded(quantile(own.map(savingOf), 0.5)),
       slaMetShare: rounded(share(own.map(meetsSla))),
+      photonShare: rounded(share(records.filter((record) => record.job === name).map((r) => r.photon))),
     };
   }
   return {

@@ -49,11 +49,16 @@ export function formatSimTable(result: SimBenchResult): string {
     ]),
   );
   const perJob = new Table({
-    head: ['job', 'median saving after LEARNING', 'SLA met after LEARNING'],
+    head: ['job', 'median saving after LEARNING', 'SLA met after LEARNING', 'runs on Photon'],
     style: { head: [], border: [] },
   });
   for (const [name, entry] of Object.entries(result.perJob)) {
-    perJob.push([name, percent(entry.medianSavingAfterLearning), percent(entry.slaMetShare)]);
+    perJob.push([
+      name,
+      percent(entry.medianSavingAfterLearning),
+      percent(entry.slaMetShare),
+      percent(entry.photonShare),
+    ]);
   }
   const infeasible = result.feasibleOnly.infeasibleLoops;
   return (

@@ -4,6 +4,7 @@ import type { RunProfile } from '../../eventlog/run-profile.js';
 import {
   type Assessment,
   type CandidateAssessment,
+  defaultOptimizerSettings,
   describeBasis,
   type Recommendation,
 } from '../../optimizer/recommend.js';
@@ -14,6 +15,7 @@ import {
   type Range,
 } from '../../optimizer/types.js';
 import { describeFiltered } from './candidate-filters.js';
+import { chooseEngineTrial, type EngineTrials } from './engine-trial.js';
 import type { CandidateSpace, ClusterModel, ShapeEntry } from './optimizer-recommender.js';
 import type { RecommendationDecision, RecommenderRun } from './recommender.js';
 import { runtimeSecondsOf } from './run-evidence.js';
@@ -38,7 +40,15 @@ export interface Decided<Shape> {
   costUsd: Range;
   feasible: boolean;
   notes: string[];
+  /** Set when the decision is a trial run on an engine the job never ran (the SLA needs it). */
+  trial: RecommendationDecision['trial'] | null;
 }
+
+/**
+ * An engine trial is a learning run: it may cost what the optimizer lets one cost, a multiple of the
+ * cheapest configuration the job has run.
+ */
+const maxTrialCostMultiple = defaultOptimizerSettings.maxLearningCostMultiple;
 
 const minutes = (seconds: number) => (seconds / 60).toFixed(1);
 const dollars = (usd: number) => usd.toFixed(2);
@@ -73,8 +83,80 @@ export function dominantStage(profile: RunProfile): string | null {
  *    spot interruption eats, never when the SLA is lost anyway;
  * 3. a configuration that already ran predicts what it cost: its observed median, blended with the
  *    model's until it ran `runsToTrustObserved` times.
+ * When the SLA is infeasible on the job's engine and the space kept trials of another engine aside,
+ * one of them may be tried instead (`engineTrialOf`).
  */
 export function decide<Shape>(context: {
+  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
+  space: CandidateSpace<Shape>;
+  recommendation: Recommendation;
+  assessment: Assessment;
+  observations: readonly Observation[];
+  currentId: string;
+  settings: ProjectSettings;
+  allowed: (candidate: Candidate) => boolean;
+  basedOn: RecommenderRun;
+}): Decided<Shape> {
+  const decided = decideOnEngine(context);
+  if (decided.feasible || !context.space.trials || context.settings.slaMinutes === null) return decided;
+  return engineTrialOf(context, context.space.trials, decided) ?? decided;
+}
+
+/**
+ * When nothing on the job's engine meets the SLA: the trial of the other engine, when its prior gives it
+ * an even chance to meet the SLA within the learning budget, else null (the infeasible decision stands).
+ */
+function engineTrialOf<Shape>(
+  context: Parameters<typeof decideOnEngine<Shape>>[0],
+  trials: EngineTrials<Shape>,
+  infeasible: Decided<Shape>,
+): Decided<Shape> | null {
+  const slaS = (context.settings.slaMinutes as number) * 60;
+  const cheapest = cheapestObserved(context.observations, context.currentId);
+  const budget =
+    maxTrialCostMultiple *
+    (cheapest?.costUsd ??
+      context.assessment.assessments.find((a) => a.candidate.id === context.currentId)?.expectedCostUsd ??
+      0);
+  const trial = chooseEngineTrial({
+    trials: {
+      ...trials,
+      // the trial is the allowed baseline's cluster on the other engine (same node type and count)
+      entries: trials.entries.filter((trial) => {
+        const baseline = context.space.byId.get(trial.baselineId);
+        return trial.entry.allowed && baseline !== undefined && context.allowed(baseline.candidate);
+      }),
+    },
+    assessment: context.assessment,
+    slaS,
+    fixedS: context.basedOn.profile.analysis.driverTimeMs / 1000,
+    budgetUsd: budget,
+    minProbability: slaFeasibleConfidence,
+  });
+  if (!trial) return null;
+  const describe = (entry: ShapeEntry<Shape>) => context.model.describe(entry.shape);
+  const baselineEntry = context.space.byId.get(trial.baseline.candidate.id) as ShapeEntry<Shape>;
+  const { speedup } = trials;
+  return {
+    entry: trial.entry,
+    assessment: trial.assessment,
+    runtimeS: trial.runtimeS,
+    costUsd: trial.costUsd,
+    feasible: false,
+    trial: { engine: trials.engine, speedup: { low: speedup.low, mid: speedup.mid, high: speedup.high } },
+    notes: [
+      ...infeasible.notes.filter((note) => note.startsWith('SLA infeasible')),
+      `SLA infeasible without ${trials.engine}; trying ${trials.engine} to learn its speed-up: ` +
+        `${describe(baselineEntry)} is predicted at ${minutes(trial.baseline.expectedRuntimeS)} min, ` +
+        `and with ${speedup.source} ${trials.engine} gives P(runtime ≤ SLA) = ${trial.assessment.probabilityMeetsSla.toFixed(2)} ` +
+        `for $${dollars(trial.assessment.expectedCostUsd)} per run (${trials.engine}'s DBU rate included)`,
+      `this is one learning run: once it is measured, ${trials.engine} stays only where the model, ` +
+        `knowing its measured speed-up, predicts it meets the SLA or pays for itself`,
+    ],
+  };
+}
+
+function decideOnEngine<Shape>(context: {
   model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
   space: CandidateSpace<Shape>;
   recommendation: Recommendation;
@@ -150,6 +232,7 @@ export function decide<Shape>(context: {
     costUsd,
     feasible,
     notes,
+    trial: null,
   };
 }
 
@@ -204,13 +287,15 @@ function predictionOf(
  * SLA with its probability (and whether it is feasible), or with no SLA the runtime bound held instead —
  * never a probability of a runtime the team did not set.
  */
-export function slaText(decision: Pick<RecommendationDecision, 'sla'>): string {
+export function slaText(decision: Pick<RecommendationDecision, 'sla' | 'trial'>): string {
   const { sla } = decision;
   if (sla.kind === 'none') {
     const share = Math.round((sla.limitSeconds / sla.bestSeenSeconds - 1) * 100);
     return `no SLA set: runtime kept within ${share}% of the best seen (${minutes(sla.bestSeenSeconds)} min)`;
   }
   const probability = `P(runtime ≤ SLA ${minutes(sla.seconds)} min) = ${sla.probabilityMeets.toFixed(2)}`;
+  if (decision.trial)
+    return `SLA infeasible without ${decision.trial.engine}: ${probability} on a ${decision.trial.engine} trial (speed-up prior ${decision.trial.speedup.mid}×, ${decision.trial.speedup.low}–${decision.trial.speedup.high}×)`;
   return sla.feasible ? probability : `SLA infeasible: ${probability}`;
 }
 
@@ -233,8 +318,9 @@ export function explanationOf(parts: {
   currentDescription: string;
 }): string {
   const { recommendation, decision, runtimeS, costUsd } = parts;
-  const learning =
-    parts.phase === 'LEARNING'
+  const learning = decision.trial
+    ? `${decision.trial.engine} trial (a learning run)`
+    : parts.phase === 'LEARNING'
       ? `learning run ${recommendation.currentLearningIteration + 1} of ${recommendation.totalLearningIterations}`
       : `${parts.phase.toLowerCase()} (learning ${recommendation.currentLearningIteration}/${recommendation.totalLearningIterations} done)`;
   const what = decision.action === 'keep' ? `No change: keep ${parts.currentDescription}` : decision.change;

@@ -7,6 +7,7 @@ import type { Candidate, Range } from '../../optimizer/types.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import { type CandidateFilter, type FilterOutcome, FilterTally } from './candidate-filters.js';
 import { decide, explanationOf } from './decision.js';
+import type { EngineTrials } from './engine-trial.js';
 import { type FleetPriorSource, sharedFleetPriorSource } from './fleet-prior-source.js';
 import { calibratePrices, withObservedPrices } from './observed-pricing.js';
 import { defaultRebaseSettings, type RebaseSettings, segmentSinceRebase } from './rebase.js';
@@ -20,6 +21,7 @@ import type {
   RecommenderRun,
 } from './recommender.js';
 import { inputBytesOf, observationOf, runCompleted, runtimeFloorSeconds } from './run-evidence.js';
+import { describeSignals, highGcShare, highShuffleFetchWaitShare, runSignalsOf } from './run-signals.js';
 import { whatIfAnalog } from './what-if-analog.js';
 
 /** One candidate configuration of a platform's cluster: the optimizer's view of it and the platform's. */
@@ -37,6 +39,11 @@ export interface CandidateSpace<Shape> {
   allowedFamilies: string[];
   /** What the platform's candidate filters left out while building the space. */
   filtered: FilterOutcome[];
+  /**
+   * Configurations on an engine the job never ran (left out for want of evidence) that one learning run
+   * may try when nothing on the job's engine can meet the SLA (`engine-trial.ts`).
+   */
+  trials?: EngineTrials<Shape>;
 }
 
 /**
@@ -85,17 +92,39 @@ function coreFilters(context: {
   tried: ReadonlySet<string>;
   currentId: string;
   minMemoryPerCore: number;
+  gcMemoryPerCore: number;
+  /** Nodes and vCPUs per node of a network-bound based-on run (high shuffle fetch wait), else null. */
+  networkBound: { nodes: number; vcpusPerNode: number } | null;
   implausible: ReadonlySet<string>;
 }): CandidateFilter<Candidate>[] {
   const kept = (candidate: Candidate) =>
     context.tried.has(candidate.id) || candidate.id === context.currentId;
+  const memoryPerCore = (candidate: Candidate) => candidate.memoryGibPerNode / candidate.vcpusPerNode;
+  const { networkBound } = context;
   return [
     {
       name: 'spill-memory',
       reject: (candidate) =>
-        kept(candidate) || candidate.memoryGibPerNode / candidate.vcpusPerNode >= context.minMemoryPerCore
+        kept(candidate) || memoryPerCore(candidate) >= context.minMemoryPerCore
           ? null
           : `${candidate.id} has less memory per core than a run that spilled`,
+    },
+    {
+      name: 'gc-memory',
+      reject: (candidate) =>
+        kept(candidate) || memoryPerCore(candidate) >= context.gcMemoryPerCore
+          ? null
+          : `${candidate.id} has less memory per core than a run whose tasks spent ${Math.round(highGcShare * 100)}% or more of their time in GC`,
+    },
+    {
+      name: 'network-bound',
+      reject: (candidate) =>
+        kept(candidate) ||
+        !networkBound ||
+        candidate.nodes <= networkBound.nodes ||
+        candidate.vcpusPerNode >= networkBound.vcpusPerNode
+          ? null
+          : `${candidate.id} spreads a network-bound run (shuffle fetch wait ≥ ${Math.round(highShuffleFetchWaitShare * 100)}% of task time) over more, smaller nodes`,
     },
     {
       name: 'critical-path-floor',
@@ -108,6 +137,26 @@ function coreFilters(context: {
 }
 
 /**
+ * The memory per core of the largest configuration among completed runs that showed memory pressure
+ * (`pressed`): configurations with less would press harder and, past the unspillable share, fail.
+ */
+function pressureMemoryPerCore<Shape>(
+  runs: readonly RecommenderRun[],
+  ids: readonly string[],
+  space: CandidateSpace<Shape>,
+  pressed: (run: RecommenderRun) => boolean,
+): number {
+  let floor = 0;
+  for (const [i, run] of runs.entries()) {
+    const id = ids[i];
+    if (id === undefined || !runCompleted(run) || !pressed(run)) continue;
+    const candidate = space.byId.get(id)?.candidate;
+    if (candidate) floor = Math.max(floor, candidate.memoryGibPerNode / candidate.vcpusPerNode);
+  }
+  return floor;
+}
+
+/**
  * A run that spilled needed more execution memory per task than its cores had: configurations with less
  * memory per core would spill more and, past the unspillable share, fail. They are not tried.
  */
@@ -116,14 +165,21 @@ export function spillMemoryPerCore<Shape>(
   ids: readonly string[],
   space: CandidateSpace<Shape>,
 ): number {
-  let floor = 0;
-  for (const [i, run] of runs.entries()) {
-    const id = ids[i];
-    if (id === undefined || !runCompleted(run) || run.profile.totals.diskBytesSpilled <= 0) continue;
-    const candidate = space.byId.get(id)?.candidate;
-    if (candidate) floor = Math.max(floor, candidate.memoryGibPerNode / candidate.vcpusPerNode);
-  }
-  return floor;
+  return pressureMemoryPerCore(runs, ids, space, (run) => run.profile.totals.diskBytesSpilled > 0);
+}
+
+/** The same for runs whose tasks spent a high share of their time in garbage collection. */
+export function gcMemoryPerCore<Shape>(
+  runs: readonly RecommenderRun[],
+  ids: readonly string[],
+  space: CandidateSpace<Shape>,
+): number {
+  return pressureMemoryPerCore(
+    runs,
+    ids,
+    space,
+    (run) => (runSignalsOf(run.profile).gcShare ?? 0) >= highGcShare,
+  );
 }
 
 /**
@@ -220,7 +276,15 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const optimizerSettings = { ...this.#optimizer, preference: settings.preference };
     const floorS = runtimeFloorSeconds(basedOn.profile);
     const tried = new Set(observations.map((observation) => observation.candidateId));
-    const minMemoryPerCore = spillMemoryPerCore(runs.slice(segment.start), ids.slice(segment.start), space);
+    const segmentRuns = runs.slice(segment.start);
+    const segmentIds = ids.slice(segment.start);
+    const minMemoryPerCore = spillMemoryPerCore(segmentRuns, segmentIds, space);
+    const signals = runSignalsOf(basedOn.profile);
+    const currentCandidate = space.byId.get(currentId)?.candidate;
+    const networkBound =
+      currentCandidate && (signals.shuffleFetchWaitShare ?? 0) >= highShuffleFetchWaitShare
+        ? { nodes: currentCandidate.nodes, vcpusPerNode: currentCandidate.vcpusPerNode }
+        : null;
     const bounds = {
       allowedFamilies: space.allowedFamilies,
       minNodes: Math.max(1, settings.minWorkers),
@@ -233,7 +297,14 @@ export class OptimizerRecommender<Shape> implements Recommender {
       ...(settings.slaMinutes === null ? {} : { slaSeconds: settings.slaMinutes * 60 }),
       bounds,
     });
-    const filterContext = { tried, currentId, minMemoryPerCore, implausible: new Set<string>() };
+    const filterContext = {
+      tried,
+      currentId,
+      minMemoryPerCore,
+      gcMemoryPerCore: gcMemoryPerCore(segmentRuns, segmentIds, space),
+      networkBound,
+      implausible: new Set<string>(),
+    };
     const filters = new FilterTally(coreFilters(filterContext));
     let pool = candidates.filter((candidate) => filters.keeps(candidate));
     // The model may extrapolate below what the critical path allows: such untried configurations are dropped.
@@ -261,9 +332,10 @@ export class OptimizerRecommender<Shape> implements Recommender {
         candidate.nodes <= bounds.maxNodes,
       basedOn,
     });
+    // an engine trial is a learning run, whatever phase the optimizer's own choice was in
     const phase: ProjectPhase = rebasing
       ? 'REBASING'
-      : recommendation.phase === 'LEARNING'
+      : recommendation.phase === 'LEARNING' || decided.trial
         ? 'LEARNING'
         : decided.entry.candidate.id === currentId
           ? 'MONITORING'
@@ -292,7 +364,8 @@ export class OptimizerRecommender<Shape> implements Recommender {
       probabilityFails: decided.assessment.probabilityFails,
       basis: recommendation.basis,
       filtered,
-      notes: decided.notes,
+      notes: [...decided.notes, describeSignals(basedOn.externalRunId, signals)],
+      ...(decided.trial ? { trial: decided.trial } : {}),
     };
     return {
       phase,

@@ -98,6 +98,11 @@ export interface RecommendationDecision {
   filtered: FilterOutcome[];
   /** Decisions taken after the optimizer's (infeasible SLA, spot risk, observed runs), in words. */
   notes: string[];
+  /**
+   * A trial run on an engine the job never ran (Photon), made because nothing on its engine meets the
+   * SLA: the speed-up prior it was predicted with (10th, 50th, 90th percentile).
+   */
+  trial?: { engine: string; speedup: { low: number; mid: number; high: number } };
 }
 
 export interface RecommendationOutput {

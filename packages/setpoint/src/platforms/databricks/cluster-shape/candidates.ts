@@ -7,6 +7,7 @@ import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
 import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
+import type { EngineTrialEntry } from '../../../service/recommendations/engine-trial.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
 import type { ClusterPolicy } from '../api/schema.js';
 import {
@@ -16,6 +17,7 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { photonRuntimeRefusal, photonSpeedupPrior } from './photon-trial.js';
 import { instancePoolFilter, policyCandidateFilters } from './policy-filters.js';
 
 export interface SpaceContext {
@@ -31,6 +33,8 @@ export interface SpaceContext {
   policy?: ClusterPolicy | null;
   /** The instance pool the cluster runs on: its node type and market are kept. */
   instancePoolId?: string | null;
+  /** The cluster's Databricks Runtime (`spark_version`): Photon trials need one that runs Photon. */
+  sparkVersion?: string | null;
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -181,11 +185,18 @@ export function buildCandidateSpace(
   const dbusPerHour = (shape: DatabricksClusterShape) =>
     catalog.dbuRate(cloud, shape.driverNodeType, shape.photon).dbuPerHour +
     shape.workers * catalog.dbuRate(cloud, shape.workerNodeType, shape.photon).dbuPerHour;
-  const filters = new FilterTally<PricedShape>([
+  const chain = [
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
     ...(context.policy ? policyCandidateFilters(context.policy, { current, dbusPerHour }) : []),
     ...databricksCandidateFilters(costModel, { current, observed: context.observed }),
-  ]);
+  ];
+  const filters = new FilterTally<PricedShape>(chain);
+  // A Photon candidate left out only for want of Photon evidence may be tried once when nothing on the
+  // job's engine meets the SLA; every other filter (policy, pool, break-even) still holds for it.
+  const trialFilters = chain.filter((filter) => filter.name !== photonEvidenceFilter);
+  const photonTrials =
+    settings.photonAllowed && !current.photon && photonRuntimeRefusal(context.sparkVersion) === null;
+  const trials: EngineTrialEntry<DatabricksClusterShape>[] = [];
   for (const { shape: choice, allowed } of choices) {
     const id = shapeId(choice);
     if (byId.has(id)) continue;
@@ -195,12 +206,22 @@ export function buildCandidateSpace(
     if (!type) continue;
     const spec = costSpecOf(choice, { region, plan: context.plan, compute: 'jobs' });
     let usdPerHour: number;
+    let kept: boolean;
+    let trial: boolean;
     try {
       usdPerHour = costModel.rateCluster(spec).usdPerHour(choice.workers).expected;
-      if (!filters.keeps({ choice, spec, allowed })) continue;
+      const priced = { choice, spec, allowed };
+      kept = filters.keeps(priced);
+      trial =
+        !kept &&
+        photonTrials &&
+        allowed &&
+        choice.photon &&
+        trialFilters.every((filter) => filter.reject(priced) === null);
     } catch {
       continue;
     }
+    if (!kept && !trial) continue;
     const spotAllowance = choice.market === 'on-demand' ? 1 : 1 + spotInterruptionAllowance;
     const entry: ShapeEntry<DatabricksClusterShape> = {
       candidate: {
@@ -214,6 +235,10 @@ export function buildCandidateSpace(
       shape: choice,
       allowed,
     };
+    if (trial) {
+      trials.push({ entry, baselineId: shapeId({ ...choice, photon: false }) });
+      continue;
+    }
     byId.set(id, entry);
     entries.push(entry);
   }
@@ -222,7 +247,15 @@ export function buildCandidateSpace(
       entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
     ),
   ];
-  return { entries, byId, allowedFamilies, filtered: filters.outcomes };
+  return {
+    entries,
+    byId,
+    allowedFamilies,
+    filtered: filters.outcomes,
+    ...(trials.length > 0
+      ? { trials: { engine: 'Photon', entries: trials, speedup: photonSpeedupPrior } }
+      : {}),
+  };
 }
 
 interface PricedShape {
@@ -231,6 +264,9 @@ interface PricedShape {
   /** Past configurations outside the project's bounds are kept whatever the filters say. */
   allowed: boolean;
 }
+
+/** The filter that leaves out the engine a job never ran on (its candidates may still be trialled). */
+export const photonEvidenceFilter = 'photon-evidence';
 
 /**
  * Databricks' candidate filters, in order: Photon is switched only where runs on both engines exist (the
@@ -246,7 +282,7 @@ export function databricksCandidateFilters(
   const engine = (photon: boolean) => (photon ? 'Photon' : 'standard');
   return [
     {
-      name: 'photon-evidence',
+      name: photonEvidenceFilter,
       reject({ choice, allowed }) {
         if (!allowed || bothEngines || choice.photon === history.current.photon) return null;
         return `${engine(choice.photon)} on ${choice.workers} × ${choice.workerNodeType}: no run of this job on the ${engine(choice.photon)} engine to learn its speed-up from (the job runs ${engine(history.current.photon)})`;

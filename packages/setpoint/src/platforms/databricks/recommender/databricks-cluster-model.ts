@@ -37,7 +37,8 @@ export function databricksClusterModel(deps: {
     shapeId,
     candidateSpace({ basedOn, workspace, settings, current, observed }) {
       const region = basedOn.cluster.region ?? workspace?.region ?? defaultRegions[current.cloud];
-      const poolId = parseNewCluster(basedOn.clusterConfig)?.instance_pool_id;
+      const spec = parseNewCluster(basedOn.clusterConfig);
+      const poolId = spec?.instance_pool_id;
       return buildCandidateSpace(
         deps.catalog,
         deps.nodeTypes,
@@ -50,6 +51,7 @@ export function databricksClusterModel(deps: {
           observed,
           policy: deps.policyOf?.(basedOn) ?? null,
           instancePoolId: typeof poolId === 'string' ? poolId : null,
+          sparkVersion: spec?.spark_version ?? null,
         },
         deps.costModel,
       );

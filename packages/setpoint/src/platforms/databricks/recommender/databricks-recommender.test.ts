@@ -10,6 +10,7 @@ import { runtimeFloorSeconds } from '../../../service/recommendations/run-eviden
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
 import { shapeId as choiceId, type DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { costSpecOf } from '../cluster-shape/cost-spec.js';
+import { photonRuntimeRefusal } from '../cluster-shape/photon-trial.js';
 import { databricksClusterModel } from './databricks-cluster-model.js';
 import { DatabricksRecommender as OptimizerRecommender } from './databricks-recommender.js';
 
@@ -45,6 +46,10 @@ interface RunOptions {
   peakBytesPerTask?: number;
   spillBytes?: number;
   criticalPathShare?: number;
+  /** Shares of task time in GC and in shuffle fetch wait, and executor CPU time over core-seconds. */
+  gcShare?: number;
+  fetchWaitShare?: number;
+  cpuUtilization?: number;
 }
 
 /** A run with the profile fields the recommender reads, its what-if table from the same job model. */
@@ -74,6 +79,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       wallTimeMs: runtimeS * 1000,
       driverTimeMs: 0,
       criticalPathMs: runtimeS * 1000 * (options.criticalPathShare ?? 0.05),
+      coreHoursAvailable: (workers * vcpusOf(type) * runtimeS) / 3600,
     },
     executors: { maxConcurrent: workers, coresPerExecutor: vcpusOf(type) },
     jobs: [{ status: options.failed ? 'FAILED' : 'SUCCEEDED' }],
@@ -89,6 +95,10 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       tasks: tasksPerStage * names.length,
       inputBytes,
       executorRunTimeMs: 3_000_000,
+      executorCpuTimeMs: (options.cpuUtilization ?? 0.5) * workers * vcpusOf(type) * runtimeS * 1000,
+      jvmGcTimeMs: 3_000_000 * (options.gcShare ?? 0.02),
+      shuffleFetchWaitTimeMs: 3_000_000 * (options.fetchWaitShare ?? 0.01),
+      memoryBytesSpilled: options.spillBytes ?? 0,
       diskBytesSpilled: options.spillBytes ?? 0,
     },
     whatIf: [...new Set(whatIfCounts)].map((executors) => ({
@@ -233,6 +243,109 @@ describe('OptimizerRecommender', () => {
       const type = output.configuration.node_type_id as string;
       expect(memoryOf(type) / vcpusOf(type)).toBeGreaterThanOrEqual(4);
     }
+  });
+
+  it("lists the based-on run's signals and leaves out less memory per core after a run with high GC", () => {
+    const pressed = run(1, { type: 'm5.xlarge', workers: 8, gcShare: 0.25, cpuUtilization: 0.12 });
+    const output = recommender.recommendNow(input([pressed], { preference: 'performance' }));
+    const type = output.configuration.node_type_id as string;
+    expect(memoryOf(type) / vcpusOf(type)).toBeGreaterThanOrEqual(4);
+    const gc = output.decision?.filtered.find((outcome) => outcome.filter === 'gc-memory');
+    expect(gc?.dropped).toBeGreaterThan(0);
+    expect(gc?.example).toMatch(
+      /less memory per core than a run whose tasks spent 10% or more of their time in GC/,
+    );
+    const signals = output.decision?.notes.find((note) => note.startsWith('signals of run ext-1'));
+    expect(signals).toMatch(/CPU utilization 12% \(low: fewer or smaller cores are plausible\)/);
+    expect(signals).toMatch(/GC 25% of task time \(high: less memory per core is left out\)/);
+    expect(signals).toMatch(
+      /no spill; .*shuffle fetch wait 1% of task time; peak execution memory \d+\.\d GiB/,
+    );
+    expect(output.explanation).toContain(`S${signals?.slice(1)}.`);
+
+    const calm = recommender.recommendNow(input([run(1, { type: 'm5.xlarge', workers: 8 })]));
+    expect(calm.decision?.filtered.find((outcome) => outcome.filter === 'gc-memory')).toBeUndefined();
+  });
+
+  it('does not spread a network-bound run over more, smaller nodes', () => {
+    const bound = run(1, { type: 'm5.2xlarge', workers: 4, fetchWaitShare: 0.35 });
+    const output = recommender.recommendNow(input([bound], { preference: 'performance' }));
+    const outcome = output.decision?.filtered.find((entry) => entry.filter === 'network-bound');
+    expect(outcome?.dropped).toBeGreaterThan(0);
+    expect(outcome?.example).toMatch(/network-bound run \(shuffle fetch wait ≥ 20% of task time\)/);
+    const workers = output.configuration.num_workers as number;
+    const type = output.configuration.node_type_id as string;
+    expect(workers <= 4 || vcpusOf(type) >= 8).toBe(true);
+    expect(output.explanation).toMatch(/shuffle fetch wait 35% of task time \(network-bound/);
+  });
+
+  it('proposes one Photon trial when no standard configuration can meet the SLA, and none on an old runtime', () => {
+    const slow = run(1, { type: 'm5.xlarge', workers: 8 });
+    const runtimeMin = jobRuntimeS('m5.xlarge', 8) / 60;
+    const only = {
+      allowedInstanceTypes: ['m5.xlarge'],
+      minWorkers: 8,
+      maxWorkers: 8,
+      spotPolicy: 'on-demand-only' as const,
+      photonAllowed: true,
+      slaMinutes: runtimeMin * 0.8,
+    };
+    const trial = recommender.recommendNow(input([slow], only));
+    expect(trial.configuration.runtime_engine).toBe('PHOTON');
+    expect(trial.phase).toBe('LEARNING');
+    expect(trial.decision?.trial).toEqual({ engine: 'Photon', speedup: { low: 1, mid: 1.5, high: 2.5 } });
+    expect(trial.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
+    expect(trial.explanation).toMatch(/^Photon trial \(a learning run\)\./);
+    expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
+    expect(trial.explanation).toContain(`at $${trial.prediction.costUsd.mid.toFixed(2)}`);
+    // the trial's rate is Photon's: more per hour than the same cluster on the standard engine
+    const standardRate = slow.cost.totalUsd / jobRuntimeS('m5.xlarge', 8);
+    expect(trial.prediction.costUsd.mid / (trial.prediction.runtimeMinutes.mid * 60)).toBeGreaterThan(
+      standardRate,
+    );
+
+    // With the SLA within reach of the standard engine there is no trial.
+    const loose = recommender.recommendNow(input([slow], { ...only, slaMinutes: runtimeMin * 2 }));
+    expect(loose.configuration.runtime_engine).toBe('STANDARD');
+    expect(loose.decision?.trial).toBeUndefined();
+
+    // Photon off in the settings: no trial, the infeasible SLA is stated instead.
+    const off = recommender.recommendNow(input([slow], { ...only, photonAllowed: false }));
+    expect(off.configuration.runtime_engine).toBe('STANDARD');
+    expect(off.explanation).toMatch(/SLA infeasible: fastest predicted/);
+
+    // Once a Photon run exists, Photon is evidence: no second trial.
+    const photonRun = run(2, {
+      type: 'm5.xlarge',
+      workers: 8,
+      photon: true,
+      runtimeS: jobRuntimeS('m5.xlarge', 8) * 0.95,
+    });
+    const after = recommender.recommendNow(input([slow, photonRun], only));
+    expect(after.decision?.trial).toBeUndefined();
+    expect(after.decision?.filtered.find((outcome) => outcome.filter === 'photon-evidence')).toBeUndefined();
+  });
+
+  it('keeps no Photon trial aside on a runtime that cannot run Photon', () => {
+    const current = choiceOfRun(run(1), 'aws', defaultProjectSettings());
+    const context = {
+      cloud: 'aws' as const,
+      region: 'us-east-1',
+      plan: 'premium' as const,
+      current,
+      observed: [current],
+      settings: { ...defaultProjectSettings(), photonAllowed: true },
+    };
+    expect(
+      buildCandidateSpace(catalog, nodeTypes, { ...context, sparkVersion: '14.3.x-scala2.12' }).trials
+        ?.engine,
+    ).toBe('Photon');
+    expect(
+      buildCandidateSpace(catalog, nodeTypes, { ...context, sparkVersion: '8.4.x-scala2.12' }).trials,
+    ).toBeUndefined();
+    expect(photonRuntimeRefusal('7.3.x-scala2.12')).toMatch(/Databricks Runtime 7\.3 cannot run Photon/);
+    expect(photonRuntimeRefusal('9.1.x-scala2.12')).toBeNull();
+    expect(photonRuntimeRefusal('custom-image')).toBeNull();
   });
 
   it('never predicts a run shorter than the critical path allows', () => {

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.js';
+import type { Candidate } from '../../optimizer/types.js';
+import { chooseEngineTrial, type EngineTrials, type SpeedupPrior, trialRuntimes } from './engine-trial.js';
+
+const prior: SpeedupPrior = { low: 1, mid: 1.5, high: 2.5, source: 'a test prior' };
+
+function candidate(id: string, usdPerNodeHour: number): Candidate {
+  return {
+    id,
+    instanceType: 'm5.xlarge',
+    nodes: 4,
+    vcpusPerNode: 4,
+    memoryGibPerNode: 16,
+    priceUsdPerNodeHour: usdPerNodeHour,
+  };
+}
+
+/** An assessment whose runtime quantiles are a fixed runtime per candidate ± 10% (uniform in p). */
+function assessmentOf(runtimes: Record<string, number>): Assessment {
+  const ids = Object.keys(runtimes);
+  const assessments = ids.map(
+    (id, index): CandidateAssessment => ({
+      candidate: candidate(id, 1),
+      index,
+      expectedCostUsd: 0,
+      expectedRuntimeS: runtimes[id] as number,
+      probabilityMeetsSla: 0,
+      probabilityFails: 0,
+      expectedImprovementUsd: 0,
+      tried: false,
+    }),
+  );
+  return {
+    assessments,
+    mixture: {
+      quantile: (index: number, p: number) => (runtimes[ids[index] as string] as number) * (0.9 + 0.2 * p),
+    },
+  } as unknown as Assessment;
+}
+
+function trialsOf(
+  entries: Array<{ id: string; baselineId: string; usdPerNodeHour: number }>,
+): EngineTrials<string> {
+  return {
+    engine: 'Photon',
+    speedup: prior,
+    entries: entries.map(({ id, baselineId, usdPerNodeHour }) => ({
+      entry: { candidate: candidate(id, usdPerNodeHour), shape: id, allowed: true },
+      baselineId,
+    })),
+  };
+}
+
+describe('engine trials', () => {
+  it("speeds up only the executors' share of the run, by the prior's spread", () => {
+    const runtimes = trialRuntimes(() => 100, prior, 40);
+    // 40 s of driver time + 60 s of task time divided by speed-ups between about 0.8× and 3×
+    expect(Math.min(...runtimes)).toBeGreaterThan(40);
+    const median = runtimes[Math.floor(runtimes.length / 2)] as number;
+    expect(median).toBeGreaterThan(40 + 60 / 1.6);
+    expect(median).toBeLessThan(40 + 60 / 1.4);
+    // the 10th percentile of the speed-up (1.0×) leaves a tenth or so of the grid (20 points) no faster
+    const noFaster = runtimes.filter((t) => t >= 100).length / runtimes.length;
+    expect(noFaster).toBeGreaterThan(0.05);
+    expect(noFaster).toBeLessThanOrEqual(0.15);
+    // all driver: nothing to speed up
+    expect(new Set(trialRuntimes(() => 100, prior, 150))).toEqual(new Set([100]));
+  });
+
+  it('tries where the SLA is likeliest met, the cheapest among near ties, within the budget', () => {
+    const assessment = assessmentOf({ small: 200, large: 100, large2: 101 });
+    const trials = trialsOf([
+      { id: 'photon-small', baselineId: 'small', usdPerNodeHour: 1 },
+      { id: 'photon-large', baselineId: 'large', usdPerNodeHour: 3 },
+      { id: 'photon-large2', baselineId: 'large2', usdPerNodeHour: 2 },
+      { id: 'photon-unassessed', baselineId: 'missing', usdPerNodeHour: 0.1 },
+    ]);
+    const chosen = chooseEngineTrial({
+      trials,
+      assessment,
+      slaS: 80,
+      fixedS: 10,
+      budgetUsd: 10,
+      minProbability: 0.5,
+    });
+    expect(chosen?.entry.shape).toBe('photon-large2');
+    expect(chosen?.assessment.probabilityMeetsSla).toBeGreaterThanOrEqual(0.5);
+    expect(chosen?.costUsd.mid).toBeCloseTo(((4 * 2) / 3600) * (chosen?.runtimeS.mid ?? 0), 9);
+
+    // over budget: no trial
+    expect(
+      chooseEngineTrial({ trials, assessment, slaS: 80, fixedS: 10, budgetUsd: 0.1, minProbability: 0.5 }),
+    ).toBeNull();
+    // an SLA the prior gives no even chance: no trial
+    expect(
+      chooseEngineTrial({ trials, assessment, slaS: 45, fixedS: 10, budgetUsd: 10, minProbability: 0.5 }),
+    ).toBeNull();
+  });
+});

@@ -1,0 +1,163 @@
+import { normalQuantile } from '../../optimizer/normal-distribution.js';
+import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.js';
+import { candidateRateUsdPerHour, type Range } from '../../optimizer/types.js';
+import type { ShapeEntry } from './optimizer-recommender.js';
+
+/**
+ * An engine the job has never run on (Databricks: Photon) is a dimension the model has no evidence for:
+ * its candidates are filtered out. When no configuration on the job's own engine is predicted to meet the
+ * SLA, one run on the other engine is the only way to learn whether it can: an *engine trial*. The trial
+ * is priced at the engine's own rate (Photon's DBU premium) and predicted from the same cluster on the
+ * job's engine with an uncertain speed-up prior on the executors' share of the run (the driver's share
+ * is not sped up). Once that run is measured, the engine is one more family the model has seen, and the
+ * usual decisions keep or drop it by what it costs.
+ */
+
+/** A speed-up of executor task time as a prior: 10th, 50th and 90th percentile of a log-normal. */
+export interface SpeedupPrior {
+  low: number;
+  mid: number;
+  high: number;
+  /** Where the prior comes from, in words (for the explanation). */
+  source: string;
+}
+
+export interface EngineTrialEntry<Shape> {
+  /** The configuration on the other engine, priced at that engine's rates. */
+  entry: ShapeEntry<Shape>;
+  /** The same cluster on the job's engine: its prediction is what the speed-up divides. */
+  baselineId: string;
+}
+
+export interface EngineTrials<Shape> {
+  /** The engine in a word ("Photon"). */
+  engine: string;
+  entries: EngineTrialEntry<Shape>[];
+  speedup: SpeedupPrior;
+}
+
+export interface EngineTrialChoice<Shape> {
+  entry: ShapeEntry<Shape>;
+  baseline: CandidateAssessment;
+  /** The trial as the decisions read a candidate (P(runtime ≤ SLA) under the prior, expected cost). */
+  assessment: CandidateAssessment;
+  runtimeS: Range;
+  costUsd: Range;
+}
+
+/** Points of the baseline's runtime distribution and of the speed-up prior combined (a product grid). */
+const gridPoints = 20;
+/** z of the 90th percentile: the prior's spread from its 10th–90th percentile range. */
+const z90 = normalQuantile(0.9);
+
+function gridProbabilities(): number[] {
+  return Array.from({ length: gridPoints }, (_, i) => (i + 0.5) / gridPoints);
+}
+
+function speedupGrid(prior: SpeedupPrior): number[] {
+  const sigma = Math.log(prior.high / prior.low) / (2 * z90);
+  return gridProbabilities().map((p) => prior.mid * Math.exp(sigma * normalQuantile(p)));
+}
+
+function quantileOfSorted(sorted: readonly number[], p: number): number {
+  const position = Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))));
+  return sorted[position] as number;
+}
+
+/**
+ * The trial's runtime distribution: the baseline's runtime quantiles × the prior's speed-ups, each
+ * combination `fixed + max(0, t − fixed) / s` (the fixed part — the driver's time — is not sped up).
+ */
+export function trialRuntimes(
+  baselineQuantile: (p: number) => number,
+  prior: SpeedupPrior,
+  fixedS: number,
+): number[] {
+  const speedups = speedupGrid(prior);
+  const runtimes: number[] = [];
+  for (const p of gridProbabilities()) {
+    const t = baselineQuantile(p);
+    const fixed = Math.min(fixedS, t);
+    for (const s of speedups) runtimes.push(fixed + (t - fixed) / s);
+  }
+  return runtimes.sort((a, b) => a - b);
+}
+
+/**
+ * How far below the likeliest trial's P(runtime ≤ SLA) a cheaper trial may be: a trial is run to learn
+ * whether the engine can meet the SLA, so it is made where it is likeliest to, not where it barely might.
+ */
+const trialProbabilitySlack = 0.05;
+
+/**
+ * The engine trial to run, or null: the trial configurations whose baseline the model assessed, with
+ * P(runtime ≤ SLA) ≥ `minProbability` under the prior and an expected cost within `budgetUsd`; of those
+ * within `trialProbabilitySlack` of the likeliest, the cheapest.
+ */
+export function chooseEngineTrial<Shape>(context: {
+  trials: EngineTrials<Shape>;
+  assessment: Assessment;
+  slaS: number;
+  fixedS: number;
+  budgetUsd: number;
+  minProbability: number;
+}): EngineTrialChoice<Shape> | null {
+  const { trials, assessment } = context;
+  const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
+  const options: EngineTrialChoice<Shape>[] = [];
+  for (const trial of trials.entries) {
+    const baseline = byId.get(trial.baselineId);
+    if (!baseline) continue;
+    const option = assessTrial(trial.entry, baseline, assessment, trials.speedup, context);
+    if (
+      option.assessment.probabilityMeetsSla >= context.minProbability &&
+      option.assessment.expectedCostUsd <= context.budgetUsd
+    )
+      options.push(option);
+  }
+  const likeliest = Math.max(...options.map((option) => option.assessment.probabilityMeetsSla));
+  let best: EngineTrialChoice<Shape> | null = null;
+  for (const option of options) {
+    if (option.assessment.probabilityMeetsSla < likeliest - trialProbabilitySlack) continue;
+    if (!best || option.assessment.expectedCostUsd < best.assessment.expectedCostUsd) best = option;
+  }
+  return best;
+}
+
+function assessTrial<Shape>(
+  entry: ShapeEntry<Shape>,
+  baseline: CandidateAssessment,
+  assessment: Assessment,
+  speedup: SpeedupPrior,
+  context: { slaS: number; fixedS: number },
+): EngineTrialChoice<Shape> {
+  const runtimes = trialRuntimes(
+    (p) => assessment.mixture.quantile(baseline.index, p),
+    speedup,
+    context.fixedS,
+  );
+  const meets = runtimes.filter((t) => t <= context.slaS).length / runtimes.length;
+  const expectedRuntimeS = runtimes.reduce((sum, t) => sum + t, 0) / runtimes.length;
+  const ratePerS = candidateRateUsdPerHour(entry.candidate) / 3600;
+  const runtimeS: Range = {
+    low: quantileOfSorted(runtimes, 0.1),
+    mid: quantileOfSorted(runtimes, 0.5),
+    high: quantileOfSorted(runtimes, 0.9),
+  };
+  return {
+    entry,
+    baseline,
+    assessment: {
+      candidate: entry.candidate,
+      index: baseline.index,
+      expectedCostUsd: ratePerS * expectedRuntimeS,
+      expectedRuntimeS,
+      probabilityMeetsSla: meets * (1 - baseline.probabilityFails),
+      probabilityFails: baseline.probabilityFails,
+      expectedImprovementUsd: 0,
+      tried: false,
+    },
+    runtimeS,
+    costUsd: { low: runtimeS.low * ratePerS, mid: runtimeS.mid * ratePerS, high: runtimeS.high * ratePerS },
+  };
+}

@@ -1,0 +1,87 @@
+import type { RunProfile } from '../../eventlog/run-profile.js';
+import { peakMemoryGibOf } from './run-evidence.js';
+
+/**
+ * What one run's event log says about the resources it was short of or wasted, before any learning:
+ * CPU utilization (executor CPU time over the core-seconds the executors held), spill, the share of task
+ * time in garbage collection and in waiting for shuffle blocks, and the peak execution memory. The first
+ * recommendation uses them (named filters and words in the explanation), not only the learned model.
+ */
+export interface RunSignals {
+  /** Executor CPU time ÷ core-seconds available, 0..1 (null when the log has no executor cores). */
+  cpuUtilization: number | null;
+  memorySpilledBytes: number;
+  diskSpilledBytes: number;
+  /** JVM GC time ÷ executor run time (null with no task time). */
+  gcShare: number | null;
+  /** Shuffle fetch wait ÷ executor run time (null with no task time). */
+  shuffleFetchWaitShare: number | null;
+  peakExecutionMemoryGib: number;
+}
+
+/** A run whose tasks spent at least this share of their time in GC was short of memory per core. */
+export const highGcShare = 0.1;
+/** Below this CPU utilization the cores mostly waited: fewer or smaller cores are plausible. */
+export const lowCpuUtilization = 0.3;
+/** At least this share of task time waiting for shuffle blocks: the run is network-bound. */
+export const highShuffleFetchWaitShare = 0.2;
+
+export function runSignalsOf(profile: RunProfile): RunSignals {
+  const { totals, analysis } = profile;
+  const coreMs = analysis.coreHoursAvailable * 3_600_000;
+  const taskMs = totals.executorRunTimeMs;
+  return {
+    cpuUtilization: coreMs > 0 ? Math.min(1, totals.executorCpuTimeMs / coreMs) : null,
+    memorySpilledBytes: totals.memoryBytesSpilled,
+    diskSpilledBytes: totals.diskBytesSpilled,
+    gcShare: taskMs > 0 ? totals.jvmGcTimeMs / taskMs : null,
+    shuffleFetchWaitShare: taskMs > 0 ? totals.shuffleFetchWaitTimeMs / taskMs : null,
+    peakExecutionMemoryGib: peakMemoryGibOf(profile),
+  };
+}
+
+const percent = (share: number) => `${Math.round(share * 100)}%`;
+
+function bytes(value: number): string {
+  const gib = value / 2 ** 30;
+  if (gib >= 1) return `${gib.toFixed(1)} GiB`;
+  return `${(value / 2 ** 20).toFixed(0)} MiB`;
+}
+
+/**
+ * The signals in words, each with what it means for the choice:
+ * "CPU utilization 18% (low: fewer or smaller cores are plausible); spill 2.0 GiB to disk (…); …".
+ */
+export function describeSignals(runId: string, signals: RunSignals): string {
+  const parts: string[] = [];
+  if (signals.cpuUtilization !== null) {
+    parts.push(
+      `CPU utilization ${percent(signals.cpuUtilization)}${
+        signals.cpuUtilization < lowCpuUtilization ? ' (low: fewer or smaller cores are plausible)' : ''
+      }`,
+    );
+  }
+  parts.push(
+    signals.diskSpilledBytes > 0
+      ? `spill ${bytes(signals.diskSpilledBytes)} to disk (less memory per core is left out)`
+      : 'no spill',
+  );
+  if (signals.gcShare !== null) {
+    parts.push(
+      `GC ${percent(signals.gcShare)} of task time${
+        signals.gcShare >= highGcShare ? ' (high: less memory per core is left out)' : ''
+      }`,
+    );
+  }
+  if (signals.shuffleFetchWaitShare !== null) {
+    parts.push(
+      `shuffle fetch wait ${percent(signals.shuffleFetchWaitShare)} of task time${
+        signals.shuffleFetchWaitShare >= highShuffleFetchWaitShare
+          ? ' (network-bound: more, smaller nodes are left out)'
+          : ''
+      }`,
+    );
+  }
+  parts.push(`peak execution memory ${signals.peakExecutionMemoryGib.toFixed(1)} GiB`);
+  return `signals of run ${runId}: ${parts.join('; ')}`;
+}
