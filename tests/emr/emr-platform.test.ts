@@ -61,7 +61,7 @@ function nightly(date: string): RunJobFlowCommandInput {
 
 const sessionsStep = (at: string) => ({
   Name: `hourly-sessions ${at}`,
-  HadoopJarStep: { Jar: 'command-runner.jar', Args: ['spark-submit', 's3://jobs/skewed-join.py'] },
+  HadoopJarStep: { Jar: 'command-runner.jar', Args: ['spark-submit', 's3://jobs/many-small-jobs.py'] },
 });
 
 describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
@@ -326,13 +326,21 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     expect((await integration.accounts.get(accountId)).lastReconciledAt).not.toBeNull();
   });
 
-  it('resizes a long-running cluster to the recommendation, records it, and rolls it back', async () => {
+  it('resizes an over-provisioned long-running cluster to the optimizer’s recommendation, records it, and rolls it back', async () => {
+    // sized once for a peak long gone: 2 core and 22 spot task instances for hourly steps of small jobs
     const { JobFlowId } = await launcher.send(
       new RunJobFlowCommand({
         ...nightly('shared'),
         Name: 'shared-etl',
         Tags: [],
-        Instances: { ...nightly('shared').Instances, KeepJobFlowAliveWhenNoSteps: true },
+        Instances: {
+          KeepJobFlowAliveWhenNoSteps: true,
+          InstanceGroups: [
+            { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+            { InstanceRole: 'CORE', InstanceType: 'c5.xlarge', InstanceCount: 2 },
+            { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'c5.xlarge', InstanceCount: 22 },
+          ],
+        },
         Steps: ['01', '02', '03', '04'].map((at) => sessionsStep(`2026-03-06T${at}:00`)),
       }),
     );
@@ -345,7 +353,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       workloads: ['hourly-sessions'],
       group_by: 'step-name',
       since_days: 30,
-      settings: { slaMinutes: 600 },
+      settings: { slaMinutes: 120, preference: 'economy' },
     });
     expect(imported.body.projects[0]).toMatchObject({
       workload: 'hourly-sessions',
@@ -370,37 +378,25 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
         (group) => group.InstanceGroupType === 'TASK',
       )?.RequestedInstanceCount;
 
-    // on this seeded cluster the optimizer keeps the shape: applying writes nothing and records nothing
-    expect(recommendation.decision?.action).toBe('keep');
-    const kept = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {
-      recommendation_id: recommendation.id,
-    });
-    expect(kept).toMatchObject({ status: 200, body: { config: null, actions: [] } });
-    expect(await taskCount()).toBe(6);
-
-    // a recommendation that shrinks the task group, written into the store as a fixture (the optimizer's
-    // own choices are tested with the recommender): the resize, its history and its rollback
-    const configuration = structuredClone(recommendation.configuration) as {
-      Instances: { InstanceGroups: { InstanceRole: string; InstanceCount: number }[] };
-    };
-    const taskGroup = configuration.Instances.InstanceGroups.find((group) => group.InstanceRole === 'TASK');
-    if (!taskGroup) throw new Error('the recommendation has no task group');
-    taskGroup.InstanceCount = 2;
-    const wantedTask = 2;
-    await server.services.store.db
-      .updateTable('recommendations')
-      .set({
-        configuration: JSON.stringify(configuration),
-        decision: JSON.stringify({ ...recommendation.decision, action: 'change' }),
-      })
-      .where('id', '=', recommendation.id)
-      .execute();
+    // the optimizer's own choice: the same types, core and market, fewer task instances
+    expect(recommendation.decision?.action).toBe('change');
+    const recommendedTask = (
+      recommendation.configuration as {
+        Instances: { InstanceGroups: { InstanceRole: string; InstanceCount: number; Market: string }[] };
+      }
+    ).Instances.InstanceGroups.find((group) => group.InstanceRole === 'TASK');
+    expect(recommendedTask?.Market).toBe('SPOT');
+    const wantedTask = recommendedTask?.InstanceCount as number;
+    expect(wantedTask).toBeLessThan(22);
+    expect(recommendation.prediction?.costUsd.mid).toBeLessThan(
+      (await server.services.runs.list(projectId, { limit: 1, offset: 0 })).items[0]?.cost?.totalUsd ?? 0,
+    );
     const applied = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {
       recommendation_id: recommendation.id,
     });
     expect(applied.status).toBe(200);
     expect(applied.body.actions).toEqual([
-      { kind: 'instance-group', instance_group_id: expect.stringMatching(/^ig-/), from: 6, to: 2 },
+      { kind: 'instance-group', instance_group_id: expect.stringMatching(/^ig-/), from: 22, to: wantedTask },
     ]);
     expect(applied.body.config).toMatchObject({
       kind: 'apply',
@@ -424,7 +420,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     expect(rolledBack.status).toBe(200);
     expect(rolledBack.body.undone).toHaveLength(1);
     expect(rolledBack.body.undone[0]).toMatchObject({ kind: 'rollback', undoes: applied.body.config?.id });
-    expect(await taskCount()).toBe(6);
+    expect(await taskCount()).toBe(22);
     const nothingLeft = await api<{ error: { code: string } }>(
       'POST',
       `/api/v1/projects/${projectId}/emr/rollback`,

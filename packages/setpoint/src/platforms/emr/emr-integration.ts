@@ -380,6 +380,8 @@ export function createEmrIntegration(deps: PlatformCore) {
     if (!workload?.clusterId || workload.clusterId !== report.cluster.id) return;
     const latest = (await applier.history(projectId)).at(-1);
     if (!latest || (latest.kind !== 'apply' && latest.kind !== 'auto-apply')) return;
+    // a step that started before the change ran on the old shape: it says nothing about the new one
+    if (report.step.startedAt !== null && report.step.startedAt < latest.createdAt) return;
     const project = await deps.projects.get(projectId);
     const minutes = ((report.step.endedAt ?? 0) - (report.step.startedAt ?? 0)) / 60_000;
     const sla = project.settings.slaMinutes;
@@ -389,8 +391,9 @@ export function createEmrIntegration(deps: PlatformCore) {
       status === 'FAILED'
         ? `step ${report.step.id} failed on the new configuration`
         : `step ${report.step.id} took ${minutes.toFixed(1)} min, over ${config.slaRevertFactor}× the ${sla} min SLA`;
-    await applier.rollback(projectId, { actor: 'setpoint', kind: 'revert', reason: `reverted: ${why}` });
+    // paused first, so a recommendation made from this very run is not auto-applied while the revert runs
     await store.saveGuard(projectId, { paused: true, pauseReason: `reverted: ${why}` });
+    await applier.rollback(projectId, { actor: 'setpoint', kind: 'revert', reason: `reverted: ${why}` });
   }
 
   async function reconcile(workspaceId: string): Promise<void> {
@@ -425,13 +428,11 @@ export function createEmrIntegration(deps: PlatformCore) {
       );
   }
 
-  /** A recommendation reached SUCCESS: resize the project's long-running cluster when auto-apply allows. */
-  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
-    const workload = await store.workloadOfProject(projectId);
-    if (!workload?.clusterId) return;
+  /** Whether auto-apply may change the project's cluster now (settings, pause, window, weekly cap). */
+  async function autoApplyDecision(projectId: string) {
     const project = await deps.projects.get(projectId);
     const guard = await store.guard(projectId);
-    const decision = decideAutoApply({
+    return decideAutoApply({
       settings: project.settings,
       paused: guard.paused,
       pauseReason: guard.pauseReason,
@@ -439,6 +440,13 @@ export function createEmrIntegration(deps: PlatformCore) {
       maxChangesPerWeek: config.maxAutoChangesPerWeek,
       now: Date.now(),
     });
+  }
+
+  /** A recommendation reached SUCCESS: resize the project's long-running cluster when auto-apply allows. */
+  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
+    const workload = await store.workloadOfProject(projectId);
+    if (!workload?.clusterId) return;
+    const decision = await autoApplyDecision(projectId);
     if (!decision.apply) {
       deps.logger.info(
         { projectId, recommendationId, reason: decision.reason },
@@ -469,6 +477,19 @@ export function createEmrIntegration(deps: PlatformCore) {
     );
   }
 
+  /** A project's applies in this process run one after another, so each sees the history the one before wrote. */
+  const applying = new Map<string, Promise<unknown>>();
+  async function oneAtATime(projectId: string, work: () => Promise<void>): Promise<void> {
+    const before = applying.get(projectId) ?? Promise.resolve();
+    const mine = before.catch(() => undefined).then(work);
+    applying.set(projectId, mine);
+    try {
+      await mine;
+    } finally {
+      if (applying.get(projectId) === mine) applying.delete(projectId);
+    }
+  }
+
   const handlers: Partial<JobHandlers> = {
     async 'emr.collect'(payload, context) {
       try {
@@ -483,17 +504,28 @@ export function createEmrIntegration(deps: PlatformCore) {
       }
     },
     async 'emr.apply'(payload) {
-      try {
-        await applier.apply(payload.projectId, payload.recommendationId, {
-          actor: payload.actor,
-          kind: payload.kind,
-        });
-      } catch (error) {
-        // a refusal (paused, transient, running step, changed outside) will not change on retry: park it, visibly
-        if (isAppError(error) && error.kind !== 'upstream' && error.kind !== 'rate_limited')
-          throw new PermanentJobError(error.message, { cause: error });
-        throw error;
-      }
+      await oneAtATime(payload.projectId, async () => {
+        // Several recommendations may be ready before the first automatic resize runs: the cap and the
+        // pause are decided again against the history as it is now.
+        if (payload.kind === 'auto-apply') {
+          const decision = await autoApplyDecision(payload.projectId);
+          if (!decision.apply) {
+            deps.logger.info({ ...payload, reason: decision.reason }, 'recommendation not auto-applied');
+            return;
+          }
+        }
+        try {
+          await applier.apply(payload.projectId, payload.recommendationId, {
+            actor: payload.actor,
+            kind: payload.kind,
+          });
+        } catch (error) {
+          // a refusal (paused, transient, running step, changed outside) will not change on retry: park it, visibly
+          if (isAppError(error) && error.kind !== 'upstream' && error.kind !== 'rate_limited')
+            throw new PermanentJobError(error.message, { cause: error });
+          throw error;
+        }
+      });
     },
     async 'emr.reconcile'({ workspaceId }) {
       await reconcile(workspaceId);

@@ -62,8 +62,13 @@ export function buildEmrCandidateSpace(
       const ratio = (nodes * type.vcpus) / referenceCores;
       if (ratio < coreRatioRange.min || ratio > coreRatioRange.max) continue;
       const core = current.longRunning ? current.core : Math.max(1, Math.min(current.core, nodes));
-      for (const taskMarket of taskMarketsFor(settings, current.collection)) {
-        if (nodes - core === 0 && taskMarket !== 'on-demand') continue;
+      // A running instance group keeps its market (changing it is a new launch configuration); fleets move targets.
+      const markets =
+        current.longRunning && current.collection === 'instance-groups'
+          ? [current.taskMarket]
+          : taskMarketsFor(settings, current.collection);
+      for (const taskMarket of markets) {
+        if (nodes - core === 0 && taskMarket !== 'on-demand' && markets.length > 1) continue;
         choices.push({
           allowed: true,
           choice: { ...current, workerType: type.instanceType, core, task: nodes - core, taskMarket },

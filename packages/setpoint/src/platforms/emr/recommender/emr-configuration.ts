@@ -48,7 +48,8 @@ export function instancesBlockOf(choice: EmrChoice): Record<string, unknown> {
         ...withEbs,
       },
     ];
-    if (choice.task > 0)
+    // a long-running cluster's task group is named even at 0, so apply empties it rather than leave it
+    if (choice.task > 0 || choice.longRunning)
       groups.push({
         Name: 'Task',
         InstanceRole: 'TASK',
@@ -73,7 +74,7 @@ export function instancesBlockOf(choice: EmrChoice): Record<string, unknown> {
       InstanceTypeConfigs: [{ InstanceType: choice.workerType, WeightedCapacity: 1, ...withEbs }],
     },
   ];
-  if (choice.task > 0) {
+  if (choice.task > 0 || choice.longRunning) {
     const spot = choice.taskMarket !== 'on-demand';
     fleets.push({
       Name: 'Task',

@@ -254,6 +254,19 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
     }
   });
 
+  it('on a long-running cluster, keeps a spot task group spot (a running group cannot change market) and names it even when emptied', () => {
+    const { outputs } = closedLoop({ type: 'c5.xlarge', core: 2, task: 22, taskSpot: true }, {}, false, 5);
+    for (const output of outputs) {
+      const task = (
+        output.configuration.Instances as {
+          InstanceGroups: { InstanceRole: string; Market: string; InstanceCount: number }[];
+        }
+      ).InstanceGroups.find((group) => group.InstanceRole === 'TASK');
+      expect(task?.Market).toBe('SPOT');
+      expect(task?.InstanceCount).toBeGreaterThanOrEqual(0);
+    }
+  });
+
   it('on a long-running cluster, keeps the instance types and the core count and moves only task instances and the scaling limits', () => {
     const start: GroupsSpec = { type: 'r5.2xlarge', core: 3, task: 6, scaling: true };
     const { outputs } = closedLoop(start, { spotPolicy: 'spot-allowed' }, false, 6);

@@ -1,0 +1,335 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  AddJobFlowStepsCommand,
+  EMRClient,
+  ListInstanceGroupsCommand,
+  RunJobFlowCommand,
+  type RunJobFlowCommandInput,
+} from '@aws-sdk/client-emr';
+import type { EmrAccountResource, EmrAppliedConfigList, EmrImportResource } from '@setpoint/api-contract/emr';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { loadConfig } from 'setpoint/config/load-config';
+import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
+import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eventually } from '../databricks/integration-harness.js';
+import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+
+// The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
+vi.setConfig({ testTimeout: 400_000 });
+
+const hour = 3_600_000;
+const keys = { accessKeyId: 'AKIAEMULATOR0000', secretAccessKey: 'emulator-secret-never-shown' };
+const logConfig = [
+  { Classification: 'spark-defaults', Properties: { 'spark.eventLog.dir': 's3a://spark-events/apps' } },
+];
+/** The long-running cluster's task group: far more than its light hourly step needs. */
+const seededTaskCount = 22;
+
+const sparkStep = (name: string, script: string, actionOnFailure?: 'CONTINUE') => ({
+  Name: name,
+  ...(actionOnFailure ? { ActionOnFailure: actionOnFailure } : {}),
+  HadoopJarStep: { Jar: 'command-runner.jar', Args: ['spark-submit', `s3://jobs/${script}`] },
+});
+
+function nightly(date: string): RunJobFlowCommandInput {
+  return {
+    Name: `nightly-orders-${date}`,
+    ReleaseLabel: 'emr-7.2.0',
+    LogUri: 's3://emr-logs/logs/',
+    Tags: [{ Key: 'setpoint:project-id', Value: 'orders' }],
+    Configurations: logConfig,
+    Instances: {
+      KeepJobFlowAliveWhenNoSteps: false,
+      InstanceGroups: [
+        { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+        { InstanceRole: 'CORE', InstanceType: 'r5.2xlarge', InstanceCount: 2 },
+        { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'r5.2xlarge', InstanceCount: 4 },
+      ],
+    },
+    Steps: [sparkStep('orders-etl', 'daily-aggregation.py')],
+  };
+}
+
+/** A shared cluster sized once for a peak long gone: two core and 22 spot task instances for a light step. */
+const overProvisioned: RunJobFlowCommandInput = {
+  Name: 'shared-reporting',
+  ReleaseLabel: 'emr-7.2.0',
+  LogUri: 's3://emr-logs/logs/',
+  Configurations: logConfig,
+  Instances: {
+    KeepJobFlowAliveWhenNoSteps: true,
+    InstanceGroups: [
+      { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+      { InstanceRole: 'CORE', InstanceType: 'c5.xlarge', InstanceCount: 2 },
+      { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'c5.xlarge', InstanceCount: seededTaskCount },
+    ],
+  },
+  Steps: ['01', '02', '03', '04'].map((at) =>
+    sparkStep(`hourly-report 2026-03-06T${at}:00`, 'many-small-jobs.py'),
+  ),
+};
+
+/**
+ * The whole loop through the job queue and the workers, with nothing called directly: the reconciliation
+ * schedule finds the steps, the pipeline recommends, auto-apply queues `emr.apply`, a bad run reverts.
+ */
+describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', () => {
+  let s3Server: S3TestServer;
+  let emulator: RunningEmulator;
+  let server: RunningServer;
+  let launcher: EMRClient;
+  let token: string;
+  let accountId: string;
+
+  const api = async <T>(method: 'GET' | 'POST', url: string, payload?: unknown) => {
+    const response = await server.app.inject({
+      method,
+      url,
+      headers: { authorization: `Bearer ${token}` },
+      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+    });
+    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
+  };
+
+  const processedRuns = (projectId: string, count: number) =>
+    eventually(
+      async () => {
+        const page = await server.services.runs.list(projectId, { limit: 50, offset: 0 });
+        const done = page.items.filter(
+          (run) => run.pipelineState === 'DONE' || run.pipelineState === 'FAILED',
+        );
+        return done.length >= count ? done : undefined;
+      },
+      `${count} runs of ${projectId} to be processed`,
+      300_000,
+    );
+
+  /** No job of the project's pipeline or apply is queued or running: every decision on its runs is made. */
+  const settled = (projectId: string) =>
+    eventually(
+      async () => {
+        const busy = await server.services.store.db
+          .selectFrom('queue_jobs')
+          .select(['kind'])
+          .where('state', 'in', ['queued', 'running'])
+          .where('kind', '!=', 'emr.reconcile')
+          .execute();
+        return busy.length === 0 ? true : undefined;
+      },
+      `the queue to settle for ${projectId}`,
+      300_000,
+    );
+
+  /** Moves the emulated account's clock on and lets its clusters write the logs of what finished. */
+  const advance = async (ms: number) => {
+    emulator.context.clock.advance(ms);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+  };
+
+  const taskCount = async (clusterId: string) =>
+    (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.find(
+      (group) => group.InstanceGroupType === 'TASK',
+    )?.RequestedInstanceCount;
+
+  beforeAll(async () => {
+    s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
+    emulator = await startEmulator({
+      port: 0,
+      clockSpeed: 0,
+      seed: 9,
+      preloadJobs: false,
+      s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
+      emr: { region: 'us-east-1' },
+    });
+    launcher = new EMRClient({ endpoint: emulator.url, region: 'us-east-1', credentials: keys });
+    const config = loadConfig(
+      { dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-loop-')), port: 0 },
+      {
+        SETPOINT_LOG_LEVEL: 'warn',
+        SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
+        SETPOINT_JOB_MAX_ATTEMPTS: '8',
+        SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
+        // the schedule under test: every imported account is reconciled each second
+        SETPOINT_RECONCILE_INTERVAL_SECONDS: '1',
+        SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1',
+        SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
+      },
+    );
+    server = await startServer(config);
+    const key = await server.services.apiKeys.create('emr-loop-test', 'test');
+    token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
+      name: 'analytics prod',
+      region: 'us-east-1',
+      endpoint: emulator.url,
+      s3_endpoint: s3Server.endpoint,
+      credentials: {
+        kind: 'access-keys',
+        access_key_id: keys.accessKeyId,
+        secret_access_key: keys.secretAccessKey,
+      },
+      log_store_keys: {
+        access_key_id: s3Server.credentials.accessKeyId,
+        secret_access_key: s3Server.credentials.secretAccessKey,
+      },
+      grouping: { kind: 'tag', key: 'setpoint:project-id' },
+    });
+    expect(created.status).toBe(201);
+    accountId = created.body.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    launcher?.destroy();
+    await server?.stop();
+    await emulator?.close();
+    await s3Server?.close();
+  });
+
+  it('the reconciliation schedule collects a transient cluster nobody announced', async () => {
+    for (const date of ['2026-03-02', '2026-03-03']) {
+      await launcher.send(new RunJobFlowCommand(nightly(date)));
+      await advance(8 * hour);
+    }
+    const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['orders'],
+      since_days: 30,
+      settings: { slaMinutes: 240 },
+    });
+    const projectId = imported.body.projects[0]?.id as string;
+    await processedRuns(projectId, 2);
+
+    // launched after the import, by something that never tells Setpoint (a cron job, Step Functions)
+    const { JobFlowId } = await launcher.send(new RunJobFlowCommand(nightly('2026-03-04')));
+    await advance(8 * hour);
+
+    const runs = await processedRuns(projectId, 3);
+    const unannounced = runs.find((run) => run.externalRunId.startsWith(`${JobFlowId}:`));
+    expect(unannounced).toMatchObject({ status: 'SUCCESS', pipelineState: 'DONE' });
+    const reconciled = await server.services.store.db
+      .selectFrom('queue_jobs')
+      .select(['state'])
+      .where('kind', '=', 'emr.reconcile')
+      .where('state', '=', 'done')
+      .execute();
+    expect(reconciled.length).toBeGreaterThan(0);
+    const account = await emrIntegrationOf(server.services).accounts.get(accountId);
+    expect(account.lastReconciledAt).not.toBeNull();
+  });
+
+  it('auto-applies the optimizer’s own smaller shape to an over-provisioned cluster, once a week', async () => {
+    const { JobFlowId } = await launcher.send(new RunJobFlowCommand(overProvisioned));
+    const clusterId = JobFlowId as string;
+    await advance(12 * hour);
+    const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['hourly-report'],
+      group_by: 'step-name',
+      since_days: 30,
+      collect_history: false,
+      settings: { slaMinutes: 120, autoApply: true, preference: 'economy' },
+    });
+    expect(imported.body.projects[0]).toMatchObject({ cluster_id: clusterId, queued_runs: 0 });
+    const projectId = imported.body.projects[0]?.id as string;
+    const integration = emrIntegrationOf(server.services);
+
+    // only the schedule collects the cluster's steps; each run's recommendation may auto-apply
+    const applied = await eventually(
+      async () => (await integration.applier.history(projectId)).find((c) => c.kind === 'auto-apply'),
+      'an automatic resize',
+      300_000,
+    );
+    await processedRuns(projectId, 4);
+    await settled(projectId);
+
+    const recommendation = await server.services.recommendations.get(
+      projectId,
+      applied.recommendationId as string,
+    );
+    // the optimizer's own choice, not an edited fixture: fewer task instances of the same type and market
+    expect(recommendation.decision?.action).toBe('change');
+    const groups = (
+      recommendation.configuration as {
+        Instances: { InstanceGroups: { InstanceRole: string; InstanceCount: number; Market: string }[] };
+      }
+    ).Instances.InstanceGroups;
+    const task = groups.find((group) => group.InstanceRole === 'TASK');
+    expect(task?.Market).toBe('SPOT');
+    expect(task?.InstanceCount).toBeLessThan(seededTaskCount);
+    expect(applied.plan.actions).toContainEqual(
+      expect.objectContaining({ kind: 'instance-group', from: seededTaskCount, to: task?.InstanceCount }),
+    );
+    expect(await taskCount(clusterId)).toBe(task?.InstanceCount);
+    expect(applied).toMatchObject({ clusterId, actor: 'setpoint:auto-apply' });
+
+    // the weekly cap (one here): later recommendations are made, none is written into the cluster
+    const page = await server.services.recommendations.list(projectId, { limit: 20, offset: 0 });
+    const changes = page.items.filter(
+      (item) => item.state === 'SUCCESS' && item.decision?.action === 'change',
+    );
+    expect(changes.length).toBeGreaterThan(1);
+    const history = await api<EmrAppliedConfigList>(
+      'GET',
+      `/api/v1/projects/${projectId}/emr/applied-configs`,
+    );
+    expect(history.body.items.map((item) => item.kind)).toEqual(['auto-apply']);
+    expect(history.body.auto_apply_paused).toBe(false);
+  });
+
+  it('reverts the automatic resize after a failed step on it and pauses auto-apply', async () => {
+    const integration = emrIntegrationOf(server.services);
+    const [workload] = (await integration.store.workloads(accountId)).filter(
+      (w) => w.key === 'hourly-report',
+    );
+    const projectId = workload?.projectId as string;
+    const clusterId = workload?.clusterId as string;
+    const [applied] = await integration.applier.history(projectId);
+    const shrunk = await taskCount(clusterId);
+    expect(shrunk).toBeLessThan(seededTaskCount);
+
+    // the next hourly step fails on the resized cluster (a heavier sort runs out of memory on it)
+    const { StepIds } = await launcher.send(
+      new AddJobFlowStepsCommand({
+        JobFlowId: clusterId,
+        Steps: [sparkStep('hourly-report 2026-03-06T05:00', 'spill-heavy-sort.py', 'CONTINUE')],
+      }),
+    );
+    await advance(4 * hour);
+
+    const revert = await eventually(
+      async () => (await integration.applier.history(projectId)).find((c) => c.kind === 'revert'),
+      'the revert',
+      300_000,
+    );
+    expect(revert).toMatchObject({ undoes: applied?.id, actor: 'setpoint', clusterId });
+    expect(revert.reason).toMatch(
+      new RegExp(`^reverted: step ${StepIds?.[0]} failed on the new configuration`),
+    );
+    expect(await taskCount(clusterId)).toBe(seededTaskCount);
+    const [failedRun] = (await processedRuns(projectId, 5)).filter((run) =>
+      run.externalRunId.endsWith(`:${StepIds?.[0]}`),
+    );
+    expect(failedRun?.status).toBe('FAILED');
+
+    await settled(projectId);
+    const history = await api<EmrAppliedConfigList>(
+      'GET',
+      `/api/v1/projects/${projectId}/emr/applied-configs`,
+    );
+    expect(history.body.items.map((item) => item.kind)).toEqual(['auto-apply', 'revert']);
+    expect(history.body.auto_apply_paused).toBe(true);
+    expect(history.body.pause_reason).toMatch(/^reverted: step s-[A-Z0-9]+ failed/);
+
+    // paused: a ready recommendation is not written into the cluster until someone resumes auto-apply
+    const latest = await server.services.recommendations.latest(projectId);
+    await integration.onRecommendationReady(projectId, latest.id);
+    await settled(projectId);
+    expect((await integration.applier.history(projectId)).map((c) => c.kind)).toEqual([
+      'auto-apply',
+      'revert',
+    ]);
+    expect(await taskCount(clusterId)).toBe(seededTaskCount);
+  });
+});
