@@ -66,8 +66,9 @@ export function registerDemoCommand(program: Command): void {
         log: progress,
         ...(options.headless ? {} : { clockSpeed: pace.clockSpeed, startTimeMs: pace.startTimeMs }),
         env: {
-          // bounded storage: the demo keeps the event logs of each job's newest runs only
-          SETPOINT_EVENTLOG_RETENTION_RUNS: '3',
+          // bounded storage: the demo keeps the event log of each job's newest run only, so the data
+          // directory is at its full size once every job has run and stays there
+          SETPOINT_EVENTLOG_RETENTION_RUNS: '1',
           SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS: '15',
           // JSON goes to stdout alone; the server's log lines would interleave with it
           ...(options.json ? { SETPOINT_LOG_LEVEL: 'silent' } : {}),
