@@ -164,7 +164,7 @@ const section = [
   '',
   `Command: \`npm run bench:demo -- --at ${checkpoints.join(',')}\``,
   `${machineLine()} Shared with other work: load average ${startLoad.toFixed(1)} at the start, ${loadavg()[0]?.toFixed(1)} at the end.`,
-  `\`setpoint demo\` at --speed 1 (each job runs once a minute, staggered, its history back-filled over the 7 days before now, so runs stop when it reaches today after about 14 minutes; event logs of each job's newest 3 runs kept), started as a user would; the sign-in link was printed after ${(readyMs / 1000).toFixed(1)} s. RSS sums the whole process tree; data is the data directory on disk; CPU is the tree's share of one core since the previous checkpoint.`,
+  `\`setpoint demo\` at --speed 1 (each job runs once a minute, staggered, its history back-filled over the 7 days before now, so runs stop when it reaches today after about 14 minutes; the event log of each job's newest run kept, and each terminated cluster's task-level detail dropped from the emulator two simulated days after its logs were delivered), started as a user would; the sign-in link was printed after ${(readyMs / 1000).toFixed(1)} s. RSS sums the whole process tree; data is the data directory on disk; CPU is the tree's share of one core since the previous checkpoint.`,
   '',
   '| at | RSS | data | CPU | learning | runs | runs dated after now |',
   '| --- | --- | --- | --- | --- | --- | --- |',

@@ -52,6 +52,11 @@ export interface EmulatorOptions {
   nodeSpecs?: NodeSpecSource;
   /** Service principals and token lifetime of the OAuth issuers (Databricks and Entra ID). */
   oauth?: OAuthOptions;
+  /**
+   * Simulated ms a terminated cluster's Spark detail (tasks, stages, jobs) is kept after its logs were
+   * delivered; unset keeps it. Long-running emulators (the demo) set it to keep memory flat.
+   */
+  clusterDetailRetentionMs?: number;
   /** Billing lag and restatements of the system tables. */
   systemTables?: SystemTablesOptions;
   /** SQL warehouses, execution time, chunk size and grants of the Statement Execution API. */
@@ -110,6 +115,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     workspaceId,
     region: 'us-west-2',
     s3Logs,
+    clusterDetailRetentionMs: options.clusterDetailRetentionMs,
   });
   const context: EmulatorContext = {
     state,

@@ -2,6 +2,7 @@ import type { SimClusterSpec } from '../physics/cluster-spec.js';
 import type { EventLogEntry } from '../physics/event-log-writer.js';
 import type { WorkloadSegment } from '../physics/simulate-cluster.js';
 import type { ClusterSimulation, SimulationIdentity } from '../physics/simulation-types.js';
+import type { BusyByMinute } from './cluster-busy.js';
 import type {
   DestinationConfig,
   JobClusterSettings,
@@ -72,6 +73,11 @@ export interface ClusterRecord {
   lastLogAttemptMs?: number;
   finalLogsDelivered: boolean;
   eventLog?: EventLogEntry[];
+  /**
+   * Set when the cluster's Spark detail (tasks, stages, jobs) was retired after its logs were delivered:
+   * the per-minute summary the system tables still need.
+   */
+  retiredBusyByMinute?: BusyByMinute;
 }
 
 export interface DestinationRecord {

@@ -4,6 +4,7 @@ import { MinHeap } from '../physics/min-heap.js';
 import { simulateCluster } from '../physics/simulate-cluster.js';
 import type { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { invalidParameter } from './api-errors.js';
+import { busyByMinute } from './cluster-busy.js';
 import { clusterTimes } from './cluster-timeline.js';
 import type {
   ClusterRecord,
@@ -42,6 +43,13 @@ export interface RunEngineDeps {
   region: string;
   /** Receives logs of clusters whose `cluster_log_conf` is S3. */
   s3Logs?: LogSink | undefined;
+  /**
+   * How long (simulated ms) after a cluster terminates and its logs are delivered the engine keeps its
+   * Spark detail (every task, stage and job of the simulation). Afterwards only what the APIs and system
+   * tables still read stays: timeline, executors, node usage, cost and a per-minute summary of busy cores.
+   * Unset keeps the detail for the emulator's lifetime.
+   */
+  clusterDetailRetentionMs?: number | undefined;
 }
 
 export interface StartRunRequest {
@@ -302,6 +310,7 @@ export class RunEngine {
     for (const cluster of clusters.values()) {
       state.clusters.set(cluster.clusterId, cluster);
       this.scheduleLogDelivery(cluster);
+      this.scheduleDetailRetirement(cluster);
     }
     this.scheduleNotifications(run);
     this.catchUp();
@@ -460,6 +469,20 @@ export class RunEngine {
     this.scheduleFinalDelivery(cluster);
   }
 
+  /** Cancelling only ever brings termination forward, so the first date stays late enough. */
+  private scheduleDetailRetirement(cluster: ClusterRecord, atMs?: number): void {
+    const retentionMs = this.deps.clusterDetailRetentionMs;
+    if (retentionMs === undefined) return;
+    this.schedule(atMs ?? clusterTimes(cluster).terminatedMs + retentionMs, () => {
+      // a log delivery still to come renders the event log from the detail: ask again later
+      if (cluster.spec.cluster_log_conf !== undefined && !cluster.finalLogsDelivered) {
+        this.scheduleDetailRetirement(cluster, this.deps.clock.now() + Math.max(retentionMs, 60_000));
+        return;
+      }
+      retireClusterDetail(cluster);
+    });
+  }
+
   /** Databricks guarantees delivery of everything up to termination, a few minutes after it. */
   private scheduleFinalDelivery(cluster: ClusterRecord): void {
     if (!cluster.spec.cluster_log_conf) return;
@@ -486,4 +509,15 @@ export class RunEngine {
       cluster.eventLog = undefined;
     });
   }
+}
+
+/**
+ * Drops a terminated cluster's Spark detail, which only the event log (already delivered) and the
+ * system tables' busy-core figures read, keeping the per-minute summary of the latter.
+ */
+export function retireClusterDetail(cluster: ClusterRecord): void {
+  if (cluster.retiredBusyByMinute) return;
+  cluster.retiredBusyByMinute = busyByMinute(cluster);
+  cluster.simulation = { ...cluster.simulation, tasks: [], stages: [], jobs: [] };
+  cluster.eventLog = undefined;
 }

@@ -98,6 +98,8 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     clockSpeed: options.clockSpeed ?? 7200,
     ...(options.startTimeMs === undefined ? {} : { startTimeMs: options.startTimeMs }),
     rateLimitScale: 0,
+    // a terminated cluster's task-level detail is dropped once its logs are out, so memory stays flat
+    clusterDetailRetentionMs: workspaceLogLifetimeMs,
   });
   const config = loadConfig(
     { dataDir: options.dataDir, port: options.port },

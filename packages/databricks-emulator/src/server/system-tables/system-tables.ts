@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import Database from 'better-sqlite3';
 import { photonDbuMultiplier } from '../../physics/cost.js';
+import { busyByMinute } from '../cluster-busy.js';
 import { clusterTimes } from '../cluster-timeline.js';
 import { driverInstanceId } from '../cluster-views.js';
 import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.js';
@@ -255,29 +256,9 @@ export class SystemTables {
     this.writeBilling(cluster);
   }
 
-  /** Cluster-wide busy share of worker cores per minute, from the simulated tasks. */
-  private busyPerMinute(cluster: ClusterRecord): Map<number, { busyCoreMs: number; shuffleBytes: number }> {
-    const perMinute = new Map<number, { busyCoreMs: number; shuffleBytes: number }>();
-    for (const task of cluster.simulation.tasks) {
-      const start = cluster.requestedAtMs + task.launchMs;
-      const end = cluster.requestedAtMs + task.finishMs;
-      if (end <= start) continue;
-      const cpuShare = Math.min(1, task.metrics.cpuNs / 1e6 / Math.max(1, task.metrics.runMs));
-      const shuffle = task.metrics.shuffleRemoteBytes + task.metrics.shuffleWriteBytes;
-      for (let minute = Math.floor(start / minuteMs) * minuteMs; minute < end; minute += minuteMs) {
-        const overlap = Math.min(end, minute + minuteMs) - Math.max(start, minute);
-        const entry = perMinute.get(minute) ?? { busyCoreMs: 0, shuffleBytes: 0 };
-        entry.busyCoreMs += overlap * cpuShare;
-        entry.shuffleBytes += (shuffle * overlap) / (end - start);
-        perMinute.set(minute, entry);
-      }
-    }
-    return perMinute;
-  }
-
   private writeNodeTimeline(cluster: ClusterRecord): void {
     const nodes = this.nodesOf(cluster);
-    const busy = this.busyPerMinute(cluster);
+    const busy = busyByMinute(cluster);
     const noise = createRandom(deriveSeed(this.deps.seed, cluster.clusterId, 'node-timeline'));
     const workerCoresAt = (minute: number) =>
       nodes

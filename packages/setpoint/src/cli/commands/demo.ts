@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
 import { defaultBackfillDays, demoPace, runPaced } from '../../demo/demo-pace.js';
+import { demoStorageEnv } from '../../demo/demo-storage.js';
 import { overallSummary, summarizeProject } from '../../demo/loop-summary.js';
 import { stopOnSignals } from '../../server/start-server.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
@@ -66,9 +67,7 @@ export function registerDemoCommand(program: Command): void {
         log: progress,
         ...(options.headless ? {} : { clockSpeed: pace.clockSpeed, startTimeMs: pace.startTimeMs }),
         env: {
-          // bounded storage: the demo keeps the event logs of each job's newest runs only
-          SETPOINT_EVENTLOG_RETENTION_RUNS: '3',
-          SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS: '15',
+          ...demoStorageEnv,
           // JSON goes to stdout alone; the server's log lines would interleave with it
           ...(options.json ? { SETPOINT_LOG_LEVEL: 'silent' } : {}),
         },
