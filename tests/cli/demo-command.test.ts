@@ -19,14 +19,18 @@ interface DemoSummary {
 }
 
 describe('setpoint demo --headless', () => {
-  it('runs every emulator job through the closed loop and prints the summary as JSON', async () => {
+  it('runs every emulator job and EMR workload through the closed loop and prints the summary as JSON', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'setpoint-demo-')), 'demo');
 
     const result = await runCli(['demo', '--headless', '--runs', '2', '--json', '--data-dir', dataDir]);
 
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout) as DemoSummary;
-    expect(summary.projects).toHaveLength(11);
+    // eleven Databricks projects and the EMR account's three workloads
+    expect(summary.projects).toHaveLength(14);
+    expect(summary.projects.map((project) => project.project)).toEqual(
+      expect.arrayContaining(['orders-nightly', 'clickstream-sessions', 'ledger-sort']),
+    );
     for (const project of summary.projects) {
       expect(project.firstCost).toBeGreaterThan(0);
       expect(project.lastCost).toBeGreaterThan(0);
