@@ -19,14 +19,18 @@ interface DemoSummary {
 }
 
 describe('setpoint demo --headless', () => {
-  it('runs every emulator job through the closed loop and prints the summary as JSON', async () => {
+  it('runs every emulator job and EMR workload through the closed loop and prints the summary as JSON', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'setpoint-demo-')), 'demo');
 
     const result = await runCli(['demo', '--headless', '--runs', '2', '--json', '--data-dir', dataDir]);
 
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout) as DemoSummary;
-    expect(summary.projects).toHaveLength(11);
+    // eleven Databricks projects and the EMR account's three workloads
+    expect(summary.projects).toHaveLength(14);
+    expect(summary.projects.map((project) => project.project)).toEqual(
+      expect.arrayContaining(['orders-nightly', 'clickstream-sessions', 'ledger-sort']),
+    );
     for (const project of summary.projects) {
       expect(project.firstCost).toBeGreaterThan(0);
       expect(project.lastCost).toBeGreaterThan(0);
@@ -84,6 +88,34 @@ describe('setpoint demo (dashboard)', () => {
       // its runs count in "Spend, last 30 days".
       const oldest = Math.min(...runs.flatMap((run) => (run.ended_at === null ? [] : [run.ended_at])));
       expect(Date.now() - oldest).toBeLessThan(8 * 86_400_000);
+
+      // The EMR account sits beside the workspace, its three workloads are projects, and the loop keeps
+      // running them: a project gets runs beyond the one imported, each costed, none after now.
+      const accounts = await get<{ items: { id: string; region: string }[] }>('/api/v1/emr/accounts');
+      expect(accounts.items).toHaveLength(1);
+      const everyProject = await get<{ items: { id: string; name: string; workspace_id: string | null }[] }>(
+        '/api/v1/projects?limit=100',
+      );
+      const emrProjects = everyProject.items.filter(
+        (project) => project.workspace_id === accounts.items[0]?.id,
+      );
+      expect(emrProjects.map((project) => project.name).sort()).toEqual([
+        'clickstream-sessions',
+        'ledger-sort',
+        'orders-nightly',
+      ]);
+      const emrRuns = await eventually(async () => {
+        const page = await get<{
+          items: { external_run_id: string; ended_at: number | null; cost: { total_usd: number } | null }[];
+        }>(`/api/v1/projects/${emrProjects[0]?.id}/runs`);
+        const costed = page.items.filter((run) => run.cost !== null);
+        return costed.length >= 2 ? costed : undefined;
+      }, 120_000);
+      for (const run of emrRuns) {
+        expect(run.external_run_id).toMatch(/^j-[A-Z0-9]+:s-[A-Z0-9]+$/);
+        expect(run.cost?.total_usd).toBeGreaterThan(0);
+        expect(run.ended_at ?? 0).toBeLessThanOrEqual(Date.now());
+      }
     } finally {
       demo.kill('SIGINT');
     }

@@ -12,6 +12,9 @@ const LoginPage = lazy(() =>
 const WorkspacesPage = lazy(() =>
   import('./pages/workspaces-page.js').then((module) => ({ default: module.WorkspacesPage })),
 );
+const EmrAccountsPage = lazy(() =>
+  import('./pages/emr/emr-accounts-page.js').then((module) => ({ default: module.EmrAccountsPage })),
+);
 const SettingsPage = lazy(() =>
   import('./pages/settings-page.js').then((module) => ({ default: module.SettingsPage })),
 );
@@ -68,6 +71,7 @@ function SignedInRoutes({ theme, toggleTheme }: { theme: 'light' | 'dark'; toggl
         <Route path="/projects/:id/:tab" element={<Lazy page={<ProjectPage />} />} />
         <Route path="/discover" element={<Lazy page={<DiscoverPage />} />} />
         <Route path="/workspaces" element={<Lazy page={<WorkspacesPage />} />} />
+        <Route path="/emr" element={<Lazy page={<EmrAccountsPage />} />} />
         <Route path="/settings" element={<Lazy page={<SettingsPage />} />} />
         <Route path="/notifications" element={<Lazy page={<NotificationsPage />} />} />
         <Route path="/audit" element={<Lazy page={<AuditPage />} />} />

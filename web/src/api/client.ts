@@ -64,6 +64,8 @@ export interface RequestOptions {
   /** A 401 from this call is an answer, not a reason to leave the page (the session probe). */
   expectUnauthorized?: boolean;
   signal?: AbortSignal;
+  /** The answer is text (an export in HCL or JSON shown verbatim), returned unparsed. */
+  asText?: boolean;
 }
 
 /**
@@ -92,6 +94,7 @@ export async function apiRequest<T>(method: Method, path: string, options: Reque
   }
   const text = await response.text();
   let body: unknown = null;
+  if (options.asText && response.ok) return text as T;
   if (text) {
     try {
       body = JSON.parse(text);

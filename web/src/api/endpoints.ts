@@ -178,6 +178,7 @@ export const endpoints = {
     api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),
 
   workspaces: (signal?: AbortSignal) => fetchAll<Workspace>('/api/v1/workspaces', signal),
+  workspace: (id: string) => api.get<Workspace>(`/api/v1/workspaces/${enc(id)}`),
   createWorkspace: (body: Record<string, unknown>) => api.post<Workspace>('/api/v1/workspaces', body),
   updateWorkspace: (id: string, body: Record<string, unknown>) =>
     api.patch<Workspace>(`/api/v1/workspaces/${enc(id)}`, body),

@@ -18,7 +18,12 @@ import { useThemeName } from '../shell/theme.js';
 
 export function DiscoverPage() {
   const [params, setParams] = useSearchParams();
-  const workspaces = useApi('workspaces', (signal) => endpoints.workspaces(signal));
+  // EMR accounts discover their workloads on their own page (`/emr`).
+  const workspaces = useApi('workspaces', (signal) =>
+    endpoints
+      .workspaces(signal)
+      .then((items) => items.filter((workspace) => workspace.platform === 'databricks')),
+  );
   const chosen = params.get('workspace');
 
   return (

@@ -72,7 +72,12 @@ function toBody(form: WorkspaceForm, editing: boolean): Record<string, unknown> 
 
 export function WorkspacesPage() {
   const { canChange } = useSession();
-  const list = useApi('workspaces', (signal) => endpoints.workspaces(signal));
+  // AWS accounts read through EMR are workspaces too; they have their own page (`/emr`).
+  const list = useApi('workspaces', (signal) =>
+    endpoints
+      .workspaces(signal)
+      .then((items) => items.filter((workspace) => workspace.platform === 'databricks')),
+  );
   const [editing, setEditing] = useState<Workspace | 'new' | null>(null);
   const [checks, setChecks] = useState<{
     workspace: string;
@@ -173,11 +178,7 @@ export function WorkspacesPage() {
                       {workspace.cloud}
                       {workspace.region ? ` · ${workspace.region}` : ''}
                     </td>
-                    <td>
-                      {workspace.host ?? (
-                        <Missing reason="No host recorded: EMR accounts are reached through the AWS API." />
-                      )}
-                    </td>
+                    <td>{workspace.host ?? <Missing reason="No host recorded for this workspace." />}</td>
                     <td>
                       {workspace.plan_type ?? <Missing reason="No plan type was given for this workspace." />}
                     </td>

@@ -9,6 +9,7 @@ const nav = [
   { to: '/projects', label: 'Projects' },
   { to: '/discover', label: 'Discover' },
   { to: '/workspaces', label: 'Workspaces' },
+  { to: '/emr', label: 'EMR accounts' },
   { to: '/notifications', label: 'Notifications' },
   { to: '/audit', label: 'Audit trail', admin: true },
   { to: '/users', label: 'Users', admin: true },

@@ -14,6 +14,7 @@ import { FaultInjector, type FaultRuleInput } from './faults.js';
 import { registerFilesRoutes } from './files-routes.js';
 import { createJob, registerJobsRoutes } from './jobs-routes.js';
 import { type S3DeliveryOptions, S3LogSink } from './log-delivery-s3.js';
+import { MemoryS3Store, registerMemoryS3Routes } from './memory-s3.js';
 import type { NodeSpecSource } from './node-specs.js';
 import { registerNotificationRoutes } from './notification-routes.js';
 import { OAuthIssuer, type OAuthOptions, registerOAuthRoutes } from './oauth.js';
@@ -48,6 +49,11 @@ export interface EmulatorOptions {
   stateDirectory?: string;
   /** Deliver logs of clusters with an S3 `cluster_log_conf` to this S3-compatible store. */
   s3LogDelivery?: S3DeliveryOptions;
+  /**
+   * Without `s3LogDelivery`: keep S3 logs in memory and serve them at `${url}/s3` (GetObject,
+   * ListObjectsV2, path-style), so EMR steps' event logs are collectable with no S3 server (the demo).
+   */
+  memoryS3?: boolean;
   /** Instance specs list-node-types reports instead of the simulator's own table. */
   nodeSpecs?: NodeSpecSource;
   /** Service principals and token lifetime of the OAuth issuers (Databricks and Entra ID). */
@@ -70,6 +76,8 @@ export interface Emulator {
   context: EmulatorContext;
   /** The emulated EMR account's clusters. */
   emr: EmrEngine;
+  /** The in-memory S3 store behind `/s3`, when `memoryS3` was asked for. */
+  memoryS3: MemoryS3Store | undefined;
   token: string;
   oauth: OAuthIssuer;
   systemTables: SystemTables;
@@ -103,7 +111,9 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   for (const rule of options.faults ?? []) faults.add(rule);
   const webhooks = new WebhookSender(state, faults, workspaceId);
   const workloads = options.workloads ?? new WorkloadRegistry();
-  const s3Logs = options.s3LogDelivery ? new S3LogSink(options.s3LogDelivery) : undefined;
+  const s3Delivery = options.s3LogDelivery ? new S3LogSink(options.s3LogDelivery) : undefined;
+  const memoryS3 = !s3Delivery && options.memoryS3 ? new MemoryS3Store() : undefined;
+  const s3Logs = s3Delivery ?? memoryS3;
   const engine = new RunEngine({
     state,
     fs,
@@ -223,6 +233,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     s3: s3Logs,
   });
   registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [] });
+  if (memoryS3) registerMemoryS3Routes(app, memoryS3);
 
   if (options.preloadJobs ?? true)
     for (const settings of shippedJobSettings(options.cloud)) createJob(context, settings);
@@ -231,6 +242,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     app,
     context,
     emr,
+    memoryS3,
     token,
     oauth,
     systemTables,
@@ -239,7 +251,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
       systemTables.close();
       await app.close();
       await webhooks.settle();
-      await s3Logs?.close();
+      await s3Delivery?.close();
     },
   };
 }

@@ -6,6 +6,7 @@ import { databricksIntegrationOf } from '../platforms/databricks/databricks-plat
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 import type { Run } from '../service/runs/run-service.js';
+import { type EmrDemo, startEmrWorkloads } from './emr-workloads.js';
 import { loadEmulator } from './load-emulator.js';
 
 export interface DriverOptions {
@@ -26,6 +27,11 @@ export interface DriverOptions {
    * cluster's `cluster_log_conf` is removed, so no event log is ever delivered.
    */
   agentless?: boolean;
+  /**
+   * Add an EMR account on the emulator's EMR face with recurring workloads on transient clusters (their
+   * event logs in the emulator's in-memory S3), imported with auto-apply on like the Databricks jobs.
+   */
+  emr?: boolean;
 }
 
 export interface ProjectRun {
@@ -100,6 +106,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     rateLimitScale: 0,
     // a terminated cluster's task-level detail is dropped once its logs are out, so memory stays flat
     clusterDetailRetentionMs: workspaceLogLifetimeMs,
+    ...(options.emr ? { memoryS3: true } : {}),
   });
   const config = loadConfig(
     { dataDir: options.dataDir, port: options.port },
@@ -180,6 +187,13 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     });
     log(`imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s))`);
   }
+  const emr: EmrDemo | undefined = options.emr
+    ? await startEmrWorkloads(emulator, server, waitFor, log)
+    : undefined;
+  const emrJobs = new Set(emr?.jobs.map((job) => job.jobId));
+  // The imported first runs are collected while the loop starts: waiting here would let the emulated
+  // clock run ahead of the paced demo's schedule.
+  if (emr) jobs.push(...emr.jobs);
 
   async function runsOf(projectId: string): Promise<ProjectRun[]> {
     const page = await services.runs.list(projectId, { limit: 500, offset: 0 });
@@ -225,6 +239,16 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     }
   }
 
+  /** Starts one run of a job; resolves with the run's external id once the platform has it. */
+  async function startRun(job: ClosedLoop['jobs'][number], signal?: AbortSignal): Promise<string> {
+    if (emr && emrJobs.has(job.jobId)) {
+      const { clusterId, stepId } = await emr.launch(job, signal);
+      await emr.collect(job, clusterId, stepId);
+      return `${clusterId}:${stepId}`;
+    }
+    return databricks.runNow(job.jobId);
+  }
+
   let roundNumber = 0;
   return {
     emulator,
@@ -234,9 +258,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     runsOf,
     async round() {
       roundNumber += 1;
-      const started = await Promise.all(
-        jobs.map(async (job) => ({ job, runId: await databricks.runNow(job.jobId) })),
-      );
+      const started = await Promise.all(jobs.map(async (job) => ({ job, runId: await startRun(job) })));
       for (const { job, runId } of started) {
         await waitFor(
           async () => ((await digested(job.projectIds, runId)) ? true : undefined),
@@ -251,17 +273,19 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       log(`round ${roundNumber} done`);
     },
     async runJob(job, signal) {
-      const runId = await databricks.runNow(job.jobId);
+      const runId = await startRun(job, signal);
       await waitFor(
         async () => ((await runDigested(job.projectIds, runId)) ? true : undefined),
         `run ${runId} of ${job.name}`,
         signal ? { signal } : {},
       );
       emulator.context.fs.expireFilesBefore(emulator.context.clock.now() - workspaceLogLifetimeMs);
+      emulator.memoryS3?.expireBefore(emulator.context.clock.now() - workspaceLogLifetimeMs);
     },
     setSlaFromFirstRun,
     workspaceNow: () => emulator.context.clock.now(),
     async close() {
+      emr?.close();
       await server.stop();
       await emulator.close();
     },

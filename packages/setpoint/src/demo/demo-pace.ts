@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { ClosedLoop } from './closed-loop-driver.js';
 
 /** How the interactive demo spaces runs so a person can follow learning, then optimizing. */
@@ -59,6 +60,8 @@ export async function runPaced(
 ): Promise<'stopped' | 'caught-up'> {
   const now = options.now ?? Date.now;
   const started = now();
+  // Every job waits on the one signal (its sleep, its run): one listener each is expected, not a leak.
+  setMaxListeners(Math.max(10, 2 * loop.jobs.length + 2), options.signal);
   let caughtUp = false;
   await Promise.all(
     loop.jobs.map(async (job, index) => {

@@ -20,13 +20,27 @@ export interface ProjectData {
   appliedConfigs: AppliedConfig[] | null;
   /** DBU cost estimated and billed per run, by run id; empty when the workspace reads no system tables. */
   billing: Map<string, RunBilling>;
+  /** The platform of the project's workspace (its platform tabs); null without a workspace. */
+  platform: string | null;
 }
 
 const startOf = (run: Run) => run.started_at ?? run.created_at;
 
+/** The platform of the project's workspace; null without one, or when it was removed since. */
+async function platformOf(project: Project): Promise<string | null> {
+  if (!project.workspace_id) return null;
+  return endpoints.workspace(project.workspace_id).then(
+    (workspace) => workspace.platform,
+    (error: unknown) => {
+      if (error instanceof ApiError && error.status === 404) return null;
+      throw error;
+    },
+  );
+}
+
 export async function loadProjectData(id: string, signal: AbortSignal): Promise<ProjectData> {
-  const [project, runs, recommendations, appliedConfigs, billing] = await Promise.all([
-    endpoints.project(id),
+  const [{ project, platform }, runs, recommendations, appliedConfigs, billing] = await Promise.all([
+    endpoints.project(id).then(async (project) => ({ project, platform: await platformOf(project) })),
     endpoints.runs(id, signal),
     endpoints.recommendations(id, signal).catch((error: unknown) => {
       if (error instanceof ApiError && error.notAvailable) return null;
@@ -56,5 +70,6 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
       : null,
     appliedConfigs,
     billing: new Map(billing.map((row) => [row.run_id, row])),
+    platform,
   };
 }

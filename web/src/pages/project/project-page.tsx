@@ -5,6 +5,7 @@ import { toInsightRun } from '../../api/insight-runs.js';
 import { useApi } from '../../api/use-api.js';
 import { LoadView } from '../../components/load-view.js';
 import { PhaseBadge } from '../../components/phase-badge.js';
+import { emrProjectTab } from '../emr/emr-project-tab.js';
 import { MetricsTab } from './metrics-tab.js';
 import { loadProjectData, type ProjectData } from './project-data.js';
 import { RecommendationTab } from './recommendation-tab.js';
@@ -22,12 +23,19 @@ const tabs = [
   { id: 'settings', label: 'Settings' },
 ] as const;
 
-type TabId = (typeof tabs)[number]['id'];
+/** Tabs a platform adds to its projects' pages, shown when the project's workspace is of that platform. */
+const platformTabs = [emrProjectTab] as const;
+
+type TabId = (typeof tabs)[number]['id'] | (typeof platformTabs)[number]['id'];
+
+const tabsOf = (platform: string | null) => [
+  ...tabs,
+  ...platformTabs.filter((entry) => entry.platform === platform),
+];
 
 export function ProjectPage() {
   const { id = '', tab = 'summary' } = useParams();
   const { result, reload, setResult } = useApi(`project:${id}`, (signal) => loadProjectData(id, signal));
-  const active: TabId = tabs.some((entry) => entry.id === tab) ? (tab as TabId) : 'summary';
 
   return (
     <div className="page">
@@ -38,7 +46,7 @@ export function ProjectPage() {
         {(data) => (
           <ProjectView
             data={data}
-            active={active}
+            tab={tab}
             reload={reload}
             replaceProject={(project) => setResult({ state: 'ready', data: { ...data, project } })}
           />
@@ -50,12 +58,12 @@ export function ProjectPage() {
 
 function ProjectView({
   data,
-  active,
+  tab,
   reload,
   replaceProject,
 }: {
   data: ProjectData;
-  active: TabId;
+  tab: string;
   reload(): void;
   replaceProject(project: ProjectData['project']): void;
 }) {
@@ -69,6 +77,9 @@ function ProjectView({
     [runs, project.settings.slaMinutes],
   );
   const base = `/projects/${encodeURIComponent(project.id)}`;
+  const shown = tabsOf(data.platform);
+  const active: TabId = shown.find((entry) => entry.id === tab)?.id ?? 'summary';
+  const PlatformTab = platformTabs.find((entry) => entry.id === active)?.Tab;
   return (
     <>
       <header className="page-header project-header">
@@ -88,7 +99,7 @@ function ProjectView({
         <PhaseBadge project={project} />
       </header>
       <nav className="tabs" aria-label="Project sections">
-        {tabs.map((entry) => (
+        {shown.map((entry) => (
           <NavLink
             key={entry.id}
             to={entry.id === 'summary' ? base : `${base}/${entry.id}`}
@@ -100,13 +111,14 @@ function ProjectView({
           </NavLink>
         ))}
       </nav>
-      <section className="tab-panel" aria-label={tabs.find((entry) => entry.id === active)?.label}>
+      <section className="tab-panel" aria-label={shown.find((entry) => entry.id === active)?.label}>
         {active === 'summary' && <SummaryTab data={data} summary={summary} />}
         {active === 'timeline' && <TimelineTab data={data} />}
         {active === 'metrics' && <MetricsTab data={data} />}
         {active === 'recommendation' && <RecommendationTab data={data} reload={reload} />}
         {active === 'runs' && <RunsTab data={data} />}
         {active === 'settings' && <SettingsTab project={project} onSaved={replaceProject} />}
+        {PlatformTab && <PlatformTab data={data} reload={reload} />}
       </section>
     </>
   );

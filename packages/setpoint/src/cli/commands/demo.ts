@@ -48,7 +48,7 @@ export function registerDemoCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nStarts an emulated workspace, imports all its jobs with auto-apply on, and runs each job once a\nminute (staggered), back-filled over the --days before now so that no run lies after now; watch\nlearning, then optimizing, in the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json',
+      '\nStarts an emulated Databricks workspace and an emulated AWS account (EMR), imports all their jobs\nand recurring EMR workloads with auto-apply on, and runs each job once a\nminute (staggered), back-filled over the --days before now so that no run lies after now; watch\nlearning, then optimizing, in the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json',
     )
     .action(async (options) => {
       const runs = parseNumberOption('--runs', options.runs, { whole: true, min: 1 });
@@ -65,6 +65,7 @@ export function registerDemoCommand(program: Command): void {
         dataDir: options.dataDir,
         seed,
         log: progress,
+        emr: true,
         ...(options.headless ? {} : { clockSpeed: pace.clockSpeed, startTimeMs: pace.startTimeMs }),
         env: {
           ...demoStorageEnv,

@@ -1,0 +1,204 @@
+import { EMRClient, RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-sdk/client-emr';
+import type { RunningEmulator } from '@setpoint/databricks-emulator';
+import { emrIntegrationOf } from '../platforms/emr/emr-platform.js';
+import type { RunningServer } from '../server/start-server.js';
+
+/** The demo's EMR workloads: recurring Spark steps on transient clusters, each sized once by hand. */
+const workloads = [
+  {
+    key: 'orders-nightly',
+    script: 's3://demo-jobs/join-heavy-etl.py',
+    groups: [
+      { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+      { InstanceRole: 'CORE', InstanceType: 'r5.2xlarge', InstanceCount: 2 },
+      { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'r5.2xlarge', InstanceCount: 6 },
+    ],
+  },
+  {
+    key: 'clickstream-sessions',
+    script: 's3://demo-jobs/skewed-join.py',
+    groups: [
+      { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+      { InstanceRole: 'CORE', InstanceType: 'm5.2xlarge', InstanceCount: 3 },
+      { InstanceRole: 'TASK', InstanceType: 'm5.2xlarge', InstanceCount: 4 },
+    ],
+  },
+  {
+    key: 'ledger-sort',
+    script: 's3://demo-jobs/spill-heavy-sort.py',
+    groups: [
+      { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+      { InstanceRole: 'CORE', InstanceType: 'r5.xlarge', InstanceCount: 4 },
+    ],
+  },
+] as const;
+
+/** The emulated EMR account's region (the emulator's EMR face answers for one region). */
+export const demoEmrRegion = 'us-east-1';
+const projectTagKey = 'setpoint:project-id';
+/** The emulator accepts any signed request; these keys open nothing else. */
+const demoKeys = { accessKeyId: 'AKIADEMOEMULATOR0000', secretAccessKey: 'emulated-account-secret' };
+const recommendationTagKey = 'setpoint:recommendation-id';
+
+type RunJobFlowRequest = RunJobFlowCommandInput;
+
+export interface EmrDemoJob {
+  jobId: string;
+  name: string;
+  projectIds: string[];
+}
+
+export interface EmrDemo {
+  accountId: string;
+  jobs: EmrDemoJob[];
+  /** Launches the workload's next transient cluster and returns its cluster and step ids once the step ended. */
+  launch(job: EmrDemoJob, signal?: AbortSignal): Promise<{ clusterId: string; stepId: string }>;
+  /** Queues the collection of a finished step for the job's project. */
+  collect(job: EmrDemoJob, clusterId: string, stepId: string): Promise<void>;
+  close(): void;
+}
+
+type Wait = <T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  options?: { signal?: AbortSignal },
+) => Promise<T>;
+
+/**
+ * An EMR account on the emulator's EMR face (its event logs in the emulator's in-memory S3), with the
+ * demo's workloads launched once, discovered and imported like a person would, auto-apply on. Each next
+ * launch takes the project's latest recommendation into RunJobFlow, as Setpoint's Airflow hook does for
+ * `EmrCreateJobFlowOperator`, so the runs close the loop.
+ */
+export async function startEmrWorkloads(
+  emulator: RunningEmulator,
+  server: RunningServer,
+  waitFor: Wait,
+  log: (line: string) => void,
+): Promise<EmrDemo> {
+  const services = server.services;
+  const integration = emrIntegrationOf(services);
+  // The launcher a team's scheduler would be: the AWS SDK against the emulator's EMR face.
+  const launcher = new EMRClient({ endpoint: emulator.url, region: demoEmrRegion, credentials: demoKeys });
+  const account = await integration.accounts.create(
+    {
+      name: 'Emulated AWS account (EMR)',
+      connection: {
+        region: demoEmrRegion,
+        credentials: { kind: 'access-keys', ...demoKeys },
+        endpoint: emulator.url,
+        s3Endpoint: `${emulator.url}/s3`,
+      },
+      rule: { kind: 'tag', key: projectTagKey },
+    },
+    'demo',
+  );
+  const jobs: EmrDemoJob[] = workloads.map((workload) => ({
+    jobId: `emr:${workload.key}`,
+    name: workload.key,
+    projectIds: [],
+  }));
+  const byJob = new Map(jobs.map((job, index) => [job.jobId, workloads[index]!]));
+
+  async function instancesFor(
+    job: EmrDemoJob,
+  ): Promise<{ request: Partial<RunJobFlowRequest>; tags: string[] }> {
+    const workload = byJob.get(job.jobId)!;
+    const base = { Instances: { KeepJobFlowAliveWhenNoSteps: false, InstanceGroups: [...workload.groups] } };
+    const projectId = job.projectIds[0];
+    if (!projectId) return { request: base as Partial<RunJobFlowRequest>, tags: [] };
+    const project = await services.projects.get(projectId);
+    const latest = await services.recommendations.latest(projectId).catch(() => undefined);
+    if (!project.settings.autoApply || latest?.state !== 'SUCCESS' || !latest.configuration)
+      return { request: base as Partial<RunJobFlowRequest>, tags: [] };
+    const recommended = latest.configuration as {
+      Instances?: Record<string, unknown>;
+      ManagedScalingPolicy?: unknown;
+    };
+    return {
+      request: {
+        Instances: { ...recommended.Instances, KeepJobFlowAliveWhenNoSteps: false },
+        ...(recommended.ManagedScalingPolicy
+          ? { ManagedScalingPolicy: recommended.ManagedScalingPolicy }
+          : {}),
+      } as Partial<RunJobFlowRequest>,
+      tags: [latest.id],
+    };
+  }
+
+  async function launch(job: EmrDemoJob, signal?: AbortSignal) {
+    const workload = byJob.get(job.jobId)!;
+    const { request, tags } = await instancesFor(job);
+    const day = new Date(emulator.context.clock.now()).toISOString().slice(0, 16).replace(':', '');
+    const { JobFlowId } = await launcher.send(
+      new RunJobFlowCommand({
+        Name: `${workload.key}-${day}`,
+        ReleaseLabel: 'emr-7.2.0',
+        LogUri: 's3://demo-emr-logs/logs/',
+        Tags: [
+          { Key: projectTagKey, Value: workload.key },
+          ...tags.map((id) => ({ Key: recommendationTagKey, Value: id })),
+        ],
+        Configurations: [
+          {
+            Classification: 'spark-defaults',
+            Properties: { 'spark.eventLog.dir': 's3a://demo-spark-events/apps' },
+          },
+        ],
+        Steps: [
+          {
+            Name: workload.key,
+            ActionOnFailure: 'TERMINATE_CLUSTER',
+            HadoopJarStep: {
+              Jar: 'command-runner.jar',
+              Args: ['spark-submit', '--deploy-mode', 'cluster', workload.script],
+            },
+          },
+        ],
+        ...request,
+      } as RunJobFlowRequest),
+    );
+    const cluster = emulator.emr.cluster(JobFlowId ?? '');
+    const step = cluster.steps[0];
+    if (!step) throw new Error(`cluster ${cluster.id} has no step`);
+    await waitFor(
+      async () => {
+        emulator.emr.catchUp();
+        return step.logsDelivered ? true : undefined;
+      },
+      `step ${step.id} of ${workload.key}`,
+      signal ? { signal } : {},
+    );
+    return { clusterId: cluster.id, stepId: step.id };
+  }
+
+  // One run of each, then discovery groups them by the project tag and import makes the projects.
+  const first = await Promise.all(jobs.map((job) => launch(job)));
+  const { imported } = await integration.importWorkloads(
+    account.id,
+    {
+      keys: workloads.map((workload) => workload.key),
+      sinceDays: 30,
+      settings: { autoApply: true },
+      collectHistory: true,
+    },
+    'demo',
+  );
+  for (const entry of imported) {
+    const job = jobs.find((candidate) => candidate.name === entry.key);
+    job?.projectIds.push(entry.projectId);
+    log(`imported EMR workload ${entry.key} (${entry.queuedRuns} run(s) queued)`);
+  }
+  log(`launched ${first.length} EMR clusters`);
+
+  return {
+    accountId: account.id,
+    jobs,
+    launch,
+    async collect(job, clusterId, stepId) {
+      for (const projectId of job.projectIds)
+        await integration.enqueueCollect(account.id, clusterId, stepId, projectId);
+    },
+    close: () => launcher.destroy(),
+  };
+}
