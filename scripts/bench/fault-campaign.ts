@@ -26,6 +26,10 @@ const clusterReport = readFileSync(path.join(fixtures, 'cluster-report.json'));
 const uploadCapBytes = 256 * 1024 * 1024;
 const terminal = new Set(['DONE', 'FAILED']);
 const healthBoundMs = 1000;
+/** `SETPOINT_FAULTS_ONLY=<text>` runs only the classes whose "attack database" contains the text. */
+const only = process.env.SETPOINT_FAULTS_ONLY?.toLowerCase();
+const wanted = (attack: string, database: Row['database'] = 'SQLite') =>
+  !only || `${attack} ${database}`.toLowerCase().includes(only);
 
 interface Row {
   attack: string;
@@ -288,80 +292,94 @@ async function terminateBackends(databaseName: string | null): Promise<void> {
 
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  const onBoth: Array<(extra: NodeJS.ProcessEnv) => Promise<Deployment>> = [sqliteDeployment];
-  if (await postgresAvailable()) onBoth.push(postgresDeployment);
+  const onBoth: Array<{
+    database: Row['database'];
+    deploy: (extra: NodeJS.ProcessEnv) => Promise<Deployment>;
+  }> = [{ database: 'SQLite', deploy: sqliteDeployment }];
+  const withPostgres = await postgresAvailable();
+  if (withPostgres) onBoth.push({ database: 'PostgreSQL', deploy: postgresDeployment });
 
   // payloads are built before each server starts: compressing them must not compete with the attack
-  const bomb = zipSync({ eventlog: new Uint8Array(1024 * 1024 * 1024) }, { level: 9 });
-  rows.push(
-    await campaign(
-      'hostile upload: zip bomb beyond the upload cap (3 × 1 GiB)',
-      '4xx, nothing stored',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) => {
-        return sendAll(
-          client,
-          projectId,
-          [0, 1, 2].map((i) => ({ name: `bomb-${i}.zip`, bytes: bomb })),
-          true,
-        );
-      },
-    ),
-  );
-  const inflate = zipSync({ eventlog: new Uint8Array(200 * 1024 * 1024).fill(0x0a) }, { level: 9 });
-  rows.push(
-    await campaign(
-      'hostile upload: zip expanding to 200 MiB within the cap',
-      'accepted, run FAILED (no events)',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) =>
-        sendAll(client, projectId, [
-          {
-            name: 'inflate.zip',
-            bytes: inflate,
-          },
-        ]),
-      { state: 'FAILED' },
-    ),
-  );
-  const flood = gzipSync(environmentFlood(800_000));
-  rows.push(
-    await campaign(
-      'hostile upload: 800k Spark properties in one line (gzip)',
-      'accepted, run processed, profile small',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) =>
-        sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: flood, withReport: true }]),
-    ),
-  );
-  const newlines = gzipSync(Buffer.alloc(1024 * 1024 * 1024, 0x0a), { level: 9 });
-  rows.push(
-    await campaign(
-      'hostile upload: gzip of 1 GiB of newlines',
-      'accepted, run FAILED (decompressed limit)',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) => sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: newlines }]),
-      { state: 'FAILED' },
-    ),
-  );
-  const poison = [
-    { name: 'random', bytes: randomBytes(512 * 1024) },
-    { name: 'truncated.gz', bytes: gzipSync(eventLog).subarray(0, 20_000) },
-    { name: 'text', bytes: Buffer.from('this is not an event log\n'.repeat(10_000)) },
-  ];
-  rows.push(
-    await campaign(
-      'poison logs: random bytes, truncated gzip, non-JSON text',
-      'accepted, each run FAILED with its error',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) => sendAll(client, projectId, poison),
-      { state: 'FAILED' },
-    ),
-  );
-  for (const deploy of onBoth) {
+  const bombAttack = 'hostile upload: zip bomb beyond the upload cap (3 × 1 GiB)';
+  if (wanted(bombAttack)) {
+    const bomb = zipSync({ eventlog: new Uint8Array(1024 * 1024 * 1024) }, { level: 9 });
     rows.push(
       await campaign(
-        'crash: kill -9 the server mid-parse, restart (10 runs)',
+        bombAttack,
+        '4xx, nothing stored',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) =>
+          sendAll(
+            client,
+            projectId,
+            [0, 1, 2].map((i) => ({ name: `bomb-${i}.zip`, bytes: bomb })),
+            true,
+          ),
+      ),
+    );
+  }
+  const inflateAttack = 'hostile upload: zip expanding to 200 MiB within the cap';
+  if (wanted(inflateAttack)) {
+    const inflate = zipSync({ eventlog: new Uint8Array(200 * 1024 * 1024).fill(0x0a) }, { level: 9 });
+    rows.push(
+      await campaign(
+        inflateAttack,
+        'accepted, run FAILED (no events)',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, [{ name: 'inflate.zip', bytes: inflate }]),
+        { state: 'FAILED' },
+      ),
+    );
+  }
+  const floodAttack = 'hostile upload: 800k Spark properties in one line (gzip)';
+  if (wanted(floodAttack)) {
+    const flood = gzipSync(environmentFlood(800_000));
+    rows.push(
+      await campaign(
+        floodAttack,
+        'accepted, run processed, profile small',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) =>
+          sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: flood, withReport: true }]),
+      ),
+    );
+  }
+  const newlinesAttack = 'hostile upload: gzip of 1 GiB of newlines';
+  if (wanted(newlinesAttack)) {
+    const newlines = gzipSync(Buffer.alloc(1024 * 1024 * 1024, 0x0a), { level: 9 });
+    rows.push(
+      await campaign(
+        newlinesAttack,
+        'accepted, run FAILED (decompressed limit)',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: newlines }]),
+        { state: 'FAILED' },
+      ),
+    );
+  }
+  const poisonAttack = 'poison logs: random bytes, truncated gzip, non-JSON text';
+  if (wanted(poisonAttack)) {
+    const poison = [
+      { name: 'random', bytes: randomBytes(512 * 1024) },
+      { name: 'truncated.gz', bytes: gzipSync(eventLog).subarray(0, 20_000) },
+      { name: 'text', bytes: Buffer.from('this is not an event log\n'.repeat(10_000)) },
+    ];
+    rows.push(
+      await campaign(
+        poisonAttack,
+        'accepted, each run FAILED with its error',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, poison),
+        { state: 'FAILED' },
+      ),
+    );
+  }
+  const crashAttack = 'crash: kill -9 the server mid-parse, restart (10 runs)';
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(crashAttack, database)) continue;
+    rows.push(
+      await campaign(
+        crashAttack,
         'every run DONE once',
         await deploy(baseEnv),
         async ({ client, projectId, restart }) => {
@@ -374,10 +392,11 @@ async function main(): Promise<void> {
       ),
     );
   }
-  if (onBoth.length > 1) {
+  const terminateAttack = 'database: every connection terminated 3 times while 10 runs process';
+  if (withPostgres && wanted(terminateAttack, 'PostgreSQL')) {
     rows.push(
       await campaign(
-        'database: every connection terminated 3 times while 10 runs process',
+        terminateAttack,
         'every run DONE once',
         await postgresDeployment(baseEnv),
         async ({ client, projectId, databaseName }) => {
@@ -398,14 +417,25 @@ async function main(): Promise<void> {
 function writeReliabilitySection(rows: Row[]): void {
   const green = (row: Row) =>
     row.handled === row.tried && row.lost === 0 && row.duplicated === 0 && row.maxHealthzMs <= healthBoundMs;
-  const table = [
-    '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | result |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map(
-      (row) =>
-        `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${green(row) ? 'green' : 'RED'} |`,
-    ),
-  ];
+  const header =
+    '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | result |';
+  const docs = path.join(repoRoot, 'docs/reliability.md');
+  let text = readFileSync(docs, 'utf8');
+  // a partial run (SETPOINT_FAULTS_ONLY) replaces its own rows and keeps the others' last figures
+  const lines = new Map<string, string>();
+  const keyOf = (line: string) => line.split(' | ').slice(0, 2).join(' | ');
+  const tableStart = text.indexOf(`${header}\n`);
+  if (tableStart !== -1) {
+    for (const line of text.slice(tableStart).split('\n').slice(2)) {
+      if (!line.startsWith('| ')) break;
+      lines.set(keyOf(line), line);
+    }
+  }
+  for (const row of rows) {
+    const line = `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${green(row) ? 'green' : 'RED'} |`;
+    lines.set(keyOf(line), line);
+  }
+  const table = [header, '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |', ...lines.values()];
   const section = [
     '## Fault campaign',
     '',
@@ -420,8 +450,6 @@ function writeReliabilitySection(rows: Row[]): void {
     ...table,
     '',
   ].join('\n');
-  const docs = path.join(repoRoot, 'docs/reliability.md');
-  let text = readFileSync(docs, 'utf8');
   const start = text.indexOf('\n## Fault campaign\n');
   if (start === -1) text = `${text.trimEnd()}\n\n${section}`;
   else {
