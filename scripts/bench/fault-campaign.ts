@@ -11,6 +11,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
@@ -26,10 +29,10 @@ const clusterReport = readFileSync(path.join(fixtures, 'cluster-report.json'));
 const uploadCapBytes = 256 * 1024 * 1024;
 const terminal = new Set(['DONE', 'FAILED']);
 const healthBoundMs = 1000;
-/** `SETPOINT_FAULTS_ONLY=<text>` runs only the classes whose "attack database" contains the text. */
-const only = process.env.SETPOINT_FAULTS_ONLY?.toLowerCase();
+/** `SETPOINT_FAULTS_ONLY=<text>|<text>` runs only the classes whose "attack database" contains a text. */
+const only = process.env.SETPOINT_FAULTS_ONLY?.toLowerCase().split('|');
 const wanted = (attack: string, database: Row['database'] = 'SQLite') =>
-  !only || `${attack} ${database}`.toLowerCase().includes(only);
+  !only || only.some((text) => `${attack} ${database}`.toLowerCase().includes(text));
 
 interface Row {
   attack: string;
@@ -176,6 +179,7 @@ async function campaign(
   deployment: Deployment,
   body: (context: {
     client: Client;
+    baseUrl: string;
     projectId: string;
     restart(signal: NodeJS.Signals): Promise<void>;
     databaseName: string | null;
@@ -198,6 +202,9 @@ async function campaign(
   const result = await body({
     get client() {
       return current;
+    },
+    get baseUrl() {
+      return server.url;
     },
     projectId: project.id,
     databaseName,
@@ -290,6 +297,71 @@ async function terminateBackends(databaseName: string | null): Promise<void> {
   );
 }
 
+/**
+ * One slow client: sends the start of a request, then one byte a second, and resolves with the
+ * seconds until the server closed the connection (or `giveUpS` when it never did).
+ */
+function slowClient(baseUrl: string, head: string, giveUpS: number): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = connect(Number(port), hostname);
+    let drip: NodeJS.Timeout | undefined;
+    const done = (seconds: number) => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve(seconds);
+    };
+    const giveUp = setTimeout(() => done(giveUpS), giveUpS * 1000);
+    socket.once('connect', () => {
+      socket.write(head);
+      drip = setInterval(() => socket.write('x'), 1000);
+    });
+    socket.on('data', () => undefined);
+    socket.once('close', () => done((performance.now() - started) / 1000));
+    socket.once('error', () => undefined);
+  });
+}
+
+const signInRoutes = new Map([
+  ['/api/v1/session', { username: 'admin', password: 'wrong password' }],
+  ['/api/v1/auth/token', { api_key_id: 'sk_unknown', api_key_secret: 'wrong secret' }],
+]);
+
+/** Every operation of the OpenAPI document whose path and method need credentials. */
+async function protectedOperations(baseUrl: string): Promise<Array<{ method: string; url: string }>> {
+  const document = (await (await fetch(`${baseUrl}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { security?: unknown[] }>>;
+  };
+  const operations: Array<{ method: string; url: string }> = [];
+  for (const [route, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (Array.isArray(operation.security) && operation.security.length === 0) continue;
+      // the sign-in routes take credentials in their body: the row tries wrong ones there
+      if (signInRoutes.has(route)) continue;
+      const url = route.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      operations.push({ method: method.toUpperCase(), url });
+    }
+  }
+  return operations;
+}
+
+/** Credentials that must all be refused: none, malformed, forged, expired-looking, a wrong key. */
+function badCredentials(validToken: string): Array<Record<string, string>> {
+  const [header, payload] = validToken.split('.');
+  return [
+    {},
+    { authorization: 'Bearer' },
+    { authorization: 'Bearer not-a-token' },
+    { authorization: `Bearer ${header}.${payload}.forged-signature` },
+    { authorization: `Bearer ${validToken}x` },
+    { authorization: 'Basic YWRtaW46YWRtaW4=' },
+    { cookie: 'setpoint_session=forged; setpoint_csrf=forged', 'x-csrf-token': 'forged' },
+    { authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${payload}.` },
+  ];
+}
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const onBoth: Array<{
@@ -373,6 +445,134 @@ async function main(): Promise<void> {
         { state: 'FAILED' },
       ),
     );
+  }
+  const slowAttack = 'slow clients: 150 slowloris headers + 150 slow bodies (request timeout 5 s)';
+  if (wanted(slowAttack)) {
+    rows.push(
+      await campaign(
+        slowAttack,
+        'each connection closed by the server within 10 s',
+        await sqliteDeployment({
+          ...baseEnv,
+          SETPOINT_REQUEST_TIMEOUT_SECONDS: '5',
+          SETPOINT_IDLE_TIMEOUT_SECONDS: '5',
+        }),
+        async ({ client, projectId, baseUrl: url }) => {
+          const giveUpS = 90;
+          // the request timeout (5 s) plus slack for a loaded machine
+          const closeBoundS = 10;
+          const headers = Array.from({ length: 150 }, () =>
+            slowClient(url, 'GET /api/v1/projects HTTP/1.1\r\nHost: setpoint\r\nX-Slow: ', giveUpS),
+          );
+          const bodies = Array.from({ length: 150 }, () =>
+            slowClient(
+              url,
+              `POST /api/v1/projects/${projectId}/runs HTTP/1.1\r\nHost: setpoint\r\nAuthorization: Bearer ${client.token}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000000\r\n\r\n--b\r\n`,
+              giveUpS,
+            ),
+          );
+          const closedAfter = await Promise.all([...headers, ...bodies]);
+          const slowest = (group: number[]) => Math.max(...group).toFixed(1);
+          process.stdout.write(
+            `slow clients: slowest close ${slowest(closedAfter.slice(0, 150))} s (headers), ${slowest(closedAfter.slice(150))} s (bodies)\n`,
+          );
+          return {
+            tried: closedAfter.length,
+            accepted: 0,
+            refusedAsExpected: closedAfter.filter((seconds) => seconds <= closeBoundS).length,
+          };
+        },
+      ),
+    );
+  }
+  const authAttack = 'auth: every protected API operation × 8 bad credentials';
+  if (wanted(authAttack)) {
+    rows.push(
+      await campaign(
+        authAttack,
+        '401, 403 or 429',
+        await sqliteDeployment(baseEnv),
+        async ({ client, baseUrl: url }) => {
+          let tried = 0;
+          let refused = 0;
+          for (const operation of await protectedOperations(url)) {
+            for (const headers of badCredentials(client.token)) {
+              tried += 1;
+              const response = await fetch(`${url}${operation.url}`, {
+                method: operation.method,
+                headers: { ...headers, 'x-forwarded-for': `10.9.${tried >> 8}.${tried & 255}` },
+                ...(['POST', 'PUT', 'PATCH'].includes(operation.method) && { body: '{}' }),
+              });
+              await response.arrayBuffer();
+              if ([401, 403, 429].includes(response.status)) refused += 1;
+              else
+                process.stdout.write(
+                  `auth: ${operation.method} ${operation.url} answered ${response.status}\n`,
+                );
+            }
+          }
+          return { tried, accepted: 0, refusedAsExpected: refused };
+        },
+      ),
+    );
+  }
+  const ssrfAttack = 'SSRF: workspace hosts and S3 endpoints at loopback, private, metadata, non-http';
+  if (wanted(ssrfAttack)) {
+    const seen: string[] = [];
+    const target = createServer((request, response) => {
+      seen.push(request.url ?? '/');
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const port = (target.address() as AddressInfo).port;
+    const hostile = [
+      `http://127.0.0.1:${port}`,
+      `http://[::1]:${port}`,
+      `http://localhost:${port}`,
+      `http://2130706433:${port}`,
+      `http://0x7f000001:${port}`,
+      `http://127.1:${port}`,
+      `http://[::ffff:127.0.0.1]:${port}`,
+      'http://169.254.169.254',
+      'http://[fd00:ec2::254]',
+      'http://10.0.0.5',
+      'http://192.168.1.1',
+      'http://[64:ff9b::7f00:1]',
+      'file:///etc/passwd',
+      'gopher://127.0.0.1:70/x',
+      'javascript:alert(1)',
+    ];
+    rows.push(
+      await campaign(
+        ssrfAttack,
+        '400, the target receives nothing',
+        await sqliteDeployment(baseEnv),
+        async ({ client }) => {
+          let refused = 0;
+          const bodies = hostile.flatMap((host) => [
+            { name: 'w', cloud: 'aws', host, credentials: { token: 'dapi-secret' } },
+            {
+              name: 'w',
+              cloud: 'aws',
+              host: 'https://dbc-1234.cloud.databricks.com',
+              credentials: {
+                token: 'dapi-secret',
+                aws_access_key_id: 'AKIA',
+                aws_secret_access_key: 'secret',
+                s3_endpoint: host,
+              },
+            },
+          ]);
+          for (const body of bodies) {
+            const response = await client.call('POST', '/api/v1/workspaces', body);
+            if (response.status === 400) refused += 1;
+            else process.stdout.write(`ssrf: ${JSON.stringify(body)} answered ${response.status}\n`);
+          }
+          return { tried: bodies.length, accepted: 0, refusedAsExpected: seen.length === 0 ? refused : 0 };
+        },
+      ),
+    );
+    target.close();
   }
   const crashAttack = 'crash: kill -9 the server mid-parse, restart (10 runs)';
   for (const { database, deploy } of onBoth) {
