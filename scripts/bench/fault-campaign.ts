@@ -7,8 +7,13 @@
  *
  * PostgreSQL classes run when SETPOINT_BENCH_PG_URL (an admin URL whose user may CREATE DATABASE) or
  * the test default postgres://setpoint:setpoint@127.0.0.1:5432/postgres answers; they use a throwaway
- * database and never touch the cluster itself.
+ * database and never touch the cluster itself. The full-restart class restarts a cluster, so it runs only
+ * on one named for it: SETPOINT_BENCH_PG_RESTART_CLUSTER="<version> <name>" (restarted with
+ * `pg_ctlcluster`) and SETPOINT_BENCH_PG_RESTART_URL (its admin URL), e.g. a cluster made with
+ * `pg_createcluster 15 faults --port 5499 --start` and dropped afterwards.
  */
+
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -133,20 +138,20 @@ async function sqliteDeployment(extra: NodeJS.ProcessEnv): Promise<Deployment> {
   return { env: deploymentEnv(undefined, extra), database: 'SQLite', drop: async () => undefined };
 }
 
-async function postgresDeployment(extra: NodeJS.ProcessEnv): Promise<Deployment> {
+async function postgresDeployment(extra: NodeJS.ProcessEnv, admin = adminUrl): Promise<Deployment> {
   const name = `setpoint_faults_${randomBytes(5).toString('hex')}`;
-  await asAdmin(`create database ${name}`);
-  const url = new URL(adminUrl);
+  await asAdmin(`create database ${name}`, admin);
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     env: deploymentEnv(url.toString(), extra),
     database: 'PostgreSQL',
-    drop: () => asAdmin(`drop database if exists ${name} with (force)`).then(() => undefined),
+    drop: () => asAdmin(`drop database if exists ${name} with (force)`, admin).then(() => undefined),
   };
 }
 
-async function asAdmin(sql: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: adminUrl });
+async function asAdmin(sql: string, url = adminUrl): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(sql);
@@ -605,6 +610,25 @@ async function main(): Promise<void> {
             await terminateBackends(databaseName);
             await new Promise((resolve) => setTimeout(resolve, 1000));
           }
+          return sent;
+        },
+        { state: 'DONE' },
+      ),
+    );
+  }
+  const restartAttack = 'database: PostgreSQL server restarted (pg_ctlcluster restart) while 10 runs process';
+  const restartCluster = process.env.SETPOINT_BENCH_PG_RESTART_CLUSTER?.split(' ');
+  const restartUrl = process.env.SETPOINT_BENCH_PG_RESTART_URL;
+  if (restartCluster && restartUrl && wanted(restartAttack, 'PostgreSQL')) {
+    rows.push(
+      await campaign(
+        restartAttack,
+        'every run DONE once',
+        await postgresDeployment(baseEnv, restartUrl),
+        async ({ client, projectId }) => {
+          const sent = await sendAll(client, projectId, realLogs(10));
+          await waitForState(() => client, projectId, 'PARSING');
+          execFileSync('pg_ctlcluster', [...restartCluster, 'restart'], { stdio: 'inherit' });
           return sent;
         },
         { state: 'DONE' },
