@@ -24,6 +24,13 @@ import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import pg from 'pg';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import {
+  importJob,
+  jobIdByName,
+  processedRun,
+  startHarness,
+} from '../../tests/databricks/integration-harness.js';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
 import { machineLine, repoRoot } from './docs-section.js';
 
@@ -367,6 +374,83 @@ function badCredentials(validToken: string): Array<Record<string, string>> {
   ];
 }
 
+/**
+ * Databricks API faults from the emulator, against a Setpoint server with its workers (in this process,
+ * like the integration tests: peak RSS is this process's, emulator included). Three jobs run three times
+ * each while the emulator answers run and log reads with 503 and 429, answers others slowly, and drops
+ * the completion webhooks of the first runs; a reconciliation pass (what the scheduler does hourly) must
+ * find those. Every run must be processed exactly once.
+ */
+async function databricksFaults(attack: string, expected: string): Promise<Row> {
+  const started = performance.now();
+  const h = await startHarness({ seed: 13 });
+  const baseUrl = h.server.url;
+  const probe = healthProbe(baseUrl);
+  const faults = h.emulator.context.faults;
+  faults.add({ kind: 'http', match: 'GET /api/2.*/jobs/runs/get*', count: 12, status: 503 });
+  faults.add({
+    kind: 'http',
+    match: 'GET /api/2.*/jobs/runs/get*',
+    offset: 20,
+    count: 6,
+    status: 429,
+    retryAfterSeconds: 1,
+  });
+  faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/read*', count: 8, status: 500 });
+  faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/*', count: 6, delayMs: 5000 });
+  faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 3 });
+  const jobs = ['Daily aggregation', 'Many small jobs', 'Skewed join'];
+  const runs: Array<{ projectId: string; runId: string }> = [];
+  for (const name of jobs) {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, name), {});
+    for (let i = 0; i < 3; i++) runs.push({ projectId, runId: await h.databricks.runNow(jobId) });
+  }
+  // the runs end on the emulator's clock; then the reconciliation finds what lost its webhook
+  for (const { runId } of runs) {
+    await until(async () => {
+      const run = await h.databricks.getRun(runId).catch(() => undefined);
+      return run?.state.life_cycle_state === 'TERMINATED' ? true : undefined;
+    }, 120_000);
+  }
+  await databricksIntegrationOf(h.server.services).scheduleReconciliation('faults-1');
+  let handled = 0;
+  for (const { projectId, runId } of runs) {
+    const run = await processedRun(h, projectId, runId).catch(() => undefined);
+    if (run?.pipelineState === 'DONE') handled += 1;
+    else
+      process.stdout.write(
+        `databricks faults: run ${runId} ended ${run?.pipelineState ?? 'unprocessed'} ${run?.error ?? ''}\n`,
+      );
+  }
+  let stored = 0;
+  for (const projectId of new Set(runs.map((run) => run.projectId))) {
+    const items = (await h.server.services.runs.list(projectId, { limit: 200, offset: 0 })).items;
+    stored += items.length;
+    process.stdout.write(
+      `databricks faults: stored ${items.map((item) => `${item.externalRunId}:${item.pipelineState}`).join(' ')}\n`,
+    );
+  }
+  const { max, failures } = await probe.stop();
+  const peak = peakRssMiB(process.pid);
+  const applied = faults.list().reduce((sum, rule) => sum + rule.applied, 0);
+  await h.close();
+  process.stdout.write(`databricks faults: ${applied} faults applied\n`);
+  const row: Row = {
+    attack,
+    database: 'SQLite',
+    expected,
+    tried: runs.length,
+    handled,
+    lost: runs.length - handled,
+    duplicated: Math.max(0, stored - runs.length),
+    peakRssMiB: peak,
+    maxHealthzMs: failures > 0 ? Number.POSITIVE_INFINITY : Math.round(max),
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+  return row;
+}
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const onBoth: Array<{
@@ -578,6 +662,13 @@ async function main(): Promise<void> {
       ),
     );
     target.close();
+  }
+  const databricksAttack =
+    'Databricks API faults: 503/429/500 on run and log reads, 5 s answers, 3 completion webhooks dropped (9 runs)';
+  if (wanted(databricksAttack)) {
+    rows.push(
+      await databricksFaults(databricksAttack, 'every run DONE once (lost webhooks by reconciliation)'),
+    );
   }
   const crashAttack = 'crash: kill -9 the server mid-parse, restart (10 runs)';
   for (const { database, deploy } of onBoth) {
