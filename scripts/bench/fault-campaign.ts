@@ -378,7 +378,7 @@ function badCredentials(validToken: string): Array<Record<string, string>> {
  * Databricks API faults from the emulator, against a Setpoint server with its workers (in this process,
  * like the integration tests: peak RSS is this process's, emulator included). Three jobs run three times
  * each while the emulator answers run and log reads with 503 and 429, answers others slowly, and drops
- * the completion webhooks of the first runs; a reconciliation pass (what the scheduler does hourly) must
+ * the completion webhooks of the first runs; a reconciliation pass (what the scheduler does every few minutes) must
  * find those. Every run must be processed exactly once.
  */
 async function databricksFaults(attack: string, expected: string): Promise<Row> {

@@ -3,6 +3,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  copyJob,
   eventually,
   type Harness,
   importJob,
@@ -213,7 +214,12 @@ describe('the closed loop against the emulator', () => {
   });
 
   it('finds a run whose webhooks were lost after a later run of the job arrived', async () => {
-    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Daily aggregation'), {});
+    // a job of its own: the other tests import the shipped ones
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Daily aggregation', 'Lost webhooks'),
+      {},
+    );
     // both webhooks of the first run (start and end) are lost; the second run's arrive
     h.emulator.context.faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 2 });
     const lost = await h.databricks.runNow(jobId);

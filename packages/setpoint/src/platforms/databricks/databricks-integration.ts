@@ -43,9 +43,6 @@ declare module '../../queue/job-queue.js' {
   }
 }
 
-/** How far before a job's newest seen run the reconciliation looks for runs that lost their webhooks. */
-export const reconcileLookbackMs = 7 * 24 * 3600 * 1000;
-
 export const databricksJobKinds = ['databricks.collect', 'databricks.apply', 'databricks.reconcile'] as const;
 
 export interface DatabricksOptions {
@@ -227,7 +224,7 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
           // from before the newest run seen: a run whose webhooks were lost is found even when a later
           // run of the job already arrived (collection is idempotent per run, so nothing runs twice)
           startTimeFrom:
-            job.last_seen_run_start === null ? undefined : job.last_seen_run_start - reconcileLookbackMs,
+            job.last_seen_run_start === null ? undefined : job.last_seen_run_start - config.reconcileLookbackHours * 3600_000,
           completedOnly: true,
         })) {
           await enqueueCollect(workspaceId, run.run_id);
