@@ -7,15 +7,30 @@
  *
  * PostgreSQL classes run when SETPOINT_BENCH_PG_URL (an admin URL whose user may CREATE DATABASE) or
  * the test default postgres://setpoint:setpoint@127.0.0.1:5432/postgres answers; they use a throwaway
- * database and never touch the cluster itself.
+ * database and never touch the cluster itself. The full-restart class restarts a cluster, so it runs only
+ * on one named for it: SETPOINT_BENCH_PG_RESTART_CLUSTER="<version> <name>" (restarted with
+ * `pg_ctlcluster`) and SETPOINT_BENCH_PG_RESTART_URL (its admin URL), e.g. a cluster made with
+ * `pg_createcluster 15 faults --port 5499 --start` and dropped afterwards.
  */
+
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import pg from 'pg';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import {
+  importJob,
+  jobIdByName,
+  processedRun,
+  startHarness,
+} from '../../tests/databricks/integration-harness.js';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
 import { machineLine, repoRoot } from './docs-section.js';
 
@@ -26,6 +41,10 @@ const clusterReport = readFileSync(path.join(fixtures, 'cluster-report.json'));
 const uploadCapBytes = 256 * 1024 * 1024;
 const terminal = new Set(['DONE', 'FAILED']);
 const healthBoundMs = 1000;
+/** `SETPOINT_FAULTS_ONLY=<text>|<text>` runs only the classes whose "attack database" contains a text. */
+const only = process.env.SETPOINT_FAULTS_ONLY?.toLowerCase().split('|');
+const wanted = (attack: string, database: Row['database'] = 'SQLite') =>
+  !only || only.some((text) => `${attack} ${database}`.toLowerCase().includes(text));
 
 interface Row {
   attack: string;
@@ -126,20 +145,20 @@ async function sqliteDeployment(extra: NodeJS.ProcessEnv): Promise<Deployment> {
   return { env: deploymentEnv(undefined, extra), database: 'SQLite', drop: async () => undefined };
 }
 
-async function postgresDeployment(extra: NodeJS.ProcessEnv): Promise<Deployment> {
+async function postgresDeployment(extra: NodeJS.ProcessEnv, admin = adminUrl): Promise<Deployment> {
   const name = `setpoint_faults_${randomBytes(5).toString('hex')}`;
-  await asAdmin(`create database ${name}`);
-  const url = new URL(adminUrl);
+  await asAdmin(`create database ${name}`, admin);
+  const url = new URL(admin);
   url.pathname = `/${name}`;
   return {
     env: deploymentEnv(url.toString(), extra),
     database: 'PostgreSQL',
-    drop: () => asAdmin(`drop database if exists ${name} with (force)`).then(() => undefined),
+    drop: () => asAdmin(`drop database if exists ${name} with (force)`, admin).then(() => undefined),
   };
 }
 
-async function asAdmin(sql: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: adminUrl });
+async function asAdmin(sql: string, url = adminUrl): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     return await client.query(sql);
@@ -172,6 +191,7 @@ async function campaign(
   deployment: Deployment,
   body: (context: {
     client: Client;
+    baseUrl: string;
     projectId: string;
     restart(signal: NodeJS.Signals): Promise<void>;
     databaseName: string | null;
@@ -194,6 +214,9 @@ async function campaign(
   const result = await body({
     get client() {
       return current;
+    },
+    get baseUrl() {
+      return server.url;
     },
     projectId: project.id,
     databaseName,
@@ -286,82 +309,373 @@ async function terminateBackends(databaseName: string | null): Promise<void> {
   );
 }
 
+/**
+ * One slow client: sends the start of a request, then one byte a second, and resolves with the
+ * seconds until the server closed the connection (or `giveUpS` when it never did).
+ */
+function slowClient(baseUrl: string, head: string, giveUpS: number): Promise<number> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const started = performance.now();
+    const socket = connect(Number(port), hostname);
+    let drip: NodeJS.Timeout | undefined;
+    const done = (seconds: number) => {
+      clearInterval(drip);
+      clearTimeout(giveUp);
+      socket.destroy();
+      resolve(seconds);
+    };
+    const giveUp = setTimeout(() => done(giveUpS), giveUpS * 1000);
+    socket.once('connect', () => {
+      socket.write(head);
+      drip = setInterval(() => socket.write('x'), 1000);
+    });
+    socket.on('data', () => undefined);
+    socket.once('close', () => done((performance.now() - started) / 1000));
+    socket.once('error', () => undefined);
+  });
+}
+
+const signInRoutes = new Map([
+  ['/api/v1/session', { username: 'admin', password: 'wrong password' }],
+  ['/api/v1/auth/token', { api_key_id: 'sk_unknown', api_key_secret: 'wrong secret' }],
+]);
+
+/** Every operation of the OpenAPI document whose path and method need credentials. */
+async function protectedOperations(baseUrl: string): Promise<Array<{ method: string; url: string }>> {
+  const document = (await (await fetch(`${baseUrl}/api/v1/openapi.json`)).json()) as {
+    paths: Record<string, Record<string, { security?: unknown[] }>>;
+  };
+  const operations: Array<{ method: string; url: string }> = [];
+  for (const [route, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      if (Array.isArray(operation.security) && operation.security.length === 0) continue;
+      // the sign-in routes take credentials in their body: the row tries wrong ones there
+      if (signInRoutes.has(route)) continue;
+      const url = route.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+      operations.push({ method: method.toUpperCase(), url });
+    }
+  }
+  return operations;
+}
+
+/** Credentials that must all be refused: none, malformed, forged, expired-looking, a wrong key. */
+function badCredentials(validToken: string): Array<Record<string, string>> {
+  const [header, payload] = validToken.split('.');
+  return [
+    {},
+    { authorization: 'Bearer' },
+    { authorization: 'Bearer not-a-token' },
+    { authorization: `Bearer ${header}.${payload}.forged-signature` },
+    { authorization: `Bearer ${validToken}x` },
+    { authorization: 'Basic YWRtaW46YWRtaW4=' },
+    { cookie: 'setpoint_session=forged; setpoint_csrf=forged', 'x-csrf-token': 'forged' },
+    { authorization: `Bearer ${Buffer.from('{"alg":"none"}').toString('base64url')}.${payload}.` },
+  ];
+}
+
+/**
+ * Databricks API faults from the emulator, against a Setpoint server with its workers (in this process,
+ * like the integration tests: peak RSS is this process's, emulator included). Three jobs run three times
+ * each while the emulator answers run and log reads with 503 and 429, answers others slowly, and drops
+ * the completion webhooks of the first runs; a reconciliation pass (what the scheduler does every few minutes) must
+ * find those. Every run must be processed exactly once.
+ */
+async function databricksFaults(attack: string, expected: string): Promise<Row> {
+  const started = performance.now();
+  const h = await startHarness({ seed: 13 });
+  const baseUrl = h.server.url;
+  const probe = healthProbe(baseUrl);
+  const faults = h.emulator.context.faults;
+  faults.add({ kind: 'http', match: 'GET /api/2.*/jobs/runs/get*', count: 12, status: 503 });
+  faults.add({
+    kind: 'http',
+    match: 'GET /api/2.*/jobs/runs/get*',
+    offset: 20,
+    count: 6,
+    status: 429,
+    retryAfterSeconds: 1,
+  });
+  faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/read*', count: 8, status: 500 });
+  faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/*', count: 6, delayMs: 5000 });
+  faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 3 });
+  const jobs = ['Daily aggregation', 'Many small jobs', 'Skewed join'];
+  const runs: Array<{ projectId: string; runId: string }> = [];
+  for (const name of jobs) {
+    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, name), {});
+    for (let i = 0; i < 3; i++) runs.push({ projectId, runId: await h.databricks.runNow(jobId) });
+  }
+  // the runs end on the emulator's clock; then the reconciliation finds what lost its webhook
+  for (const { runId } of runs) {
+    await until(async () => {
+      const run = await h.databricks.getRun(runId).catch(() => undefined);
+      return run?.state.life_cycle_state === 'TERMINATED' ? true : undefined;
+    }, 120_000);
+  }
+  await databricksIntegrationOf(h.server.services).scheduleReconciliation('faults-1');
+  let handled = 0;
+  for (const { projectId, runId } of runs) {
+    const run = await processedRun(h, projectId, runId).catch(() => undefined);
+    if (run?.pipelineState === 'DONE') handled += 1;
+    else
+      process.stdout.write(
+        `databricks faults: run ${runId} ended ${run?.pipelineState ?? 'unprocessed'} ${run?.error ?? ''}\n`,
+      );
+  }
+  let stored = 0;
+  for (const projectId of new Set(runs.map((run) => run.projectId))) {
+    const items = (await h.server.services.runs.list(projectId, { limit: 200, offset: 0 })).items;
+    stored += items.length;
+    process.stdout.write(
+      `databricks faults: stored ${items.map((item) => `${item.externalRunId}:${item.pipelineState}`).join(' ')}\n`,
+    );
+  }
+  const { max, failures } = await probe.stop();
+  const peak = peakRssMiB(process.pid);
+  const applied = faults.list().reduce((sum, rule) => sum + rule.applied, 0);
+  await h.close();
+  process.stdout.write(`databricks faults: ${applied} faults applied\n`);
+  const row: Row = {
+    attack,
+    database: 'SQLite',
+    expected,
+    tried: runs.length,
+    handled,
+    lost: runs.length - handled,
+    duplicated: Math.max(0, stored - runs.length),
+    peakRssMiB: peak,
+    maxHealthzMs: failures > 0 ? Number.POSITIVE_INFINITY : Math.round(max),
+    seconds: Math.round((performance.now() - started) / 1000),
+  };
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+  return row;
+}
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
-  const onBoth: Array<(extra: NodeJS.ProcessEnv) => Promise<Deployment>> = [sqliteDeployment];
-  if (await postgresAvailable()) onBoth.push(postgresDeployment);
+  const onBoth: Array<{
+    database: Row['database'];
+    deploy: (extra: NodeJS.ProcessEnv) => Promise<Deployment>;
+  }> = [{ database: 'SQLite', deploy: sqliteDeployment }];
+  const withPostgres = await postgresAvailable();
+  if (withPostgres) onBoth.push({ database: 'PostgreSQL', deploy: postgresDeployment });
 
   // payloads are built before each server starts: compressing them must not compete with the attack
-  const bomb = zipSync({ eventlog: new Uint8Array(1024 * 1024 * 1024) }, { level: 9 });
-  rows.push(
-    await campaign(
-      'hostile upload: zip bomb beyond the upload cap (3 × 1 GiB)',
-      '4xx, nothing stored',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) => {
-        return sendAll(
-          client,
-          projectId,
-          [0, 1, 2].map((i) => ({ name: `bomb-${i}.zip`, bytes: bomb })),
-          true,
-        );
-      },
-    ),
-  );
-  const inflate = zipSync({ eventlog: new Uint8Array(200 * 1024 * 1024).fill(0x0a) }, { level: 9 });
-  rows.push(
-    await campaign(
-      'hostile upload: zip expanding to 200 MiB within the cap',
-      'accepted, run FAILED (no events)',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) =>
-        sendAll(client, projectId, [
-          {
-            name: 'inflate.zip',
-            bytes: inflate,
-          },
-        ]),
-      { state: 'FAILED' },
-    ),
-  );
-  const flood = gzipSync(environmentFlood(800_000));
-  rows.push(
-    await campaign(
-      'hostile upload: 800k Spark properties in one line (gzip)',
-      'accepted, run processed, profile small',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) =>
-        sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: flood, withReport: true }]),
-    ),
-  );
-  const newlines = gzipSync(Buffer.alloc(1024 * 1024 * 1024, 0x0a), { level: 9 });
-  rows.push(
-    await campaign(
-      'hostile upload: gzip of 1 GiB of newlines',
-      'accepted, run FAILED (decompressed limit)',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) => sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: newlines }]),
-      { state: 'FAILED' },
-    ),
-  );
-  const poison = [
-    { name: 'random', bytes: randomBytes(512 * 1024) },
-    { name: 'truncated.gz', bytes: gzipSync(eventLog).subarray(0, 20_000) },
-    { name: 'text', bytes: Buffer.from('this is not an event log\n'.repeat(10_000)) },
-  ];
-  rows.push(
-    await campaign(
-      'poison logs: random bytes, truncated gzip, non-JSON text',
-      'accepted, each run FAILED with its error',
-      await sqliteDeployment(baseEnv),
-      async ({ client, projectId }) => sendAll(client, projectId, poison),
-      { state: 'FAILED' },
-    ),
-  );
-  for (const deploy of onBoth) {
+  const bombAttack = 'hostile upload: zip bomb beyond the upload cap (3 × 1 GiB)';
+  if (wanted(bombAttack)) {
+    const bomb = zipSync({ eventlog: new Uint8Array(1024 * 1024 * 1024) }, { level: 9 });
     rows.push(
       await campaign(
-        'crash: kill -9 the server mid-parse, restart (10 runs)',
+        bombAttack,
+        '4xx, nothing stored',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) =>
+          sendAll(
+            client,
+            projectId,
+            [0, 1, 2].map((i) => ({ name: `bomb-${i}.zip`, bytes: bomb })),
+            true,
+          ),
+      ),
+    );
+  }
+  const inflateAttack = 'hostile upload: zip expanding to 200 MiB within the cap';
+  if (wanted(inflateAttack)) {
+    const inflate = zipSync({ eventlog: new Uint8Array(200 * 1024 * 1024).fill(0x0a) }, { level: 9 });
+    rows.push(
+      await campaign(
+        inflateAttack,
+        'accepted, run FAILED (no events)',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, [{ name: 'inflate.zip', bytes: inflate }]),
+        { state: 'FAILED' },
+      ),
+    );
+  }
+  const floodAttack = 'hostile upload: 800k Spark properties in one line (gzip)';
+  if (wanted(floodAttack)) {
+    const flood = gzipSync(environmentFlood(800_000));
+    rows.push(
+      await campaign(
+        floodAttack,
+        'accepted, run processed, profile small',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) =>
+          sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: flood, withReport: true }]),
+      ),
+    );
+  }
+  const newlinesAttack = 'hostile upload: gzip of 1 GiB of newlines';
+  if (wanted(newlinesAttack)) {
+    const newlines = gzipSync(Buffer.alloc(1024 * 1024 * 1024, 0x0a), { level: 9 });
+    rows.push(
+      await campaign(
+        newlinesAttack,
+        'accepted, run FAILED (decompressed limit)',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, [{ name: 'eventlog.gz', bytes: newlines }]),
+        { state: 'FAILED' },
+      ),
+    );
+  }
+  const poisonAttack = 'poison logs: random bytes, truncated gzip, non-JSON text';
+  if (wanted(poisonAttack)) {
+    const poison = [
+      { name: 'random', bytes: randomBytes(512 * 1024) },
+      { name: 'truncated.gz', bytes: gzipSync(eventLog).subarray(0, 20_000) },
+      { name: 'text', bytes: Buffer.from('this is not an event log\n'.repeat(10_000)) },
+    ];
+    rows.push(
+      await campaign(
+        poisonAttack,
+        'accepted, each run FAILED with its error',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, poison),
+        { state: 'FAILED' },
+      ),
+    );
+  }
+  const slowAttack = 'slow clients: 150 slowloris headers + 150 slow bodies (request timeout 5 s)';
+  if (wanted(slowAttack)) {
+    rows.push(
+      await campaign(
+        slowAttack,
+        'each connection closed by the server within 10 s',
+        await sqliteDeployment({
+          ...baseEnv,
+          SETPOINT_REQUEST_TIMEOUT_SECONDS: '5',
+          SETPOINT_IDLE_TIMEOUT_SECONDS: '5',
+        }),
+        async ({ client, projectId, baseUrl: url }) => {
+          const giveUpS = 90;
+          // the request timeout (5 s) plus slack for a loaded machine
+          const closeBoundS = 10;
+          const headers = Array.from({ length: 150 }, () =>
+            slowClient(url, 'GET /api/v1/projects HTTP/1.1\r\nHost: setpoint\r\nX-Slow: ', giveUpS),
+          );
+          const bodies = Array.from({ length: 150 }, () =>
+            slowClient(
+              url,
+              `POST /api/v1/projects/${projectId}/runs HTTP/1.1\r\nHost: setpoint\r\nAuthorization: Bearer ${client.token}\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 100000000\r\n\r\n--b\r\n`,
+              giveUpS,
+            ),
+          );
+          const closedAfter = await Promise.all([...headers, ...bodies]);
+          const slowest = (group: number[]) => Math.max(...group).toFixed(1);
+          process.stdout.write(
+            `slow clients: slowest close ${slowest(closedAfter.slice(0, 150))} s (headers), ${slowest(closedAfter.slice(150))} s (bodies)\n`,
+          );
+          return {
+            tried: closedAfter.length,
+            accepted: 0,
+            refusedAsExpected: closedAfter.filter((seconds) => seconds <= closeBoundS).length,
+          };
+        },
+      ),
+    );
+  }
+  const authAttack = 'auth: every protected API operation × 8 bad credentials';
+  if (wanted(authAttack)) {
+    rows.push(
+      await campaign(
+        authAttack,
+        '401, 403 or 429',
+        await sqliteDeployment(baseEnv),
+        async ({ client, baseUrl: url }) => {
+          let tried = 0;
+          let refused = 0;
+          for (const operation of await protectedOperations(url)) {
+            for (const headers of badCredentials(client.token)) {
+              tried += 1;
+              const response = await fetch(`${url}${operation.url}`, {
+                method: operation.method,
+                headers: { ...headers, 'x-forwarded-for': `10.9.${tried >> 8}.${tried & 255}` },
+                ...(['POST', 'PUT', 'PATCH'].includes(operation.method) && { body: '{}' }),
+              });
+              await response.arrayBuffer();
+              if ([401, 403, 429].includes(response.status)) refused += 1;
+              else
+                process.stdout.write(
+                  `auth: ${operation.method} ${operation.url} answered ${response.status}\n`,
+                );
+            }
+          }
+          return { tried, accepted: 0, refusedAsExpected: refused };
+        },
+      ),
+    );
+  }
+  const ssrfAttack = 'SSRF: workspace hosts and S3 endpoints at loopback, private, metadata, non-http';
+  if (wanted(ssrfAttack)) {
+    const seen: string[] = [];
+    const target = createServer((request, response) => {
+      seen.push(request.url ?? '/');
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const port = (target.address() as AddressInfo).port;
+    const hostile = [
+      `http://127.0.0.1:${port}`,
+      `http://[::1]:${port}`,
+      `http://localhost:${port}`,
+      `http://2130706433:${port}`,
+      `http://0x7f000001:${port}`,
+      `http://127.1:${port}`,
+      `http://[::ffff:127.0.0.1]:${port}`,
+      'http://169.254.169.254',
+      'http://[fd00:ec2::254]',
+      'http://10.0.0.5',
+      'http://192.168.1.1',
+      'http://[64:ff9b::7f00:1]',
+      'file:///etc/passwd',
+      'gopher://127.0.0.1:70/x',
+      'javascript:alert(1)',
+    ];
+    rows.push(
+      await campaign(
+        ssrfAttack,
+        '400, the target receives nothing',
+        await sqliteDeployment(baseEnv),
+        async ({ client }) => {
+          let refused = 0;
+          const bodies = hostile.flatMap((host) => [
+            { name: 'w', cloud: 'aws', host, credentials: { token: 'dapi-secret' } },
+            {
+              name: 'w',
+              cloud: 'aws',
+              host: 'https://dbc-1234.cloud.databricks.com',
+              credentials: {
+                token: 'dapi-secret',
+                aws_access_key_id: 'AKIA',
+                aws_secret_access_key: 'secret',
+                s3_endpoint: host,
+              },
+            },
+          ]);
+          for (const body of bodies) {
+            const response = await client.call('POST', '/api/v1/workspaces', body);
+            if (response.status === 400) refused += 1;
+            else process.stdout.write(`ssrf: ${JSON.stringify(body)} answered ${response.status}\n`);
+          }
+          return { tried: bodies.length, accepted: 0, refusedAsExpected: seen.length === 0 ? refused : 0 };
+        },
+      ),
+    );
+    target.close();
+  }
+  const databricksAttack =
+    'Databricks API faults: 503/429/500 on run and log reads, 5 s answers, 3 completion webhooks dropped (9 runs)';
+  if (wanted(databricksAttack)) {
+    rows.push(
+      await databricksFaults(databricksAttack, 'every run DONE once (lost webhooks by reconciliation)'),
+    );
+  }
+  const crashAttack = 'crash: kill -9 the server mid-parse, restart (10 runs)';
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(crashAttack, database)) continue;
+    rows.push(
+      await campaign(
+        crashAttack,
         'every run DONE once',
         await deploy(baseEnv),
         async ({ client, projectId, restart }) => {
@@ -374,10 +688,11 @@ async function main(): Promise<void> {
       ),
     );
   }
-  if (onBoth.length > 1) {
+  const terminateAttack = 'database: every connection terminated 3 times while 10 runs process';
+  if (withPostgres && wanted(terminateAttack, 'PostgreSQL')) {
     rows.push(
       await campaign(
-        'database: every connection terminated 3 times while 10 runs process',
+        terminateAttack,
         'every run DONE once',
         await postgresDeployment(baseEnv),
         async ({ client, projectId, databaseName }) => {
@@ -392,20 +707,50 @@ async function main(): Promise<void> {
       ),
     );
   }
+  const restartAttack = 'database: PostgreSQL server restarted (pg_ctlcluster restart) while 10 runs process';
+  const restartCluster = process.env.SETPOINT_BENCH_PG_RESTART_CLUSTER?.split(' ');
+  const restartUrl = process.env.SETPOINT_BENCH_PG_RESTART_URL;
+  if (restartCluster && restartUrl && wanted(restartAttack, 'PostgreSQL')) {
+    rows.push(
+      await campaign(
+        restartAttack,
+        'every run DONE once',
+        await postgresDeployment(baseEnv, restartUrl),
+        async ({ client, projectId }) => {
+          const sent = await sendAll(client, projectId, realLogs(10));
+          await waitForState(() => client, projectId, 'PARSING');
+          execFileSync('pg_ctlcluster', [...restartCluster, 'restart'], { stdio: 'inherit' });
+          return sent;
+        },
+        { state: 'DONE' },
+      ),
+    );
+  }
   writeReliabilitySection(rows);
 }
 
 function writeReliabilitySection(rows: Row[]): void {
   const green = (row: Row) =>
     row.handled === row.tried && row.lost === 0 && row.duplicated === 0 && row.maxHealthzMs <= healthBoundMs;
-  const table = [
-    '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | result |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
-    ...rows.map(
-      (row) =>
-        `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${green(row) ? 'green' : 'RED'} |`,
-    ),
-  ];
+  const header =
+    '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | result |';
+  const docs = path.join(repoRoot, 'docs/reliability.md');
+  let text = readFileSync(docs, 'utf8');
+  // a partial run (SETPOINT_FAULTS_ONLY) replaces its own rows and keeps the others' last figures
+  const lines = new Map<string, string>();
+  const keyOf = (line: string) => line.split(' | ').slice(0, 2).join(' | ');
+  const tableStart = text.indexOf(`${header}\n`);
+  if (tableStart !== -1) {
+    for (const line of text.slice(tableStart).split('\n').slice(2)) {
+      if (!line.startsWith('| ')) break;
+      lines.set(keyOf(line), line);
+    }
+  }
+  for (const row of rows) {
+    const line = `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${green(row) ? 'green' : 'RED'} |`;
+    lines.set(keyOf(line), line);
+  }
+  const table = [header, '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |', ...lines.values()];
   const section = [
     '## Fault campaign',
     '',
@@ -416,12 +761,15 @@ function writeReliabilitySection(rows: Row[]): void {
     'state); *lost*: accepted runs that never reached DONE or FAILED; *duplicated*: runs beyond the',
     "accepted uploads; *peak RSS*: the server process's VmHWM (the largest of its incarnations);",
     `*max \`/healthz\`*: the slowest answer of a probe every 100 ms during the class (goal ≤ ${healthBoundMs} ms).`,
+    "The Databricks row runs Setpoint and the emulator in the campaign's process (as the integration",
+    "tests do), so its peak RSS is that process's and its `/healthz` shares the event loop with the",
+    'emulator. The PostgreSQL restart row runs only on a cluster named for it',
+    '(`SETPOINT_BENCH_PG_RESTART_CLUSTER="15 faults"`, `SETPOINT_BENCH_PG_RESTART_URL`); a partial run',
+    '(`SETPOINT_FAULTS_ONLY=<text>|<text>`) replaces its own rows and keeps the others.',
     '',
     ...table,
     '',
   ].join('\n');
-  const docs = path.join(repoRoot, 'docs/reliability.md');
-  let text = readFileSync(docs, 'utf8');
   const start = text.indexOf('\n## Fault campaign\n');
   if (start === -1) text = `${text.trimEnd()}\n\n${section}`;
   else {

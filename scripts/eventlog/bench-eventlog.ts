@@ -184,9 +184,13 @@ async function benchSource(source: string, scratch: string): Promise<string> {
   ] as const;
   // Rounds interleave the inputs so that each sees the same background load; each keeps its best.
   const best: Measurement[] = [];
+  // each round's wall-clock ratio to the engine on the plain file of the same round, per input
+  const roundRatios: number[][] = inputs.map(() => []);
   for (let round = 0; round < repeats; round++) {
+    const seconds: number[] = [];
     for (const [index, { mode, file }] of inputs.entries()) {
       const run = measureOnce(mode, file);
+      seconds[index] = run.seconds;
       const kept = best[index];
       best[index] = kept
         ? {
@@ -198,6 +202,16 @@ async function benchSource(source: string, scratch: string): Promise<string> {
           }
         : run;
     }
+    for (const index of inputs.keys())
+      roundRatios[index]?.push((seconds[1] as number) / (seconds[index] as number));
+  }
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  for (const [index, { input }] of inputs.entries()) {
+    const ratios = roundRatios[index] as number[];
+    process.stdout.write(
+      `${input}: × plain (wall) per round ${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(2)}\n`,
+    );
   }
   const rows = inputs.map(({ input, file }, index) => ({
     input,

@@ -3,6 +3,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
+  copyJob,
   eventually,
   type Harness,
   importJob,
@@ -210,6 +211,29 @@ describe('the closed loop against the emulator', () => {
     const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
 
     expect(run.pipelineState).toBe('DONE');
+  });
+
+  it('finds a run whose webhooks were lost after a later run of the job arrived', async () => {
+    // a job of its own: the other tests import the shipped ones
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Daily aggregation', 'Lost webhooks'),
+      {},
+    );
+    // both webhooks of the first run (start and end) are lost; the second run's arrive
+    h.emulator.context.faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 2 });
+    const lost = await h.databricks.runNow(jobId);
+    await eventually(async () => {
+      const run = await h.databricks.getRun(lost);
+      return run.state.life_cycle_state === 'TERMINATED' ? run : undefined;
+    }, 'the first run to finish');
+    await processedRun(h, projectId, await h.databricks.runNow(jobId));
+    await databricksIntegrationOf(h.server.services).scheduleReconciliation('test-later');
+
+    const run = await processedRun(h, projectId, lost);
+    expect(run.externalRunId).toBe(lost);
+    const page = await h.server.services.runs.list(projectId, { limit: 50, offset: 0 });
+    expect(page.items.filter((item) => item.externalRunId === lost)).toHaveLength(1);
   });
 
   it('finds a run whose webhook was lost, by reconciliation', async () => {

@@ -144,6 +144,31 @@ describe('HTTP hygiene', () => {
     expect(closed === '' || /^HTTP\/1\.1 408/.test(closed)).toBe(true);
   });
 
+  it('closes a client that drips its body a byte a second, long before the 30 s default deadline check', async () => {
+    // the drip keeps the socket from ever being idle: only the request deadline (1 s here) can end it
+    const answer = await new Promise<string>((resolve) => {
+      let received = '';
+      const socket = connect(Number(new URL(base).port), '127.0.0.1', () => {
+        socket.write(
+          `POST /api/v1/projects HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${h.token}\r\n` +
+            'Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"',
+        );
+      });
+      const drip = setInterval(() => socket.write('x'), 1000);
+      const giveUp = setTimeout(() => socket.destroy(), 20_000);
+      socket.on('data', (chunk) => {
+        received += chunk.toString('utf8');
+      });
+      socket.on('close', () => {
+        clearInterval(drip);
+        clearTimeout(giveUp);
+        resolve(received);
+      });
+      socket.on('error', () => undefined);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+  });
+
   it('exits quietly when the reader of its output goes away (setpoint --help | head -1)', async () => {
     const child = spawn(process.execPath, [setpointBin, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.destroy();

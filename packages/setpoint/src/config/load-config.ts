@@ -38,6 +38,7 @@ const envNames = {
   slaRevertFactor: 'SETPOINT_SLA_REVERT_FACTOR',
   maxAutoChangesPerWeek: 'SETPOINT_MAX_AUTO_CHANGES_PER_WEEK',
   reconcileIntervalSeconds: 'SETPOINT_RECONCILE_INTERVAL_SECONDS',
+  reconcileLookbackHours: 'SETPOINT_RECONCILE_LOOKBACK_HOURS',
   eventLogRetentionDays: 'SETPOINT_EVENTLOG_RETENTION_DAYS',
   eventLogRetentionRuns: 'SETPOINT_EVENTLOG_RETENTION_RUNS',
   eventLogPruneIntervalSeconds: 'SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS',

@@ -113,6 +113,11 @@ export const configSchema = z
     /** Seconds between polls for runs a lost webhook did not announce; 0 disables. */
     reconcileIntervalSeconds: z.coerce.number().int().min(0).default(300),
     /**
+     * How far before a job's newest seen run the reconciliation looks for runs whose webhooks were lost
+     * (a later run's arrival must not hide them); each pass lists this much of every onboarded job's runs.
+     */
+    reconcileLookbackHours: z.coerce.number().min(0).default(24),
+    /**
      * Event logs of processed runs are deleted from the blob store after this many days (their profile,
      * cost and model stay); 0 keeps them forever.
      */

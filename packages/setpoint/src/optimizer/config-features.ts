@@ -41,6 +41,11 @@ export class FeatureSpace {
     this.dimension = this.names.length;
   }
 
+  /** The space again after a structured clone (it is defined by its families alone). */
+  static revive(clone: FeatureSpace): FeatureSpace {
+    return new FeatureSpace(clone.families);
+  }
+
   withFamilies(families: Iterable<string>): FeatureSpace {
     return new FeatureSpace([...this.families, ...families]);
   }

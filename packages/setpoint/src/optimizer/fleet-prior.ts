@@ -66,6 +66,18 @@ export interface FleetPrior {
   shippedJobs: number;
 }
 
+/**
+ * A prior again after a structured clone (learned on a worker thread and posted back): its feature
+ * space and analogs get their classes back; every fitted number is kept as it was learned.
+ */
+export function reviveFleetPrior(clone: FleetPrior): FleetPrior {
+  return {
+    ...clone,
+    space: FeatureSpace.revive(clone.space),
+    analogs: clone.analogs.map((analog) => RuntimeAnalog.revive(analog)),
+  };
+}
+
 const interceptVariance = 25;
 const coefficientJitter = 0.02 ** 2;
 const ridge = 0.05;

@@ -1,5 +1,5 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
-import type { FeatureSpace } from './config-features.js';
+import { FeatureSpace } from './config-features.js';
 import {
   type ConfigPoint,
   configPoint,
@@ -93,6 +93,17 @@ export class RuntimeAnalog {
     this.failures = new Map(
       parts.failureRates.map((entry) => [configurationKey(entry.candidate), entry.rate]),
     );
+  }
+
+  /**
+   * An analog again after a structured clone (a worker thread posted it back): the clone holds every
+   * field, fitted weights included, but not the class; nothing is refitted.
+   */
+  static revive(clone: RuntimeAnalog): RuntimeAnalog {
+    const analog = Object.setPrototypeOf(clone, RuntimeAnalog.prototype) as RuntimeAnalog;
+    const fields = analog as unknown as { space: FeatureSpace };
+    fields.space = FeatureSpace.revive(fields.space);
+    return analog;
   }
 
   private basisValue(candidate: Candidate): number {

@@ -221,7 +221,12 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
       for (const job of await store.onboardedJobs(workspaceId)) {
         for await (const run of client.listRuns({
           jobId: job.job_id,
-          startTimeFrom: job.last_seen_run_start ?? undefined,
+          // from before the newest run seen: a run whose webhooks were lost is found even when a later
+          // run of the job already arrived (collection is idempotent per run, so nothing runs twice)
+          startTimeFrom:
+            job.last_seen_run_start === null
+              ? undefined
+              : job.last_seen_run_start - config.reconcileLookbackHours * 3600_000,
           completedOnly: true,
         })) {
           await enqueueCollect(workspaceId, run.run_id);

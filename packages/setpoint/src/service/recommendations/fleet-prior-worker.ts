@@ -1,7 +1,8 @@
 /**
- * The worker-thread side of `learnPriorOffThread`: calibrating a fleet prior replays hundreds of cold
- * starts (seconds of CPU), so it runs here and posts back only the calibration (plain numbers); the
- * service's event loop keeps answering meanwhile.
+ * The worker-thread side of `learnPriorOffThread`: learning a fleet prior fits every fleet job and
+ * calibrating it replays hundreds of cold starts (seconds of CPU), so both run here and the fitted prior
+ * is posted back (structured clone; the caller revives its classes); the service's event loop keeps
+ * answering meanwhile.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
@@ -9,7 +10,7 @@ import type { FleetJob } from '../../optimizer/fleet-prior.js';
 
 const { jobs } = workerData as { jobs: FleetJob[] };
 try {
-  parentPort?.postMessage({ type: 'done', calibration: learnCalibratedPrior(jobs).calibration });
+  parentPort?.postMessage({ type: 'done', prior: learnCalibratedPrior(jobs) });
 } catch (error) {
   parentPort?.postMessage({
     type: 'failed',

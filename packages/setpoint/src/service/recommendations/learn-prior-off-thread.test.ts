@@ -1,0 +1,80 @@
+import { createRandom } from '@setpoint/foundation/random';
+import { describe, expect, it } from 'vitest';
+import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
+import { type FleetJob, reviveFleetPrior } from '../../optimizer/fleet-prior.js';
+import { RuntimeModel } from '../../optimizer/runtime-model.js';
+import { type Candidate, runCostUsd } from '../../optimizer/types.js';
+import { learnPriorOffThread } from './learn-prior-off-thread.js';
+
+const catalog: Candidate[] = ['m5.xlarge', 'c5.xlarge', 'r5.xlarge'].flatMap((type, f) =>
+  [2, 3, 4, 6, 8, 12, 16].map((nodes) => ({
+    id: `${nodes}x${type}`,
+    instanceType: type,
+    nodes,
+    vcpusPerNode: 4,
+    memoryGibPerNode: [16, 8, 32][f] as number,
+    priceUsdPerNodeHour: [0.19, 0.17, 0.25][f] as number,
+  })),
+);
+
+/** Amdahl-shaped jobs measured on half the catalog, so the analogs must interpolate the rest. */
+function fleet(jobs: number, seed: number): FleetJob[] {
+  const random = createRandom(seed);
+  return Array.from({ length: jobs }, (_, j) => ({
+    source: `job-${j}`,
+    candidates: catalog,
+    observations: catalog
+      .filter((_, i) => (i + j) % 2 === 0)
+      .map((candidate) => {
+        const runtimeS =
+          (40 + 15 * j + (20_000 * (1 + (j % 4))) / (candidate.nodes * 4)) * Math.exp(0.1 * random.normal());
+        return {
+          candidateId: candidate.id,
+          runtimeS,
+          costUsd: runCostUsd(candidate, runtimeS),
+          completed: true,
+        };
+      }),
+  }));
+}
+
+describe('learnPriorOffThread', () => {
+  const jobs = fleet(8, 7);
+
+  it('returns the prior learned in-process, with working classes, from a worker thread', async () => {
+    const offThread = await learnPriorOffThread(jobs);
+    const inProcess = learnCalibratedPrior(jobs);
+    expect(offThread.analogs.length).toBe(inProcess.analogs.length);
+    expect(offThread.analogs.length).toBeGreaterThan(0);
+    for (const [i, analog] of offThread.analogs.entries()) {
+      const expected = inProcess.analogs[i];
+      for (const candidate of catalog) {
+        expect(analog.logRuntime(candidate)).toBeCloseTo(expected?.logRuntime(candidate) as number, 10);
+        expect(analog.failureRate(candidate)).toBe(expected?.failureRate(candidate));
+      }
+    }
+    expect(Array.from(offThread.space.basis(catalog[3] as Candidate))).toEqual(
+      Array.from(inProcess.space.basis(catalog[3] as Candidate)),
+    );
+    expect(offThread.calibration).toEqual(inProcess.calibration);
+    const observed = jobs[0]?.observations.slice(0, 3) ?? [];
+    const predict = (prior: typeof offThread) => {
+      const mixture = new RuntimeModel(prior, catalog).predict(observed);
+      return catalog.map((_, i) => mixture.quantile(i, 0.5));
+    };
+    expect(predict(offThread)).toEqual(predict(inProcess));
+  });
+
+  it('revives a structured clone into a prior that predicts like the original', () => {
+    const prior = learnCalibratedPrior(jobs.slice(0, 4));
+    const revived = reviveFleetPrior(structuredClone(prior));
+    const candidate = catalog[5] as Candidate;
+    expect(revived.analogs.map((analog) => analog.logRuntime(candidate))).toEqual(
+      prior.analogs.map((analog) => analog.logRuntime(candidate)),
+    );
+    // without reviving, the clone has lost its methods
+    expect(typeof (structuredClone(prior).analogs[0] as { logRuntime?: unknown }).logRuntime).toBe(
+      'undefined',
+    );
+  });
+});
