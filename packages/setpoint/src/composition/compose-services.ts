@@ -126,6 +126,7 @@ export async function composeServices(options: ComposeOptions) {
     secretBox,
     outboundPolicy: { allow: outbound.allowList },
     logger,
+    retryBaseMs: config.alertRetryBaseSeconds * 1000,
   });
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,

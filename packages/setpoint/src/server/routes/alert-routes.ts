@@ -8,6 +8,7 @@ import {
   alertRuleUpdateSchema,
   idParams,
   notificationList,
+  notificationSchema,
   type notificationStatuses,
   pageQuery,
 } from '@setpoint/api-contract';
@@ -206,6 +207,24 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         const { limit, offset, project_id: projectId } = request.query;
         const page = await alerts.notifications({ limit, offset, ...(projectId ? { projectId } : {}) });
         return { items: page.rows.map(presentNotification), total: page.total, limit, offset };
+      },
+    );
+
+    app.post(
+      '/api/v1/notifications/:id/retry',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary:
+            'Send a PARKED or FAILED notification again, now (admins only); answers it as it stands after the attempt',
+          security: bearer,
+          params: idParams,
+          response: { 200: notificationSchema },
+        },
+      },
+      async (request) => {
+        requireAdmin(request, 'send notifications again');
+        return presentNotification(await alerts.retryNotification(request.params.id));
       },
     );
   };

@@ -4,7 +4,7 @@ import type {
   alertRuleCreateSchema,
   alertRuleUpdateSchema,
 } from '@setpoint/api-contract';
-import { NotFoundError } from '@setpoint/foundation/errors';
+import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -42,8 +42,11 @@ const overlapMs = 60_000;
 
 /** Deliveries of one notification at most; then it is PARKED with its last error. */
 export const maxDeliveryAttempts = 5;
-/** Wait before attempt n+1: 1, 2, 4, 8 minutes… at most an hour. */
-export const retryDelayMs = (attempts: number) => Math.min(hourMs, 60_000 * 2 ** (attempts - 1));
+/** Wait before attempt n+1: 1, 2, 4, 8 minutes… (from a base of one minute) at most an hour. */
+export const retryDelayMs = (attempts: number, baseMs = 60_000) =>
+  Math.min(hourMs, baseMs * 2 ** (attempts - 1));
+/** Notifications a person may send again by hand: those Setpoint gave up on. */
+export const retryableStatuses: readonly string[] = ['PARKED', 'FAILED'];
 
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
@@ -56,6 +59,8 @@ interface Deps {
   secretBox: SecretBox;
   outboundPolicy: OutboundPolicy;
   logger?: Pick<Logger, 'warn'>;
+  /** The first wait before a failed delivery is tried again (doubling each time); a minute by default. */
+  retryBaseMs?: number;
 }
 
 const secretScope = (id: string) => `alert_destination:${id}`;
@@ -129,13 +134,14 @@ export function createAlertService(deps: Deps) {
 
   /**
    * One delivery attempt: SENT, or for a transient failure RETRYING with the next time (PARKED after
-   * `maxDeliveryAttempts`), or FAILED for a failure retrying cannot fix. The last error is kept.
+   * `maxDeliveryAttempts`, or at once when `retryLater` is false), or FAILED for a failure retrying cannot fix. The last error is kept.
    */
   async function attempt(
     row: NotificationRow,
     destination: AlertDestinationRow,
     attempts: number,
     now: number,
+    retryLater = true,
   ) {
     const message: AlertMessage = {
       notificationId: row.id,
@@ -153,11 +159,11 @@ export function createAlertService(deps: Deps) {
       deps.logger?.warn({ destination: destination.id, reason, attempts }, 'alert delivery failed');
       if (!isTransientFailure(error))
         return alerts.settleNotification(row.id, 'FAILED', reason, { attempts, nextAttemptAt: null });
-      if (attempts >= maxDeliveryAttempts)
+      if (!retryLater || attempts >= maxDeliveryAttempts)
         return alerts.settleNotification(row.id, 'PARKED', reason, { attempts, nextAttemptAt: null });
       await alerts.settleNotification(row.id, 'RETRYING', reason, {
         attempts,
-        nextAttemptAt: now + retryDelayMs(attempts),
+        nextAttemptAt: now + retryDelayMs(attempts, deps.retryBaseMs),
       });
     }
   }
@@ -362,6 +368,31 @@ export function createAlertService(deps: Deps) {
     },
     notifications: (page: { limit: number; offset: number; projectId?: string }) =>
       alerts.pageNotifications(page),
+    /**
+     * Sends a notification Setpoint gave up on (PARKED or FAILED) once more, now, to its rule's
+     * destination as it is today: SENT, or back to PARKED / FAILED with the new error. Not counted
+     * against the hourly limit (a person asked for it).
+     */
+    async retryNotification(id: string, now = Date.now()): Promise<NotificationRow> {
+      const row = await alerts.findNotification(id);
+      if (!row) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
+      if (!retryableStatuses.includes(row.status))
+        throw new ConflictError(
+          'NOTIFICATION_NOT_RETRYABLE',
+          `notification ${id} is ${row.status}; only PARKED or FAILED notifications can be sent again`,
+        );
+      const destination = await alerts.findDestination(row.destination_id);
+      if (!destination)
+        throw new ConflictError(
+          'DESTINATION_NOT_FOUND',
+          `the destination of notification ${id} was deleted; it cannot be sent again`,
+        );
+      // A manual retry that fails again is parked at once rather than queued for more automatic retries.
+      await attempt(row, destination, row.attempts + 1, now, false);
+      const settled = await alerts.findNotification(id);
+      if (!settled) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
+      return settled;
+    },
     /** One pass over every enabled rule; answers how many notifications it created. */
     async evaluate(now = Date.now()): Promise<number> {
       await retryDue(now);
