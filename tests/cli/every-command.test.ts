@@ -323,6 +323,12 @@ const badInputs: Record<string, BadInput> = {
     stderr: /alert rule alr_missing does not exist$/,
     remote: true,
   },
+  'alerts retry': {
+    args: ['alerts', 'retry', 'ntf_missing'],
+    exitCode: 3,
+    stderr: /notification ntf_missing does not exist$/,
+    remote: true,
+  },
   'alerts update-rule': {
     args: ['alerts', 'update-rule', 'alr_missing', '--disable'],
     exitCode: 3,

@@ -425,6 +425,32 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     expect(rolledBack.body.undone).toHaveLength(1);
     expect(rolledBack.body.undone[0]).toMatchObject({ kind: 'rollback', undoes: applied.body.config?.id });
     expect(await taskCount()).toBe(6);
+    // the rollback is in the audit trail: who, which change it undid, the task group 2 → 6
+    const trail = await api<{ items: { action: string; actor: string; detail: Record<string, unknown> }[] }>(
+      'GET',
+      `/api/v1/audit?action=rollback&project_id=${projectId}`,
+    );
+    expect(trail.status).toBe(200);
+    expect(trail.body.items).toHaveLength(1);
+    expect(trail.body.items[0]).toMatchObject({
+      action: 'rollback',
+      actor: expect.stringMatching(/^api-key:/),
+      detail: {
+        platform: 'emr',
+        from_config: applied.body.config?.id,
+        to_config: null,
+        changes: [{ what: expect.stringMatching(/^task group ig-/), from: 2, to: 6 }],
+        summary: expect.stringMatching(/^task group ig-\S+: 2 → 6$/),
+      },
+    });
+    const exported = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/audit/export?action=rollback&project_id=${projectId}&format=csv`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toMatch(/rollback/);
+    expect(exported.body).toMatch(/task group ig-\S+: 2 → 6/);
     const nothingLeft = await api<{ error: { code: string } }>(
       'POST',
       `/api/v1/projects/${projectId}/emr/rollback`,
