@@ -108,6 +108,20 @@ describe('alert destinations from the CLI and rule edits', () => {
     expect(
       (await h.request('PATCH', `/api/v1/alerts/rules/${rule.id}`, { destination_id: 'dst_missing' })).status,
     ).toBe(404);
+    // Each change that happened is in the audit trail, with who made it; the refused ones are not.
+    const trail = await h.services.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'detail'])
+      .where('entity', '=', 'alert_rule')
+      .where('entity_id', '=', rule.id)
+      .orderBy('id')
+      .execute();
+    expect(trail.map((entry) => entry.action)).toEqual(['create', 'update', 'update', 'update']);
+    expect(new Set(trail.map((entry) => entry.actor))).toEqual(new Set([`api-key:${h.key.id}`]));
+    expect(JSON.parse(trail[2]?.detail ?? '{}')).toMatchObject({
+      event: 'cost_spike',
+      changes: { enabled: true, params: { threshold_pct: 35 } },
+    });
   });
 
   it('sends again only what Setpoint gave up on: 404 for an unknown notification, 409 for a sent one', async () => {

@@ -127,6 +127,7 @@ export async function composeServices(options: ComposeOptions) {
     outboundPolicy: { allow: outbound.allowList },
     logger,
     retryBaseMs: config.alertRetryBaseSeconds * 1000,
+    audit: repositories.audit,
   });
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,

@@ -115,8 +115,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        requireAdmin(request, 'delete alert destinations');
-        await alerts.deleteDestination(request.params.id);
+        const principal = requireAdmin(request, 'delete alert destinations');
+        await alerts.deleteDestination(request.params.id, principal.actor);
         return reply.status(204).send();
       },
     );
@@ -169,8 +169,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        requireAdmin(request, 'change alert rules');
-        return presentRule(await alerts.updateRule(request.params.id, request.body));
+        const principal = requireAdmin(request, 'change alert rules');
+        return presentRule(await alerts.updateRule(request.params.id, request.body, principal.actor));
       },
     );
 
@@ -185,8 +185,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        requireAdmin(request, 'delete alert rules');
-        await alerts.deleteRule(request.params.id);
+        const principal = requireAdmin(request, 'delete alert rules');
+        await alerts.deleteRule(request.params.id, principal.actor);
         return reply.status(204).send();
       },
     );
@@ -223,8 +223,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        requireAdmin(request, 'send notifications again');
-        return presentNotification(await alerts.retryNotification(request.params.id));
+        const principal = requireAdmin(request, 'send notifications again');
+        return presentNotification(await alerts.retryNotification(request.params.id, principal.actor));
       },
     );
   };

@@ -11,6 +11,7 @@ import type { SecretBox } from '../../security/secret-box.js';
 import type { OutboundPolicy } from '../../security/ssrf-guard.js';
 import { validateOutboundUrl } from '../../security/ssrf-guard.js';
 import { newId } from '../../store/ids.js';
+import type { AuditEntry } from '../audit/audit-repository.js';
 import { type Finding, type RuleParams, type RunFacts, runFinding } from './alert-conditions.js';
 import {
   type AlertMessage,
@@ -61,6 +62,8 @@ interface Deps {
   logger?: Pick<Logger, 'warn'>;
   /** The first wait before a failed delivery is tried again (doubling each time); a minute by default. */
   retryBaseMs?: number;
+  /** Changes to destinations and rules, and notifications sent again by hand, go to the audit trail. */
+  audit?: { record(entry: AuditEntry): Promise<void> };
 }
 
 const secretScope = (id: string) => `alert_destination:${id}`;
@@ -106,6 +109,11 @@ const factsOf = (run: {
  */
 export function createAlertService(deps: Deps) {
   const { alerts, secretBox } = deps;
+  const audited = async (entry: AuditEntry) => {
+    await deps.audit?.record(entry);
+  };
+  /** The project a rule covers, under the key the audit trail files an entry by. */
+  const ruleScope = (projectId: string | null) => (projectId === null ? {} : { projectId });
 
   function targetOf(row: AlertDestinationRow): DestinationTarget {
     if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
@@ -311,12 +319,32 @@ export function createAlertService(deps: Deps) {
         created_by: actor,
       };
       await alerts.insertDestination(row);
+      await audited({
+        entity: 'alert_destination',
+        entityId: id,
+        action: 'create',
+        actor,
+        detail: {
+          name: input.name,
+          kind: input.kind,
+          target: settings.target,
+          max_per_hour: input.max_per_hour,
+        },
+      });
       return row;
     },
     listDestinations: () => alerts.listDestinations(),
-    async deleteDestination(id: string): Promise<void> {
-      if (!(await alerts.deleteDestination(id)))
+    async deleteDestination(id: string, actor: string): Promise<void> {
+      const destination = await alerts.findDestination(id);
+      if (!destination || !(await alerts.deleteDestination(id)))
         throw new NotFoundError('DESTINATION_NOT_FOUND', `alert destination ${id} does not exist`);
+      await audited({
+        entity: 'alert_destination',
+        entityId: id,
+        action: 'delete',
+        actor,
+        detail: { name: destination.name, kind: destination.kind },
+      });
     },
     async createRule(input: RuleInput, actor: string, now = Date.now()): Promise<AlertRuleRow> {
       if (!(await alerts.findDestination(input.destination_id)))
@@ -336,6 +364,19 @@ export function createAlertService(deps: Deps) {
         created_by: actor,
       };
       await alerts.insertRule(row);
+      await audited({
+        entity: 'alert_rule',
+        entityId: row.id,
+        action: 'create',
+        actor,
+        detail: {
+          event: input.event,
+          destination_id: input.destination_id,
+          params: input.params,
+          enabled: input.enabled,
+          ...ruleScope(input.project_id),
+        },
+      });
       return row;
     },
     listRules: (projectId?: string) => alerts.listRules(projectId),
@@ -343,7 +384,7 @@ export function createAlertService(deps: Deps) {
      * Turns a rule on or off, re-points it or changes its parameters. A rule switched back on starts
      * from now: what happened while it was off is not replayed.
      */
-    async updateRule(id: string, update: RuleUpdate, now = Date.now()): Promise<AlertRuleRow> {
+    async updateRule(id: string, update: RuleUpdate, actor: string, now = Date.now()): Promise<AlertRuleRow> {
       const rule = await alerts.findRule(id);
       if (!rule) throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
       if (update.destination_id !== undefined && !(await alerts.findDestination(update.destination_id)))
@@ -360,11 +401,26 @@ export function createAlertService(deps: Deps) {
       if (update.params !== undefined)
         patch.params = JSON.stringify({ ...(JSON.parse(rule.params) as object), ...update.params });
       await alerts.updateRule(id, patch);
+      await audited({
+        entity: 'alert_rule',
+        entityId: id,
+        action: 'update',
+        actor,
+        detail: { event: rule.event, changes: update, ...ruleScope(rule.project_id) },
+      });
       return { ...rule, ...patch };
     },
-    async deleteRule(id: string): Promise<void> {
-      if (!(await alerts.deleteRule(id)))
+    async deleteRule(id: string, actor: string): Promise<void> {
+      const rule = await alerts.findRule(id);
+      if (!rule || !(await alerts.deleteRule(id)))
         throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
+      await audited({
+        entity: 'alert_rule',
+        entityId: id,
+        action: 'delete',
+        actor,
+        detail: { event: rule.event, ...ruleScope(rule.project_id) },
+      });
     },
     notifications: (page: { limit: number; offset: number; projectId?: string }) =>
       alerts.pageNotifications(page),
@@ -373,7 +429,7 @@ export function createAlertService(deps: Deps) {
      * destination as it is today: SENT, or back to PARKED / FAILED with the new error. Not counted
      * against the hourly limit (a person asked for it).
      */
-    async retryNotification(id: string, now = Date.now()): Promise<NotificationRow> {
+    async retryNotification(id: string, actor: string, now = Date.now()): Promise<NotificationRow> {
       const row = await alerts.findNotification(id);
       if (!row) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
       if (!retryableStatuses.includes(row.status))
@@ -391,6 +447,19 @@ export function createAlertService(deps: Deps) {
       await attempt(row, destination, row.attempts + 1, now, false);
       const settled = await alerts.findNotification(id);
       if (!settled) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
+      await audited({
+        entity: 'alert_rule',
+        entityId: row.rule_id,
+        action: 'notification_retried',
+        actor,
+        detail: {
+          notification_id: id,
+          from: row.status,
+          to: settled.status,
+          ...(settled.error ? { error: settled.error } : {}),
+          ...ruleScope(row.project_id),
+        },
+      });
       return settled;
     },
     /** One pass over every enabled rule; answers how many notifications it created. */
