@@ -1,4 +1,4 @@
-import type { AlertRuleResource } from '@setpoint/api-contract';
+import { type AlertRuleResource, retryableNotificationStatuses } from '@setpoint/api-contract';
 
 /** Every event a rule can watch, as the dashboard names it (a Record, so a new event is noticed). */
 export const eventLabels: Record<AlertRuleResource['event'], string> = {
@@ -21,4 +21,4 @@ export const statusLabels: Record<string, string> = {
 };
 
 /** Notifications an admin may send again: those Setpoint gave up on. */
-export const retryableStatuses: ReadonlySet<string> = new Set(['PARKED', 'FAILED']);
+export const retryableStatuses: ReadonlySet<string> = new Set(retryableNotificationStatuses);

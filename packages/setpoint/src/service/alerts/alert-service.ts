@@ -1,8 +1,9 @@
-import type {
-  AlertEvent,
-  alertDestinationCreateSchema,
-  alertRuleCreateSchema,
-  alertRuleUpdateSchema,
+import {
+  type AlertEvent,
+  type alertDestinationCreateSchema,
+  type alertRuleCreateSchema,
+  type alertRuleUpdateSchema,
+  retryableNotificationStatuses,
 } from '@setpoint/api-contract';
 import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
@@ -46,8 +47,6 @@ export const maxDeliveryAttempts = 5;
 /** Wait before attempt n+1: 1, 2, 4, 8 minutes… (from a base of one minute) at most an hour. */
 export const retryDelayMs = (attempts: number, baseMs = 60_000) =>
   Math.min(hourMs, baseMs * 2 ** (attempts - 1));
-/** Notifications a person may send again by hand: those Setpoint gave up on. */
-export const retryableStatuses: readonly string[] = ['PARKED', 'FAILED'];
 
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
@@ -432,7 +431,7 @@ export function createAlertService(deps: Deps) {
     async retryNotification(id: string, actor: string, now = Date.now()): Promise<NotificationRow> {
       const row = await alerts.findNotification(id);
       if (!row) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
-      if (!retryableStatuses.includes(row.status))
+      if (!(retryableNotificationStatuses as readonly string[]).includes(row.status))
         throw new ConflictError(
           'NOTIFICATION_NOT_RETRYABLE',
           `notification ${id} is ${row.status}; only PARKED or FAILED notifications can be sent again`,
