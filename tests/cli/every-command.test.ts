@@ -227,6 +227,31 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 2,
     stderr: /cannot mkdir .*not-a-directory\.json: a file is in the way$/,
   },
+  'users disable': {
+    args: ['users', 'disable', 'nobody', '--data-dir', missing],
+    exitCode: 3,
+    stderr: /user nobody does not exist$/,
+  },
+  'users enable': {
+    args: ['users', 'enable', 'nobody', '--data-dir', missing],
+    exitCode: 3,
+    stderr: /user nobody does not exist$/,
+  },
+  'users set-role': {
+    args: ['users', 'set-role', 'nobody', '--role', 'wizard'],
+    exitCode: 2,
+    stderr: /--role must be one of admin, editor, viewer$/,
+  },
+  'users reset-password': {
+    args: ['users', 'reset-password', 'nobody', '--data-dir', missing],
+    exitCode: 3,
+    stderr: /user nobody does not exist$/,
+  },
+  'users delete': {
+    args: ['users', 'delete', 'nobody', '--data-dir', missing],
+    exitCode: 3,
+    stderr: /user nobody does not exist$/,
+  },
   'workspaces add': {
     args: [
       'workspaces',
@@ -321,6 +346,12 @@ const badInputs: Record<string, BadInput> = {
     args: ['alerts', 'delete-rule', 'alr_missing'],
     exitCode: 3,
     stderr: /alert rule alr_missing does not exist$/,
+    remote: true,
+  },
+  'alerts retry': {
+    args: ['alerts', 'retry', 'ntf_missing'],
+    exitCode: 3,
+    stderr: /notification ntf_missing does not exist$/,
     remote: true,
   },
   'alerts update-rule': {

@@ -64,6 +64,23 @@ describe('guardrails and the webhook receiver', () => {
 
     expect(revert.reason).toMatch(/^reverted: run \d+ failed on the new configuration/);
     expect(ref && findClusterSpec(after.settings, ref)?.node_type_id).toBe('m5.xlarge');
+
+    // The revert is in the audit trail: by Setpoint, from the applied configuration back to the one before.
+    const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
+    const trail = await h.server.services.audit.page({ projectId, action: 'revert' }, 10, 0);
+    expect(trail.rows).toHaveLength(1);
+    expect(trail.rows[0]).toMatchObject({
+      action: 'revert',
+      actor: revert.actor,
+      detail: {
+        platform: 'databricks',
+        from_config: history.find((config) => config.kind === 'apply')?.id,
+        to_config: history.find((config) => config.kind === 'baseline')?.id,
+        changes: expect.arrayContaining([{ what: 'node_type_id', from: 'c5.xlarge', to: 'm5.xlarge' }]),
+        summary: expect.stringContaining('node_type_id: c5.xlarge → m5.xlarge'),
+        reason: revert.reason,
+      },
+    });
   });
 
   it('rejects webhook calls without the workspace’s Basic credentials', async () => {

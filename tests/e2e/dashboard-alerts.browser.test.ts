@@ -27,17 +27,30 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
   let client: SeedClient;
   let receiver: Server;
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  /** What `/failing` got; it answers 503 while `failing` is true, then 200. */
+  const failingHits: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
+  let failing = true;
+  let receiverUrl = '';
 
   beforeAll(async () => {
     receiver = createServer((request, response) => {
       let body = '';
       request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
       request.on('end', () => {
+        if (request.url === '/failing') {
+          const status = failing ? 503 : 200;
+          failingHits.push({ headers: request.headers, body, status });
+          response.statusCode = status;
+          response.end(failing ? 'busy' : 'ok');
+          return;
+        }
         received.push({ headers: request.headers, body });
         response.end('ok');
       });
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const address = receiver.address();
+    receiverUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-alerts-browser-'));
     server = await spawnSetpoint(
       ['serve', '--port', '0', '--data-dir', dataDir],
@@ -46,6 +59,8 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
         SETPOINT_LOG_LEVEL: 'warn',
         SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
         SETPOINT_ALERT_INTERVAL_SECONDS: '1',
+        // Retries after 1, 2, 4 and 8 s: a failing destination is parked within the test.
+        SETPOINT_ALERT_RETRY_BASE_SECONDS: '1',
       },
     );
     const created = await runCli(
@@ -65,12 +80,10 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
 
   it('sends a missed SLA to a signed webhook and lists it on the notifications page', async () => {
     const [project] = await seedProjects(client, ['nightly-billing'], () => ({ slaMinutes: 0.5 }));
-    const address = receiver.address();
-    const port = typeof address === 'object' && address ? address.port : 0;
     const destination = await client.request<{ id: string }>('POST', '/api/v1/alerts/destinations', {
       kind: 'webhook',
       name: 'on-call hook',
-      url: `http://127.0.0.1:${port}/setpoint`,
+      url: `${receiverUrl}/setpoint`,
       signing_secret: signingSecret,
     });
     await client.request('POST', '/api/v1/alerts/rules', {
@@ -103,4 +116,85 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
     await page.screenshot({ path: path.join(screenshotDir, 'notifications.png') });
     await page.close();
   }, 240_000);
+
+  it('edits a rule in the dashboard, parks what a failing destination refuses and sends it again from the list', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Username').fill('ada');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Notifications' }).click();
+
+    // A second destination, added in the dashboard.
+    await page.getByRole('button', { name: 'Add destination' }).click();
+    const newDestination = page.getByRole('form', { name: 'New destination' });
+    await newDestination.getByLabel('Destination name').fill('flaky hook');
+    await newDestination.getByLabel('URL').fill(`${receiverUrl}/failing`);
+    await newDestination.getByLabel('Signing secret').fill(signingSecret);
+    await newDestination.getByRole('button', { name: 'Save destination' }).click();
+    await expect
+      .poll(() => page.getByTestId('alert-destinations').textContent(), { timeout: 20_000 })
+      .toContain('flaky hook');
+    const destinations = await client.request<{ items: { id: string; name: string; target: string }[] }>(
+      'GET',
+      '/api/v1/alerts/destinations',
+    );
+    const flaky = destinations.items.find((item) => item.name === 'flaky hook');
+    expect(flaky?.target).toBe(receiverUrl);
+
+    // The rule of the first test: off, on again, then pointed at the new destination.
+    const ruleRow = page.getByTestId('alert-rules').getByRole('row').nth(1);
+    await ruleRow.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(() => ruleRow.textContent(), { timeout: 20_000 }).toContain('Off');
+    const rules = () =>
+      client.request<{ items: { id: string; enabled: boolean; destination_id: string }[] }>(
+        'GET',
+        '/api/v1/alerts/rules',
+      );
+    expect((await rules()).items[0]?.enabled).toBe(false);
+    await ruleRow.getByRole('button', { name: 'Edit' }).click();
+    const editRule = page.getByRole('form', { name: 'Edit rule' });
+    await editRule.getByLabel('Send to').selectOption({ label: 'flaky hook' });
+    await editRule.getByLabel('Enabled').check();
+    await editRule.getByRole('button', { name: 'Save rule' }).click();
+    await expect.poll(() => ruleRow.textContent(), { timeout: 20_000 }).toMatch(/flaky hook\s*On/);
+    expect((await rules()).items[0]).toMatchObject({ enabled: true, destination_id: flaky?.id });
+
+    // A run over its SLA fires the edited rule; the destination answers 503 until it is parked.
+    const [project] = await seedProjects(client, ['weekly-ledger'], () => ({ slaMinutes: 0.5 }));
+    await seedRuns(client, project?.id ?? '', { from: 0, to: 1, of: 1 });
+    await waitForPipeline(client, project?.id ?? '', 1);
+    const parked = await eventually(
+      async () => {
+        const list = await client.request<{ items: { id: string; status: string; project_id: string }[] }>(
+          'GET',
+          '/api/v1/notifications',
+        );
+        return list.items.find((item) => item.project_id === project?.id && item.status === 'PARKED');
+      },
+      120_000,
+      'the notification to be parked',
+    );
+    expect(failingHits.length).toBe(5);
+    expect(failingHits.every((hit) => hit.status === 503)).toBe(true);
+
+    // The destination recovers; an admin sends the parked notification again from the list.
+    failing = false;
+    await page.reload();
+    const parkedRow = page.locator(`tr[data-notification-id="${parked.id}"]`);
+    await expect
+      .poll(() => parkedRow.textContent(), { timeout: 20_000 })
+      .toMatch(/Parked \(gave up\) after 5 attempts: the destination answered HTTP 503/);
+    await parkedRow.getByRole('button', { name: 'Send again' }).click();
+    await expect.poll(() => parkedRow.textContent(), { timeout: 20_000 }).toMatch(/Sent after 6 attempts/);
+    expect(await parkedRow.getByRole('button', { name: 'Send again' }).count()).toBe(0);
+    const delivered = failingHits.at(-1);
+    expect(delivered?.status).toBe(200);
+    expect(delivered?.headers['x-setpoint-signature']).toBe(
+      webhookSignature(delivered?.body ?? '', signingSecret),
+    );
+    expect(JSON.parse(delivered?.body ?? '{}')).toMatchObject({ id: parked.id, event: 'sla_missed' });
+    await page.screenshot({ path: path.join(screenshotDir, 'notifications-retry.png') });
+    await page.close();
+  }, 300_000);
 });

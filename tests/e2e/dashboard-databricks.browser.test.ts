@@ -149,6 +149,18 @@ describeFull(
       expect(await history.locator('tbody tr').first().textContent()).toContain('Rolled back');
       expect(await page.getByRole('button', { name: 'Rolled back', exact: true }).isDisabled()).toBe(true);
       await shot(page, 'emulator-rolled-back');
+
+      // The audit trail shows who rolled back and each setting from → to, and its export holds it too.
+      await page.goto(`${h.server.url}/audit?action=rollback`);
+      const auditRow = page.getByTestId('audit-trail').locator('tbody tr').first();
+      await expect.poll(() => auditRow.textContent(), { timeout: 20_000 }).toContain('user:ada');
+      const auditText = (await auditRow.textContent()) ?? '';
+      expect(auditText).toContain('rollback');
+      if (recommended.node_type_id !== original?.node_type_id)
+        expect(auditText).toContain(
+          `node_type_id: ${String(recommended.node_type_id)} → ${String(original?.node_type_id)}`,
+        );
+      expect(auditText).toMatch(/summary: \S+: .+ → /);
       await page.close();
     });
 

@@ -156,6 +156,57 @@ describeFull('dashboard tables at 1280 px in Chromium', 'Debian chromium (/usr/b
     await page.close();
   });
 
+  it('reorders columns by dragging a header onto another, kept after a reload', async () => {
+    /** Drags the header of `label` onto the header of `target` (HTML5 drag and drop in Chromium). */
+    const drag = (page: Page, table: string, label: string, target: string) =>
+      page
+        .locator(`[data-testid="${table}"] thead th[data-column-id]`, { hasText: label })
+        .first()
+        .dragTo(
+          page.locator(`[data-testid="${table}"] thead th[data-column-id]`, { hasText: target }).first(),
+        );
+
+    const page = await openProjects();
+    const before = await headers(page, 'projects-table');
+    expect(before.slice(0, 3)).toEqual(['Project', 'Workspace', 'Phase']);
+    // Right to left: Phase takes Project's place; left to right: Project goes after Workspace.
+    await drag(page, 'projects-table', 'Phase', 'Project');
+    await expect
+      .poll(async () => (await headers(page, 'projects-table')).slice(0, 3))
+      .toEqual(['Phase', 'Project', 'Workspace']);
+    await drag(page, 'projects-table', 'Project', 'Workspace');
+    const moved = ['Phase', 'Workspace', 'Project'];
+    await expect.poll(async () => (await headers(page, 'projects-table')).slice(0, 3)).toEqual(moved);
+    await page.reload();
+    await page.getByTestId('project-row').first().waitFor();
+    expect((await headers(page, 'projects-table')).slice(0, 3)).toEqual(moved);
+    expect(await headers(page, 'projects-table')).toHaveLength(before.length);
+    // The cells follow their headers.
+    const firstRow = page.getByTestId('project-row').first().locator('td');
+    expect(await firstRow.nth(0).textContent()).toMatch(
+      /^(Pending setup|Learning|Optimizing|Rebasing|Monitoring)/,
+    );
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('button', { name: 'Reset to default' }).click();
+    await expect.poll(() => headers(page, 'projects-table')).toEqual(before);
+
+    await page.goto(`${h.server.url}/discover`);
+    await page.getByTestId('discover-table').locator('tbody tr').first().waitFor({ timeout: 60_000 });
+    const discover = await headers(page, 'discover-table');
+    const [first, second, third] = discover;
+    if (!first || !second || !third) throw new Error(`Discover has too few columns: ${discover.join(', ')}`);
+    await drag(page, 'discover-table', third, first);
+    const reordered = [third, first, second, ...discover.slice(3)];
+    await expect.poll(() => headers(page, 'discover-table')).toEqual(reordered);
+    await page.reload();
+    await page.getByTestId('discover-table').locator('tbody tr').first().waitFor({ timeout: 60_000 });
+    expect(await headers(page, 'discover-table')).toEqual(reordered);
+    await page.getByText('Columns', { exact: true }).click();
+    await page.getByRole('button', { name: 'Reset to default' }).click();
+    await expect.poll(() => headers(page, 'discover-table')).toEqual(discover);
+    await page.close();
+  });
+
   it('explains every "—" in the projects and Discover tables', async () => {
     const page = await openProjects();
     const dashes = page.locator('[data-testid="project-row"] td').filter({ hasText: /^—$/ });

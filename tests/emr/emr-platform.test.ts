@@ -421,6 +421,32 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     expect(rolledBack.body.undone).toHaveLength(1);
     expect(rolledBack.body.undone[0]).toMatchObject({ kind: 'rollback', undoes: applied.body.config?.id });
     expect(await taskCount()).toBe(22);
+    // the rollback is in the audit trail: who, which change it undid, the task group back to 22
+    const trail = await api<{ items: { action: string; actor: string; detail: Record<string, unknown> }[] }>(
+      'GET',
+      `/api/v1/audit?action=rollback&project_id=${projectId}`,
+    );
+    expect(trail.status).toBe(200);
+    expect(trail.body.items).toHaveLength(1);
+    expect(trail.body.items[0]).toMatchObject({
+      action: 'rollback',
+      actor: expect.stringMatching(/^api-key:/),
+      detail: {
+        platform: 'emr',
+        from_config: applied.body.config?.id,
+        to_config: null,
+        changes: [{ what: expect.stringMatching(/^task group ig-/), from: wantedTask, to: 22 }],
+        summary: expect.stringMatching(new RegExp(`^task group ig-\\S+: ${wantedTask} → 22$`)),
+      },
+    });
+    const exported = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/audit/export?action=rollback&project_id=${projectId}&format=csv`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(exported.statusCode).toBe(200);
+    expect(exported.body).toMatch(/rollback/);
+    expect(exported.body).toContain(`: ${wantedTask} → 22`);
     const nothingLeft = await api<{ error: { code: string } }>(
       'POST',
       `/api/v1/projects/${projectId}/emr/rollback`,

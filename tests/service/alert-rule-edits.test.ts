@@ -108,5 +108,61 @@ describe('alert destinations from the CLI and rule edits', () => {
     expect(
       (await h.request('PATCH', `/api/v1/alerts/rules/${rule.id}`, { destination_id: 'dst_missing' })).status,
     ).toBe(404);
+    // Each change that happened is in the audit trail, with who made it; the refused ones are not.
+    const trail = await h.services.store.db
+      .selectFrom('audit_log')
+      .select(['action', 'actor', 'detail'])
+      .where('entity', '=', 'alert_rule')
+      .where('entity_id', '=', rule.id)
+      .orderBy('id')
+      .execute();
+    expect(trail.map((entry) => entry.action)).toEqual(['create', 'update', 'update', 'update']);
+    expect(new Set(trail.map((entry) => entry.actor))).toEqual(new Set([`api-key:${h.key.id}`]));
+    expect(JSON.parse(trail[2]?.detail ?? '{}')).toMatchObject({
+      event: 'cost_spike',
+      changes: { enabled: true, params: { threshold_pct: 35 } },
+    });
+  });
+
+  it('sends again only what Setpoint gave up on: 404 for an unknown notification, 409 for a sent one', async () => {
+    const destination = (await h.request('GET', '/api/v1/alerts/destinations')).json().items[0].id;
+    const rule = (
+      await h.request('POST', '/api/v1/alerts/rules', { event: 'sla_missed', destination_id: destination })
+    ).json();
+    const row = {
+      rule_id: rule.id,
+      destination_id: destination,
+      project_id: null,
+      event: 'sla_missed',
+      title: 'a run over its SLA',
+      detail: '{}',
+      error: null,
+      created_at: Date.now(),
+      attempts: 1,
+      next_attempt_at: null,
+    };
+    const db = h.services.store.db;
+    await db
+      .insertInto('notifications')
+      .values([
+        { ...row, id: 'ntf_sent', dedupe_key: 'k-sent', status: 'SENT' },
+        { ...row, id: 'ntf_retrying', dedupe_key: 'k-retrying', status: 'RETRYING' },
+      ])
+      .execute();
+    const missing = await h.request('POST', '/api/v1/notifications/ntf_missing/retry', {});
+    expect(missing.status).toBe(404);
+    expect(missing.json().error.message).toBe('notification ntf_missing does not exist');
+    for (const id of ['ntf_sent', 'ntf_retrying']) {
+      const refused = await h.request('POST', `/api/v1/notifications/${id}/retry`, {});
+      expect(refused.status).toBe(409);
+      expect(refused.json().error.code).toBe('NOTIFICATION_NOT_RETRYABLE');
+    }
+    const unchanged = await db.selectFrom('notifications').select(['id', 'status', 'attempts']).execute();
+    expect(unchanged).toEqual(
+      expect.arrayContaining([
+        { id: 'ntf_sent', status: 'SENT', attempts: 1 },
+        { id: 'ntf_retrying', status: 'RETRYING', attempts: 1 },
+      ]),
+    );
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   layoutStorageKey,
   moveColumn,
+  placeColumn,
   reconcileLayout,
   visibleColumns,
 } from '../../web/src/lib/column-layout.js';
@@ -138,6 +139,14 @@ describe('column layouts', () => {
     expect(moveColumn(order, 'cost', -1)).toEqual(['name', 'cost', 'phase']);
     expect(moveColumn(order, 'name', -1)).toEqual(order);
     expect(moveColumn(order, 'name', 5)).toEqual(['phase', 'cost', 'name']);
+  });
+
+  it('puts a dragged column where it was dropped, from either side', () => {
+    const order = ['name', 'phase', 'cost', 'savings'];
+    expect(placeColumn(order, 'cost', 'name')).toEqual(['cost', 'name', 'phase', 'savings']);
+    expect(placeColumn(order, 'name', 'cost')).toEqual(['phase', 'cost', 'name', 'savings']);
+    expect(placeColumn(order, 'phase', 'phase')).toEqual(order);
+    expect(placeColumn(order, 'gone', 'name')).toEqual(order);
   });
 
   it('shows the visible columns in the chosen order, one stored layout per user and table', () => {

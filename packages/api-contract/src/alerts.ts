@@ -131,6 +131,12 @@ export const notificationStatuses = [
   'RATE_LIMITED',
 ] as const;
 
+/** Notifications an admin may send again (`POST /api/v1/notifications/:id/retry`): those Setpoint gave up on. */
+export const retryableNotificationStatuses: readonly (typeof notificationStatuses)[number][] = [
+  'PARKED',
+  'FAILED',
+];
+
 export const notificationSchema = z.object({
   id: z.string(),
   rule_id: z.string(),

@@ -152,6 +152,22 @@ export const endpoints = {
   alertDestinations: (signal?: AbortSignal) =>
     api.get<Page<AlertDestination>>('/api/v1/alerts/destinations', { signal }),
   alertRules: (signal?: AbortSignal) => api.get<Page<AlertRule>>('/api/v1/alerts/rules', { signal }),
+  createAlertDestination: (body: Record<string, unknown>) =>
+    api.post<AlertDestination>('/api/v1/alerts/destinations', body),
+  deleteAlertDestination: (id: string) => api.delete<void>(`/api/v1/alerts/destinations/${enc(id)}`),
+  createAlertRule: (body: {
+    project_id: string | null;
+    event: AlertRule['event'];
+    destination_id: string;
+    params: Partial<AlertRule['params']>;
+    enabled: boolean;
+  }) => api.post<AlertRule>('/api/v1/alerts/rules', body),
+  updateAlertRule: (
+    id: string,
+    patch: { enabled?: boolean; destination_id?: string; params?: Partial<AlertRule['params']> },
+  ) => api.patch<AlertRule>(`/api/v1/alerts/rules/${enc(id)}`, patch),
+  deleteAlertRule: (id: string) => api.delete<void>(`/api/v1/alerts/rules/${enc(id)}`),
+  retryNotification: (id: string) => api.post<Notification>(`/api/v1/notifications/${enc(id)}/retry`, {}),
 
   runs: (projectId: string, signal?: AbortSignal) =>
     fetchAll<Run>(`/api/v1/projects/${enc(projectId)}/runs`, signal),

@@ -1,9 +1,10 @@
-import { useCallback, useMemo, useState } from 'react';
+import { type DragEvent, useCallback, useMemo, useState } from 'react';
 import {
   type ColumnLayout,
   type LayoutColumn,
   layoutStorageKey,
   moveColumn,
+  placeColumn,
   reconcileLayout,
   visibleColumns,
 } from '../lib/column-layout.js';
@@ -53,9 +54,43 @@ export function useColumnLayout<Column extends LayoutColumn>(table: string, colu
       update((current) => ({ ...current, order: moveColumn(current.order, id, delta) })),
     [update],
   );
+  const place = useCallback(
+    (id: string, target: string) =>
+      update((current) => ({ ...current, order: placeColumn(current.order, id, target) })),
+    [update],
+  );
   const reset = useCallback(() => update(() => reconcileLayout(null, columns)), [update, columns]);
   const shown = useMemo(() => visibleColumns(columns, layout), [columns, layout]);
-  return { layout, shown, toggle, move, reset };
+  return { layout, shown, toggle, move, place, reset };
+}
+
+/** The drag type a column header carries, so drops from elsewhere (text, files) are ignored. */
+const columnDragType = 'application/x-setpoint-column';
+
+/**
+ * What makes a column header draggable onto another header of the same table (the pointer's way to
+ * reorder columns; the Columns menu's buttons are the keyboard's). The order is kept like the menu's.
+ */
+export function columnDragProps(id: string, onPlace: (id: string, target: string) => void) {
+  return {
+    draggable: true,
+    'data-column-id': id,
+    onDragStart(event: DragEvent<HTMLElement>) {
+      event.dataTransfer.setData(columnDragType, id);
+      event.dataTransfer.effectAllowed = 'move';
+    },
+    onDragOver(event: DragEvent<HTMLElement>) {
+      if (!event.dataTransfer.types.includes(columnDragType)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'move';
+    },
+    onDrop(event: DragEvent<HTMLElement>) {
+      const dragged = event.dataTransfer.getData(columnDragType);
+      if (!dragged) return;
+      event.preventDefault();
+      if (dragged !== id) onPlace(dragged, id);
+    },
+  };
 }
 
 export function ColumnChooser<Column extends LayoutColumn & { label: string }>({

@@ -41,6 +41,14 @@ export function moveColumn(order: readonly string[], id: string, delta: number):
   return next;
 }
 
+/** The order with `id` put where `target` is (dragged onto it): before it when coming from the right, after it from the left. */
+export function placeColumn(order: readonly string[], id: string, target: string): string[] {
+  const from = order.indexOf(id);
+  const to = order.indexOf(target);
+  if (from === -1 || to === -1 || from === to) return [...order];
+  return moveColumn(order, id, to - from);
+}
+
 /** The columns to show, in the user's order. */
 export function visibleColumns<Column extends LayoutColumn>(
   columns: readonly Column[],

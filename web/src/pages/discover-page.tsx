@@ -4,7 +4,7 @@ import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client.js';
 import { endpoints } from '../api/endpoints.js';
 import { useApi } from '../api/use-api.js';
-import { ColumnChooser, useColumnLayout } from '../components/column-chooser.js';
+import { ColumnChooser, columnDragProps, useColumnLayout } from '../components/column-chooser.js';
 import { type ChartOption, EChart } from '../components/echart.js';
 import { LoadView } from '../components/load-view.js';
 import { Missing } from '../components/missing.js';
@@ -372,6 +372,7 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
                   scope="col"
                   className={column.align === 'end' ? 'num' : undefined}
                   aria-sort={ariaSort(active, sort.direction)}
+                  {...columnDragProps(column.id, columnLayout.place)}
                 >
                   <SortButton
                     label={column.label}

@@ -126,6 +126,8 @@ export async function composeServices(options: ComposeOptions) {
     secretBox,
     outboundPolicy: { allow: outbound.allowList },
     logger,
+    retryBaseMs: config.alertRetryBaseSeconds * 1000,
+    audit: repositories.audit,
   });
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,

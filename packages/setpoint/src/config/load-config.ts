@@ -43,6 +43,7 @@ const envNames = {
   eventLogRetentionRuns: 'SETPOINT_EVENTLOG_RETENTION_RUNS',
   eventLogPruneIntervalSeconds: 'SETPOINT_EVENTLOG_PRUNE_INTERVAL_SECONDS',
   alertIntervalSeconds: 'SETPOINT_ALERT_INTERVAL_SECONDS',
+  alertRetryBaseSeconds: 'SETPOINT_ALERT_RETRY_BASE_SECONDS',
   orphanSweepIntervalSeconds: 'SETPOINT_ORPHAN_SWEEP_INTERVAL_SECONDS',
   orphanMinAgeSeconds: 'SETPOINT_ORPHAN_MIN_AGE_SECONDS',
 } as const satisfies Partial<Record<keyof SetpointConfig, string>>;

@@ -128,6 +128,8 @@ export const configSchema = z
     eventLogPruneIntervalSeconds: z.coerce.number().int().min(1).default(3600),
     /** Seconds between evaluations of the alert rules. */
     alertIntervalSeconds: z.coerce.number().int().min(1).default(60),
+    /** Seconds before a failed alert delivery is tried again; the wait doubles each time (at most an hour). */
+    alertRetryBaseSeconds: z.coerce.number().int().min(1).max(3600).default(60),
   })
   .strict();
 

@@ -237,6 +237,7 @@ export function ProjectsPage() {
           sortColumn={sortColumnId}
           sortDirection={sortDirection}
           onSort={onSort}
+          onPlaceColumn={columnLayout.place}
         />
       )}
     </div>

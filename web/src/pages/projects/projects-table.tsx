@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useRef } from 'react';
+import { columnDragProps } from '../../components/column-chooser.js';
 import { ariaSort, SortButton } from '../../components/sort-button.js';
 import type { SortDirection } from '../../lib/table.js';
 import type { Column, ProjectRow } from './project-columns.js';
@@ -17,12 +18,15 @@ export function ProjectsTable({
   sortColumn,
   sortDirection,
   onSort,
+  onPlaceColumn,
 }: {
   rows: ProjectRow[];
   columns: Column[];
   sortColumn: string;
   sortDirection: SortDirection;
   onSort(columnId: string): void;
+  /** A header dragged onto another: that column moves to its place. */
+  onPlaceColumn(columnId: string, targetId: string): void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
@@ -50,6 +54,7 @@ export function ProjectsTable({
                     scope="col"
                     aria-sort={ariaSort(active, sortDirection)}
                     className={cellClass(column)}
+                    {...columnDragProps(column.id, onPlaceColumn)}
                   >
                     <SortButton
                       label={column.label}

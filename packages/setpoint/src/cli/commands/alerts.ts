@@ -340,4 +340,22 @@ export function registerAlertsCommand(program: Command): void {
     );
     process.stdout.write(`${page.items.length} of ${page.total} notifications\n`);
   });
+
+  withRemoteOptions(
+    alerts
+      .command('retry')
+      .description('send a parked or failed notification again, now (admins)')
+      .argument('<notification>', 'notification id')
+      .addHelpText('after', examples('setpoint alerts retry ntf_…')),
+  ).action(async (id, options) => {
+    const answer = await remoteClient(options).request<Notification>(
+      'POST',
+      `/api/v1/notifications/${encodeURIComponent(id)}/retry`,
+      {},
+    );
+    if (options.json) return printJson(answer);
+    process.stdout.write(
+      `notification ${answer.id}: ${answer.status}${answer.error ? ` (${answer.error})` : ''}\n`,
+    );
+  });
 }

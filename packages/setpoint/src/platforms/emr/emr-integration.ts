@@ -108,6 +108,7 @@ export function createEmrIntegration(deps: PlatformCore) {
     store,
     projects: deps.projects,
     recommendations: deps.recommendations,
+    audit: deps.audit,
   });
   const exportRecommendation = createEmrExportService({
     store,

@@ -8,6 +8,7 @@ import {
   alertRuleUpdateSchema,
   idParams,
   notificationList,
+  notificationSchema,
   type notificationStatuses,
   pageQuery,
 } from '@setpoint/api-contract';
@@ -114,8 +115,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        requireAdmin(request, 'delete alert destinations');
-        await alerts.deleteDestination(request.params.id);
+        const principal = requireAdmin(request, 'delete alert destinations');
+        await alerts.deleteDestination(request.params.id, principal.actor);
         return reply.status(204).send();
       },
     );
@@ -168,8 +169,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        requireAdmin(request, 'change alert rules');
-        return presentRule(await alerts.updateRule(request.params.id, request.body));
+        const principal = requireAdmin(request, 'change alert rules');
+        return presentRule(await alerts.updateRule(request.params.id, request.body, principal.actor));
       },
     );
 
@@ -184,8 +185,8 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        requireAdmin(request, 'delete alert rules');
-        await alerts.deleteRule(request.params.id);
+        const principal = requireAdmin(request, 'delete alert rules');
+        await alerts.deleteRule(request.params.id, principal.actor);
         return reply.status(204).send();
       },
     );
@@ -206,6 +207,24 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         const { limit, offset, project_id: projectId } = request.query;
         const page = await alerts.notifications({ limit, offset, ...(projectId ? { projectId } : {}) });
         return { items: page.rows.map(presentNotification), total: page.total, limit, offset };
+      },
+    );
+
+    app.post(
+      '/api/v1/notifications/:id/retry',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary:
+            'Send a PARKED or FAILED notification again, now (admins only); answers it as it stands after the attempt',
+          security: bearer,
+          params: idParams,
+          response: { 200: notificationSchema },
+        },
+      },
+      async (request) => {
+        const principal = requireAdmin(request, 'send notifications again');
+        return presentNotification(await alerts.retryNotification(request.params.id, principal.actor));
       },
     );
   };

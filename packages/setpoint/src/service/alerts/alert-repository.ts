@@ -82,6 +82,9 @@ export function createAlertRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .execute();
     },
+    findNotification(id: string): Promise<NotificationRow | undefined> {
+      return db.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirst();
+    },
     /** Notifications whose next delivery attempt is due. */
     retriesDue(now: number): Promise<NotificationRow[]> {
       return db

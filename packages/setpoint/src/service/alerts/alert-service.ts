@@ -1,16 +1,18 @@
-import type {
-  AlertEvent,
-  alertDestinationCreateSchema,
-  alertRuleCreateSchema,
-  alertRuleUpdateSchema,
+import {
+  type AlertEvent,
+  type alertDestinationCreateSchema,
+  type alertRuleCreateSchema,
+  type alertRuleUpdateSchema,
+  retryableNotificationStatuses,
 } from '@setpoint/api-contract';
-import { NotFoundError } from '@setpoint/foundation/errors';
+import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import type { OutboundPolicy } from '../../security/ssrf-guard.js';
 import { validateOutboundUrl } from '../../security/ssrf-guard.js';
 import { newId } from '../../store/ids.js';
+import type { AuditEntry } from '../audit/audit-repository.js';
 import { type Finding, type RuleParams, type RunFacts, runFinding } from './alert-conditions.js';
 import {
   type AlertMessage,
@@ -42,8 +44,9 @@ const overlapMs = 60_000;
 
 /** Deliveries of one notification at most; then it is PARKED with its last error. */
 export const maxDeliveryAttempts = 5;
-/** Wait before attempt n+1: 1, 2, 4, 8 minutes… at most an hour. */
-export const retryDelayMs = (attempts: number) => Math.min(hourMs, 60_000 * 2 ** (attempts - 1));
+/** Wait before attempt n+1: 1, 2, 4, 8 minutes… (from a base of one minute) at most an hour. */
+export const retryDelayMs = (attempts: number, baseMs = 60_000) =>
+  Math.min(hourMs, baseMs * 2 ** (attempts - 1));
 
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
@@ -56,6 +59,10 @@ interface Deps {
   secretBox: SecretBox;
   outboundPolicy: OutboundPolicy;
   logger?: Pick<Logger, 'warn'>;
+  /** The first wait before a failed delivery is tried again (doubling each time); a minute by default. */
+  retryBaseMs?: number;
+  /** Changes to destinations and rules, and notifications sent again by hand, go to the audit trail. */
+  audit?: { record(entry: AuditEntry): Promise<void> };
 }
 
 const secretScope = (id: string) => `alert_destination:${id}`;
@@ -101,6 +108,11 @@ const factsOf = (run: {
  */
 export function createAlertService(deps: Deps) {
   const { alerts, secretBox } = deps;
+  const audited = async (entry: AuditEntry) => {
+    await deps.audit?.record(entry);
+  };
+  /** The project a rule covers, under the key the audit trail files an entry by. */
+  const ruleScope = (projectId: string | null) => (projectId === null ? {} : { projectId });
 
   function targetOf(row: AlertDestinationRow): DestinationTarget {
     if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
@@ -129,13 +141,14 @@ export function createAlertService(deps: Deps) {
 
   /**
    * One delivery attempt: SENT, or for a transient failure RETRYING with the next time (PARKED after
-   * `maxDeliveryAttempts`), or FAILED for a failure retrying cannot fix. The last error is kept.
+   * `maxDeliveryAttempts`, or at once when `retryLater` is false), or FAILED for a failure retrying cannot fix. The last error is kept.
    */
   async function attempt(
     row: NotificationRow,
     destination: AlertDestinationRow,
     attempts: number,
     now: number,
+    retryLater = true,
   ) {
     const message: AlertMessage = {
       notificationId: row.id,
@@ -153,11 +166,11 @@ export function createAlertService(deps: Deps) {
       deps.logger?.warn({ destination: destination.id, reason, attempts }, 'alert delivery failed');
       if (!isTransientFailure(error))
         return alerts.settleNotification(row.id, 'FAILED', reason, { attempts, nextAttemptAt: null });
-      if (attempts >= maxDeliveryAttempts)
+      if (!retryLater || attempts >= maxDeliveryAttempts)
         return alerts.settleNotification(row.id, 'PARKED', reason, { attempts, nextAttemptAt: null });
       await alerts.settleNotification(row.id, 'RETRYING', reason, {
         attempts,
-        nextAttemptAt: now + retryDelayMs(attempts),
+        nextAttemptAt: now + retryDelayMs(attempts, deps.retryBaseMs),
       });
     }
   }
@@ -305,12 +318,32 @@ export function createAlertService(deps: Deps) {
         created_by: actor,
       };
       await alerts.insertDestination(row);
+      await audited({
+        entity: 'alert_destination',
+        entityId: id,
+        action: 'create',
+        actor,
+        detail: {
+          name: input.name,
+          kind: input.kind,
+          target: settings.target,
+          max_per_hour: input.max_per_hour,
+        },
+      });
       return row;
     },
     listDestinations: () => alerts.listDestinations(),
-    async deleteDestination(id: string): Promise<void> {
-      if (!(await alerts.deleteDestination(id)))
+    async deleteDestination(id: string, actor: string): Promise<void> {
+      const destination = await alerts.findDestination(id);
+      if (!destination || !(await alerts.deleteDestination(id)))
         throw new NotFoundError('DESTINATION_NOT_FOUND', `alert destination ${id} does not exist`);
+      await audited({
+        entity: 'alert_destination',
+        entityId: id,
+        action: 'delete',
+        actor,
+        detail: { name: destination.name, kind: destination.kind },
+      });
     },
     async createRule(input: RuleInput, actor: string, now = Date.now()): Promise<AlertRuleRow> {
       if (!(await alerts.findDestination(input.destination_id)))
@@ -330,6 +363,19 @@ export function createAlertService(deps: Deps) {
         created_by: actor,
       };
       await alerts.insertRule(row);
+      await audited({
+        entity: 'alert_rule',
+        entityId: row.id,
+        action: 'create',
+        actor,
+        detail: {
+          event: input.event,
+          destination_id: input.destination_id,
+          params: input.params,
+          enabled: input.enabled,
+          ...ruleScope(input.project_id),
+        },
+      });
       return row;
     },
     listRules: (projectId?: string) => alerts.listRules(projectId),
@@ -337,7 +383,7 @@ export function createAlertService(deps: Deps) {
      * Turns a rule on or off, re-points it or changes its parameters. A rule switched back on starts
      * from now: what happened while it was off is not replayed.
      */
-    async updateRule(id: string, update: RuleUpdate, now = Date.now()): Promise<AlertRuleRow> {
+    async updateRule(id: string, update: RuleUpdate, actor: string, now = Date.now()): Promise<AlertRuleRow> {
       const rule = await alerts.findRule(id);
       if (!rule) throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
       if (update.destination_id !== undefined && !(await alerts.findDestination(update.destination_id)))
@@ -354,14 +400,67 @@ export function createAlertService(deps: Deps) {
       if (update.params !== undefined)
         patch.params = JSON.stringify({ ...(JSON.parse(rule.params) as object), ...update.params });
       await alerts.updateRule(id, patch);
+      await audited({
+        entity: 'alert_rule',
+        entityId: id,
+        action: 'update',
+        actor,
+        detail: { event: rule.event, changes: update, ...ruleScope(rule.project_id) },
+      });
       return { ...rule, ...patch };
     },
-    async deleteRule(id: string): Promise<void> {
-      if (!(await alerts.deleteRule(id)))
+    async deleteRule(id: string, actor: string): Promise<void> {
+      const rule = await alerts.findRule(id);
+      if (!rule || !(await alerts.deleteRule(id)))
         throw new NotFoundError('RULE_NOT_FOUND', `alert rule ${id} does not exist`);
+      await audited({
+        entity: 'alert_rule',
+        entityId: id,
+        action: 'delete',
+        actor,
+        detail: { event: rule.event, ...ruleScope(rule.project_id) },
+      });
     },
     notifications: (page: { limit: number; offset: number; projectId?: string }) =>
       alerts.pageNotifications(page),
+    /**
+     * Sends a notification Setpoint gave up on (PARKED or FAILED) once more, now, to its rule's
+     * destination as it is today: SENT, or back to PARKED / FAILED with the new error. Not counted
+     * against the hourly limit (a person asked for it).
+     */
+    async retryNotification(id: string, actor: string, now = Date.now()): Promise<NotificationRow> {
+      const row = await alerts.findNotification(id);
+      if (!row) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
+      if (!(retryableNotificationStatuses as readonly string[]).includes(row.status))
+        throw new ConflictError(
+          'NOTIFICATION_NOT_RETRYABLE',
+          `notification ${id} is ${row.status}; only PARKED or FAILED notifications can be sent again`,
+        );
+      const destination = await alerts.findDestination(row.destination_id);
+      if (!destination)
+        throw new ConflictError(
+          'DESTINATION_NOT_FOUND',
+          `the destination of notification ${id} was deleted; it cannot be sent again`,
+        );
+      // A manual retry that fails again is parked at once rather than queued for more automatic retries.
+      await attempt(row, destination, row.attempts + 1, now, false);
+      const settled = await alerts.findNotification(id);
+      if (!settled) throw new NotFoundError('NOTIFICATION_NOT_FOUND', `notification ${id} does not exist`);
+      await audited({
+        entity: 'alert_rule',
+        entityId: row.rule_id,
+        action: 'notification_retried',
+        actor,
+        detail: {
+          notification_id: id,
+          from: row.status,
+          to: settled.status,
+          ...(settled.error ? { error: settled.error } : {}),
+          ...ruleScope(row.project_id),
+        },
+      });
+      return settled;
+    },
     /** One pass over every enabled rule; answers how many notifications it created. */
     async evaluate(now = Date.now()): Promise<number> {
       await retryDue(now);

@@ -1,5 +1,5 @@
 import { ConflictError } from '@setpoint/foundation/errors';
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import { type Insertable, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
 import type { Database, SessionsTable, UsersTable } from '../../store/database-schema.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
 
@@ -21,6 +21,26 @@ async function enabledAdmins(tx: Transaction<Database>): Promise<number> {
     .where('disabled_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/**
+ * Locks the enabled admins' rows (PostgreSQL, in id order so two changes never deadlock) and counts
+ * them. At read committed, two transactions that each demote or disable one of the last two admins
+ * would otherwise each still see the other admin enabled and both commit, leaving none: with the
+ * locks the second waits for the first, then re-reads the rows it locks and sees what the first did.
+ * SQLite needs no lock: it runs one write transaction at a time.
+ */
+async function lockEnabledAdmins(tx: Transaction<Database>): Promise<number> {
+  if (!(tx.getExecutor().adapter instanceof PostgresAdapter)) return enabledAdmins(tx);
+  const locked = await tx
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('disabled_at', 'is', null)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return locked.length;
 }
 
 /** Data access for dashboard users and their sessions (both stored as hashes only). */
@@ -52,7 +72,7 @@ export function createUserRepository(db: Kysely<Database>) {
      */
     async change(id: string, change: UserChange, audit: AuditEntry, now: number): Promise<void> {
       await db.transaction().execute(async (tx) => {
-        const adminsBefore = await enabledAdmins(tx);
+        const adminsBefore = await lockEnabledAdmins(tx);
         const sessions = tx.deleteFrom('sessions').where('user_id', '=', id);
         if (change.kind === 'role') {
           await tx.updateTable('users').set({ role: change.role }).where('id', '=', id).execute();

@@ -1,6 +1,7 @@
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import { externalChangeAction } from '../../../service/alerts/alert-service.js';
 import type { AuditService } from '../../../service/audit/audit-service.js';
+import { rollbackAuditEntry } from '../../../service/audit/rollback-audit.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
 import type { NewClusterSpec } from '../api/schema.js';
@@ -14,6 +15,7 @@ import {
 } from '../jobs/job-clusters.js';
 import {
   diffManagedFields,
+  type FieldDifference,
   type ManagedClusterFields,
   managedAwsAttributes,
   managedAzureAttributes,
@@ -28,7 +30,10 @@ export interface ApplierDependencies {
   store: DatabricksRepository;
   projects: Pick<ProjectService, 'get'>;
   recommendations: Pick<RecommendationService, 'get' | 'recordAutoApplied'>;
-  /** Edits found in the job, made outside Setpoint, are audited as `external_change` (alerts watch it). */
+  /**
+   * Edits found in the job, made outside Setpoint, are audited as `external_change` (alerts watch it);
+   * rollbacks and reverts as `rollback` / `revert` with each setting from → to.
+   */
   audit: Pick<AuditService, 'record'>;
 }
 
@@ -150,7 +155,7 @@ export function createApplier(deps: ApplierDependencies) {
       /** Apply: a configuration the job already has writes nothing (no jobs/update, no history entry). */
       skipWhenUnchanged: boolean;
     },
-  ): Promise<ApplyResult> {
+  ): Promise<ApplyResult & { differences: FieldDifference[] }> {
     const target = await projectTarget(deps.projects, projectId);
     const { client, job, spec } = await currentSpec(target.workspaceId, target.jobId, target.ref);
     const changedOutside = await externalChanges(projectId, spec);
@@ -166,10 +171,10 @@ export function createApplier(deps: ApplierDependencies) {
     const update = buildClusterUpdate(job.settings, target.ref, managed, {
       maintainScalingType: options.maintainScalingType,
     });
-    const changedFields = diffManagedFields(update.previous, update.next).map(
-      (difference) => difference.field,
-    );
-    if (changedFields.length === 0 && options.skipWhenUnchanged) return { config: null, changedFields };
+    const differences = diffManagedFields(update.previous, update.next);
+    const changedFields = differences.map((difference) => difference.field);
+    if (changedFields.length === 0 && options.skipWhenUnchanged)
+      return { config: null, changedFields, differences };
     tagRecommendation(update.next, options.recommendationId);
     await client.updateJob(target.jobId, update.newSettings);
     const config = await deps.store.recordAppliedConfig({
@@ -180,7 +185,7 @@ export function createApplier(deps: ApplierDependencies) {
       actor: options.actor,
       reason: options.reason,
     });
-    return { config, changedFields };
+    return { config, changedFields, differences };
   }
 
   async function apply(
@@ -242,15 +247,33 @@ export function createApplier(deps: ApplierDependencies) {
           : `project ${projectId} has no earlier configuration to roll back to`,
       );
     }
-    const result = await write(projectId, managedFieldsOf(target.clusterSpec), {
-      kind: options.kind ?? 'rollback',
+    const kind = options.kind ?? 'rollback';
+    // shown under the kind's label ("Rolled back"), so it names only the target
+    const reason = options.reason ?? `to the configuration of ${new Date(target.createdAt).toISOString()}`;
+    const { differences, ...result } = await write(projectId, managedFieldsOf(target.clusterSpec), {
+      kind,
       actor: options.actor,
-      // shown under the kind's label ("Rolled back"), so it names only the target
-      reason: options.reason ?? `to the configuration of ${new Date(target.createdAt).toISOString()}`,
+      reason,
       recommendationId: target.recommendationId,
       maintainScalingType: false,
       skipWhenUnchanged: false,
     });
+    await deps.audit.record(
+      rollbackAuditEntry({
+        projectId,
+        actor: options.actor,
+        kind,
+        platform: 'databricks',
+        fromConfigId: configs.at(-1)?.id ?? null,
+        toConfigId: target.id,
+        changes: differences.map((difference) => ({
+          what: difference.field,
+          from: difference.before,
+          to: difference.after,
+        })),
+        reason,
+      }),
+    );
     return result as RollbackResult;
   }
 

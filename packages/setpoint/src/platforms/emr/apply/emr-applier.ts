@@ -1,4 +1,6 @@
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
+import type { AuditService } from '../../../service/audit/audit-service.js';
+import { type RolledBackChange, rollbackAuditEntry } from '../../../service/audit/rollback-audit.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
 import type { EmrClient } from '../api/emr-client.js';
@@ -115,6 +117,13 @@ function inverse(plan: ResizePlan): ResizePlan {
   };
 }
 
+/** An undo's action as the audit trail shows it: what it resized, from → to. */
+const rolledBackChange = (action: ResizeAction): RolledBackChange => ({
+  what: describeAction(action),
+  from: action.from,
+  to: action.to,
+});
+
 const isChange = (config: EmrAppliedConfig) => config.kind === 'apply' || config.kind === 'auto-apply';
 
 /**
@@ -127,6 +136,8 @@ export function createEmrApplier(deps: {
   store: EmrApplyStore;
   projects: Pick<ProjectService, 'get'>;
   recommendations: Pick<RecommendationService, 'get' | 'recordAutoApplied'>;
+  /** Rollbacks and reverts are audited with each setting from → to. */
+  audit: Pick<AuditService, 'record'>;
 }) {
   /** Changes Setpoint made that are still in place (not undone by a rollback or revert), oldest first. */
   async function standing(projectId: string): Promise<EmrAppliedConfig[]> {
@@ -238,8 +249,7 @@ export function createEmrApplier(deps: {
     let stepRunning = false;
     for await (const step of client.listSteps(undo[0]?.clusterId ?? ''))
       if (step.Status.State === 'RUNNING') stepRunning = true;
-    const recorded: EmrAppliedConfig[] = [];
-    for (const config of [...undo].reverse()) {
+    const undoOne = async (config: EmrAppliedConfig): Promise<EmrAppliedConfig> => {
       const changed = await changedSince(client, config.plan);
       if (changed.length > 0)
         throw new ConflictError(
@@ -259,18 +269,35 @@ export function createEmrApplier(deps: {
           `cluster ${config.clusterId} is running a step: task instances are not removed under it; roll back when it is idle`,
         );
       await applyResize(client, plan);
-      recorded.push(
-        await deps.store.recordAppliedConfig({
-          projectId,
-          recommendationId: config.recommendationId,
-          kind: options.kind ?? 'rollback',
-          clusterId: config.clusterId,
-          plan,
-          undoes: config.id,
-          actor: options.actor,
-          reason: options.reason ?? `undid the change of ${new Date(config.createdAt).toISOString()}`,
-        }),
-      );
+      return deps.store.recordAppliedConfig({
+        projectId,
+        recommendationId: config.recommendationId,
+        kind: options.kind ?? 'rollback',
+        clusterId: config.clusterId,
+        plan,
+        undoes: config.id,
+        actor: options.actor,
+        reason: options.reason ?? `undid the change of ${new Date(config.createdAt).toISOString()}`,
+      });
+    };
+    const recorded: EmrAppliedConfig[] = [];
+    try {
+      for (const config of [...undo].reverse()) recorded.push(await undoOne(config));
+    } finally {
+      // What was undone is audited even when a later undo is refused.
+      if (recorded.length > 0)
+        await deps.audit.record(
+          rollbackAuditEntry({
+            projectId,
+            actor: options.actor,
+            kind: options.kind ?? 'rollback',
+            platform: 'emr',
+            fromConfigId: undo.at(-1)?.id ?? null,
+            toConfigId: options.toConfigId ?? null,
+            changes: recorded.flatMap((config) => config.plan.actions.map(rolledBackChange)),
+            reason: recorded.map((config) => config.reason).join('; '),
+          }),
+        );
     }
     return recorded;
   }
