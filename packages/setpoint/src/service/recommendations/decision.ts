@@ -74,6 +74,19 @@ export function dominantStage(profile: RunProfile): string | null {
   return `stage ${top.stageId} holds ${Math.round(share * 100)}% of task time${skew}`;
 }
 
+/** What a decision is made from: the model's view of the shapes, the candidates, the optimizer's assessment. */
+export interface DecisionContext<Shape> {
+  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
+  space: CandidateSpace<Shape>;
+  recommendation: Recommendation;
+  assessment: Assessment;
+  observations: readonly Observation[];
+  currentId: string;
+  settings: ProjectSettings;
+  allowed: (candidate: Candidate) => boolean;
+  basedOn: RecommenderRun;
+}
+
 /**
  * The service's decisions on top of the optimizer's choice, in order:
  * 1. an SLA no allowed candidate is predicted to meet is infeasible: never pay more and still miss —
@@ -86,17 +99,7 @@ export function dominantStage(profile: RunProfile): string | null {
  * When the SLA is infeasible on the job's engine and the space kept trials of another engine aside,
  * one of them may be tried instead (`engineTrialOf`).
  */
-export function decide<Shape>(context: {
-  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
-  space: CandidateSpace<Shape>;
-  recommendation: Recommendation;
-  assessment: Assessment;
-  observations: readonly Observation[];
-  currentId: string;
-  settings: ProjectSettings;
-  allowed: (candidate: Candidate) => boolean;
-  basedOn: RecommenderRun;
-}): Decided<Shape> {
+export function decide<Shape>(context: DecisionContext<Shape>): Decided<Shape> {
   const decided = decideOnEngine(context);
   if (decided.feasible || !context.space.trials || context.settings.slaMinutes === null) return decided;
   return engineTrialOf(context, context.space.trials, decided) ?? decided;
@@ -156,17 +159,7 @@ function engineTrialOf<Shape>(
   };
 }
 
-function decideOnEngine<Shape>(context: {
-  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId' | 'describe'>;
-  space: CandidateSpace<Shape>;
-  recommendation: Recommendation;
-  assessment: Assessment;
-  observations: readonly Observation[];
-  currentId: string;
-  settings: ProjectSettings;
-  allowed: (candidate: Candidate) => boolean;
-  basedOn: RecommenderRun;
-}): Decided<Shape> {
+function decideOnEngine<Shape>(context: DecisionContext<Shape>): Decided<Shape> {
   const { assessment, space, model, settings } = context;
   const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
   const current = byId.get(context.currentId) as CandidateAssessment;
