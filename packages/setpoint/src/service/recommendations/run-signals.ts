@@ -1,3 +1,4 @@
+import { formatBytes } from '../../eventlog/analysis/format-units.js';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import { peakMemoryGibOf } from './run-evidence.js';
 
@@ -42,12 +43,6 @@ export function runSignalsOf(profile: RunProfile): RunSignals {
 
 const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-function bytes(value: number): string {
-  const gib = value / 2 ** 30;
-  if (gib >= 1) return `${gib.toFixed(1)} GiB`;
-  return `${(value / 2 ** 20).toFixed(0)} MiB`;
-}
-
 /**
  * The signals in words, each with what it means for the choice:
  * "CPU utilization 18% (low: fewer or smaller cores are plausible); spill 2.0 GiB to disk (…); …".
@@ -63,7 +58,7 @@ export function describeSignals(runId: string, signals: RunSignals): string {
   }
   parts.push(
     signals.diskSpilledBytes > 0
-      ? `spill ${bytes(signals.diskSpilledBytes)} to disk (less memory per core is left out)`
+      ? `spill ${formatBytes(signals.diskSpilledBytes)} to disk (less memory per core is left out)`
       : 'no spill',
   );
   if (signals.gcShare !== null) {
