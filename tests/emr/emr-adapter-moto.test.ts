@@ -189,7 +189,24 @@ describeFull(
         ...report,
         cluster: { ...report.cluster, endedAt: start + 3_600_000 },
       });
-      expect(cost.cloud.emrFee).toBeCloseTo(0.048 + 2 * 0.096 + 2 * 0.063, 9);
+      // moto may stamp an instance a millisecond after its cluster: each is billed from its own creation
+      const emrFeePerHour: Record<string, number> = {
+        'm5.xlarge': 0.048,
+        'm5.2xlarge': 0.096,
+        'r5.xlarge': 0.063,
+      };
+      const expectedFee = report.instances.reduce(
+        (sum, instance) =>
+          sum +
+          ((emrFeePerHour[instance.instanceType] as number) * (start + 3_600_000 - instance.createdAt)) /
+            3_600_000,
+        0,
+      );
+      expect(report.instances.every((instance) => start + 3_600_000 - instance.createdAt > 3_590_000)).toBe(
+        true,
+      );
+      expect(cost.cloud.emrFee).toBeCloseTo(expectedFee, 9);
+      expect(expectedFee).toBeCloseTo(0.048 + 2 * 0.096 + 2 * 0.063, 4);
     });
 
     it('checks permissions: held where moto answers, unknown (never held) where moto does not implement the call', async () => {
