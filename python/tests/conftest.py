@@ -112,7 +112,14 @@ def setpoint_server(tmp_path_factory):
     """Starts `node bin/setpoint.js serve --port 0` (SQLite, with the pipeline worker) and an API key for it."""
     _require_built_setpoint()
     data_dir = tmp_path_factory.mktemp("setpoint-data")
-    env = {**os.environ, "SETPOINT_LOG_LEVEL": "warn"}
+    # The emulator listens on loopback: Setpoint may call it (an EMR account's endpoint and S3).
+    # Collection retries a step whose logs are not uploaded yet: every half second here, not every 5 s.
+    env = {
+        **os.environ,
+        "SETPOINT_LOG_LEVEL": "warn",
+        "SETPOINT_OUTBOUND_ALLOW_LIST": "127.0.0.1",
+        "SETPOINT_JOB_RETRY_DELAY_SECONDS": "0.5",
+    }
     process = subprocess.Popen(
         ["node", "bin/setpoint.js", "serve", "--port", "0", "--data-dir", str(data_dir)],
         cwd=REPO_ROOT,

@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from setpoint.emr_airflow import apply_emr_recommendation, pre_execute_hook, prepare_job_flow
+from setpoint.emr_airflow import apply_emr_recommendation, pre_execute_hook, prepare_job_flow, record_steps
 from setpoint.errors import SetpointError
 
 
@@ -27,6 +27,28 @@ class FakeClient:
 
     def get_latest_recommendation(self, _project_id):
         return self.recommendation
+
+    def find_project_by_app_id(self, app_id):
+        if self.fail:
+            raise SetpointError("server down")
+        return {"id": "p-7", "app_id": app_id}
+
+    def collect_emr_step(self, project_id, cluster_id, step_id, *, account_id=None):
+        self.collected = [*getattr(self, "collected", []), (project_id, cluster_id, step_id, account_id)]
+        return {"queued": True, "cluster_id": cluster_id, "step_id": step_id}
+
+
+class FakeEmr:
+    """ListSteps in two pages, as EMR pages a cluster's steps."""
+
+    def __init__(self):
+        self.requests = []
+
+    def list_steps(self, **request):
+        self.requests.append(request)
+        if "Marker" not in request:
+            return {"Steps": [{"Id": "s-2", "Status": {"State": "COMPLETED"}}], "Marker": "next"}
+        return {"Steps": [{"Id": "s-1", "Status": {"State": "RUNNING"}}]}
 
 
 REQUEST = {
@@ -113,3 +135,26 @@ def test_the_hook_sets_the_sized_request_on_the_task():
     task = SimpleNamespace(task_id="orders", job_flow_overrides=copy.deepcopy(REQUEST))
     pre_execute_hook({**CONTEXT, "task": task}, client_factory=lambda: FakeClient(RECOMMENDATION))
     assert task.job_flow_overrides["Instances"]["InstanceGroups"][2]["Market"] == "SPOT"
+
+
+def test_after_the_launch_every_step_of_the_cluster_is_handed_to_setpoint_with_the_account():
+    client, emr = FakeClient(), FakeEmr()
+    context = {"params": {**CONTEXT["params"], "setpoint_workspace_id": "emr-acct-1"}, "task": SimpleNamespace(task_id="orders")}
+    queued = record_steps(context, "j-ABC", client_factory=lambda: client, emr_client_factory=lambda _task: emr)
+    assert [entry["step_id"] for entry in queued] == ["s-2", "s-1"]
+    assert client.collected == [("p-7", "j-ABC", "s-2", "emr-acct-1"), ("p-7", "j-ABC", "s-1", "emr-acct-1")]
+    assert emr.requests == [{"ClusterId": "j-ABC"}, {"ClusterId": "j-ABC", "Marker": "next"}]
+
+
+@pytest.mark.parametrize(
+    ("job_flow_id", "client", "reason"),
+    [
+        (None, FakeClient(), "the operator returned no job flow id"),
+        ("j-ABC", FakeClient(fail=True), "server down"),
+    ],
+)
+def test_recording_fails_open_with_the_reason(job_flow_id, client, reason, caplog):
+    context = {**CONTEXT, "task": SimpleNamespace(task_id="orders")}
+    queued = record_steps(context, job_flow_id, client_factory=lambda: client, emr_client_factory=lambda _task: FakeEmr())
+    assert queued == []
+    assert f"setpoint: could not record the cluster's steps: {reason}" in caplog.text

@@ -4,7 +4,7 @@
  * and the data directory's contents, as one JSON line per checkpoint.
  * Usage: npm run bench:demo-probe -- [rounds] [every]
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startClosedLoop } from 'setpoint/demo/closed-loop-driver';
@@ -39,6 +39,15 @@ function files(path: string, into: Map<string, number>, prefix = ''): Map<string
 }
 
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+/** Native memory outside V8: anonymous pages (malloc arenas, thread stacks) and the live thread count. */
+function nativeMemory(): { anonymous: string; threads: number } {
+  const kib = (text: string, field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  const rollup = readFileSync('/proc/self/smaps_rollup', 'utf8');
+  const status = readFileSync('/proc/self/status', 'utf8');
+  return { anonymous: mb(kib(rollup, 'Anonymous') * 1024), threads: kib(status, 'Threads') };
+}
 function report(round: number) {
   global.gc?.();
   const memory = process.memoryUsage();
@@ -64,6 +73,7 @@ function report(round: number) {
       heapUsed: mb(memory.heapUsed),
       external: mb(memory.external),
       arrayBuffers: mb(memory.arrayBuffers),
+      ...nativeMemory(),
       clusters: state.clusters.size,
       runs: state.runs.size,
       withDetail,

@@ -15,23 +15,19 @@
 
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import pg from 'pg';
-import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
-import {
-  importJob,
-  jobIdByName,
-  processedRun,
-  startHarness,
-} from '../../tests/databricks/integration-harness.js';
+import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
+import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 import { machineLine, repoRoot } from './docs-section.js';
 
 const adminUrl = process.env.SETPOINT_BENCH_PG_URL ?? 'postgres://setpoint:setpoint@127.0.0.1:5432/postgres';
@@ -57,6 +53,8 @@ interface Row {
   peakRssMiB: number;
   maxHealthzMs: number;
   seconds: number;
+  /** The machine's 1-minute load average, the higher of the class's start and end (2 cores, shared). */
+  load: number;
 }
 
 /** Probes `/healthz` every 100 ms on its own thread (the campaign's own work cannot delay it). */
@@ -131,8 +129,16 @@ async function upload(client: Client, projectId: string, file: Upload) {
 }
 
 async function runStates(client: Client, projectId: string): Promise<string[]> {
-  const response = await client.call('GET', `/api/v1/projects/${projectId}/runs?limit=200`);
-  return (response.json().items as Array<{ pipeline_state: string }>).map((run) => run.pipeline_state);
+  const states: string[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const response = await client.call(
+      'GET',
+      `/api/v1/projects/${projectId}/runs?limit=500&offset=${offset}`,
+    );
+    const page = response.json() as { items: Array<{ pipeline_state: string }>; total: number };
+    states.push(...page.items.map((run) => run.pipeline_state));
+    if (page.items.length === 0 || states.length >= page.total) return states;
+  }
 }
 
 interface Deployment {
@@ -185,6 +191,9 @@ const baseEnv = {
  * accepted (202) and how many answers were the expected refusal; then every accepted run must reach a
  * terminal state in its expected form.
  */
+/** The 1-minute load average now, for a row's `load` (the higher of its start and end). */
+const loadNow = () => Number((loadavg()[0] ?? 0).toFixed(1));
+
 async function campaign(
   attack: string,
   expected: string,
@@ -199,6 +208,7 @@ async function campaign(
   outcome: { state: 'DONE' | 'FAILED' | 'ANY' } = { state: 'ANY' },
 ): Promise<Row> {
   const started = performance.now();
+  const loadAtStart = loadNow();
   const key = await createKey(deployment.env);
   let server = await startApi(deployment.env, true);
   let peak = 0;
@@ -258,6 +268,7 @@ async function campaign(
     peakRssMiB: peak,
     maxHealthzMs: healthFailures > 0 ? Number.POSITIVE_INFINITY : Math.round(maxHealthzMs),
     seconds: Math.round((performance.now() - started) / 1000),
+    load: Math.max(loadAtStart, loadNow()),
   };
   process.stdout.write(`${JSON.stringify({ ...row, perIncarnation: probed })}\n`);
   return row;
@@ -374,66 +385,156 @@ function badCredentials(validToken: string): Array<Record<string, string>> {
   ];
 }
 
+/** Every file below `dir` (the server's data directory: database, WAL, blobs, scratch). */
+function filesBelow(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
+
+/** Where a secret leaked: the names of the places (files, the server's output, answers) that hold it. */
+function placesHolding(secret: string, places: Map<string, Buffer | string>): string[] {
+  return [...places].filter(([, content]) => content.includes(secret)).map(([name]) => name);
+}
+
 /**
- * Databricks API faults from the emulator, against a Setpoint server with its workers (in this process,
- * like the integration tests: peak RSS is this process's, emulator included). Three jobs run three times
- * each while the emulator answers run and log reads with 503 and 429, answers others slowly, and drops
- * the completion webhooks of the first runs; a reconciliation pass (what the scheduler does every few minutes) must
- * find those. Every run must be processed exactly once.
+ * Databricks API faults from the emulator, which runs as its own process (`setpoint emulator`), as a
+ * real workspace is not in Setpoint's process, against a `setpoint serve` process (API + worker) like
+ * every other class: its peak RSS and `/healthz` are Setpoint's alone. Three jobs run three times each
+ * while the emulator answers run and log reads with 503 and 429, answers others slowly, and drops the
+ * completion webhooks of the first runs; the server's own reconciliation (every 5 s here) must find
+ * those. Every run must be processed exactly once. Afterwards the workspace token (random, 40
+ * characters) must appear nowhere: database, WAL, blobs, the server's log, the API's answers.
  */
-async function databricksFaults(attack: string, expected: string): Promise<Row> {
+async function databricksFaults(attack: string, expected: string): Promise<{ row: Row; secrets: Row }> {
   const started = performance.now();
-  const h = await startHarness({ seed: 13 });
-  const baseUrl = h.server.url;
-  const probe = healthProbe(baseUrl);
-  const faults = h.emulator.context.faults;
-  faults.add({ kind: 'http', match: 'GET /api/2.*/jobs/runs/get*', count: 12, status: 503 });
-  faults.add({
-    kind: 'http',
-    match: 'GET /api/2.*/jobs/runs/get*',
-    offset: 20,
-    count: 6,
-    status: 429,
-    retryAfterSeconds: 1,
+  const loadAtStart = loadNow();
+  const token = `dapi${randomBytes(18).toString('hex')}`;
+  const emulator = await spawnSetpoint(
+    [
+      'emulator',
+      '--port',
+      '0',
+      '--seed',
+      '13',
+      '--clock-speed',
+      '3600',
+      '--rate-limit-scale',
+      '0',
+      '--token',
+      token,
+    ],
+    /url=(http:\/\/\S+)/,
+  );
+  const faultRules = [
+    { kind: 'http', match: 'GET /api/2.*/jobs/runs/get*', count: 12, status: 503 },
+    {
+      kind: 'http',
+      match: 'GET /api/2.*/jobs/runs/get*',
+      offset: 20,
+      count: 6,
+      status: 429,
+      retryAfterSeconds: 1,
+    },
+    { kind: 'http', match: 'GET /api/2.0/dbfs/read*', count: 8, status: 500 },
+    { kind: 'http', match: 'GET /api/2.0/dbfs/*', count: 6, delayMs: 5000 },
+    { kind: 'drop-webhook', match: 'jobs.on_*', count: 3 },
+  ];
+  const admin = (method: string, url: string, body?: unknown) =>
+    fetch(`${emulator.url}${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }).then(async (response) => {
+      if (!response.ok) throw new Error(`emulator ${method} ${url} answered ${response.status}`);
+      return response.json() as Promise<{ faults: Array<{ applied: number }> }>;
+    });
+  const env = deploymentEnv(undefined, {
+    ...baseEnv,
+    SETPOINT_LOG_LEVEL: 'info',
+    SETPOINT_LOG_COMPLETENESS_POLL_MS: '50',
+    SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
+    SETPOINT_JOB_MAX_ATTEMPTS: '12',
+    SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '8',
+    SETPOINT_RECONCILE_INTERVAL_SECONDS: '5',
+    // the emulator's clock runs 3600× faster: a day of it passes in 24 s
+    SETPOINT_RECONCILE_LOOKBACK_HOURS: '168',
+    SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
   });
-  faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/read*', count: 8, status: 500 });
-  faults.add({ kind: 'http', match: 'GET /api/2.0/dbfs/*', count: 6, delayMs: 5000 });
-  faults.add({ kind: 'drop-webhook', match: 'jobs.on_*', count: 3 });
+  const key = await createKey(env);
+  const server = await startApi(env, true);
+  const probe = healthProbe(server.url);
+  const client = await apiClient(server.url, key);
+  const answers = new Map<string, string>();
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await client.call(method, url, body);
+    answers.set(`answer ${answers.size + 1} (${method} ${url})`, JSON.stringify(response.json()));
+    return response;
+  };
+  const workspace = (
+    await call('POST', '/api/v1/workspaces', {
+      name: 'emulated',
+      cloud: 'aws',
+      region: 'us-west-2',
+      host: emulator.url,
+      plan_type: 'Premium',
+      compute_type: 'Jobs Compute',
+      credentials: { token },
+    })
+  ).json() as { id: string };
+  await admin('POST', '/emulator/admin/faults', faultRules);
+  const databricks = createDatabricksClient({ host: emulator.url, token });
   const jobs = ['Daily aggregation', 'Many small jobs', 'Skewed join'];
   const runs: Array<{ projectId: string; runId: string }> = [];
   for (const name of jobs) {
-    const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, name), {});
-    for (let i = 0; i < 3; i++) runs.push({ projectId, runId: await h.databricks.runNow(jobId) });
+    let jobId: string | undefined;
+    for await (const job of databricks.listJobs()) if (job.settings.name === name) jobId = job.job_id;
+    if (!jobId) throw new Error(`the emulator has no job named ${name}`);
+    const imported = await call('POST', `/api/v1/workspaces/${workspace.id}/import`, { job_ids: [jobId] });
+    const projectId = (imported.json() as { jobs: Array<{ projects: Array<{ id: string }> }> }).jobs[0]
+      ?.projects[0]?.id;
+    if (!projectId) throw new Error(`importing ${name} answered ${imported.status}`);
+    for (let i = 0; i < 3; i++) runs.push({ projectId, runId: await databricks.runNow(jobId) });
   }
-  // the runs end on the emulator's clock; then the reconciliation finds what lost its webhook
-  for (const { runId } of runs) {
-    await until(async () => {
-      const run = await h.databricks.getRun(runId).catch(() => undefined);
-      return run?.state.life_cycle_state === 'TERMINATED' ? true : undefined;
-    }, 120_000);
-  }
-  await databricksIntegrationOf(h.server.services).scheduleReconciliation('faults-1');
+  const projects = [...new Set(runs.map((run) => run.projectId))];
+  const storedRuns = async () => {
+    const all: Array<{ external_run_id: string; pipeline_state: string; error: string | null }> = [];
+    for (const projectId of projects)
+      all.push(...(await call('GET', `/api/v1/projects/${projectId}/runs?limit=200`)).json().items);
+    return all;
+  };
+  // the runs end on the emulator's clock; webhooks or the reconciliation bring each one in
+  const stored =
+    (await until(async () => {
+      const all = await storedRuns();
+      const done = runs.every(({ runId }) =>
+        all.some((run) => run.external_run_id === runId && terminal.has(run.pipeline_state)),
+      );
+      return done ? all : undefined;
+    }, 600_000)) ?? (await storedRuns());
   let handled = 0;
-  for (const { projectId, runId } of runs) {
-    const run = await processedRun(h, projectId, runId).catch(() => undefined);
-    if (run?.pipelineState === 'DONE') handled += 1;
+  for (const { runId } of runs) {
+    const run = stored.find((item) => item.external_run_id === runId);
+    if (run?.pipeline_state === 'DONE') handled += 1;
     else
       process.stdout.write(
-        `databricks faults: run ${runId} ended ${run?.pipelineState ?? 'unprocessed'} ${run?.error ?? ''}\n`,
+        `databricks faults: run ${runId} ended ${run?.pipeline_state ?? 'unprocessed'} ${run?.error ?? ''}\n`,
       );
   }
-  let stored = 0;
-  for (const projectId of new Set(runs.map((run) => run.projectId))) {
-    const items = (await h.server.services.runs.list(projectId, { limit: 200, offset: 0 })).items;
-    stored += items.length;
-    process.stdout.write(
-      `databricks faults: stored ${items.map((item) => `${item.externalRunId}:${item.pipelineState}`).join(' ')}\n`,
-    );
-  }
+  process.stdout.write(
+    `databricks faults: stored ${stored.map((item) => `${item.external_run_id}:${item.pipeline_state}`).join(' ')}\n`,
+  );
+  for (const projectId of projects) await call('GET', `/api/v1/projects/${projectId}/recommendations`);
+  await call('GET', `/api/v1/workspaces/${workspace.id}`);
+  await call('GET', '/api/v1/workspaces');
   const { max, failures } = await probe.stop();
-  const peak = peakRssMiB(process.pid);
-  const applied = faults.list().reduce((sum, rule) => sum + rule.applied, 0);
-  await h.close();
+  const peak = peakRssMiB(server.process.pid);
+  const applied = (await admin('GET', '/emulator/admin/faults')).faults.reduce(
+    (sum, rule) => sum + rule.applied,
+    0,
+  );
+  await server.stop();
+  await emulator.stop();
   process.stdout.write(`databricks faults: ${applied} faults applied\n`);
   const row: Row = {
     attack,
@@ -442,13 +543,31 @@ async function databricksFaults(attack: string, expected: string): Promise<Row> 
     tried: runs.length,
     handled,
     lost: runs.length - handled,
-    duplicated: Math.max(0, stored - runs.length),
+    duplicated: Math.max(0, stored.length - runs.length),
     peakRssMiB: peak,
     maxHealthzMs: failures > 0 ? Number.POSITIVE_INFINITY : Math.round(max),
     seconds: Math.round((performance.now() - started) / 1000),
+    load: Math.max(loadAtStart, loadNow()),
   };
   process.stdout.write(`${JSON.stringify(row)}\n`);
-  return row;
+  // the secret after the attack: every file the server wrote, its whole log, every answer read above
+  const places = new Map<string, Buffer | string>([['server log', server.output()], ...answers]);
+  for (const file of filesBelow(env.SETPOINT_DATA_DIR as string)) places.set(file, readFileSync(file));
+  const leaks = placesHolding(token, places);
+  if (leaks.length > 0) process.stdout.write(`secrets: the workspace token is in ${leaks.join(', ')}\n`);
+  const secrets: Row = {
+    ...row,
+    // the count of places is the row's `tried`: the attack's name stays the same from run to run (it keys the row)
+    attack:
+      'secrets: the workspace token searched for in the database, WAL, blobs, server log and API answers after the Databricks faults',
+    expected: 'the token is in none of them',
+    tried: places.size,
+    handled: places.size - leaks.length,
+    lost: 0,
+    duplicated: 0,
+  };
+  process.stdout.write(`${JSON.stringify(secrets)}\n`);
+  return { row, secrets };
 }
 
 async function main(): Promise<void> {
@@ -666,8 +785,23 @@ async function main(): Promise<void> {
   const databricksAttack =
     'Databricks API faults: 503/429/500 on run and log reads, 5 s answers, 3 completion webhooks dropped (9 runs)';
   if (wanted(databricksAttack)) {
+    const { row, secrets } = await databricksFaults(
+      databricksAttack,
+      'every run DONE once (lost webhooks by reconciliation)',
+    );
+    rows.push(row, secrets);
+  }
+  const backlogRuns = Number(process.env.SETPOINT_FAULTS_BACKLOG_RUNS ?? 3000);
+  const backlogAttack = `backlog: ${backlogRuns} runs uploaded to one project at once, then processed`;
+  if (wanted(backlogAttack)) {
     rows.push(
-      await databricksFaults(databricksAttack, 'every run DONE once (lost webhooks by reconciliation)'),
+      await campaign(
+        backlogAttack,
+        'every run DONE once',
+        await sqliteDeployment(baseEnv),
+        ({ client, projectId }) => sendAll(client, projectId, realLogs(backlogRuns)),
+        { state: 'DONE' },
+      ),
     );
   }
   const crashAttack = 'crash: kill -9 the server mid-parse, restart (10 runs)';
@@ -729,41 +863,66 @@ async function main(): Promise<void> {
   writeReliabilitySection(rows);
 }
 
+const campaignLoad = { start: loadNow() };
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+  cwd: repoRoot,
+  encoding: 'utf8',
+}).trim();
+
+/** The campaign table's columns; each row names the commit and date it was measured on. */
+const tableHeader =
+  '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | load (1 min) | result | commit, date |';
+/** The table before rows carried their commit: its rows take the section's commit and date. */
+const headerWithoutCommit = tableHeader.slice(0, tableHeader.lastIndexOf(' commit, date |'));
+
+/** The rows of the table in `text` by attack and database, each with its own commit and date. */
+function previousRows(text: string): Map<string, string> {
+  const lines = new Map<string, string>();
+  const current = text.indexOf(`${tableHeader}\n`);
+  const legacy = current === -1 ? text.indexOf(`${headerWithoutCommit}\n`) : -1;
+  const tableStart = current === -1 ? legacy : current;
+  if (tableStart === -1) return lines;
+  const measured = `${/Commit: (\w+)\./.exec(text)?.[1] ?? 'unknown'}, ${/Date: ([\d-]+)\./.exec(text)?.[1] ?? 'unknown'}`;
+  for (const line of text.slice(tableStart).split('\n').slice(2)) {
+    if (!line.startsWith('| ')) break;
+    lines.set(keyOf(line), legacy === -1 ? line : `${line} ${measured} |`);
+  }
+  return lines;
+}
+
+const keyOf = (line: string) => line.split(' | ').slice(0, 2).join(' | ');
+
 function writeReliabilitySection(rows: Row[]): void {
   const green = (row: Row) =>
     row.handled === row.tried && row.lost === 0 && row.duplicated === 0 && row.maxHealthzMs <= healthBoundMs;
-  const header =
-    '| attack | database | expected | tried | handled | lost | duplicated | peak RSS (MiB) | max `/healthz` (ms) | result |';
   const docs = path.join(repoRoot, 'docs/reliability.md');
   let text = readFileSync(docs, 'utf8');
   // a partial run (SETPOINT_FAULTS_ONLY) replaces its own rows and keeps the others' last figures
-  const lines = new Map<string, string>();
-  const keyOf = (line: string) => line.split(' | ').slice(0, 2).join(' | ');
-  const tableStart = text.indexOf(`${header}\n`);
-  if (tableStart !== -1) {
-    for (const line of text.slice(tableStart).split('\n').slice(2)) {
-      if (!line.startsWith('| ')) break;
-      lines.set(keyOf(line), line);
-    }
-  }
+  const lines = previousRows(text);
+  const today = new Date().toISOString().slice(0, 10);
   for (const row of rows) {
-    const line = `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${green(row) ? 'green' : 'RED'} |`;
+    const line = `| ${row.attack} | ${row.database} | ${row.expected} | ${row.tried} | ${row.handled} | ${row.lost} | ${row.duplicated} | ${row.peakRssMiB} | ${Number.isFinite(row.maxHealthzMs) ? row.maxHealthzMs : 'failed'} | ${row.load} | ${green(row) ? 'green' : 'RED'} | ${commit}, ${today} |`;
     lines.set(keyOf(line), line);
   }
-  const table = [header, '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |', ...lines.values()];
+  const table = [
+    tableHeader,
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...lines.values(),
+  ];
   const section = [
     '## Fault campaign',
     '',
-    `Command: \`npm run bench:faults\`. ${machineLine()}`,
+    `Command: \`npm run bench:faults\`. ${machineLine()} Commit: ${commit}. Load average (1 min) at start ${campaignLoad.start}, at end ${loadNow()}; *load* is each class's.`,
+    'This line is the last run, which may have been partial; each row names the commit and date it was measured on.',
     '',
     `Each class runs on a fresh \`setpoint serve\` (API + worker, upload cap ${uploadCapBytes / 2 ** 20} MiB, 10 s job lease).`,
     '*handled*: answered as expected (a refusal with 4xx, or an accepted run that reached the expected',
     'state); *lost*: accepted runs that never reached DONE or FAILED; *duplicated*: runs beyond the',
     "accepted uploads; *peak RSS*: the server process's VmHWM (the largest of its incarnations);",
     `*max \`/healthz\`*: the slowest answer of a probe every 100 ms during the class (goal ≤ ${healthBoundMs} ms).`,
-    "The Databricks row runs Setpoint and the emulator in the campaign's process (as the integration",
-    "tests do), so its peak RSS is that process's and its `/healthz` shares the event loop with the",
-    'emulator. The PostgreSQL restart row runs only on a cluster named for it',
+    'The Databricks row runs the emulator as its own process (`setpoint emulator`), as a real workspace',
+    "is not in Setpoint's process; its figures are the `setpoint serve` process's alone. The PostgreSQL",
+    'restart row runs only on a cluster named for it',
     '(`SETPOINT_BENCH_PG_RESTART_CLUSTER="15 faults"`, `SETPOINT_BENCH_PG_RESTART_URL`); a partial run',
     '(`SETPOINT_FAULTS_ONLY=<text>|<text>`) replaces its own rows and keeps the others.',
     '',

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,11 +61,23 @@ describe('setpoint demo (dashboard)', () => {
     demo.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
     demo.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exited = new Promise<number | null>((resolve) => demo.on('exit', (code) => resolve(code)));
+    let launched: string[] = [];
     try {
       const link = await eventually(
         async () => /(http:\/\/localhost:\d+\/api\/v1\/session\/demo\?token=\S+)/.exec(stdout)?.[1],
         120_000,
       );
+      // On Linux the demo runs in one child with bounded malloc settings, which goes when the demo stops.
+      launched =
+        process.platform === 'linux'
+          ? readFileSync(`/proc/${demo.pid}/task/${demo.pid}/children`, 'utf8').trim().split(' ')
+          : [];
+      if (process.platform === 'linux') {
+        expect(launched).toHaveLength(1);
+        const environ = readFileSync(`/proc/${launched[0]}/environ`, 'utf8').split('\0');
+        expect(environ).toContain('MALLOC_ARENA_MAX=2');
+        expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+      }
       const signIn = await fetch(link, { redirect: 'manual' });
       expect(signIn.status).toBe(302);
       expect((await fetch(link, { redirect: 'manual' })).status).toBe(404);
@@ -122,5 +134,6 @@ describe('setpoint demo (dashboard)', () => {
 
     expect(await exited).toBe(0);
     expect(stderr).not.toMatch(/destroyed|failed/);
+    for (const pid of launched) expect(existsSync(`/proc/${pid}`)).toBe(false);
   }, 300_000);
 });

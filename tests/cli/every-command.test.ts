@@ -332,6 +332,12 @@ const badInputs: Record<string, BadInput> = {
     stderr: /alert destination dst_missing does not exist$/,
     remote: true,
   },
+  'alerts update-destination': {
+    args: ['alerts', 'update-destination', 'dst_missing', '--name', 'renamed'],
+    exitCode: 3,
+    stderr: /alert destination dst_missing does not exist$/,
+    remote: true,
+  },
   'alerts rules': {
     args: ['alerts', 'rules', '--profile', 'nowhere'],
     exitCode: 8,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { RecommendationResource } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { recommendationIsLearning } from 'setpoint/service/recommendations/learning';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { diffConfigs } from '../../web/src/lib/config-diff.js';
 import { runCli } from '../support/run-cli.js';
@@ -82,7 +83,7 @@ describe('recommendation decisions against the emulator', () => {
 
     expect(rec.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(rec.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on \d+/);
-    expect(rec.explanation).not.toMatch(/on-demand workers instead of spot/);
+    expect(rec.explanation).not.toMatch(/on-demand workers instead of spot/i);
     expect(rec.configuration?.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
     expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
   });
@@ -329,6 +330,54 @@ describe('recommendation decisions against the emulator', () => {
     return (await h.databricks.getJob(jobId)).settings.tasks?.[0]?.new_cluster as Record<string, unknown>;
   }
 
+  it('on economy never chooses a spot cluster the service would then swap for its dearer on-demand twin', async () => {
+    // The Job Bank's case: Join-heavy ETL on economy, its SLA 1.25× its first run. A spot cluster was
+    // chosen as the cheapest, then swapped for its on-demand twin for lack of the interruption margin,
+    // ending dearer than the cluster it replaced.
+    const copied = await copyJob(h, 'Join-heavy ETL', 'Join-heavy ETL (spot margin)', (settings) => {
+      for (const task of settings.tasks as Array<{ new_cluster?: Record<string, unknown> }>) {
+        if (!task.new_cluster) continue;
+        delete task.new_cluster.autoscale;
+        Object.assign(task.new_cluster, {
+          node_type_id: 'm5.2xlarge',
+          num_workers: 8,
+          aws_attributes: { availability: 'SPOT_WITH_FALLBACK' },
+        });
+      }
+    });
+    const { jobId, projectId } = await importJob(h, copied, { preference: 'economy', autoApply: true });
+    const recs: RecommendationResource[] = [];
+    for (let round = 0; round < 4; round += 1) {
+      const { run, rec } = await runAndRecommend(jobId, projectId);
+      recs.push(rec);
+      if (rec.decision?.action === 'change') await appliedCluster(projectId, jobId, rec);
+      if (round === 0) {
+        // as a team does once it has seen the job run (and as the Job Bank does)
+        const runtimeMinutes = ((run.endedAt ?? 0) - (run.startedAt ?? 0)) / 60_000;
+        const slaMinutes = Math.round(runtimeMinutes * 1.25 * 10) / 10;
+        await h.server.services.projects.update(projectId, { settings: { slaMinutes } }, 'test');
+      }
+    }
+
+    const withSla = recs.slice(1);
+    for (const rec of withSla) {
+      const decision = rec.decision;
+      if (!decision) throw new Error('no decision');
+      // the on-demand twin is taken only to keep the current cluster, never for a spot cluster chosen now
+      if (decision.notes.some((note) => note.startsWith('on-demand workers instead of spot')))
+        expect(decision.change, rec.explanation ?? '').toMatch(/^(.+), spot with fallback → \1, on-demand$/);
+      const margin = decision.filters.find((outcome) => outcome.filter === 'spot-margin');
+      if (margin)
+        expect(rec.explanation).toMatch(
+          /spot-margin removed \d+ \(e\.g\. .+ would run as its dearer on-demand twin/,
+        );
+    }
+    // the rule was exercised: some spot cluster lacked the margin and was judged as its twin instead
+    expect(
+      withSla.some((rec) => rec.decision?.filters.some((outcome) => outcome.filter === 'spot-margin')),
+    ).toBe(true);
+  });
+
   it("applies the job cluster's compute policy as named filters, and writes only what the policy accepts", async () => {
     const allowedTypes = ['r5d.xlarge', 'r5d.2xlarge', 'm5d.2xlarge'];
     const { policy_id: policyId } = await workspacePost<{ policy_id: string }>(
@@ -480,5 +529,45 @@ describe('recommendation decisions against the emulator', () => {
     expect(moves[0]?.from).toBe('PENDING_SETUP');
     const project = await api<{ phase: string }>('GET', `/api/v1/projects/${projectId}`);
     expect(project.phase).toBe(moves.at(-1)?.to);
+  });
+
+  it('describes a rebasing recommendation one way: decision, explanation, card and CLI say learning starts over', async () => {
+    const jobId = await copyJob(h, 'Daily aggregation', 'Daily aggregation (rebased)');
+    const { projectId } = await importJob(h, jobId);
+    await runAndRecommend(jobId, projectId);
+    // The job now runs another program on the same cluster: its stage structure changes, so earlier
+    // runs no longer describe it.
+    const job = await h.databricks.getJob(jobId);
+    const task = job.settings.tasks?.[0] as { spark_python_task?: { python_file: string } } | undefined;
+    if (!task?.spark_python_task) throw new Error('the job has no Python task');
+    task.spark_python_task.python_file = 'dbfs:/jobbank/join-heavy-etl.py';
+    await h.databricks.resetJob(jobId, job.settings);
+    const { rec } = await runAndRecommend(jobId, projectId);
+    const decision = rec.decision;
+    if (!decision?.learning || !decision.learning_text || !rec.explanation) throw new Error('no decision');
+
+    expect(rec.phase).toBe('REBASING');
+    expect(decision.learning).toMatchObject({
+      active: true,
+      run: 1,
+      misses_spent: 0,
+      rebase_reason: expect.stringMatching(/^the stage structure changed/),
+    });
+    expect(decision.learning_text).toMatch(
+      /^rebasing: the stage structure changed .*, so learning starts over: learning run 1 of /,
+    );
+    // the explanation opens with the card's learning line and never says learning is over
+    expect(rec.explanation.startsWith(`R${decision.learning_text.slice(1)}.`)).toBe(true);
+    expect(rec.explanation).not.toMatch(/not a learning run|learning is over/i);
+    expect(rec.explanation.match(/rebasing/gi)).toHaveLength(1);
+    // the benches classify the run it configures from the same record
+    const stored = (await h.server.services.recommendations.list(projectId, { limit: 50, offset: 0 })).items;
+    const record = stored.find((item) => item.id === rec.id);
+    expect(record && recommendationIsLearning(record)).toBe(true);
+    const shown = await runCli(['recommendations', 'get', projectId, rec.id], { env: cliEnv });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(decision.learning_text);
+    const project = await api<{ phase: string }>('GET', `/api/v1/projects/${projectId}`);
+    expect(project.phase).toBe('REBASING');
   });
 });

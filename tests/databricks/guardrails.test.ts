@@ -1,7 +1,14 @@
+import { defaultRetryPolicy } from 'setpoint/platforms/databricks/api/transport';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Harness, jobIdByName, startHarness } from './integration-harness.js';
+import {
+  eventually,
+  type Harness,
+  insertRecommendation,
+  jobIdByName,
+  startHarness,
+} from './integration-harness.js';
 
 describe('guardrails and the webhook receiver', () => {
   let h: Harness;
@@ -14,7 +21,7 @@ describe('guardrails and the webhook receiver', () => {
     await h?.close();
   });
 
-  it('reverts at once when a run fails (OOM) on a newly applied configuration', async () => {
+  it('reverts when a run fails (OOM) on a newly applied configuration, once, though the first write’s answer is lost', async () => {
     const jobId = await jobIdByName(h.databricks, 'Spill-heavy sort');
     const [imported] = await databricksIntegrationOf(h.server.services).onboarding.importJobs(
       h.workspaceId,
@@ -23,27 +30,13 @@ describe('guardrails and the webhook receiver', () => {
     );
     const projectId = imported?.projects[0]?.id ?? '';
     const ref = parseClusterRefKey(imported?.projects[0]?.clusterKey ?? '');
-    const now = Date.now();
-    await h.server.services.store.db
-      .insertInto('recommendations')
-      .values({
-        id: 'rec_too_small',
-        project_id: projectId,
-        idempotency_key: null,
-        state: 'SUCCESS',
-        phase: 'LEARNING',
-        configuration: JSON.stringify({ node_type_id: 'c5.xlarge', num_workers: 8 }),
-        prediction: null,
-        explanation: 'a compute-optimized cluster with less memory',
-        based_on_run_id: null,
-        error: null,
-        requested_by: 'test',
-        apply_requested_at: null,
-        apply_requested_by: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    await insertRecommendation(
+      h.server,
+      projectId,
+      'rec_too_small',
+      { node_type_id: 'c5.xlarge', num_workers: 8 },
+      'a compute-optimized cluster with less memory',
+    );
     await databricksIntegrationOf(h.server.services).applier.apply(projectId, 'rec_too_small', {
       actor: 'test',
       kind: 'apply',
@@ -51,6 +44,16 @@ describe('guardrails and the webhook receiver', () => {
     const applied = await h.databricks.getJob(jobId);
     expect(ref && findClusterSpec(applied.settings, ref)?.node_type_id).toBe('c5.xlarge');
 
+    // The revert's jobs/update is written and its answer lost on every try of the client: the first revert
+    // attempt fails after the job changed. The queued revert is tried again and records what was written.
+    const lostAnswer = h.emulator.context.faults.add({
+      kind: 'http',
+      match: 'POST /api/2.*/jobs/update',
+      status: 429,
+      retryAfterSeconds: 0,
+      afterHandler: true,
+      count: defaultRetryPolicy.maxAttempts,
+    });
     await h.databricks.runNow(jobId);
     const revert = await eventually(
       async () => {
@@ -62,6 +65,15 @@ describe('guardrails and the webhook receiver', () => {
     );
     const after = await h.databricks.getJob(jobId);
 
+    // every try of the first attempt failed; the revert is recorded once, by a later attempt, without a
+    // second write and without taking the first write for an edit made outside Setpoint
+    expect(lostAnswer.applied).toBe(defaultRetryPolicy.maxAttempts);
+    expect(lostAnswer.seen).toBe(defaultRetryPolicy.maxAttempts);
+    h.emulator.context.faults.remove(lostAnswer.id);
+    const kinds = (await databricksIntegrationOf(h.server.services).applier.history(projectId)).map(
+      (config) => config.kind,
+    );
+    expect(kinds).toEqual(['baseline', 'apply', 'revert']);
     expect(revert.reason).toMatch(/^reverted: run \d+ failed on the new configuration/);
     expect(ref && findClusterSpec(after.settings, ref)?.node_type_id).toBe('m5.xlarge');
 
@@ -81,6 +93,84 @@ describe('guardrails and the webhook receiver', () => {
         reason: revert.reason,
       },
     });
+
+    // One rule on every platform: a revert pauses auto-apply, with its reason, until a person resumes it.
+    const integration = databricksIntegrationOf(h.server.services);
+    expect(await integration.store.guard(projectId)).toMatchObject({
+      paused: true,
+      pauseReason: revert.reason,
+    });
+    const paused = await h.server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
+    expect(paused.rows).toHaveLength(1);
+    expect(paused.rows[0]).toMatchObject({
+      actor: 'setpoint',
+      detail: { platform: 'databricks', cause: 'revert', reason: revert.reason },
+    });
+    // paused: an automatic apply is refused, with the revert's reason
+    await expect(
+      integration.applier.apply(projectId, 'rec_too_small', {
+        actor: 'setpoint:auto-apply',
+        kind: 'auto-apply',
+      }),
+    ).rejects.toThrow(/auto-apply is paused .*reverted: run \d+ failed/);
+    await integration.applier.resumeAutoApply(projectId, 'ada');
+    expect((await integration.store.guard(projectId)).paused).toBe(false);
+    const resumed = await h.server.services.audit.page({ projectId, action: 'auto_apply_resumed' }, 10, 0);
+    expect(resumed.rows[0]).toMatchObject({ actor: 'ada', detail: { platform: 'databricks' } });
+  });
+
+  it('parks a queued revert that would overwrite an edit made outside Setpoint since', async () => {
+    const integration = databricksIntegrationOf(h.server.services);
+    const jobId = await jobIdByName(h.databricks, 'Skewed join');
+    const [imported] = await integration.onboarding.importJobs(h.workspaceId, { jobIds: [jobId] }, 'test');
+    const projectId = imported?.projects[0]?.id ?? '';
+    const ref = parseClusterRefKey(imported?.projects[0]?.clusterKey ?? '');
+    if (!ref) throw new Error('the imported project has no cluster');
+    await insertRecommendation(
+      h.server,
+      projectId,
+      'rec_skewed_small',
+      { node_type_id: 'c5.xlarge', num_workers: 3 },
+      'a smaller cluster',
+    );
+    const { config: applied } = await integration.applier.apply(projectId, 'rec_skewed_small', {
+      actor: 'test',
+      kind: 'apply',
+    });
+    if (!applied) throw new Error('nothing was applied');
+    // a person edits the job (Terraform, the UI) after the revert was queued and before it ran
+    const job = await h.databricks.getJob(jobId);
+    const edited = findClusterSpec(job.settings, ref);
+    if (!edited) throw new Error('the job has no cluster');
+    edited.node_type_id = 'm5.2xlarge';
+    await h.databricks.updateJob(jobId, job.settings);
+
+    const revert = integration.handlers['databricks.revert'];
+    if (!revert) throw new Error('no databricks.revert handler');
+    const intent = {
+      projectId,
+      configId: applied.id,
+      reason: 'reverted: run 1 failed on the new configuration',
+    };
+    const context = { attempt: 1, jobId: 'job_test' };
+    await expect(revert(intent, context)).rejects.toMatchObject({
+      name: 'PermanentJobError',
+      message: expect.stringMatching(
+        /changed outside Setpoint \(.*node_type_id.*\); the revert is not written/,
+      ),
+    });
+    // the person's edit stays, recorded as an external change; no revert is recorded
+    const after = await h.databricks.getJob(jobId);
+    expect(findClusterSpec(after.settings, ref)?.node_type_id).toBe('m5.2xlarge');
+    const history = await integration.applier.history(projectId);
+    expect(history.map((config) => [config.kind, config.actor])).toEqual([
+      ['baseline', expect.any(String)],
+      ['apply', 'test'],
+      ['baseline', 'external'],
+    ]);
+    // tried again (by hand, from the parked list): the change is no longer in place, so nothing is written
+    await revert(intent, context);
+    expect((await integration.applier.history(projectId)).length).toBe(3);
   });
 
   it('rejects webhook calls without the workspace’s Basic credentials', async () => {

@@ -187,3 +187,37 @@ export function processedRun(h: Harness, projectId: string, runId: string) {
     90_000,
   );
 }
+
+/**
+ * A finished recommendation of the given cluster, as if the optimizer had made it: for tests that need a
+ * configuration the optimizer would not choose (one that fails, so that Setpoint reverts it).
+ */
+export async function insertRecommendation(
+  server: Harness['server'],
+  projectId: string,
+  id: string,
+  configuration: Record<string, unknown>,
+  explanation: string,
+) {
+  const now = Date.now();
+  await server.services.store.db
+    .insertInto('recommendations')
+    .values({
+      id,
+      project_id: projectId,
+      idempotency_key: null,
+      state: 'SUCCESS',
+      phase: 'LEARNING',
+      configuration: JSON.stringify(configuration),
+      prediction: null,
+      explanation,
+      based_on_run_id: null,
+      error: null,
+      requested_by: 'test',
+      apply_requested_at: null,
+      apply_requested_by: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}

@@ -131,5 +131,8 @@ describe('Databricks integration against the emulator', () => {
     expect(run.status).toBe('SUCCESS');
     expect(run.clusterFacts).toMatchObject({ source: 'cluster_report', nodeTypeId: 'i3.xlarge' });
     expect(rec.configuration).toHaveProperty('node_type_id');
+    // a run costed now records that it has no overhead part: the start-up backfill never prices it again
+    expect(run.cost?.overhead).toBeNull();
+    expect(await h.server.services.pipeline.backfillRunOverhead()).toEqual({ split: 0, kept: 0 });
   });
 });

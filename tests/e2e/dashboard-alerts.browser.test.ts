@@ -26,7 +26,7 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
   let browser: Browser;
   let client: SeedClient;
   let receiver: Server;
-  const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+  const received: { path: string; headers: IncomingHttpHeaders; body: string }[] = [];
   /** What `/failing` got; it answers 503 while `failing` is true, then 200. */
   const failingHits: { headers: IncomingHttpHeaders; body: string; status: number }[] = [];
   let failing = true;
@@ -44,7 +44,7 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
           response.end(failing ? 'busy' : 'ok');
           return;
         }
-        received.push({ headers: request.headers, body });
+        received.push({ path: request.url ?? '', headers: request.headers, body });
         response.end('ok');
       });
     });
@@ -197,4 +197,135 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
     await page.screenshot({ path: path.join(screenshotDir, 'notifications-retry.png') });
     await page.close();
   }, 300_000);
+
+  it('edits a destination in the dashboard: a new name, URL and signing secret, never shown again, used by the next notification', async () => {
+    const movedSecret = 'whsec-moved-9876543210abc';
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Username').fill('ada');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: 'Notifications' }).click();
+
+    const destinations = await client.request<{ items: { id: string; name: string }[] }>(
+      'GET',
+      '/api/v1/alerts/destinations',
+    );
+    const flaky = destinations.items.find((item) => item.name === 'flaky hook');
+    const row = page.locator(`tr[data-destination-id="${flaky?.id}"]`);
+    await row.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit destination' });
+    // What is shown again is prefilled; the URL and secret are not (write-only).
+    expect(await form.getByLabel('Destination name').inputValue()).toBe('flaky hook');
+    expect(await form.getByLabel('URL').inputValue()).toBe('');
+    expect(await form.getByLabel('Signing secret').inputValue()).toBe('');
+    expect(await form.getByLabel('Kind').isDisabled()).toBe(true);
+    expect(await page.content()).not.toContain('/failing');
+
+    // A bad URL is refused with the API's reason, and nothing changes.
+    await form.getByLabel('URL').fill('http://169.254.169.254/latest');
+    await form.getByRole('button', { name: 'Save destination' }).click();
+    await expect.poll(() => form.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/169\.254/);
+
+    await form.getByLabel('Destination name').fill('steady hook');
+    await form.getByLabel('URL').fill(`${receiverUrl}/moved`);
+    await form.getByLabel('Signing secret').fill(movedSecret);
+    await form.getByLabel('At most per hour').fill('45');
+    await form.getByRole('button', { name: 'Save destination' }).click();
+    await expect
+      .poll(() => row.textContent(), { timeout: 20_000 })
+      .toMatch(/steady hook.*45.*changed .* by user:/);
+    const after = await client.request<{
+      items: { id: string; name: string; target: string; max_per_hour: number }[];
+    }>('GET', '/api/v1/alerts/destinations');
+    expect(after.items.find((item) => item.id === flaky?.id)).toMatchObject({
+      name: 'steady hook',
+      target: receiverUrl,
+      max_per_hour: 45,
+    });
+    const audit = await client.request<{
+      items: { action: string; entity: string; detail: Record<string, unknown> }[];
+    }>('GET', '/api/v1/audit?entity=alert_destination');
+    const entry = audit.items.find((item) => item.entity === 'alert_destination' && item.action === 'update');
+    expect(entry?.detail).toMatchObject({ credentials_replaced: ['url', 'signing_secret'] });
+    expect(JSON.stringify(audit)).not.toContain(movedSecret);
+
+    // The rule pointed at it fires on the next run over its SLA: the new URL, signed with the new secret.
+    const [project] = await seedProjects(client, ['monthly-close'], () => ({ slaMinutes: 0.5 }));
+    await seedRuns(client, project?.id ?? '', { from: 0, to: 1, of: 1 });
+    await waitForPipeline(client, project?.id ?? '', 1);
+    const hook = await eventually(
+      async () => received.find((item) => item.path === '/moved'),
+      60_000,
+      'the edited webhook',
+    );
+    expect(hook.headers['x-setpoint-signature']).toBe(webhookSignature(hook.body, movedSecret));
+    expect(JSON.parse(hook.body)).toMatchObject({ event: 'sla_missed', project_id: project?.id });
+    await page.screenshot({ path: path.join(screenshotDir, 'alert-destination-edit.png') });
+    await page.close();
+  }, 240_000);
+
+  it('lists the rules that cover a project on its Alerts tab and adds, edits and deletes one for that project only', async () => {
+    const projects = await client.request<{ items: { id: string; name: string }[] }>(
+      'GET',
+      '/api/v1/projects',
+    );
+    const project = projects.items.find((item) => item.name === 'monthly-close');
+    const other = projects.items.find((item) => item.name === 'weekly-ledger');
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Username').fill('ada');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/projects/);
+    await page.goto(`${server.url}/projects/${project?.id}/alerts`);
+
+    // The organization-wide rule of the first test is listed, read-only here.
+    const table = page.getByTestId('alert-rules');
+    await expect.poll(() => table.textContent(), { timeout: 20_000 }).toMatch(/Every project\s*SLA missed/);
+    expect(await table.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Add rule' }).click();
+    const newRule = page.getByRole('form', { name: 'New rule' });
+    expect(await newRule.getByLabel('Scope').isDisabled()).toBe(true);
+    expect(await newRule.getByLabel('Scope').textContent()).toBe('monthly-close');
+    await newRule.getByLabel('Event').selectOption('cost_spike');
+    await newRule.getByLabel('Send to').selectOption({ label: 'steady hook' });
+    await newRule.getByLabel('Threshold (%)').fill('30');
+    await newRule.getByRole('button', { name: 'Save rule' }).click();
+    const projectRow = table.getByRole('row').filter({ hasText: 'Cost spike' });
+    await expect.poll(() => projectRow.textContent(), { timeout: 20_000 }).toMatch(/monthly-close.*≥ 30%/);
+    const rules = async (projectId?: string) =>
+      (
+        await client.request<{
+          items: {
+            id: string;
+            project_id: string | null;
+            event: string;
+            params: { threshold_pct: number };
+          }[];
+        }>('GET', projectId ? `/api/v1/alerts/rules?project_id=${projectId}` : '/api/v1/alerts/rules')
+      ).items;
+    const created = (await rules()).find((rule) => rule.event === 'cost_spike');
+    expect(created).toMatchObject({ project_id: project?.id, params: { threshold_pct: 30 } });
+    // Another project's tab does not list it.
+    expect((await rules(other?.id)).some((rule) => rule.id === created?.id)).toBe(false);
+
+    await projectRow.getByRole('button', { name: 'Edit' }).click();
+    const editRule = page.getByRole('form', { name: 'Edit rule' });
+    await editRule.getByLabel('Threshold (%)').fill('45');
+    await editRule.getByRole('button', { name: 'Save rule' }).click();
+    await expect.poll(() => projectRow.textContent(), { timeout: 20_000 }).toMatch(/≥ 45%/);
+    expect((await rules()).find((rule) => rule.id === created?.id)?.params.threshold_pct).toBe(45);
+    await page.screenshot({ path: path.join(screenshotDir, 'project-alerts.png') });
+
+    await projectRow.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('button', { name: 'Delete rule' }).click();
+    await expect
+      .poll(async () => (await rules()).some((rule) => rule.id === created?.id), { timeout: 20_000 })
+      .toBe(false);
+    await expect.poll(() => table.textContent(), { timeout: 20_000 }).not.toContain('Cost spike');
+    expect(await table.textContent()).toMatch(/Every project/);
+    await page.close();
+  }, 240_000);
 });

@@ -4,8 +4,17 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { formatUsd } from '../../web/src/lib/format.js';
-import { eventually, type Harness, jobIdByName, startHarness } from '../databricks/integration-harness.js';
+import {
+  eventually,
+  type Harness,
+  importJob,
+  insertRecommendation,
+  jobIdByName,
+  processedRun,
+  startHarness,
+} from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
+import { settledRecommendation } from '../support/settled-recommendation.js';
 import { describeFull } from '../support/tiers.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
@@ -76,10 +85,15 @@ describeFull(
         'the run to be collected and analysed',
         90_000,
       );
-      const recommendation = await eventually(async () => {
-        const latest = await h.server.services.recommendations.latest(project.id).catch(() => undefined);
-        return latest?.state === 'SUCCESS' ? latest : undefined;
-      }, 'a recommendation');
+      const recommendation = await eventually(
+        async () => {
+          const latest = await h.server.services.recommendations.latest(project.id).catch(() => undefined);
+          return latest?.state === 'SUCCESS' ? latest : undefined;
+          // the first recommendation of a process waits for the fleet prior, minutes on a loaded machine
+        },
+        'a recommendation',
+        180_000,
+      );
 
       const recommended = recommendation.configuration as Record<string, unknown>;
       expect(Object.keys(recommended)).toContain('node_type_id');
@@ -161,6 +175,73 @@ describeFull(
           `node_type_id: ${String(recommended.node_type_id)} → ${String(original?.node_type_id)}`,
         );
       expect(auditText).toMatch(/summary: \S+: .+ → /);
+      await page.close();
+    });
+
+    it('says why auto-apply is paused after an SLA-guard revert, and Resume clears it with an audit row', async () => {
+      const jobId = await jobIdByName(h.databricks, 'Spill-heavy sort');
+      const { projectId, ref } = await importJob(h, jobId);
+      const integration = databricksIntegrationOf(h.server.services);
+      // a cluster with too little memory for the sort: the run on it fails, and Setpoint reverts it
+      await insertRecommendation(
+        h.server,
+        projectId,
+        'rec_too_small',
+        { node_type_id: 'c5.xlarge', num_workers: 8 },
+        'a compute-optimized cluster with less memory',
+      );
+      const nodeType = async () => {
+        const job = await h.databricks.getJob(jobId);
+        return ref ? findClusterSpec(job.settings, ref)?.node_type_id : undefined;
+      };
+      const before = await nodeType();
+      expect(before).not.toBe('c5.xlarge');
+
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/projects/${projectId}/recommendation`);
+      await page.getByRole('button', { name: 'Apply', exact: true }).click();
+      await page
+        .getByRole('dialog', { name: 'Apply this recommendation?' })
+        .getByRole('button', { name: 'Apply to the job' })
+        .click();
+      await page.getByText('Applied: the job uses the recommended cluster').waitFor();
+      expect(await nodeType()).toBe('c5.xlarge');
+      expect(await page.getByTestId('auto-apply-paused').count()).toBe(0);
+
+      const failedRunId = await h.databricks.runNow(jobId);
+      const revert = await eventually(
+        async () => (await integration.applier.history(projectId)).find((config) => config.kind === 'revert'),
+        'the revert after the failed run',
+        90_000,
+      );
+      expect(await nodeType()).toBe(before);
+
+      // The page says auto-apply is paused and why: the revert's reason, as the API holds it.
+      await page.reload();
+      const notice = page.getByTestId('auto-apply-paused');
+      await notice.waitFor();
+      expect(revert.reason).toMatch(/^reverted: run \d+ failed on the new configuration/);
+      expect(await notice.locator('span').textContent()).toBe(`Auto-apply is paused: ${revert.reason}.`);
+      await shot(page, 'emulator-auto-apply-paused');
+
+      // Resume: the notice goes, the guard is lifted, and the audit trail says who resumed it.
+      await notice.getByRole('button', { name: 'Resume auto-apply' }).click();
+      await page
+        .getByRole('status')
+        .getByText('Auto-apply resumed: the next ready recommendation is applied.')
+        .waitFor();
+      await notice.waitFor({ state: 'detached' });
+      expect((await integration.store.guard(projectId)).paused).toBe(false);
+      const resumed = await h.server.services.audit.page({ projectId, action: 'auto_apply_resumed' }, 10, 0);
+      expect(resumed.rows).toHaveLength(1);
+      expect(resumed.rows[0]).toMatchObject({ actor: 'user:ada', detail: { platform: 'databricks' } });
+      // the failed run's analysis and recommendation are done (the page then shows that one, a change or
+      // a keep) before the page is read again and the server stops
+      expect((await processedRun(h, projectId, failedRunId)).status).toBe('FAILED');
+      await settledRecommendation(h.server.services.recommendations, projectId);
+      await page.reload();
+      await page.getByTestId('config-diff').or(page.getByTestId('config-unchanged')).waitFor();
+      expect(await page.getByTestId('auto-apply-paused').count()).toBe(0);
       await page.close();
     });
 
@@ -258,11 +339,16 @@ describeFull(
       expect(await dbu.inputValue()).toBe('0');
       await dbu.fill('17.5');
       await page.getByLabel('Default preference for new projects').selectOption('economy');
+      await page.getByLabel('Keep runs for (days)').fill('730');
       await page.getByRole('button', { name: 'Save defaults' }).click();
       await page.getByText('Defaults saved.').waitFor();
 
       const stored = await h.server.services.organizationSettings.get();
-      expect(stored.settings).toMatchObject({ dbu_discount_pct: 17.5, default_preference: 'economy' });
+      expect(stored.settings).toMatchObject({
+        dbu_discount_pct: 17.5,
+        default_preference: 'economy',
+        run_retention_days: 730,
+      });
       expect(stored.updatedBy).toBe('user:ada');
       await page.reload();
       await page.getByTestId('org-settings-updated').waitFor();

@@ -1,21 +1,31 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EMRClient, RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-sdk/client-emr';
+import {
+  EMRClient,
+  ListInstanceGroupsCommand,
+  RunJobFlowCommand,
+  type RunJobFlowCommandInput,
+} from '@aws-sdk/client-emr';
 import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { loadConfig } from 'setpoint/config/load-config';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { eventually } from '../databricks/integration-harness.js';
+import { eventually, insertRecommendation } from '../databricks/integration-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
 import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+import { settledRecommendation } from '../support/settled-recommendation.js';
 import { describeFull } from '../support/tiers.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 400_000 });
 
 const password = 'correct horse battery staple';
+const usd = (value: number) =>
+  new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 2 }).format(
+    value,
+  );
 const hour = 3_600_000;
 /** What the person types into the form: none of it may come back into a page. */
 const keys = { accessKeyId: 'AKIAEMRDASHBOARD42', secretAccessKey: 'emr-dashboard-secret-never-shown' };
@@ -50,6 +60,32 @@ function nightly(date: string): RunJobFlowCommandInput {
   };
 }
 
+/** The long-running cluster's task group: far more than its light hourly steps need. */
+const reportingTaskCount = 22;
+
+/** A shared long-running cluster sized once for a peak long gone: 22 spot task instances for light steps. */
+const reporting: RunJobFlowCommandInput = {
+  Name: 'shared-reporting',
+  ReleaseLabel: 'emr-7.2.0',
+  LogUri: 's3://emr-logs/logs/',
+  Tags: [{ Key: 'setpoint:project-id', Value: 'reporting' }],
+  Configurations: [
+    { Classification: 'spark-defaults', Properties: { 'spark.eventLog.dir': 's3a://spark-events/apps' } },
+  ],
+  Instances: {
+    KeepJobFlowAliveWhenNoSteps: true,
+    InstanceGroups: [
+      { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+      { InstanceRole: 'CORE', InstanceType: 'c5.xlarge', InstanceCount: 2 },
+      { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'c5.xlarge', InstanceCount: reportingTaskCount },
+    ],
+  },
+  Steps: ['01', '02', '03', '04'].map((at) => ({
+    Name: `hourly-report 2026-03-06T${at}:00`,
+    HadoopJarStep: { Jar: 'command-runner.jar', Args: ['spark-submit', 's3://jobs/many-small-jobs.py'] },
+  })),
+};
+
 /**
  * The EMR pages driven as a person uses them, against a Setpoint server and the emulator's EMR face
  * (its steps write real event logs to s3rver): connect an account, check it, discover and import a
@@ -65,6 +101,7 @@ describeFull(
     let launcher: EMRClient;
     let browser: Browser;
     let context: BrowserContext;
+    let reportingClusterId: string;
 
     beforeAll(async () => {
       s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
@@ -81,6 +118,8 @@ describeFull(
         await launcher.send(new RunJobFlowCommand(nightly(date)));
         emulator.context.clock.advance(8 * hour);
       }
+      reportingClusterId = (await launcher.send(new RunJobFlowCommand(reporting))).JobFlowId as string;
+      emulator.context.clock.advance(12 * hour);
       emulator.emr.catchUp();
       await emulator.emr.logsWritten();
       const config = loadConfig(
@@ -190,10 +229,12 @@ describeFull(
         'the three imported steps to be collected and costed',
         300_000,
       );
-      const recommendation = await eventually(async () => {
-        const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
-        return latest?.state === 'SUCCESS' ? latest : undefined;
-      }, 'a recommendation');
+      const newestRun = runs.reduce((newest, run) =>
+        (run.startedAt ?? 0) > (newest.startedAt ?? 0) ? run : newest,
+      );
+      // the recommendation the page shows: the latest once every step's is made (an earlier step's may be
+      // the latest for a moment, and the steps are collected in any order)
+      const recommendation = await settledRecommendation(server.services.recommendations, projectId);
 
       await link.click();
       await page.waitForURL(`**/projects/${projectId}`);
@@ -205,7 +246,15 @@ describeFull(
       for (const run of runs) {
         const [clusterId, stepId] = run.externalRunId.split(':');
         const stepRow = steps.getByRole('row', { name: new RegExp(`${clusterId}.*${stepId}`) });
-        expect(await stepRow.getByRole('cell').nth(5).textContent()).toBe('SUCCESS');
+        expect(await stepRow.getByRole('cell').nth(6).textContent()).toBe('SUCCESS');
+        // A launched cluster bills its start-up, idle time and termination too: the step shows that part.
+        const overhead = run.cost?.overhead;
+        if (!overhead) throw new Error(`run ${run.id} was costed without its overhead`);
+        expect(overhead.usd).toBeGreaterThan(0);
+        expect(overhead.usd).toBeLessThan(run.cost?.totalUsd ?? 0);
+        expect(await stepRow.getByRole('cell').nth(5).textContent()).toBe(
+          `${usd(overhead.usd)} · ${(overhead.seconds / 60).toFixed(1)} min`,
+        );
       }
       // The card says what the API's decision says; the node groups are the latest run's and the RunJobFlow's.
       const decision = recommendation.decision;
@@ -240,6 +289,27 @@ describeFull(
       await page.getByTestId('emr-nothing-applied').waitFor();
       await shot(page, 'emr-project');
 
+      // The run analysis splits the newest step's cost: the Spark application's part and the overhead.
+      await page.getByRole('link', { name: 'Runs', exact: true }).click();
+      await page.getByTestId('runs-table').waitFor();
+      await page
+        .getByTestId('runs-table')
+        .locator(`tr[data-run-id="${newestRun.id}"]`)
+        .getByRole('button')
+        .click();
+      const split = page.getByTestId('run-cost-split');
+      await split.waitFor();
+      const newestOverhead = newestRun.cost?.overhead;
+      if (!newestOverhead || !newestRun.cost)
+        throw new Error('the newest step was costed without its overhead');
+      expect(await split.textContent()).toBe(
+        `${usd(newestRun.cost.totalUsd - newestOverhead.usd)} Spark application + ${usd(newestOverhead.usd)} ` +
+          `overhead (${(newestOverhead.seconds / 60).toFixed(1)} min outside the application)`,
+      );
+      await shot(page, 'emr-run-cost-split');
+      await page.getByRole('link', { name: 'EMR cluster' }).click();
+      await page.getByTestId('emr-steps').waitFor();
+
       // A transient workload has nothing Setpoint changed: rolling back is refused with the server's reason.
       await page.getByRole('button', { name: 'Roll back', exact: true }).click();
       const rollback = page.getByRole('dialog', { name: "Roll back Setpoint's last change?" });
@@ -267,6 +337,123 @@ describeFull(
       await expectNoSecret(page);
       await shot(page, 'emr-export');
 
+      await page.close();
+    });
+
+    it('applies the recommendation to a long-running cluster and rolls it back', async () => {
+      const taskGroup = async () =>
+        (
+          await launcher.send(new ListInstanceGroupsCommand({ ClusterId: reportingClusterId }))
+        ).InstanceGroups?.find((group) => group.InstanceGroupType === 'TASK');
+      expect((await taskGroup())?.RequestedInstanceCount).toBe(reportingTaskCount);
+
+      const page = await context.newPage();
+      await page.goto(`${server.url}/emr`);
+      const row = page
+        .getByRole('table', { name: 'EMR accounts' })
+        .getByRole('row', { name: /analytics prod/ });
+      await row.getByRole('button', { name: 'Discover' }).click();
+      const discovered = page.getByTestId('emr-discover');
+      const workload = discovered
+        .getByRole('table', { name: 'EMR workloads' })
+        .getByRole('row', { name: /reporting/ });
+      expect(await workload.getByRole('cell').nth(3).textContent()).toBe(
+        `long-running ${reportingClusterId}`,
+      );
+      await workload.getByRole('checkbox', { name: 'Select reporting' }).check();
+      await discovered.getByLabel('Runtime SLA (minutes, optional)').fill('120');
+      await discovered.getByRole('button', { name: 'Import 1 selected' }).click();
+      const imported = discovered.getByTestId('emr-imported');
+      await imported.getByText('(4 runs queued)').waitFor();
+      const link = imported.getByRole('link', { name: 'reporting' });
+      const projectId = decodeURIComponent((await link.getAttribute('href'))?.split('/').at(-1) ?? '');
+
+      const runs = await eventually(
+        async () => {
+          const page = await server.services.runs.list(projectId, { limit: 50, offset: 0 });
+          return page.items.filter((run) => run.pipelineState === 'DONE').length >= 4
+            ? page.items
+            : undefined;
+        },
+        'the four imported steps to be collected and costed',
+        300_000,
+      );
+      expect(runs.length).toBeGreaterThanOrEqual(4);
+      // every step's recommendation made (the steps are collected in any order, so the last one made may
+      // come from an earlier step)
+      await settledRecommendation(server.services.recommendations, projectId);
+      // The optimizer's choice for this cluster hangs on a few percent of predicted cost (it keeps or trims
+      // the task group from one set of steps to the next): the page's apply and rollback are tested on a
+      // resize recommended as the optimizer would, eight spot task instances of the same type.
+      const recommendedTask = {
+        InstanceRole: 'TASK',
+        Market: 'SPOT',
+        InstanceType: 'c5.xlarge',
+        InstanceCount: 8,
+      };
+      await insertRecommendation(
+        server,
+        projectId,
+        'rec_fewer_task_nodes',
+        {
+          Instances: {
+            InstanceGroups: [
+              { InstanceRole: 'MASTER', Market: 'ON_DEMAND', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+              { InstanceRole: 'CORE', Market: 'ON_DEMAND', InstanceType: 'c5.xlarge', InstanceCount: 2 },
+              recommendedTask,
+            ],
+          },
+        },
+        'eight spot task instances are enough for these light hourly steps',
+      );
+
+      await link.click();
+      await page.waitForURL(`**/projects/${projectId}`);
+      await page.getByRole('link', { name: 'EMR cluster' }).click();
+      await page.waitForURL(`**/projects/${projectId}/emr`);
+      const groups = page.getByTestId('emr-groups');
+      await groups.waitFor();
+      const taskRow = groups.getByRole('row', { name: /^task/ });
+      expect(await taskRow.getByRole('cell').nth(1).textContent()).toBe(
+        `c5.xlarge × ${reportingTaskCount} · SPOT`,
+      );
+      expect(await taskRow.getByRole('cell').nth(2).textContent()).toContain(
+        `${recommendedTask.InstanceType} × ${recommendedTask.InstanceCount}`,
+      );
+      await page.getByTestId('emr-nothing-applied').waitFor();
+
+      // Apply: the emulated cluster is really resized, and the page says what changed.
+      await page.getByRole('button', { name: 'Apply to the cluster' }).click();
+      const applyDialog = page.getByRole('dialog', { name: 'Resize the cluster to this recommendation?' });
+      await applyDialog.getByRole('button', { name: 'Resize the cluster' }).click();
+      await applyDialog.waitFor({ state: 'hidden' });
+      const groupId = (await taskGroup())?.Id as string;
+      const resized = `${groupId}: ${reportingTaskCount} → ${recommendedTask.InstanceCount} instances`;
+      await page.getByRole('status').getByText(`Applied: ${resized}.`).waitFor();
+      expect((await taskGroup())?.RequestedInstanceCount).toBe(recommendedTask.InstanceCount);
+      const applied = page.getByRole('table', { name: 'Applied configurations' });
+      const appliedRow = applied.getByRole('row', { name: /^.*Applied/ });
+      await appliedRow.getByText(resized).waitFor();
+      expect(await appliedRow.getByRole('cell').nth(2).textContent()).toBe('user:ada');
+      expect(await appliedRow.getByRole('cell').nth(3).textContent()).toBe(reportingClusterId);
+      await shot(page, 'emr-applied');
+
+      // Rollback: the cluster has its earlier size again, and the history shows both changes.
+      await page.getByRole('button', { name: 'Roll back', exact: true }).click();
+      const rollback = page.getByRole('dialog', { name: "Roll back Setpoint's last change?" });
+      await rollback.getByRole('button', { name: 'Roll back', exact: true }).click();
+      await rollback.waitFor({ state: 'hidden' });
+      await page
+        .getByRole('status')
+        .getByText('Rolled back 1 change(s): the cluster has its earlier size again.')
+        .waitFor();
+      expect((await taskGroup())?.RequestedInstanceCount).toBe(reportingTaskCount);
+      const rolledBack = applied.getByRole('row', { name: /Rolled back/ });
+      await rolledBack
+        .getByText(`${groupId}: ${recommendedTask.InstanceCount} → ${reportingTaskCount} instances`)
+        .waitFor();
+      expect(await applied.locator('tbody tr').count()).toBe(2);
+      await shot(page, 'emr-rolled-back');
       await page.close();
     });
   },

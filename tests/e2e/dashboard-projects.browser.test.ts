@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../service/support/service-harness.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
 import { parseCsv } from '../support/csv-parse.js';
 import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
@@ -74,7 +75,8 @@ describeFull(
         acceptDownloads: true,
         viewport: { width: 1440, height: 900 },
       });
-    });
+      // bounded by the two pipeline waits (180 s each), not by the default hook limit
+    }, 420_000);
 
     afterAll(async () => {
       await context?.close();
@@ -258,7 +260,24 @@ describeFull(
     it('requests a recommendation, shows it as a diff of the cluster and applies it after confirmation', async () => {
       const page = await context.newPage();
       await page.goto(`${server.url}/projects/${etl.id}/recommendation`);
+      // The page shows the previous recommendation until the new one is ready; apply the new one.
+      const requested = page.waitForResponse(
+        (response) => response.request().method() === 'POST' && response.url().endsWith('/recommendations'),
+      );
       await page.getByRole('button', { name: 'Generate new' }).click();
+      const { id } = (await (await requested).json()) as { id: string };
+      await eventually(
+        async () => {
+          const rec = await client.request<{ state: string }>(
+            'GET',
+            `/api/v1/projects/${etl.id}/recommendations/${id}`,
+          );
+          return rec.state === 'PENDING' ? undefined : rec;
+        },
+        60_000,
+        'the requested recommendation',
+      );
+      await page.reload();
       const diff = page.getByTestId('config-diff');
       await diff.waitFor({ timeout: 60_000 });
       const changed = await diff.locator('tr.diff-changed').count();
@@ -271,10 +290,11 @@ describeFull(
       const dialog = page.getByRole('dialog', { name: 'Apply this recommendation?' });
       await dialog.getByRole('button', { name: 'Apply to the job' }).click();
       await page.getByText('Applied: the job uses the recommended cluster').waitFor();
-      const latest = await client.request<{ applied: { requested_at: number } | null }>(
+      const latest = await client.request<{ id: string; applied: { requested_at: number } | null }>(
         'GET',
         `/api/v1/projects/${etl.id}/recommendations/latest`,
       );
+      expect(latest.id).toBe(id);
       expect(latest.applied).not.toBeNull();
       await page.close();
     });

@@ -161,9 +161,24 @@ export async function waitForPipeline(
     const settled = page.items.filter(
       (run) => run.pipeline_state === 'DONE' || run.pipeline_state === 'FAILED',
     );
-    if (page.total === expected && settled.length === expected) return page.items;
+    // A run is DONE once it has asked for its recommendation; the recommendation is fitted after
+    // that, so "settled" also means no recommendation is still queued.
+    const pending =
+      page.total === expected && settled.length === expected
+        ? (
+            await client.request<{ total: number }>(
+              'GET',
+              `/api/v1/projects/${projectId}/recommendations?state=PENDING&limit=1`,
+            )
+          ).total
+        : undefined;
+    if (pending === 0) return page.items;
     if (Date.now() > deadline) {
-      throw new Error(`pipeline settled ${settled.length} of ${expected} runs within ${timeoutMs} ms`);
+      throw new Error(
+        `pipeline settled ${settled.length} of ${expected} runs` +
+          (pending ? ` with ${pending} recommendations still queued` : '') +
+          ` within ${timeoutMs} ms`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -53,6 +53,31 @@ function nightly(date: string): RunJobFlowCommandInput {
   };
 }
 
+/**
+ * The demo's clickstream workload on a transient cluster (skewed join; 3 core and 4 task m5.2xlarge):
+ * every launch pays about ten minutes of provisioning, bootstrap and termination besides its step.
+ */
+const clickstreamGroups = [
+  { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+  { InstanceRole: 'CORE', InstanceType: 'm5.2xlarge', InstanceCount: 3 },
+  { InstanceRole: 'TASK', InstanceType: 'm5.2xlarge', InstanceCount: 4 },
+] as const;
+
+function clickstream(date: string, instances?: Record<string, unknown>): RunJobFlowCommandInput {
+  return {
+    Name: `clickstream-sessions-${date}`,
+    ReleaseLabel: 'emr-7.2.0',
+    LogUri: 's3://emr-logs/logs/',
+    Tags: [{ Key: 'setpoint:project-id', Value: 'clickstream' }],
+    Configurations: logConfig,
+    Instances: {
+      ...(instances ?? { InstanceGroups: [...clickstreamGroups] }),
+      KeepJobFlowAliveWhenNoSteps: false,
+    },
+    Steps: [sparkStep('clickstream-sessions', 'skewed-join.py')],
+  } as RunJobFlowCommandInput;
+}
+
 /** A shared cluster sized once for a peak long gone: two core and 22 spot task instances for a light step. */
 const overProvisioned: RunJobFlowCommandInput = {
   Name: 'shared-reporting',
@@ -220,6 +245,59 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     expect(account.lastReconciledAt).not.toBeNull();
   });
 
+  it('on a transient cluster, prices each shape with the launch’s start-up and idle time: no move to a costlier shape', async () => {
+    await launcher.send(new RunJobFlowCommand(clickstream('2026-03-05')));
+    await advance(8 * hour);
+    const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['clickstream'],
+      since_days: 30,
+    });
+    const projectId = imported.body.projects[0]?.id as string;
+    const [kept] = await processedRuns(projectId, 1);
+    await settled(projectId);
+    const keptCost = kept?.cost?.totalUsd as number;
+
+    const recommendation = await server.services.recommendations.latest(projectId);
+    expect(recommendation.state).toBe('SUCCESS');
+    const predicted = recommendation.prediction?.costUsd.mid as number;
+    // the card compares like with like (the whole launch): no shape is predicted dearer than the kept one
+    expect(predicted).toBeLessThanOrEqual(keptCost * 1.02);
+
+    // the next launch takes the recommendation (as the Airflow hook does)
+    const configuration = recommendation.configuration as { Instances: { InstanceGroups: unknown[] } };
+    const { JobFlowId } = await launcher.send(
+      new RunJobFlowCommand(clickstream('2026-03-06', configuration.Instances)),
+    );
+    await advance(8 * hour);
+    const runs = await processedRuns(projectId, 2);
+    const next = runs.find((run) => run.id !== kept?.id);
+    expect(next?.status).toBe('SUCCESS');
+    if (recommendation.decision?.action === 'change') {
+      // a change is paid for by the run that follows it: its launch costs no more than the kept shape's
+      expect(next?.cost?.totalUsd).toBeLessThanOrEqual(keptCost * 1.02);
+    } else {
+      // kept: the launch is the same cluster (its cost differs by the step's own runtime noise only)
+      const launched = await launcher.send(new ListInstanceGroupsCommand({ ClusterId: JobFlowId }));
+      expect(
+        launched.InstanceGroups?.map((group) => [
+          group.InstanceGroupType,
+          group.RequestedInstanceCount,
+        ]).sort(),
+      ).toEqual([
+        ['CORE', 3],
+        ['MASTER', 1],
+        ['TASK', 4],
+      ]);
+      expect(Math.abs(predicted / keptCost - 1)).toBeLessThan(0.05);
+    }
+    // most of a launch is outside the Spark application (provisioning, bootstrap, termination): the run
+    // records that part, and the explanation states the figure and the overhead it includes
+    expect(kept?.cost?.overhead?.seconds).toBeGreaterThan(8 * 60);
+    expect(kept?.cost?.overhead?.usd).toBeGreaterThan(0.3 * keptCost);
+    expect(recommendation.explanation).toContain(`at $${predicted.toFixed(2)}`);
+    expect(recommendation.explanation).toMatch(/billed \d+\.\d min outside the Spark application/);
+  });
+
   it('auto-applies the optimizer’s own smaller shape to an over-provisioned cluster, once a week', async () => {
     const { JobFlowId } = await launcher.send(new RunJobFlowCommand(overProvisioned));
     const clusterId = JobFlowId as string;
@@ -289,6 +367,15 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     const shrunk = await taskCount(clusterId);
     expect(shrunk).toBeLessThan(seededTaskCount);
 
+    // The revert's resize is written and its answer lost, on every one of the SDK's tries: the first revert
+    // attempt fails after the cluster changed. The queued revert is tried again and records what was written.
+    const lostAnswer = emulator.context.faults.add({
+      kind: 'http',
+      match: 'POST /ElasticMapReduce.ModifyInstanceGroups',
+      status: 500,
+      afterHandler: true,
+      count: 4,
+    });
     // the next hourly step fails on the resized cluster (a heavier sort runs out of memory on it)
     const { StepIds } = await launcher.send(
       new AddJobFlowStepsCommand({
@@ -304,6 +391,9 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
       300_000,
     );
     expect(revert).toMatchObject({ undoes: applied?.id, actor: 'setpoint', clusterId });
+    // every SDK try of the first attempt failed; the revert is recorded once, by a later attempt
+    expect(lostAnswer.applied).toBe(4);
+    emulator.context.faults.remove(lostAnswer.id);
     expect(revert.reason).toMatch(
       new RegExp(`^reverted: step ${StepIds?.[0]} failed on the new configuration`),
     );
@@ -321,6 +411,13 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     expect(history.body.items.map((item) => item.kind)).toEqual(['auto-apply', 'revert']);
     expect(history.body.auto_apply_paused).toBe(true);
     expect(history.body.pause_reason).toMatch(/^reverted: step s-[A-Z0-9]+ failed/);
+    // the same rule and audit row as on Databricks: the service paused it when the platform reported the revert
+    const paused = await server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
+    expect(paused.rows).toHaveLength(1);
+    expect(paused.rows[0]).toMatchObject({
+      actor: 'setpoint',
+      detail: { platform: 'emr', cause: 'revert', reason: revert.reason },
+    });
 
     // paused: a ready recommendation is not written into the cluster until someone resumes auto-apply
     const latest = await server.services.recommendations.latest(projectId);
@@ -331,5 +428,13 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
       'revert',
     ]);
     expect(await taskCount(clusterId)).toBe(seededTaskCount);
+
+    // a person resumes it: audited, and the pause is gone from the history's answer
+    const resumed = await api('POST', `/api/v1/projects/${projectId}/emr/resume-auto-apply`, {});
+    expect(resumed.status).toBe(200);
+    const after = await api<EmrAppliedConfigList>('GET', `/api/v1/projects/${projectId}/emr/applied-configs`);
+    expect(after.body).toMatchObject({ auto_apply_paused: false, pause_reason: null });
+    const trail = await server.services.audit.page({ projectId, action: 'auto_apply_resumed' }, 10, 0);
+    expect(trail.rows[0]).toMatchObject({ detail: { platform: 'emr' } });
   });
 });

@@ -22,6 +22,7 @@ import { type RunningServer, startServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
 import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+import { settledRecommendation } from '../support/settled-recommendation.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 400_000 });
@@ -92,16 +93,6 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
         return done.length >= count ? done : undefined;
       },
       `${count} runs of ${projectId} to be processed`,
-      300_000,
-    );
-
-  const readyRecommendation = (projectId: string) =>
-    eventually(
-      async () => {
-        const latest = await server.services.recommendations.latest(projectId).catch(() => undefined);
-        return latest?.state === 'SUCCESS' || latest?.state === 'FAILURE' ? latest : undefined;
-      },
-      `a recommendation for ${projectId}`,
       300_000,
     );
 
@@ -271,7 +262,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       expect(lines['EMR fee']).toBeGreaterThan(0);
       expect(lines['EC2 compute']).toBeGreaterThan(lines['EMR fee'] ?? Infinity);
     }
-    const recommendation = await readyRecommendation(projectId);
+    const recommendation = await settledRecommendation(server.services.recommendations, projectId);
     expect(recommendation.state).toBe('SUCCESS');
     expect(recommendation.configuration).toHaveProperty('Instances.InstanceGroups');
 
@@ -363,15 +354,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     const projectId = imported.body.projects[0]?.id as string;
     // past the learning runs: the recommendation judges the cluster rather than exploring
     await processedRuns(projectId, 4);
-    const recommendation = await eventually(
-      async () => {
-        const page = await server.services.recommendations.list(projectId, { limit: 10, offset: 0 });
-        const latest = await server.services.recommendations.latest(projectId);
-        return page.total >= 4 && latest.state === 'SUCCESS' ? latest : undefined;
-      },
-      'a recommendation from every run',
-      300_000,
-    );
+    const recommendation = await settledRecommendation(server.services.recommendations, projectId);
     expect(recommendation.state).toBe('SUCCESS');
     const taskCount = async () =>
       (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.find(

@@ -195,6 +195,44 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     expect(eventLog.toString()).not.toContain('spark.databricks');
   });
 
+  it('gives clusters launched at the same instant their own applications and event logs in a shared directory', async () => {
+    const launched = await Promise.all(
+      ['same-instant-a', 'same-instant-b'].map(
+        async (name) =>
+          (await emr.send(new RunJobFlowCommand(transientCluster(name, 's3://spark-events/shared/'))))
+            .JobFlowId,
+      ),
+    );
+    const [first, second] = await Promise.all(
+      launched.map(async (id) => (await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster),
+    );
+    expect(first?.Status?.Timeline?.CreationDateTime).toEqual(second?.Status?.Timeline?.CreationDateTime);
+    advance(6 * 60 * minute);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+
+    const applications: string[] = [];
+    for (const id of launched) {
+      const step = (await emr.send(new ListStepsCommand({ ClusterId: id }))).Steps?.[0];
+      const stderr = gunzipSync(
+        await readText(s3, 'emr-logs', `logs/${id}/steps/${step?.Id}/stderr.gz`),
+      ).toString();
+      const applicationId = /Submitted application (application_\d+_\d+)/.exec(stderr)?.[1] as string;
+      applications.push(applicationId);
+      // the log under that name is this cluster's: its application started when this step did
+      const directory = mkdtempSync(path.join(tmpdir(), 'setpoint-emr-log-'));
+      writeFileSync(
+        path.join(directory, applicationId),
+        await readText(s3, 'spark-events', `shared/${applicationId}`),
+      );
+      const profile = await analyzeEventLog(path.join(directory, applicationId));
+      expect(profile.application.startTime).toBe(
+        (step?.Status?.Timeline?.StartDateTime?.getTime() ?? 0) + 12_000,
+      );
+    }
+    expect(new Set(applications).size).toBe(2);
+  });
+
   it('keeps event logs on HDFS (nothing on S3) when spark.eventLog.dir is left at its default', async () => {
     const { JobFlowId: id } = await emr.send(new RunJobFlowCommand(transientCluster('hdfs-logs')));
     advance(6 * 60 * minute);
@@ -354,8 +392,9 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     const ids: string[] = [];
     for await (const page of paginateListClusters({ client: emr }, {}))
       ids.push(...(page.Clusters ?? []).map((c) => c.Id as string));
-    expect(ids).toHaveLength(4);
-    expect(new Set(ids).size).toBe(4);
+    // every cluster the tests above launched
+    expect(ids).toHaveLength(6);
+    expect(new Set(ids).size).toBe(6);
   });
 
   it('refuses requests without a SigV4 Authorization header', async () => {

@@ -1,7 +1,8 @@
 /**
- * Large lz4, snappy, LZF and (without the zstd binary) zstd logs decode in a worker thread. Forced
- * onto that path with offThreadMinBytes: 0, every codec must give exactly the profile and the errors
- * of the inline decoders, and stopping early must end the thread.
+ * Large lz4, snappy, LZF and (without the zstd binary) zstd logs decode in a worker thread when the
+ * decoders are JavaScript ones (native lz4 and snappy decode inline). Forced onto that path with
+ * offThreadMinBytes: 0 and the JavaScript block decoders, every codec must give exactly the profile
+ * and the errors of the inline decoders, and stopping early must end the thread.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { generatedUnit } from './support/generated-log.js';
 
 const generated = join(import.meta.dirname, '../fixtures/eventlog/generated');
 const spark4 = join(import.meta.dirname, '../fixtures/eventlog/spark4/logs');
-const offThread = { offThreadMinBytes: 0, zstdDecoder: 'fzstd' } as const;
+const offThread = { offThreadMinBytes: 0, zstdDecoder: 'fzstd', blockDecoder: 'js' } as const;
 
 describe('decoding in a worker thread', () => {
   for (const name of [
@@ -26,6 +27,7 @@ describe('decoding in a worker thread', () => {
       const inline = await analyzeEventLog(path, {
         offThreadMinBytes: Number.POSITIVE_INFINITY,
         zstdDecoder: 'fzstd',
+        blockDecoder: 'js',
       });
       expect(await analyzeEventLog(path, offThread)).toEqual(inline);
     });

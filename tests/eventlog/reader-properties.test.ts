@@ -8,7 +8,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAppError } from '@setpoint/foundation/errors';
 import fc from 'fast-check';
-import { buildRunProfile, readEventLog, runProfileSchema } from 'setpoint/eventlog/index';
+import {
+  type BlockDecoderChoice,
+  buildRunProfile,
+  readEventLog,
+  runProfileSchema,
+} from 'setpoint/eventlog/index';
 import { describe, expect, it } from 'vitest';
 import { generatedUnit } from './support/generated-log.js';
 
@@ -25,11 +30,15 @@ const plain = Buffer.from(
 const maxDecompressedBytes = 8 * 2 ** 20;
 
 /** Reads `bytes` as a one-file log; returns the outcome, failing the property on an untyped error. */
-async function outcome(bytes: Uint8Array, zstdDecoder: 'fzstd' | 'binary' = 'fzstd') {
+async function outcome(
+  bytes: Uint8Array,
+  zstdDecoder: 'fzstd' | 'binary' = 'fzstd',
+  blockDecoder: BlockDecoderChoice = 'auto',
+) {
   try {
     const { run, source } = await readEventLog(
       generatedUnit('mutated', () => [bytes]),
-      { zstdDecoder, limits: { maxDecompressedBytes, maxLineBytes: 2 ** 20 } },
+      { zstdDecoder, blockDecoder, limits: { maxDecompressedBytes, maxLineBytes: 2 ** 20 } },
     );
     const profile = buildRunProfile(run, source);
     expect(runProfileSchema.safeParse(profile).success).toBe(true);
@@ -99,6 +108,20 @@ describe('reader properties', () => {
         fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (changes) => {
           const bytes = changes.reduce<Buffer>((current, change) => mutate(current, change), seeds[codec]);
           await outcome(bytes);
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  // lz4 and snappy default to the native block decoders where they load: fuzz the JavaScript ones too.
+  for (const codec of ['lz4', 'snappy'] as const) {
+    it(`a mutated ${codec} log gives a profile or a typed error with the JavaScript decoders`, async () => {
+      expect(await outcome(seeds[codec], 'fzstd', 'js')).toBe('profile');
+      await fc.assert(
+        fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (changes) => {
+          const bytes = changes.reduce<Buffer>((current, change) => mutate(current, change), seeds[codec]);
+          await outcome(bytes, 'fzstd', 'js');
         }),
         { numRuns: 60 },
       );

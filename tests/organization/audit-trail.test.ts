@@ -1,9 +1,13 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { recordAudit } from 'setpoint/service/audit/audit-repository';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHarness, type Harness } from '../service/support/service-harness.js';
+import {
+  cliEnvOf,
+  createHarness,
+  type Harness,
+  signedInHeaders,
+} from '../service/support/service-harness.js';
 import { parseCsv } from '../support/csv-parse.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { runCli } from '../support/run-cli.js';
@@ -208,16 +212,9 @@ describe.each(dialects)('the organization audit trail on $name', ({ postgres }) 
       ['eda', 'editor password 1'],
       ['vic', 'viewer password 1'],
     ] as const) {
-      const signedIn = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/session',
-        payload: { username, password },
-      });
-      const cookie = (signedIn.cookies as Array<{ name: string; value: string }>)
-        .map((c) => `${c.name}=${c.value}`)
-        .join('; ');
+      const headers = await signedInHeaders(h, username, password);
       for (const url of ['/api/v1/audit', '/api/v1/audit/export', '/api/v1/audit/facets']) {
-        const denied = await h.app.inject({ method: 'GET', url, headers: { cookie } });
+        const denied = await h.app.inject({ method: 'GET', url, headers });
         expect(denied.statusCode, `${username} ${url}`).toBe(403);
         expect(denied.json().error.message).toBe("only admins may read the organization's audit trail");
       }
@@ -233,13 +230,7 @@ describe.each(dialects)('the organization audit trail on $name', ({ postgres }) 
   });
 
   it.runIf(!postgres)('lists and exports from the CLI', async () => {
-    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    const env = {
-      SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-audit-cli-')),
-      SETPOINT_URL: address,
-      SETPOINT_API_KEY_ID: h.key.id,
-      SETPOINT_API_KEY_SECRET: h.key.secret,
-    };
+    const env = await cliEnvOf(h);
     const listed = await runCli(
       ['audit', 'list', '--actor', 'ana', '--since', '2026-10-01', '--until', '2026-10-02'],
       {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../service/support/service-harness.js';
+import { createHarness, type Harness, signedInHeaders } from '../service/support/service-harness.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 
@@ -7,7 +7,7 @@ const url = '/api/v1/organization/settings';
 
 function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined>) {
   let h: Harness;
-  const cookies = new Map<string, { cookie: string; csrf: string }>();
+  const signedIn = new Map<string, Awaited<ReturnType<typeof signedInHeaders>>>();
 
   beforeAll(async () => {
     const database = await databaseUrl();
@@ -18,15 +18,7 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
       ['vic', 'viewer'],
     ] as const) {
       await h.services.users.create(username, `${username} password 123`, role);
-      const response = await h.app.inject({
-        method: 'POST',
-        url: '/api/v1/session',
-        payload: { username, password: `${username} password 123` },
-      });
-      const jar = response.cookies as Array<{ name: string; value: string }>;
-      const session = jar.find((cookie) => cookie.name === 'setpoint_session')?.value;
-      const csrf = jar.find((cookie) => cookie.name === 'setpoint_csrf')?.value ?? '';
-      cookies.set(username, { cookie: `setpoint_session=${session}; setpoint_csrf=${csrf}`, csrf });
+      signedIn.set(username, await signedInHeaders(h, username, `${username} password 123`));
     }
   });
 
@@ -35,12 +27,12 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
   });
 
   const asUser = (username: string, method: 'GET' | 'PATCH', payload?: object) => {
-    const signedIn = cookies.get(username);
-    if (!signedIn) throw new Error(`${username} is not signed in`);
+    const headers = signedIn.get(username);
+    if (!headers) throw new Error(`${username} is not signed in`);
     return h.app.inject({
       method,
       url,
-      headers: { cookie: signedIn.cookie, 'x-csrf-token': signedIn.csrf },
+      headers,
       ...(payload ? { payload } : {}),
     });
   };
@@ -57,6 +49,7 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
       default_sla_minutes: null,
       default_preference: 'balanced',
       default_auto_apply: false,
+      run_retention_days: 400,
       updated_at: null,
       updated_by: null,
     });

@@ -1,9 +1,6 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../support/run-cli.js';
-import { createHarness, type Harness } from './support/service-harness.js';
+import { cliEnvOf, createHarness, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
@@ -15,13 +12,7 @@ describe('alert destinations from the CLI and rule edits', () => {
 
   beforeAll(async () => {
     h = await createHarness({ config: { outboundAllowList: '127.0.0.1' } });
-    const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    env = {
-      SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-alert-cli-')),
-      SETPOINT_URL: address,
-      SETPOINT_API_KEY_ID: h.key.id,
-      SETPOINT_API_KEY_SECRET: h.key.secret,
-    };
+    env = await cliEnvOf(h);
   });
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { webhookSignature } from 'setpoint/service/alerts/alert-delivery';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processedFixtureRun } from './support/fixture-runs.js';
-import { createHarness, type Harness } from './support/service-harness.js';
+import { createHarness, type Harness, signedInHeaders } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
@@ -226,18 +226,10 @@ describe('alerts', () => {
     expect(metadata.json().error.code).toBe('OUTBOUND_URL_REFUSED');
 
     await h.services.users.create('vic', 'viewer password 1', 'viewer');
-    const signIn = await h.app.inject({
-      method: 'POST',
-      url: '/api/v1/session',
-      payload: { username: 'vic', password: 'viewer password 1' },
-    });
-    const cookies = signIn.cookies as Array<{ name: string; value: string }>;
-    const cookie = cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
-    const csrf = cookies.find((entry) => entry.name === 'setpoint_csrf')?.value ?? '';
     const asViewer = await h.app.inject({
       method: 'POST',
       url: '/api/v1/alerts/rules',
-      headers: { cookie, 'x-csrf-token': csrf },
+      headers: await signedInHeaders(h, 'vic', 'viewer password 1'),
       payload: { event: 'cost_spike', destination_id: 'dst_x' },
     });
     expect(asViewer.statusCode).toBe(403);

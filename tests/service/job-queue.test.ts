@@ -169,6 +169,32 @@ describe('SqlJobQueue leases and idempotency', () => {
     }
   });
 
+  it('lets the event loop turn between jobs, even when no job waits for I/O', async () => {
+    const store = await openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-queue-')) });
+    const queue = new SqlJobQueue(store.db, store.dialect, policy(3), 20);
+    try {
+      const jobs = 20;
+      for (let i = 0; i < jobs; i++) await queue.enqueue('run.parse', { runId: `r-${i}` });
+      let done = 0;
+      // what an HTTP request or a health check is: a callback of a later turn of the event loop
+      const doneAtNextTurn: number[] = [];
+      await queue.startWorkers(
+        handlersWith(async () => {
+          done += 1;
+          if (done === 1) setImmediate(() => doneAtNextTurn.push(done));
+        }),
+        { concurrency: 1, onParked: async () => undefined },
+      );
+      await eventually(async () => (done === jobs ? true : undefined), 60_000, 'every job');
+
+      expect(doneAtNextTurn).toHaveLength(1);
+      expect(doneAtNextTurn[0]).toBeLessThan(3);
+    } finally {
+      await queue.stop();
+      await store.close();
+    }
+  });
+
   it('enqueues a job once per idempotency key', async () => {
     const store = await openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-queue-')) });
     const queue = new SqlJobQueue(store.db, store.dialect, {

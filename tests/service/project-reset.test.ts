@@ -5,7 +5,7 @@ import type {
 } from 'setpoint/service/recommendations/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processedFixtureRun } from './support/fixture-runs.js';
-import { createHarness, type Harness } from './support/service-harness.js';
+import { createHarness, type Harness, signedInHeaders } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
@@ -89,20 +89,6 @@ describe('project reset without workers', () => {
     await h?.close();
   });
 
-  async function signIn(username: string, password: string) {
-    const response = await h.app.inject({
-      method: 'POST',
-      url: '/api/v1/session',
-      payload: { username, password },
-    });
-    const cookies = response.cookies as Array<{ name: string; value: string }>;
-    const value = (name: string) => cookies.find((cookie) => cookie.name === name)?.value ?? '';
-    return {
-      cookie: `setpoint_session=${value('setpoint_session')}; setpoint_csrf=${value('setpoint_csrf')}`,
-      'x-csrf-token': value('setpoint_csrf'),
-    };
-  }
-
   it('fails recommendations still pending as superseded and leaves a never-run project in setup', async () => {
     const project = (await h.request('POST', '/api/v1/projects', { name: 'pending' })).json();
     const pending = await h.services.recommendations.request(project.id, {
@@ -125,12 +111,12 @@ describe('project reset without workers', () => {
     const viewer = await h.app.inject({
       method: 'POST',
       url: `/api/v1/projects/${project.id}/reset`,
-      headers: await signIn('vic', 'viewer password 1'),
+      headers: await signedInHeaders(h, 'vic', 'viewer password 1'),
     });
     const editor = await h.app.inject({
       method: 'POST',
       url: `/api/v1/projects/${project.id}/reset`,
-      headers: await signIn('eda', 'editor password 1'),
+      headers: await signedInHeaders(h, 'eda', 'editor password 1'),
     });
 
     expect(viewer.statusCode).toBe(403);

@@ -67,6 +67,7 @@ async function seedProject(db: Kysely<Database>, projectId: string): Promise<str
         explanation: 'seeded',
         decision: null,
         based_on_run_id: id,
+        based_on_run_pruned_at: null,
         error: null,
         requested_by: 'pipeline',
         apply_requested_at: null,

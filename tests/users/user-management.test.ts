@@ -1,12 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createHarness, type Harness } from '../service/support/service-harness.js';
+import { createHarness, type Harness, signedInHeaders } from '../service/support/service-harness.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
-interface SignedIn {
-  cookie: string;
-  csrf: string;
-}
+type SignedIn = Awaited<ReturnType<typeof signedInHeaders>>;
 
 describe('user management and password changes', () => {
   let h: Harness;
@@ -24,15 +21,7 @@ describe('user management and password changes', () => {
     return h.app.inject({ method: 'POST', url: '/api/v1/session', payload: { username, password } });
   }
 
-  async function signIn(username: string, password: string): Promise<SignedIn> {
-    const response = await trySignIn(username, password);
-    expect(response.statusCode, response.body).toBe(200);
-    const cookies = response.cookies as Array<{ name: string; value: string }>;
-    return {
-      cookie: cookies.map((cookie) => `${cookie.name}=${cookie.value}`).join('; '),
-      csrf: cookies.find((cookie) => cookie.name === 'setpoint_csrf')?.value ?? '',
-    };
-  }
+  const signIn = (username: string, password: string) => signedInHeaders(h, username, password);
 
   function as(
     session: SignedIn,
@@ -43,7 +32,7 @@ describe('user management and password changes', () => {
     return h.app.inject({
       method,
       url,
-      headers: { cookie: session.cookie, 'x-csrf-token': session.csrf },
+      headers: session,
       ...(payload ? { payload } : {}),
     });
   }

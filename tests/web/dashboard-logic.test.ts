@@ -87,6 +87,7 @@ describe('project settings form', () => {
     spotPolicy: 'spot-with-fallback' as const,
     forceOnDemandDriver: true,
     photonAllowed: true,
+    learningMissBudget: '3',
     windowCron: '',
     windowMinutes: '',
   };
@@ -100,9 +101,13 @@ describe('project settings form', () => {
         minWorkers: 2,
         maxWorkers: 10,
         optimizationWindow: null,
+        learningMissBudget: 3,
       }),
     });
     expect(toSettings({ ...form, sla: '' })).toMatchObject({ settings: { slaMinutes: null } });
+    expect(toSettings({ ...form, learningMissBudget: '0' })).toMatchObject({
+      settings: { learningMissBudget: 0 },
+    });
   });
   it('names the first problem a person must fix', () => {
     expect(toSettings({ ...form, sla: '-3' })).toEqual({ problem: expect.stringContaining('SLA') });
@@ -112,6 +117,11 @@ describe('project settings form', () => {
     expect(toSettings({ ...form, windowCron: '0 2 * * 1' })).toEqual({
       problem: expect.stringContaining('window'),
     });
+    for (const learningMissBudget of ['8', '-1', '1.5', 'many']) {
+      expect(toSettings({ ...form, learningMissBudget })).toEqual({
+        problem: expect.stringContaining('SLA-miss budget'),
+      });
+    }
   });
 });
 

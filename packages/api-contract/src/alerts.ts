@@ -57,6 +57,47 @@ export const alertDestinationCreateSchema = z.discriminatedUnion('kind', [
     .strict(),
 ]);
 
+/**
+ * `PATCH /api/v1/alerts/destinations/:id`: change what is given, keep the rest. The kind cannot change
+ * (delete and add instead); a field of another kind is refused. URLs, signing secrets and SMTP
+ * credentials stay write-only: give a new one to replace it; the answer never shows it.
+ */
+export const alertDestinationUpdateSchema = z
+  .object({
+    name: z.string().min(1).max(100).optional(),
+    max_per_hour: maxPerHour.optional(),
+    /** slack, webhook: the new URL (stored encrypted). */
+    url: z.string().url().max(2000).optional(),
+    /** webhook: the new HMAC key. */
+    signing_secret: z.string().min(16).max(200).optional(),
+    /** email: the mail server, its port and TLS mode, sender and recipients. */
+    smtp_host: z.string().min(1).max(255).optional(),
+    smtp_port: z.number().int().min(1).max(65_535).optional(),
+    tls: z.enum(['starttls', 'tls', 'none']).optional(),
+    from: z.string().email().optional(),
+    to: z.array(z.string().email()).min(1).max(50).optional(),
+    /** email: new SMTP credentials (both), or null to send without signing in. */
+    username: z.string().min(1).max(200).nullable().optional(),
+    password: z.string().min(1).max(500).optional(),
+  })
+  .strict()
+  .refine((body) => Object.keys(body).length > 0, { message: 'give at least one field to change' })
+  .refine((body) => (body.password === undefined ? true : typeof body.username === 'string'), {
+    message: 'password needs username',
+    path: ['password'],
+  });
+
+/** What an email destination sends through and to (its credentials are never shown). */
+export const alertEmailSettingsSchema = z.object({
+  smtp_host: z.string(),
+  smtp_port: z.number().int(),
+  tls: z.enum(['starttls', 'tls', 'none']),
+  from: z.string(),
+  to: z.array(z.string()),
+  /** Whether it signs in to the server (the user name and password are write-only). */
+  signs_in: z.boolean(),
+});
+
 export const alertDestinationSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -64,8 +105,13 @@ export const alertDestinationSchema = z.object({
   /** Where it goes, without path, query or credentials (`https://hooks.slack.com`). */
   target: z.string(),
   max_per_hour: z.number().int(),
+  /** email destinations only. */
+  email: alertEmailSettingsSchema.optional(),
   created_at: z.number(),
   created_by: z.string(),
+  /** The last change, when it was edited after it was added. */
+  updated_at: z.number().nullable(),
+  updated_by: z.string().nullable(),
 });
 
 export const alertDestinationList = listOf(alertDestinationSchema);

@@ -197,6 +197,7 @@ export const appliedConfigListSchema = z.object({
   auto_apply_paused: z.boolean(),
   pause_reason: z.string().nullable(),
 });
+export type AppliedConfigListResource = z.infer<typeof appliedConfigListSchema>;
 
 export const rollbackBody = z.object({ to: z.string().optional() }).default({});
 export type RollbackBody = z.input<typeof rollbackBody>;

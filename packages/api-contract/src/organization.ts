@@ -16,6 +16,11 @@ export const organizationSettingsSchema = z
     default_sla_minutes: z.number().positive().max(10_080).nullable().default(null),
     default_preference: z.enum(preferences).default('balanced'),
     default_auto_apply: z.boolean().default(false),
+    /**
+     * Processed runs older than this many days are deleted (rows and event logs), except those a
+     * project's model or recommendation still reads; 0 keeps every run.
+     */
+    run_retention_days: z.number().int().min(0).max(36_500).default(400),
   })
   .strict();
 
@@ -31,6 +36,7 @@ export const organizationSettingsPatchSchema = z
     default_sla_minutes: z.number().positive().max(10_080).nullable(),
     default_preference: z.enum(preferences),
     default_auto_apply: z.boolean(),
+    run_retention_days: z.number().int().min(0).max(36_500),
   })
   .partial()
   .strict();

@@ -37,6 +37,12 @@ const projectSettingsShape = {
     .nullable()
     .default(null),
   photonAllowed: z.boolean().default(true),
+  /**
+   * SLA misses the job may spend on learning runs after the first recommendation: learning (up to 8
+   * runs) ends once this many of those runs missed the SLA. 0 is the cautious learning phase: 2 learning
+   * runs after the first recommendation. See docs/optimizer.md, "The search".
+   */
+  learningMissBudget: z.number().int().min(0).max(7).default(0),
 };
 
 /** Per-project optimization settings; every field has a default so a new project needs none. */

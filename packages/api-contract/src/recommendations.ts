@@ -43,6 +43,24 @@ export const recommendationDecisionSchema = z.object({
   }),
   filters: z.array(candidateFilterOutcomeSchema),
   notes: z.array(z.string()),
+  /**
+   * The learning phase: whether this is a learning run (it may knowingly risk the SLA), which one, and the
+   * SLA misses spent of the project's budget (`miss_budget` null: the cautious phase). Null for decisions
+   * recorded before the budget existed.
+   */
+  learning: z
+    .object({
+      active: z.boolean(),
+      run: z.number().int(),
+      max_runs: z.number().int(),
+      miss_budget: z.number().int().nullable(),
+      misses_spent: z.number().int(),
+      /** Why this recommendation rebased (learning starts over from its run); null when it did not. */
+      rebase_reason: z.string().nullable(),
+    })
+    .nullable(),
+  /** The learning phase in the explanation's words. */
+  learning_text: z.string().nullable(),
 });
 export type RecommendationDecisionResource = z.infer<typeof recommendationDecisionSchema>;
 
@@ -57,7 +75,14 @@ export const recommendationSchema = z.object({
   explanation: z.string().nullable(),
   /** Null for recommendations made before decisions were recorded, and for failed ones. */
   decision: recommendationDecisionSchema.nullable(),
+  /** The run this recommendation was computed after; null when there was none or its run was pruned. */
   based_on_run_id: z.string().nullable(),
+  /**
+   * When run retention deleted the run this recommendation was based on (`based_on_run_id` is then
+   * null); null while the run is kept. The recommendation itself (configuration, prediction, decision,
+   * explanation) is unchanged.
+   */
+  based_on_run_pruned_at: z.number().nullable(),
   error: z.string().nullable(),
   requested_by: z.string(),
   applied: z.object({ requested_at: z.number(), requested_by: z.string().nullable() }).nullable(),

@@ -16,11 +16,24 @@ export const clusterFactsSchema = z.object({
 });
 export type ClusterFactsResource = z.infer<typeof clusterFactsSchema>;
 
+/**
+ * The part of a run's cost billed outside its Spark application's span (a cluster launched for the run:
+ * provisioning, bootstrap, idle time, termination): how long and what it cost. It is included in
+ * `total_usd`; the application's part is `total_usd - overhead.usd`. Null: the whole cost is over the
+ * application's span (or the run was priced before Setpoint split the two).
+ */
+export const runCostOverheadSchema = z
+  .object({ seconds: z.number().nonnegative(), usd: z.number().nonnegative() })
+  .describe("billed outside the Spark application's span (start-up, idle, termination); part of total_usd");
+export type RunCostOverheadResource = z.infer<typeof runCostOverheadSchema>;
+
 export const runCostSchema = z.object({
   currency: z.literal('USD'),
   total_usd: z.number(),
   lines: z.array(z.object({ item: z.string(), usd: z.number() })),
+  overhead: runCostOverheadSchema.nullable(),
 });
+export type RunCostResource = z.infer<typeof runCostSchema>;
 
 export const runSchema = z.object({
   id: z.string(),

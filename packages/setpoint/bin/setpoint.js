@@ -13,6 +13,16 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const { setpointVersion } = await import(new URL('../dist/version.js', import.meta.url).href);
   process.stdout.write(`${setpointVersion}\n`);
 } else {
-  const { main } = await import(entry.href);
-  process.exitCode = await main(process.argv);
+  // The dashboard demo runs for a long time on worker threads: on glibc it runs in a child with bounded
+  // malloc settings (see bounded-malloc.ts); loaded only for `demo`, so other commands start as fast.
+  const bounded =
+    args.find((arg) => !arg.startsWith('-')) === 'demo'
+      ? await import(new URL('../dist/cli/bounded-malloc.js', import.meta.url).href)
+      : null;
+  if (bounded?.wantsBoundedMalloc(args, process.env, process.platform)) {
+    process.exitCode = await bounded.runWithBoundedMalloc(process.argv);
+  } else {
+    const { main } = await import(entry.href);
+    process.exitCode = await main(process.argv);
+  }
 }

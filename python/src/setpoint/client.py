@@ -202,6 +202,18 @@ class SetpointClient:
             body["workspace_id"] = workspace_id
         return self.request("POST", f"/api/v1/projects/{project_id}/databricks-runs", json=body)
 
+    def collect_emr_step(
+        self, project_id: str, cluster_id: str, step_id: str, *, account_id: str | None = None
+    ) -> dict[str, Any]:
+        """Asks Setpoint to collect an EMR step (cluster, instances, event log) from the project's EMR account.
+
+        Setpoint waits for a step still running; collection is idempotent per project, cluster and step.
+        """
+        body: dict[str, Any] = {"cluster_id": cluster_id, "step_id": step_id}
+        if account_id:
+            body["account_id"] = account_id
+        return self.request("POST", f"/api/v1/projects/{project_id}/emr-runs", json=body)
+
     def get_run(self, project_id: str, run_id: str) -> dict[str, Any]:
         """One run with its pipeline state, cost and parsed profile summary."""
         return self.request("GET", f"/api/v1/projects/{project_id}/runs/{run_id}")

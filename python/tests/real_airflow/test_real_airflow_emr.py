@@ -6,6 +6,7 @@ Runs only in the Airflow venv (`python/.venv-airflow`, from `requirements-airflo
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -62,23 +63,109 @@ def spark_defaults(cluster: dict[str, Any]) -> dict[str, str]:
     return {}
 
 
-def test_the_operator_launches_a_tagged_cluster_that_keeps_its_event_logs(airflow_env, emr, setpoint_server):
-    env = {**airflow_env, **setpoint_server.env()}
-    client = setpoint_server.client()
+def eventually(what: str, probe, timeout_s: float = 120.0, poll_s: float = 0.5):
+    """The first truthy answer of `probe`, polled until `timeout_s` (then the test fails naming `what`)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        answer = probe()
+        if answer:
+            return answer
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(poll_s)
 
+
+def collected(client, project_id: str, cluster_id: str) -> dict[str, Any]:
+    """The run Setpoint collected from the cluster's step, once its pipeline has finished."""
+
+    def finished():
+        runs = [run for run in client.list_runs(project_id) if run["external_run_id"].startswith(f"{cluster_id}:")]
+        return runs[0] if runs and runs[0]["pipeline_state"] in ("DONE", "FAILED") else None
+
+    return eventually(f"Setpoint to collect the step of {cluster_id}", finished)
+
+
+def groups_by_role(groups: list[dict[str, Any]], role_key: str, count_key: str) -> dict[str, tuple[str, int, str]]:
+    return {
+        group[role_key]: (group["InstanceType"], group[count_key], group.get("Market", "ON_DEMAND")) for group in groups
+    }
+
+
+def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
+    airflow_env, emr, setpoint_server, databricks_emulator
+):
+    client = setpoint_server.client()
+    # The EMR account Setpoint collects from: the emulator's EMR face and the S3 its steps write their logs to.
+    account = client.request(
+        "POST",
+        "/api/v1/emr/accounts",
+        json={
+            "name": "airflow account",
+            "region": "us-east-1",
+            "endpoint": databricks_emulator.url,
+            "s3_endpoint": f"{databricks_emulator.url}/s3",
+            "credentials": {"kind": "access-keys", "access_key_id": "AKIASETPOINTTEST", "secret_access_key": "emulator-secret"},
+            "grouping": {"kind": "tag", "key": PROJECT_TAG},
+        },
+    )
+    env = {**airflow_env, **setpoint_server.env(), "SETPOINT_TEST_EMR_ACCOUNT_ID": account["id"]}
+
+    # First launch: no recommendation yet, so the cluster is as written; its step is handed to Setpoint.
     output = run_dag(env, "setpoint_emr_orders", {"SETPOINT_TEST_CLUSTER_NAME": "orders-emr-first", "SETPOINT_TEST_APP_ID": "orders-emr"})
 
     project = client.find_project_by_app_id("orders-emr")
     assert project is not None
+    assert project["workspace_id"] == account["id"]
     assert f"setpoint: sized orders_etl for project {project['id']}" in output
-    cluster = launched(emr, "orders-emr-first")
-    tags = {tag["Key"]: tag["Value"] for tag in cluster["Tags"]}
+    first_cluster = launched(emr, "orders-emr-first")
+    assert f"setpoint: queued collection of 1 step(s) of cluster {first_cluster['Id']} for project {project['id']}" in output
+    tags = {tag["Key"]: tag["Value"] for tag in first_cluster["Tags"]}
     assert tags[PROJECT_TAG] == project["id"]
-    # No recommendation yet: the capacity is as written, and the event logs go to S3 so they outlive the cluster.
-    assert cluster["groups"]["CORE"]["InstanceType"] == "r5.2xlarge"
-    assert cluster["groups"]["CORE"]["RequestedInstanceCount"] == 3
-    assert spark_defaults(cluster)["spark.eventLog.dir"] == "s3://spark-events/orders/"
-    assert cluster["Ec2InstanceAttributes"]["Ec2SubnetId"] == "subnet-0example"
+    assert "setpoint:recommendation-id" not in tags
+    # The capacity is as written, and the event logs go to S3 so they outlive the cluster.
+    assert first_cluster["groups"]["CORE"]["InstanceType"] == "r5.2xlarge"
+    assert first_cluster["groups"]["CORE"]["RequestedInstanceCount"] == 3
+    assert spark_defaults(first_cluster)["spark.eventLog.dir"] == "s3://spark-events/orders/"
+    assert first_cluster["Ec2InstanceAttributes"]["Ec2SubnetId"] == "subnet-0example"
+    assert first_cluster["Status"]["State"] == "TERMINATED"
+
+    # Setpoint collects the step from the account (event log from S3, instances' timeline), costs it and recommends.
+    first = collected(client, project["id"], first_cluster["Id"])
+    assert first["pipeline_state"] == "DONE", first.get("error")
+    assert first["status"] == "SUCCESS"
+    assert first["eventlog_bytes"] > 0
+    assert first["cost"]["total_usd"] > 0
+    recommendation = eventually(
+        "the recommendation made from the first launch",
+        lambda: (
+            latest
+            if (latest := client.get_latest_recommendation(project["id"]))
+            and latest["state"] == "SUCCESS"
+            and latest["based_on_run_id"] == first["id"]
+            else None
+        ),
+    )
+    recommended = recommendation["configuration"]["Instances"]["InstanceGroups"]
+
+    # Second launch: the hook merges the recommendation into the request; the cluster launches on it.
+    output = run_dag(env, "setpoint_emr_orders", {"SETPOINT_TEST_CLUSTER_NAME": "orders-emr-sized", "SETPOINT_TEST_APP_ID": "orders-emr"})
+
+    sized = launched(emr, "orders-emr-sized")
+    tags = {tag["Key"]: tag["Value"] for tag in sized["Tags"]}
+    assert tags[PROJECT_TAG] == project["id"]
+    assert tags["setpoint:recommendation-id"] == recommendation["id"]
+    assert groups_by_role(list(sized["groups"].values()), "InstanceGroupType", "RequestedInstanceCount") == groups_by_role(
+        recommended, "InstanceRole", "InstanceCount"
+    )
+    # what the request wrote outside the capacity stays
+    assert sized["Ec2InstanceAttributes"]["Ec2SubnetId"] == "subnet-0example"
+    assert spark_defaults(sized)["spark.eventLog.dir"] == "s3://spark-events/orders/"
+
+    # and Setpoint learns from the sized launch too: the loop goes on.
+    assert f"setpoint: queued collection of 1 step(s) of cluster {sized['Id']} for project {project['id']}" in output
+    second = collected(client, project["id"], sized["Id"])
+    assert second["pipeline_state"] == "DONE", second.get("error")
+    assert second["status"] == "SUCCESS"
+    assert second["eventlog_bytes"] > 0
 
 
 def test_an_unreachable_setpoint_leaves_the_job_flow_as_written_and_it_still_launches(airflow_env, emr):

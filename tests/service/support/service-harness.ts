@@ -104,4 +104,37 @@ export async function eventually<T>(
   }
 }
 
+/**
+ * Puts the harness's API on a loopback port and returns the environment that points the `setpoint` CLI at
+ * it with the harness's key (and a fresh CLI home, so no profile on the machine is read).
+ */
+export async function cliEnvOf(h: Harness) {
+  const address = await h.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-cli-home-')),
+    SETPOINT_URL: address,
+    SETPOINT_API_KEY_ID: h.key.id,
+    SETPOINT_API_KEY_SECRET: h.key.secret,
+  };
+}
+
+/** Signs a dashboard user in and returns the headers a browser would send: the session cookies and the CSRF token. */
+export async function signedInHeaders(
+  h: Pick<Harness, 'app'>,
+  username: string,
+  password: string,
+): Promise<{ cookie: string; 'x-csrf-token': string }> {
+  const response = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/session',
+    payload: { username, password },
+  });
+  if (response.statusCode !== 200) throw new Error(`${username} could not sign in: ${response.body}`);
+  const cookies = response.cookies as Array<{ name: string; value: string }>;
+  return {
+    cookie: cookies.map((entry) => `${entry.name}=${entry.value}`).join('; '),
+    'x-csrf-token': cookies.find((entry) => entry.name === 'setpoint_csrf')?.value ?? '',
+  };
+}
+
 export const fixturesDir = path.resolve('tests/fixtures/service');

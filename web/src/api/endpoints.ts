@@ -21,7 +21,7 @@ import type {
 import type {
   AccessCheckLine,
   AccessCheckResource,
-  AppliedConfigResource as AppliedConfig,
+  AppliedConfigListResource as AppliedConfigList,
   BillingAccuracyResource as BillingAccuracy,
   DiscoverResource,
   ImportResource,
@@ -151,9 +151,16 @@ export const endpoints = {
     api.get<Page<Notification>>('/api/v1/notifications?limit=200', { signal }),
   alertDestinations: (signal?: AbortSignal) =>
     api.get<Page<AlertDestination>>('/api/v1/alerts/destinations', { signal }),
-  alertRules: (signal?: AbortSignal) => api.get<Page<AlertRule>>('/api/v1/alerts/rules', { signal }),
+  /** Every rule, or with `projectId` those that cover that project (its own and the organization's). */
+  alertRules: (signal?: AbortSignal, projectId?: string) =>
+    api.get<Page<AlertRule>>(
+      projectId ? `/api/v1/alerts/rules?project_id=${enc(projectId)}` : '/api/v1/alerts/rules',
+      { signal },
+    ),
   createAlertDestination: (body: Record<string, unknown>) =>
     api.post<AlertDestination>('/api/v1/alerts/destinations', body),
+  updateAlertDestination: (id: string, patch: Record<string, unknown>) =>
+    api.patch<AlertDestination>(`/api/v1/alerts/destinations/${enc(id)}`, patch),
   deleteAlertDestination: (id: string) => api.delete<void>(`/api/v1/alerts/destinations/${enc(id)}`),
   createAlertRule: (body: {
     project_id: string | null;
@@ -185,7 +192,9 @@ export const endpoints = {
     ),
   rollback: (projectId: string) => api.post<unknown>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
   appliedConfigs: (projectId: string) =>
-    api.get<{ items: AppliedConfig[] }>(`/api/v1/projects/${enc(projectId)}/applied-configs`),
+    api.get<AppliedConfigList>(`/api/v1/projects/${enc(projectId)}/applied-configs`),
+  resumeAutoApply: (projectId: string) =>
+    api.post<{ resumed: true }>(`/api/v1/projects/${enc(projectId)}/resume-auto-apply`, {}),
   runBilling: (projectId: string) =>
     api.get<{ items: RunBilling[] }>(`/api/v1/projects/${enc(projectId)}/billing`),
   billingAccuracy: () => api.get<BillingAccuracy>('/api/v1/billing/accuracy'),

@@ -156,19 +156,40 @@ const numberFields = [
     label: 'AWS discount (%)',
     hint: 'off AWS list prices, e.g. a savings plan',
     empty: 0,
+    max: 100,
+    step: 'any',
   },
-  { key: 'azure_discount_pct', label: 'Azure discount (%)', hint: 'off Azure list prices', empty: 0 },
+  {
+    key: 'azure_discount_pct',
+    label: 'Azure discount (%)',
+    hint: 'off Azure list prices',
+    empty: 0,
+    max: 100,
+    step: 'any',
+  },
   {
     key: 'dbu_discount_pct',
     label: 'Databricks DBU discount (%)',
     hint: 'from your Databricks commit',
     empty: 0,
+    max: 100,
+    step: 'any',
   },
   {
     key: 'default_sla_minutes',
     label: 'Default SLA for new projects (minutes)',
     hint: 'empty for none',
     empty: null,
+    max: 10_080,
+    step: 'any',
+  },
+  {
+    key: 'run_retention_days',
+    label: 'Keep runs for (days)',
+    hint: 'older runs and their event logs are deleted, except those a model still learns from; 0 keeps every run',
+    empty: 400,
+    max: 36_500,
+    step: '1',
   },
 ] as const;
 
@@ -242,9 +263,9 @@ function OrganizationDefaults() {
                   <span>{field.label}</span>
                   <input
                     type="number"
-                    step="any"
+                    step={field.step}
                     min={0}
-                    max={field.key === 'default_sla_minutes' ? undefined : 100}
+                    max={field.max}
                     value={values[field.key] ?? ''}
                     onChange={(event) =>
                       setValues((current) => ({ ...current, [field.key]: event.target.value }))

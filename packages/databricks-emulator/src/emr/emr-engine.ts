@@ -128,6 +128,8 @@ export class EmrEngine {
   readonly clusters = new Map<string, ClusterState>();
   readonly #ids: IdSource;
   readonly #runsByWorkload = new Map<string, number>();
+  /** Start times of the clusters' YARN resource managers: part of every application id, so never shared. */
+  readonly #yarnTimestamps = new Set<number>();
   #ipCounter = 10;
 
   constructor(private readonly deps: EmrEngineDeps) {
@@ -136,6 +138,18 @@ export class EmrEngine {
 
   get now(): number {
     return this.deps.clock.now();
+  }
+
+  /**
+   * Clusters launched at the same simulated instant would otherwise start their resource managers in the
+   * same millisecond and name their applications alike (`application_<ms>_0001`); in a shared
+   * `spark.eventLog.dir` one would overwrite the other's event log. Real resource managers start apart.
+   */
+  #uniqueYarnTimestamp(candidate: number): number {
+    let timestamp = candidate;
+    while (this.#yarnTimestamps.has(timestamp)) timestamp += 1;
+    this.#yarnTimestamps.add(timestamp);
+    return timestamp;
   }
 
   cluster(id: string): ClusterState {
@@ -176,7 +190,7 @@ export class EmrEngine {
       instances: [],
       steps: [],
       managedScaling: request.ManagedScalingPolicy?.ComputeLimits,
-      yarnClusterTimestamp: now + provisioningMs + 60_000,
+      yarnClusterTimestamp: this.#uniqueYarnTimestamp(now + provisioningMs + 60_000),
       applicationCount: 0,
     };
     if (cluster.collectionType === 'INSTANCE_FLEET') {

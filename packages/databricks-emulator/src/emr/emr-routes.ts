@@ -30,6 +30,21 @@ export interface EmrFaceOptions {
   region: string;
   /** Actions (e.g. `ListInstances`) the caller is denied, answered with AccessDeniedException. */
   deniedActions?: readonly string[];
+  /**
+   * The emulator's fault rules (`/emulator/admin/faults`): an `http` rule matching `POST /ElasticMapReduce.<Op>`
+   * answers that operation with its status (500: InternalServerError, 429: ThrottlingException), before the
+   * operation runs or, with `afterHandler`, after it changed the cluster (a lost response).
+   */
+  faults?: EmrFaults;
+}
+
+/** The part of the emulator's fault injector the EMR face uses (`server/faults.ts`). */
+export interface EmrFaults {
+  take(
+    kind: 'http',
+    subject: string,
+    method?: string,
+  ): { status?: number; afterHandler: boolean } | undefined;
 }
 
 /** Items per page of the List* calls (EMR pages ListClusters and ListSteps by 50). */
@@ -86,6 +101,13 @@ function sendEmr(reply: FastifyReply, status: number, body: unknown): FastifyRep
 }
 
 type Operation = (body: unknown) => unknown;
+
+/** The error an injected fault answers with, as EMR names it. */
+function faultError(status: number): EmrApiError {
+  return status === 429
+    ? new EmrApiError('ThrottlingException', 'Rate exceeded (injected fault).', 400)
+    : new EmrApiError('InternalServerError', 'Internal error (injected fault).', status);
+}
 
 /**
  * The EMR face of the emulator: AWS JSON 1.1 over `POST /` with `X-Amz-Target: ElasticMapReduce.<Op>`,
@@ -246,8 +268,11 @@ export function registerEmrRoutes(app: FastifyInstance, engine: EmrEngine, optio
           `User: arn:aws:iam::000000000000:user/setpoint is not authorized to perform: elasticmapreduce:${name}`,
         );
       engine.catchUp();
+      const fault = options.faults?.take('http', `/ElasticMapReduce.${name}`, 'POST');
+      if (fault?.status && !fault.afterHandler) throw faultError(fault.status);
       const result = operation(request.body);
       engine.catchUp();
+      if (fault?.status) throw faultError(fault.status);
       return sendEmr(reply, 200, result);
     } catch (error) {
       if (error instanceof EmrApiError) {

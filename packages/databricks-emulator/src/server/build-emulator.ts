@@ -232,7 +232,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     accountId: options.emr?.accountId ?? '123456789012',
     s3: s3Logs,
   });
-  registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [] });
+  registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [], faults });
   if (memoryS3) registerMemoryS3Routes(app, memoryS3);
 
   if (options.preloadJobs ?? true)

@@ -44,6 +44,7 @@ import { createEventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import { EventLogProfiler } from '../service/runs/eventlog-profiler.js';
 import { pruneEventLogs } from '../service/runs/eventlog-retention.js';
 import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
+import { pruneRuns } from '../service/runs/run-retention.js';
 import { createRunService } from '../service/runs/run-service.js';
 import { createWorkspaceService } from '../service/workspaces/workspace-service.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
@@ -286,12 +287,37 @@ export async function composeServices(options: ComposeOptions) {
           .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
       timers.push(setInterval(resume, stalledMs));
       resume();
+      // once per start: runs costed before the overhead split get it (a no-op once none is left)
+      void pipeline
+        .backfillRunOverhead()
+        .catch((error: unknown) => logger.error({ err: error }, 'adding overhead to earlier runs failed'));
       const prune = () =>
         void pruneEventLogs(
           { runs: repositories.runs, blobs },
           { days: config.eventLogRetentionDays, runsPerProject: config.eventLogRetentionRuns },
         ).catch((error: unknown) => logger.error({ err: error }, 'pruning event logs failed'));
       timers.push(setInterval(prune, config.eventLogPruneIntervalSeconds * 1000));
+      const pruneOldRuns = async () =>
+        pruneRuns(
+          {
+            retention: repositories.runRetention,
+            runs: repositories.runs,
+            blobs,
+            audit: repositories.audit,
+            logger,
+            windowRuns: config.recommendationWindowRuns,
+          },
+          (await organizationSettings.get()).settings.run_retention_days,
+        );
+      timers.push(
+        setInterval(
+          () =>
+            void pruneOldRuns().catch((error: unknown) =>
+              logger.error({ err: error }, 'run retention failed'),
+            ),
+          config.eventLogPruneIntervalSeconds * 1000,
+        ),
+      );
       const evaluateAlerts = () =>
         void alerts
           .evaluate()

@@ -3,11 +3,13 @@ import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { loadConfig } from '../config/load-config.js';
 import { createDatabricksClient } from '../platforms/databricks/api/client.js';
 import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
+import type { ImportOptions } from '../platforms/databricks/onboarding/onboarding-service.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 import type { Run } from '../service/runs/run-service.js';
-import { type EmrDemo, startEmrWorkloads } from './emr-workloads.js';
+import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workloads.js';
 import { loadEmulator } from './load-emulator.js';
+import { markLearningRuns } from './loop-summary.js';
 
 export interface DriverOptions {
   port: number;
@@ -32,7 +34,15 @@ export interface DriverOptions {
    * event logs in the emulator's in-memory S3), imported with auto-apply on like the Databricks jobs.
    */
   emr?: boolean;
+  /** Settings every imported project is given besides auto-apply (else the project defaults). */
+  projectSettings?: ImportedProjectSettings;
 }
+
+/** The project settings a closed loop may set on every project it imports. */
+export type ImportedProjectSettings = Pick<
+  NonNullable<ImportOptions['settings']>,
+  'preference' | 'learningMissBudget'
+>;
 
 export interface ProjectRun {
   /** Setpoint's id of the run. */
@@ -46,13 +56,18 @@ export interface ProjectRun {
   endedAt: number | null;
   /** The recommendation whose configuration the run used, when it used one. */
   recommendationId: string | null;
+  /**
+   * Whether the recommendation that configured the run was a learning run (`markLearningRuns`); null when
+   * no recommendation configured it (the cold start).
+   */
+  learning: boolean | null;
 }
 
 export interface ClosedLoop {
   emulator: RunningEmulator;
   server: RunningServer;
   workspaceId: string;
-  jobs: { jobId: string; name: string; projectIds: string[] }[];
+  jobs: Array<{ platform: 'databricks'; jobId: string; name: string; projectIds: string[] } | EmrDemoJob>;
   /** Runs every job once, concurrently, and waits until Setpoint has digested every run. */
   round(): Promise<void>;
   /** Runs one job once and waits until Setpoint has digested that run (other jobs may still be busy). */
@@ -61,6 +76,7 @@ export interface ClosedLoop {
   setSlaFromFirstRun(job: ClosedLoop['jobs'][number]): Promise<void>;
   /** The emulated workspace's clock (simulated epoch ms). */
   workspaceNow(): number;
+  /** The project's runs, oldest first, each marked with whether a learning recommendation configured it. */
   runsOf(projectId: string): Promise<ProjectRun[]>;
   close(): Promise<void>;
 }
@@ -72,7 +88,8 @@ async function waitFor<T>(
   what: string,
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 180_000);
+  // generous: the first rounds wait for the fleet prior, which takes minutes on a loaded machine
+  const deadline = Date.now() + (options.timeoutMs ?? 600_000);
   for (;;) {
     options.signal?.throwIfAborted();
     const value = await probe();
@@ -177,10 +194,14 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     index += 1;
     const [imported] = await databricksIntegrationOf(services).onboarding.importJobs(
       workspace.id,
-      { jobIds: [job.job_id], settings: { autoApply: true } },
+      {
+        jobIds: [job.job_id],
+        settings: { ...options.projectSettings, autoApply: true },
+      },
       'demo',
     );
     jobs.push({
+      platform: 'databricks',
       jobId: job.job_id,
       name: job.settings.name ?? job.job_id,
       projectIds: imported?.projects.map((project) => project.id) ?? [],
@@ -188,14 +209,14 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     log(`imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s))`);
   }
   const emr: EmrDemo | undefined = options.emr
-    ? await startEmrWorkloads(emulator, server, waitFor, log)
+    ? await startEmrWorkloads(emulator, server, waitFor, log, options.projectSettings)
     : undefined;
-  const emrJobs = new Set(emr?.jobs.map((job) => job.jobId));
   // The imported first runs are collected while the loop starts: waiting here would let the emulated
   // clock run ahead of the paced demo's schedule.
   if (emr) jobs.push(...emr.jobs);
 
-  async function runsOf(projectId: string): Promise<ProjectRun[]> {
+  /** The project's runs, oldest first, without their learning mark (polled while runs are digested). */
+  async function storedRuns(projectId: string): Promise<Array<Omit<ProjectRun, 'learning'>>> {
     const page = await services.runs.list(projectId, { limit: 500, offset: 0 });
     return page.items
       .map((run: Run) => ({
@@ -211,9 +232,14 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       .reverse();
   }
 
+  async function runsOf(projectId: string): Promise<ProjectRun[]> {
+    const recommendations = await services.recommendations.list(projectId, { limit: 500, offset: 0 });
+    return markLearningRuns(await storedRuns(projectId), recommendations.items);
+  }
+
   async function runDigested(projectIds: string[], runId: string): Promise<boolean> {
     for (const projectId of projectIds) {
-      const runs = await runsOf(projectId);
+      const runs = await storedRuns(projectId);
       const run = runs.find((candidate) => candidate.runId === runId);
       if (!run || (run.pipelineState !== 'DONE' && run.pipelineState !== 'FAILED')) return false;
     }
@@ -228,7 +254,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
 
   async function setSlaFromFirstRun(job: ClosedLoop['jobs'][number]) {
     for (const projectId of job.projectIds) {
-      const first = (await runsOf(projectId))[0];
+      const first = (await storedRuns(projectId))[0];
       if (first?.runtimeMinutes) {
         await services.projects.update(
           projectId,
@@ -241,7 +267,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
 
   /** Starts one run of a job; resolves with the run's external id once the platform has it. */
   async function startRun(job: ClosedLoop['jobs'][number], signal?: AbortSignal): Promise<string> {
-    if (emr && emrJobs.has(job.jobId)) {
+    if (emr && job.platform === 'emr') {
       const { clusterId, stepId } = await emr.launch(job, signal);
       await emr.collect(job, clusterId, stepId);
       return `${clusterId}:${stepId}`;

@@ -11,6 +11,7 @@ function fakeLoop(jobCount: number, workspaceNow: () => number) {
   let finishRun: () => void = () => {};
   const loop: PacedLoop = {
     jobs: Array.from({ length: jobCount }, (_, index) => ({
+      platform: 'databricks' as const,
       jobId: `${index}`,
       name: `job ${index}`,
       projectIds: [],

@@ -2,6 +2,7 @@ import { EMRClient, RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-
 import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { emrIntegrationOf } from '../platforms/emr/emr-platform.js';
 import type { RunningServer } from '../server/start-server.js';
+import type { ImportedProjectSettings } from './closed-loop-driver.js';
 
 /** The demo's EMR workloads: recurring Spark steps on transient clusters, each sized once by hand. */
 const workloads = [
@@ -43,6 +44,7 @@ const recommendationTagKey = 'setpoint:recommendation-id';
 type RunJobFlowRequest = RunJobFlowCommandInput;
 
 export interface EmrDemoJob {
+  platform: 'emr';
   jobId: string;
   name: string;
   projectIds: string[];
@@ -75,6 +77,8 @@ export async function startEmrWorkloads(
   server: RunningServer,
   waitFor: Wait,
   log: (line: string) => void,
+  /** Settings every imported project is given besides auto-apply (else the project defaults). */
+  projectSettings: ImportedProjectSettings = {},
 ): Promise<EmrDemo> {
   const services = server.services;
   const integration = emrIntegrationOf(services);
@@ -94,6 +98,7 @@ export async function startEmrWorkloads(
     'demo',
   );
   const jobs: EmrDemoJob[] = workloads.map((workload) => ({
+    platform: 'emr',
     jobId: `emr:${workload.key}`,
     name: workload.key,
     projectIds: [],
@@ -179,7 +184,7 @@ export async function startEmrWorkloads(
     {
       keys: workloads.map((workload) => workload.key),
       sinceDays: 30,
-      settings: { autoApply: true },
+      settings: { ...projectSettings, autoApply: true },
       collectHistory: true,
     },
     'demo',

@@ -1,7 +1,13 @@
 import { median } from '@setpoint/foundation/statistics';
 import { describe, expect, it } from 'vitest';
 import type { ProjectRun } from './closed-loop-driver.js';
-import { overallSummary, summarizeProject } from './loop-summary.js';
+import {
+  type ConfiguringRecommendation,
+  markLearningRuns,
+  overallSummary,
+  runsAfterLearning,
+  summarizeProject,
+} from './loop-summary.js';
 
 const run = (costUsd: number, runtimeMinutes: number, status = 'SUCCESS'): ProjectRun => ({
   id: `run_${costUsd}`,
@@ -12,7 +18,47 @@ const run = (costUsd: number, runtimeMinutes: number, status = 'SUCCESS'): Proje
   pipelineState: 'DONE',
   endedAt: 0,
   recommendationId: null,
+  learning: null,
 });
+
+/** A recommendation made after run `basedOn` (1-based), a learning run or not, as its decision says. */
+function recommendation(
+  basedOn: number,
+  learning: boolean,
+  action: 'keep' | 'change' = 'change',
+): ConfiguringRecommendation {
+  return {
+    id: `rec_${basedOn}`,
+    state: 'SUCCESS',
+    phase: learning ? 'LEARNING' : action === 'keep' ? 'MONITORING' : 'OPTIMIZING',
+    decision: {
+      action,
+      learning: { active: learning, run: basedOn, maxRuns: 8, missBudget: 3, missesSpent: 0 },
+    },
+    basedOnRunId: `run_${basedOn}`,
+    createdAt: basedOn,
+  };
+}
+
+/**
+ * A closed loop's history: run 1 is the cold start, run k + 1 carries the recommendation made after run k,
+ * and the recommendations made after runs 1 … `learningUntil` − 1 are learning runs (learning ends at run
+ * `learningUntil`). Runtimes are the runs' minutes, oldest first.
+ */
+function history(learningUntil: number, runtimes: number[]) {
+  const stored = runtimes.map((runtimeMinutes, index) => ({
+    ...run(10 - index * 0.5, runtimeMinutes),
+    id: `run_${index + 1}`,
+    recommendationId: index === 0 ? null : `rec_${index}`,
+  }));
+  const recommendations = runtimes
+    .slice(0, -1)
+    .map((_, index) => recommendation(index + 1, index + 2 <= learningUntil));
+  return markLearningRuns(stored, recommendations);
+}
+
+// SLA 40 min; runs 5 and 6 miss it, and so does run 9.
+const runtimes = [30, 35, 38, 36, 50, 45, 38, 39, 41, 35];
 
 describe('closed-loop summaries', () => {
   it('measures saving from the first to the last costed run and SLA hits after learning', () => {
@@ -30,6 +76,79 @@ describe('closed-loop summaries', () => {
 
     expect(summary.saving).toBeCloseTo(0.5, 10);
     expect(summary.slaMetLastRuns).toEqual({ met: 1, of: 3 });
+  });
+
+  it('counts as after learning only runs configured by a non-learning recommendation (budget 3, learning to run 6)', () => {
+    const runs = history(6, runtimes);
+
+    expect(runs.map((entry) => entry.learning)).toEqual([
+      null,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(runsAfterLearning(runs).map((entry) => entry.id)).toEqual(['run_7', 'run_8', 'run_9', 'run_10']);
+    // the learning runs 5 and 6 were allowed to miss: a fixed count of 4 would have scored 4 of 6
+    expect(summarizeProject('etl', runs, 40, 'OPTIMIZING').slaMetLastRuns).toEqual({ met: 3, of: 4 });
+  });
+
+  it('counts every run after learning when learning ends early (budget 3, learning to run 4)', () => {
+    const runs = history(4, runtimes);
+
+    expect(runsAfterLearning(runs).map((entry) => entry.id)).toEqual([
+      'run_5',
+      'run_6',
+      'run_7',
+      'run_8',
+      'run_9',
+      'run_10',
+    ]);
+    expect(summarizeProject('etl', runs, 40, 'OPTIMIZING').slaMetLastRuns).toEqual({ met: 3, of: 6 });
+    // learning that ends before the default count is not stretched to it
+    expect(runsAfterLearning(history(3, runtimes))[0]?.id).toBe('run_4');
+  });
+
+  it('keeps the default figures where learning lasts the default count, and where no recommendation says', () => {
+    const marked = history(4, runtimes);
+    const unmarked = marked.map((entry) => ({ ...entry, learning: null }));
+
+    expect(summarizeProject('etl', marked, 40, 'OPTIMIZING')).toEqual(
+      summarizeProject('etl', unmarked, 40, 'OPTIMIZING'),
+    );
+  });
+
+  it('marks a run by the decision made after the run before it, not by the tag it carries', () => {
+    const carried = [null, 'rec_1', 'rec_2', 'rec_2', 'rec_1', 'rec_1'];
+    const stored = carried.map((recommendationId, index) => ({
+      ...run(10, 30),
+      id: `run_${index + 1}`,
+      recommendationId,
+    }));
+    const recommendations = [
+      recommendation(1, true),
+      recommendation(2, true),
+      // kept the cluster: nothing written, run 4 still carries rec_2
+      recommendation(3, false, 'keep'),
+      // not applied: a revert wrote rec_1's cluster back, with its tag, before run 5
+      recommendation(4, false),
+      // failed: run 6 is judged by the tag it carries
+      { ...recommendation(5, false), state: 'FAILURE' as const },
+    ];
+
+    expect(markLearningRuns(stored, recommendations).map((entry) => entry.learning)).toEqual([
+      null,
+      true,
+      true,
+      false,
+      false,
+      true,
+    ]);
   });
 
   it('reports the median saving and the violation rate across projects', () => {

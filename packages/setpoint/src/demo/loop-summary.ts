@@ -1,9 +1,52 @@
 import { median } from '@setpoint/foundation/statistics';
-import { runsUntilLearned } from '../service/recommendations/learning.js';
+import { isLearningRun, recommendationIsLearning } from '../service/recommendations/learning.js';
+import type { RecommendationRecord } from '../service/recommendations/recommendation-records.js';
+import type { RecommendationDecision } from '../service/recommendations/recommender.js';
 import type { ProjectRun } from './closed-loop-driver.js';
 
-/** Runs counted as learning: the cold start plus the optimizer's learning runs (one setting). */
-export const learningRunCount = runsUntilLearned;
+/** What of a stored recommendation tells which runs it configured and whether they were learning runs. */
+export interface ConfiguringRecommendation {
+  id: string;
+  state: RecommendationRecord['state'];
+  phase: RecommendationRecord['phase'];
+  decision: Pick<RecommendationDecision, 'action' | 'learning'> | null;
+  basedOnRunId: string | null;
+  createdAt: number;
+}
+
+/**
+ * Each run (oldest first) marked with whether the recommendation that configured it was a learning run
+ * (null: no recommendation configured it, as for the cold start). That is the decision made after the run
+ * before it, whether it changed the cluster or kept it: the tag a run carries names the configuration it
+ * ran on, not the decision to run it — a kept cluster is not written, and a revert writes back an earlier
+ * configuration with its tag. Only when no recommendation was made after the run before it (it failed)
+ * does the tag the run carries decide.
+ */
+export function markLearningRuns<Run extends Pick<ProjectRun, 'id' | 'recommendationId'>>(
+  runs: readonly Run[],
+  recommendations: readonly ConfiguringRecommendation[],
+): Array<Run & { learning: boolean | null }> {
+  const ready = [...recommendations]
+    .filter((recommendation) => recommendation.state === 'SUCCESS')
+    .sort((a, b) => a.createdAt - b.createdAt);
+  const byId = new Map(ready.map((recommendation) => [recommendation.id, recommendation]));
+  // the newest of several recommendations made after one run is the one that was acted on
+  const madeAfter = new Map(ready.map((recommendation) => [recommendation.basedOnRunId, recommendation]));
+  return runs.map((run, index) => {
+    const configuring =
+      (index > 0 ? madeAfter.get(runs[index - 1]?.id ?? null) : undefined) ??
+      (run.recommendationId ? byId.get(run.recommendationId) : undefined);
+    return { ...run, learning: configuring ? recommendationIsLearning(configuring) : null };
+  });
+}
+
+/**
+ * Runs after learning: those configured by a recommendation that was not a learning run. Where no
+ * recommendation says (the cold start), the default learning phase's length decides.
+ */
+export function runsAfterLearning<Run extends Pick<ProjectRun, 'learning'>>(runs: readonly Run[]): Run[] {
+  return runs.filter((run, index) => !isLearningRun(run.learning, index));
+}
 
 export interface ProjectSummary {
   project: string;
@@ -12,7 +55,7 @@ export interface ProjectSummary {
   /** 1 − last/first cost (0.3 = 30% cheaper). */
   saving: number | null;
   slaMinutes: number | null;
-  /** Runs after learning that finished within the SLA, of those after learning. */
+  /** Runs after learning (`runsAfterLearning`) that finished within the SLA, of those after learning. */
   slaMetLastRuns: { met: number; of: number };
   phase: string;
 }
@@ -26,7 +69,7 @@ export function summarizeProject(
   const costed = runs.filter((run) => run.costUsd !== null);
   const firstCost = costed[0]?.costUsd ?? null;
   const lastCost = costed.at(-1)?.costUsd ?? null;
-  const afterLearning = runs.slice(learningRunCount);
+  const afterLearning = runsAfterLearning(runs);
   const met = afterLearning.filter(
     (run) =>
       run.status === 'SUCCESS' &&

@@ -22,7 +22,7 @@ export { replayOnSlots } from './analysis/what-if.js';
 export { type AnalyzeOptions, analyzeEventLog } from './analyze-event-log.js';
 export { buildRunProfile, type ProfileOptions } from './build-run-profile.js';
 export type { ByteSource } from './codec/byte-source.js';
-export { type DecodedSource, decodeSource } from './codec/decode-source.js';
+export { type BlockDecoderChoice, type DecodedSource, decodeSource } from './codec/decode-source.js';
 export { type Codec, detectCodec } from './codec/detect-codec.js';
 export type { ZstdDecoder } from './codec/zstd-stream.js';
 export {

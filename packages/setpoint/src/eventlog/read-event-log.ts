@@ -13,7 +13,8 @@ export interface ReadProgress {
   storedBytesTotal: number;
 }
 
-export interface ReadOptions extends Pick<DecodeOptions, 'zstdDecoder' | 'offThreadMinBytes'> {
+export interface ReadOptions
+  extends Pick<DecodeOptions, 'zstdDecoder' | 'blockDecoder' | 'offThreadMinBytes'> {
   /** Read what a truncated compressed stream holds (with a warning) instead of failing. */
   allowTruncated?: boolean;
   /** Bounds of the read; unset ones take `defaultEventLogLimits`. */
@@ -33,6 +34,7 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
   const budget = new DecompressionBudget(limits);
   const decodeOptions: DecodeOptions = {
     ...(options.zstdDecoder ? { zstdDecoder: options.zstdDecoder } : {}),
+    ...(options.blockDecoder ? { blockDecoder: options.blockDecoder } : {}),
     ...(options.offThreadMinBytes !== undefined ? { offThreadMinBytes: options.offThreadMinBytes } : {}),
   };
   let parts = unit.parts;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { failureFromShortfall } from './failure-prior.js';
 import { type FleetJob, learnFleetPrior } from './fleet-prior.js';
-import { JobOptimizer } from './recommend.js';
+import {
+  defaultOptimizerSettings,
+  JobOptimizer,
+  type OptimizerSettings,
+  swappedForTwin,
+} from './recommend.js';
 import { type Candidate, type Observation, runCostUsd } from './types.js';
 
 /** m4-like (4 GiB/vCPU) and c4-like (2 GiB/vCPU) nodes of 4 vCPUs, 2–32 nodes; c is cheaper per node. */
@@ -130,7 +135,8 @@ describe('JobOptimizer (economy)', () => {
       currentCandidateId: '16xm4.xlarge',
       slaSeconds: job(byId('8xm4.xlarge')) * 1.05,
     };
-    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0 });
+    // The cautious learning phase is over after 4 runs (cold start, first recommendation, 2 learning runs).
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
     const recommendation = explorer.recommend(input);
     const chosen = explorer
       .assess(input)
@@ -293,22 +299,153 @@ describe('JobOptimizer (economy)', () => {
   });
 
   it('reports LEARNING for the first runs and counts learning iterations', () => {
-    const phases = [1, 2, 3, 4, 5].map((runs) => {
-      const ids = ['32xm4.xlarge', '2xm4.xlarge', '8xc4.xlarge', '16xc4.xlarge', '4xm4.xlarge'].slice(
-        0,
-        runs,
+    const ids = ['32xm4.xlarge', '2xm4.xlarge', '8xc4.xlarge', '16xc4.xlarge', '4xm4.xlarge'];
+    const slaSeconds = job(byId('32xm4.xlarge')) * 3;
+    const phasesOf = (settings: Partial<OptimizerSettings>) =>
+      [1, 2, 3, 4, 5].map((runs) =>
+        new JobOptimizer(prior, catalog, settings).recommend({
+          candidates: catalog,
+          observations: observe(...ids.slice(0, runs)),
+          currentCandidateId: ids[runs - 1]!,
+          slaSeconds,
+        }),
       );
-      return optimizer.recommend({
-        candidates: catalog,
-        observations: observe(...ids),
-        currentCandidateId: ids.at(-1)!,
-        slaSeconds: job(byId('32xm4.xlarge')) * 3,
-      });
+    // The default, cautious phase (miss budget 0): the first recommendation and 2 learning runs, whatever they missed.
+    const cautious = phasesOf({});
+    expect(cautious.map((entry) => entry.phase).slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
+    expect(cautious.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 3]);
+    expect(['OPTIMIZING', 'MONITORING']).toContain(cautious[4]?.phase);
+    expect(cautious[0]?.totalLearningIterations).toBe(3);
+    expect(cautious[0]?.learningBudget.missBudget).toBeNull();
+    // A risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
+    const budgeted = phasesOf({ learningMissBudget: 3 });
+    // Misses are counted from the run after the first recommendation (index 2) on.
+    const missed = ids.slice(2).filter((id) => job(byId(id)) > slaSeconds).length;
+    expect(missed).toBe(2);
+    expect(budgeted.map((entry) => entry.phase)).toEqual(Array(5).fill('LEARNING'));
+    expect(budgeted.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 4]);
+    expect(budgeted[0]?.totalLearningIterations).toBe(defaultOptimizerSettings.learningRuns);
+    expect(budgeted[4]?.learningBudget).toEqual({
+      maxRuns: defaultOptimizerSettings.learningRuns,
+      missBudget: 3,
+      missesSpent: missed,
     });
-    expect(phases.map((entry) => entry.phase).slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
-    expect(phases.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 3]);
-    expect(['OPTIMIZING', 'MONITORING']).toContain(phases[4]?.phase);
-    expect(phases[0]?.totalLearningIterations).toBe(3);
+  });
+});
+
+describe('JobOptimizer and the markets the service swaps (spot → on-demand twin)', () => {
+  // every candidate also on spot at 70% of its price; the service swaps a spot choice for its on-demand
+  // twin when P(runtime ≤ SLA) is in [0.5, 0.97)
+  const spotOf = (candidate: Candidate): Candidate => ({
+    ...candidate,
+    id: `${candidate.id}:spot`,
+    priceUsdPerNodeHour: candidate.priceUsdPerNodeHour * 0.7,
+  });
+  const withSpot = [...catalog, ...catalog.map(spotOf)];
+  const twins: Record<string, string> = Object.fromEntries(
+    catalog.map((candidate) => [`${candidate.id}:spot`, candidate.id]),
+  );
+  const marketSwaps = { twins, minConfidence: 0.97, feasibleConfidence: 0.5 };
+  const exploitOnly = new JobOptimizer(prior, withSpot, { minExplorationGain: 1 });
+  const input = {
+    candidates: withSpot,
+    observations: observe('16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge'),
+    currentCandidateId: '16xm4.xlarge',
+    slaSeconds: job(byId('8xm4.xlarge')) * 1.1,
+  };
+  const { assessments } = exploitOnly.assess(input);
+  const assessed = (id: string) => assessments.find((entry) => entry.candidate.id === id)!;
+
+  it('judges a spot choice the service would swap as the dearer twin it would become, and chooses better', () => {
+    // unaware, it picks the cheapest spot cluster although it lacks the margin: the service would run its twin
+    const unaware = assessed(exploitOnly.recommend(input).candidateId);
+    const swappedTo = assessed(twins[unaware.candidate.id] ?? '');
+    expect(unaware.probabilityMeetsSla).toBeGreaterThanOrEqual(0.5);
+    expect(unaware.probabilityMeetsSla).toBeLessThan(0.97);
+    expect(swappedTo.expectedCostUsd).toBeGreaterThan(unaware.expectedCostUsd);
+
+    const aware = assessed(exploitOnly.recommend({ ...input, marketSwaps }).candidateId);
+
+    // what it chooses is what runs (spot with the margin, or on demand), and costs less than the twin would
+    expect(aware.probabilityMeetsSla >= 0.97 || twins[aware.candidate.id] === undefined).toBe(true);
+    expect(aware.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
+    expect(aware.expectedCostUsd).toBeLessThan(swappedTo.expectedCostUsd);
+  });
+
+  it('leaves markets the platform never swaps, and projects without an SLA, as they were', () => {
+    const unaware = exploitOnly.recommend(input).candidateId;
+    const fixedMarket = { ...marketSwaps, twins: {} };
+    expect(exploitOnly.recommend({ ...input, marketSwaps: fixedMarket }).candidateId).toBe(unaware);
+    // a twin that is not a candidate (the platform may not run it) is no swap either
+    const noTwinCandidate = new JobOptimizer(
+      prior,
+      withSpot.filter((candidate) => candidate.id !== twins[unaware]),
+      { minExplorationGain: 1 },
+    );
+    const withoutTwin = {
+      ...input,
+      candidates: withSpot.filter((candidate) => candidate.id !== twins[unaware]),
+    };
+    expect(noTwinCandidate.recommend({ ...withoutTwin, marketSwaps }).candidateId).toBe(
+      noTwinCandidate.recommend(withoutTwin).candidateId,
+    );
+    const noSla = { ...input, slaSeconds: undefined };
+    expect(exploitOnly.recommend({ ...noSla, marketSwaps }).candidateId).toBe(
+      exploitOnly.recommend(noSla).candidateId,
+    );
+  });
+
+  it("never counts the current configuration: keeping it is the service's own interruption-risk rule", () => {
+    const unaware = exploitOnly.recommend(input).candidateId;
+    const onIt = { ...input, currentCandidateId: unaware };
+    const current = exploitOnly.assess(onIt).current;
+    expect(swappedForTwin(current, exploitOnly.assess(onIt), marketSwaps)).toBe(false);
+    const other = assessed('8xc4.xlarge:spot');
+    expect(other.probabilityMeetsSla).toBeLessThan(0.97);
+    expect(swappedForTwin(other, exploitOnly.assess(input), marketSwaps)).toBe(
+      unaware === '8xc4.xlarge:spot',
+    );
+  });
+});
+
+describe('JobOptimizer learning runs (risk budget)', () => {
+  const slaSeconds = job(byId('8xm4.xlarge')) * 1.05;
+  const searching = (ids: string[], settings = {}) => {
+    const optimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, ...settings });
+    const input = {
+      candidates: catalog,
+      observations: observe(...ids),
+      currentCandidateId: ids.at(-1)!,
+      slaSeconds,
+    };
+    const recommendation = optimizer.recommend(input);
+    const chosen = optimizer
+      .assess(input)
+      .assessments.find((entry) => entry.candidate.id === recommendation.candidateId)!;
+    return { recommendation, chosen };
+  };
+
+  it('never proposes a learning run below the per-run risk budget P(runtime ≤ SLA) ≥ learningConfidence', () => {
+    for (const learningConfidence of [0.05, 0.5, 0.7]) {
+      const { recommendation, chosen } = searching(['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'], {
+        learningConfidence,
+      });
+      expect(recommendation.phase).toBe('LEARNING');
+      expect(chosen.tried).toBe(false);
+      expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(learningConfidence);
+    }
+  });
+
+  it('stops learning once the runs after the first recommendation have spent the miss budget', () => {
+    // 2 × c4 and 2 × m4 miss the SLA (8 × m4 × 1.05); the first recommendation (index 1) is not counted.
+    const ids = ['16xm4.xlarge', '2xc4.xlarge', '2xm4.xlarge', '2xc4.xlarge', '16xm4.xlarge'];
+    expect(ids.slice(2).filter((id) => job(byId(id)) > slaSeconds)).toHaveLength(2);
+    const spent = searching(ids, { learningMissBudget: 2 });
+    expect(spent.recommendation.phase).not.toBe('LEARNING');
+    expect(spent.chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
+    const left = searching(ids, { learningMissBudget: 3 });
+    expect(left.recommendation.phase).toBe('LEARNING');
+    expect(left.chosen.tried).toBe(false);
   });
 });
 

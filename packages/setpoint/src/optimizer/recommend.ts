@@ -19,6 +19,20 @@ export interface ProjectBounds {
   maxNodes?: number;
 }
 
+/**
+ * Candidates the platform would not run as chosen: an interruptible market (spot) that the service swaps
+ * for its on-demand twin when P(runtime ≤ SLA) is at least `feasibleConfidence` (the SLA is likely met) but
+ * under `minConfidence` (the margin an interruption eats). Such a choice ends as its twin, so the optimizer
+ * judges it as the twin — already among the candidates — and never chooses it. Markets the platform never
+ * swaps (a fixed market, or a twin it may not run) have no entry.
+ */
+export interface MarketSwaps {
+  /** Candidate id → its on-demand twin's candidate id. */
+  twins: Readonly<Record<string, string>>;
+  minConfidence: number;
+  feasibleConfidence: number;
+}
+
 export interface OptimizerSettings {
   preference: Preference;
   /** Required P(runtime ≤ SLA) for a recommendation (economy and balanced). */
@@ -28,13 +42,27 @@ export interface OptimizerSettings {
    * Setpoint by its first move, made on one run, so it must be safer than later ones.
    */
   firstConfidence: number;
-  /** Informative runs after the first before the model is trusted (LEARNING → OPTIMIZING). */
+  /**
+   * SLA misses a job may spend on learning runs: learning (LEARNING → OPTIMIZING) ends once this many runs
+   * after the first recommendation failed or missed the SLA, or after `learningRuns` runs. 0 is the
+   * cautious learning phase: a fixed `cautiousLearningRuns` runs, whatever they missed.
+   */
+  learningMissBudget: number;
+  /** At most this many runs (counting the first recommendation) are learning runs while misses are budgeted. */
   learningRuns: number;
+  /** Learning runs (counting the first recommendation) of the cautious learning phase (miss budget 0). */
+  cautiousLearningRuns: number;
   /**
    * Required P(runtime ≤ SLA) of learning runs after the first recommendation: lower than `confidence` so
    * the model can learn from informative configurations, never so low that the SLA is ignored.
    */
   learningConfidence: number;
+  /**
+   * Learning has converged, and ends, when no learning candidate's expected improvement reaches this
+   * fraction of the best known cost (0: learning ends only on the budgets; a convergence stop did not
+   * improve the measured sweeps, see docs/optimizer.md).
+   */
+  learningStopGain: number;
   /** A learning run may cost at most this multiple of the best known configuration. */
   maxLearningCostMultiple: number;
   /** Hysteresis: change a working configuration only for at least this expected saving (fraction). */
@@ -53,8 +81,11 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
   firstConfidence: 0.95,
-  learningRuns: 3,
+  learningMissBudget: 0,
+  learningRuns: 8,
+  cautiousLearningRuns: 3,
   learningConfidence: 0.05,
+  learningStopGain: 0,
   maxLearningCostMultiple: 3,
   minSaving: 0.03,
   minExplorationGain: 0.0001,
@@ -79,6 +110,19 @@ export interface RecommendInput {
   currentCandidateId: string;
   slaSeconds?: number;
   bounds?: ProjectBounds;
+  /** Which candidates the service would swap for an on-demand twin, and when (only with an SLA). */
+  marketSwaps?: MarketSwaps;
+  /**
+   * Time each run is billed beyond its runtime whatever the configuration (a cluster's start-up, bootstrap
+   * and idle minutes when the platform bills them), priced at each candidate's own rate: a bigger cluster's
+   * idle minutes cost more. Observed costs include it; default 0.
+   */
+  overheadSeconds?: number;
+}
+
+/** What a candidate's run costs beyond its runtime: the job's billed overhead at the candidate's rate. */
+export function overheadCostUsd(candidate: Candidate, overheadSeconds: number): number {
+  return (candidateRateUsdPerHour(candidate) / 3600) * overheadSeconds;
 }
 
 export interface CandidateAssessment {
@@ -97,6 +141,7 @@ export interface Recommendation {
   phase: Phase;
   currentLearningIteration: number;
   totalLearningIterations: number;
+  learningBudget: LearningBudget;
   predictedRuntimeS: Range;
   predictedCostUsd: Range;
   probabilityMeetsSla: number;
@@ -108,6 +153,16 @@ export interface Recommendation {
   /** What the prediction rests on. */
   basis: RecommendationBasis;
   explanation: string;
+}
+
+/** The learning phase's risk budget, as a recommendation reports it. */
+export interface LearningBudget {
+  /** Learning runs at most, counting the first recommendation. */
+  maxRuns: number;
+  /** SLA misses learning runs may spend after the first recommendation; null: the cautious phase (no budget). */
+  missBudget: number | null;
+  /** Runs after the first recommendation that failed or missed the SLA. */
+  missesSpent: number;
 }
 
 /** The evidence behind a recommendation's probability, as the explanation states it. */
@@ -159,21 +214,28 @@ export class JobOptimizer {
     const best = bestKnown(input, slaSeconds);
     const bestKnownCost = best ? meanCost(observations, best.id) : meanCost(observations, cheapestTried.id);
     const tried = new Set(observations.map((observation) => observation.candidateId));
+    const overheadS = input.overheadSeconds ?? 0;
     const assessments = candidates.map((candidate, i): CandidateAssessment => {
       const pFail = failures[i]!;
       const ratePerSecond = candidateRateUsdPerHour(candidate) / 3600;
       const expectedRuntimeS = mixture.expectedRuntime(i);
-      // A failed run is paid for (about half a run on average) and the job must run again elsewhere.
-      const failedRunCost = ratePerSecond * expectedRuntimeS * 0.5 + bestKnownCost;
+      const overheadUsd = overheadCostUsd(candidate, overheadS);
+      // A failed run is paid for (about half a run on average, its overhead whole) and the job must run again elsewhere.
+      const failedRunCost = ratePerSecond * expectedRuntimeS * 0.5 + overheadUsd + bestKnownCost;
+      // the runtime's share of the best known cost: what this candidate's runtime must beat
+      const bestRuntimeCost = bestKnownCost - overheadUsd;
       return {
         candidate,
         index: i,
         expectedRuntimeS,
-        expectedCostUsd: (1 - pFail) * ratePerSecond * expectedRuntimeS + pFail * failedRunCost,
+        expectedCostUsd:
+          (1 - pFail) * (ratePerSecond * expectedRuntimeS + overheadUsd) + pFail * failedRunCost,
         probabilityMeetsSla: (1 - pFail) * mixture.probabilityBelow(i, slaSeconds),
         probabilityFails: pFail,
         expectedImprovementUsd:
-          (1 - pFail) * mixture.expectedImprovement(i, ratePerSecond, bestKnownCost, slaSeconds),
+          bestRuntimeCost > 0
+            ? (1 - pFail) * mixture.expectedImprovement(i, ratePerSecond, bestRuntimeCost, slaSeconds)
+            : 0,
         tried: tried.has(candidate.id),
       };
     });
@@ -193,9 +255,13 @@ export class JobOptimizer {
     const { slaSeconds, current, mixture } = assessment;
     const settings = this.settings;
     const runsAfterFirst = Math.max(0, input.observations.length - 1);
-    const learning = runsAfterFirst < settings.learningRuns;
-    const mode: DecisionMode = runsAfterFirst === 0 ? 'first' : learning ? 'exploring' : 'optimizing';
-    const choice = this.choose(assessment, input.bounds, mode);
+    const budget = learningBudgetOf(settings, input.observations, slaSeconds);
+    const withinLearningBudget =
+      runsAfterFirst < budget.maxRuns &&
+      (budget.missBudget === null || budget.missesSpent < budget.missBudget);
+    const mode: DecisionMode =
+      runsAfterFirst === 0 ? 'first' : withinLearningBudget ? 'exploring' : 'optimizing';
+    const { choice, learning } = this.choose(assessment, input, mode);
     const chosen =
       choice ?? (Number.isFinite(assessment.currentCostUsd) ? current : (assessment.bestKnown ?? current));
     const phase: Phase = learning ? 'LEARNING' : choice ? 'OPTIMIZING' : 'MONITORING';
@@ -216,16 +282,18 @@ export class JobOptimizer {
       mid: mixture.quantile(chosen.index, 0.5),
       high: mixture.quantile(chosen.index, 0.9),
     };
+    const overheadUsd = overheadCostUsd(chosen.candidate, input.overheadSeconds ?? 0);
     const costUsd: Range = {
-      low: runtimeS.low * ratePerSecond,
-      mid: runtimeS.mid * ratePerSecond,
-      high: runtimeS.high * ratePerSecond,
+      low: runtimeS.low * ratePerSecond + overheadUsd,
+      mid: runtimeS.mid * ratePerSecond + overheadUsd,
+      high: runtimeS.high * ratePerSecond + overheadUsd,
     };
     return {
       candidateId: chosen.candidate.id,
       phase,
-      currentLearningIteration: Math.min(runsAfterFirst, settings.learningRuns),
-      totalLearningIterations: settings.learningRuns,
+      currentLearningIteration: Math.min(runsAfterFirst, budget.maxRuns),
+      totalLearningIterations: budget.maxRuns,
+      learningBudget: budget,
       predictedRuntimeS: runtimeS,
       predictedCostUsd: costUsd,
       probabilityMeetsSla: chosen.probabilityMeetsSla,
@@ -244,24 +312,58 @@ export class JobOptimizer {
     };
   }
 
-  /** The decision rules; undefined means "keep the current configuration". */
+  /**
+   * The decision rules: the choice (undefined means "keep the current configuration") and whether it is a
+   * learning run. A learning run is taken only while the learning budget lasts and the model has not
+   * converged; otherwise the optimizing rules decide.
+   */
   private choose(
     assessment: Assessment,
-    bounds: ProjectBounds | undefined,
+    input: RecommendInput,
     mode: DecisionMode,
+  ): { choice: CandidateAssessment | undefined; learning: boolean } {
+    const { preference, learningConfidence, learningStopGain, maxLearningCostMultiple, minExplorationGain } =
+      this.settings;
+    const { bestKnownCostUsd } = assessment;
+    // the service swaps markets only for a project's SLA (without one there is no margin to keep)
+    const swaps = input.slaSeconds === undefined ? undefined : input.marketSwaps;
+    const allowed = assessment.assessments.filter(
+      (entry) => withinBounds(entry.candidate, input.bounds) && !swappedForTwin(entry, assessment, swaps),
+    );
+    if (mode !== 'exploring') {
+      const firstLearns = mode === 'first' && learningBudgetOf(this.settings, [], 0).maxRuns > 0;
+      return { choice: this.chooseByRules(assessment, allowed, mode), learning: firstLearns };
+    }
+    if (preference !== 'economy') {
+      return { choice: this.chooseByRules(assessment, allowed, 'optimizing'), learning: true };
+    }
+    // A learning run: the untried candidate of largest constrained expected improvement among those within
+    // the per-run risk budget (P(runtime ≤ SLA) ≥ learningConfidence) and the cost bound.
+    const learningRun = maximumBy(
+      allowed.filter(
+        (entry) =>
+          !entry.tried &&
+          entry.probabilityMeetsSla >= learningConfidence &&
+          entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
+      ),
+      (entry) => entry.expectedImprovementUsd,
+    );
+    const worthLearning =
+      learningRun &&
+      learningRun.expectedImprovementUsd >= Math.max(learningStopGain, minExplorationGain) * bestKnownCostUsd;
+    if (worthLearning) return { choice: learningRun, learning: true };
+    return { choice: this.chooseByRules(assessment, allowed, 'optimizing'), learning: false };
+  }
+
+  /** The confident rules of each preference; undefined means "keep the current configuration". */
+  private chooseByRules(
+    assessment: Assessment,
+    allowed: readonly CandidateAssessment[],
+    mode: Exclude<DecisionMode, 'exploring'>,
   ): CandidateAssessment | undefined {
-    const {
-      preference,
-      minSaving,
-      minExplorationGain,
-      confidence,
-      learningConfidence,
-      explorationConfidence,
-      maxLearningCostMultiple,
-    } = this.settings;
+    const { preference, minSaving, minExplorationGain, confidence, explorationConfidence } = this.settings;
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
-    const allowed = assessment.assessments.filter((entry) => withinBounds(entry.candidate, bounds));
-    const mustMove = !Number.isFinite(currentCostUsd) || !withinBounds(current.candidate, bounds);
+    const mustMove = !Number.isFinite(currentCostUsd) || !allowed.includes(current);
     const required = mode === 'first' ? this.settings.firstConfidence : confidence;
     const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= required);
     const switchIfWorthIt = (
@@ -301,18 +403,29 @@ export class JobOptimizer {
     const explorable =
       mode === 'first'
         ? safe.filter((entry) => entry.expectedCostUsd <= currentCostUsd)
-        : mode === 'exploring'
-          ? allowed.filter(
-              (entry) =>
-                entry.probabilityMeetsSla >= learningConfidence &&
-                entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
-            )
-          : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
+        : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
     const untried = explorable.filter((entry) => !entry.tried);
     const explore = maximumBy(untried, (entry) => entry.expectedImprovementUsd);
     if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd) return explore;
     return exploit ?? rescue(allowed, mustMove);
   }
+}
+
+/** The learning phase's limits and what of them the job's runs have used. */
+export function learningBudgetOf(
+  settings: Pick<OptimizerSettings, 'learningMissBudget' | 'learningRuns' | 'cautiousLearningRuns'>,
+  observations: readonly Observation[],
+  slaSeconds: number,
+): LearningBudget {
+  const cautious = settings.learningMissBudget <= 0;
+  return {
+    maxRuns: cautious ? settings.cautiousLearningRuns : settings.learningRuns,
+    missBudget: cautious ? null : settings.learningMissBudget,
+    // Runs after the first recommendation (index 0 is the cold start, 1 the first recommendation).
+    missesSpent: observations
+      .slice(2)
+      .filter((observation) => !observation.completed || observation.runtimeS > slaSeconds).length,
+  };
 }
 
 /** When the current configuration misses the SLA or failed and nothing is confidently safe: the likeliest to meet it. */
@@ -330,6 +443,24 @@ export interface Assessment {
   bestKnown: CandidateAssessment | undefined;
   bestKnownCostUsd: number;
   mixture: RuntimeMixture;
+}
+
+/**
+ * Whether the service would swap this candidate, chosen now, for its on-demand twin (`MarketSwaps`). The
+ * current configuration is never counted: keeping it is no new choice, and the service's own rule decides
+ * whether it moves to its twin.
+ */
+export function swappedForTwin(
+  entry: CandidateAssessment,
+  assessment: Pick<Assessment, 'assessments' | 'current'>,
+  swaps: MarketSwaps | undefined,
+): boolean {
+  if (!swaps || entry.candidate.id === assessment.current.candidate.id) return false;
+  const twinId = swaps.twins[entry.candidate.id];
+  if (twinId === undefined || !assessment.assessments.some((other) => other.candidate.id === twinId))
+    return false;
+  const p = entry.probabilityMeetsSla;
+  return p >= swaps.feasibleConfidence && p < swaps.minConfidence;
 }
 
 function withinBounds(candidate: Candidate, bounds: ProjectBounds | undefined): boolean {

@@ -14,6 +14,11 @@ export class RuntimeMixture {
     readonly labels: readonly string[] = [],
   ) {}
 
+  /** A structured clone (posted from a worker thread) with its methods back. */
+  static revive(clone: RuntimeMixture): RuntimeMixture {
+    return Object.setPrototypeOf(clone, RuntimeMixture.prototype) as RuntimeMixture;
+  }
+
   /** The components that carry the most weight, merged by label (an analog appears at several noise levels). */
   leadingComponents(count: number): Array<{ label: string; weight: number }> {
     const merged = new Map<string, number>();

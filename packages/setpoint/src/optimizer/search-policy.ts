@@ -22,6 +22,8 @@ export interface SearchChoice {
   candidateId: string;
   /** Absent for policies that make no probabilistic claim (the baselines). */
   claim?: PredictionClaim;
+  /** Whether the policy takes this run to learn (it may knowingly risk the SLA); absent for the baselines. */
+  learning?: boolean;
 }
 
 /** Chooses the configuration of the next run from the outcomes of the runs it chose so far. */

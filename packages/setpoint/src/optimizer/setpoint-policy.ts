@@ -20,6 +20,7 @@ export function setpointPolicy(
         });
         return {
           candidateId: recommendation.candidateId,
+          learning: recommendation.phase === 'LEARNING',
           claim: {
             probabilityMeetsSla: recommendation.probabilityMeetsSla,
             runtimeLowS: recommendation.predictedRuntimeS.low,

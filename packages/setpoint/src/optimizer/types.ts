@@ -20,7 +20,13 @@ export interface RunProfileFeatures {
 export interface Observation {
   candidateId: string;
   runtimeS: number;
+  /** What the run cost, its billed overhead included. */
   costUsd: number;
+  /**
+   * The part of `costUsd` billed outside the runtime (a cluster's start-up and idle minutes), which does
+   * not scale with it; absent: none.
+   */
+  overheadUsd?: number;
   completed: boolean;
   profile?: RunProfileFeatures;
 }

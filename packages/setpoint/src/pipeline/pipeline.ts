@@ -1,5 +1,6 @@
 import type { CoreJobHandlers } from '../queue/job-queue.js';
 import { orphanSweep, type SweepResult } from './orphan-sweep.js';
+import { overheadBackfill } from './overhead-backfill.js';
 import type { PipelineDependencies } from './pipeline-context.js';
 import { stallRecovery } from './stall-recovery.js';
 import { costStep } from './steps/cost-step.js';
@@ -20,6 +21,7 @@ export function createPipeline(deps: PipelineDependencies): {
   handlers: CoreJobHandlers;
   resumeStalledRuns(stalledForMs: number): Promise<number>;
   sweepOrphans(minAgeMs: number, now?: number): Promise<SweepResult>;
+  backfillRunOverhead(limit?: number): Promise<{ split: number; kept: number }>;
 } {
   return {
     handlers: {
@@ -31,5 +33,6 @@ export function createPipeline(deps: PipelineDependencies): {
     },
     resumeStalledRuns: stallRecovery(deps),
     sweepOrphans: orphanSweep(deps),
+    backfillRunOverhead: overheadBackfill(deps),
   };
 }

@@ -1,4 +1,7 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { PipelineDependencies } from './pipeline-context.js';
+
+const enqueuesPerTurn = 20;
 
 const stepFor = {
   INGESTING: 'run.ingest',
@@ -18,9 +21,12 @@ export function stallRecovery(deps: Pick<PipelineDependencies, 'runs' | 'queue' 
       Date.now() - stalledForMs,
       1000,
     );
-    for (const row of rows) {
+    for (const [i, row] of rows.entries()) {
       const kind = stepFor[row.pipeline_state as keyof typeof stepFor];
       await deps.queue.enqueue(kind, { runId: row.id }, { idempotencyKey: `${kind}:${row.id}` });
+      // a backlog is hundreds of runs waiting for their turn, each an insert that resolves at once on
+      // SQLite: the event loop answers health checks and the API between batches of them
+      if ((i + 1) % enqueuesPerTurn === 0) await nextTurn();
     }
     if (rows.length > 0) deps.logger.info({ runs: rows.length }, 'stalled runs re-queued');
     return rows.length;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database-schema.js';
 import type { DialectName } from '../store/dialect.js';
@@ -81,6 +82,10 @@ export class SqlJobQueue implements JobQueue {
       const job = await this.#claim(kinds);
       if (job) {
         await this.#run(job, handlers, options);
+        // On SQLite every statement resolves at once: a backlog of jobs without other I/O (costing,
+        // modeling) would run back to back in one turn of the event loop, health checks and HTTP
+        // answers waiting behind all of them. Each job ends its turn.
+        await nextTurn();
         continue;
       }
       await new Promise<void>((resolve) => {

@@ -5,6 +5,8 @@ import type { SetpointConfig } from '../config/schema.js';
 import { createLogger } from '../logging/logger.js';
 import type { StoreConnection } from '../store/open-database.js';
 import { buildApp } from './build-app.js';
+import { prepareOpenApiDocument } from './plugins/openapi.js';
+import { stopWithParentVariable } from './stop-with-parent.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -19,13 +21,17 @@ export interface StartServerOptions {
   withWorker: boolean;
 }
 
-/** Listens, or closes what was opened and says which port is taken (the CLI exits 2 on it). */
+/**
+ * Listens once the app is ready (the OpenAPI document built, see `prepareOpenApiDocument`), or closes
+ * what was opened and says which port is taken (the CLI exits 2 on it).
+ */
 export async function listenOrExplain(
   app: FastifyInstance,
   address: { host: string; port: number },
   closeServices: () => Promise<void>,
 ): Promise<void> {
   try {
+    await prepareOpenApiDocument(app);
     await app.listen({ host: address.host, port: address.port });
   } catch (error) {
     await app.close().then(closeServices);
@@ -66,15 +72,25 @@ export async function startServer(
   return { app, store: services.store, services, url: `http://${config.host}:${port}`, stop };
 }
 
-/** Resolves after SIGINT/SIGTERM once `stop` has drained work and closed the database. */
+/**
+ * Resolves after SIGINT/SIGTERM once `stop` has drained work and closed the database. A process its
+ * launcher started with an IPC channel and SETPOINT_STOP_WITH_PARENT=1 (`setpoint demo`, see
+ * `runWithBoundedMalloc`) also stops when the channel closes: its launcher is gone.
+ */
 export function stopOnSignals(target: { stop(): Promise<void> }): Promise<void> {
   return new Promise((resolve) => {
     const onSignal = () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      process.off('disconnect', onSignal);
       void target.stop().then(resolve);
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    if (process.channel && process.env[stopWithParentVariable] === '1') {
+      process.on('disconnect', onSignal);
+      // the channel alone must not keep the process alive once it has stopped
+      process.channel.unref();
+    }
   });
 }

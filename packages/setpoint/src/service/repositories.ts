@@ -9,6 +9,7 @@ import { createOrganizationSettingsRepository } from './organization/organizatio
 import { createProjectRepository } from './projects/project-repository.js';
 import { createRecommendationRepository } from './recommendations/recommendation-repository.js';
 import { createRunRepository } from './runs/run-repository.js';
+import { createRunRetentionRepository } from './runs/run-retention-repository.js';
 import { createWorkspaceRepository } from './workspaces/workspace-repository.js';
 
 /** Every core repository over one database: the only code that builds queries on the core's tables. */
@@ -23,6 +24,7 @@ export function createRepositories(db: Kysely<Database>) {
     projects: createProjectRepository(db),
     recommendations: createRecommendationRepository(db),
     runs: createRunRepository(db),
+    runRetention: createRunRetentionRepository(db),
     workspaces: createWorkspaceRepository(db),
   };
 }

@@ -81,6 +81,8 @@ export interface RecommendationsTable {
   /** JSON: the structured decision (see `RecommendationDecision`); null for older recommendations. */
   decision: string | null;
   based_on_run_id: string | null;
+  /** When run retention deleted the run this was based on (`based_on_run_id` is then null). */
+  based_on_run_pruned_at: number | null;
   error: string | null;
   requested_by: string;
   apply_requested_at: number | null;
@@ -165,6 +167,9 @@ export interface AlertDestinationsTable {
   max_per_hour: number;
   created_at: number;
   created_by: string;
+  /** The last edit (migration 0080); null until the destination is first changed. */
+  updated_at: Generated<number | null>;
+  updated_by: Generated<string | null>;
 }
 
 export interface AlertRulesTable {

@@ -3,6 +3,7 @@ import type {
   AlertRuleResource as Rule,
 } from '@setpoint/api-contract';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'react-router';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
@@ -49,19 +50,25 @@ function conditionOf(rule: Rule): string {
   return '—';
 }
 
-/** Alert rules for the organization or one project: add, edit, turn on or off, delete. */
+/**
+ * Alert rules for the organization or one project: add, edit, turn on or off, delete. With `project`
+ * (on a project's page) it lists the rules that cover that project; new rules are scoped to it and
+ * the organization-wide ones are shown but changed on the Notifications page.
+ */
 export function RulesSection({
   rules,
   destinations,
   projects,
   canEdit,
   onChanged,
+  project,
 }: {
   rules: Rule[];
   destinations: Destination[];
   projects: Array<{ id: string; name: string }>;
   canEdit: boolean;
   onChanged(): void;
+  project?: { id: string; name: string };
 }) {
   const [editing, setEditing] = useState<{ id: string | null; form: RuleForm } | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -84,7 +91,7 @@ export function RulesSection({
     setEditing({
       id: null,
       form: {
-        projectId: everyProject,
+        projectId: project?.id ?? everyProject,
         event: 'sla_missed',
         destinationId: destinations[0]?.id ?? '',
         thresholdPct: '20',
@@ -118,11 +125,25 @@ export function RulesSection({
   };
 
   const form = editing?.form;
+  /** On a project's page only its own rules are changed there; organization-wide ones are shown. */
+  const editable = (rule: Rule) => canEdit && (project === undefined || rule.project_id === project.id);
   return (
     <section className="card" aria-labelledby="rules-title">
       <h2 id="rules-title" className="section-title">
-        Alert rules
+        {project ? `Alert rules that cover ${project.name}` : 'Alert rules'}
       </h2>
+      {project && (
+        <p className="muted">
+          Rules for every project apply here too; change those on the{' '}
+          <Link to="/notifications">Notifications</Link> page.
+        </p>
+      )}
+      {destinations.length === 0 && canEdit && (
+        <p className="muted">
+          Add a destination on the <Link to="/notifications">Notifications</Link> page first: rules send to
+          one.
+        </p>
+      )}
       {rules.length === 0 ? (
         <p className="muted">No rules yet.</p>
       ) : (
@@ -149,7 +170,12 @@ export function RulesSection({
                 <td>{conditionOf(rule)}</td>
                 <td>{destinationName.get(rule.destination_id) ?? rule.destination_id}</td>
                 <td>{rule.enabled ? 'On' : 'Off'}</td>
-                {canEdit && (
+                {canEdit && !editable(rule) && (
+                  <td>
+                    <small className="muted">Organization-wide</small>
+                  </td>
+                )}
+                {editable(rule) && (
                   <td>
                     <div className="row-actions">
                       <button type="button" onClick={() => setEditing({ id: rule.id, form: formOf(rule) })}>
@@ -194,13 +220,13 @@ export function RulesSection({
             <span>Scope</span>
             <select
               value={form.projectId}
-              disabled={editing.id !== null}
+              disabled={editing.id !== null || project !== undefined}
               onChange={(e) => update({ projectId: e.target.value })}
             >
-              <option value={everyProject}>Every project</option>
-              {projects.map((project) => (
-                <option key={project.id} value={project.id}>
-                  {project.name}
+              {project === undefined && <option value={everyProject}>Every project</option>}
+              {(project ? [project] : projects).map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.name}
                 </option>
               ))}
             </select>

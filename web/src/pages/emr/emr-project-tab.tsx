@@ -7,9 +7,11 @@ import {
   emrEndpoints,
 } from '../../api/emr-endpoints.js';
 import { useApi } from '../../api/use-api.js';
+import { AutoApplyPaused } from '../../components/auto-apply-paused.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { LoadView } from '../../components/load-view.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
+import { formatRunCostSplit, runCostSplit } from '../../lib/run-cost.js';
 import { useSession } from '../../shell/session.js';
 import { DecisionSummary } from '../project/decision-summary.js';
 import type { ProjectData } from '../project/project-data.js';
@@ -96,12 +98,19 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
               <th>Started</th>
               <th className="num">Runtime</th>
               <th className="num">Cost</th>
+              <th
+                className="num"
+                title="Billed outside the Spark application: provisioning, bootstrap, idle time and termination"
+              >
+                Of which overhead
+              </th>
               <th>Status</th>
             </tr>
           </thead>
           <tbody>
             {[...data.runs].reverse().map((run) => {
               const { clusterId, stepId } = stepOf(run);
+              const split = runCostSplit(run.cost);
               return (
                 <tr key={run.id}>
                   <td>
@@ -117,6 +126,11 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
                       : '—'}
                   </td>
                   <td className="num">{run.cost ? formatUsd(run.cost.total_usd) : '—'}</td>
+                  <td className="num" title={split ? formatRunCostSplit(split) : undefined}>
+                    {split
+                      ? `${formatUsd(split.overheadUsd)} · ${formatMinutes(split.overheadMinutes)}`
+                      : '—'}
+                  </td>
                   <td>
                     {run.status ?? run.pipeline_state}
                     {run.error && <div className="muted small">{run.error}</div>}
@@ -187,26 +201,16 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
         {(answer) => (
           <>
             {answer.auto_apply_paused && (
-              <div className="notice notice-error" role="status" data-testid="emr-auto-apply-paused">
-                <span>Auto-apply is paused{answer.pause_reason ? `: ${answer.pause_reason}` : ''}.</span>{' '}
-                {canChange && (
-                  <button
-                    type="button"
-                    className="link-button"
-                    onClick={async () => {
-                      try {
-                        await emrEndpoints.resumeAutoApply(projectId);
-                        setNotice('Auto-apply resumed: the next ready recommendation is applied.');
-                      } catch (error) {
-                        setNotice(messageOf(error));
-                      }
-                      history.reload();
-                    }}
-                  >
-                    Resume auto-apply
-                  </button>
-                )}
-              </div>
+              <AutoApplyPaused
+                reason={answer.pause_reason}
+                canResume={canChange}
+                resume={() => emrEndpoints.resumeAutoApply(projectId)}
+                onOutcome={(message) => {
+                  setNotice(message);
+                  history.reload();
+                }}
+                testId="emr-auto-apply-paused"
+              />
             )}
             {answer.items.length === 0 ? (
               <p className="muted" data-testid="emr-nothing-applied">

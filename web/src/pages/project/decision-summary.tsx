@@ -17,6 +17,12 @@ export function DecisionSummary({ decision }: { decision: Decision }) {
       <dd data-testid="decision-sla" className={infeasible ? 'diff-old' : undefined}>
         {decision.sla_text}
       </dd>
+      {decision.learning_text && (
+        <>
+          <dt>Learning</dt>
+          <dd data-testid="decision-learning">{decision.learning_text}</dd>
+        </>
+      )}
       <dt>Based on</dt>
       <dd data-testid="decision-basis">{decision.basis_text}</dd>
       {decision.notes.length > 0 && (

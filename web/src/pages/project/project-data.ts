@@ -18,6 +18,8 @@ export interface ProjectData {
   recommendations: Recommendation[] | null;
   /** Clusters written into the job, oldest first; null when the server keeps no such history. */
   appliedConfigs: AppliedConfig[] | null;
+  /** Why auto-apply is paused (a revert, an edit outside Setpoint); null when it is not. */
+  autoApplyPause: { reason: string | null } | null;
   /** DBU cost estimated and billed per run, by run id; empty when the workspace reads no system tables. */
   billing: Map<string, RunBilling>;
   /** The platform of the project's workspace (its platform tabs); null without a workspace. */
@@ -47,7 +49,7 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
       throw error;
     }),
     endpoints.appliedConfigs(id).then(
-      (answer) => answer.items,
+      (answer) => answer,
       // The history is a nicety: the tab falls back to what the recommendations say was applied.
       (error: unknown) => {
         if (error instanceof ApiError && error.status >= 400 && error.status < 500) return null;
@@ -68,7 +70,8 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
     recommendations: recommendations
       ? [...recommendations].sort((a, b) => b.created_at - a.created_at)
       : null,
-    appliedConfigs,
+    appliedConfigs: appliedConfigs?.items ?? null,
+    autoApplyPause: appliedConfigs?.auto_apply_paused ? { reason: appliedConfigs.pause_reason } : null,
     billing: new Map(billing.map((row) => [row.run_id, row])),
     platform,
   };

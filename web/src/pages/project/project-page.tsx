@@ -6,6 +6,7 @@ import { useApi } from '../../api/use-api.js';
 import { LoadView } from '../../components/load-view.js';
 import { PhaseBadge } from '../../components/phase-badge.js';
 import { emrProjectTab } from '../emr/emr-project-tab.js';
+import { AlertsTab } from './alerts-tab.js';
 import { MetricsTab } from './metrics-tab.js';
 import { loadProjectData, type ProjectData } from './project-data.js';
 import { RecommendationTab } from './recommendation-tab.js';
@@ -21,6 +22,7 @@ const tabs = [
   { id: 'recommendation', label: 'Recommendation' },
   { id: 'runs', label: 'Runs' },
   { id: 'settings', label: 'Settings' },
+  { id: 'alerts', label: 'Alerts' },
 ] as const;
 
 /** Tabs a platform adds to its projects' pages, shown when the project's workspace is of that platform. */
@@ -118,6 +120,7 @@ function ProjectView({
         {active === 'recommendation' && <RecommendationTab data={data} reload={reload} />}
         {active === 'runs' && <RunsTab data={data} />}
         {active === 'settings' && <SettingsTab project={project} onSaved={replaceProject} />}
+        {active === 'alerts' && <AlertsTab project={project} />}
         {PlatformTab && <PlatformTab data={data} reload={reload} />}
       </section>
     </>

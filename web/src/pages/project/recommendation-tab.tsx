@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
+import { AutoApplyPaused } from '../../components/auto-apply-paused.js';
 import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { NotAvailable } from '../../components/load-view.js';
@@ -209,6 +210,18 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         <p className="notice" role="status">
           {notice}
         </p>
+      )}
+      {data.autoApplyPause && (
+        <AutoApplyPaused
+          reason={data.autoApplyPause.reason}
+          canResume={canChange}
+          resume={() => endpoints.resumeAutoApply(data.project.id)}
+          onOutcome={(message) => {
+            setNotice(message);
+            reload();
+          }}
+          testId="auto-apply-paused"
+        />
       )}
       <div className="rec-header">
         <h2 className="section-title">Latest recommendation</h2>

@@ -7,6 +7,7 @@ import { clusterLabel } from '../../api/insight-runs.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { Missing, ValueOr } from '../../components/missing.js';
 import { formatBytes, formatDateTime, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import { formatRunCostSplit, runCostSplit } from '../../lib/run-cost.js';
 import type { ProjectData } from './project-data.js';
 
 type DetailLoad =
@@ -75,7 +76,7 @@ export function RunsTab({ data }: { data: ProjectData }) {
       <tbody>
         {runs.map((run) => (
           <Fragment key={run.id}>
-            <tr className="clickable">
+            <tr className="clickable" data-run-id={run.id}>
               <td>
                 <button
                   type="button"
@@ -127,6 +128,7 @@ export function RunsTab({ data }: { data: ProjectData }) {
 /** The run's analysis report, as `setpoint analyze` prints it. */
 function RunAnalysis({ detail }: { detail: RunDetail }) {
   const profile = detail.profile_summary;
+  const split = runCostSplit(detail.cost);
   return (
     <div className="analysis" data-testid="run-analysis">
       {detail.error && <ErrorNotice message={`Processing failed: ${detail.error}`} />}
@@ -167,6 +169,12 @@ function RunAnalysis({ detail }: { detail: RunDetail }) {
                     .join(' · ')
                 : '—'}
             </dd>
+            {split && (
+              <>
+                <dt>Cost split</dt>
+                <dd data-testid="run-cost-split">{formatRunCostSplit(split)}</dd>
+              </>
+            )}
           </dl>
           <h3 className="section-title">Findings</h3>
           {profile.findings.length === 0 ? (

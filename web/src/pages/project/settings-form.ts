@@ -13,6 +13,7 @@ const defaults: ProjectSettings = {
   forceOnDemandDriver: true,
   optimizationWindow: null,
   photonAllowed: true,
+  learningMissBudget: 3,
 };
 
 export interface Form {
@@ -27,6 +28,7 @@ export interface Form {
   spotPolicy: ProjectSettings['spotPolicy'];
   forceOnDemandDriver: boolean;
   photonAllowed: boolean;
+  learningMissBudget: string;
   windowCron: string;
   windowMinutes: string;
 }
@@ -45,6 +47,7 @@ export function toForm(settings: Partial<ProjectSettings>): Form {
     spotPolicy: s.spotPolicy,
     forceOnDemandDriver: s.forceOnDemandDriver,
     photonAllowed: s.photonAllowed,
+    learningMissBudget: String(s.learningMissBudget),
     windowCron: s.optimizationWindow?.cron ?? '',
     windowMinutes: s.optimizationWindow ? String(s.optimizationWindow.durationMinutes) : '',
   };
@@ -68,6 +71,9 @@ export function toSettings(form: Form): { settings: ProjectSettings } | { proble
   if (!Number.isInteger(maxWorkers) || maxWorkers < 1)
     return { problem: 'Maximum workers must be a whole number, 1 or more.' };
   if (minWorkers > maxWorkers) return { problem: 'Minimum workers must not exceed maximum workers.' };
+  const learningMissBudget = Number(form.learningMissBudget);
+  if (!Number.isInteger(learningMissBudget) || learningMissBudget < 0 || learningMissBudget > 7)
+    return { problem: 'The learning SLA-miss budget must be a whole number from 0 to 7.' };
   const hasWindow = form.windowCron.trim() !== '' || form.windowMinutes.trim() !== '';
   const windowMinutes = Number(form.windowMinutes);
   if (
@@ -91,6 +97,7 @@ export function toSettings(form: Form): { settings: ProjectSettings } | { proble
       spotPolicy: form.spotPolicy,
       forceOnDemandDriver: form.forceOnDemandDriver,
       photonAllowed: form.photonAllowed,
+      learningMissBudget,
       optimizationWindow: hasWindow ? { cron: form.windowCron.trim(), durationMinutes: windowMinutes } : null,
     },
   };

@@ -163,6 +163,22 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
           />
           Photon may be recommended
         </label>
+        <label className="field">
+          Learning: SLA misses allowed
+          <input
+            type="number"
+            min={0}
+            max={7}
+            step={1}
+            data-testid="learning-miss-budget"
+            value={form.learningMissBudget}
+            onChange={(event) => set('learningMissBudget', event.target.value)}
+          />
+          <small>
+            Runs after the first recommendation may miss the SLA this many times while Setpoint learns (up to
+            8 learning runs); 0 keeps learning cautious (2 learning runs).
+          </small>
+        </label>
       </fieldset>
       <fieldset disabled={disabled}>
         <legend>Optimization window</legend>

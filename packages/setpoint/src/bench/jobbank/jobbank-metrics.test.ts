@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectRun } from '../../demo/closed-loop-driver.js';
+import { learningRunsFor } from '../../service/recommendations/learning.js';
 import { type JobBankProject, jobBankMetrics, percentile, predictionErrors } from './jobbank-metrics.js';
 
 function run(
@@ -7,6 +8,7 @@ function run(
   runtimeMinutes: number,
   recommendationId: string | null = null,
   status = 'SUCCESS',
+  learning: boolean | null = null,
 ) {
   return {
     id: `run_${costUsd}_${runtimeMinutes}`,
@@ -17,11 +19,18 @@ function run(
     pipelineState: 'DONE',
     endedAt: 0,
     recommendationId,
+    learning,
   } satisfies ProjectRun;
 }
 
-function project(job: string, runs: ProjectRun[], predicted: Record<string, number> = {}): JobBankProject {
+function project(
+  job: string,
+  runs: ProjectRun[],
+  predicted: Record<string, number> = {},
+  platform: JobBankProject['platform'] = 'databricks',
+): JobBankProject {
   return {
+    platform,
     job,
     project: job,
     seed: 1,
@@ -59,10 +68,83 @@ describe('Job Bank metrics', () => {
     expect(metrics.afterLearning.slaMetShare).toBe(0.5);
     expect(metrics.afterLearning.failureRate).toBe(0.25);
     expect(metrics.afterLearning.medianSaving).toBeCloseTo(0.35, 10);
-    expect(metrics.perJob.a).toEqual({ medianSaving: expect.closeTo(0.5, 10), slaMetShare: 0.5 });
+    expect(metrics.perJob.a).toEqual({
+      platform: 'databricks',
+      medianSaving: expect.closeTo(0.5, 10),
+      slaMetShare: 0.5,
+    });
     expect(metrics.perJob.b?.slaMetShare).toBe(0.5);
     expect(metrics.operations.webhookToRecommendation).toEqual({ samples: 3, p50Ms: 200, p95Ms: 300 });
     expect(metrics.operations.reverts).toBe(2);
+  });
+
+  it('keeps the saving and SLA figures of each platform apart and names the platform of each job', () => {
+    const learning = [run(10, 5), run(9, 5), run(8, 5), run(8, 5)];
+    const metrics = jobBankMetrics(
+      [
+        project('etl', [...learning, run(5, 9), run(5, 9)]),
+        project('sort', [...learning, run(9, 12), run(9, 12)], {}, 'emr'),
+        project('join', [...learning, run(7, 8), run(7, 11)], {}, 'emr'),
+      ],
+      noOperations,
+    );
+
+    expect(metrics.perPlatform.databricks).toEqual({
+      projects: 1,
+      medianSaving: expect.closeTo(0.5, 10),
+      slaMetShare: 1,
+    });
+    // EMR: savings 10% and 30% (median 20%); SLA met 1 of 4 runs after learning
+    expect(metrics.perPlatform.emr).toEqual({
+      projects: 2,
+      medianSaving: expect.closeTo(0.2, 10),
+      slaMetShare: 0.25,
+    });
+    expect(metrics.perJob.sort?.platform).toBe('emr');
+    expect(metrics.afterLearning.slaMetShare).toBe(0.5);
+  });
+
+  it('counts as after learning only runs a non-learning recommendation configured', () => {
+    // SLA 10 min; a budget of 3 lets learning run to run 6, and learning runs 5 and 6 missed the SLA
+    const learningTo = (lastLearningRun: number) =>
+      [5, 6, 7, 8, 12, 13, 9, 9, 11, 8].map((minutes, index) =>
+        run(
+          10 - index / 2,
+          minutes,
+          index === 0 ? null : `rec_${index}`,
+          'SUCCESS',
+          index === 0 ? null : index + 1 <= lastLearningRun,
+        ),
+      );
+    const toRun6 = jobBankMetrics([project('a', learningTo(6))], noOperations);
+    const toRun4 = jobBankMetrics([project('a', learningTo(4))], noOperations);
+
+    expect(toRun6.afterLearning).toMatchObject({ runs: 4, slaMetShare: 0.75 });
+    expect(toRun6.perJob.a?.slaMetShare).toBe(0.75);
+    expect(toRun4.afterLearning).toMatchObject({ runs: 6, slaMetShare: 0.5 });
+  });
+
+  it('gives the fixed-count figures where learning lasts the default count', () => {
+    const marked = (learning: (index: number) => boolean | null) => [
+      project(
+        'a',
+        [5, 6, 7, 8, 12, 9, 11].map((minutes, index) =>
+          run(10 - index, minutes, index === 0 ? null : `rec_${index}`, 'SUCCESS', learning(index)),
+        ),
+      ),
+    ];
+    const byRecommendation = jobBankMetrics(
+      marked((index) => (index === 0 ? null : index < learningRunsFor(0) + 1)),
+      noOperations,
+    );
+
+    expect(byRecommendation).toEqual(
+      jobBankMetrics(
+        marked(() => null),
+        noOperations,
+      ),
+    );
+    expect(byRecommendation.afterLearning).toMatchObject({ runs: 3, slaMetShare: expect.closeTo(1 / 3, 10) });
   });
 
   it('has no figures where nothing was observed', () => {

@@ -1,9 +1,10 @@
 import { median } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from '../../demo/closed-loop-driver.js';
-import { learningRunCount, summarizeProject } from '../../demo/loop-summary.js';
+import { runsAfterLearning, summarizeProject } from '../../demo/loop-summary.js';
 
 /** One project of one cold start, as the Job Bank observed it through the service. */
 export interface JobBankProject {
+  platform: 'databricks' | 'emr';
   job: string;
   project: string;
   seed: number;
@@ -50,19 +51,30 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
     project,
     summary: summarizeProject(project.project, project.runs, project.slaMinutes, project.phase),
   }));
-  const afterLearning = projects.flatMap((project) => project.runs.slice(learningRunCount));
+  const afterLearning = projects.flatMap((project) => runsAfterLearning(project.runs));
   const slaMet = summaries.reduce((sum, { summary }) => sum + summary.slaMetLastRuns.met, 0);
   const errors = projects.flatMap(predictionErrors);
-  const perJob: Record<string, { medianSaving: number | null; slaMetShare: number | null }> = {};
-  for (const job of new Set(projects.map((project) => project.job))) {
-    const ofJob = summaries.filter(({ project }) => project.job === job).map(({ summary }) => summary);
-    perJob[job] = {
-      medianSaving: median(ofJob.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
+  const figuresOf = (group: typeof summaries) => {
+    const ofGroup = group.map(({ summary }) => summary);
+    return {
+      medianSaving: median(ofGroup.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
       slaMetShare: share(
-        ofJob.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),
-        ofJob.reduce((sum, summary) => sum + summary.slaMetLastRuns.of, 0),
+        ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),
+        ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.of, 0),
       ),
     };
+  };
+  const perJob: Record<string, { platform: JobBankProject['platform'] } & ReturnType<typeof figuresOf>> = {};
+  for (const job of new Set(projects.map((project) => project.job))) {
+    const ofJob = summaries.filter(({ project }) => project.job === job);
+    perJob[job] = { platform: ofJob[0]?.project.platform ?? 'databricks', ...figuresOf(ofJob) };
+  }
+  const perPlatform: Partial<
+    Record<JobBankProject['platform'], { projects: number } & ReturnType<typeof figuresOf>>
+  > = {};
+  for (const platform of new Set(projects.map((project) => project.platform))) {
+    const ofPlatform = summaries.filter(({ project }) => project.platform === platform);
+    perPlatform[platform] = { projects: ofPlatform.length, ...figuresOf(ofPlatform) };
   }
   return {
     projects: projects.length,
@@ -94,6 +106,7 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
       reverts: operations.reverts,
     },
     perJob,
+    perPlatform,
   };
 }
 

@@ -2,8 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from '@setpoint/foundation/statistics';
-import { type ClosedLoop, startClosedLoop } from '../../demo/closed-loop-driver.js';
+import {
+  type ClosedLoop,
+  type ImportedProjectSettings,
+  startClosedLoop,
+} from '../../demo/closed-loop-driver.js';
 import { databricksIntegrationOf } from '../../platforms/databricks/databricks-platform.js';
+import { emrIntegrationOf } from '../../platforms/emr/emr-platform.js';
 import {
   type JobBankMetrics,
   type JobBankOperations,
@@ -18,6 +23,10 @@ export interface JobBankOptions {
   firstSeed?: number;
   /** System tables only: no cluster log delivery, runs profiled from the node timeline. */
   agentless?: boolean;
+  /** Settings every imported project is given (preference, learning-run miss budget; else the defaults). */
+  projectSettings?: ImportedProjectSettings;
+  /** Also an EMR account with recurring workloads on transient clusters, imported like the jobs. */
+  emr?: boolean;
   log?: (line: string) => void;
 }
 
@@ -26,6 +35,10 @@ export interface BillingFigures {
   runs: number;
   /** median |estimated − billed| / billed DBU cost per run. */
   medianAbsError: number | null;
+  /** The same over the runs estimated with a launch delay learned from earlier bills. */
+  learned: { runs: number; medianAbsError: number | null };
+  /** The launch delay each seed's workspace learned by the end (null: none used). */
+  launchDelaysMs: Array<number | null>;
   restatedRuns: number;
   /** Statements and wall time to read one run through system tables (nodes, cluster and timeline, bill). */
   collection: { statements: number; wallMs: number } | null;
@@ -43,26 +56,39 @@ async function useSystemTables(loop: ClosedLoop): Promise<void> {
   await integration.store.saveWorkspaceLink(loop.workspaceId, { sqlWarehouseId: warehouseId });
 }
 
-/**
- * After the rounds: moves the emulated clock past the billing lag and every restatement, reconciles
- * each run's estimate with system.billing.usage, and times the collection of one run.
- */
 /** Past the emulator's default billing lag (2 h) and restatement delay (6 h). */
 const settleBillingMs = 12 * 3_600_000;
 
+/**
+ * Between rounds, as for a daily job: the emulated clock moves past the billing lag and every
+ * restatement, and the round's estimates are reconciled with system.billing.usage (which is also when
+ * the workspace's launch delay is learned again).
+ */
+async function settleBilling(loop: ClosedLoop, settleMs: number): Promise<void> {
+  loop.emulator.context.clock.advance(settleMs);
+  await databricksIntegrationOf(loop.server.services).reconcileBilling(loop.workspaceId);
+}
+
+/** After the rounds: each run's estimate against its bill, and the collection of one run timed. */
 async function billingFigures(
   loop: ClosedLoop,
   settleMs: number,
-): Promise<BillingFigures & { errors: number[] }> {
+): Promise<
+  Omit<BillingFigures, 'launchDelaysMs'> & {
+    errors: number[];
+    learnedErrors: number[];
+    launchDelayMs: number | null;
+  }
+> {
   const integration = databricksIntegrationOf(loop.server.services);
-  loop.emulator.context.clock.advance(settleMs);
-  await integration.reconcileBilling(loop.workspaceId);
+  await settleBilling(loop, settleMs);
   const rows = (await integration.store.allBilling()).filter(
     (row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0,
   );
-  const errors = rows.map(
-    (row) => Math.abs(row.estimated_dbu_usd - (row.billed_dbu_usd ?? 0)) / (row.billed_dbu_usd ?? 1),
-  );
+  const errorOf = (row: (typeof rows)[number]) =>
+    Math.abs(row.estimated_dbu_usd - (row.billed_dbu_usd ?? 0)) / (row.billed_dbu_usd ?? 1);
+  const errors = rows.map(errorOf);
+  const learnedErrors = rows.filter((row) => row.launch_delay_ms !== null).map(errorOf);
   const sample = rows[0];
   let collection: BillingFigures['collection'] = null;
   const reader = await integration.systemTablesFor(loop.workspaceId);
@@ -78,6 +104,9 @@ async function billingFigures(
     runs: rows.length,
     medianAbsError: median(errors),
     errors,
+    learned: { runs: learnedErrors.length, medianAbsError: median(learnedErrors) },
+    learnedErrors,
+    launchDelayMs: (await integration.store.launchDelay(loop.workspaceId))?.launch_delay_ms ?? null,
     restatedRuns: rows.filter((row) => row.restated === 1).length,
     collection,
   };
@@ -86,8 +115,12 @@ async function billingFigures(
 export interface JobBankResult {
   /** Collected through system tables only (no event logs). */
   agentless: boolean;
+  /** EMR workloads ran beside the Databricks jobs (`metrics.perPlatform` separates them). */
+  emr: boolean;
   runsPerJob: number;
   seeds: number[];
+  /** The settings every project was imported with besides auto-apply ({} = the project defaults). */
+  projectSettings: ImportedProjectSettings;
   jobs: number;
   wallSeconds: number;
   metrics: JobBankMetrics;
@@ -107,6 +140,7 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
         if (mid) predictedRuntimeMinutes.set(recommendation.id, mid);
       }
       projects.push({
+        platform: job.platform,
         job: job.name,
         project: project.name,
         seed,
@@ -137,7 +171,13 @@ async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
   const webhookToRecommendationMs: number[] = [];
   let incompleteRuns = 0;
   let reverts = 0;
-  for (const projectId of loop.jobs.flatMap((job) => job.projectIds)) {
+  const historyOf = {
+    databricks: (projectId: string) => databricks.store.appliedConfigs(projectId),
+    emr: (projectId: string) => emrIntegrationOf(services).applier.history(projectId),
+  };
+  for (const { platform, projectId } of loop.jobs.flatMap((job) =>
+    job.projectIds.map((projectId) => ({ platform: job.platform, projectId })),
+  )) {
     const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items;
     incompleteRuns += runs.filter((run) => run.status === 'INCOMPLETE').length;
     const externalIdOf = new Map(runs.map((run) => [run.id, run.externalRunId]));
@@ -146,13 +186,13 @@ async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
       const received = receivedAt.get(externalIdOf.get(recommendation.basedOnRunId) ?? '');
       if (received !== undefined) webhookToRecommendationMs.push(recommendation.updatedAt - received);
     }
-    reverts += (await databricks.store.appliedConfigs(projectId)).filter(
-      (config) => config.kind === 'revert',
-    ).length;
+    reverts += (await historyOf[platform](projectId)).filter((config) => config.kind === 'revert').length;
   }
   return {
     webhookToRecommendationMs,
-    collectionFailures: await services.parkedJobs.count('databricks.collect'),
+    collectionFailures:
+      (await services.parkedJobs.count('databricks.collect')) +
+      (await services.parkedJobs.count('emr.collect')),
     incompleteRuns,
     reverts,
   };
@@ -176,8 +216,16 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     reverts: 0,
   };
   let jobs = 0;
-  const billing: BillingFigures = { runs: 0, medianAbsError: null, restatedRuns: 0, collection: null };
+  const billing: BillingFigures = {
+    runs: 0,
+    medianAbsError: null,
+    learned: { runs: 0, medianAbsError: null },
+    launchDelaysMs: [],
+    restatedRuns: 0,
+    collection: null,
+  };
   const billingErrors: number[] = [];
+  const learnedErrors: number[] = [];
   for (const seed of seeds) {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-jobbank-'));
     const loop = await startClosedLoop({
@@ -186,6 +234,8 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       seed,
       randomColdStart: true,
       agentless: options.agentless ?? false,
+      emr: options.emr ?? false,
+      ...(options.projectSettings ? { projectSettings: options.projectSettings } : {}),
       env: { SETPOINT_LOG_LEVEL: 'silent' },
     });
     try {
@@ -193,6 +243,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       if (!options.agentless) await useSystemTables(loop);
       for (let round = 1; round <= options.runs; round += 1) {
         await loop.round();
+        await settleBilling(loop, settleBillingMs);
         log(`seed ${seed}: round ${round}/${options.runs} done`);
       }
       projects.push(...(await observeProjects(loop, seed)));
@@ -205,6 +256,8 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       billing.runs += figures.runs;
       billing.restatedRuns += figures.restatedRuns;
       billingErrors.push(...figures.errors);
+      learnedErrors.push(...figures.learnedErrors);
+      billing.launchDelaysMs.push(figures.launchDelayMs);
       billing.collection = figures.collection ?? billing.collection;
     } finally {
       await loop.close();
@@ -213,11 +266,17 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
   }
   return {
     agentless: options.agentless ?? false,
+    emr: options.emr ?? false,
     runsPerJob: options.runs,
     seeds,
+    projectSettings: options.projectSettings ?? {},
     jobs,
     wallSeconds: (performance.now() - started) / 1000,
     metrics: jobBankMetrics(projects, operations),
-    billing: { ...billing, medianAbsError: median(billingErrors) },
+    billing: {
+      ...billing,
+      medianAbsError: median(billingErrors),
+      learned: { runs: learnedErrors.length, medianAbsError: median(learnedErrors) },
+    },
   };
 }

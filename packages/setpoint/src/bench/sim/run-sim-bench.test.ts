@@ -23,6 +23,8 @@ describe('simulated Job Bank', () => {
     expect(cold.costUsd).toBeCloseTo(cold.coldCostUsd, 9);
     expect(recommended.every((record) => record.predictedRuntimeS !== null)).toBe(true);
     expect(recommended[0]?.phase).toBe('LEARNING');
+    expect(cold.learning).toBeNull();
+    expect(recommended[0]?.learning).toBe(true);
     // The loop moved off the cold-start cluster and the event log engine measured each run.
     expect(
       recommended.some((record) => record.nodeType !== cold.nodeType || record.workers !== cold.workers),
@@ -30,7 +32,7 @@ describe('simulated Job Bank', () => {
     expect(first.records.every((record) => record.runtimeS > 0 && record.costUsd > 0)).toBe(true);
   });
 
-  it('summarizes only runs after LEARNING into the SLA and saving figures', () => {
+  it('summarizes only runs a non-learning recommendation configured into the SLA and saving figures', () => {
     const record = (
       runIndex: number,
       phase: SimRunRecord['phase'],
@@ -41,6 +43,7 @@ describe('simulated Job Bank', () => {
       seed: 1,
       runIndex,
       phase,
+      learning: phase === null ? null : phase === 'LEARNING',
       nodeType: 'm5.xlarge',
       workers: 4,
       photon: false,
@@ -68,6 +71,13 @@ describe('simulated Job Bank', () => {
     expect(result.afterLearning.runs).toBe(2);
     expect(result.afterLearning.slaMetShare).toBe(0.5);
     expect(result.afterLearning.medianSaving).toBeCloseTo(0.45, 6);
+    // a learning run past the default learning count (a project SLA-miss budget) stays out
+    const longLearning = summarize(
+      [record(0, null, 10, 80), record(5, 'LEARNING', 20, 150), record(6, 'OPTIMIZING', 6, 90)],
+      1,
+      { runs: 7, seeds: 1, slaFactor: 1.25 },
+    );
+    expect(longLearning.afterLearning).toMatchObject({ runs: 1, slaMetShare: 1 });
     expect(result.oneShot.shareCheaper).toBe(0);
     expect(result.prediction.medianAbsError).toBeCloseTo(0.1818, 3);
     // only run 3 had three earlier runs on its configuration: |90 − 110| / 110 and |5.5 − 5| / 5

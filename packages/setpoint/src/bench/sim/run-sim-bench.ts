@@ -18,6 +18,7 @@ import { shippedCatalog } from '../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog, type PriceCatalog } from '../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../pricing/schema.js';
 import { sharedFleetPriorSource } from '../../service/recommendations/fleet-prior-source.js';
+import { isLearningRun, recommendationIsLearning } from '../../service/recommendations/learning.js';
 import type { RecommenderRun } from '../../service/recommendations/recommender.js';
 import { runtimeSecondsOf } from '../../service/recommendations/run-evidence.js';
 import type { WorkspaceFacts } from '../../service/workspaces/workspace-service.js';
@@ -66,6 +67,8 @@ export interface SimRunRecord {
   runIndex: number;
   /** The phase of the recommendation this run was configured from (null for the cold start). */
   phase: ProjectPhase | null;
+  /** Whether that recommendation was a learning run, as its decision says (null for the cold start). */
+  learning: boolean | null;
   nodeType: string;
   workers: number;
   photon: boolean;
@@ -302,6 +305,7 @@ async function runJob(
   let cluster = job.coldCluster;
   let slaS = Number.NaN;
   let phase: ProjectPhase | null = null;
+  let learning: boolean | null = null;
   let predicted: number | null = null;
   let predictedCost: number | null = null;
   let previousCores: number | null = null;
@@ -329,6 +333,7 @@ async function runJob(
       seed,
       runIndex,
       phase,
+      learning,
       nodeType: cluster.node_type_id ?? '',
       workers: cluster.num_workers ?? cluster.autoscale?.max_workers ?? 0,
       photon: cluster.runtime_engine === 'PHOTON',
@@ -359,6 +364,7 @@ async function runJob(
       recommendations: [],
     });
     phase = output.phase;
+    learning = recommendationIsLearning({ phase: output.phase, decision: output.decision });
     predicted = output.prediction.runtimeMinutes.mid * 60;
     predictedCost = output.prediction.costUsd.mid;
     cluster = applyFragment(cluster, output.configuration);
@@ -421,8 +427,7 @@ function relativeErrors(
 /** "Already tried": the configuration completed at least this many runs earlier in the loop (the service trusts three). */
 const triedMinPriorRuns = [1, 3];
 
-const isAfterLearning = (record: SimRunRecord) =>
-  record.phase !== null && record.phase !== 'LEARNING' && record.phase !== 'REBASING';
+const isAfterLearning = (record: SimRunRecord) => !isLearningRun(record.learning, record.runIndex);
 
 export function summarize(
   records: SimRunRecord[],

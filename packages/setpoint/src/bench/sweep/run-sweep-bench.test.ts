@@ -168,6 +168,8 @@ describe('runSweepBench on a synthetic sweep', () => {
       'oneShot',
       'search',
       'slaViolationRateAfterLearning',
+      'learning',
+      'slaViolationRateAfterFirstRecommendation',
       'calibration',
     ]);
     // Setpoint claims a probability for every run it asks for; the baselines claim nothing.
@@ -179,6 +181,10 @@ describe('runSweepBench on a synthetic sweep', () => {
       const within = result.optimizers[name]?.['1.1']?.search.pWithin110;
       expect(within?.['6']).toBeGreaterThanOrEqual(within?.['3'] ?? 0);
     }
+    // Runs 3–6 split into learning and after-learning runs; the baselines learn for 2 of them (runs 3–4).
+    const gpEi = result.optimizers['gp-ei']?.['1.1'];
+    expect(gpEi?.learning.shareOfRuns).toBe(0.5);
+    expect(setpoint?.learning.shareOfRuns).toBeGreaterThan(0);
   });
 });
 

@@ -4,10 +4,11 @@ import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
 import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
-import { defaultOptimizerSettings, type OptimizerSettings } from '../../optimizer/recommend.js';
+import type { OptimizerSettings } from '../../optimizer/recommend.js';
 import type { PredictionClaim, SearchPolicyFactory } from '../../optimizer/search-policy.js';
 import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
 import { shippedFleet, shippedFleetSources } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+import { isLearningRun } from '../../service/recommendations/learning.js';
 
 /** The sources of the shipped fleet prior, for `--exclude-source` (leave-one-dataset-out). */
 export { shippedFleetSources };
@@ -22,6 +23,12 @@ export const sweepFleets = ['shipped+dataset', 'dataset', 'shipped'] as const;
 export type SweepFleet = (typeof sweepFleets)[number];
 export type SweepOptimizerName = (typeof sweepOptimizerNames)[number];
 
+/**
+ * Runs after the cold start that count as learning for policies that do not mark their learning runs:
+ * the first recommendation and two more, the cautious learning phase Setpoint had before its risk budget.
+ */
+export const baselineLearningRuns = 3;
+
 /** Budgets at which search progress is reported. */
 export const searchCheckpoints = [3, 6, 10] as const;
 
@@ -31,7 +38,11 @@ export interface SweepBenchOptions {
   budget: number;
   seeds: number;
   optimizers: readonly SweepOptimizerName[];
-  /** Runs after the cold start that count as learning (excluded from slaViolationRateAfterLearning). */
+  /**
+   * For policies that do not say which of their runs are learning runs (the baselines): runs after the
+   * cold start that count as learning (excluded from slaViolationRateAfterLearning). Setpoint marks its
+   * own learning runs, and those are what its figures count.
+   */
   learningRuns?: number;
   /**
    * Which fleet a held-out workload's prior is learned from: the dataset's other workloads (`dataset`),
@@ -60,6 +71,8 @@ export interface Episode {
     costUsd: number;
     completed: boolean;
     claim?: PredictionClaim;
+    /** Set by policies that say which runs they take to learn. */
+    learning?: boolean;
   }>;
 }
 
@@ -79,6 +92,9 @@ interface Tally {
   within105: boolean[][];
   runsTo110: number[];
   afterLearningViolations: boolean[];
+  learningViolations: boolean[];
+  /** Every run after the first recommendation (runs 3 to the budget), learning or not. */
+  searchViolations: boolean[];
   firstClaims: ClaimOutcome[];
   laterClaims: ClaimOutcome[];
 }
@@ -93,6 +109,8 @@ function newTally(): Tally {
     within105: searchCheckpoints.map(() => []),
     runsTo110: [],
     afterLearningViolations: [],
+    learningViolations: [],
+    searchViolations: [],
     firstClaims: [],
     laterClaims: [],
   };
@@ -122,6 +140,13 @@ export interface OptimizerSlaResult {
     medianRunsToWithin110: number | null;
   };
   slaViolationRateAfterLearning: number | null;
+  /**
+   * The runs after the first recommendation (runs 3 to the budget): the SLA misses of those the policy
+   * took to learn, the share of them that were learning runs, and the misses of all of them — the risk a
+   * team sees while the search runs, comparable across policies whatever they call learning.
+   */
+  learning: { slaViolationRate: number | null; shareOfRuns: number | null };
+  slaViolationRateAfterFirstRecommendation: number | null;
   /** How the policy's claims came true: the first recommendation, and every later run. */
   calibration: { first: CalibrationReport; later: CalibrationReport };
 }
@@ -170,7 +195,11 @@ export function playEpisode(
     const config = byId.get(choice.candidateId);
     if (!config) throw new RangeError(`policy chose ${choice.candidateId}, which is not in the catalog`);
     const run = drawRun(config, outcomeRandom);
-    runs.push(choice.claim ? { ...run, claim: choice.claim } : run);
+    runs.push({
+      ...run,
+      ...(choice.claim ? { claim: choice.claim } : {}),
+      ...(choice.learning === undefined ? {} : { learning: choice.learning }),
+    });
     observations.push(toObservation(run));
   }
   return { runs };
@@ -279,8 +308,14 @@ function scoreEpisode(
     ) {
       runsTo110 = i + 1;
     }
-    if (i >= 1 + learningRuns)
-      tally.afterLearningViolations.push(!run.completed || run.runtimeS > outcome.slaSeconds);
+    const missed = !run.completed || run.runtimeS > outcome.slaSeconds;
+    if (i >= 2) {
+      tally.searchViolations.push(missed);
+      (isLearningRun(run.learning, i, learningRuns)
+        ? tally.learningViolations
+        : tally.afterLearningViolations
+      ).push(missed);
+    }
     if (run.claim && i >= 1) {
       (i === 1 ? tally.firstClaims : tally.laterClaims).push({
         claim: run.claim,
@@ -319,6 +354,14 @@ function summarizeTally(tally: Tally, budget: number): OptimizerSlaResult {
       medianRunsToWithin110: median110 <= budget ? rounded(median110) : null,
     },
     slaViolationRateAfterLearning: rounded(share(tally.afterLearningViolations)),
+    learning: {
+      slaViolationRate: rounded(share(tally.learningViolations)),
+      shareOfRuns: rounded(
+        tally.learningViolations.length /
+          Math.max(1, tally.learningViolations.length + tally.afterLearningViolations.length),
+      ),
+    },
+    slaViolationRateAfterFirstRecommendation: rounded(share(tally.searchViolations)),
     calibration: {
       first: calibrationReport(tally.firstClaims),
       later: calibrationReport(tally.laterClaims),
@@ -335,7 +378,7 @@ export function runSweepBench(
   workloads: readonly SweepWorkload[],
   options: SweepBenchOptions,
 ): SweepBenchResult {
-  const learningRuns = options.learningRuns ?? defaultOptimizerSettings.learningRuns;
+  const learningRuns = options.learningRuns ?? baselineLearningRuns;
   const hasRepeats = workloads.some((workload) => workload.configs.some((config) => config.runs.length > 1));
   const tallies = new Map<string, Tally>();
   const perfectSavings = new Map<string, number[]>();
@@ -355,7 +398,7 @@ export function runSweepBench(
       : learnFleetPrior([]);
     const policies = options.optimizers.map((name) => ({
       name,
-      ...policyFor(name, prior, { learningRuns, ...options.setpointSettings }),
+      ...policyFor(name, prior, options.setpointSettings ?? {}),
     }));
     const starts = evenlySpaced(
       workload.configs.filter((config) => config.meanRuntimeS !== undefined),

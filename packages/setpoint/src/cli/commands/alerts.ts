@@ -37,6 +37,19 @@ function printDestination(destination: Destination, json: boolean | undefined) {
   process.stdout.write(`destination ${destination.id} (${destination.kind} to ${destination.target})\n`);
 }
 
+/** The SMTP password `--smtp-password-stdin` reads (never an argument other users could see). */
+async function smtpPasswordOf(options: {
+  smtpPasswordStdin?: boolean | undefined;
+  smtpUser?: string | undefined;
+}): Promise<string | undefined> {
+  if (!options.smtpPasswordStdin) return undefined;
+  if (!options.smtpUser)
+    throw new ValidationError('INVALID_OPTION', '--smtp-password-stdin needs --smtp-user');
+  const password = await readStdin();
+  if (!password) throw new ValidationError('INVALID_OPTION', 'standard input held no SMTP password');
+  return password;
+}
+
 export function registerAlertsCommand(program: Command): void {
   const alerts = program
     .command('alerts')
@@ -115,6 +128,74 @@ export function registerAlertsCommand(program: Command): void {
       max_per_hour: options.maxPerHour,
     });
     printDestination(created, options.json);
+  });
+
+  withRemoteOptions(
+    alerts
+      .command('update-destination')
+      .description(
+        'rename a destination, change its hourly limit, or replace its URL, signing secret or mail settings',
+      )
+      .argument('<destination>', 'destination id')
+      .option('--name <name>', 'what the destination is called')
+      .option('--max-per-hour <n>', 'notifications sent per hour at most', perHour)
+      .option('--url <url>', 'slack, webhook: the new URL (stored encrypted)')
+      .option('--signing-secret <secret>', 'webhook: the new HMAC key, 16 characters or more')
+      .option('--smtp-host <host>', 'email: mail server')
+      .option(
+        '--smtp-port <port>',
+        'email: mail server port',
+        numberArgument({ whole: true, min: 1, max: 65_535 }),
+      )
+      .addOption(
+        new Option('--tls <mode>', 'email: starttls, tls or none').choices([
+          'starttls',
+          'tls',
+          'none',
+        ] as const),
+      )
+      .option('--smtp-user <name>', 'email: new SMTP user name (stored encrypted)')
+      .option('--smtp-password-stdin', 'email: read the new SMTP password from standard input')
+      .addOption(
+        new Option(
+          '--no-smtp-auth',
+          'email: forget the SMTP credentials and send without signing in',
+        ).conflicts(['smtpUser', 'smtpPasswordStdin']),
+      )
+      .option('--from <address>', 'email: sender address')
+      .option('--to <addresses>', 'email: recipients, comma-separated', commaList)
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint alerts update-destination dst_… --name on-call-eu --max-per-hour 60',
+          'setpoint alerts update-destination dst_… --url https://hooks.example.com/v2 --signing-secret "$(openssl rand -hex 24)"',
+          'printf %s "$SMTP_PASSWORD" | setpoint alerts update-destination dst_… --smtp-user setpoint --smtp-password-stdin',
+        ),
+      ),
+  ).action(async (id, options) => {
+    const password = await smtpPasswordOf(options);
+    const body = {
+      ...(options.name !== undefined ? { name: options.name } : {}),
+      ...(options.maxPerHour !== undefined ? { max_per_hour: options.maxPerHour } : {}),
+      ...(options.url !== undefined ? { url: options.url } : {}),
+      ...(options.signingSecret !== undefined ? { signing_secret: options.signingSecret } : {}),
+      ...(options.smtpHost !== undefined ? { smtp_host: options.smtpHost } : {}),
+      ...(options.smtpPort !== undefined ? { smtp_port: options.smtpPort } : {}),
+      ...(options.tls !== undefined ? { tls: options.tls } : {}),
+      ...(options.smtpUser !== undefined ? { username: options.smtpUser } : {}),
+      ...(password !== undefined ? { password } : {}),
+      ...(options.smtpAuth === false ? { username: null } : {}),
+      ...(options.from !== undefined ? { from: options.from } : {}),
+      ...(options.to !== undefined ? { to: options.to } : {}),
+    };
+    if (Object.keys(body).length === 0)
+      throw new ValidationError('NOTHING_TO_CHANGE', 'give at least one setting to change (see --help)');
+    const updated = await remoteClient(options).request<Destination>(
+      'PATCH',
+      `/api/v1/alerts/destinations/${encodeURIComponent(id)}`,
+      body,
+    );
+    printDestination(updated, options.json);
   });
 
   withRemoteOptions(
@@ -281,11 +362,7 @@ export function registerAlertsCommand(program: Command): void {
         ),
       ),
   ).action(async (options) => {
-    if (options.smtpPasswordStdin && !options.smtpUser)
-      throw new ValidationError('INVALID_OPTION', '--smtp-password-stdin needs --smtp-user');
-    const password = options.smtpPasswordStdin ? await readStdin() : undefined;
-    if (options.smtpPasswordStdin && !password)
-      throw new ValidationError('INVALID_OPTION', 'standard input held no SMTP password');
+    const password = await smtpPasswordOf(options);
     const created = await remoteClient(options).request<Destination>('POST', '/api/v1/alerts/destinations', {
       kind: 'email',
       name: options.name,

@@ -1,10 +1,49 @@
-import type { Command } from '@commander-js/extra-typings';
+import { type Command, Option } from '@commander-js/extra-typings';
+import type { Preference } from '@setpoint/api-contract';
 import Table from 'cli-table3';
-import { type JobBankResult, runJobBankBench } from '../../bench/jobbank/run-jobbank-bench.js';
+import {
+  type JobBankOptions,
+  type JobBankResult,
+  runJobBankBench,
+} from '../../bench/jobbank/run-jobbank-bench.js';
 import { parseCount } from '../option-values.js';
 
+const preferences = ['economy', 'balanced', 'performance'] as const satisfies readonly Preference[];
+
 const percent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
+const finePercent = (value: number | null) => (value === null ? '–' : `${(value * 100).toFixed(2)}%`);
 const seconds = (ms: number | null) => (ms === null ? '–' : `${(ms / 1000).toFixed(2)} s`);
+
+/** What `bench jobbank`'s flags ask for, checked: one readable error per bad value. */
+export function jobBankOptionsFrom(options: {
+  runs: string;
+  seeds: string;
+  firstSeed: string;
+  agentless?: boolean;
+  emr?: boolean;
+  preference?: Preference;
+  learningMissBudget?: string;
+}): Omit<JobBankOptions, 'log'> {
+  const projectSettings = {
+    ...(options.preference ? { preference: options.preference } : {}),
+    ...(options.learningMissBudget === undefined
+      ? {}
+      : { learningMissBudget: parseCount('--learning-miss-budget', options.learningMissBudget, 0, 7) }),
+  };
+  return {
+    runs: parseCount('--runs', options.runs, 2, 100),
+    seeds: parseCount('--seeds', options.seeds, 1, 50),
+    firstSeed: parseCount('--first-seed', options.firstSeed, 1, 1_000_000),
+    agentless: options.agentless ?? false,
+    ...(options.emr ? { emr: true } : {}),
+    ...(Object.keys(projectSettings).length > 0 ? { projectSettings } : {}),
+  };
+}
+
+function describeSettings(settings: JobBankResult['projectSettings']): string {
+  const parts = Object.entries(settings).map(([name, value]) => `${name} ${value}`);
+  return parts.length === 0 ? '' : `; projects: ${parts.join(', ')}`;
+}
 
 export function formatJobBankTable(result: JobBankResult): string {
   const { metrics } = result;
@@ -24,8 +63,15 @@ export function formatJobBankTable(result: JobBankResult): string {
     ['reverts', String(metrics.operations.reverts), ''],
     [
       'median |estimated − billed| DBU cost',
-      `${percent(result.billing.medianAbsError)} (${result.billing.runs} runs, ${result.billing.restatedRuns} restated)`,
+      `${finePercent(result.billing.medianAbsError)} (${result.billing.runs} runs, ${result.billing.restatedRuns} restated)`,
       '≤ 2%',
+    ],
+    [
+      '  … estimated with a learned launch delay',
+      `${finePercent(result.billing.learned.medianAbsError)} (${result.billing.learned.runs} runs; delay ${result.billing.launchDelaysMs
+        .map((delay) => (delay === null ? 'none' : `${(delay / 1000).toFixed(0)} s`))
+        .join(', ')})`,
+      '',
     ],
     [
       'one run through system tables',
@@ -36,15 +82,24 @@ export function formatJobBankTable(result: JobBankResult): string {
     ],
   );
   const perJob = new Table({
-    head: ['job', 'median saving', 'SLA met after LEARNING'],
+    head: ['job', 'platform', 'median saving', 'SLA met after LEARNING'],
     style: { head: [], border: [] },
   });
   for (const [name, entry] of Object.entries(metrics.perJob)) {
-    perJob.push([name, percent(entry.medianSaving), percent(entry.slaMetShare)]);
+    perJob.push([name, entry.platform, percent(entry.medianSaving), percent(entry.slaMetShare)]);
+  }
+  for (const [platform, entry] of Object.entries(metrics.perPlatform)) {
+    if (Object.keys(metrics.perPlatform).length < 2) break;
+    perJob.push([
+      `all ${platform} (${entry.projects} projects)`,
+      platform,
+      percent(entry.medianSaving),
+      percent(entry.slaMetShare),
+    ]);
   }
   return (
-    `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
-    `(seeds ${result.seeds.join(', ')}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n`
+    `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}${result.emr ? ' with EMR workloads' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
+    `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n`
   );
 }
 
@@ -58,6 +113,20 @@ export function registerBenchJobBankCommand(bench: Command): void {
     .option('--seeds <count>', 'random cold starts per job (each its own emulated workspace)', '3')
     .option('--first-seed <n>', 'seed of the first cold start', '1')
     .option('--agentless', 'no cluster log delivery: collect every run through system tables only')
+    .option(
+      '--emr',
+      'also an emulated EMR account with recurring workloads on transient clusters (figures per platform)',
+    )
+    .addOption(
+      new Option(
+        '--preference <preference>',
+        "every project's preference (default: the project default)",
+      ).choices(preferences),
+    )
+    .option(
+      '--learning-miss-budget <n>',
+      "every project's learning-run SLA-miss budget, 0–7 (the project setting learningMissBudget; default 0)",
+    )
     .option('--json', 'print the results as JSON')
     .addHelpText(
       'after',
@@ -65,20 +134,17 @@ export function registerBenchJobBankCommand(bench: Command): void {
 Examples:
   setpoint bench jobbank
   setpoint bench jobbank --runs 8 --seeds 1 --json
+  setpoint bench jobbank --runs 8 --seeds 1 --agentless --preference balanced
+  setpoint bench jobbank --runs 10 --seeds 1 --agentless --learning-miss-budget 3
+  setpoint bench jobbank --runs 10 --seeds 1 --emr
 
 Each seed starts an emulated workspace, rewrites every job's cluster to a random plausible size, imports
 the jobs with auto-apply on and runs them round after round. Besides the optimizer's figures it reports
 the service's own: webhook-to-recommendation latency, parked collections, incomplete logs and reverts.`,
     )
     .action(async (options) => {
-      const runs = parseCount('--runs', options.runs, 2, 100);
-      const seeds = parseCount('--seeds', options.seeds, 1, 50);
-      const firstSeed = parseCount('--first-seed', options.firstSeed, 1, 1_000_000);
       const result = await runJobBankBench({
-        runs,
-        seeds,
-        firstSeed,
-        agentless: options.agentless ?? false,
+        ...jobBankOptionsFrom(options),
         log: (line) => {
           if (!options.json) process.stderr.write(`${line}\n`);
         },

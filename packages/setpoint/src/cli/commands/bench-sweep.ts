@@ -97,6 +97,8 @@ export function formatSweepTable(result: SweepBenchResult): string {
       ...checkpoints.map((k) => `≤1.1× @${k}`),
       'runs to ≤1.1×',
       'miss after learning',
+      'learning-run miss',
+      'miss, runs 3+',
     ],
     style: { head: [], border: [] },
   });
@@ -110,6 +112,8 @@ export function formatSweepTable(result: SweepBenchResult): string {
       '',
       '',
       ...checkpoints.map(() => ''),
+      '',
+      '',
       '',
       '',
     ]);
@@ -127,6 +131,8 @@ export function formatSweepTable(result: SweepBenchResult): string {
         ...checkpoints.map((k) => percent(entry.search.pWithin110[k])),
         entry.search.medianRunsToWithin110 === null ? '> budget' : String(entry.search.medianRunsToWithin110),
         percent(entry.slaViolationRateAfterLearning),
+        percent(entry.learning.slaViolationRate),
+        percent(entry.slaViolationRateAfterFirstRecommendation),
       ]);
     }
   }
@@ -215,6 +221,10 @@ export function registerBenchSweepCommand(bench: Command): void {
       '--cold-starts <count>',
       'at most this many cold starts per workload, evenly spaced (a quicker look)',
     )
+    .option(
+      '--learning-miss-budget <n>',
+      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget; 0 = cautious, the default)",
+    )
     .option('--json', 'print the results as JSON')
     .addHelpText(
       'after',
@@ -239,6 +249,10 @@ SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/op
         options.coldStarts === undefined
           ? undefined
           : parseCount('--cold-starts', options.coldStarts, 1, 100_000);
+      const learningMissBudget =
+        options.learningMissBudget === undefined
+          ? undefined
+          : parseCount('--learning-miss-budget', options.learningMissBudget, 0, 7);
       const rows = await readSweepCsv(options.dataset);
       const result = runSweepBench(groupSweepRows(rows), {
         datasetName: basename(options.dataset),
@@ -249,6 +263,7 @@ SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/op
         fleet,
         excludeSources,
         ...(coldStarts === undefined ? {} : { maxColdStartsPerWorkload: coldStarts }),
+        ...(learningMissBudget === undefined ? {} : { setpointSettings: { learningMissBudget } }),
       });
       const goals = sweepGoals(result, budget);
       process.stdout.write(

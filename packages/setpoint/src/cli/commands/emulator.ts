@@ -78,6 +78,10 @@ export function registerEmulatorCommand(program: Command): void {
     .option('--start-time <iso>', 'simulated time at start, e.g. 2026-01-05T06:00:00Z (default: now)')
     .option('--rate-limit-scale <x>', 'multiply the published API rate limits (0 disables them)', '1')
     .option('--no-preload', 'start without the shipped Job Bank jobs')
+    .option(
+      '--no-memory-s3',
+      "do not keep EMR steps' S3 event logs in memory at <url>/s3 (then they are not written anywhere)",
+    )
     .option('--json', 'print the first line as JSON')
     .addHelpText(
       'after',
@@ -108,6 +112,7 @@ Examples:
         token: options.token ?? emulatorPackage.defaultEmulatorToken,
         rateLimitScale: parseNumber(options.rateLimitScale, '--rate-limit-scale'),
         preloadJobs: options.preload,
+        memoryS3: options.memoryS3,
         workloads,
         ...(options.faults ? { faults: readFaults(options.faults, emulatorPackage) } : {}),
         ...(options.startTime ? { startTimeMs: parseStartTime(options.startTime) } : {}),

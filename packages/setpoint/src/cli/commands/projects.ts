@@ -28,7 +28,12 @@ function withProjectFields<Args extends unknown[], Opts extends OptionValues, Gl
     .option('--max-workers <n>', 'most workers Setpoint may choose', wholeNumber)
     .option('--families <list>', 'allowed instance families, comma-separated (e.g. m6i,r6i)', commaList)
     .option('--spot-policy <policy>', 'on-demand-only | spot-with-fallback | spot-allowed')
-    .option('--photon <allowed>', 'allow Photon: true | false');
+    .option('--photon <allowed>', 'allow Photon: true | false')
+    .option(
+      '--learning-miss-budget <n>',
+      'SLA misses learning runs may spend after the first recommendation (0-7; 0: cautious, 2 learning runs)',
+      wholeNumber,
+    );
 }
 
 interface ProjectFlags {
@@ -46,6 +51,7 @@ interface ProjectFlags {
   families?: string[];
   spotPolicy?: string;
   photon?: string;
+  learningMissBudget?: number;
 }
 
 export function projectBody(flags: ProjectFlags): Record<string, unknown> {
@@ -58,6 +64,7 @@ export function projectBody(flags: ProjectFlags): Record<string, unknown> {
   if (flags.families !== undefined) settings.allowedInstanceFamilies = flags.families;
   if (flags.spotPolicy !== undefined) settings.spotPolicy = flags.spotPolicy;
   if (flags.photon !== undefined) settings.photonAllowed = flags.photon === 'true';
+  if (flags.learningMissBudget !== undefined) settings.learningMissBudget = flags.learningMissBudget;
   const body: Record<string, unknown> = {};
   if (flags.name !== undefined) body.name = flags.name;
   if (flags.description !== undefined) body.description = flags.description;

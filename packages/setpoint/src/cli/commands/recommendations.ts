@@ -21,6 +21,7 @@ export function showRecommendation(rec: RecommendationResource): void {
     ['phase', rec.phase],
     ['change', decision ? decision.change : null],
     ['sla', decision ? decision.sla_text : null],
+    ['learning', decision ? decision.learning_text : null],
     [
       'runtime',
       predicted

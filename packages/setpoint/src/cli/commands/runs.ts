@@ -14,6 +14,13 @@ function runtimeMinutes(run: RunResource): string {
   return run.started_at && run.ended_at ? `${((run.ended_at - run.started_at) / 60_000).toFixed(1)}m` : '—';
 }
 
+/** "$0.59 of the cost, 9.8 min outside the Spark application", or "—" when none was billed outside it. */
+function overheadText(run: RunResource): string {
+  const overhead = run.cost?.overhead;
+  if (!overhead) return '—';
+  return `${formatUsd(overhead.usd)} of the cost, ${(overhead.seconds / 60).toFixed(1)}m outside the Spark application`;
+}
+
 function eventLogParts(paths: string[]): UploadPart[] {
   return paths.map((filePath) => {
     let isFile = false;
@@ -90,6 +97,7 @@ export function registerRunsCommand(program: Command): void {
       ['started', formatTime(run.started_at)],
       ['runtime', runtimeMinutes(run)],
       ['cost', formatUsd(run.cost?.total_usd)],
+      ['overhead', overheadText(run)],
       ['error', run.error],
     ]);
   });

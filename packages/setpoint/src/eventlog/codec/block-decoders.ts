@@ -6,7 +6,44 @@ import type { ValidationError } from '@setpoint/foundation/errors';
  * makes decoding several times faster on event logs' long matches. Every length and offset is
  * checked against both buffers; `corrupt(problem)` builds the error thrown on damaged input.
  */
-type Corrupt = (problem: string) => ValidationError;
+export type Corrupt = (problem: string) => ValidationError;
+
+/** One implementation of the two raw block formats: this file's JavaScript, or native (native-block-decoders.ts). */
+export interface BlockDecoders {
+  lz4(block: Uint8Array, originalLength: number, corrupt: Corrupt): Uint8Array;
+  snappy(block: Uint8Array, corrupt: Corrupt): Uint8Array;
+}
+
+/**
+ * The most bytes a block can expand to, per payload byte: an LZ4 match grows by 255 per length
+ * byte, a 3-byte Snappy copy yields at most 64 bytes. A header claiming more is damaged, and is
+ * refused before anything is allocated for it.
+ */
+const lz4MaxExpansion = 255;
+const snappyMaxExpansion = 22;
+const expansionSlack = 64;
+
+/** Checks an LZ4 block's claimed length against what its payload can hold. */
+export function checkLz4Length(block: Uint8Array, originalLength: number, corrupt: Corrupt): void {
+  if (originalLength > block.length * lz4MaxExpansion + expansionSlack)
+    throw corrupt('block claims more bytes than its payload can hold');
+}
+
+/** Reads a raw Snappy block's varint length header: the decoded length and the header's size. */
+export function snappyHeader(input: Uint8Array, corrupt: Corrupt): { length: number; headerBytes: number } {
+  let ip = 0;
+  let length = 0;
+  for (let shift = 0; ; shift += 7) {
+    if (ip >= input.length || shift > 28) throw corrupt('bad length header');
+    const byte = input[ip++]!;
+    length += (byte & 0x7f) * 2 ** shift;
+    if (byte < 0x80) break;
+  }
+  if (length > 2 ** 31 - 1) throw corrupt('block longer than 2 GiB');
+  if (length > input.length * snappyMaxExpansion + expansionSlack)
+    throw corrupt('block claims more bytes than its payload can hold');
+  return { length, headerBytes: ip };
+}
 
 /** Copies of fewer bytes than this run as a loop: a native call costs more for them. */
 const nativeCopyBytes = 32;
@@ -30,6 +67,7 @@ function copyLiterals(output: Uint8Array, at: number, input: Uint8Array, from: n
 
 /** Decodes one raw LZ4 block of `originalLength` bytes. */
 export function decodeLz4Block(input: Uint8Array, originalLength: number, corrupt: Corrupt): Buffer {
+  checkLz4Length(input, originalLength, corrupt);
   const output = Buffer.allocUnsafe(originalLength);
   let ip = 0;
   let op = 0;
@@ -76,15 +114,8 @@ export function decodeLz4Block(input: Uint8Array, originalLength: number, corrup
 
 /** Decodes one raw Snappy block (a varint length, then literal and copy elements). */
 export function decodeSnappyBlock(input: Uint8Array, corrupt: Corrupt): Buffer {
-  let ip = 0;
-  let length = 0;
-  for (let shift = 0; ; shift += 7) {
-    if (ip >= input.length || shift > 28) throw corrupt('bad length header');
-    const byte = input[ip++]!;
-    length += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) break;
-  }
-  if (length > 2 ** 31 - 1) throw corrupt('block longer than 2 GiB');
+  const { length, headerBytes } = snappyHeader(input, corrupt);
+  let ip = headerBytes;
   const output = Buffer.allocUnsafe(length);
   let op = 0;
   const end = input.length;
@@ -132,3 +163,5 @@ export function decodeSnappyBlock(input: Uint8Array, corrupt: Corrupt): Buffer {
   if (op !== length) throw corrupt('block length mismatch');
   return output;
 }
+
+export const jsBlockDecoders: BlockDecoders = { lz4: decodeLz4Block, snappy: decodeSnappyBlock };

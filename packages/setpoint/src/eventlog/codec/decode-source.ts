@@ -5,14 +5,18 @@ import { type Codec, codecSniffBytes, detectCodec } from './detect-codec.js';
 import { decodeGzipStream } from './gzip-stream.js';
 import { decodeLz4BlockStream } from './lz4-block-stream.js';
 import { decodeLzfStream } from './lzf-stream.js';
+import { type BlockDecoderChoice, pickNativeBlockDecoders } from './native-block-decoders.js';
 import { decodeOffThread, type ThreadCodec } from './off-thread.js';
 import { decodeSnappyJavaStream } from './snappy-java-stream.js';
 import { decodeZstdStream, findZstdBinary, type ZstdDecoder } from './zstd-stream.js';
 
 const defaultOffThreadMinBytes = 8 * 2 ** 20;
 
+export type { BlockDecoderChoice };
+
 export interface DecodeOptions {
   zstdDecoder?: ZstdDecoder;
+  blockDecoder?: BlockDecoderChoice;
   /**
    * Stored size from which the pure-JS decoders (lz4, snappy, LZF, fzstd) run in a worker thread,
    * overlapping with parsing; smaller files decode inline, where a thread would cost more than it saves.
@@ -37,15 +41,22 @@ export async function decodeSource(source: ByteSource, options: DecodeOptions = 
   const zstdDecoder = options.zstdDecoder ?? 'auto';
   const decode = (threadCodec: ThreadCodec, inline: () => AsyncIterable<Uint8Array>) =>
     coalesceChunks(offThread ? decodeOffThread(threadCodec, stored(), source.name) : inline());
+  // Native block decoders cost less than a thread's start and hand-offs save, so they run inline.
+  const native = pickNativeBlockDecoders(options.blockDecoder ?? 'auto');
+  const blocks = (threadCodec: 'lz4' | 'snappy', inline: () => AsyncIterable<Uint8Array>) =>
+    native ? coalesceChunks(inline()) : decode(threadCodec, inline);
   switch (codec) {
     case 'plain':
       return { codec, chunks: stored() };
     case 'gzip':
       return { codec, chunks: decodeGzipStream(stored(), source.name) };
     case 'lz4':
-      return { codec, chunks: decode('lz4', () => decodeLz4BlockStream(stored(), source.name)) };
+      return { codec, chunks: blocks('lz4', () => decodeLz4BlockStream(stored(), source.name, native)) };
     case 'snappy':
-      return { codec, chunks: decode('snappy', () => decodeSnappyJavaStream(stored(), source.name)) };
+      return {
+        codec,
+        chunks: blocks('snappy', () => decodeSnappyJavaStream(stored(), source.name, native)),
+      };
     case 'lzf':
       return { codec, chunks: decode('lzf', () => decodeLzfStream(stored(), source.name)) };
     case 'zstd':

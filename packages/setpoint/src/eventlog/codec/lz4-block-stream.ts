@@ -1,5 +1,5 @@
 import { corruptStream } from '../eventlog-errors.js';
-import { decodeLz4Block } from './block-decoders.js';
+import { type BlockDecoders, jsBlockDecoders } from './block-decoders.js';
 import { decodeFramedStream } from './framed-stream.js';
 
 const blockMagic = Buffer.from('LZ4Block', 'latin1');
@@ -15,6 +15,7 @@ const methodLz4 = 0x20;
 export function decodeLz4BlockStream(
   input: AsyncIterable<Uint8Array>,
   source: string,
+  decoders: BlockDecoders = jsBlockDecoders,
 ): AsyncGenerator<Uint8Array> {
   return decodeFramedStream(input, source, 'lz4', (queue) => {
     if (queue.available < headerBytes) return null;
@@ -30,6 +31,6 @@ export function decodeLz4BlockStream(
     const payload = queue.take(compressedLength);
     if (originalLength === 0) return undefined;
     if (method === methodRaw) return Buffer.from(payload);
-    return decodeLz4Block(payload, originalLength, (problem) => corruptStream(source, 'lz4', problem));
+    return decoders.lz4(payload, originalLength, (problem) => corruptStream(source, 'lz4', problem));
   });
 }

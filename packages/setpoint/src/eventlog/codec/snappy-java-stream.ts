@@ -1,5 +1,5 @@
 import { corruptStream } from '../eventlog-errors.js';
-import { decodeSnappyBlock } from './block-decoders.js';
+import { type BlockDecoders, jsBlockDecoders } from './block-decoders.js';
 import { decodeFramedStream } from './framed-stream.js';
 
 const streamMagic = Buffer.from([0x82, 0x53, 0x4e, 0x41, 0x50, 0x50, 0x59, 0x00]);
@@ -12,6 +12,7 @@ const headerBytes = 16; // magic + version (int32 BE) + compatible version (int3
 export function decodeSnappyJavaStream(
   input: AsyncIterable<Uint8Array>,
   source: string,
+  decoders: BlockDecoders = jsBlockDecoders,
 ): AsyncGenerator<Uint8Array> {
   return decodeFramedStream(input, source, 'snappy', (queue) => {
     if (queue.available < 4) return null;
@@ -25,6 +26,6 @@ export function decodeSnappyJavaStream(
     if (length < 0) throw corruptStream(source, 'snappy', 'negative chunk length');
     if (queue.available < 4 + length) return null;
     queue.take(4);
-    return decodeSnappyBlock(queue.take(length), (problem) => corruptStream(source, 'snappy', problem));
+    return decoders.snappy(queue.take(length), (problem) => corruptStream(source, 'snappy', problem));
   });
 }

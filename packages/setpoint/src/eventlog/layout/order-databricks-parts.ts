@@ -61,6 +61,7 @@ async function readHeader(source: ByteSource, options: DecodeOptions): Promise<P
 async function readDecodedHead(source: ByteSource, options: DecodeOptions): Promise<string> {
   const { chunks } = await decodeSource(source, {
     ...(options.zstdDecoder ? { zstdDecoder: options.zstdDecoder } : {}),
+    ...(options.blockDecoder ? { blockDecoder: options.blockDecoder } : {}),
   });
   const pieces: Buffer[] = [];
   let length = 0;

@@ -1,8 +1,8 @@
-import { AppError, type ErrorKind, errorKinds } from '@setpoint/foundation/errors';
+import { AppError } from '@setpoint/foundation/errors';
 import type { AnalyzeOptions } from '../analyze-event-log.js';
 import type { RunProfile } from '../run-profile.js';
-import { startWorker } from './start-worker.js';
-import type { ProfileJob, SerializedError, WorkerMessage } from './worker-protocol.js';
+import { settleOnce, startWorker } from './start-worker.js';
+import { type ProfileJob, reviveWorkerError, type WorkerMessage } from './worker-protocol.js';
 
 export interface WorkerLimits {
   /** Wall-clock time for the whole read; the worker is terminated when it passes. */
@@ -76,22 +76,13 @@ export function profileEventLogInWorker(
     stderr: false,
   });
   return new Promise<RunProfile>((resolve, reject) => {
-    let settled = false;
-    const settle = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      void worker.terminate();
-      outcome();
-    };
-    const timer = setTimeout(
-      () => settle(() => reject(new EventLogTimeoutError(path, limits.timeoutMs))),
-      limits.timeoutMs,
+    const settle = settleOnce(worker, limits.timeoutMs, () =>
+      reject(new EventLogTimeoutError(path, limits.timeoutMs)),
     );
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'progress') onProgress?.(message.progress);
       else if (message.type === 'done') settle(() => resolve(message.profile));
-      else settle(() => reject(revive(message.error)));
+      else settle(() => reject(reviveWorkerError(message.error, 'EVENTLOG_WORKER_FAILED')));
     });
     worker.on('error', (error: Error & { code?: string }) => {
       settle(() =>
@@ -121,16 +112,4 @@ export function profileEventLogInWorker(
       );
     });
   });
-}
-
-function revive(error: SerializedError): Error {
-  if (error.kind && error.code && error.kind in errorKinds) {
-    return new AppError(
-      error.kind as ErrorKind,
-      error.code,
-      error.message,
-      error.details ? { details: error.details } : {},
-    );
-  }
-  return new AppError('internal', 'EVENTLOG_WORKER_FAILED', error.message);
 }

@@ -3,9 +3,8 @@
  * (or its error) back. Nothing else runs here, so a hostile log can only burn this thread.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { isAppError } from '@setpoint/foundation/errors';
 import { analyzeEventLog } from '../analyze-event-log.js';
-import type { ProfileJob, WorkerMessage } from './worker-protocol.js';
+import { type ProfileJob, serializeWorkerError, type WorkerMessage } from './worker-protocol.js';
 
 const job = workerData as ProfileJob;
 const post = (message: WorkerMessage) => parentPort!.postMessage(message);
@@ -17,16 +16,5 @@ try {
   });
   post({ type: 'done', profile });
 } catch (error) {
-  post({
-    type: 'failed',
-    error: isAppError(error)
-      ? {
-          name: error.name,
-          message: error.message,
-          kind: error.kind,
-          code: error.code,
-          details: error.details,
-        }
-      : { name: 'Error', message: error instanceof Error ? error.message : String(error) },
-  });
+  post({ type: 'failed', error: serializeWorkerError(error) });
 }

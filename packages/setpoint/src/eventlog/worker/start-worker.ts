@@ -12,3 +12,24 @@ export function startWorker(name: string, callerUrl: string, options: WorkerOpti
   const bootstrap = `import(${JSON.stringify(tsx)}).then(({ register }) => { register(); return import(${JSON.stringify(script)}); });`;
   return new Worker(bootstrap, { ...options, eval: true });
 }
+
+/**
+ * The one way a worker's outcome is settled: the first outcome wins, the time limit is cleared and the
+ * worker terminated before it runs; past `timeoutMs`, `onTimeout` is that outcome.
+ */
+export function settleOnce(
+  worker: Worker,
+  timeoutMs: number,
+  onTimeout: () => void,
+): (outcome: () => void) => void {
+  let settled = false;
+  const settle = (outcome: () => void) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    void worker.terminate();
+    outcome();
+  };
+  const timer = setTimeout(() => settle(onTimeout), timeoutMs);
+  return settle;
+}

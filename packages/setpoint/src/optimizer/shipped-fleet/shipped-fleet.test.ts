@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shippedFleet, shippedFleetSources } from './shipped-fleet.js';
+import { shippedFleet, shippedFleetSources, shippedSourceBuilds } from './shipped-fleet.js';
 import { shippedSources } from './shipped-fleet-data.js';
 
 describe('the shipped fleet', () => {
@@ -33,5 +33,19 @@ describe('the shipped fleet', () => {
       expect(mean).toBeCloseTo(meanLog, 6);
       expect(logs.reduce((sum, value) => sum + (value - mean) ** 2, 0)).toBeCloseTo(scatter, 6);
     }
+  });
+
+  it('builds each source’s jobs once per process and hands every caller the same frozen jobs', () => {
+    const first = shippedFleet();
+    const builds = shippedSourceBuilds();
+    // the earlier tests of this file already asked for every source: each was built once, in the first
+    expect(builds).toBe(shippedFleetSources.length);
+    const second = shippedFleet();
+    const heldOut = shippedFleet({ exclude: ['scout'] });
+    expect(shippedSourceBuilds()).toBe(builds);
+    expect(second).toEqual(first);
+    expect(second.every((job, i) => job === first[i])).toBe(true);
+    expect(heldOut[0]).toBe(first.find((job) => job.source === heldOut[0]?.source));
+    expect(Object.isFrozen(first[0]) && Object.isFrozen(first[0]?.observations)).toBe(true);
   });
 });

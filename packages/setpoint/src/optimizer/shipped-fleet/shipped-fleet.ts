@@ -11,10 +11,39 @@ import type { ShippedConfiguration, ShippedSource } from './shipped-fleet-format
  */
 export const shippedFleetSources: readonly string[] = shippedSources.map((source) => source.name);
 
-/** Shipped jobs, named `<source>:<workload>`, optionally without some sources (for held-out evaluation). */
+/**
+ * Shipped jobs, named `<source>:<workload>`, optionally without some sources (for held-out evaluation).
+ * Each source's jobs are built once per process (the data is shipped, so nothing invalidates them): the
+ * service asks on every learning of its prior, and building them is tens of thousands of observations.
+ * The jobs are shared between callers, so they are frozen.
+ */
 export function shippedFleet(options: { exclude?: readonly string[] } = {}): FleetJob[] {
   const excluded = new Set(options.exclude ?? []);
-  return shippedSources.filter((source) => !excluded.has(source.name)).flatMap(jobsOf);
+  return shippedSources.filter((source) => !excluded.has(source.name)).flatMap(builtJobsOf);
+}
+
+const builtJobs = new Map<string, readonly FleetJob[]>();
+let sourceBuilds = 0;
+
+/** How many times a shipped source's jobs were built in this process (for tests of the memo). */
+export function shippedSourceBuilds(): number {
+  return sourceBuilds;
+}
+
+function builtJobsOf(source: ShippedSource): readonly FleetJob[] {
+  let jobs = builtJobs.get(source.name);
+  if (!jobs) {
+    sourceBuilds += 1;
+    jobs = Object.freeze(jobsOf(source).map(frozenJob));
+    builtJobs.set(source.name, jobs);
+  }
+  return jobs;
+}
+
+function frozenJob(job: FleetJob): FleetJob {
+  Object.freeze(job.candidates);
+  Object.freeze(job.observations);
+  return Object.freeze(job);
 }
 
 function jobsOf(source: ShippedSource): FleetJob[] {

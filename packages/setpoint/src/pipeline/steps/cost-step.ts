@@ -27,7 +27,10 @@ export function costStep(deps: PipelineDependencies) {
           workspace,
         })
         .catch(permanentIfInvalid);
-      const changes = { cost: JSON.stringify(cost), pipeline_state: 'MODELING' } as const;
+      // the overhead key is always written (null: none), so the start-up backfill of runs costed before
+      // the split (`overhead-backfill.ts`) finds only those, never a run costed since
+      const recorded = { ...cost, overhead: cost.overhead ?? null };
+      const changes = { cost: JSON.stringify(recorded), pipeline_state: 'MODELING' } as const;
       if (!(await advanceRun(deps, run, changes, 'run.cost'))) return;
     }
     await deps.queue.enqueue(

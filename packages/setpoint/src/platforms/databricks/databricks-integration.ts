@@ -1,9 +1,16 @@
-import { isAppError } from '@setpoint/foundation/errors';
 import { createCostModel } from '../../cost/cost-model.js';
 import type { PlatformCore } from '../../platform-api/platform.js';
-import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
+import type { JobHandlers } from '../../queue/job-queue.js';
+import { parkWhen } from '../../queue/park-refusals.js';
+import { isRefusal } from '../../service/jobs/job-refusal.js';
 import { decideAutoApply } from '../../service/recommendations/auto-apply-policy.js';
 import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
+import {
+  type RevertIntent,
+  type RevertTarget,
+  revertChange,
+  revertJobKey,
+} from '../../service/recommendations/revert-job.js';
 import { createStatementClient } from './api/statements.js';
 import type { TransportSettings } from './api/transport.js';
 import { createApplier } from './apply/applier.js';
@@ -40,10 +47,20 @@ declare module '../../queue/job-queue.js' {
     };
     /** Look for finished runs of onboarded jobs that no webhook announced. */
     'databricks.reconcile': { workspaceId: string };
+    /**
+     * Undo one change Setpoint made (`configId`), back to `toConfigId`, after the SLA guard found a bad run on
+     * it; retried until recorded.
+     */
+    'databricks.revert': RevertIntent;
   }
 }
 
-export const databricksJobKinds = ['databricks.collect', 'databricks.apply', 'databricks.reconcile'] as const;
+export const databricksJobKinds = [
+  'databricks.collect',
+  'databricks.apply',
+  'databricks.reconcile',
+  'databricks.revert',
+] as const;
 
 export interface DatabricksOptions {
   /** Requests to workspaces: timeouts, retries, concurrency (tests shorten them). */
@@ -92,7 +109,15 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
       const project = await deps.projects.get(projectId);
       const workspace = project.workspaceId ? await deps.workspaces.get(project.workspaceId) : null;
       if (!workspace || !report.cluster.cluster_id) return;
-      const estimate = estimateClusterDbus(deps.catalog, report, workspace, instances);
+      // nodes placed with the delay this workspace's reconciled bills taught, if any yet
+      const learned = await store.launchDelay(workspace.id);
+      const estimate = estimateClusterDbus(
+        deps.catalog,
+        report,
+        workspace,
+        instances,
+        learned?.launch_delay_ms ?? null,
+      );
       await store.saveBillingEstimate({
         runId,
         projectId,
@@ -102,6 +127,8 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
         estimatedDbus: estimate.dbus,
         estimatedDbuUsd: estimate.usd,
         nextCheckAt: Date.now(),
+        launchWindows: estimate.launchWindows,
+        launchDelayMs: estimate.launchDelayMs,
       });
     },
     connect,
@@ -114,7 +141,18 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     completenessPollMs: config.logCompletenessPollMs,
     maxIncompleteAttempts: config.logMaxIncompleteAttempts,
     slaRevertFactor: config.slaRevertFactor,
+    audit: deps.audit,
+    queueRevert: (intent) =>
+      deps.queue.enqueue('databricks.revert', intent, {
+        idempotencyKey: revertJobKey('databricks.revert', intent.configId),
+      }),
   });
+  /** What the revert job undoes with: the standing changes, and a rollback to the chosen configuration. */
+  const revertTarget: RevertTarget = {
+    standing: (projectId) => applier.standing(projectId),
+    undo: ({ projectId, toConfigId, reason }) =>
+      applier.rollback(projectId, { toConfigId, actor: 'setpoint', kind: 'revert', reason }),
+  };
   const discover = createDiscovery({ connect, store, costModel: createCostModel(deps.catalog) });
   const exportRecommendation = createExportService({
     connect,
@@ -196,18 +234,17 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
       }
     },
     async 'databricks.apply'(payload) {
-      try {
-        await applier.apply(payload.projectId, payload.recommendationId, {
+      // a refusal (paused, scaling type, not ready, unlinked) will not change on retry: parked, visibly
+      await parkWhen(isRefusal, () =>
+        applier.apply(payload.projectId, payload.recommendationId, {
           actor: payload.actor,
           kind: payload.kind,
-        });
-      } catch (error) {
-        // a refusal (paused, scaling type, not ready, unlinked) will not change on retry: park it, visibly
-        if (isAppError(error) && error.kind !== 'upstream' && error.kind !== 'rate_limited') {
-          throw new PermanentJobError(error.message, { cause: error });
-        }
-        throw error;
-      }
+        }),
+      );
+    },
+    async 'databricks.revert'(intent) {
+      // a workspace error or throttling is retried; a refusal (changed outside, superseded, unlinked) is parked
+      await parkWhen(isRefusal, () => revertChange(revertTarget, intent));
     },
     async 'databricks.reconcile'({ workspaceId }) {
       // a refused or failing warehouse must not stop the run reconciliation below

@@ -10,6 +10,7 @@ import { CostEngineCoster } from './runs/run-coster.js';
 import { databricksRunReports } from './runs/run-report-reader.js';
 import { migration0003 } from './store/0003-databricks-integration.js';
 import { migration0020 } from './store/0020-databricks-system-tables.js';
+import { migration0100 } from './store/0100-databricks-launch-delay.js';
 
 /** The Databricks runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface DatabricksRuntime extends PlatformRuntime {
@@ -26,6 +27,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
     migrations: (dialect) => ({
       '0003-databricks-integration': migration0003(dialect),
       '0020-databricks-system-tables': migration0020(dialect),
+      '0100-databricks-launch-delay': migration0100(dialect),
     }),
     jobKinds: databricksJobKinds,
     runs: databricksRunReports,

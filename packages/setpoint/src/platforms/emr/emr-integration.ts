@@ -4,8 +4,12 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import { isAppError, ValidationError } from '@setpoint/foundation/errors';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
+import { parkWhen } from '../../queue/park-refusals.js';
+import { isRefusal } from '../../service/jobs/job-refusal.js';
 import { decideAutoApply } from '../../service/recommendations/auto-apply-policy.js';
 import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
+import { type RevertTarget, revertChange, revertJobKey } from '../../service/recommendations/revert-job.js';
+import { pauseAutoApplyForRevert } from '../../service/recommendations/revert-pause.js';
 import type { EmrConnection } from './api/emr-connection.js';
 import { createEmrApplier } from './apply/emr-applier.js';
 import { describeEmrStep, downloadEventLog, locateEventLog } from './collect/step-collector.js';
@@ -38,10 +42,12 @@ declare module '../../queue/job-queue.js' {
     'emr.apply': { projectId: string; recommendationId: string; actor: string; kind: 'apply' | 'auto-apply' };
     /** Look for finished steps of imported workloads (new transient clusters, new steps on long-running ones). */
     'emr.reconcile': { workspaceId: string };
+    /** Undo one change Setpoint made (`configId`) after the SLA guard found a bad step on it; retried until done. */
+    'emr.revert': { projectId: string; configId: string; reason: string };
   }
 }
 
-export const emrJobKinds = ['emr.collect', 'emr.apply', 'emr.reconcile'] as const;
+export const emrJobKinds = ['emr.collect', 'emr.apply', 'emr.reconcile', 'emr.revert'] as const;
 
 const dayMs = 86_400_000;
 /** How far before the last poll reconciliation looks again (clusters that took long to finish). */
@@ -375,7 +381,7 @@ export function createEmrIntegration(deps: PlatformCore) {
     }
   }
 
-  /** A change Setpoint just made that failed the run or badly missed the SLA is undone, and auto-apply paused. */
+  /** A change Setpoint just made that failed the run or badly missed the SLA is undone (auto-apply pauses). */
   async function revertWhenBad(projectId: string, report: EmrRunReport, status: string): Promise<void> {
     const workload = await store.workloadOfProject(projectId);
     if (!workload?.clusterId || workload.clusterId !== report.cluster.id) return;
@@ -392,10 +398,26 @@ export function createEmrIntegration(deps: PlatformCore) {
       status === 'FAILED'
         ? `step ${report.step.id} failed on the new configuration`
         : `step ${report.step.id} took ${minutes.toFixed(1)} min, over ${config.slaRevertFactor}× the ${sla} min SLA`;
-    // paused first, so a recommendation made from this very run is not auto-applied while the revert runs
-    await store.saveGuard(projectId, { paused: true, pauseReason: `reverted: ${why}` });
-    await applier.rollback(projectId, { actor: 'setpoint', kind: 'revert', reason: `reverted: ${why}` });
+    // reported first: auto-apply pauses before the revert is written (the service's rule, on every platform)
+    const reason = await pauseAutoApplyForRevert(
+      { store, audit: deps.audit },
+      { projectId, platform: 'emr', why },
+    );
+    // The intent is a queued job, not a call inside this collection: the step is already marked collected,
+    // so a resize that fails here would never be tried again. The job retries until the revert is recorded.
+    await deps.queue.enqueue(
+      'emr.revert',
+      { projectId, configId: latest.id, reason },
+      { idempotencyKey: revertJobKey('emr.revert', latest.id) },
+    );
   }
+
+  /** What the revert job undoes with: the standing resizes, and a rollback of the latest one. */
+  const revertTarget: RevertTarget = {
+    standing: (projectId) => applier.standing(projectId),
+    undo: ({ projectId, reason }) =>
+      applier.rollback(projectId, { actor: 'setpoint', kind: 'revert', reason }),
+  };
 
   async function reconcile(workspaceId: string): Promise<void> {
     const account = await store.account(workspaceId);
@@ -515,21 +537,21 @@ export function createEmrIntegration(deps: PlatformCore) {
             return;
           }
         }
-        try {
-          await applier.apply(payload.projectId, payload.recommendationId, {
+        // a refusal (paused, transient, running step, changed outside) will not change on retry: parked, visibly
+        await parkWhen(isRefusal, () =>
+          applier.apply(payload.projectId, payload.recommendationId, {
             actor: payload.actor,
             kind: payload.kind,
-          });
-        } catch (error) {
-          // a refusal (paused, transient, running step, changed outside) will not change on retry: park it, visibly
-          if (isAppError(error) && error.kind !== 'upstream' && error.kind !== 'rate_limited')
-            throw new PermanentJobError(error.message, { cause: error });
-          throw error;
-        }
+          }),
+        );
       });
     },
     async 'emr.reconcile'({ workspaceId }) {
       await reconcile(workspaceId);
+    },
+    async 'emr.revert'(intent) {
+      // an AWS error or throttling is retried; a refusal (changed outside, running step) is parked, visibly
+      await oneAtATime(intent.projectId, () => parkWhen(isRefusal, () => revertChange(revertTarget, intent)));
     },
   };
 

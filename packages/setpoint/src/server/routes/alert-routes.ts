@@ -2,6 +2,7 @@ import {
   alertDestinationCreateSchema,
   alertDestinationList,
   alertDestinationSchema,
+  alertDestinationUpdateSchema,
   alertRuleCreateSchema,
   alertRuleList,
   alertRuleSchema,
@@ -25,15 +26,42 @@ import { principalOf } from '../../service/auth/principal.js';
 
 const bearer = [{ bearerAuth: [] }];
 
-const presentDestination = (row: AlertDestinationRow) => ({
-  id: row.id,
-  name: row.name,
-  kind: row.kind as 'slack' | 'webhook' | 'email',
-  target: (JSON.parse(row.settings) as { target: string }).target,
-  max_per_hour: row.max_per_hour,
-  created_at: row.created_at,
-  created_by: row.created_by,
-});
+interface StoredSettings {
+  target: string;
+  host?: string;
+  port?: number;
+  tls?: 'starttls' | 'tls' | 'none';
+  from?: string;
+  to?: string[];
+}
+
+/** A destination as the API shows it: where it goes, never its URL, signing secret or SMTP credentials. */
+function presentDestination(row: AlertDestinationRow, signsIn: (row: AlertDestinationRow) => boolean) {
+  const settings = JSON.parse(row.settings) as StoredSettings;
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.kind as 'slack' | 'webhook' | 'email',
+    target: settings.target,
+    max_per_hour: row.max_per_hour,
+    ...(row.kind === 'email'
+      ? {
+          email: {
+            smtp_host: settings.host ?? '',
+            smtp_port: Number(settings.port),
+            tls: settings.tls ?? 'starttls',
+            from: settings.from ?? '',
+            to: settings.to ?? [],
+            signs_in: signsIn(row),
+          },
+        }
+      : {}),
+    created_at: row.created_at,
+    created_by: row.created_by,
+    updated_at: row.updated_at === null ? null : Number(row.updated_at),
+    updated_by: row.updated_by,
+  };
+}
 
 const presentRule = (row: AlertRuleRow) => ({
   id: row.id,
@@ -81,7 +109,7 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
         },
       },
       async () => {
-        const items = (await alerts.listDestinations()).map(presentDestination);
+        const items = (await alerts.listDestinations()).map((row) => presentDestination(row, alerts.signsIn));
         return { items, total: items.length, limit: items.length, offset: 0 };
       },
     );
@@ -100,7 +128,27 @@ export function alertRoutes(alerts: AlertService): FastifyPluginAsyncZod {
       async (request, reply) => {
         const principal = requireAdmin(request, 'add alert destinations');
         const row = await alerts.createDestination(request.body, principal.actor);
-        return reply.status(201).send(presentDestination(row));
+        return reply.status(201).send(presentDestination(row, alerts.signsIn));
+      },
+    );
+
+    app.patch(
+      '/api/v1/alerts/destinations/:id',
+      {
+        schema: {
+          tags: ['alerts'],
+          summary:
+            'Rename a destination, change its hourly limit, or replace its URL, signing secret or mail settings (admins only; credentials stay write-only)',
+          security: bearer,
+          params: idParams,
+          body: alertDestinationUpdateSchema,
+          response: { 200: alertDestinationSchema },
+        },
+      },
+      async (request) => {
+        const principal = requireAdmin(request, 'change alert destinations');
+        const row = await alerts.updateDestination(request.params.id, request.body, principal.actor);
+        return presentDestination(row, alerts.signsIn);
       },
     );
 

@@ -2,14 +2,16 @@ import type {
   ProjectResource,
   RecommendationDecisionResource,
   RecommendationResource,
+  RunCostResource,
   RunDetailResource,
   RunResource,
   WorkspaceResource,
 } from '@setpoint/api-contract';
 import type { Project } from '../../service/projects/project-service.js';
-import { basisText, slaText } from '../../service/recommendations/decision.js';
+import { basisText, learningText, slaText } from '../../service/recommendations/decision.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
 import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
+import type { RunCost } from '../../service/runs/run-records.js';
 import type { Run, RunDetail } from '../../service/runs/run-service.js';
 import type { Workspace } from '../../service/workspaces/workspace-service.js';
 
@@ -45,11 +47,21 @@ export function presentRun(run: Run): RunResource {
     eventlog_uri: run.eventlogUri,
     eventlog_bytes: run.eventlogBytes,
     input_bytes: run.inputBytes,
-    cost: run.cost ? { currency: 'USD', total_usd: run.cost.totalUsd, lines: run.cost.lines } : null,
+    cost: run.cost ? presentRunCost(run.cost) : null,
     on_recommendation_id: run.recommendationId,
     error: run.error,
     created_at: run.createdAt,
     updated_at: run.updatedAt,
+  };
+}
+
+/** A run's cost with the part billed outside its Spark application, when the platform billed more than it. */
+export function presentRunCost(cost: RunCost): RunCostResource {
+  return {
+    currency: 'USD',
+    total_usd: cost.totalUsd,
+    lines: cost.lines,
+    overhead: cost.overhead ? { seconds: cost.overhead.seconds, usd: cost.overhead.usd } : null,
   };
 }
 
@@ -88,6 +100,17 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
       examples: outcome.examples ?? [outcome.example],
     })),
     notes: decision.notes,
+    learning: decision.learning
+      ? {
+          active: decision.learning.active,
+          run: decision.learning.run,
+          max_runs: decision.learning.maxRuns,
+          miss_budget: decision.learning.missBudget,
+          misses_spent: decision.learning.missesSpent,
+          rebase_reason: decision.learning.rebaseReason ?? null,
+        }
+      : null,
+    learning_text: learningText(decision),
   };
 }
 
@@ -104,6 +127,7 @@ export function presentRecommendation(rec: RecommendationRecord): Recommendation
     explanation: rec.explanation,
     decision: rec.decision ? presentDecision(rec.decision) : null,
     based_on_run_id: rec.basedOnRunId,
+    based_on_run_pruned_at: rec.basedOnRunPrunedAt,
     error: rec.error,
     requested_by: rec.requestedBy,
     applied:

@@ -22,6 +22,20 @@ export function createAlertRepository(db: Kysely<Database>) {
     findDestination(id: string): Promise<AlertDestinationRow | undefined> {
       return db.selectFrom('alert_destinations').selectAll().where('id', '=', id).executeTakeFirst();
     },
+    async updateDestination(
+      id: string,
+      row: Pick<
+        AlertDestinationRow,
+        'name' | 'max_per_hour' | 'settings' | 'secret' | 'updated_at' | 'updated_by'
+      >,
+    ): Promise<void> {
+      const { name, max_per_hour, settings, secret, updated_at, updated_by } = row;
+      await db
+        .updateTable('alert_destinations')
+        .set({ name, max_per_hour, settings, secret, updated_at, updated_by })
+        .where('id', '=', id)
+        .execute();
+    },
     /** Deletes the destination and its rules; false when it did not exist. */
     async deleteDestination(id: string): Promise<boolean> {
       return db.transaction().execute(async (tx) => {

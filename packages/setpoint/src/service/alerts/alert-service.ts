@@ -1,11 +1,12 @@
 import {
   type AlertEvent,
   type alertDestinationCreateSchema,
+  type alertDestinationUpdateSchema,
   type alertRuleCreateSchema,
   type alertRuleUpdateSchema,
   retryableNotificationStatuses,
 } from '@setpoint/api-contract';
-import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
+import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -30,6 +31,7 @@ import type {
 } from './alert-repository.js';
 
 export type DestinationInput = z.infer<typeof alertDestinationCreateSchema>;
+export type DestinationUpdate = z.infer<typeof alertDestinationUpdateSchema>;
 export type RuleInput = z.infer<typeof alertRuleCreateSchema>;
 export type RuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
 
@@ -51,7 +53,7 @@ export const retryDelayMs = (attempts: number, baseMs = 60_000) =>
 /** Which parked queue jobs each event covers. */
 const parkedKinds: Partial<Record<AlertEvent, (kind: string) => boolean>> = {
   collection_parked: (kind) => kind.endsWith('.collect') || kind === 'run.ingest',
-  apply_failed: (kind) => kind.endsWith('.apply'),
+  apply_failed: (kind) => kind.endsWith('.apply') || kind.endsWith('.revert'),
 };
 
 interface Deps {
@@ -66,6 +68,27 @@ interface Deps {
 }
 
 const secretScope = (id: string) => `alert_destination:${id}`;
+
+/** What an edit may change on each kind of destination. */
+const editableFields: Record<AlertDestinationRow['kind'], readonly (keyof DestinationUpdate)[]> = {
+  slack: ['name', 'max_per_hour', 'url'],
+  webhook: ['name', 'max_per_hour', 'url', 'signing_secret'],
+  email: ['name', 'max_per_hour', 'smtp_host', 'smtp_port', 'tls', 'from', 'to', 'username', 'password'],
+};
+/** Fields whose values are credentials: an edit records that they were replaced, never what to. */
+const writeOnlyFields: readonly (keyof DestinationUpdate)[] = [
+  'url',
+  'signing_secret',
+  'username',
+  'password',
+];
+
+interface StoredSecret {
+  url?: string;
+  signingSecret?: string;
+  username?: string;
+  password?: string;
+}
 
 function targetText(url: string): string {
   return new URL(url).origin;
@@ -114,14 +137,14 @@ export function createAlertService(deps: Deps) {
   /** The project a rule covers, under the key the audit trail files an entry by. */
   const ruleScope = (projectId: string | null) => (projectId === null ? {} : { projectId });
 
+  function secretOf(row: AlertDestinationRow): StoredSecret {
+    if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
+    return JSON.parse(secretBox.decrypt(row.secret, secretScope(row.id))) as StoredSecret;
+  }
+
   function targetOf(row: AlertDestinationRow): DestinationTarget {
     if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
-    const secret = JSON.parse(secretBox.decrypt(row.secret, secretScope(row.id))) as {
-      url: string;
-      signingSecret?: string;
-      username?: string;
-      password?: string;
-    };
+    const secret = secretOf(row);
     if (row.kind === 'email') {
       const settings = JSON.parse(row.settings) as Omit<EmailTarget, 'kind' | 'username' | 'password'>;
       return {
@@ -135,8 +158,8 @@ export function createAlertService(deps: Deps) {
       };
     }
     return row.kind === 'webhook'
-      ? { kind: 'webhook', url: secret.url, signingSecret: secret.signingSecret ?? '' }
-      : { kind: 'slack', url: secret.url };
+      ? { kind: 'webhook', url: secret.url ?? '', signingSecret: secret.signingSecret ?? '' }
+      : { kind: 'slack', url: secret.url ?? '' };
   }
 
   /**
@@ -316,6 +339,8 @@ export function createAlertService(deps: Deps) {
         max_per_hour: input.max_per_hour,
         created_at: now,
         created_by: actor,
+        updated_at: null,
+        updated_by: null,
       };
       await alerts.insertDestination(row);
       await audited({
@@ -333,6 +358,96 @@ export function createAlertService(deps: Deps) {
       return row;
     },
     listDestinations: () => alerts.listDestinations(),
+    /** Whether an email destination signs in to its server (it has stored SMTP credentials). */
+    signsIn: (row: AlertDestinationRow) => row.kind === 'email' && secretOf(row).username !== undefined,
+    /**
+     * Changes what the update gives and keeps the rest; the kind stays. A new URL or SMTP server is
+     * checked like a new destination's. The audit entry lists each changed setting from → to, and the
+     * credentials (URL, signing secret, SMTP user and password) only by name.
+     */
+    async updateDestination(
+      id: string,
+      update: DestinationUpdate,
+      actor: string,
+      now = Date.now(),
+    ): Promise<AlertDestinationRow> {
+      const row = await alerts.findDestination(id);
+      if (!row) throw new NotFoundError('DESTINATION_NOT_FOUND', `alert destination ${id} does not exist`);
+      const allowed = editableFields[row.kind as keyof typeof editableFields] ?? [];
+      const foreign = (Object.keys(update) as (keyof DestinationUpdate)[]).filter(
+        (field) => !allowed.includes(field),
+      );
+      if (foreign.length > 0)
+        throw new ValidationError(
+          'FIELD_NOT_FOR_KIND',
+          `${foreign.join(', ')} cannot be set on a ${row.kind} destination (it takes ${allowed.join(', ')})`,
+        );
+      const secret = secretOf(row);
+      const settings = JSON.parse(row.settings) as Record<string, unknown> & { target: string };
+      if (update.url !== undefined) {
+        await validateOutboundUrl(update.url, deps.outboundPolicy);
+        secret.url = update.url;
+        settings.target = targetText(update.url);
+      }
+      if (update.signing_secret !== undefined) secret.signingSecret = update.signing_secret;
+      if (row.kind === 'email') {
+        for (const field of ['tls', 'from', 'to'] as const)
+          if (update[field] !== undefined) settings[field] = update[field];
+        if (update.smtp_host !== undefined || update.smtp_port !== undefined) {
+          const server = {
+            host: update.smtp_host ?? (settings.host as string),
+            port: update.smtp_port ?? (settings.port as number),
+          };
+          await validateOutboundUrl(smtpUrl(server), { ...deps.outboundPolicy, schemes: ['smtp:'] });
+          Object.assign(settings, server, { target: smtpUrl(server) });
+        }
+        if (update.username === null) {
+          delete secret.username;
+          delete secret.password;
+        } else if (update.username !== undefined) {
+          secret.username = update.username;
+          if (update.password !== undefined) secret.password = update.password;
+        }
+      }
+      const next: AlertDestinationRow = {
+        ...row,
+        name: update.name ?? row.name,
+        max_per_hour: update.max_per_hour ?? row.max_per_hour,
+        settings: JSON.stringify(settings),
+        secret: secretBox.encrypt(JSON.stringify(secret), secretScope(id)),
+        updated_at: now,
+        updated_by: actor,
+      };
+      await alerts.updateDestination(id, next);
+      const before: Record<string, unknown> = {
+        ...(JSON.parse(row.settings) as Record<string, unknown>),
+        name: row.name,
+        max_per_hour: row.max_per_hour,
+      };
+      const after: Record<string, unknown> = {
+        ...settings,
+        name: next.name,
+        max_per_hour: next.max_per_hour,
+      };
+      const changes: Record<string, { from: unknown; to: unknown }> = {};
+      for (const key of Object.keys(after))
+        if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+          changes[key] = { from: before[key] ?? null, to: after[key] };
+      const replaced = writeOnlyFields.filter((field) => update[field] !== undefined);
+      await audited({
+        entity: 'alert_destination',
+        entityId: id,
+        action: 'update',
+        actor,
+        detail: {
+          name: next.name,
+          kind: row.kind,
+          changes,
+          ...(replaced.length > 0 ? { credentials_replaced: replaced } : {}),
+        },
+      });
+      return next;
+    },
     async deleteDestination(id: string, actor: string): Promise<void> {
       const destination = await alerts.findDestination(id);
       if (!destination || !(await alerts.deleteDestination(id)))

@@ -7,7 +7,7 @@ import {
   summarizeProject,
 } from '@setpoint/insights';
 import type { Project } from '../projects/project-records.js';
-import { learningRuns } from '../recommendations/learning.js';
+import { learningRunsFor } from '../recommendations/learning.js';
 import { type Run, toRun } from '../runs/run-records.js';
 import type { RunRepository } from '../runs/run-repository.js';
 import { insightRunFromRun } from './insight-run-from-run.js';
@@ -28,6 +28,7 @@ function summaryOf(project: Project, runs: Run[], now: number) {
     runs.map((run) => insightRunFromRun(run)),
     { now, slaMinutes: project.settings.slaMinutes },
   );
+  const learningRuns = learningRunsFor(project.settings.learningMissBudget);
   const learning =
     project.phase === 'LEARNING'
       ? { completedRuns: Math.min(learningRuns, Math.max(0, runs.length - 1)), requiredRuns: learningRuns }

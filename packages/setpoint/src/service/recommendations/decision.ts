@@ -6,6 +6,7 @@ import {
   type CandidateAssessment,
   defaultOptimizerSettings,
   describeBasis,
+  overheadCostUsd,
   type Recommendation,
 } from '../../optimizer/recommend.js';
 import {
@@ -81,6 +82,8 @@ export interface DecisionContext<Shape> {
   recommendation: Recommendation;
   assessment: Assessment;
   observations: readonly Observation[];
+  /** The job's billed time per run outside its runtime (`RecommendInput.overheadSeconds`); default 0. */
+  overheadSeconds?: number;
   currentId: string;
   settings: ProjectSettings;
   allowed: (candidate: Candidate) => boolean;
@@ -133,6 +136,7 @@ function engineTrialOf<Shape>(
     assessment: context.assessment,
     slaS,
     fixedS: context.basedOn.profile.analysis.driverTimeMs / 1000,
+    overheadS: context.overheadSeconds ?? 0,
     budgetUsd: budget,
     minProbability: slaFeasibleConfidence,
   });
@@ -216,8 +220,10 @@ function decideOnEngine<Shape>(context: DecisionContext<Shape>): Decided<Shape> 
       }
     }
   }
-  const { runtimeS, costUsd, note } = predictionOf(chosen, assessment, context.observations);
+  const overheadSeconds = context.overheadSeconds ?? 0;
+  const { runtimeS, costUsd, note } = predictionOf(chosen, assessment, context.observations, overheadSeconds);
   if (note) notes.push(note);
+  if (overheadSeconds > 0) notes.push(overheadNote(chosen, overheadSeconds));
   return {
     entry: space.byId.get(chosen.candidate.id) as ShapeEntry<Shape>,
     assessment: chosen,
@@ -254,6 +260,7 @@ function predictionOf(
   chosen: CandidateAssessment,
   assessment: Assessment,
   observations: readonly Observation[],
+  overheadSeconds: number,
 ): { runtimeS: Range; costUsd: Range; note: string | null } {
   const { mixture } = assessment;
   const runtimeS: Range = {
@@ -262,7 +269,8 @@ function predictionOf(
     high: mixture.quantile(chosen.index, 0.9),
   };
   const rate = candidateRateUsdPerHour(chosen.candidate) / 3600;
-  const costUsd = scaleRange(runtimeS, rate);
+  const overheadUsd = overheadCostUsd(chosen.candidate, overheadSeconds);
+  const costUsd = shiftRange(scaleRange(runtimeS, rate), overheadUsd);
   const own = observations.filter((o) => o.candidateId === chosen.candidate.id && o.completed);
   if (own.length === 0 || runtimeS.mid <= 0 || costUsd.mid <= 0) return { runtimeS, costUsd, note: null };
   const weight = Math.min(1, own.length / runsToTrustObserved);
@@ -273,6 +281,19 @@ function predictionOf(
     costUsd: toward(costUsd, median(own.map((o) => o.costUsd)) as number),
     note: `prediction anchored on ${own.length} run(s) of this configuration`,
   };
+}
+
+function shiftRange(range: Range, by: number): Range {
+  return { low: range.low + by, mid: range.mid + by, high: range.high + by };
+}
+
+/** The billed overhead in the prediction, in words: how long, and what it costs on the chosen cluster. */
+function overheadNote(chosen: CandidateAssessment, overheadSeconds: number): string {
+  return (
+    `each run is also billed ${minutes(overheadSeconds)} min outside the Spark application ` +
+    `(cluster start-up, bootstrap and idle time, the median of this job's runs); the costs include it ` +
+    `at each configuration's own rate: $${dollars(overheadCostUsd(chosen.candidate, overheadSeconds))} on this one`
+  );
 }
 
 /**
@@ -292,6 +313,49 @@ export function slaText(decision: Pick<RecommendationDecision, 'sla' | 'trial'>)
   return sla.feasible ? probability : `SLA infeasible: ${probability}`;
 }
 
+/**
+ * The learning phase in words: a rebase first (why earlier runs no longer count), whether this is a
+ * learning run, its P(runtime ≤ SLA) when it is one, and the SLA misses spent of the project's budget.
+ * Null for decisions recorded before the budget existed. The explanation opens with it and the card and
+ * the CLI show it: a rebase is described once, from the decision.
+ */
+export function learningText(
+  decision: Pick<RecommendationDecision, 'learning' | 'sla' | 'trial'>,
+): string | null {
+  const { learning } = decision;
+  if (!learning) return null;
+  const phase = learningPhaseText(decision, learning);
+  if (!learning.rebaseReason) return phase;
+  const rebase = `rebasing: ${learning.rebaseReason}; earlier runs no longer describe the job`;
+  return learning.active ? `${rebase}, so learning starts over: ${phase}` : `${rebase}; ${phase}`;
+}
+
+function learningPhaseText(
+  decision: Pick<RecommendationDecision, 'sla' | 'trial'>,
+  learning: NonNullable<RecommendationDecision['learning']>,
+): string {
+  const { sla } = decision;
+  const spent =
+    learning.missBudget === null
+      ? `cautious learning (no SLA-miss budget; ${learning.missesSpent} run(s) after the first recommendation missed)`
+      : `${learning.missesSpent} of ${learning.missBudget} allowed SLA misses spent`;
+  if (!learning.active) {
+    const why =
+      learning.missBudget !== null && learning.missesSpent >= learning.missBudget
+        ? 'the SLA-miss budget is spent'
+        : learning.run >= learning.maxRuns
+          ? `${learning.maxRuns} learning runs done`
+          : 'no learning run was worth its risk';
+    return `not a learning run: learning is over (${why}; ${spent})`;
+  }
+  const risk =
+    sla.kind === 'project'
+      ? `it may miss the SLA: P(runtime ≤ SLA) = ${sla.probabilityMeets.toFixed(2)}`
+      : 'no SLA set';
+  const of = learning.missBudget === null ? `${learning.maxRuns}` : `at most ${learning.maxRuns}`;
+  return `learning run ${learning.run} of ${of}${decision.trial ? ` (a ${decision.trial.engine} trial)` : ''}: ${risk}; ${spent}`;
+}
+
 /** What the decision rests on, in words (the optimizer's wording). */
 export function basisText(basis: RecommendationDecision['basis']): string {
   return describeBasis(basis);
@@ -302,7 +366,6 @@ export function explanationOf(parts: {
   decision: RecommendationDecision;
   recommendation: Recommendation;
   phase: string;
-  rebaseReason: string | null;
   basedOn: RecommenderRun;
   analog: WhatIfSummary | null;
   runtimeS: Range;
@@ -311,16 +374,17 @@ export function explanationOf(parts: {
   currentDescription: string;
 }): string {
   const { recommendation, decision, runtimeS, costUsd } = parts;
-  const learning = decision.trial
-    ? `${decision.trial.engine} trial (a learning run)`
-    : parts.phase === 'LEARNING'
-      ? `learning run ${recommendation.currentLearningIteration + 1} of ${recommendation.totalLearningIterations}`
-      : `${parts.phase.toLowerCase()} (learning ${recommendation.currentLearningIteration}/${recommendation.totalLearningIterations} done)`;
+  const learning =
+    learningText(decision) ??
+    (decision.trial
+      ? `${decision.trial.engine} trial (a learning run)`
+      : parts.phase === 'LEARNING'
+        ? `learning run ${recommendation.currentLearningIteration + 1} of ${recommendation.totalLearningIterations}`
+        : `${parts.phase.toLowerCase()} (learning ${recommendation.currentLearningIteration}/${recommendation.totalLearningIterations} done)`);
   const what = decision.action === 'keep' ? `No change: keep ${parts.currentDescription}` : decision.change;
   const sla = slaText(decision);
   const sentences = [
-    `${learning}.`,
-    parts.rebaseReason ? `Rebasing: ${parts.rebaseReason}; earlier runs no longer describe the job.` : null,
+    `${learning.charAt(0).toUpperCase()}${learning.slice(1)}.`,
     parts.analog ? `${parts.analog.text}.` : null,
     `${what}: predicted ${minutes(runtimeS.mid)} min (${minutes(runtimeS.low)}–${minutes(runtimeS.high)}) ` +
       `at $${dollars(costUsd.mid)} (${dollars(costUsd.low)}–${dollars(costUsd.high)}); ${sla}, ` +

@@ -99,6 +99,8 @@ export function chooseEngineTrial<Shape>(context: {
   assessment: Assessment;
   slaS: number;
   fixedS: number;
+  /** The job's billed time per run outside its runtime, at the trial's rate (`RecommendInput.overheadSeconds`). */
+  overheadS?: number;
   budgetUsd: number;
   minProbability: number;
 }): EngineTrialChoice<Shape> | null {
@@ -129,7 +131,7 @@ function assessTrial<Shape>(
   baseline: CandidateAssessment,
   assessment: Assessment,
   speedup: SpeedupPrior,
-  context: { slaS: number; fixedS: number },
+  context: { slaS: number; fixedS: number; overheadS?: number },
 ): EngineTrialChoice<Shape> {
   const runtimes = trialRuntimes(
     (p) => assessment.mixture.quantile(baseline.index, p),
@@ -139,6 +141,7 @@ function assessTrial<Shape>(
   const meets = runtimes.filter((t) => t <= context.slaS).length / runtimes.length;
   const expectedRuntimeS = runtimes.reduce((sum, t) => sum + t, 0) / runtimes.length;
   const ratePerS = candidateRateUsdPerHour(entry.candidate) / 3600;
+  const overheadUsd = ratePerS * (context.overheadS ?? 0);
   const runtimeS: Range = {
     low: quantileOfSorted(runtimes, 0.1),
     mid: quantileOfSorted(runtimes, 0.5),
@@ -150,7 +153,7 @@ function assessTrial<Shape>(
     assessment: {
       candidate: entry.candidate,
       index: baseline.index,
-      expectedCostUsd: ratePerS * expectedRuntimeS,
+      expectedCostUsd: ratePerS * expectedRuntimeS + overheadUsd,
       expectedRuntimeS,
       probabilityMeetsSla: meets * (1 - baseline.probabilityFails),
       probabilityFails: baseline.probabilityFails,
@@ -158,6 +161,10 @@ function assessTrial<Shape>(
       tried: false,
     },
     runtimeS,
-    costUsd: { low: runtimeS.low * ratePerS, mid: runtimeS.mid * ratePerS, high: runtimeS.high * ratePerS },
+    costUsd: {
+      low: runtimeS.low * ratePerS + overheadUsd,
+      mid: runtimeS.mid * ratePerS + overheadUsd,
+      high: runtimeS.high * ratePerS + overheadUsd,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type FleetJob, type FleetPrior, uninformedPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeAnalog } from '../../optimizer/runtime-analog.js';
+import { shippedSourceBuilds } from '../../optimizer/shipped-fleet/shipped-fleet.js';
 import { FleetPriorSource, projectSource } from './fleet-prior-source.js';
 import type { FleetProjectHistory, OrganizationFleet } from './recommender.js';
 
@@ -43,7 +44,7 @@ const jobOf = (): FleetJob => ({ candidates: [], observations: [] });
 
 describe('FleetPriorSource', () => {
   it('learns once, relearns only when the organization fleet changes materially, and never teaches a project itself', async () => {
-    const source = new FleetPriorSource({ learn: async (jobs) => priorOf(jobs), shipped: () => shipped });
+    const source = new FleetPriorSource({ learn: async (own) => priorOf([...shipped, ...own]) });
     const counts = new Map([
       ['prj_a', 6],
       ['prj_b', 8],
@@ -62,19 +63,53 @@ describe('FleetPriorSource', () => {
     expect(source.learnings).toBe(1);
     expect(fleet.loads).toBe(1);
 
-    // A project becomes eligible: relearned, with it.
+    // A project becomes eligible: relearned with it, in the background — the prior in effect answers
+    // meanwhile, and the relearned one once it is learned.
     counts.set('prj_small', 6);
-    const forSmall = await source.priorFor('prj_small', fleet, jobOf);
+    const meanwhile = await source.priorFor('prj_a', fleet, jobOf);
+    expect(meanwhile.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_b')]);
+    await source.settled();
     expect(source.learnings).toBe(2);
-    expect(forSmall.analogs.map((analog) => analog.source)).toEqual([
+    const relearned = await source.priorFor('prj_a', fleet, jobOf);
+    expect(relearned.analogs.map((analog) => analog.source)).toEqual([
       'shipped:a',
-      projectSource('prj_a'),
       projectSource('prj_b'),
+      projectSource('prj_small'),
     ]);
 
     // Runs grew by a quarter: relearned.
     for (const [id, runs] of counts) counts.set(id, runs * 2);
     await source.priorFor('prj_a', fleet, jobOf);
+    await source.settled();
+    expect(source.learnings).toBe(3);
+  });
+
+  it('keeps answering with the prior in effect while one relearning is under way, and relearns after a failed one', async () => {
+    const pending: { resolve: (prior: FleetPrior) => void; reject: (error: Error) => void; own: number }[] =
+      [];
+    const source = new FleetPriorSource({
+      learn: (own) =>
+        own.length === 0
+          ? Promise.resolve(priorOf([...shipped, ...own]))
+          : new Promise<FleetPrior>((resolve, reject) => pending.push({ resolve, reject, own: own.length })),
+    });
+    const counts = new Map([['prj_a', 2]]);
+    const fleet = fleetOf(counts);
+    const shippedOnly = await source.priorFor('prj_a', fleet, jobOf);
+    counts.set('prj_a', 6);
+    counts.set('prj_b', 6);
+    // the relearning waits on its learner: every request meanwhile gets the shipped-only prior, and joins it
+    expect(await source.priorFor('prj_a', fleet, jobOf)).toBe(shippedOnly);
+    expect(await source.priorFor('prj_b', fleet, jobOf)).toBe(shippedOnly);
+    expect(pending).toHaveLength(1);
+    pending[0]?.reject(new Error('worker died'));
+    await source.settled();
+    expect(await source.priorFor('prj_a', fleet, jobOf)).toBe(shippedOnly);
+    expect(pending).toHaveLength(2);
+    pending[1]?.resolve(priorOf([...shipped, { candidates: [], observations: [], source: 'learned' }]));
+    await source.settled();
+    const learned = await source.priorFor('prj_a', fleet, jobOf);
+    expect(learned.analogs.map((analog) => analog.source)).toEqual(['shipped:a', 'learned']);
     expect(source.learnings).toBe(3);
   });
 
@@ -83,9 +118,8 @@ describe('FleetPriorSource', () => {
     const source = new FleetPriorSource({
       learn: async (jobs) => {
         if (fail) throw new Error('worker died');
-        return priorOf(jobs);
+        return priorOf([...shipped, ...jobs]);
       },
-      shipped: () => shipped,
     });
     await expect(source.priorFor('prj_a', undefined, jobOf)).rejects.toThrow('worker died');
     fail = false;
@@ -93,5 +127,27 @@ describe('FleetPriorSource', () => {
     await source.priorFor('prj_b', undefined, jobOf);
     expect(prior.shippedJobs).toBe(1);
     expect(source.learnings).toBe(2);
+  });
+
+  it('hands its learner only the organization’s own jobs: the shipped fleet is the learner’s, never rebuilt here', async () => {
+    const learned: (readonly FleetJob[])[] = [];
+    const source = new FleetPriorSource({
+      learn: async (own) => {
+        learned.push(own);
+        return priorOf(own);
+      },
+    });
+    const builds = shippedSourceBuilds();
+    await source.priorFor('prj_a', undefined, jobOf);
+    await source.priorFor('prj_a', fleetOf(new Map([['prj_a', 6]])), jobOf);
+    await source.settled();
+    await source.priorFor('prj_a', fleetOf(new Map([['prj_a', 60]])), jobOf);
+    await source.settled();
+    expect(learned.map((jobs) => jobs.map((job) => job.source))).toEqual([
+      [],
+      [projectSource('prj_a')],
+      [projectSource('prj_a')],
+    ]);
+    expect(shippedSourceBuilds()).toBe(builds);
   });
 });

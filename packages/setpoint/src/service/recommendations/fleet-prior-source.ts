@@ -1,5 +1,4 @@
 import type { FleetJob, FleetPrior } from '../../optimizer/fleet-prior.js';
-import { shippedFleet } from '../../optimizer/shipped-fleet/shipped-fleet.js';
 import { learnPriorOffThread } from './learn-prior-off-thread.js';
 import type { FleetProjectHistory, OrganizationFleet } from './recommender.js';
 
@@ -11,16 +10,17 @@ export interface FleetPriorSourceOptions {
   minRuns: number;
   /** Relearn when the eligible projects change or their runs grew by this share since the last learning. */
   refreshGrowth: number;
-  /** Learns and calibrates the prior (by default on a worker thread: it takes seconds of CPU). */
-  learn(jobs: readonly FleetJob[]): Promise<FleetPrior>;
-  shipped(): FleetJob[];
+  /**
+   * Learns and calibrates the prior from the shipped fleet followed by the organization's own jobs (by
+   * default on a worker thread, which builds the shipped jobs itself: it takes seconds of CPU).
+   */
+  learn(own: readonly FleetJob[]): Promise<FleetPrior>;
 }
 
 export const defaultFleetPriorSourceOptions: FleetPriorSourceOptions = {
   minRuns: 6,
   refreshGrowth: 0.25,
-  learn: learnPriorOffThread,
-  shipped: () => shippedFleet(),
+  learn: (own) => learnPriorOffThread(own, { shipped: { exclude: [] } }),
 };
 
 /** The fleet source of an organization project's jobs: the analog the prior names it by. */
@@ -36,13 +36,17 @@ interface Learned {
  * (each yields as the organization's fleet grows, see `shippedAnalogShare`), learned and calibrated once,
  * cached, and relearned only when the organization's fleet changed materially — a project became
  * eligible or left, or the eligible projects' runs grew by `refreshGrowth`. Learning is the expensive
- * part (seconds): no request ever triggers it unless the fleet moved.
+ * part (tens of seconds of CPU, more on a busy machine): no request ever triggers it unless the fleet
+ * moved, and a relearning runs in the background — recommendations keep the prior in effect (the
+ * organization's last one, else the shipped-only one) until the new one is learned, so a backlog of runs
+ * is not queued behind it. Only a process's first learning is waited for.
  */
 export class FleetPriorSource {
   readonly #options: FleetPriorSourceOptions;
   #learned: Learned | null = null;
   #learning: Promise<Learned> | null = null;
   #shippedOnly: Promise<Learned> | null = null;
+  #shippedOnlyLearned: Learned | null = null;
 
   constructor(options: Partial<FleetPriorSourceOptions> = {}) {
     this.#options = { ...defaultFleetPriorSourceOptions, ...options };
@@ -63,37 +67,57 @@ export class FleetPriorSource {
   /** How many times the prior was learned (for tests and the status page). */
   learnings = 0;
 
+  /** Settles when no learning is under way (a failed one included): for tests and benchmarks. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([this.#learning, this.#shippedOnly]);
+  }
+
   async #current(fleet: OrganizationFleet | undefined, jobOf: FleetJobOf): Promise<Learned> {
     const counts = fleet ? await fleet.runCounts() : new Map<string, number>();
     const eligible = new Map([...counts].filter(([, runs]) => runs >= this.#options.minRuns));
     if (eligible.size === 0) {
       // A failed learning is forgotten, so the queue's retry learns again.
-      this.#shippedOnly ??= this.#learn([], new Map()).catch((error: unknown) => {
-        this.#shippedOnly = null;
-        throw error;
-      });
+      this.#shippedOnly ??= this.#learn([], new Map()).then(
+        (learned) => {
+          this.#shippedOnlyLearned = learned;
+          return learned;
+        },
+        (error: unknown) => {
+          this.#shippedOnly = null;
+          throw error;
+        },
+      );
       return this.#shippedOnly;
     }
     if (this.#learned && !this.#changedMaterially(this.#learned.projects, eligible)) return this.#learned;
-    if (this.#learning) return this.#learning;
-    this.#learning = (async () => {
-      const histories = await (fleet as OrganizationFleet).load([...eligible.keys()]);
+    const learning = this.#relearn(fleet as OrganizationFleet, eligible, jobOf);
+    const inEffect = this.#learned ?? this.#shippedOnlyLearned;
+    if (!inEffect) return learning;
+    // its failure is forgotten (the next request that finds the fleet moved learns again)
+    learning.catch(() => undefined);
+    return inEffect;
+  }
+
+  /** The organization's prior learned anew, once at a time: a request that finds one under way joins it. */
+  #relearn(fleet: OrganizationFleet, eligible: Map<string, number>, jobOf: FleetJobOf): Promise<Learned> {
+    this.#learning ??= (async () => {
+      const histories = await fleet.load([...eligible.keys()]);
       const jobs: FleetJob[] = [];
       for (const history of histories) {
         const job = jobOf(history);
         if (job) jobs.push({ ...job, source: projectSource(history.projectId), shipped: false });
       }
-      return await this.#learn(jobs, eligible);
+      this.#learned = await this.#learn(jobs, eligible);
+      return this.#learned;
     })().finally(() => {
       this.#learning = null;
     });
-    this.#learned = await this.#learning;
-    return this.#learned;
+    return this.#learning;
   }
 
   async #learn(own: FleetJob[], projects: Map<string, number>): Promise<Learned> {
     this.learnings += 1;
-    return { projects, prior: await this.#options.learn([...this.#options.shipped(), ...own]) };
+    return { projects, prior: await this.#options.learn(own) };
   }
 
   #changedMaterially(before: ReadonlyMap<string, number>, now: ReadonlyMap<string, number>): boolean {

@@ -2,15 +2,18 @@
  * The worker-thread side of `learnPriorOffThread`: learning a fleet prior fits every fleet job and
  * calibrating it replays hundreds of cold starts (seconds of CPU), so both run here and the fitted prior
  * is posted back (structured clone; the caller revives its classes); the service's event loop keeps
- * answering meanwhile.
+ * answering meanwhile. The shipped fleet, when asked for, is built here rather than cloned in.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import type { FleetJob } from '../../optimizer/fleet-prior.js';
+import { shippedFleet } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+import type { ShippedFleetSelection } from './learn-prior-off-thread.js';
 
-const { jobs } = workerData as { jobs: FleetJob[] };
+const { jobs, shipped } = workerData as { jobs: FleetJob[]; shipped: ShippedFleetSelection | null };
 try {
-  parentPort?.postMessage({ type: 'done', prior: learnCalibratedPrior(jobs) });
+  const fleet = shipped ? [...shippedFleet(shipped), ...jobs] : jobs;
+  parentPort?.postMessage({ type: 'done', prior: learnCalibratedPrior(fleet) });
 } catch (error) {
   parentPort?.postMessage({
     type: 'failed',

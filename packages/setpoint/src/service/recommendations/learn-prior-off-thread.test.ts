@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import { type FleetJob, reviveFleetPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeModel } from '../../optimizer/runtime-model.js';
+import { shippedFleetSources, shippedSourceBuilds } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+import { shippedSources } from '../../optimizer/shipped-fleet/shipped-fleet-data.js';
 import { type Candidate, runCostUsd } from '../../optimizer/types.js';
 import { learnPriorOffThread } from './learn-prior-off-thread.js';
 
@@ -64,6 +66,23 @@ describe('learnPriorOffThread', () => {
     };
     expect(predict(offThread)).toEqual(predict(inProcess));
   });
+
+  it('puts the shipped fleet before the given jobs on the worker, never building it on the calling thread', async () => {
+    // the smallest shipped source keeps the learning short; the service learns with all of them
+    const kept = 'synthetic';
+    const own = jobs.slice(0, 2);
+    const builds = shippedSourceBuilds();
+    const prior = await learnPriorOffThread(own, {
+      shipped: { exclude: shippedFleetSources.filter((source) => source !== kept) },
+    });
+    expect(shippedSourceBuilds()).toBe(builds);
+    const keptJobs = shippedSources.find((source) => source.name === kept)?.jobs.length ?? 0;
+    expect(keptJobs).toBeGreaterThan(0);
+    expect(prior.jobs).toBe(keptJobs + own.length);
+    expect(prior.shippedJobs).toBe(keptJobs);
+    expect(prior.analogs.some((analog) => analog.source.startsWith(`${kept}:`))).toBe(true);
+    expect(prior.analogs.some((analog) => analog.source === own[0]?.source)).toBe(true);
+  }, 120_000);
 
   it('revives a structured clone into a prior that predicts like the original', () => {
     const prior = learnCalibratedPrior(jobs.slice(0, 4));

@@ -3,13 +3,25 @@ import { type FleetJob, type FleetPrior, reviveFleetPrior } from '../../optimize
 
 type WorkerReply = { type: 'done'; prior: FleetPrior } | { type: 'failed'; message: string };
 
+/** The shipped fleet to learn with, built on the worker: its sources, without the ones named here. */
+export interface ShippedFleetSelection {
+  exclude: readonly string[];
+}
+
 /**
  * `learnCalibratedPrior` without blocking the event loop: the prior and its calibration (the expensive
  * inner cross-validation) are both learned on a worker thread, which posts back the fitted prior; here it
- * only gets its classes back (`reviveFleetPrior`), so the service keeps answering meanwhile.
+ * only gets its classes back (`reviveFleetPrior`), so the service keeps answering meanwhile. With
+ * `shipped`, the worker puts the shipped fleet's jobs before `jobs` itself: the calling thread neither
+ * builds nor clones them (megabytes of observations) on every learning.
  */
-export async function learnPriorOffThread(jobs: readonly FleetJob[]): Promise<FleetPrior> {
-  const worker = startWorker('./fleet-prior-worker', import.meta.url, { workerData: { jobs } });
+export async function learnPriorOffThread(
+  jobs: readonly FleetJob[],
+  options: { shipped?: ShippedFleetSelection } = {},
+): Promise<FleetPrior> {
+  const worker = startWorker('./fleet-prior-worker', import.meta.url, {
+    workerData: { jobs, shipped: options.shipped ?? null },
+  });
   const prior = await new Promise<FleetPrior>((resolve, reject) => {
     worker.once('message', (reply: WorkerReply) =>
       reply.type === 'done' ? resolve(reply.prior) : reject(new Error(reply.message)),

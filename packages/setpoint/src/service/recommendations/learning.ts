@@ -1,10 +1,48 @@
-import { defaultOptimizerSettings } from '../../optimizer/recommend.js';
+import type { ProjectPhase } from '@setpoint/api-contract';
+import { defaultOptimizerSettings, learningBudgetOf } from '../../optimizer/recommend.js';
+import type { RecommendationDecision } from './recommender.js';
 
 /**
- * Learning runs after the cold start, as the optimizer counts them (LEARNING → OPTIMIZING): the one
- * setting the project summaries, the demo and the benches read.
+ * Learning runs at most (counting the first recommendation) for a project's SLA-miss budget, as the
+ * optimizer counts them (LEARNING → OPTIMIZING): the budgeted phase may end earlier, once the budget is spent.
  */
-export const learningRuns = defaultOptimizerSettings.learningRuns;
+export function learningRunsFor(learningMissBudget: number): number {
+  return learningBudgetOf({ ...defaultOptimizerSettings, learningMissBudget }, [], 0).maxRuns;
+}
 
-/** Runs a project spends before Setpoint trusts its model: the cold start plus the learning runs. */
+/** Learning runs at most with the default SLA-miss budget: what the demo and the benches count as learning. */
+export const learningRuns = learningRunsFor(defaultOptimizerSettings.learningMissBudget);
+
+/** Runs a project spends at most before Setpoint trusts its model: the cold start plus the learning runs. */
 export const runsUntilLearned = 1 + learningRuns;
+
+/**
+ * Whether a recommendation was a learning run, as its decision says (`learning.active`: the recommender
+ * decides it once, a rebase included, and the explanation and the card say the same). Only for records
+ * the decision does not settle, the phase: decisions recorded before the learning budget existed, and
+ * rebasing ones recorded before a rebase was part of the learning record (they said `active: false` for
+ * what was the first run of a new learning phase). Null when neither says.
+ */
+export function recommendationIsLearning(recommendation: {
+  phase: ProjectPhase | null;
+  decision?: Pick<RecommendationDecision, 'learning'> | null | undefined;
+}): boolean | null {
+  const learning = recommendation.decision?.learning;
+  const rebasing = recommendation.phase === 'REBASING';
+  if (learning && !(rebasing && learning.rebaseReason === undefined)) return learning.active;
+  if (rebasing) return true;
+  return recommendation.phase === null ? null : recommendation.phase === 'LEARNING';
+}
+
+/**
+ * Whether run `index` of a project's history (0: the cold start, before any recommendation) was a learning
+ * run: as the recommendation that configured it says (`learning`), or, where no recommendation says (the
+ * cold start), whether it is within the cold start and `learningRunCount` learning runs.
+ */
+export function isLearningRun(
+  learning: boolean | null | undefined,
+  index: number,
+  learningRunCount: number = learningRuns,
+): boolean {
+  return learning ?? index < 1 + learningRunCount;
+}

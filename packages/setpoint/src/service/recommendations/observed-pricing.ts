@@ -31,7 +31,8 @@ export function calibratePrices(
     if (!candidate || !observation.completed || observation.runtimeS <= 0) continue;
     const catalogCost = (candidate.nodes * candidate.priceUsdPerNodeHour * observation.runtimeS) / 3600;
     if (catalogCost <= 0) continue;
-    const ratio = observation.costUsd / catalogCost;
+    // the run's billed overhead is priced apart (at each candidate's rate), not in its price per runtime
+    const ratio = (observation.costUsd - (observation.overheadUsd ?? 0)) / catalogCost;
     if (ratio < plausibleFactor.min || ratio > plausibleFactor.max) continue;
     const list = ratios.get(candidate.id) ?? [];
     list.push(ratio);

@@ -1,16 +1,25 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { instanceFamily } from '../../optimizer/config-features.js';
 import { type FleetJob, type FleetPrior, uninformedPrior } from '../../optimizer/fleet-prior.js';
-import { defaultOptimizerSettings, JobOptimizer, type OptimizerSettings } from '../../optimizer/recommend.js';
-import type { Candidate, Range } from '../../optimizer/types.js';
+import {
+  defaultOptimizerSettings,
+  type MarketSwaps,
+  type OptimizerSettings,
+  type ProjectBounds,
+  swappedForTwin,
+} from '../../optimizer/recommend.js';
+import type { Candidate, Observation, Range } from '../../optimizer/types.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import { type CandidateFilter, type FilterOutcome, FilterTally } from './candidate-filters.js';
-import { decide, explanationOf } from './decision.js';
+import { decide, explanationOf, slaFeasibleConfidence, spotMinSlaConfidence } from './decision.js';
 import type { EngineTrials } from './engine-trial.js';
 import { type FleetPriorSource, sharedFleetPriorSource } from './fleet-prior-source.js';
 import { calibratePrices, withObservedPrices } from './observed-pricing.js';
-import { defaultRebaseSettings, type RebaseSettings, segmentSinceRebase } from './rebase.js';
+import { type OptimizerPassInput, type OptimizerPassResult, runOptimizerPass } from './optimizer-pass.js';
+import { runOptimizerPassOffThread } from './optimizer-pass-off-thread.js';
+import { defaultRebaseSettings, type RebaseSettings, type Segment, segmentSinceRebase } from './rebase.js';
 import type {
   ClusterConfiguration,
   FleetProjectHistory,
@@ -20,7 +29,13 @@ import type {
   Recommender,
   RecommenderRun,
 } from './recommender.js';
-import { inputBytesOf, observationOf, runCompleted, runtimeFloorSeconds } from './run-evidence.js';
+import {
+  inputBytesOf,
+  observationOf,
+  overheadSecondsOf,
+  runCompleted,
+  runtimeFloorSeconds,
+} from './run-evidence.js';
 import { describeSignals, highGcShare, highShuffleFetchWaitShare, runSignalsOf } from './run-signals.js';
 import { whatIfAnalog } from './what-if-analog.js';
 
@@ -63,7 +78,11 @@ export interface ClusterModel<Shape> {
     current: Shape;
     observed: readonly Shape[];
   }): CandidateSpace<Shape>;
-  /** The same cluster all on-demand (what a tight SLA takes instead of spot); null when it is already. */
+  /**
+   * The same cluster all on-demand (what a tight SLA takes instead of spot); null when it is already, or
+   * when the platform never changes this shape's market. The service swaps a spot choice for its twin only
+   * when the twin is an allowed candidate; the optimizer is told which candidates that is (`MarketSwaps`).
+   */
   onDemandTwin(shape: Shape): Shape | null;
   /**
    * What apply writes for a shape, in the platform's terms, stated against the configuration the job runs
@@ -85,6 +104,36 @@ export interface OptimizerRecommenderOptions {
   priorSource?: FleetPriorSource;
   optimizer?: Partial<OptimizerSettings>;
   rebase?: Partial<RebaseSettings>;
+  /**
+   * Where the model is fitted: by default on a worker thread when the prior comes from the fleet source
+   * (the service), in-process with a fixed prior (benchmarks, tests).
+   */
+  optimizerPass?: OptimizerPassRunner;
+}
+
+export type OptimizerPassRunner = (input: OptimizerPassInput) => Promise<OptimizerPassResult>;
+
+const runInProcess: OptimizerPassRunner = async (input) => runOptimizerPass(input);
+
+/** What `#prepare` hands to the optimizer pass and, with the pass's answer, to `#finish`. */
+interface Prepared<Shape> {
+  input: RecommendationInput;
+  basedOn: RecommenderRun;
+  space: CandidateSpace<Shape>;
+  segment: Segment;
+  rebasing: boolean;
+  observations: Observation[];
+  /** The job's median billed time outside the Spark application, priced at each candidate's rate. */
+  overheadSeconds: number;
+  analog: ReturnType<typeof whatIfAnalog>;
+  currentId: string;
+  bounds: Required<Pick<ProjectBounds, 'minNodes' | 'maxNodes'>> & ProjectBounds;
+  filters: FilterTally<Candidate>;
+  /** The core filters' context; the pass's implausible and swapped-for-twin configurations are added to it. */
+  filterContext: { implausible: Set<string>; lacksSpotMargin: Set<string> };
+  pool: Candidate[];
+  signals: ReturnType<typeof runSignalsOf>;
+  pass: OptimizerPassInput;
 }
 
 /** The filters the core applies to every platform's candidates (each keeps what was tried and the current). */
@@ -96,6 +145,8 @@ function coreFilters(context: {
   /** Nodes and vCPUs per node of a network-bound based-on run (high shuffle fetch wait), else null. */
   networkBound: { nodes: number; vcpusPerNode: number } | null;
   implausible: ReadonlySet<string>;
+  /** Spot candidates the service would swap for their on-demand twin (`MarketSwaps`), from the pass. */
+  lacksSpotMargin: ReadonlySet<string>;
 }): CandidateFilter<Candidate>[] {
   const kept = (candidate: Candidate) =>
     context.tried.has(candidate.id) || candidate.id === context.currentId;
@@ -133,7 +184,33 @@ function coreFilters(context: {
           ? null
           : `${candidate.id} is predicted faster than the critical path allows`,
     },
+    {
+      // the current configuration is never in the set: whether it moves to its twin is the decision's rule
+      name: 'spot-margin',
+      reject: (candidate) =>
+        context.lacksSpotMargin.has(candidate.id)
+          ? `${candidate.id} is likely to meet the SLA but without the margin (P ≥ ${spotMinSlaConfidence}) a spot interruption eats: it would run as its dearer on-demand twin, which is judged instead`
+          : null,
+    },
   ];
+}
+
+/**
+ * The spot candidates the service would swap for their on-demand twin (`decide`'s interruption-risk rule),
+ * in the optimizer's terms: those whose twin is an allowed candidate of the space. A market the platform
+ * never changes has no twin, and a twin it may not run is no swap.
+ */
+export function marketSwapsOf<Shape>(
+  model: Pick<ClusterModel<Shape>, 'onDemandTwin' | 'shapeId'>,
+  space: CandidateSpace<Shape>,
+): MarketSwaps {
+  const twins: Record<string, string> = {};
+  for (const entry of space.entries) {
+    const twinShape = model.onDemandTwin(entry.shape);
+    const twin = twinShape ? space.byId.get(model.shapeId(twinShape)) : undefined;
+    if (twin?.allowed) twins[entry.candidate.id] = twin.candidate.id;
+  }
+  return { twins, minConfidence: spotMinSlaConfidence, feasibleConfidence: slaFeasibleConfidence };
 }
 
 /**
@@ -196,6 +273,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
   readonly #priorSource: FleetPriorSource;
   readonly #optimizer: Partial<OptimizerSettings>;
   readonly #rebase: RebaseSettings;
+  readonly #runPass: OptimizerPassRunner | undefined;
 
   constructor(model: ClusterModel<Shape>, options: OptimizerRecommenderOptions = {}) {
     this.#model = model;
@@ -203,14 +281,25 @@ export class OptimizerRecommender<Shape> implements Recommender {
     this.#priorSource = options.priorSource ?? sharedFleetPriorSource();
     this.#optimizer = { ...options.optimizer };
     this.#rebase = { ...defaultRebaseSettings, ...options.rebase };
+    this.#runPass = options.optimizerPass;
   }
 
   async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
-    if (this.#prior !== undefined) return this.recommendNow(input);
-    const prior = await this.#priorSource.priorFor(input.project.id, input.fleet, (history) =>
-      this.fleetJobOf(history),
-    );
-    return this.recommendNow(input, prior);
+    const prior =
+      this.#prior !== undefined
+        ? undefined
+        : await this.#priorSource.priorFor(input.project.id, input.fleet, (history) =>
+            this.fleetJobOf(history),
+          );
+    // Each step below is tens of milliseconds of CPU on an idle core, many times that on a loaded one:
+    // between them the event loop answers what waits (health checks, lease heartbeats, the API).
+    await nextTurn();
+    const prepared = this.#prepare(input, prior);
+    await nextTurn();
+    const runPass = this.#runPass ?? (prior === undefined ? runInProcess : runOptimizerPassOffThread);
+    const pass = await runPass(prepared.pass);
+    await nextTurn();
+    return this.#finish(prepared, pass);
   }
 
   /** Another project's runs as a fleet job on this model's candidates (null when they cannot be read). */
@@ -240,8 +329,14 @@ export class OptimizerRecommender<Shape> implements Recommender {
     }
   }
 
-  /** The same decision, synchronously (the bench calls it thousands of times). */
+  /** The same decision, synchronously and in-process (the bench calls it thousands of times). */
   recommendNow(input: RecommendationInput, learnedPrior?: FleetPrior): RecommendationOutput {
+    const prepared = this.#prepare(input, learnedPrior);
+    return this.#finish(prepared, runOptimizerPass(prepared.pass));
+  }
+
+  /** Everything before the optimizer: shapes, the candidate space, observations, filters, the prior. */
+  #prepare(input: RecommendationInput, learnedPrior: FleetPrior | undefined): Prepared<Shape> {
     const model = this.#model;
     const { settings, workspace } = input.project;
     const basedOnIndex = input.runs.findIndex((run) => run.id === input.basedOnRunId);
@@ -272,12 +367,16 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const families = candidates.map((candidate) => candidate.instanceType);
     const basePrior = learnedPrior ?? this.#prior ?? uninformedPrior(families.map(instanceFamily));
     const analog = whatIfAnalog(basePrior, space.byId.get(currentId)?.candidate, basedOn);
-    const prior = analog ? { ...basePrior, analogs: [...basePrior.analogs, analog.model] } : basePrior;
-    const optimizerSettings = { ...this.#optimizer, preference: settings.preference };
+    const optimizerSettings = {
+      ...this.#optimizer,
+      preference: settings.preference,
+      learningMissBudget: settings.learningMissBudget,
+    };
     const floorS = runtimeFloorSeconds(basedOn.profile);
     const tried = new Set(observations.map((observation) => observation.candidateId));
     const segmentRuns = runs.slice(segment.start);
     const segmentIds = ids.slice(segment.start);
+    const overheadSeconds = overheadSecondsOf(segmentRuns);
     const minMemoryPerCore = spillMemoryPerCore(segmentRuns, segmentIds, space);
     const signals = runSignalsOf(basedOn.profile);
     const currentCandidate = space.byId.get(currentId)?.candidate;
@@ -290,13 +389,15 @@ export class OptimizerRecommender<Shape> implements Recommender {
       minNodes: Math.max(1, settings.minWorkers),
       maxNodes: settings.maxWorkers,
     };
-    const request = (pool: readonly Candidate[]) => ({
-      candidates: pool,
+    const request = {
       observations,
       currentCandidateId: currentId,
-      ...(settings.slaMinutes === null ? {} : { slaSeconds: settings.slaMinutes * 60 }),
+      ...(settings.slaMinutes === null
+        ? {}
+        : { slaSeconds: settings.slaMinutes * 60, marketSwaps: marketSwapsOf(model, space) }),
       bounds,
-    });
+      overheadSeconds,
+    };
     const filterContext = {
       tried,
       currentId,
@@ -304,19 +405,63 @@ export class OptimizerRecommender<Shape> implements Recommender {
       gcMemoryPerCore: gcMemoryPerCore(segmentRuns, segmentIds, space),
       networkBound,
       implausible: new Set<string>(),
+      lacksSpotMargin: new Set<string>(),
     };
     const filters = new FilterTally(coreFilters(filterContext));
-    let pool = candidates.filter((candidate) => filters.keeps(candidate));
-    // The model may extrapolate below what the critical path allows: such untried configurations are dropped.
-    const screening = new JobOptimizer(prior, pool, optimizerSettings).assess(request(pool));
-    for (const entry of screening.assessments) {
-      if (!tried.has(entry.candidate.id) && screening.mixture.quantile(entry.index, 0.5) < floorS)
-        filterContext.implausible.add(entry.candidate.id);
-    }
-    pool = pool.filter((candidate) => filters.keeps(candidate));
-    const optimizer = new JobOptimizer(prior, pool, optimizerSettings);
-    const recommendation = optimizer.recommend(request(pool));
-    const assessment = optimizer.assess(request(pool));
+    const pool = candidates.filter((candidate) => filters.keeps(candidate));
+    return {
+      input,
+      basedOn,
+      space,
+      segment,
+      rebasing,
+      observations,
+      overheadSeconds,
+      analog,
+      currentId,
+      bounds,
+      filters,
+      filterContext,
+      pool,
+      signals,
+      pass: {
+        prior: basePrior,
+        extraAnalogs: analog ? [analog.model] : [],
+        pool,
+        settings: optimizerSettings,
+        request,
+        floorS,
+        tried: [...tried],
+      },
+    };
+  }
+
+  /** The optimizer's answer (from `runOptimizerPass`) turned into the service's decision and its words. */
+  #finish(prepared: Prepared<Shape>, pass: OptimizerPassResult): RecommendationOutput {
+    const model = this.#model;
+    const { settings } = prepared.input.project;
+    const {
+      basedOn,
+      space,
+      segment,
+      rebasing,
+      observations,
+      overheadSeconds,
+      analog,
+      currentId,
+      bounds,
+      filters,
+      signals,
+    } = prepared;
+    const { recommendation, assessment } = pass;
+    // The model may extrapolate below what the critical path allows: such untried configurations were
+    // dropped by the pass; the filter chain counts them.
+    for (const id of pass.implausible) prepared.filterContext.implausible.add(id);
+    const swaps = prepared.pass.request.marketSwaps;
+    for (const entry of assessment.assessments)
+      if (swappedForTwin(entry, assessment, swaps))
+        prepared.filterContext.lacksSpotMargin.add(entry.candidate.id);
+    for (const candidate of prepared.pool) filters.keeps(candidate);
     const filtered = [...space.filtered, ...filters.outcomes];
     const decided = decide({
       model,
@@ -324,6 +469,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
       recommendation,
       assessment,
       observations,
+      overheadSeconds,
       currentId,
       settings,
       allowed: (candidate) =>
@@ -332,10 +478,14 @@ export class OptimizerRecommender<Shape> implements Recommender {
         candidate.nodes <= bounds.maxNodes,
       basedOn,
     });
-    // an engine trial is a learning run, whatever phase the optimizer's own choice was in
+    // Whether this is a learning run is decided once, here, and recorded in the decision; the phase, the
+    // explanation, the card and the benches read it from there. An engine trial is a learning run,
+    // whatever phase the optimizer's own choice was in; a rebase starts learning over from this run, so
+    // its recommendation is a learning run whenever the optimizer's first recommendation is one.
+    const learningRun = recommendation.phase === 'LEARNING' || decided.trial !== null;
     const phase: ProjectPhase = rebasing
       ? 'REBASING'
-      : recommendation.phase === 'LEARNING' || decided.trial
+      : learningRun
         ? 'LEARNING'
         : decided.entry.candidate.id === currentId
           ? 'MONITORING'
@@ -366,6 +516,16 @@ export class OptimizerRecommender<Shape> implements Recommender {
       filtered,
       notes: [...decided.notes, describeSignals(basedOn.externalRunId, signals)],
       ...(decided.trial ? { trial: decided.trial } : {}),
+      learning: {
+        active: learningRun,
+        run: learningRun
+          ? recommendation.currentLearningIteration + 1
+          : recommendation.currentLearningIteration,
+        maxRuns: recommendation.learningBudget.maxRuns,
+        missBudget: recommendation.learningBudget.missBudget,
+        missesSpent: recommendation.learningBudget.missesSpent,
+        rebaseReason: rebasing ? segment.reason : null,
+      },
     };
     return {
       phase,
@@ -378,7 +538,6 @@ export class OptimizerRecommender<Shape> implements Recommender {
         decision,
         recommendation,
         phase,
-        rebaseReason: rebasing ? segment.reason : null,
         basedOn,
         analog: analog?.summary ?? null,
         runtimeS: decided.runtimeS,

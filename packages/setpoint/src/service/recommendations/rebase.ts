@@ -33,7 +33,9 @@ function stageNames(profile: RunProfile): string {
 /**
  * Where the runs that still describe the job begin: a run starts a new segment when its stage structure
  * differs, its input size or task count leaves the range seen since the last rebase, or it ran on an
- * already-run configuration with a runtime far off the earlier runs there.
+ * already-run configuration with a runtime far off the earlier runs there. One pass over the runs: what
+ * the segment has seen so far is kept as running ranges and sums (a window of hundreds of runs is read on
+ * every recommendation, on the service's event loop).
  */
 export function segmentSinceRebase(
   runs: readonly RecommenderRun[],
@@ -43,66 +45,86 @@ export function segmentSinceRebase(
 ): Segment {
   let start = 0;
   let reason = '';
-  for (let i = 1; i < runs.length; i++) {
+  let seen = new SegmentSummary();
+  for (let i = 0; i < runs.length; i++) {
     const run = runs[i] as RecommenderRun;
-    const seen = runs.slice(start, i);
-    const change = changeOf(
-      run,
-      configurationIds[i] as string,
-      seen,
-      configurationIds.slice(start, i),
-      settings,
-    );
+    const id = configurationIds[i] as string;
+    const change = i === 0 ? null : seen.changeOf(run, id, settings);
     if (change) {
       start = i;
       reason = change;
+      seen = new SegmentSummary();
     }
+    seen.add(run, id);
   }
   return { start, reason };
 }
 
-function changeOf(
-  run: RecommenderRun,
-  id: string,
-  seen: readonly RecommenderRun[],
-  seenIds: readonly string[],
-  settings: RebaseSettings,
-): string | null {
-  const completedSeen = seen.filter(runCompleted);
-  const sameConfig = seen.filter((entry, i) => runCompleted(entry) && seenIds[i] === id);
-  if (!runCompleted(run) || completedSeen.length === 0) return null;
-  const reference = completedSeen.at(-1) as RecommenderRun;
-  if (stageNames(run.profile) !== stageNames(reference.profile)) {
-    return `the stage structure changed (${reference.profile.stages.length} → ${run.profile.stages.length} stages)`;
-  }
-  const inputs = completedSeen.map(inputBytesOf).filter((bytes) => bytes > 0);
-  const input = inputBytesOf(run);
-  if (inputs.length > 0 && input > 0) {
-    const low = Math.min(...inputs) / settings.inputGrowthFactor;
-    const high = Math.max(...inputs) * settings.inputGrowthFactor;
-    if (input < low || input > high) {
-      return `the input moved to ${gib(input)} GiB, outside the ${gib(Math.min(...inputs))}–${gib(Math.max(...inputs))} GiB seen`;
-    }
-  }
-  const tasks = completedSeen.map((entry) => entry.profile.totals.tasks);
-  const runTasks = run.profile.totals.tasks;
-  if (
-    runTasks < Math.min(...tasks) / settings.taskCountFactor ||
-    runTasks > Math.max(...tasks) * settings.taskCountFactor
-  ) {
-    return `the task count moved to ${runTasks}, outside the ${Math.min(...tasks)}–${Math.max(...tasks)} seen`;
-  }
-  if (sameConfig.length > 0) {
-    const perByte = (entry: RecommenderRun) =>
-      runtimeSecondsOf(entry.profile) / Math.max(1, inputBytesOf(entry));
-    const expected = sameConfig.reduce((sum, entry) => sum + perByte(entry), 0) / sameConfig.length;
-    const deviation = perByte(run) / expected - 1;
-    if (Math.abs(deviation) > settings.runtimeAnomaly) {
-      return `the runtime on an unchanged configuration moved ${signedPercent(deviation)} from its earlier runs`;
-    }
-  }
-  return null;
+/** What changed between two runs' stages, in words: the counts, or the first stage name that differs. */
+function stageChangeOf(before: RunProfile, after: RunProfile): string {
+  if (before.stages.length !== after.stages.length)
+    return `the stage structure changed (${before.stages.length} → ${after.stages.length} stages)`;
+  const earlier = new Set(before.stages.map((stage) => stage.name));
+  const later = new Set(after.stages.map((stage) => stage.name));
+  const gone = [...earlier].find((name) => !later.has(name));
+  const added = [...later].find((name) => !earlier.has(name));
+  return `the stage structure changed (${after.stages.length} stages, but "${gone ?? '?'}" became "${added ?? '?'}")`;
 }
+
+/** The completed runs of a segment so far, as much as `changeOf` compares a new run with. */
+class SegmentSummary {
+  #reference: { run: RecommenderRun; stages: string } | null = null;
+  #inputs: { min: number; max: number } | null = null;
+  #tasks = { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
+  /** Per configuration: the sum and count of runtime per input byte, summed in run order. */
+  readonly #perByte = new Map<string, { sum: number; runs: number }>();
+
+  add(run: RecommenderRun, id: string): void {
+    if (!runCompleted(run)) return;
+    this.#reference = { run, stages: stageNames(run.profile) };
+    const input = inputBytesOf(run);
+    if (input > 0) {
+      this.#inputs = this.#inputs
+        ? { min: Math.min(this.#inputs.min, input), max: Math.max(this.#inputs.max, input) }
+        : { min: input, max: input };
+    }
+    const tasks = run.profile.totals.tasks;
+    this.#tasks = { min: Math.min(this.#tasks.min, tasks), max: Math.max(this.#tasks.max, tasks) };
+    const entry = this.#perByte.get(id) ?? { sum: 0, runs: 0 };
+    this.#perByte.set(id, { sum: entry.sum + perByte(run), runs: entry.runs + 1 });
+  }
+
+  changeOf(run: RecommenderRun, id: string, settings: RebaseSettings): string | null {
+    const reference = this.#reference;
+    if (!runCompleted(run) || !reference) return null;
+    if (stageNames(run.profile) !== reference.stages)
+      return stageChangeOf(reference.run.profile, run.profile);
+    const inputs = this.#inputs;
+    const input = inputBytesOf(run);
+    if (inputs && input > 0) {
+      const low = inputs.min / settings.inputGrowthFactor;
+      const high = inputs.max * settings.inputGrowthFactor;
+      if (input < low || input > high) {
+        return `the input moved to ${gib(input)} GiB, outside the ${gib(inputs.min)}–${gib(inputs.max)} GiB seen`;
+      }
+    }
+    const tasks = this.#tasks;
+    const runTasks = run.profile.totals.tasks;
+    if (runTasks < tasks.min / settings.taskCountFactor || runTasks > tasks.max * settings.taskCountFactor) {
+      return `the task count moved to ${runTasks}, outside the ${tasks.min}–${tasks.max} seen`;
+    }
+    const sameConfig = this.#perByte.get(id);
+    if (sameConfig) {
+      const deviation = perByte(run) / (sameConfig.sum / sameConfig.runs) - 1;
+      if (Math.abs(deviation) > settings.runtimeAnomaly) {
+        return `the runtime on an unchanged configuration moved ${signedPercent(deviation)} from its earlier runs`;
+      }
+    }
+    return null;
+  }
+}
+
+const perByte = (run: RecommenderRun) => runtimeSecondsOf(run.profile) / Math.max(1, inputBytesOf(run));
 
 const gib = (bytes: number) => (bytes / 2 ** 30).toFixed(1);
 const signedPercent = (fraction: number) => `${fraction >= 0 ? '+' : ''}${Math.round(fraction * 100)}%`;

@@ -17,6 +17,8 @@ export interface RecommendationRecord {
   explanation: string | null;
   decision: RecommendationDecision | null;
   basedOnRunId: string | null;
+  /** When run retention deleted the run this was based on; `basedOnRunId` is then null. */
+  basedOnRunPrunedAt: number | null;
   error: string | null;
   requestedBy: string;
   applyRequestedAt: number | null;
@@ -36,6 +38,7 @@ export function toRecommendation(row: Selectable<RecommendationsTable>): Recomme
     explanation: row.explanation,
     decision: parseJsonColumn<RecommendationDecision>(row.decision),
     basedOnRunId: row.based_on_run_id,
+    basedOnRunPrunedAt: row.based_on_run_pruned_at,
     error: row.error,
     requestedBy: row.requested_by,
     applyRequestedAt: row.apply_requested_at,

@@ -103,6 +103,25 @@ export interface RecommendationDecision {
    * SLA: the speed-up prior it was predicted with (10th, 50th, 90th percentile).
    */
   trial?: { engine: string; speedup: { low: number; mid: number; high: number } };
+  /**
+   * Where the job stands in its learning phase: whether this recommendation is a learning run (it may
+   * knowingly risk the SLA), which one, and how much of the project's SLA-miss budget runs after the first
+   * recommendation have spent (`missBudget` null: the cautious phase, no budget). Absent from decisions
+   * recorded before the budget existed.
+   */
+  learning?: {
+    active: boolean;
+    run: number;
+    maxRuns: number;
+    missBudget: number | null;
+    missesSpent: number;
+    /**
+     * Why this recommendation rebased (earlier runs no longer describe the job, so learning starts over
+     * from this run), or null when it did not. Absent from decisions recorded before rebases were part of
+     * the learning record (those recorded a rebasing recommendation as no learning run).
+     */
+    rebaseReason?: string | null;
+  };
 }
 
 export interface RecommendationOutput {

@@ -1,3 +1,4 @@
+import { median } from '@setpoint/foundation/statistics';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import type { Observation, RunProfileFeatures } from '../../optimizer/types.js';
 import type { RecommenderRun } from './recommender.js';
@@ -56,7 +57,11 @@ export function profileFeatures(run: RecommenderRun): RunProfileFeatures {
   };
 }
 
-/** One run as the optimizer sees it; runtime and cost scaled to the latest input size (data grows). */
+/**
+ * One run as the optimizer sees it; runtime and cost scaled to the latest input size (data grows). The
+ * cost is the whole run's, like the optimizer's predictions (`overheadSeconds`): its part over the Spark
+ * application scales with the input, the part billed outside it (`RunCost.overhead`) does not.
+ */
 export function observationOf(
   run: RecommenderRun,
   candidateId: string,
@@ -65,11 +70,23 @@ export function observationOf(
   const input = inputBytesOf(run);
   const scale = input > 0 && latestInputBytes > 0 ? latestInputBytes / input : 1;
   const completed = runCompleted(run);
+  const overheadUsd = Math.min(run.cost.overhead?.usd ?? 0, run.cost.totalUsd);
   return {
     candidateId,
     runtimeS: runtimeSecondsOf(run.profile) * scale,
-    costUsd: run.cost.totalUsd * scale,
+    costUsd: (run.cost.totalUsd - overheadUsd) * scale + overheadUsd,
+    ...(overheadUsd > 0 ? { overheadUsd } : {}),
     completed,
     profile: profileFeatures(run),
   };
+}
+
+/**
+ * The job's billed time outside its Spark application per run (a launched cluster's provisioning,
+ * bootstrap and idle minutes): the median over its completed runs, 0 when the platform bills none. The
+ * optimizer prices it at each candidate's rate, so predictions and observed costs compare like with like.
+ */
+export function overheadSecondsOf(runs: readonly RecommenderRun[]): number {
+  const seconds = runs.filter(runCompleted).map((run) => run.cost.overhead?.seconds ?? 0);
+  return median(seconds) ?? 0;
 }

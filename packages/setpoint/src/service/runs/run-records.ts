@@ -39,6 +39,21 @@ export interface RunCost {
   currency: 'USD';
   totalUsd: number;
   lines: CostLine[];
+  /**
+   * The part of the total billed outside the Spark application's span, when the platform bills more than
+   * it (an EMR cluster launched for the run: provisioning, bootstrap, idle and termination): how long and
+   * what it cost. It does not scale with the run's runtime; the optimizer prices it at each configuration's
+   * own rate (`docs/emr.md`, cost basis). Absent or null: no part of it is known to be
+   * outside the span (null also marks a run costed before the split whose split could not be recovered:
+   * `overhead-backfill.ts`).
+   */
+  overhead?: RunOverheadCost | null;
+}
+
+/** A run's billed time outside its Spark application, and what that time cost. */
+export interface RunOverheadCost {
+  seconds: number;
+  usd: number;
 }
 
 export interface Run {

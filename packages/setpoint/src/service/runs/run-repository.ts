@@ -153,6 +153,24 @@ export function createRunRepository(db: Kysely<Database>) {
       return new Map(rows.map((row) => [row.project_id, `${Number(row.runs)}:${Number(row.latest)}`]));
     },
 
+    /**
+     * Costed runs whose stored cost has no overhead part and was never looked at for one (costed before the
+     * split), with what re-costing them needs.
+     */
+    async costedWithoutOverhead(limit: number) {
+      return db
+        .selectFrom('runs')
+        .select(['id', 'project_id', 'cost', 'profile', 'cluster_config', 'cluster_report'])
+        .where('pipeline_state', '=', 'DONE')
+        .where('cost', 'is not', null)
+        .where('cost', 'not like', '%"overhead"%')
+        .where('profile', 'is not', null)
+        .where('cluster_report', 'is not', null)
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
     async update(runId: string, changes: RunChanges, now = Date.now()): Promise<void> {
       await db
         .updateTable('runs')

@@ -11,6 +11,8 @@ import { migration0030 } from './0030-alerts.js';
 import { migration0070 } from './0070-audit-trail.js';
 import { migration0071 } from './0071-user-management.js';
 import { migration0072 } from './0072-notification-retries.js';
+import { migration0080 } from './0080-alert-destination-edits.js';
+import { migration0081 } from './0081-recommendation-run-pruned.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -34,6 +36,8 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0070-audit-trail': migration0070(),
         '0071-user-management': migration0071(dialect),
         '0072-notification-retries': migration0072(dialect),
+        '0080-alert-destination-edits': migration0080(dialect),
+        '0081-recommendation-run-pruned': migration0081(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {

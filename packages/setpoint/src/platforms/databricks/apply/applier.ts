@@ -4,6 +4,7 @@ import type { AuditService } from '../../../service/audit/audit-service.js';
 import { rollbackAuditEntry } from '../../../service/audit/rollback-audit.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
+import { resumeAutoApply as resumeAutoApplyOf } from '../../../service/recommendations/revert-pause.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { buildClusterUpdate } from '../jobs/apply-cluster-change.js';
@@ -62,6 +63,10 @@ function tagRecommendation(next: NewClusterSpec, recommendationId: string | null
   else delete next.custom_tags;
 }
 
+/** A configuration Setpoint wrote from a recommendation (not an undo, nor what it found in the job). */
+const isChange = (config: AppliedConfig | undefined) =>
+  config?.kind === 'apply' || config?.kind === 'auto-apply';
+
 /** The job cluster a project optimizes. */
 export async function projectTarget(projects: Pick<ProjectService, 'get'>, projectId: string) {
   const project = await projects.get(projectId);
@@ -104,8 +109,13 @@ export function createApplier(deps: ApplierDependencies) {
 
   /** Managed fields that differ from what Setpoint last wrote: someone else changed the cluster. */
   async function externalChanges(projectId: string, spec: NewClusterSpec): Promise<string[]> {
+    return (await differencesFromRecord(projectId, spec)).map((difference) => difference.field);
+  }
+
+  /** How `spec` differs from what Setpoint last recorded for the project (before: recorded, after: spec). */
+  async function differencesFromRecord(projectId: string, spec: NewClusterSpec): Promise<FieldDifference[]> {
     const last = (await deps.store.appliedConfigs(projectId)).at(-1);
-    return last ? diffManagedFields(last.clusterSpec, spec).map((difference) => difference.field) : [];
+    return last ? diffManagedFields(last.clusterSpec, spec) : [];
   }
 
   async function recordExternalChange(
@@ -158,25 +168,33 @@ export function createApplier(deps: ApplierDependencies) {
   ): Promise<ApplyResult & { differences: FieldDifference[] }> {
     const target = await projectTarget(deps.projects, projectId);
     const { client, job, spec } = await currentSpec(target.workspaceId, target.jobId, target.ref);
-    const changedOutside = await externalChanges(projectId, spec);
-    if (changedOutside.length > 0) {
-      await recordExternalChange(projectId, spec, changedOutside);
-      if (options.kind === 'auto-apply') {
-        throw new ConflictError(
-          'EXTERNAL_CHANGE',
-          `job ${target.jobId} was changed outside Setpoint (${changedOutside.join(', ')}); auto-apply is paused until a user resumes it`,
-        );
-      }
-    }
     const update = buildClusterUpdate(job.settings, target.ref, managed, {
       maintainScalingType: options.maintainScalingType,
     });
-    const differences = diffManagedFields(update.previous, update.next);
+    const written = diffManagedFields(update.previous, update.next);
+    // An undo whose configuration the job already holds: an earlier try wrote it and was not recorded (its
+    // answer was lost, or recording failed). It is recorded now, not taken for an edit made outside Setpoint,
+    // and what it changed is told from Setpoint's record, as if this try had written it.
+    const alreadyWritten = written.length === 0 && (options.kind === 'rollback' || options.kind === 'revert');
+    const differences = alreadyWritten ? await differencesFromRecord(projectId, update.next) : written;
     const changedFields = differences.map((difference) => difference.field);
+    const changedOutside = alreadyWritten ? [] : await externalChanges(projectId, spec);
+    if (changedOutside.length > 0) {
+      await recordExternalChange(projectId, spec, changedOutside);
+      // an automatic write never overwrites a person's edit: auto-apply is paused and a revert is refused
+      if (options.kind === 'auto-apply' || options.kind === 'revert') {
+        const refused =
+          options.kind === 'revert' ? 'the revert is not written; roll back by hand if still wanted, ' : '';
+        throw new ConflictError(
+          'EXTERNAL_CHANGE',
+          `job ${target.jobId} was changed outside Setpoint (${changedOutside.join(', ')}); ${refused}auto-apply is paused until a user resumes it`,
+        );
+      }
+    }
     if (changedFields.length === 0 && options.skipWhenUnchanged)
       return { config: null, changedFields, differences };
     tagRecommendation(update.next, options.recommendationId);
-    await client.updateJob(target.jobId, update.newSettings);
+    if (!alreadyWritten) await client.updateJob(target.jobId, update.newSettings);
     const config = await deps.store.recordAppliedConfig({
       projectId,
       recommendationId: options.recommendationId,
@@ -277,13 +295,25 @@ export function createApplier(deps: ApplierDependencies) {
     return result as RollbackResult;
   }
 
-  async function resumeAutoApply(projectId: string): Promise<void> {
-    await deps.store.saveGuard(projectId, { paused: false, pauseReason: null });
+  /** Changes Setpoint made that are still in place, oldest first: those after the last rollback, revert or baseline. */
+  async function standing(projectId: string): Promise<AppliedConfig[]> {
+    const history = await deps.store.appliedConfigs(projectId);
+    let first = history.length;
+    while (first > 0 && isChange(history[first - 1])) first -= 1;
+    return history.slice(first);
+  }
+
+  async function resumeAutoApply(projectId: string, actor: string): Promise<void> {
+    await resumeAutoApplyOf(
+      { store: deps.store, audit: deps.audit },
+      { projectId, platform: 'databricks', actor },
+    );
   }
 
   return {
     apply,
     rollback,
+    standing,
     resumeAutoApply,
     checkExternalChange,
     history: (projectId: string) => deps.store.appliedConfigs(projectId),

@@ -1,5 +1,12 @@
+import { parseJsonColumn } from '../../../store/json-column.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 import type { RunBilling, SystemTablesReader } from '../system-tables/system-tables-reader.js';
+import {
+  defaultLaunchDelayPolicy,
+  type LaunchDelayPolicy,
+  learnLaunchDelay,
+  type PricedLaunchWindow,
+} from './launch-delay.js';
 
 const minuteMs = 60_000;
 const hourMs = 60 * minuteMs;
@@ -13,6 +20,10 @@ export interface ReconcilePolicy {
   waitingIntervalMs: number;
   /** Next look for restatements once billed (default 6 h). */
   billedIntervalMs: number;
+  /** How the launch delay is learned from the bills (default `defaultLaunchDelayPolicy`). */
+  launchDelay?: LaunchDelayPolicy;
+  /** The latest billed runs it is learned from, so it follows a workspace whose behaviour changes. */
+  learnFromLatestRuns?: number;
 }
 
 export const defaultReconcilePolicy: ReconcilePolicy = {
@@ -20,10 +31,13 @@ export const defaultReconcilePolicy: ReconcilePolicy = {
   billedIntervalMs: 6 * hourMs,
 };
 
+const defaultLearnFromLatestRuns = 200;
+
 /**
  * Reconciles estimated DBU costs with the bill: for every run of the workspace that is due, sums its
  * records in system.billing.usage (a RETRACTION cancels its ORIGINAL, a RESTATEMENT replaces it), stores
- * what was billed beside the estimate, and decides when to look again. One statement per run.
+ * what was billed beside the estimate, and decides when to look again. One statement per run. When a
+ * bill arrived, the workspace's launch delay is learned again from its latest reconciled runs.
  */
 export async function reconcileBilling(
   deps: {
@@ -65,6 +79,22 @@ export async function reconcileBilling(
       nextCheckAt: at - firstBilledAt > watchForRestatementsMs ? null : at + policy.billedIntervalMs,
     });
     await deps.reviseCost?.({ runId: row.run_id, projectId: row.project_id }, bill);
+  }
+  if (billed > 0) {
+    const rows = await deps.store.reconciledLaunches(
+      workspaceId,
+      policy.learnFromLatestRuns ?? defaultLearnFromLatestRuns,
+    );
+    const reconciled = rows.map((row) => ({
+      windows: parseJsonColumn<PricedLaunchWindow[]>(row.launch_windows) ?? [],
+      launchDelayMs: row.launch_delay_ms,
+      estimatedDbus: row.estimated_dbus,
+      billedDbus: row.billed_dbus ?? 0,
+    }));
+    await deps.store.saveLaunchDelay(
+      workspaceId,
+      learnLaunchDelay(reconciled, policy.launchDelay ?? defaultLaunchDelayPolicy),
+    );
   }
   return { checked: due.length, billed };
 }

@@ -62,6 +62,37 @@ describe('the DBU estimate of a job cluster', () => {
   });
 });
 
+describe('the DBU estimate with a launch delay learned from the bills', () => {
+  it('starts the nodes launched with the cluster at the learned delay, and keeps their launch windows', () => {
+    const middle = estimateClusterDbus(catalog, report, workspace, instances);
+    const delayed = estimateClusterDbus(catalog, report, workspace, instances, 3 * minute + 10_000);
+
+    expect(middle.launchDelayMs).toBeNull();
+    expect(delayed.launchDelayMs).toBe(3 * minute + 10_000);
+    // 3 nodes × 20 min less the delay: 16 min 50 s each, against 16.5 min from the middle of the minute
+    expect(delayed.dbus / middle.dbus).toBeCloseTo((16 * 60 + 50) / (16.5 * 60), 6);
+    // each node may have started anywhere in the minute of its first row, 3 minutes after the request
+    expect(delayed.launchWindows).toHaveLength(3);
+    for (const window of delayed.launchWindows) {
+      expect(window).toMatchObject({ lowMs: 3 * minute, highMs: 4 * minute });
+      expect(window.dbusPerHour).toBeGreaterThan(0);
+    }
+  });
+
+  it('keeps the middle of the minute for a node whose first minute does not hold the delay', () => {
+    const late = estimateClusterDbus(catalog, report, workspace, instances, 30_000);
+
+    expect(late.dbus).toBe(estimateClusterDbus(catalog, report, workspace, instances).dbus);
+  });
+
+  it('has no launch windows when the events time the nodes', () => {
+    const fromEvents = estimateClusterDbus(catalog, report, workspace, [], 30_000);
+
+    expect(fromEvents.launchWindows).toEqual([]);
+    expect(fromEvents.launchDelayMs).toBeNull();
+  });
+});
+
 describe('the DBU estimate of an Azure cluster', () => {
   it('is priced at Azure list prices, whatever cloud the workspace was recorded with', () => {
     const azure: ClusterReport = {

@@ -6,18 +6,24 @@ import { type ClusterEvent, clusterEventSchema } from '../api/schema.js';
 import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
 import { shapeOfCluster } from '../cluster-shape/cluster-shape.js';
 import {
+  launchWindowOf,
   nodesFromInstances,
   nodeTimelineComplete,
   type ObservedInstance,
 } from '../cluster-shape/instance-timeline.js';
 import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
 import type { ClusterReport } from '../runs/cluster-report.js';
+import type { PricedLaunchWindow } from './launch-delay.js';
 
 export interface DbuEstimate {
   dbus: number;
   usd: number;
   /** Where each node's start and end came from. */
   timing: 'node-timeline' | 'cluster-events';
+  /** The launch delay the nodes were placed with (null: the middle of each first minute, or events). */
+  launchDelayMs: number | null;
+  /** Each node's launch window from the node timeline, kept to learn the launch delay from the bill. */
+  launchWindows: PricedLaunchWindow[];
 }
 
 /** A cluster says its cloud by its attributes: clusters/get answers `azure_attributes` on Azure only. */
@@ -31,7 +37,8 @@ function reportedCloud(report: ClusterReport): string | null {
  * The DBUs a job cluster should be billed for its whole life at the catalog's list price: what
  * `system.billing.usage` is later compared with. Each node counts from its own start to its own end:
  * per instance from system.compute.node_timeline (placed within its first and last minute by the
- * cluster's events) once that covers the terminated cluster, else as the cluster's events show it.
+ * cluster's events, and at the workspace's learned launch delay when it has one) once that covers the
+ * terminated cluster, else as the cluster's events show it.
  * The run's cost in the pipeline is over the Spark application's span instead, which is what SLAs compare.
  */
 export function estimateClusterDbus(
@@ -39,6 +46,7 @@ export function estimateClusterDbus(
   report: ClusterReport,
   workspace: { cloud: string | null; region: string | null },
   instances: ObservedInstance[] = [],
+  launchDelayMs: number | null = null,
 ): DbuEstimate {
   const cloud = cloudOf(reportedCloud(report), workspace.cloud);
   const shape = shapeOfCluster(report.cluster, cloud, null, 0);
@@ -52,7 +60,8 @@ export function estimateClusterDbus(
     terminatedMs: report.cluster.terminated_time,
   };
   const fromInstances = nodeTimelineComplete(instances, bounds);
-  const breakdown = runCost(createCostModel(catalog), {
+  const model = createCostModel(catalog);
+  const priced = {
     cloud,
     // the workspace's region names a region of its own cloud only
     region: (cloud === cloudOf(null, workspace.cloud) ? workspace.region : null) ?? defaultRegions[cloud],
@@ -62,11 +71,29 @@ export function estimateClusterDbus(
       compute: computeTypeOf(report.compute_type),
       photon: shape.photon,
     },
-    nodes: fromInstances ? nodesFromInstances(instances, events, bounds, shape) : timeline.nodes,
+  } as const;
+  const breakdown = runCost(model, {
+    ...priced,
+    nodes: fromInstances
+      ? nodesFromInstances(instances, events, bounds, shape, launchDelayMs)
+      : timeline.nodes,
   });
+  const launchWindows = fromInstances
+    ? instances.map((instance) => ({
+        ...launchWindowOf(instance, bounds),
+        dbusPerHour: model.nodeRate({
+          ...priced,
+          nodeType: instance.nodeType,
+          market: 'on-demand',
+          volumes: [],
+        }).dbuUnits,
+      }))
+    : [];
   return {
     dbus: breakdown.dbu.units,
     usd: breakdown.dbu.cost,
     timing: fromInstances ? 'node-timeline' : 'cluster-events',
+    launchDelayMs: fromInstances ? launchDelayMs : null,
+    launchWindows,
   };
 }

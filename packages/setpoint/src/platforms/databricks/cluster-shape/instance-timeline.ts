@@ -35,11 +35,37 @@ export function nodeTimelineComplete(instances: ObservedInstance[], bounds: Clus
 }
 
 /**
+ * Where a node's first billed moment can lie, in ms after the cluster was requested: within the minute
+ * of its first node_timeline row, never before the request, never after its last row ends.
+ */
+export interface LaunchWindow {
+  lowMs: number;
+  highMs: number;
+}
+
+export function launchWindowOf(instance: ObservedInstance, bounds: ClusterBounds): LaunchWindow {
+  const low = Math.max(instance.firstStartMs, bounds.createdMs);
+  const high = Math.max(low, Math.min(instance.firstStartMs + nodeTimelineRowMs, instance.lastEndMs));
+  return { lowMs: low - bounds.createdMs, highMs: high - bounds.createdMs };
+}
+
+/**
+ * A node's start within its launch window, in ms after the cluster request: the workspace's learned
+ * launch delay when the window holds it (a node launched with the cluster), else the middle of the
+ * window, the unbiased guess when the row is all that is known (a node added later, or no delay learned).
+ */
+export function placeLaunch(window: LaunchWindow, launchDelayMs: number | null): number {
+  if (launchDelayMs !== null && launchDelayMs >= window.lowMs && launchDelayMs <= window.highMs)
+    return launchDelayMs;
+  return (window.lowMs + window.highMs) / 2;
+}
+
+/**
  * Each instance priced from its own start to its own end. The node timeline says in which minute a node
  * first and last ran; within that minute the cluster's events place it where they can — nothing starts
  * before the cluster was requested, a node still there when the cluster terminated ends with it, a node
- * an event names (`NODES_LOST` with its `instance_id`) ends at that event — and otherwise at the middle
- * of the minute, the unbiased guess when the row is all that is known. Markets follow the shape: the
+ * an event names (`NODES_LOST` with its `instance_id`) ends at that event — and otherwise the start is
+ * placed by `placeLaunch` and the end at the middle of its last minute. Markets follow the shape: the
  * driver and the first `firstOnDemand − 1` workers to start on-demand, the rest on the shape's market.
  */
 export function nodesFromInstances(
@@ -47,6 +73,7 @@ export function nodesFromInstances(
   events: Array<Pick<ClusterEvent, 'timestamp' | 'type' | 'details'>>,
   bounds: ClusterBounds,
   shape: DatabricksClusterShape,
+  launchDelayMs: number | null = null,
 ): TimelineNode[] {
   const endedByEvent = new Map<string, number>();
   for (const event of events) {
@@ -55,12 +82,7 @@ export function nodesFromInstances(
       endedByEvent.set(instanceId, event.timestamp);
   }
   const lives = instances.map((instance) => {
-    const startLow = Math.max(instance.firstStartMs, bounds.createdMs);
-    const startHigh = Math.max(
-      startLow,
-      Math.min(instance.firstStartMs + nodeTimelineRowMs, instance.lastEndMs),
-    );
-    const startMs = (startLow + startHigh) / 2;
+    const startMs = bounds.createdMs + placeLaunch(launchWindowOf(instance, bounds), launchDelayMs);
     return { instance, startMs, endMs: Math.max(startMs, endOf(instance, startMs, bounds, endedByEvent)) };
   });
   lives.sort((a, b) => a.startMs - b.startMs);

@@ -6,7 +6,10 @@ import { isAppError } from '@setpoint/foundation/errors';
 import { isPermanentS3Error, type S3Client } from '@setpoint/foundation/s3';
 import type { Logger } from '../../../logging/logger.js';
 import { PermanentJobError } from '../../../queue/job-queue.js';
+import type { AuditService } from '../../../service/audit/audit-service.js';
 import type { Project, ProjectService } from '../../../service/projects/project-service.js';
+import type { RevertIntent } from '../../../service/recommendations/revert-job.js';
+import { pauseAutoApplyForRevert } from '../../../service/recommendations/revert-pause.js';
 import type { RunService, UploadedFile } from '../../../service/runs/run-service.js';
 import type { DatabricksClient } from '../api/client.js';
 import type { Cluster, Run, RunTask } from '../api/schema.js';
@@ -30,7 +33,11 @@ export interface CollectorDependencies {
   store: DatabricksRepository;
   projects: Pick<ProjectService, 'get' | 'list'>;
   runs: Pick<RunService, 'createFromUpload' | 'createWithoutEventLog' | 'createWithProfile' | 'findExisting'>;
-  applier: Pick<Applier, 'rollback' | 'checkExternalChange'>;
+  applier: Pick<Applier, 'checkExternalChange'>;
+  /** Queues the undo of a change a bad run ran on (a `databricks.revert` job, retried until recorded). */
+  queueRevert: (intent: RevertIntent) => Promise<void>;
+  /** A revert pauses auto-apply and is audited as such (`pauseAutoApplyForRevert`). */
+  audit: Pick<AuditService, 'record'>;
   scratchDir: string;
   logger: Logger;
   /** How long to wait between the two listings that prove the log stopped growing. */
@@ -419,15 +426,22 @@ export function createCollector(deps: CollectorDependencies) {
         : `run ${run.run_id} took ${runtimeMinutes.toFixed(1)} min, over ${deps.slaRevertFactor}× the ${sla} min SLA`;
       const guardState = await deps.store.guard(project.id);
       const previousGood = guardState.lastGoodConfigId ?? configs.at(-2)?.id;
-      await deps.applier.rollback(project.id, {
+      // reported first: auto-apply pauses before the revert is written (the service's rule, on every platform)
+      const reason = await pauseAutoApplyForRevert(
+        { store: deps.store, audit: deps.audit },
+        { projectId: project.id, platform: 'databricks', why },
+      );
+      // The intent is a queued job, not a write inside this collection: the run is already stored, so a
+      // retried collection returns early and a write that failed here would never be tried again.
+      await deps.queueRevert({
+        projectId: project.id,
+        configId: latest.id,
         toConfigId: previousGood,
-        actor: 'setpoint',
-        kind: 'revert',
-        reason: `reverted: ${why}`,
+        reason,
       });
       deps.logger.warn(
         { projectId: project.id, runId: run.run_id },
-        'reverted a configuration after a bad run',
+        'reverting a configuration after a bad run',
       );
       return;
     }

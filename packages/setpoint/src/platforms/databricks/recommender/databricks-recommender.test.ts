@@ -2,11 +2,28 @@ import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-cont
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
+import { type FleetPrior, learnFleetPrior } from '../../../optimizer/fleet-prior.js';
+import { shippedFleet } from '../../../optimizer/shipped-fleet/shipped-fleet.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import { learningText } from '../../../service/recommendations/decision.js';
+import { FleetPriorSource } from '../../../service/recommendations/fleet-prior-source.js';
+import { recommendationIsLearning } from '../../../service/recommendations/learning.js';
+import {
+  type OptimizerPassInput,
+  runOptimizerPass,
+} from '../../../service/recommendations/optimizer-pass.js';
+import {
+  OptimizerPassWorkers,
+  runOptimizerPassOffThread,
+} from '../../../service/recommendations/optimizer-pass-off-thread.js';
 import { defaultRebaseSettings, segmentSinceRebase } from '../../../service/recommendations/rebase.js';
-import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
-import { runtimeFloorSeconds } from '../../../service/recommendations/run-evidence.js';
+import type {
+  RecommendationDecision,
+  RecommendationInput,
+  RecommenderRun,
+} from '../../../service/recommendations/recommender.js';
+import { runtimeFloorSeconds, runtimeSecondsOf } from '../../../service/recommendations/run-evidence.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
 import { shapeId as choiceId, type DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { costSpecOf } from '../cluster-shape/cost-spec.js';
@@ -178,7 +195,9 @@ describe('OptimizerRecommender', () => {
     expect(runtimeMinutes.mid).toBeLessThanOrEqual(runtimeMinutes.high);
     expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
     expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
-    expect(output.explanation).toMatch(/learning run 1 of 3/);
+    expect(output.explanation).toMatch(
+      /^Learning run 1 of 3: no SLA set; cautious learning \(no SLA-miss budget;/,
+    );
     expect(output.explanation).toMatch(/stage 1 holds 67% of task time/);
     expect(output.explanation).toMatch(/predicted \d+\.\d min \(\d+\.\d–\d+\.\d\) at \$\d+\.\d\d/);
   });
@@ -295,7 +314,7 @@ describe('OptimizerRecommender', () => {
     expect(trial.phase).toBe('LEARNING');
     expect(trial.decision?.trial).toEqual({ engine: 'Photon', speedup: { low: 1, mid: 1.5, high: 2.5 } });
     expect(trial.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
-    expect(trial.explanation).toMatch(/^Photon trial \(a learning run\)\./);
+    expect(trial.explanation).toMatch(/^Learning run \d of 3 \(a Photon trial\): it may miss the SLA/);
     expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
     expect(trial.explanation).toContain(`at $${trial.prediction.costUsd.mid.toFixed(2)}`);
     // the trial's rate is Photon's: more per hour than the same cluster on the standard engine
@@ -404,7 +423,9 @@ describe('OptimizerRecommender', () => {
     let runs = [run(1)];
     const phases: string[] = [];
     for (let i = 2; i <= 6; i++) {
-      const output = recommender.recommendNow(input(runs, { spotPolicy: 'on-demand-only' }));
+      const output = recommender.recommendNow(
+        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 0 }),
+      );
       phases.push(output.phase);
       runs = [
         ...runs,
@@ -417,6 +438,165 @@ describe('OptimizerRecommender', () => {
     expect(phases.slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
     for (const phase of phases.slice(3)) expect(['OPTIMIZING', 'MONITORING']).toContain(phase);
   });
+
+  it("takes the project's SLA-miss budget for learning runs, and the decision, card text and explanation agree", () => {
+    const runs = [
+      run(1),
+      run(2, { type: 'r5.xlarge', workers: 4 }),
+      run(3, { type: 'c5.xlarge', workers: 2 }),
+    ];
+    const slaMinutes = jobRuntimeS('m5.xlarge', 8) / 60;
+    const missed = runs.slice(2).filter((entry) => runtimeSecondsOf(entry.profile) > slaMinutes * 60).length;
+    expect(missed).toBe(1);
+    const budgeted = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 2 }));
+    expect(budgeted.decision?.learning).toMatchObject({ maxRuns: 8, missBudget: 2, missesSpent: 1 });
+    const text = learningText(budgeted.decision!);
+    expect(text).toMatch(/1 of 2 allowed SLA misses spent/);
+    expect(budgeted.explanation.startsWith(`${text!.charAt(0).toUpperCase()}${text!.slice(1)}.`)).toBe(true);
+    if (budgeted.decision?.learning?.active) {
+      expect(budgeted.phase).toBe('LEARNING');
+      const probability = (budgeted.decision.sla as { probabilityMeets: number }).probabilityMeets;
+      expect(text).toContain(`P(runtime ≤ SLA) = ${probability.toFixed(2)}`);
+    }
+    // A budget of 1 is spent by that miss: learning is over, and the explanation says why.
+    const spent = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 1 }));
+    expect(spent.decision?.learning).toMatchObject({ active: false, missBudget: 1, missesSpent: 1 });
+    expect(spent.phase).not.toBe('LEARNING');
+    expect(spent.explanation).toMatch(
+      /^Not a learning run: learning is over \(the SLA-miss budget is spent; 1 of 1/,
+    );
+    // 0: the cautious phase of 3 learning runs, no budget.
+    const cautious = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 0 }));
+    expect(cautious.decision?.learning).toMatchObject({ maxRuns: 3, missBudget: null, missesSpent: 1 });
+  });
+});
+
+describe('the optimizer pass on a worker thread', () => {
+  // a prior with fleet analogs, so the worker must revive the analogs' classes and post back a mixture
+  const prior = learnFleetPrior(shippedFleet().slice(0, 8));
+  const options = { catalog, nodeTypes, prior };
+  const inProcess = new OptimizerRecommender(options);
+  const offThread = new OptimizerRecommender({ ...options, optimizerPass: runOptimizerPassOffThread });
+
+  it('recommends exactly what the in-process pass does on the same inputs', async () => {
+    expect(prior.analogs.length).toBeGreaterThan(0);
+    const histories = [
+      [run(1)],
+      [run(1, { workers: 4 }), run(2, { type: 'r5.xlarge', workers: 6 }), run(3, { type: 'c5.2xlarge' })],
+      [run(1, { spillBytes: 2 ** 30 }), run(2, { workers: 12, runtimeS: 4000, failed: true })],
+    ];
+    for (const runs of histories) {
+      for (const settings of [{}, { slaMinutes: 20 }, { preference: 'performance' as const }]) {
+        const expected = inProcess.recommendNow(input(runs, settings));
+        const actual = await offThread.recommend(input(runs, settings));
+        expect(actual).toEqual(expected);
+      }
+    }
+  });
+
+  it('fits the model off the event loop when the prior comes from the fleet source (the service)', async () => {
+    const service = new OptimizerRecommender({
+      catalog,
+      nodeTypes,
+      priorSource: new FleetPriorSource({ learn: async () => prior }),
+    });
+    await service.recommend(input([run(1)])); // the source learns its prior once
+    // an in-process pass resolves in the same turn of the event loop; a worker's answer comes in a later one
+    let turned = false;
+    setImmediate(() => {
+      turned = true;
+    });
+    const output = await service.recommend(input([run(1)]));
+    expect(turned).toBe(true);
+    expect(output).toEqual(inProcess.recommendNow(input([run(1)]), prior));
+  });
+
+  // the time bound: 'keep a worker after a pass error, and replace one that ran out of time' below
+  it("keeps the pass's errors visible", async () => {
+    const pass = { prior, extraAnalogs: [], pool: [], settings: {}, floorS: 0, tried: [] };
+    // no candidates: the optimizer cannot find the current configuration
+    const request = { observations: [], currentCandidateId: 'missing' };
+    const inProcessError = (() => {
+      try {
+        runOptimizerPass({ ...pass, request });
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(inProcessError).toBeInstanceOf(Error);
+    await expect(runOptimizerPassOffThread({ ...pass, request })).rejects.toMatchObject({
+      code: 'RECOMMENDATION_WORKER_FAILED',
+      message: inProcessError?.message,
+    });
+  });
+});
+
+describe('the recommendation workers', () => {
+  const prior = learnFleetPrior(shippedFleet().slice(0, 8));
+  const histories = [
+    [run(1)],
+    [run(1, { workers: 4 }), run(2, { type: 'r5.xlarge', workers: 6 }), run(3, { type: 'c5.2xlarge' })],
+  ];
+
+  it('post the prior to a worker once and answer what the in-process pass does', async () => {
+    const workers = new OptimizerPassWorkers();
+    try {
+      const passes: OptimizerPassInput[] = [];
+      for (const runs of histories) {
+        passes.push(...(await captured(runs, prior)));
+      }
+      expect(passes.some((pass) => pass.extraAnalogs.length > 0)).toBe(true);
+      for (const pass of passes) expect(await workers.run(pass)).toEqual(runOptimizerPass(pass));
+      expect(workers.stats).toEqual({ workersStarted: 1, priorsPosted: 1 });
+
+      // a relearned prior is a new object: it is posted again
+      const relearned = learnFleetPrior(shippedFleet().slice(0, 5));
+      const [pass] = await captured(histories[0] as RecommenderRun[], relearned);
+      expect(await workers.run(pass as OptimizerPassInput)).toEqual(
+        runOptimizerPass(pass as OptimizerPassInput),
+      );
+      expect(workers.stats).toEqual({ workersStarted: 1, priorsPosted: 2 });
+    } finally {
+      await workers.close();
+    }
+  });
+
+  it('keep a worker after a pass error, and replace one that ran out of time', async () => {
+    const workers = new OptimizerPassWorkers();
+    try {
+      const [pass] = await captured(histories[0] as RecommenderRun[], prior);
+      const good = pass as OptimizerPassInput;
+      const broken = { ...good, pool: [], request: { observations: [], currentCandidateId: 'missing' } };
+      await expect(workers.run(broken)).rejects.toMatchObject({ code: 'RECOMMENDATION_WORKER_FAILED' });
+      expect(await workers.run(good)).toEqual(runOptimizerPass(good));
+      expect(workers.stats.workersStarted).toBe(1);
+
+      // a model fit on a prior with analogs, posted and answered, takes more than a millisecond anywhere
+      await expect(workers.run(good, { timeoutMs: 1 })).rejects.toMatchObject({
+        code: 'RECOMMENDATION_TIMEOUT',
+      });
+      expect(await workers.run(good)).toEqual(runOptimizerPass(good));
+      expect(workers.stats).toEqual({ workersStarted: 2, priorsPosted: 2 });
+    } finally {
+      await workers.close();
+    }
+  });
+
+  /** The pass a recommendation on `runs` hands to the optimizer. */
+  async function captured(runs: RecommenderRun[], fixedPrior: FleetPrior): Promise<OptimizerPassInput[]> {
+    const passes: OptimizerPassInput[] = [];
+    const capture = new OptimizerRecommender({
+      catalog,
+      nodeTypes,
+      prior: fixedPrior,
+      optimizerPass: async (pass) => {
+        passes.push(pass);
+        return runOptimizerPass(pass);
+      },
+    });
+    await capture.recommend(input(runs, { slaMinutes: 30 }));
+    return passes;
+  }
 });
 
 describe('rebasing', () => {
@@ -433,7 +613,30 @@ describe('rebasing', () => {
     expect(segment(runs)).toMatchObject({ start: 2, reason: expect.stringMatching(/stage structure/) });
     const output = recommender.recommendNow(input(runs));
     expect(output.phase).toBe('REBASING');
-    expect(output.explanation).toMatch(/Rebasing: the stage structure changed/);
+    // one account of the rebase: the decision records it as the first run of a new learning phase, and
+    // the explanation opens with the decision's learning text, which says so once
+    const learning = output.decision?.learning;
+    expect(learning).toMatchObject({
+      active: true,
+      run: 1,
+      missesSpent: 0,
+      rebaseReason: expect.stringMatching(/^the stage structure changed/),
+    });
+    const text = learningText(output.decision as RecommendationDecision) ?? '';
+    expect(text).toMatch(
+      /^rebasing: the stage structure changed .*; earlier runs no longer describe the job, so learning starts over: learning run 1 of /,
+    );
+    expect(output.explanation.startsWith(`R${text.slice(1)}.`)).toBe(true);
+    expect(output.explanation).not.toMatch(/not a learning run|learning is over/i);
+    expect(output.explanation.match(/rebasing/gi)).toHaveLength(1);
+    expect(recommendationIsLearning({ phase: output.phase, decision: output.decision })).toBe(true);
+  });
+
+  it('records no rebase when the job did not change', () => {
+    const output = recommender.recommendNow(input([run(1), run(2)]));
+    expect(output.phase).not.toBe('REBASING');
+    expect(output.decision?.learning?.rebaseReason).toBeNull();
+    expect(output.explanation).not.toMatch(/rebasing/i);
   });
 
   it('starts over when the input leaves the range seen, but not for gradual growth', () => {

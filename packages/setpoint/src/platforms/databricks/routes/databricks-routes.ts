@@ -447,7 +447,7 @@ export function databricksRoutes(deps: {
       },
       async (request) => {
         await deps.projects.get(request.params.id);
-        await integration.applier.resumeAutoApply(request.params.id);
+        await integration.applier.resumeAutoApply(request.params.id, principalOf(request).actor);
         return { resumed: true as const };
       },
     );

@@ -200,6 +200,9 @@ export function createDatabricksRepository(database: Kysely<Database>) {
       estimatedDbus: number;
       estimatedDbuUsd: number;
       nextCheckAt: number;
+      /** Kept as JSON for learning the launch delay; empty when the events timed the nodes. */
+      launchWindows: readonly object[];
+      launchDelayMs: number | null;
     }): Promise<void> {
       const now = Date.now();
       await db
@@ -220,6 +223,8 @@ export function createDatabricksRepository(database: Kysely<Database>) {
           next_check_at: input.nextCheckAt,
           created_at: now,
           updated_at: now,
+          launch_windows: input.launchWindows.length > 0 ? JSON.stringify(input.launchWindows) : null,
+          launch_delay_ms: input.launchDelayMs,
         })
         .onConflict((conflict) => conflict.column('run_id').doNothing())
         .execute();
@@ -275,6 +280,52 @@ export function createDatabricksRepository(database: Kysely<Database>) {
         .selectFrom('databricks_run_billing')
         .selectAll()
         .where('project_id', 'in', projectIds)
+        .execute();
+    },
+
+    /** The workspace's latest billed runs whose estimate kept its nodes' launch windows. */
+    async reconciledLaunches(workspaceId: string, limit: number) {
+      return db
+        .selectFrom('databricks_run_billing')
+        .select(['launch_windows', 'launch_delay_ms', 'estimated_dbus', 'billed_dbus'])
+        .where('workspace_id', '=', workspaceId)
+        .where('billed_dbus', 'is not', null)
+        .where('launch_windows', 'is not', null)
+        .orderBy('created_at', 'desc')
+        .limit(limit)
+        .execute();
+    },
+
+    async launchDelay(workspaceId: string) {
+      return db
+        .selectFrom('databricks_launch_delays')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst();
+    },
+
+    async saveLaunchDelay(
+      workspaceId: string,
+      fit: {
+        launchDelayMs: number | null;
+        runs: number;
+        defaultError: number | null;
+        learnedError: number | null;
+        reason: string;
+      },
+    ): Promise<void> {
+      const values = {
+        launch_delay_ms: fit.launchDelayMs,
+        runs: fit.runs,
+        default_error: fit.defaultError,
+        learned_error: fit.learnedError,
+        reason: fit.reason,
+        updated_at: Date.now(),
+      };
+      await db
+        .insertInto('databricks_launch_delays')
+        .values({ workspace_id: workspaceId, ...values })
+        .onConflict((conflict) => conflict.column('workspace_id').doUpdateSet(values))
         .execute();
     },
 

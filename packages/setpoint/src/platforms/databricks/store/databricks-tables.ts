@@ -30,6 +30,21 @@ export type DatabricksRunBillingTable = {
   next_check_at: number | null;
   created_at: number;
   updated_at: number;
+  /** JSON PricedLaunchWindow[]: each node's launch window from the node timeline (null: placed by events). */
+  launch_windows: string | null;
+  /** The launch delay the estimate placed its nodes with (null: the middle of each first minute). */
+  launch_delay_ms: number | null;
+};
+
+/** The launch delay each workspace's reconciled bills taught (launch_delay_ms null: none used yet). */
+export type DatabricksLaunchDelaysTable = {
+  workspace_id: string;
+  launch_delay_ms: number | null;
+  runs: number;
+  default_error: number | null;
+  learned_error: number | null;
+  reason: string;
+  updated_at: number;
 };
 
 export type DatabricksOnboardedJobsTable = {
@@ -76,4 +91,5 @@ export type DatabricksTables = {
   databricks_project_guard: DatabricksProjectGuardTable;
   databricks_webhook_events: DatabricksWebhookEventsTable;
   databricks_run_billing: DatabricksRunBillingTable;
+  databricks_launch_delays: DatabricksLaunchDelaysTable;
 };

@@ -3,6 +3,7 @@ import type { AuditService } from '../../../service/audit/audit-service.js';
 import { type RolledBackChange, rollbackAuditEntry } from '../../../service/audit/rollback-audit.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
+import { resumeAutoApply } from '../../../service/recommendations/revert-pause.js';
 import type { EmrClient } from '../api/emr-client.js';
 import type { ConnectEmrAccount } from '../connection/emr-account.js';
 import { applyResize, planClusterResize } from './cluster-resizer.js';
@@ -250,13 +251,16 @@ export function createEmrApplier(deps: {
     for await (const step of client.listSteps(undo[0]?.clusterId ?? ''))
       if (step.Status.State === 'RUNNING') stepRunning = true;
     const undoOne = async (config: EmrAppliedConfig): Promise<EmrAppliedConfig> => {
+      const plan = inverse(config.plan);
+      // The cluster already holds what the undo writes: an earlier try wrote it and was not recorded (its
+      // response was lost, or recording failed). Record it now instead of refusing it as an outside change.
+      if ((await changedSince(client, plan)).length === 0) return recordUndo(config, plan);
       const changed = await changedSince(client, config.plan);
       if (changed.length > 0)
         throw new ConflictError(
           'EMR_CHANGED_OUTSIDE',
           `cannot roll back ${config.id}: ${changed.join(', ')} of cluster ${config.clusterId} changed outside Setpoint since`,
         );
-      const plan = inverse(config.plan);
       const shrinks = plan.actions.some(
         (action) =>
           (action.kind === 'instance-group' && action.to < action.from) ||
@@ -269,7 +273,10 @@ export function createEmrApplier(deps: {
           `cluster ${config.clusterId} is running a step: task instances are not removed under it; roll back when it is idle`,
         );
       await applyResize(client, plan);
-      return deps.store.recordAppliedConfig({
+      return recordUndo(config, plan);
+    };
+    const recordUndo = (config: EmrAppliedConfig, plan: ResizePlan) =>
+      deps.store.recordAppliedConfig({
         projectId,
         recommendationId: config.recommendationId,
         kind: options.kind ?? 'rollback',
@@ -279,7 +286,6 @@ export function createEmrApplier(deps: {
         actor: options.actor,
         reason: options.reason ?? `undid the change of ${new Date(config.createdAt).toISOString()}`,
       });
-    };
     const recorded: EmrAppliedConfig[] = [];
     try {
       for (const config of [...undo].reverse()) recorded.push(await undoOne(config));
@@ -308,8 +314,8 @@ export function createEmrApplier(deps: {
     checkExternalChange,
     standing,
     history: (projectId: string) => deps.store.appliedConfigs(projectId),
-    resumeAutoApply: (projectId: string) =>
-      deps.store.saveGuard(projectId, { paused: false, pauseReason: null }),
+    resumeAutoApply: (projectId: string, actor: string) =>
+      resumeAutoApply({ store: deps.store, audit: deps.audit }, { projectId, platform: 'emr', actor }),
   };
 }
 

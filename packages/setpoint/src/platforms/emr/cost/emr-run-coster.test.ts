@@ -3,7 +3,7 @@ import { createCostModel } from '../../../cost/cost-model.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
 import type { EmrRunReport } from '../runs/emr-run-report.js';
-import { EmrRunCoster, emrRunCost } from './emr-run-coster.js';
+import { EmrRunCoster, emrRunCost, emrRunOverhead } from './emr-run-coster.js';
 
 // Golden tests: each expected figure is the arithmetic from the catalog's list prices, written out.
 // us-east-1 on-demand: m5.xlarge $0.192/h, m5.2xlarge $0.384/h, r5.xlarge $0.252/h.
@@ -118,6 +118,23 @@ describe('EMR run cost from the instance timeline', () => {
     expect(cost.nodeHours).toBeCloseTo(3.5, 9);
   });
 
+  it('splits the cost: the Spark application’s span scales with runtime, the rest of the launch is overhead', () => {
+    // The application ran 10:00–40:00 after the cluster's 06:00 creation (the cluster lived an hour).
+    const application = { startTime: t0 + 10 * 60_000, endTime: t0 + 40 * 60_000 };
+    const total = emrRunCost(model, report()).total;
+    const overhead = emrRunOverhead(model, report(), application, total);
+    // inside: primary and 2 core for 0.5 h each; the task instance joined at 30:00, so 10 min of it
+    const inside =
+      0.5 * (0.192 + 0.048 + root) +
+      2 * 0.5 * (0.384 + 0.096 + root + (2 * 64 * 0.08) / 730) +
+      (10 / 60) * (0.09072 + 0.063 + root);
+    expect(overhead?.seconds).toBe(30 * 60);
+    expect(overhead?.usd).toBeCloseTo(total - inside, 9);
+    // no application times in the event log: the step's window stands for it (08:00–59:00)
+    const byStep = emrRunOverhead(model, report(), { startTime: null, endTime: null }, total);
+    expect(byStep?.seconds).toBe(9 * 60);
+  });
+
   it('per-second billing with a one-minute minimum per instance', () => {
     const cost = emrRunCost(
       model,
@@ -188,7 +205,15 @@ describe('EMR run cost from the instance timeline', () => {
     expect(() => emrRunCost(model, io2)).toThrow(/io2/);
     const coster = new EmrRunCoster(createPriceCatalog([shippedCatalog]));
     await expect(coster.cost({ clusterReport: null } as never)).rejects.toThrow(/cluster report/);
-    const lines = (await coster.cost({ clusterReport: report() } as never)).lines.map((line) => line.item);
-    expect(lines).toEqual(['EC2 compute', 'EBS storage', 'EMR fee', 'total low', 'total high']);
+    const application = { startTime: t0 + 10 * 60_000, endTime: t0 + 40 * 60_000 };
+    const priced = await coster.cost({ clusterReport: report(), profile: { application } } as never);
+    expect(priced.lines.map((line) => line.item)).toEqual([
+      'EC2 compute',
+      'EBS storage',
+      'EMR fee',
+      'total low',
+      'total high',
+    ]);
+    expect(priced.overhead?.seconds).toBe(30 * 60);
   });
 });

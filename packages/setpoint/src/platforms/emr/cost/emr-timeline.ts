@@ -51,11 +51,32 @@ export function billingWindow(report: EmrRunReport): { startMs: number; endMs: n
 }
 
 /**
- * Every instance's billed span inside the window (each from its own `ListInstances` timeline): EC2 and the
- * EMR fee by instance type and market, and its volumes (root and EBS block devices).
+ * The Spark application's span inside the billing window: what the run's runtime measures, the part of
+ * its cost that scales with it. The event log's start and end where they fall in the window, else the
+ * step's; null when neither is known.
  */
-export function emrClusterTimeline(report: EmrRunReport): ClusterTimeline {
-  const window = billingWindow(report);
+export function applicationWindow(
+  report: EmrRunReport,
+  application: { startTime: number | null; endTime: number | null },
+): { startMs: number; endMs: number } | null {
+  const billed = billingWindow(report);
+  const clip = (startMs: number | null, endMs: number | null) => {
+    if (startMs === null || endMs === null) return null;
+    const window = { startMs: Math.max(startMs, billed.startMs), endMs: Math.min(endMs, billed.endMs) };
+    return window.endMs > window.startMs ? window : null;
+  };
+  return clip(application.startTime, application.endTime) ?? clip(report.step.startedAt, report.step.endedAt);
+}
+
+/**
+ * Every instance's billed span inside the window (each from its own `ListInstances` timeline): EC2 and the
+ * EMR fee by instance type and market, and its volumes (root and EBS block devices). The window is the
+ * run's billing window unless another is given (the application's, to split the cost).
+ */
+export function emrClusterTimeline(
+  report: EmrRunReport,
+  window: { startMs: number; endMs: number } = billingWindow(report),
+): ClusterTimeline {
   const nodes: TimelineNode[] = [];
   for (const instance of report.instances) {
     const startMs = Math.max(instance.createdAt, window.startMs);

@@ -4,11 +4,13 @@ import { createCostModel } from '../../../cost/cost-model.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import { marketSwapsOf } from '../../../service/recommendations/optimizer-recommender.js';
 import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
 import type { EmrClusterShape } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrRunReport } from '../runs/emr-run-report.js';
+import { buildEmrCandidateSpace } from './emr-candidates.js';
 import { choiceOfShape, costSpecOfChoice } from './emr-choice.js';
-import { EmrRecommender } from './emr-recommender.js';
+import { EmrRecommender, emrClusterModel } from './emr-recommender.js';
 
 const catalog = createPriceCatalog([shippedCatalog]);
 const nodeTypes = shippedCatalog.instanceTypes;
@@ -222,7 +224,9 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
       ],
     });
     expect(groups[1]?.InstanceCount as number).toBeLessThanOrEqual(2);
-    expect(output.explanation).toMatch(/learning run 1 of 3/);
+    expect(output.explanation).toMatch(
+      /^Learning run 1 of 3: it may miss the SLA|^Learning run 1 of 3: no SLA set/,
+    );
     expect(output.prediction.costUsd.low).toBeLessThanOrEqual(output.prediction.costUsd.high);
   });
 
@@ -281,6 +285,46 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
         MaximumCapacityUnits: 3 + spec.task,
         MaximumCoreCapacityUnits: 3,
       });
+    }
+  });
+});
+
+describe('the EMR markets the service swaps for an on-demand twin', () => {
+  const model = emrClusterModel({ nodeTypes, costModel });
+  const spaceOf = (transient: boolean) => {
+    const current = choiceOfShape(
+      groupsShape({ type: 'c5.xlarge', core: 2, task: 22, taskSpot: true }),
+      { transient, rootVolumeGb: null },
+      nodeTypes,
+    );
+    const settings: ProjectSettings = { ...defaultProjectSettings(), spotPolicy: 'spot-allowed' };
+    return buildEmrCandidateSpace(nodeTypes, costModel, {
+      region: 'us-east-1',
+      settings,
+      current,
+      observed: [current],
+    });
+  };
+
+  it('has none on a long-running instance group: a running group keeps its market, so its spot task group needs no margin', () => {
+    const space = spaceOf(false);
+    expect(space.entries.some((entry) => entry.shape.taskMarket === 'spot' && entry.shape.task > 0)).toBe(
+      true,
+    );
+    expect(marketSwapsOf(model, space).twins).toEqual({});
+  });
+
+  it('has one per spot task shape of a transient cluster, its on-demand twin', () => {
+    const space = spaceOf(true);
+    const { twins } = marketSwapsOf(model, space);
+    const spotIds = space.entries
+      .filter((entry) => entry.allowed && entry.shape.taskMarket === 'spot' && entry.shape.task > 0)
+      .map((entry) => entry.candidate.id);
+    expect(spotIds.length).toBeGreaterThan(0);
+    for (const id of spotIds) {
+      const twin = space.byId.get(twins[id] ?? '');
+      expect(twin?.shape.taskMarket).toBe('on-demand');
+      expect(twin?.candidate.nodes).toBe(space.byId.get(id)?.candidate.nodes);
     }
   });
 });
