@@ -34,6 +34,7 @@ function launchDelayStoreContract(open: () => Promise<StoreConnection>) {
         nextCheckAt: 0,
         launchWindows,
         launchDelayMs,
+        clusterTerminatedAt: null,
       });
     await estimate('run_1', windows, null);
     await estimate('run_2', windows, 30_000);

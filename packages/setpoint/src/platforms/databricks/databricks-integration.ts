@@ -129,6 +129,7 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
         nextCheckAt: Date.now(),
         launchWindows: estimate.launchWindows,
         launchDelayMs: estimate.launchDelayMs,
+        clusterTerminatedAt: report.cluster.terminated_time ?? null,
       });
     },
     connect,

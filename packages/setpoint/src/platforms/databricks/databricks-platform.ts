@@ -11,6 +11,7 @@ import { databricksRunReports } from './runs/run-report-reader.js';
 import { migration0003 } from './store/0003-databricks-integration.js';
 import { migration0020 } from './store/0020-databricks-system-tables.js';
 import { migration0100 } from './store/0100-databricks-launch-delay.js';
+import { migration0101 } from './store/0101-databricks-cluster-end.js';
 
 /** The Databricks runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface DatabricksRuntime extends PlatformRuntime {
@@ -28,6 +29,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
       '0003-databricks-integration': migration0003(dialect),
       '0020-databricks-system-tables': migration0020(dialect),
       '0100-databricks-launch-delay': migration0100(dialect),
+      '0101-databricks-cluster-end': migration0101(dialect),
     }),
     jobKinds: databricksJobKinds,
     runs: databricksRunReports,

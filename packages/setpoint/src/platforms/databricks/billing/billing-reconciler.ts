@@ -34,15 +34,26 @@ export const defaultReconcilePolicy: ReconcilePolicy = {
 const defaultLearnFromLatestRuns = 200;
 
 /**
+ * Databricks publishes each hour of usage on its own, so a cluster that lived across an hour boundary
+ * is billed in parts: the bill is whole only once its records reach the hour the cluster ended in.
+ */
+function billCoversCluster(bill: RunBilling, clusterTerminatedAt: number | null): boolean {
+  if (clusterTerminatedAt === null) return true;
+  return Number.isFinite(bill.billedUntilMs) && bill.billedUntilMs >= clusterTerminatedAt;
+}
+
+/**
  * Reconciles estimated DBU costs with the bill: for every run of the workspace that is due, sums its
  * records in system.billing.usage (a RETRACTION cancels its ORIGINAL, a RESTATEMENT replaces it), stores
- * what was billed beside the estimate, and decides when to look again. One statement per run. When a
- * bill arrived, the workspace's launch delay is learned again from its latest reconciled runs.
+ * what was billed beside the estimate, and decides when to look again. One statement per run. A bill
+ * still missing the cluster's last hour is waited for like a missing one, so neither the run's cost nor
+ * the launch delay learns from a part. When a bill arrived, the workspace's launch delay is learned
+ * again from its latest reconciled runs.
  */
 export async function reconcileBilling(
   deps: {
     store: DatabricksRepository;
-    reader: SystemTablesReader;
+    reader: Pick<SystemTablesReader, 'billing'>;
     now?: () => number;
     /** The run's stored cost takes the bill (savings and ROI then use it). */
     reviseCost?: (row: { runId: string; projectId: string }, bill: RunBilling) => Promise<void>;
@@ -56,7 +67,7 @@ export async function reconcileBilling(
   for (const row of due) {
     const bill = await deps.reader.billing(row.databricks_run_id, row.cluster_id);
     const at = now();
-    if (bill.records === 0) {
+    if (bill.records === 0 || !billCoversCluster(bill, row.cluster_terminated_at)) {
       const waited = at - row.created_at;
       await deps.store.saveBilled(row.run_id, {
         billedDbus: null,

@@ -203,6 +203,8 @@ export function createDatabricksRepository(database: Kysely<Database>) {
       /** Kept as JSON for learning the launch delay; empty when the events timed the nodes. */
       launchWindows: readonly object[];
       launchDelayMs: number | null;
+      /** When the cluster terminated, so the bill is taken only once it reaches that hour. */
+      clusterTerminatedAt: number | null;
     }): Promise<void> {
       const now = Date.now();
       await db
@@ -225,6 +227,7 @@ export function createDatabricksRepository(database: Kysely<Database>) {
           updated_at: now,
           launch_windows: input.launchWindows.length > 0 ? JSON.stringify(input.launchWindows) : null,
           launch_delay_ms: input.launchDelayMs,
+          cluster_terminated_at: input.clusterTerminatedAt,
         })
         .onConflict((conflict) => conflict.column('run_id').doNothing())
         .execute();

@@ -34,6 +34,8 @@ export type DatabricksRunBillingTable = {
   launch_windows: string | null;
   /** The launch delay the estimate placed its nodes with (null: the middle of each first minute). */
   launch_delay_ms: number | null;
+  /** When the run's cluster terminated (migration 0101; null: not known, the first records are taken as the bill). */
+  cluster_terminated_at: number | null;
 };
 
 /** The launch delay each workspace's reconciled bills taught (launch_delay_ms null: none used yet). */

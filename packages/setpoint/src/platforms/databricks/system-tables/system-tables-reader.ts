@@ -8,6 +8,8 @@ export interface RunBilling {
   records: number;
   /** RETRACTION and RESTATEMENT records among them. */
   corrections: number;
+  /** End of the latest hour billed so far (NaN: no record): each hour is published on its own. */
+  billedUntilMs: number;
 }
 
 /** One instance's first and last minute in system.compute.node_timeline. */
@@ -135,7 +137,8 @@ export const runBillingSql = `
 SELECT COALESCE(SUM(u.usage_quantity), 0) AS dbus,
        COALESCE(SUM(u.usage_quantity * p.pricing.default), 0) AS usd,
        COUNT(*) AS records,
-       COALESCE(SUM(CASE WHEN u.record_type IN ('RETRACTION', 'RESTATEMENT') THEN 1 ELSE 0 END), 0) AS corrections
+       COALESCE(SUM(CASE WHEN u.record_type IN ('RETRACTION', 'RESTATEMENT') THEN 1 ELSE 0 END), 0) AS corrections,
+       MAX(u.usage_end_time) AS billed_until
 FROM system.billing.usage u
 JOIN system.billing.list_prices p
   ON u.sku_name = p.sku_name AND u.cloud = p.cloud AND u.usage_unit = p.usage_unit
@@ -188,6 +191,7 @@ export function createSystemTablesReader(statements: StatementClient) {
       usd: num(row?.usd),
       records: num(row?.records),
       corrections: num(row?.corrections),
+      billedUntilMs: time(row?.billed_until),
     };
   }
 
