@@ -222,6 +222,7 @@ export async function composeServices(options: ComposeOptions) {
   });
   const pipeline = createPipeline({
     runs: repositories.runs,
+    maintenancePasses: repositories.maintenancePasses,
     projectRecords: repositories.projects,
     recommendationRecords: repositories.recommendations,
     recommendations,

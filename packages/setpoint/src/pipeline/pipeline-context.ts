@@ -3,6 +3,7 @@ import type { Logger } from '../logging/logger.js';
 import type { PlatformPlugin } from '../platform-api/platform.js';
 import type { PlatformRegistry } from '../platform-api/platform-registry.js';
 import { type JobQueue, PermanentJobError } from '../queue/job-queue.js';
+import type { MaintenancePassRepository } from '../service/maintenance/maintenance-pass-repository.js';
 import type { ProjectRepository } from '../service/projects/project-repository.js';
 import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
@@ -17,6 +18,8 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 /** What the pipeline's steps are given: repositories and services, the analysis engines, the platforms. */
 export interface PipelineDependencies {
   runs: RunRepository;
+  /** One-time passes over old runs that have finished (so a start-up skips them). */
+  maintenancePasses: MaintenancePassRepository;
   projectRecords: Pick<ProjectRepository, 'find'>;
   recommendationRecords: Pick<RecommendationRepository, 'find' | 'since' | 'complete'>;
   recommendations: Pick<RecommendationService, 'request'>;

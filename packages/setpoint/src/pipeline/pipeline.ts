@@ -21,7 +21,7 @@ export function createPipeline(deps: PipelineDependencies): {
   handlers: CoreJobHandlers;
   resumeStalledRuns(stalledForMs: number): Promise<number>;
   sweepOrphans(minAgeMs: number, now?: number): Promise<SweepResult>;
-  backfillRunOverhead(limit?: number): Promise<{ split: number; kept: number }>;
+  backfillRunOverhead(batchSize?: number): Promise<{ split: number; kept: number }>;
 } {
   return {
     handlers: {

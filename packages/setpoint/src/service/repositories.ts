@@ -5,6 +5,7 @@ import { createAuditRepository } from './audit/audit-repository.js';
 import { createApiKeyRepository } from './auth/api-key-repository.js';
 import { createUserRepository } from './auth/user-repository.js';
 import { createParkedJobRepository } from './jobs/parked-job-repository.js';
+import { createMaintenancePassRepository } from './maintenance/maintenance-pass-repository.js';
 import { createOrganizationSettingsRepository } from './organization/organization-settings-repository.js';
 import { createProjectRepository } from './projects/project-repository.js';
 import { createRecommendationRepository } from './recommendations/recommendation-repository.js';
@@ -20,6 +21,7 @@ export function createRepositories(db: Kysely<Database>) {
     apiKeys: createApiKeyRepository(db),
     users: createUserRepository(db),
     parkedJobs: createParkedJobRepository(db),
+    maintenancePasses: createMaintenancePassRepository(db),
     organizationSettings: createOrganizationSettingsRepository(db),
     projects: createProjectRepository(db),
     recommendations: createRecommendationRepository(db),

@@ -202,6 +202,12 @@ export interface NotificationsTable {
   next_attempt_at: Generated<number | null>;
 }
 
+/** A one-time pass over old rows that has finished (migration 0082). */
+export interface MaintenancePassesTable {
+  name: string;
+  finished_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
@@ -221,4 +227,5 @@ export interface Database {
   alert_destinations: AlertDestinationsTable;
   alert_rules: AlertRulesTable;
   notifications: NotificationsTable;
+  maintenance_passes: MaintenancePassesTable;
 }

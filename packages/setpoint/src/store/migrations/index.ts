@@ -13,6 +13,7 @@ import { migration0071 } from './0071-user-management.js';
 import { migration0072 } from './0072-notification-retries.js';
 import { migration0080 } from './0080-alert-destination-edits.js';
 import { migration0081 } from './0081-recommendation-run-pruned.js';
+import { migration0082 } from './0082-maintenance-passes.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -38,6 +39,7 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0072-notification-retries': migration0072(dialect),
         '0080-alert-destination-edits': migration0080(dialect),
         '0081-recommendation-run-pruned': migration0081(dialect),
+        '0082-maintenance-passes': migration0082(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {
