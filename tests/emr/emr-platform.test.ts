@@ -16,6 +16,7 @@ import type {
   EmrRollbackResource,
 } from '@setpoint/api-contract/emr';
 import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { S3Client } from '@setpoint/foundation/s3';
 import { loadConfig } from 'setpoint/config/load-config';
 import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
@@ -494,5 +495,59 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.error.message).toMatch(/cluster id looks like/);
+  });
+
+  it('parks a step whose event log another cluster wrote under the same application id, and says so', async () => {
+    // two clusters sharing one spark.eventLog.dir; the second's log replaces the first's under the
+    // first's application id, as when two resource managers start in the same millisecond
+    const launch = async (name: string) => {
+      const { JobFlowId } = await launcher.send(
+        new RunJobFlowCommand({ ...nightly(name), Name: name, Tags: [] }),
+      );
+      return JobFlowId as string;
+    };
+    const mine = await launch('collide-mine');
+    const other = await launch('collide-other');
+    emulator.context.clock.advance(8 * hour);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+    const client = (await emrIntegrationOf(server.services).connect(accountId)).client;
+    const applicationOf = (clusterId: string) =>
+      emulator.emr.cluster(clusterId).steps[0]?.applicationId as string;
+    const [mineApp, otherApp] = [applicationOf(mine), applicationOf(other)];
+    expect(mineApp).not.toBe(otherApp);
+    const s3 = new S3Client({
+      region: 'us-east-1',
+      endpoint: s3Server.endpoint,
+      credentials: s3Server.credentials,
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of await s3.getObject('spark-events', `apps/${otherApp}`))
+      chunks.push(Buffer.from(chunk));
+    await s3.putObject(
+      'spark-events',
+      `apps/${mineApp}`,
+      Buffer.concat(chunks).toString('utf8').replaceAll(otherApp, mineApp),
+    );
+
+    const project = await server.services.projects.create(
+      { name: 'collide', workspaceId: accountId },
+      'test',
+    );
+    const steps = [];
+    for await (const step of client.listSteps(mine)) steps.push(step);
+    await api('POST', `/api/v1/projects/${project.id}/emr-runs`, { cluster_id: mine, step_id: steps[0]?.Id });
+    const [run] = await processedRuns(project.id, 1);
+    expect(run?.pipelineState).toBe('FAILED');
+    expect(run?.error).toMatch(new RegExp(`none of cluster ${mine}'s instances.*own spark\\.eventLog\\.dir`));
+    // parked at once, visibly: bad input fails the same way on every retry
+    const parked = await api<{ items: Array<{ kind: string; error: string; attempts: number }> }>(
+      'GET',
+      '/api/v1/jobs/parked',
+    );
+    const parse = parked.body.items.find(
+      (job) => job.kind === 'run.parse' && /none of cluster/.test(job.error),
+    );
+    expect(parse?.attempts).toBe(1);
   });
 });

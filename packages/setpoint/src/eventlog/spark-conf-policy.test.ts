@@ -8,13 +8,14 @@ describe('Spark conf policy', () => {
       'spark.executor.memory',
       'spark.databricks.clusterUsageTags.clusterWorkers',
       'spark.emr.default.executor.cores',
+      'spark.driver.host',
     ]) {
       expect(isKeptSparkConfKey(key), key).toBe(true);
     }
     for (const key of [
       'spark.hadoop.fs.s3a.secret.key',
       'spark.executor.extraJavaOptions',
-      'spark.driver.host',
+      'spark.driver.port',
       'k1',
     ]) {
       expect(isKeptSparkConfKey(key), key).toBe(false);

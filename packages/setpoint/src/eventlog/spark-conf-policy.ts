@@ -20,6 +20,8 @@ export const keptSparkConfKeys: ReadonlySet<string> = new Set([
   'spark.driver.memory',
   'spark.driver.memoryOverhead',
   'spark.driver.maxResultSize',
+  // which machine ran the driver: EMR checks that a step's event log came from the step's own cluster
+  'spark.driver.host',
   'spark.memory.fraction',
   'spark.memory.storageFraction',
   'spark.memory.offHeap.enabled',

@@ -11,6 +11,25 @@ import {
 } from '../pipeline-context.js';
 
 /**
+ * The platform's description of the run. A report or log the platform refuses (a missing report, an
+ * event log from another cluster) fails the same way on every retry, so it parks at once.
+ */
+function describedRun(
+  deps: PipelineDependencies,
+  workspace: Awaited<ReturnType<typeof projectOf>>['workspace'],
+  clusterReport: string | null,
+  profile: RunProfile,
+) {
+  try {
+    return deps.platforms
+      .forWorkspace(workspace)
+      .runs.describeRun(parseJsonColumn<unknown>(clusterReport), profile);
+  } catch (error) {
+    return permanentIfInvalid(error);
+  }
+}
+
+/**
  * `run.parse`: event log → RunProfile; the project's platform reads the run's cluster (facts,
  * configuration, node timeline, outcome) from its report and the profile. Then the cost step.
  */
@@ -28,9 +47,7 @@ export function parseStep(deps: PipelineDependencies) {
           .withLocalCopy(run.eventlog_blob_key as string, (directory) => deps.profiler.profile(directory))
           .catch(permanentIfInvalid));
       const { workspace } = await projectOf(deps, run.project_id);
-      const described = deps.platforms
-        .forWorkspace(workspace)
-        .runs.describeRun(parseJsonColumn<unknown>(run.cluster_report), profile);
+      const described = describedRun(deps, workspace, run.cluster_report, profile);
       const stored: StoredClusterFacts = { facts: described.facts, config: described.configuration };
       const written = await advanceRun(
         deps,

@@ -151,6 +151,8 @@ export const instanceSchema = z.object({
   InstanceFleetId: z.string().optional(),
   Market: marketSchema.optional(),
   InstanceType: z.string(),
+  PrivateIpAddress: z.string().optional(),
+  PrivateDnsName: z.string().optional(),
   EbsVolumes: z
     .array(z.object({ Device: z.string().optional(), VolumeId: z.string().optional() }))
     .optional(),

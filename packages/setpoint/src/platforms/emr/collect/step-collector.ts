@@ -141,6 +141,8 @@ export async function describeEmrStep(
           createdAt,
           endedAt: instance.Status.Timeline.endedAt,
           volumes: volumesFor(shape, { role, instanceType: instance.InstanceType }),
+          privateIp: instance.PrivateIpAddress ?? null,
+          privateDnsName: instance.PrivateDnsName ?? null,
         },
       ];
     }),

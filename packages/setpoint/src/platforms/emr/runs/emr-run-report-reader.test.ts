@@ -79,6 +79,7 @@ const report: EmrRunReport = {
 };
 const profile = {
   application: { startTime: t0 + 500_000, endTime: t0 + 2_990_000, sparkVersion: '3.5.0' },
+  sparkConf: {},
 } as unknown as RunProfile;
 
 describe('EMR run reports', () => {

@@ -3,6 +3,7 @@ import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { RunDescription, RunReportReader } from '../../../platform-api/platform.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
 import { type EmrRunReport, emrRunReportSchema } from './emr-run-report.js';
+import { checkEventLogOwnership } from './event-log-ownership.js';
 
 /** The cluster tag naming the Setpoint recommendation a cluster was launched or resized from. */
 export const emrRecommendationTagKey = 'setpoint:recommendation-id';
@@ -54,6 +55,7 @@ export function describeEmrRun(stored: unknown, profile: RunProfile): RunDescrip
       'an EMR run needs its cluster report (cluster, step and instances)',
     );
   const report = parseEmrRunReport(stored);
+  checkEventLogOwnership(report, profile);
   const status =
     report.step.state === 'COMPLETED'
       ? 'SUCCESS'

@@ -48,6 +48,9 @@ export const emrRunReportSchema = z.object({
       createdAt: epochMs,
       endedAt: epochMs.nullable(),
       volumes: z.array(emrVolumeSchema),
+      /** The instance's private address and DNS name (absent in reports from before they were kept). */
+      privateIp: z.string().nullable().optional(),
+      privateDnsName: z.string().nullable().optional(),
     }),
   ),
   /**
