@@ -473,4 +473,22 @@ describe('JobOptimizer preferences', () => {
     expect(cost(chosen('economy'))).toBeLessThanOrEqual(cost(balanced));
     expect(job(chosen('performance'))).toBeLessThanOrEqual(job(balanced));
   });
+
+  it('balanced goes back to the speed of the job’s own first configuration after a faster, dearer one', () => {
+    // a job that barely speeds up with more nodes: learning moved it to a faster, far dearer cluster
+    const flat = amdahl(280, 400);
+    const observed = (id: string) => run(byId(id), flat(byId(id)));
+    const input = {
+      candidates: catalog,
+      observations: [observed('2xc4.xlarge'), observed('8xm4.xlarge'), observed('8xm4.xlarge')],
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds: 600,
+    };
+    const optimizer = new JobOptimizer(prior, catalog, { preference: 'balanced', learningRuns: 0 });
+    const chosen = byId(optimizer.recommend(input).candidateId);
+    const cost = (candidate: Candidate) => runCostUsd(candidate, flat(candidate));
+    expect(cost(chosen)).toBeLessThan(cost(byId('8xm4.xlarge')) / 2);
+    // never slower than the job ran on its own configuration
+    expect(flat(chosen)).toBeLessThanOrEqual(flat(byId('2xc4.xlarge')));
+  });
 });

@@ -243,6 +243,9 @@ export class JobOptimizer {
       assessments,
       slaSeconds,
       current: assessments.find((entry) => entry.candidate.id === current.id)!,
+      baseline:
+        assessments.find((entry) => entry.candidate.id === observations[0]?.candidateId) ??
+        assessments.find((entry) => entry.candidate.id === current.id)!,
       currentCostUsd: currentMeetsSla ? meanCost(observations, current.id) : Number.POSITIVE_INFINITY,
       bestKnown: best ? assessments.find((entry) => entry.candidate.id === best.id) : undefined,
       bestKnownCostUsd: bestKnownCost,
@@ -386,7 +389,11 @@ export class JobOptimizer {
       );
     }
     if (preference === 'balanced') {
-      const noSlower = safe.filter((entry) => entry.expectedRuntimeS <= current.expectedRuntimeS);
+      // No slower than the current configuration, or than the job's own first configuration when that is
+      // slower: a faster cluster tried while learning must not stop the job going back to a cheaper one
+      // at the speed its team chose.
+      const speedLimitS = Math.max(current.expectedRuntimeS, assessment.baseline.expectedRuntimeS);
+      const noSlower = safe.filter((entry) => entry.expectedRuntimeS <= speedLimitS);
       const cheapestNoSlower = minimumBy(noSlower, (entry) => entry.expectedCostUsd);
       return switchIfWorthIt(
         cheapestNoSlower,
@@ -438,6 +445,11 @@ export interface Assessment {
   assessments: CandidateAssessment[];
   slaSeconds: number;
   current: CandidateAssessment;
+  /**
+   * The configuration of the first run observed (the job as its team sized it, or as it ran when it last
+   * changed): `balanced` may always return to its speed.
+   */
+  baseline: CandidateAssessment;
   /** Mean cost of the current configuration, or Infinity when it failed or missed the SLA. */
   currentCostUsd: number;
   bestKnown: CandidateAssessment | undefined;

@@ -28,6 +28,7 @@ function project(
   runs: ProjectRun[],
   predicted: Record<string, number> = {},
   platform: JobBankProject['platform'] = 'databricks',
+  changes: string[] = [],
 ): JobBankProject {
   return {
     platform,
@@ -38,6 +39,7 @@ function project(
     phase: 'OPTIMIZING',
     runs,
     predictedRuntimeMinutes: new Map(Object.entries(predicted)),
+    changeRecommendationIds: new Set(changes),
   };
 }
 
@@ -154,5 +156,25 @@ describe('Job Bank metrics', () => {
     expect(metrics.prediction.medianAbsError).toBeNull();
     expect(percentile([], 0.5)).toBeNull();
     expect(percentile([4, 1, 3, 2], 0.5)).toBe(2);
+  });
+
+  it('names each job dearer than its cold start, and whether Setpoint had changed its cluster', () => {
+    const metrics = jobBankMetrics(
+      [
+        // moved to a dearer cluster by a change, then kept
+        project('moved', [run(10, 5), run(12, 4, 'rec_change'), run(12, 4, 'rec_keep')], {}, 'databricks', [
+          'rec_change',
+        ]),
+        // never changed: its input grew on the cold-start cluster
+        project('grew', [run(10, 5), run(10.5, 5.2, 'rec_keep_a'), run(11, 5.4, 'rec_keep_b')]),
+        project('saved', [run(10, 5), run(7, 5, 'rec_cheaper')], {}, 'databricks', ['rec_cheaper']),
+      ],
+      noOperations,
+    );
+
+    expect(metrics.dearerThanColdStart).toEqual([
+      { job: 'moved', project: 'moved', seed: 1, saving: expect.closeTo(-0.2, 10), clusterChanged: true },
+      { job: 'grew', project: 'grew', seed: 1, saving: expect.closeTo(-0.1, 10), clusterChanged: false },
+    ]);
   });
 });

@@ -13,6 +13,27 @@ export interface JobBankProject {
   runs: ProjectRun[];
   /** Predicted mid runtime (minutes) of each recommendation a run was made on. */
   predictedRuntimeMinutes: Map<string, number>;
+  /** The recommendations that changed the cluster (decision `change`, not `keep`). */
+  changeRecommendationIds: Set<string>;
+}
+
+/** A project whose last run cost more than its first, and whether Setpoint had changed its cluster. */
+export interface DearerThanColdStart {
+  job: string;
+  project: string;
+  seed: number;
+  saving: number;
+  /**
+   * Some run was made on a recommendation that changed the cluster. False: every run used the cold-start
+   * cluster, so the rise is the job's own (input growth, noise), not a decision.
+   */
+  clusterChanged: boolean;
+}
+
+function clusterChanged(project: JobBankProject): boolean {
+  return project.runs.some(
+    (run) => run.recommendationId !== null && project.changeRecommendationIds.has(run.recommendationId),
+  );
 }
 
 /** What happened around the optimizer: the service path's own health. */
@@ -107,6 +128,19 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
     },
     perJob,
     perPlatform,
+    dearerThanColdStart: summaries.flatMap(({ project, summary }): DearerThanColdStart[] =>
+      summary.saving !== null && summary.saving < 0
+        ? [
+            {
+              job: project.job,
+              project: project.project,
+              seed: project.seed,
+              saving: summary.saving,
+              clusterChanged: clusterChanged(project),
+            },
+          ]
+        : [],
+    ),
   };
 }
 

@@ -135,9 +135,11 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
     for (const projectId of job.projectIds) {
       const project = await services.projects.get(projectId);
       const predictedRuntimeMinutes = new Map<string, number>();
+      const changeRecommendationIds = new Set<string>();
       for (const recommendation of await allRecommendations(loop, projectId)) {
         const mid = recommendation.prediction?.runtimeMinutes.mid;
         if (mid) predictedRuntimeMinutes.set(recommendation.id, mid);
+        if (recommendation.decision?.action === 'change') changeRecommendationIds.add(recommendation.id);
       }
       projects.push({
         platform: job.platform,
@@ -148,6 +150,7 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
         phase: project.phase,
         runs: await loop.runsOf(projectId),
         predictedRuntimeMinutes,
+        changeRecommendationIds,
       });
     }
   }

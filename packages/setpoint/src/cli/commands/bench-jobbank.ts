@@ -97,9 +97,14 @@ export function formatJobBankTable(result: JobBankResult): string {
       percent(entry.slaMetShare),
     ]);
   }
+  const dearer = metrics.dearerThanColdStart.map(
+    (entry) =>
+      `${entry.project} (seed ${entry.seed}) ${percent(entry.saving)}: ${entry.clusterChanged ? 'on a cluster Setpoint chose' : 'on its cold-start cluster, never changed'}`,
+  );
+  const dearerText = `dearer than its cold start: ${dearer.length === 0 ? 'none' : dearer.join('; ')}\n`;
   return (
     `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}${result.emr ? ' with EMR workloads' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
-    `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n`
+    `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n${dearerText}`
   );
 }
 
