@@ -2,15 +2,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openStore } from 'setpoint/composition/open-store';
+import { reconcileBilling } from 'setpoint/platforms/databricks/billing/billing-reconciler';
 import { createDatabricksRepository } from 'setpoint/platforms/databricks/store/databricks-repository';
+import type { RunBilling } from 'setpoint/platforms/databricks/system-tables/system-tables-reader';
 import type { StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import { describeFull } from '../support/tiers.js';
 
 const windows = [{ lowMs: 12_000, highMs: 72_000, dbusPerHour: 1.5 }];
+const hourMs = 3_600_000;
 
-/** What the launch delay is learned from, and what it learned, reads back the same on both databases. */
+/**
+ * What the launch delay is learned from, and what it learned, reads back the same on both databases; a
+ * bill is taken only once it is whole.
+ */
 function launchDelayStoreContract(open: () => Promise<StoreConnection>) {
   let store: StoreConnection;
   beforeAll(async () => {
@@ -20,22 +26,29 @@ function launchDelayStoreContract(open: () => Promise<StoreConnection>) {
     await store?.close();
   });
 
+  /** A run's DBU estimate as collection stores it: 2 DBUs, $0.30. */
+  const estimate = (
+    runId: string,
+    launchWindows: object[],
+    launchDelayMs: number | null,
+    { workspaceId = 'wsp_a', clusterTerminatedAt = null as number | null } = {},
+  ) =>
+    createDatabricksRepository(store.db).saveBillingEstimate({
+      runId,
+      projectId: 'prj_a',
+      workspaceId,
+      databricksRunId: `db-${runId}`,
+      clusterId: `c-${runId}`,
+      estimatedDbus: 2,
+      estimatedDbuUsd: 0.3,
+      nextCheckAt: 0,
+      launchWindows,
+      launchDelayMs,
+      clusterTerminatedAt,
+    });
+
   it('keeps each estimate’s launch windows and gives back the latest billed runs', async () => {
     const repository = createDatabricksRepository(store.db);
-    const estimate = (runId: string, launchWindows: object[], launchDelayMs: number | null) =>
-      repository.saveBillingEstimate({
-        runId,
-        projectId: 'prj_a',
-        workspaceId: 'wsp_a',
-        databricksRunId: `db-${runId}`,
-        clusterId: `c-${runId}`,
-        estimatedDbus: 2,
-        estimatedDbuUsd: 0.3,
-        nextCheckAt: 0,
-        launchWindows,
-        launchDelayMs,
-        clusterTerminatedAt: null,
-      });
     await estimate('run_1', windows, null);
     await estimate('run_2', windows, 30_000);
     await estimate('run_3', [], null);
@@ -76,6 +89,43 @@ function launchDelayStoreContract(open: () => Promise<StoreConnection>) {
       default_error: 0.02,
       learned_error: 0.004,
     });
+  });
+
+  it('waits for the hour the cluster ended in before it takes the bill or learns from it', async () => {
+    // a cluster that ran from 00:50 to 01:10: Databricks publishes its 00:00 and its 01:00 hour apart
+    const repository = createDatabricksRepository(store.db);
+    const firstHour: RunBilling = { dbus: 1, usd: 0.15, records: 1, corrections: 0, billedUntilMs: hourMs };
+    const bothHours: RunBilling = {
+      dbus: 2,
+      usd: 0.3,
+      records: 2,
+      corrections: 0,
+      billedUntilMs: 2 * hourMs,
+    };
+    const policy = { waitingIntervalMs: 1_000, billedIntervalMs: 1_000 };
+    const reconcile = (bills: Record<string, RunBilling>, now: number) =>
+      reconcileBilling(
+        { store: repository, reader: { billing: async (runId) => bills[runId]! }, now: () => now },
+        'wsp_b',
+        policy,
+      );
+    const billingOf = async (runId: string) => (await repository.billingOfRuns([runId]))[0]!;
+    await estimate('run_split', windows, null, { workspaceId: 'wsp_b', clusterTerminatedAt: 70 * 60_000 });
+    await estimate('run_unknown_end', windows, null, { workspaceId: 'wsp_b' });
+
+    const partial = { 'db-run_split': firstHour, 'db-run_unknown_end': firstHour };
+    expect(await reconcile(partial, 10)).toEqual({ checked: 2, billed: 1 });
+    const waiting = await billingOf('run_split');
+    expect(waiting.billed_dbus).toBeNull();
+    expect(Number(waiting.next_check_at)).toBe(10 + policy.waitingIntervalMs);
+    // a run whose cluster end is not known takes its first records, as before the end was kept
+    expect((await billingOf('run_unknown_end')).billed_dbus).toBe(1);
+    expect((await repository.reconciledLaunches('wsp_b', 10)).map((row) => row.billed_dbus)).toEqual([1]);
+
+    const whole = { 'db-run_split': bothHours, 'db-run_unknown_end': firstHour };
+    expect(await reconcile(whole, 2_000)).toEqual({ checked: 2, billed: 2 });
+    expect(await billingOf('run_split')).toMatchObject({ billed_dbus: 2, billing_rows: 2 });
+    expect(await repository.reconciledLaunches('wsp_b', 10)).toHaveLength(2);
   });
 }
 
