@@ -23,10 +23,16 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { gzipSync } from 'node:zlib';
+import { S3Client } from '@setpoint/foundation/s3';
 import { zipSync } from 'fflate';
 import pg from 'pg';
 import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
+import {
+  type S3FaultProxy,
+  startS3FaultProxy,
+  startS3TestServer,
+} from '../../tests/support/s3-test-server.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 import { machineLine, repoRoot } from './docs-section.js';
 
@@ -570,6 +576,183 @@ async function databricksFaults(attack: string, expected: string): Promise<{ row
   return { row, secrets };
 }
 
+/** One way an S3 read breaks, and what a run whose event log it hides must end as. */
+interface S3FaultKind {
+  name: string;
+  bucket: string;
+  /** Breaks the reads of one object key; `transient` faults heal, the others do not. */
+  inject(proxy: S3FaultProxy, path: RegExp): void;
+  transient: boolean;
+  /** The GETs of the object the fault forces (its failed reads and the one that succeeds). */
+  reads: number;
+  /** The run's error must say this (a permanent fault's reason). */
+  says?: string;
+}
+
+const s3Bucket = 'event-logs';
+const s3DeniedBucket = 'denied-logs';
+const s3FaultKinds: S3FaultKind[] = [
+  // 4 SlowDowns outlast the S3 client's own 3 attempts: the job is retried too
+  {
+    name: '503 SlowDown',
+    bucket: s3Bucket,
+    inject: (proxy, path) => proxy.failRequests(path, 4),
+    transient: true,
+    reads: 5,
+  },
+  {
+    name: '500 InternalError',
+    bucket: s3Bucket,
+    inject: (proxy, path) => proxy.answerError(path, 4, 500, 'InternalError'),
+    transient: true,
+    reads: 5,
+  },
+  {
+    name: 'connection reset mid-body',
+    bucket: s3Bucket,
+    inject: (proxy, path) => proxy.cutDownloads(path, 2),
+    transient: true,
+    reads: 3,
+  },
+  // the transfer stops mid-body with the connection held open: only the S3 client's idle timeout ends it
+  {
+    name: 'stalled mid-body',
+    bucket: s3Bucket,
+    inject: (proxy, path) => proxy.stallDownloads(path, 1),
+    transient: true,
+    reads: 2,
+  },
+  {
+    name: '5 s answers',
+    bucket: s3Bucket,
+    inject: (proxy, path) => proxy.delay(path, 1, 5000),
+    transient: true,
+    reads: 1,
+  },
+  {
+    name: '403 AccessDenied on the bucket',
+    bucket: s3DeniedBucket,
+    inject: (proxy, path) => proxy.answerError(path, Number.POSITIVE_INFINITY, 403, 'AccessDenied'),
+    transient: false,
+    reads: 1,
+    says: 'access denied',
+  },
+  {
+    name: '404 NoSuchKey',
+    bucket: s3Bucket,
+    inject: (proxy, path) => proxy.answerError(path, Number.POSITIVE_INFINITY, 404, 'NoSuchKey'),
+    transient: false,
+    reads: 1,
+    says: 'no such object',
+  },
+];
+
+/**
+ * Runs submitted with an `s3://` eventlog_uri whose objects sit in an S3 test server (s3rver) behind a
+ * proxy that breaks their reads: 503 SlowDown and 500 InternalError beyond the S3 client's own retries,
+ * a connection reset mid-body, a transfer stalled mid-body (ended by the client's 10 s idle timeout),
+ * 5 s answers (each run's object recovers), and 403 AccessDenied on a whole bucket and 404 NoSuchKey on
+ * some objects (never recovering). A transient fault's run must be DONE once; a permanent fault's run
+ * FAILED after one read with an error naming the object and the reason, and no key in it.
+ */
+async function s3Faults(attack: string, expected: string, runsPerKind: number): Promise<Row> {
+  const started = performance.now();
+  const loadAtStart = loadNow();
+  const s3 = await startS3TestServer([s3Bucket, s3DeniedBucket]);
+  const proxy = await startS3FaultProxy(s3.endpoint);
+  const writer = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, credentials: s3.credentials });
+  const planned: Array<{ kind: S3FaultKind; uri: string; path: string }> = [];
+  for (const [k, kind] of s3FaultKinds.entries()) {
+    for (let i = 0; i < runsPerKind; i++) {
+      const key = `runs/kind-${k}-${i}/eventlog`;
+      await writer.putObject(kind.bucket, key, eventLog);
+      const objectPath = `/${kind.bucket}/${key}`;
+      kind.inject(proxy, new RegExp(`^${objectPath}$`));
+      planned.push({ kind, uri: `s3://${kind.bucket}/${key}`, path: objectPath });
+    }
+  }
+  writer.close();
+  const env = deploymentEnv(undefined, {
+    ...baseEnv,
+    SETPOINT_S3_ENDPOINT: proxy.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_ACCESS_KEY_ID: s3.credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: s3.credentials.secretAccessKey,
+    SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
+    SETPOINT_JOB_MAX_ATTEMPTS: '5',
+    // above the 5 s answers, so only the stalled transfers time out
+    SETPOINT_S3_IDLE_TIMEOUT_SECONDS: '10',
+  });
+  const key = await createKey(env);
+  const server = await startApi(env, true);
+  const probe = healthProbe(server.url);
+  const client = await apiClient(server.url, key);
+  const project = (await client.call('POST', '/api/v1/projects', { name: 'S3 faults' })).json() as {
+    id: string;
+  };
+  const submitted: Array<{ kind: S3FaultKind; uri: string; path: string; runId: string }> = [];
+  for (const run of planned) {
+    const response = await client.call('POST', `/api/v1/projects/${project.id}/runs`, {
+      eventlog_uri: run.uri,
+      cluster_report: JSON.parse(clusterReport.toString('utf8')),
+      external_run_id: `s3-${submitted.length}`,
+    });
+    if (response.status === 202) submitted.push({ ...run, runId: response.json().id as string });
+    else process.stdout.write(`s3 faults: ${run.uri} answered ${response.status}\n`);
+  }
+  type StoredRun = { id: string; pipeline_state: string; error: string | null };
+  const storedRuns = async () =>
+    (await client.call('GET', `/api/v1/projects/${project.id}/runs?limit=200`)).json().items as StoredRun[];
+  const stored =
+    (await until(async () => {
+      const all = await storedRuns();
+      return all.length >= submitted.length && all.every((run) => terminal.has(run.pipeline_state))
+        ? all
+        : undefined;
+    }, 600_000)) ?? (await storedRuns());
+  const { max, failures } = await probe.stop();
+  const peak = peakRssMiB(server.process.pid);
+  await server.stop();
+  const gets = (objectPath: string) => proxy.seen.filter((line) => line === `GET ${objectPath}`).length;
+  let handled = 0;
+  for (const run of submitted) {
+    const found = stored.find((item) => item.id === run.runId);
+    const reads = gets(run.path);
+    const error = found?.error ?? '';
+    const asExpected = run.kind.transient
+      ? found?.pipeline_state === 'DONE' && reads >= run.kind.reads
+      : found?.pipeline_state === 'FAILED' &&
+        error.includes(run.uri) &&
+        error.includes(run.kind.says ?? '') &&
+        !error.includes(s3.credentials.secretAccessKey) &&
+        // one read: a refusal or a missing object is retried neither by the S3 client nor by the queue
+        reads === run.kind.reads;
+    if (asExpected) handled += 1;
+    process.stdout.write(
+      `s3 faults: ${run.kind.name} ${run.uri}: ${found?.pipeline_state ?? 'unprocessed'} after ${reads} GETs${error ? ` (${error})` : ''}${asExpected ? '' : ' UNEXPECTED'}\n`,
+    );
+  }
+  process.stdout.write(`s3 faults: ${proxy.applied()} faults applied\n`);
+  await proxy.close();
+  await s3.close();
+  const finished = stored.filter((run) => terminal.has(run.pipeline_state));
+  const row: Row = {
+    attack,
+    database: 'SQLite',
+    expected,
+    tried: submitted.length,
+    handled,
+    lost: Math.max(0, submitted.length - finished.length),
+    duplicated: Math.max(0, stored.length - submitted.length),
+    peakRssMiB: peak,
+    maxHealthzMs: failures > 0 ? Number.POSITIVE_INFINITY : Math.round(max),
+    seconds: Math.round((performance.now() - started) / 1000),
+    load: Math.max(loadAtStart, loadNow()),
+  };
+  process.stdout.write(`${JSON.stringify(row)}\n`);
+  return row;
+}
+
 async function main(): Promise<void> {
   const rows: Row[] = [];
   const onBoth: Array<{
@@ -791,6 +974,16 @@ async function main(): Promise<void> {
     );
     rows.push(row, secrets);
   }
+  const s3Attack = `S3 faults: eventlog_uri reads answered 503 SlowDown, 500 InternalError, reset or stalled mid-body, 5 s late (recovering); 403 AccessDenied on a bucket, 404 NoSuchKey (${3 * s3FaultKinds.length} runs)`;
+  if (wanted(s3Attack)) {
+    rows.push(
+      await s3Faults(
+        s3Attack,
+        'transient: every run DONE once; 403/404: run FAILED after one attempt, error names the object',
+        3,
+      ),
+    );
+  }
   const backlogRuns = Number(process.env.SETPOINT_FAULTS_BACKLOG_RUNS ?? 3000);
   const backlogAttack = `backlog: ${backlogRuns} runs uploaded to one project at once, then processed`;
   if (wanted(backlogAttack)) {
@@ -921,8 +1114,11 @@ function writeReliabilitySection(rows: Row[]): void {
     "accepted uploads; *peak RSS*: the server process's VmHWM (the largest of its incarnations);",
     `*max \`/healthz\`*: the slowest answer of a probe every 100 ms during the class (goal ≤ ${healthBoundMs} ms).`,
     'The Databricks row runs the emulator as its own process (`setpoint emulator`), as a real workspace',
-    "is not in Setpoint's process; its figures are the `setpoint serve` process's alone. The PostgreSQL",
-    'restart row runs only on a cluster named for it',
+    "is not in Setpoint's process; its figures are the `setpoint serve` process's alone. The S3 row puts",
+    'a fault proxy (`tests/support/s3-test-server.ts`) between `setpoint serve` and an S3 test server',
+    '(s3rver); there *handled* also needs a 403/404 run to fail after one read of its object, with an',
+    'error naming the object and holding no key. The PostgreSQL restart row runs only on a cluster',
+    'named for it',
     '(`SETPOINT_BENCH_PG_RESTART_CLUSTER="15 faults"`, `SETPOINT_BENCH_PG_RESTART_URL`); a partial run',
     '(`SETPOINT_FAULTS_ONLY=<text>|<text>`) replaces its own rows and keeps the others.',
     '',

@@ -22,7 +22,7 @@ import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
-import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+import { type S3TestServer, startS3FaultProxy, startS3TestServer } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
@@ -549,5 +549,67 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       (job) => job.kind === 'run.parse' && /none of cluster/.test(job.error),
     );
     expect(parse?.attempts).toBe(1);
+  });
+
+  it('parks at once a step whose log bucket refuses Setpoint’s keys, naming the object', async () => {
+    // the account reads its logs through a proxy that answers 403 AccessDenied for the log bucket
+    const proxy = await startS3FaultProxy(s3Server.endpoint);
+    try {
+      const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
+        name: 'logs refused',
+        region: 'us-east-1',
+        endpoint: emulator.url,
+        s3_endpoint: proxy.endpoint,
+        credentials: {
+          kind: 'access-keys',
+          access_key_id: keys.accessKeyId,
+          secret_access_key: keys.secretAccessKey,
+        },
+        log_store_keys: {
+          access_key_id: s3Server.credentials.accessKeyId,
+          secret_access_key: s3Server.credentials.secretAccessKey,
+        },
+        grouping: { kind: 'tag', key: 'setpoint:project-id' },
+      });
+      expect(created.status).toBe(201);
+      const { JobFlowId } = await launcher.send(
+        new RunJobFlowCommand({ ...nightly('refused'), Name: 'logs-refused', Tags: [] }),
+      );
+      emulator.context.clock.advance(8 * hour);
+      emulator.emr.catchUp();
+      await emulator.emr.logsWritten();
+      const project = await server.services.projects.create(
+        { name: 'logs refused', workspaceId: created.body.id },
+        'test',
+      );
+      const steps = [];
+      const { client } = await emrIntegrationOf(server.services).connect(created.body.id);
+      for await (const step of client.listSteps(JobFlowId as string)) steps.push(step);
+      proxy.answerError(/^\/emr-logs\//, Number.POSITIVE_INFINITY, 403, 'AccessDenied');
+      const queued = await api('POST', `/api/v1/projects/${project.id}/emr-runs`, {
+        cluster_id: JobFlowId,
+        step_id: steps[0]?.Id,
+      });
+      expect(queued.status).toBe(202);
+      const collect = await eventually(
+        async () => {
+          const parked = await api<{ items: Array<{ kind: string; error: string; attempts: number }> }>(
+            'GET',
+            '/api/v1/jobs/parked',
+          );
+          return parked.body.items.find(
+            (job) => job.kind === 'emr.collect' && job.error.includes(`s3://emr-logs/logs/${JobFlowId}/`),
+          );
+        },
+        'the refused collection to be parked',
+        120_000,
+      );
+      expect(collect.error).toMatch(/stderr\.gz: access denied \(AccessDenied\)/);
+      expect(collect.error).not.toContain(s3Server.credentials.secretAccessKey);
+      // a refusal does not heal by retrying: one attempt, not SETPOINT_JOB_MAX_ATTEMPTS
+      expect(collect.attempts).toBe(1);
+    } finally {
+      await proxy.close();
+    }
   });
 });

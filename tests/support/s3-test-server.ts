@@ -1,6 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,55 +68,73 @@ export interface S3FaultProxy {
   endpoint: string;
   /** Requests seen per `METHOD path` (query string left out). */
   seen: string[];
+  /** How many requests a rule has broken so far. */
+  applied(): number;
   /**
    * The next `count` GETs whose path matches `pattern` get the status line and half the body, then the
    * connection is cut: a transfer failing mid-way, which no client can retry inside the request.
    */
   cutDownloads(pattern: RegExp, count: number): void;
+  /**
+   * Like `cutDownloads`, but the connection is then held open with nothing more sent: a transfer that
+   * stalls mid-way, which only the client's idle timeout ends.
+   */
+  stallDownloads(pattern: RegExp, count: number): void;
   /** The next `count` requests matching `pattern` are answered with a 503 SlowDown. */
   failRequests(pattern: RegExp, count: number): void;
+  /**
+   * The next `count` requests matching `pattern` (`Infinity`: all of them) are answered with an S3
+   * error document: `status` and `code`, e.g. 500 InternalError, 403 AccessDenied, 404 NoSuchKey.
+   */
+  answerError(pattern: RegExp, count: number, status: number, code: string): void;
+  /** The next `count` requests matching `pattern` are forwarded only after `delayMs`. */
+  delay(pattern: RegExp, count: number, delayMs: number): void;
   close(): Promise<void>;
 }
+
+type FaultAction =
+  | { kind: 'cut' | 'stall' }
+  | { kind: 'error'; status: number; code: string }
+  | { kind: 'delay'; delayMs: number };
+
+const errorMessages: Record<string, string> = {
+  SlowDown: 'Reduce your request rate.',
+  InternalError: 'We encountered an internal error. Please try again.',
+  AccessDenied: 'Access Denied',
+  NoSuchKey: 'The specified key does not exist.',
+};
 
 /** Sits between Setpoint and the S3 test server to break chosen requests. */
 export async function startS3FaultProxy(target: string): Promise<S3FaultProxy> {
   const upstream = new URL(target);
-  const rules: { pattern: RegExp; left: number; action: 'cut' | 'fail' }[] = [];
+  const rules: { pattern: RegExp; left: number; action: FaultAction }[] = [];
   const seen: string[] = [];
+  let applied = 0;
   const take = (method: string, pathname: string) => {
     const rule = rules.find(
       (candidate) =>
         candidate.left > 0 &&
         candidate.pattern.test(pathname) &&
-        (candidate.action === 'fail' || method === 'GET'),
+        ((candidate.action.kind !== 'cut' && candidate.action.kind !== 'stall') || method === 'GET'),
     );
-    if (rule) rule.left -= 1;
-    return rule?.action;
+    if (!rule) return undefined;
+    rule.left -= 1;
+    applied += 1;
+    return rule.action;
   };
-  const server: Server = createServer((incoming, outgoing) => {
-    const pathname = decodeURIComponent((incoming.url ?? '/').split('?')[0] ?? '/');
-    const method = incoming.method ?? 'GET';
-    seen.push(`${method} ${pathname}`);
-    const action = take(method, pathname);
-    if (action === 'fail') {
-      incoming.resume();
-      outgoing.writeHead(503, { 'content-type': 'application/xml' });
-      outgoing.end(
-        '<?xml version="1.0"?><Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>',
-      );
-      return;
-    }
+  /** Forwards the request; `half` sends only half the answer's body, then cuts or stalls. */
+  const forward = (incoming: IncomingMessage, outgoing: ServerResponse, half?: 'cut' | 'stall') => {
     const forwarded = httpRequest(
       {
         host: upstream.hostname,
         port: upstream.port,
-        method,
+        method: incoming.method,
         path: incoming.url,
         headers: incoming.headers,
       },
       (response) => {
         outgoing.writeHead(response.statusCode ?? 502, response.headers);
-        if (action !== 'cut') {
+        if (!half) {
           response.pipe(outgoing);
           return;
         }
@@ -122,24 +146,53 @@ export async function startS3FaultProxy(target: string): Promise<S3FaultProxy> {
           sent += Math.max(0, Math.min(room, chunk.length));
           if (sent >= Math.floor(length / 2)) {
             response.destroy();
-            outgoing.socket?.destroy();
+            if (half === 'cut') outgoing.socket?.destroy();
           }
         });
       },
     );
     forwarded.on('error', () => outgoing.socket?.destroy());
     incoming.pipe(forwarded);
+  };
+  const server: Server = createServer((incoming, outgoing) => {
+    const pathname = decodeURIComponent((incoming.url ?? '/').split('?')[0] ?? '/');
+    const method = incoming.method ?? 'GET';
+    seen.push(`${method} ${pathname}`);
+    const action = take(method, pathname);
+    if (action?.kind === 'error') {
+      incoming.resume();
+      outgoing.writeHead(action.status, { 'content-type': 'application/xml' });
+      outgoing.end(
+        `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${action.code}</Code><Message>${errorMessages[action.code] ?? action.code}</Message><Resource>${pathname}</Resource><RequestId>0000000000000000</RequestId></Error>`,
+      );
+      return;
+    }
+    if (action?.kind === 'delay') {
+      setTimeout(() => forward(incoming, outgoing), action.delayMs);
+      return;
+    }
+    forward(incoming, outgoing, action?.kind === 'cut' || action?.kind === 'stall' ? action.kind : undefined);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
     seen,
+    applied: () => applied,
     cutDownloads(pattern, count) {
-      rules.push({ pattern, left: count, action: 'cut' });
+      rules.push({ pattern, left: count, action: { kind: 'cut' } });
+    },
+    stallDownloads(pattern, count) {
+      rules.push({ pattern, left: count, action: { kind: 'stall' } });
     },
     failRequests(pattern, count) {
-      rules.push({ pattern, left: count, action: 'fail' });
+      rules.push({ pattern, left: count, action: { kind: 'error', status: 503, code: 'SlowDown' } });
+    },
+    answerError(pattern, count, status, code) {
+      rules.push({ pattern, left: count, action: { kind: 'error', status, code } });
+    },
+    delay(pattern, count, delayMs) {
+      rules.push({ pattern, left: count, action: { kind: 'delay', delayMs } });
     },
     async close() {
       server.closeAllConnections();

@@ -33,7 +33,15 @@ export interface S3ConnectionOptions {
    * addresses at connect time for an endpoint a user configured.
    */
   agents?: { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | undefined;
+  /**
+   * A request whose socket stays silent this long (no answer, or a body that stopped mid-way) fails and
+   * is retried; default 60 s. Without it a stalled read would hold its job forever.
+   */
+  idleTimeoutMs?: number | undefined;
 }
+
+/** The default for `idleTimeoutMs`. */
+export const defaultS3IdleTimeoutMs = 60_000;
 
 export interface S3ObjectSummary {
   key: string;
@@ -54,7 +62,10 @@ export class S3Client {
       credentials: options.credentials,
       maxAttempts: options.maxAttempts ?? 3,
       ...(options.endpoint && { endpoint: options.endpoint, forcePathStyle: true }),
-      ...(options.agents && { requestHandler: options.agents }),
+      requestHandler: {
+        ...options.agents,
+        socketTimeout: options.idleTimeoutMs ?? defaultS3IdleTimeoutMs,
+      },
       // S3-compatible servers do not all know the newer default checksums; AWS accepts either way.
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',

@@ -107,6 +107,7 @@ export async function composeServices(options: ComposeOptions) {
           region: config.s3Region,
           endpoint: config.s3Endpoint,
           credentials: { accessKeyId: config.s3AccessKeyId, secretAccessKey: config.s3SecretAccessKey },
+          idleTimeoutMs: config.s3IdleTimeoutSeconds * 1000,
         })
       : undefined;
   const blobs: BlobStore = config.blobStoreUrl

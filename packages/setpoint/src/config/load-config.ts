@@ -20,6 +20,7 @@ const envNames = {
   s3Region: 'AWS_REGION',
   s3AccessKeyId: 'AWS_ACCESS_KEY_ID',
   s3SecretAccessKey: 'AWS_SECRET_ACCESS_KEY',
+  s3IdleTimeoutSeconds: 'SETPOINT_S3_IDLE_TIMEOUT_SECONDS',
   outboundAllowList: 'SETPOINT_OUTBOUND_ALLOW_LIST',
   accessTokenTtlSeconds: 'SETPOINT_ACCESS_TOKEN_TTL_SECONDS',
   rateLimitPerMinute: 'SETPOINT_RATE_LIMIT_PER_MINUTE',

@@ -58,6 +58,8 @@ export const configSchema = z
     s3Region: z.string().default('us-east-1'),
     s3AccessKeyId: z.string().optional(),
     s3SecretAccessKey: z.string().optional(),
+    /** An S3 request whose socket is silent this long (no answer, a body that stopped) fails and is retried. */
+    s3IdleTimeoutSeconds: z.coerce.number().positive().default(60),
     /**
      * Hosts and networks Setpoint may call although they are not public (an S3-compatible store on a
      * private network, a Databricks emulator on 127.0.0.1): addresses, CIDRs and host names, comma or

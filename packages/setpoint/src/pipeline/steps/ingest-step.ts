@@ -1,9 +1,20 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isPermanentS3Error } from '@setpoint/foundation/s3';
 import { type JobContext, PermanentJobError } from '../../queue/job-queue.js';
 import { extractZip, isZipFile, safeFileName } from '../../service/runs/eventlog-bundle.js';
 import { eventLogBundle } from '../../service/runs/run-records.js';
 import { advanceRun, loadRun, type PipelineDependencies, permanentIfInvalid } from '../pipeline-context.js';
+
+/**
+ * Refused credentials or a missing bucket will not heal by retrying (the error names the object and
+ * the permissions it needs): the run fails at once. A 5xx, a throttle or a transfer cut mid-body is
+ * retried by the queue.
+ */
+function permanentIfUnreadable(error: unknown): never {
+  if (isPermanentS3Error(error)) throw new PermanentJobError((error as Error).message, { cause: error });
+  return permanentIfInvalid(error);
+}
 
 /** `run.ingest`: downloads an `eventlog_uri` (a zip is unpacked) into the blob store, then parses. */
 export function ingestStep(deps: PipelineDependencies) {
@@ -21,7 +32,7 @@ export function ingestStep(deps: PipelineDependencies) {
           { runId, jobId: context.jobId, attempt: context.attempt },
           'event log download started',
         );
-        const bytes = await deps.fetcher.fetchTo(run.eventlog_uri, downloaded).catch(permanentIfInvalid);
+        const bytes = await deps.fetcher.fetchTo(run.eventlog_uri, downloaded).catch(permanentIfUnreadable);
         const files = (await isZipFile(downloaded))
           ? await extractZip(downloaded, directory, deps.maxEventLogBytes, new Set([name]))
           : [{ name, path: downloaded, bytes }];
