@@ -74,3 +74,8 @@ export class ConfigError extends AppError {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
+
+/** Bad input (invalid, or naming what does not exist): it fails the same way however often it is tried. */
+export function isBadInput(error: unknown): error is AppError {
+  return isAppError(error) && (error.kind === 'validation' || error.kind === 'not_found');
+}

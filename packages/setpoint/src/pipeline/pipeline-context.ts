@@ -1,4 +1,4 @@
-import { isAppError } from '@setpoint/foundation/errors';
+import { isBadInput } from '@setpoint/foundation/errors';
 import type { Logger } from '../logging/logger.js';
 import type { PlatformPlugin } from '../platform-api/platform.js';
 import type { PlatformRegistry } from '../platform-api/platform-registry.js';
@@ -42,11 +42,9 @@ export interface PipelineDependencies {
   onRecommendationReady?(projectId: string, recommendationId: string): Promise<void>;
 }
 
-/** Bad input (a validation AppError) will fail the same way on every retry: park it at once. */
+/** Bad input will fail the same way on every retry: park it at once. */
 export function permanentIfInvalid(error: unknown): never {
-  if (isAppError(error) && (error.kind === 'validation' || error.kind === 'not_found')) {
-    throw new PermanentJobError(error.message, { cause: error });
-  }
+  if (isBadInput(error)) throw new PermanentJobError(error.message, { cause: error });
   throw error;
 }
 

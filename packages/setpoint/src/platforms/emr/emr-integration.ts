@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectSettings } from '@setpoint/api-contract';
-import { isAppError, ValidationError } from '@setpoint/foundation/errors';
+import { isAppError, isBadInput, ValidationError } from '@setpoint/foundation/errors';
 import { isPermanentS3Error } from '@setpoint/foundation/s3';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
@@ -523,11 +523,8 @@ export function createEmrIntegration(deps: PlatformCore) {
           deps.logger.info({ ...payload, reason: error.message }, 'EMR step not ready for collection');
         // an unknown step or cluster, a report that does not validate, or a log bucket that refuses
         // Setpoint's keys will not change on retry
-        else if (
-          isAppError(error) &&
-          (error.kind === 'not_found' || error.kind === 'validation' || isPermanentS3Error(error))
-        )
-          throw new PermanentJobError(error.message, { cause: error });
+        else if (isBadInput(error) || isPermanentS3Error(error))
+          throw new PermanentJobError((error as Error).message, { cause: error });
         throw error;
       }
     },
