@@ -209,7 +209,14 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     log(`imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s))`);
   }
   const emr: EmrDemo | undefined = options.emr
-    ? await startEmrWorkloads(emulator, server, waitFor, log, options.projectSettings)
+    ? await startEmrWorkloads(
+        emulator,
+        server,
+        waitFor,
+        log,
+        options.projectSettings,
+        options.randomColdStart ? options.seed : undefined,
+      )
     : undefined;
   // The imported first runs are collected while the loop starts: waiting here would let the emulated
   // clock run ahead of the paced demo's schedule.

@@ -42,6 +42,31 @@ const demoKeys = { accessKeyId: 'AKIADEMOEMULATOR0000', secretAccessKey: 'emulat
 const recommendationTagKey = 'setpoint:recommendation-id';
 
 type RunJobFlowRequest = RunJobFlowCommandInput;
+type InstanceGroupRequest = NonNullable<
+  NonNullable<RunJobFlowRequest['Instances']>['InstanceGroups']
+>[number];
+
+/** Core and task node types a random cold start picks from (each has an EMR price in the catalog). */
+const coldStartTypes = ['m5.xlarge', 'm5.2xlarge', 'r5.xlarge', 'r5.2xlarge', 'c5.2xlarge', 'm5.4xlarge'];
+
+/**
+ * A random plausible cluster for a workload, as the Job Bank gives its Databricks jobs: the primary node
+ * kept, 2–7 core nodes and 0–6 on-demand task nodes of one type, different for each seed and workload.
+ */
+export function randomColdStartGroups(
+  groups: readonly InstanceGroupRequest[],
+  seed: number,
+  index: number,
+): InstanceGroupRequest[] {
+  const type = coldStartTypes[(seed * 7 + index * 3) % coldStartTypes.length] as string;
+  const core = 2 + ((seed * 5 + index * 11) % 6);
+  const task = (seed * 3 + index * 5) % 7;
+  return [
+    ...groups.filter((group) => group.InstanceRole === 'MASTER'),
+    { InstanceRole: 'CORE', InstanceType: type, InstanceCount: core },
+    ...(task > 0 ? [{ InstanceRole: 'TASK', InstanceType: type, InstanceCount: task } as const] : []),
+  ];
+}
 
 export interface EmrDemoJob {
   platform: 'emr';
@@ -79,6 +104,8 @@ export async function startEmrWorkloads(
   log: (line: string) => void,
   /** Settings every imported project is given besides auto-apply (else the project defaults). */
   projectSettings: ImportedProjectSettings = {},
+  /** Start each workload from a random plausible cluster of this seed instead of its hand-sized one. */
+  randomColdStartSeed?: number,
 ): Promise<EmrDemo> {
   const services = server.services;
   const integration = emrIntegrationOf(services);
@@ -103,7 +130,16 @@ export async function startEmrWorkloads(
     name: workload.key,
     projectIds: [],
   }));
-  const byJob = new Map(jobs.map((job, index) => [job.jobId, workloads[index]!]));
+  const byJob = new Map(
+    jobs.map((job, index) => {
+      const workload = workloads[index]!;
+      const groups =
+        randomColdStartSeed === undefined
+          ? [...workload.groups]
+          : randomColdStartGroups(workload.groups, randomColdStartSeed, index);
+      return [job.jobId, { ...workload, groups }];
+    }),
+  );
 
   async function instancesFor(
     job: EmrDemoJob,
