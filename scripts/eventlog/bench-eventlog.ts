@@ -146,14 +146,10 @@ interface Measurement {
 const repeats = Number(option('--repeats') ?? 3);
 
 function measureOnce(mode: 'baseline' | 'engine', file: string): Measurement {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'bench-child.ts'), mode, file],
-    {
-      encoding: 'utf8',
-      cwd: repoRoot,
-    },
-  );
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, 'run-bench-child.mjs'), mode, file], {
+    encoding: 'utf8',
+    cwd: repoRoot,
+  });
   if (result.status !== 0) throw new Error(`bench child failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
 }
