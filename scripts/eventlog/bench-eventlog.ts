@@ -146,14 +146,10 @@ interface Measurement {
 const repeats = Number(option('--repeats') ?? 3);
 
 function measureOnce(mode: 'baseline' | 'engine', file: string): Measurement {
-  const result = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join(import.meta.dirname, 'bench-child.ts'), mode, file],
-    {
-      encoding: 'utf8',
-      cwd: repoRoot,
-    },
-  );
+  const result = spawnSync(process.execPath, [join(import.meta.dirname, 'run-bench-child.mjs'), mode, file], {
+    encoding: 'utf8',
+    cwd: repoRoot,
+  });
   if (result.status !== 0) throw new Error(`bench child failed: ${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').pop()!) as Measurement;
 }
@@ -249,7 +245,7 @@ try {
     '',
     `Command: \`${command.join(' ')}\``,
     `Date: ${new Date().toISOString().slice(0, 10)}. Machine: ${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}.`,
-    `Each row is the best of ${repeats} interleaved rounds, each run in its own process; MB/s counts uncompressed bytes; gzip -1, zstd -3, and lz4/snappy in Spark's 32 KiB blocks. "× plain" compares with the engine on the plain file. Parse-thread CPU is the main thread's (it splits and aggregates lines; zlib inflates on libuv's threadpool and \`zstd -dc\` in a child, both on the other core); all CPU adds every thread and the \`zstd\` child, so it is the total work. The machine is shared, so wall times carry other load.`,
+    `Each row is the best of ${repeats} interleaved rounds, each run in its own process; MB/s counts uncompressed bytes; gzip -1, zstd -3, and lz4/snappy in Spark's 32 KiB blocks. "× plain" compares with the engine on the plain file. Parse-thread CPU is the main thread's (it splits and aggregates lines; zlib inflates on libuv's threadpool; zstd through a \`zstd -dc\` child, lz4 and snappy decode in a worker thread; all on the other core); all CPU adds every thread and the \`zstd\` child, so it is the total work. The machine is shared, so wall times carry other load.`,
     '',
     ...tables,
   ].join('\n');

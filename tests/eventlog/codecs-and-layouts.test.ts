@@ -89,10 +89,15 @@ describe('every codec decodes to the same profile', () => {
 });
 
 describe('in-progress and truncated streams', () => {
-  for (const decoder of ['fzstd', 'auto'] as const) {
-    it(`an .inprogress zstd log with an open last frame is read with a warning (${decoder})`, async () => {
+  for (const [decoder, offThreadMinBytes] of [
+    ['fzstd', undefined],
+    ['auto', undefined],
+    ['auto', 0], // in the decode thread: the zstd binary there when on PATH
+  ] as const) {
+    it(`an .inprogress zstd log with an open last frame is read with a warning (${decoder}${offThreadMinBytes === 0 ? ', in a thread' : ''})`, async () => {
       const profile = await analyzeEventLog(join(generated, `${appId}.zstd.inprogress`), {
         zstdDecoder: decoder,
+        ...(offThreadMinBytes === undefined ? {} : { offThreadMinBytes }),
       });
       expect(profile.source.inProgress).toBe(true);
       expect(profile.totals.tasks).toBeGreaterThan(0);

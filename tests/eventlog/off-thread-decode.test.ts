@@ -1,6 +1,7 @@
 /**
- * Large lz4, snappy, LZF and (without the zstd binary) zstd logs decode in a worker thread when the
- * decoders are JavaScript ones (native lz4 and snappy decode inline). Forced onto that path with
+ * Large lz4, snappy, LZF and zstd logs decode in a worker thread; this file covers the JavaScript
+ * decoders (fzstd and Setpoint's block decoders; native-off-thread-decode.test.ts covers the native
+ * ones and the zstd binary). Forced onto that path with
  * offThreadMinBytes: 0 and the JavaScript block decoders, every codec must give exactly the profile
  * and the errors of the inline decoders, and stopping early must end the thread.
  */
