@@ -141,6 +141,12 @@ async function runStates(client: Client, projectId: string): Promise<string[]> {
       'GET',
       `/api/v1/projects/${projectId}/runs?limit=500&offset=${offset}`,
     );
+    if (response.status !== 200) {
+      // a 429 (or a restarting server) is asked again for the same page, after a pause
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      offset -= 500;
+      continue;
+    }
     const page = response.json() as { items: Array<{ pipeline_state: string }>; total: number };
     states.push(...page.items.map((run) => run.pipeline_state));
     if (page.items.length === 0 || states.length >= page.total) return states;
@@ -227,6 +233,12 @@ async function campaign(
     ? new URL(deployment.env.SETPOINT_DATABASE_URL).pathname.slice(1)
     : null;
   let current = client;
+  // a class that throws must not leave its server running (and loading the machine) behind it
+  const stopOnError = (error: unknown) =>
+    server.stop().then(
+      () => Promise.reject(error),
+      () => Promise.reject(error),
+    );
   const result = await body({
     get client() {
       return current;
@@ -245,12 +257,12 @@ async function campaign(
       probe = healthProbe(server.url);
       current = await apiClient(server.url, key);
     },
-  });
+  }).catch(stopOnError);
   const states =
     (await until(async () => {
       const all = await runStates(current, project.id);
       return all.every((state) => terminal.has(state)) && all.length >= result.accepted ? all : undefined;
-    }, 600_000)) ?? (await runStates(current, project.id));
+    }, 600_000).catch(stopOnError)) ?? (await runStates(current, project.id));
   peak = Math.max(peak, peakRssMiB(server.process.pid));
   let maxHealthzMs = 0;
   let healthFailures = 0;
@@ -991,7 +1003,8 @@ async function main(): Promise<void> {
       await campaign(
         backlogAttack,
         'every run DONE once',
-        await sqliteDeployment(baseEnv),
+        // the row measures the backlog, not the per-key limiter (600 requests a minute by default)
+        await sqliteDeployment({ ...baseEnv, SETPOINT_RATE_LIMIT_PER_MINUTE: '100000000' }),
         ({ client, projectId }) => sendAll(client, projectId, realLogs(backlogRuns)),
         { state: 'DONE' },
       ),

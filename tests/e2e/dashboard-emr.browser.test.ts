@@ -1,20 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
-  EMRClient,
+  type EMRClient,
   ListInstanceGroupsCommand,
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
 } from '@aws-sdk/client-emr';
-import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import type { RunningEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { loadConfig } from 'setpoint/config/load-config';
-import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { eventually, insertRecommendation } from '../databricks/integration-harness.js';
+import { type EmrFace, startEmrFace, startSetpointForEmr } from '../emr/support/emr-test-bench.js';
 import { launchChromium, screenshotDir } from '../support/browser.js';
-import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+import type { S3TestServer } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
 import { describeFull } from '../support/tiers.js';
 
@@ -95,6 +93,7 @@ describeFull(
   'dashboard EMR pages against the emulator in Chromium',
   'Debian chromium (/usr/bin/chromium)',
   () => {
+    let face: EmrFace;
     let s3Server: S3TestServer;
     let emulator: RunningEmulator;
     let server: RunningServer;
@@ -104,16 +103,8 @@ describeFull(
     let reportingClusterId: string;
 
     beforeAll(async () => {
-      s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
-      emulator = await startEmulator({
-        port: 0,
-        clockSpeed: 0,
-        seed: 5,
-        preloadJobs: false,
-        s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
-        emr: { region: 'us-east-1' },
-      });
-      launcher = new EMRClient({ endpoint: emulator.url, region: 'us-east-1', credentials: keys });
+      face = await startEmrFace(5, keys);
+      ({ s3Server, emulator, launcher } = face);
       for (const date of ['2026-03-02', '2026-03-03', '2026-03-04']) {
         await launcher.send(new RunJobFlowCommand(nightly(date)));
         emulator.context.clock.advance(8 * hour);
@@ -122,18 +113,7 @@ describeFull(
       emulator.context.clock.advance(12 * hour);
       emulator.emr.catchUp();
       await emulator.emr.logsWritten();
-      const config = loadConfig(
-        { dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-ui-')), port: 0 },
-        {
-          SETPOINT_LOG_LEVEL: 'warn',
-          SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
-          SETPOINT_JOB_MAX_ATTEMPTS: '8',
-          SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
-          SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
-          SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
-        },
-      );
-      server = await startServer(config);
+      server = await startSetpointForEmr('emr-ui');
       await server.services.users.create('ada', password, 'admin');
       browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -149,10 +129,8 @@ describeFull(
     afterAll(async () => {
       await context?.close();
       await browser?.close();
-      launcher?.destroy();
       await server?.stop();
-      await emulator?.close();
-      await s3Server?.close();
+      await face?.close();
     });
 
     const shot = (page: Page, name: string) =>

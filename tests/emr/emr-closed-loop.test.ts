@@ -1,21 +1,18 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
   AddJobFlowStepsCommand,
-  EMRClient,
+  type EMRClient,
   ListInstanceGroupsCommand,
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
 } from '@aws-sdk/client-emr';
 import type { EmrAccountResource, EmrAppliedConfigList, EmrImportResource } from '@setpoint/api-contract/emr';
-import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
-import { loadConfig } from 'setpoint/config/load-config';
+import type { RunningEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
-import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
-import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+import type { S3TestServer } from '../support/s3-test-server.js';
+import { type EmrFace, startEmrFace, startSetpointForEmr } from './support/emr-test-bench.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 400_000 });
@@ -102,6 +99,7 @@ const overProvisioned: RunJobFlowCommandInput = {
  * schedule finds the steps, the pipeline recommends, auto-apply queues `emr.apply`, a bad run reverts.
  */
 describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', () => {
+  let face: EmrFace;
   let s3Server: S3TestServer;
   let emulator: RunningEmulator;
   let server: RunningServer;
@@ -161,30 +159,13 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     )?.RequestedInstanceCount;
 
   beforeAll(async () => {
-    s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
-    emulator = await startEmulator({
-      port: 0,
-      clockSpeed: 0,
-      seed: 9,
-      preloadJobs: false,
-      s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
-      emr: { region: 'us-east-1' },
+    face = await startEmrFace(9, keys);
+    ({ s3Server, emulator, launcher } = face);
+    server = await startSetpointForEmr('emr-loop', {
+      // the schedule under test: every imported account is reconciled each second
+      SETPOINT_RECONCILE_INTERVAL_SECONDS: '1',
+      SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1',
     });
-    launcher = new EMRClient({ endpoint: emulator.url, region: 'us-east-1', credentials: keys });
-    const config = loadConfig(
-      { dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-loop-')), port: 0 },
-      {
-        SETPOINT_LOG_LEVEL: 'warn',
-        SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
-        SETPOINT_JOB_MAX_ATTEMPTS: '8',
-        SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
-        // the schedule under test: every imported account is reconciled each second
-        SETPOINT_RECONCILE_INTERVAL_SECONDS: '1',
-        SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1',
-        SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
-      },
-    );
-    server = await startServer(config);
     const key = await server.services.apiKeys.create('emr-loop-test', 'test');
     token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
     const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
@@ -208,10 +189,8 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
   }, 120_000);
 
   afterAll(async () => {
-    launcher?.destroy();
     await server?.stop();
-    await emulator?.close();
-    await s3Server?.close();
+    await face?.close();
   });
 
   it('the reconciliation schedule collects a transient cluster nobody announced', async () => {

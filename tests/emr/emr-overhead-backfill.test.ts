@@ -1,15 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { EMRClient, RunJobFlowCommand } from '@aws-sdk/client-emr';
-import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
-import { loadConfig } from 'setpoint/config/load-config';
+import { RunJobFlowCommand } from '@aws-sdk/client-emr';
+import type { RunningEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
-import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import type { RunningServer } from 'setpoint/server/start-server';
 import type { RunCost } from 'setpoint/service/runs/run-records';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
-import { type S3TestServer, startS3TestServer } from '../support/s3-test-server.js';
+import type { S3TestServer } from '../support/s3-test-server.js';
+import { type EmrFace, startEmrFace, startSetpointForEmr } from './support/emr-test-bench.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -21,21 +18,15 @@ const keys = { accessKeyId: 'AKIAEMULATOR0000', secretAccessKey: 'emulator-secre
  * the backfill prices them again and adds it, without changing a total.
  */
 describe('the overhead backfill of EMR runs costed before the split', () => {
+  let face: EmrFace;
   let s3Server: S3TestServer;
   let emulator: RunningEmulator;
   let server: RunningServer;
 
   beforeAll(async () => {
-    s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
-    emulator = await startEmulator({
-      port: 0,
-      clockSpeed: 0,
-      seed: 11,
-      preloadJobs: false,
-      s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
-      emr: { region: 'us-east-1' },
-    });
-    const launcher = new EMRClient({ endpoint: emulator.url, region: 'us-east-1', credentials: keys });
+    face = await startEmrFace(11, keys);
+    ({ s3Server, emulator } = face);
+    const { launcher } = face;
     for (const date of ['2026-03-02', '2026-03-03']) {
       await launcher.send(
         new RunJobFlowCommand({
@@ -69,25 +60,14 @@ describe('the overhead backfill of EMR runs costed before the split', () => {
       );
       emulator.context.clock.advance(8 * hour);
     }
-    launcher.destroy();
     emulator.emr.catchUp();
     await emulator.emr.logsWritten();
-    const config = loadConfig(
-      { dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-backfill-')), port: 0 },
-      {
-        SETPOINT_LOG_LEVEL: 'warn',
-        SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
-        SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
-        SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
-      },
-    );
-    server = await startServer(config);
+    server = await startSetpointForEmr('emr-backfill');
   }, 120_000);
 
   afterAll(async () => {
     await server?.stop();
-    await emulator?.close();
-    await s3Server?.close();
+    await face?.close();
   });
 
   it('adds the overhead to runs that lack it when the prices are unchanged, and changes no total', async () => {

@@ -1,8 +1,5 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import {
-  EMRClient,
+  type EMRClient,
   ListInstanceGroupsCommand,
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
@@ -15,15 +12,15 @@ import type {
   EmrImportResource,
   EmrRollbackResource,
 } from '@setpoint/api-contract/emr';
-import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import type { RunningEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import { S3Client } from '@setpoint/foundation/s3';
-import { loadConfig } from 'setpoint/config/load-config';
 import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
-import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
-import { type S3TestServer, startS3FaultProxy, startS3TestServer } from '../support/s3-test-server.js';
+import { type S3TestServer, startS3FaultProxy } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
+import { type EmrFace, startEmrFace, startSetpointForEmr } from './support/emr-test-bench.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 400_000 });
@@ -67,6 +64,7 @@ const sessionsStep = (at: string) => ({
 });
 
 describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
+  let face: EmrFace;
   let s3Server: S3TestServer;
   let emulator: RunningEmulator;
   let server: RunningServer;
@@ -98,28 +96,9 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     );
 
   beforeAll(async () => {
-    s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
-    emulator = await startEmulator({
-      port: 0,
-      clockSpeed: 0,
-      seed: 5,
-      preloadJobs: false,
-      s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
-      emr: { region: 'us-east-1' },
-    });
-    launcher = new EMRClient({ endpoint: emulator.url, region: 'us-east-1', credentials: keys });
-    const config = loadConfig(
-      { dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-')), port: 0 },
-      {
-        SETPOINT_LOG_LEVEL: 'warn',
-        SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
-        SETPOINT_JOB_MAX_ATTEMPTS: '8',
-        SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
-        SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
-        SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
-      },
-    );
-    server = await startServer(config);
+    face = await startEmrFace(5, keys);
+    ({ s3Server, emulator, launcher } = face);
+    server = await startSetpointForEmr('emr');
     const key = await server.services.apiKeys.create('emr-test', 'test');
     token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
 
@@ -132,10 +111,8 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    launcher?.destroy();
     await server?.stop();
-    await emulator?.close();
-    await s3Server?.close();
+    await face?.close();
   });
 
   it('refuses a bad account with a 400 and a JSON error naming the field', async () => {

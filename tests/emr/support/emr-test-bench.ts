@@ -1,0 +1,69 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EMRClient } from '@aws-sdk/client-emr';
+import { type RunningEmulator, startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
+import { loadConfig } from 'setpoint/config/load-config';
+import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import { type S3TestServer, startS3TestServer } from '../../support/s3-test-server.js';
+
+export const emrTestRegion = 'us-east-1';
+
+/** An AWS account on the emulator's EMR face: its event logs and step logs in a real S3 test server. */
+export interface EmrFace {
+  s3Server: S3TestServer;
+  emulator: RunningEmulator;
+  /** What a team's scheduler launches clusters with: the AWS SDK against the emulator. */
+  launcher: EMRClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The emulator's EMR face with a frozen clock (tests move it), writing logs to the `emr-logs` and
+ * `spark-events` buckets of an S3 test server; the emulator accepts any signed request with `keys`.
+ */
+export async function startEmrFace(
+  seed: number,
+  keys: { accessKeyId: string; secretAccessKey: string },
+): Promise<EmrFace> {
+  const s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
+  const emulator = await startEmulator({
+    port: 0,
+    clockSpeed: 0,
+    seed,
+    preloadJobs: false,
+    s3LogDelivery: { endpoint: s3Server.endpoint, credentials: s3Server.credentials },
+    emr: { region: emrTestRegion },
+  });
+  const launcher = new EMRClient({ endpoint: emulator.url, region: emrTestRegion, credentials: keys });
+  return {
+    s3Server,
+    emulator,
+    launcher,
+    async close() {
+      launcher.destroy();
+      await emulator.close();
+      await s3Server.close();
+    },
+  };
+}
+
+/**
+ * A Setpoint server (SQLite, workers on) that may call the emulator and the S3 test server on
+ * 127.0.0.1, retrying quickly; `env` adds or overrides settings (the reconciliation schedule, limits).
+ */
+export function startSetpointForEmr(name: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const config = loadConfig(
+    { dataDir: mkdtempSync(path.join(tmpdir(), `setpoint-${name}-`)), port: 0 },
+    {
+      SETPOINT_LOG_LEVEL: 'warn',
+      SETPOINT_JOB_RETRY_DELAY_SECONDS: '0.2',
+      SETPOINT_JOB_MAX_ATTEMPTS: '8',
+      SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
+      SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
+      SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
+      ...env,
+    },
+  );
+  return startServer(config);
+}
