@@ -13,6 +13,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import { pollUntil } from '../support/poll-until.js';
 
 export interface Harness {
   emulator: RunningEmulator;
@@ -23,23 +24,12 @@ export interface Harness {
 }
 
 /** Polls `probe` until it returns a value, for at most `timeoutMs`: waiting on a condition, not a clock. */
-export async function eventually<T>(
+export function eventually<T>(
   probe: () => Promise<T | undefined>,
   what: string,
   timeoutMs = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await probe();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+  return pollUntil(probe, what, { timeoutMs, retryErrors: true });
 }
 
 /** Cluster logs delivered to S3: the emulator writes to one endpoint, Setpoint reads from another (or the same). */

@@ -7,6 +7,7 @@ import { type AnalysisPorts, composeServices, type Services } from 'setpoint/com
 import { configSchema, type SetpointConfig } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
 import { buildApp } from 'setpoint/server/build-app';
+import { pollUntil } from '../../support/poll-until.js';
 
 export interface Harness {
   app: FastifyInstance;
@@ -90,18 +91,12 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
 }
 
 /** Polls `check` until it returns a value (not undefined) or the deadline passes. */
-export async function eventually<T>(
+export function eventually<T>(
   check: () => Promise<T | undefined>,
   timeoutMs = 90_000,
   what = 'condition',
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return pollUntil(check, what, { timeoutMs, retryErrors: false });
 }
 
 /**
