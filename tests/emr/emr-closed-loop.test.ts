@@ -11,8 +11,12 @@ import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
-import type { S3TestServer } from '../support/s3-test-server.js';
-import { type EmrFace, startEmrFace, startSetpointForEmr } from './support/emr-test-bench.js';
+import {
+  type EmrFace,
+  emrAccountRequest,
+  startEmrFace,
+  startSetpointForEmr,
+} from './support/emr-test-bench.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 400_000 });
@@ -100,7 +104,6 @@ const overProvisioned: RunJobFlowCommandInput = {
  */
 describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', () => {
   let face: EmrFace;
-  let s3Server: S3TestServer;
   let emulator: RunningEmulator;
   let server: RunningServer;
   let launcher: EMRClient;
@@ -160,7 +163,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
 
   beforeAll(async () => {
     face = await startEmrFace(9, keys);
-    ({ s3Server, emulator, launcher } = face);
+    ({ emulator, launcher } = face);
     server = await startSetpointForEmr('emr-loop', {
       // the schedule under test: every imported account is reconciled each second
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '1',
@@ -168,22 +171,11 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     });
     const key = await server.services.apiKeys.create('emr-loop-test', 'test');
     token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
-    const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
-      name: 'analytics prod',
-      region: 'us-east-1',
-      endpoint: emulator.url,
-      s3_endpoint: s3Server.endpoint,
-      credentials: {
-        kind: 'access-keys',
-        access_key_id: keys.accessKeyId,
-        secret_access_key: keys.secretAccessKey,
-      },
-      log_store_keys: {
-        access_key_id: s3Server.credentials.accessKeyId,
-        secret_access_key: s3Server.credentials.secretAccessKey,
-      },
-      grouping: { kind: 'tag', key: 'setpoint:project-id' },
-    });
+    const created = await api<EmrAccountResource>(
+      'POST',
+      '/api/v1/emr/accounts',
+      emrAccountRequest(face, keys, 'analytics prod'),
+    );
     expect(created.status).toBe(201);
     accountId = created.body.id;
   }, 120_000);

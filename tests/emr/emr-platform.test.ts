@@ -20,7 +20,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
 import { type S3TestServer, startS3FaultProxy } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
-import { type EmrFace, startEmrFace, startSetpointForEmr } from './support/emr-test-bench.js';
+import {
+  type EmrFace,
+  emrAccountRequest,
+  startEmrFace,
+  startSetpointForEmr,
+} from './support/emr-test-bench.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 400_000 });
@@ -133,22 +138,11 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   });
 
   it('connects an account whose secrets are stored sealed and never shown', async () => {
-    const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
-      name: 'analytics prod',
-      region: 'us-east-1',
-      endpoint: emulator.url,
-      s3_endpoint: s3Server.endpoint,
-      credentials: {
-        kind: 'access-keys',
-        access_key_id: keys.accessKeyId,
-        secret_access_key: keys.secretAccessKey,
-      },
-      log_store_keys: {
-        access_key_id: s3Server.credentials.accessKeyId,
-        secret_access_key: s3Server.credentials.secretAccessKey,
-      },
-      grouping: { kind: 'tag', key: 'setpoint:project-id' },
-    });
+    const created = await api<EmrAccountResource>(
+      'POST',
+      '/api/v1/emr/accounts',
+      emrAccountRequest(face, keys, 'analytics prod'),
+    );
     expect(created.status).toBe(201);
     accountId = created.body.id;
     expect(created.body).toMatchObject({
@@ -532,22 +526,11 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     // the account reads its logs through a proxy that answers 403 AccessDenied for the log bucket
     const proxy = await startS3FaultProxy(s3Server.endpoint);
     try {
-      const created = await api<EmrAccountResource>('POST', '/api/v1/emr/accounts', {
-        name: 'logs refused',
-        region: 'us-east-1',
-        endpoint: emulator.url,
-        s3_endpoint: proxy.endpoint,
-        credentials: {
-          kind: 'access-keys',
-          access_key_id: keys.accessKeyId,
-          secret_access_key: keys.secretAccessKey,
-        },
-        log_store_keys: {
-          access_key_id: s3Server.credentials.accessKeyId,
-          secret_access_key: s3Server.credentials.secretAccessKey,
-        },
-        grouping: { kind: 'tag', key: 'setpoint:project-id' },
-      });
+      const created = await api<EmrAccountResource>(
+        'POST',
+        '/api/v1/emr/accounts',
+        emrAccountRequest(face, keys, 'logs refused', proxy.endpoint),
+      );
       expect(created.status).toBe(201);
       const { JobFlowId } = await launcher.send(
         new RunJobFlowCommand({ ...nightly('refused'), Name: 'logs-refused', Tags: [] }),

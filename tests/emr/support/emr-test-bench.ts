@@ -67,3 +67,32 @@ export function startSetpointForEmr(name: string, env: Record<string, string> = 
   );
   return startServer(config);
 }
+
+/**
+ * The body of `POST /api/v1/emr/accounts` for the face's account: its keys, the emulator's endpoint,
+ * the S3 test server's log-store keys, projects by the `setpoint:project-id` tag. `s3Endpoint` reads the
+ * logs through another endpoint (a fault proxy).
+ */
+export function emrAccountRequest(
+  face: EmrFace,
+  keys: { accessKeyId: string; secretAccessKey: string },
+  name: string,
+  s3Endpoint = face.s3Server.endpoint,
+) {
+  return {
+    name,
+    region: emrTestRegion,
+    endpoint: face.emulator.url,
+    s3_endpoint: s3Endpoint,
+    credentials: {
+      kind: 'access-keys',
+      access_key_id: keys.accessKeyId,
+      secret_access_key: keys.secretAccessKey,
+    },
+    log_store_keys: {
+      access_key_id: face.s3Server.credentials.accessKeyId,
+      secret_access_key: face.s3Server.credentials.secretAccessKey,
+    },
+    grouping: { kind: 'tag', key: 'setpoint:project-id' },
+  };
+}
