@@ -108,6 +108,15 @@ function peakRssMiB(pid: number | undefined): number {
   }
 }
 
+/** A fresh `setpoint serve` (API and worker) for `env`, its `/healthz` probe, and a client with a new key. */
+async function probedServer(env: NodeJS.ProcessEnv) {
+  const key = await createKey(env);
+  const server = await startApi(env, true);
+  const probe = healthProbe(server.url);
+  const client = await apiClient(server.url, key);
+  return { server, probe, client };
+}
+
 async function until<T>(check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -479,10 +488,7 @@ async function databricksFaults(attack: string, expected: string): Promise<{ row
     SETPOINT_RECONCILE_LOOKBACK_HOURS: '168',
     SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
   });
-  const key = await createKey(env);
-  const server = await startApi(env, true);
-  const probe = healthProbe(server.url);
-  const client = await apiClient(server.url, key);
+  const { server, probe, client } = await probedServer(env);
   const answers = new Map<string, string>();
   const call = async (method: string, url: string, body?: unknown) => {
     const response = await client.call(method, url, body);
@@ -695,10 +701,7 @@ async function s3Faults(attack: string, expected: string, runsPerKind: number): 
     // above the 5 s answers, so only the stalled transfers time out
     SETPOINT_S3_IDLE_TIMEOUT_SECONDS: '10',
   });
-  const key = await createKey(env);
-  const server = await startApi(env, true);
-  const probe = healthProbe(server.url);
-  const client = await apiClient(server.url, key);
+  const { server, probe, client } = await probedServer(env);
   const project = (await client.call('POST', '/api/v1/projects', { name: 'S3 faults' })).json() as {
     id: string;
   };
