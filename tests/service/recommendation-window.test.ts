@@ -10,7 +10,7 @@ import type { Database, RecommendationsTable, RunsTable } from 'setpoint/store/d
 import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
-import { runRow } from '../support/run-rows.js';
+import { recommendationRow, runRow } from '../support/run-rows.js';
 import { describeFull } from '../support/tiers.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
@@ -56,25 +56,19 @@ async function seedProject(db: Kysely<Database>, projectId: string): Promise<str
           updated_at: createdAt,
         }),
       );
-      recommendations.push({
-        id: `${projectId}-rec-${i}`,
-        project_id: projectId,
-        idempotency_key: `run:${id}`,
-        state: 'SUCCESS',
-        phase: 'MONITORING',
-        configuration: '{}',
-        prediction: null,
-        explanation: 'seeded',
-        decision: null,
-        based_on_run_id: id,
-        based_on_run_pruned_at: null,
-        error: null,
-        requested_by: 'pipeline',
-        apply_requested_at: null,
-        apply_requested_by: null,
-        created_at: createdAt + 1,
-        updated_at: createdAt + 1,
-      });
+      recommendations.push(
+        recommendationRow({
+          id: `${projectId}-rec-${i}`,
+          project_id: projectId,
+          idempotency_key: `run:${id}`,
+          state: 'SUCCESS',
+          phase: 'MONITORING',
+          configuration: '{}',
+          explanation: 'seeded',
+          based_on_run_id: id,
+          created_at: createdAt + 1,
+        }),
+      );
     }
     await db.insertInto('runs').values(runs).execute();
     await db.insertInto('recommendations').values(recommendations).execute();

@@ -5,7 +5,7 @@ import { loadConfig } from 'setpoint/config/load-config';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
-import { runRow } from '../support/run-rows.js';
+import { recommendationRow, runRow } from '../support/run-rows.js';
 import { describeFull } from '../support/tiers.js';
 import { apiClient } from './support/process-stack.js';
 import { eventually } from './support/service-harness.js';
@@ -62,24 +62,16 @@ function timerSuite(dialect: string, database: () => Promise<TestPostgresDatabas
         updated_at: now - daysAgo * dayMs,
         ...analyzed,
       });
-    const recommendation = (id: string, basedOn: string, daysAgo: number) => ({
-      id,
-      project_id: projectId,
-      idempotency_key: null,
-      state: 'SUCCESS',
-      phase: null,
-      configuration: '{"num_workers":2}',
-      prediction: null,
-      explanation: 'two workers are enough',
-      decision: null,
-      based_on_run_id: basedOn,
-      error: null,
-      requested_by: 'pipeline',
-      apply_requested_at: null,
-      apply_requested_by: null,
-      created_at: now - daysAgo * dayMs,
-      updated_at: now - daysAgo * dayMs,
-    });
+    const recommendation = (id: string, basedOn: string, daysAgo: number) =>
+      recommendationRow({
+        id,
+        project_id: projectId,
+        state: 'SUCCESS',
+        configuration: '{"num_workers":2}',
+        explanation: 'two workers are enough',
+        based_on_run_id: basedOn,
+        created_at: now - daysAgo * dayMs,
+      });
     // One transaction, so a pass that fires meanwhile sees all of it or none of it.
     await server.store.db.transaction().execute(async (trx) => {
       await trx

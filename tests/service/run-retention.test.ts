@@ -5,7 +5,7 @@ import { createRepositories } from 'setpoint/service/repositories';
 import { pruneRuns, type RunRetentionDeps } from 'setpoint/service/runs/run-retention';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
-import { runRow } from '../support/run-rows.js';
+import { recommendationRow, runRow } from '../support/run-rows.js';
 import { describeFull } from '../support/tiers.js';
 import { createHarness, type Harness } from './support/service-harness.js';
 
@@ -62,30 +62,8 @@ function retentionSuite(dialect: string, database: () => Promise<TestPostgresDat
       updated_at: createdAt,
       ...fields,
     });
-  const recommendation = (
-    projectId: string,
-    id: string,
-    basedOn: string,
-    state: string,
-    createdAt: number,
-  ) => ({
-    id,
-    project_id: projectId,
-    idempotency_key: null,
-    state,
-    phase: null,
-    configuration: null,
-    prediction: null,
-    explanation: null,
-    decision: null,
-    based_on_run_id: basedOn,
-    error: null,
-    requested_by: 'pipeline',
-    apply_requested_at: null,
-    apply_requested_by: null,
-    created_at: createdAt,
-    updated_at: createdAt,
-  });
+  const recommendation = (projectId: string, id: string, basedOn: string, state: string, createdAt: number) =>
+    recommendationRow({ id, project_id: projectId, state, based_on_run_id: basedOn, created_at: createdAt });
   const remaining = async (projectId: string) =>
     (
       await db()

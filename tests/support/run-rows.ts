@@ -1,4 +1,4 @@
-import type { RunsTable } from 'setpoint/store/database-schema';
+import type { RecommendationsTable, RunsTable } from 'setpoint/store/database-schema';
 
 type RequiredRunFields = Pick<RunsTable, 'id' | 'project_id' | 'external_run_id' | 'pipeline_state'>;
 
@@ -21,6 +21,32 @@ export function runRow(fields: RequiredRunFields & Partial<RunsTable>): RunsTabl
     error: null,
     created_at: 0,
     updated_at: 0,
+    ...fields,
+  };
+}
+
+type RequiredRecommendationFields = Pick<
+  RecommendationsTable,
+  'id' | 'project_id' | 'state' | 'based_on_run_id' | 'created_at'
+>;
+
+/** A `recommendations` row written straight to the database, made by the pipeline, every optional column empty. */
+export function recommendationRow(
+  fields: RequiredRecommendationFields & Partial<RecommendationsTable>,
+): RecommendationsTable {
+  return {
+    idempotency_key: null,
+    phase: null,
+    configuration: null,
+    prediction: null,
+    explanation: null,
+    decision: null,
+    based_on_run_pruned_at: null,
+    error: null,
+    requested_by: 'pipeline',
+    apply_requested_at: null,
+    apply_requested_by: null,
+    updated_at: fields.created_at,
     ...fields,
   };
 }
