@@ -143,19 +143,15 @@ async function upload(client: Client, projectId: string, file: Upload) {
   return client.call('POST', `/api/v1/projects/${projectId}/runs`, form);
 }
 
-async function runStates(client: Client, projectId: string): Promise<string[]> {
+/** Every run's state, or undefined when a page was refused (a 429, a restarting server): ask again later. */
+async function runStates(client: Client, projectId: string): Promise<string[] | undefined> {
   const states: string[] = [];
   for (let offset = 0; ; offset += 500) {
     const response = await client.call(
       'GET',
       `/api/v1/projects/${projectId}/runs?limit=500&offset=${offset}`,
     );
-    if (response.status !== 200) {
-      // a 429 (or a restarting server) is asked again for the same page, after a pause
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      offset -= 500;
-      continue;
-    }
+    if (response.status !== 200) return undefined;
     const page = response.json() as { items: Array<{ pipeline_state: string }>; total: number };
     states.push(...page.items.map((run) => run.pipeline_state));
     if (page.items.length === 0 || states.length >= page.total) return states;
@@ -270,8 +266,10 @@ async function campaign(
   const states =
     (await until(async () => {
       const all = await runStates(current, project.id);
-      return all.every((state) => terminal.has(state)) && all.length >= result.accepted ? all : undefined;
-    }, 600_000).catch(stopOnError)) ?? (await runStates(current, project.id));
+      return all?.every((state) => terminal.has(state)) && all.length >= result.accepted ? all : undefined;
+    }, 600_000).catch(stopOnError)) ??
+    (await runStates(current, project.id)) ??
+    [];
   peak = Math.max(peak, peakRssMiB(server.process.pid));
   let maxHealthzMs = 0;
   let healthFailures = 0;
@@ -335,7 +333,7 @@ function realLogs(count: number): Upload[] {
 
 async function waitForState(client: () => Client, projectId: string, state: string): Promise<void> {
   await until(
-    async () => ((await runStates(client(), projectId)).includes(state) ? true : undefined),
+    async () => ((await runStates(client(), projectId))?.includes(state) ? true : undefined),
     120_000,
   );
 }
