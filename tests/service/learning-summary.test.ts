@@ -44,7 +44,8 @@ const workerCounts = [4, 8, 16];
 function analyzedRun(projectId: string, i: number) {
   const workers = workerCounts[i % workerCounts.length] as number;
   const inputBytes = Math.round(100 * gib * (1 + 0.08 * Math.cos(i)));
-  const runtimeS = (90 + (400 * 60) / (workers * 4)) * (1 + 0.05 * Math.sin(3 * i)) * (inputBytes / (100 * gib));
+  const runtimeS =
+    (90 + (400 * 60) / (workers * 4)) * (1 + 0.05 * Math.sin(3 * i)) * (inputBytes / (100 * gib));
   const shape = {
     cloud: 'aws',
     workerNodeType: 'm5.xlarge',
@@ -148,8 +149,8 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     await db.insertInto('runs').values(rows).execute();
   }
 
-  /** Generates a recommendation for the project's newest run with a window of `window` runs. */
-  async function recommend(projectId: string, window: number) {
+  /** Generates a recommendation for the project's newest run (or `basedOn`) with a window of `window` runs. */
+  async function recommend(projectId: string, window: number, basedOn?: string) {
     const largest = new LargestResult();
     const repositories = createRepositories(store.db.withPlugin(largest));
     const passes: OptimizerPassInput[] = [];
@@ -177,7 +178,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     await repositories.recommendations.insertPending({
       id,
       projectId,
-      basedOnRunId: newest?.id ?? '',
+      basedOnRunId: basedOn ?? newest?.id ?? '',
       requestedBy: 'test',
       idempotencyKey: null,
       now: Date.now(),
@@ -195,12 +196,12 @@ function summaryTests(open: () => Promise<StoreConnection>) {
       pass.request.summarized,
     );
     // what the runtime model conditions on, per configuration
-    const model = Object.fromEntries(
-      observed.map((entry) => [
-        pass.pool[entry.index]?.id,
-        { runs: entry.runs, meanLog: entry.meanLog, scatter: entry.scatter },
-      ]),
-    );
+    const model: Record<string, { runs: number; meanLog: number; scatter: number }> = {};
+    for (const entry of observed) {
+      const candidate = pass.pool[entry.index];
+      if (candidate)
+        model[candidate.id] = { runs: entry.runs, meanLog: entry.meanLog, scatter: entry.scatter };
+    }
     return {
       rec,
       model,
@@ -236,13 +237,22 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     expect(bounded.rec?.decision?.basis).toMatchObject({ runs: 40, configurations: 3, summarizedRuns: 30 });
     expect(bounded.rec?.explanation).toContain('40 run(s) of this job (30 of them summarized)');
     expect(unbounded.rec?.decision?.basis.summarizedRuns).toBeUndefined();
+    // an older run of a backlog: its window (runs 26–35) starts before the summary ends, so it is not read
+    const older = await recommend('long', windowRuns, 'long-run-035');
+    expect(older.rec?.decision?.basis).toMatchObject({ runs: 10 });
+    expect(older.rec?.decision?.basis.summarizedRuns).toBeUndefined();
+    expect(older.summary?.foldedRuns).toBe(30);
   });
 
   it('discards the summary at a learning reset and learns from the runs since it', async () => {
     await seed('reset', 0, 30);
     expect((await recommend('reset', windowRuns)).summary?.foldedRuns).toBe(20);
     const resetAt = firstDay + 18 * dayMs;
-    await store.db.updateTable('projects').set({ learning_reset_at: resetAt }).where('id', '=', 'reset').execute();
+    await store.db
+      .updateTable('projects')
+      .set({ learning_reset_at: resetAt })
+      .where('id', '=', 'reset')
+      .execute();
     const after = await recommend('reset', windowRuns);
     // runs 18–29 since the reset: 2 folded anew, 10 in the window
     expect(after.summary).toMatchObject({ learningSince: resetAt, foldedRuns: 2 });
