@@ -291,6 +291,31 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     await pruneRuns(retention, 1, firstDay + 1000 * dayMs);
     expect(await left()).toEqual([15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
   });
+
+  it('stores a fold only over the summary it started from, so two folds at once never count a run twice', async () => {
+    await seed('race', 0, 1);
+    const summaries = createRepositories(store.db).learningSummaries;
+    const summary = (marker: string, foldedRuns: number) => ({
+      projectId: 'race',
+      learningSince: 0,
+      marker: { createdAt: firstDay, id: marker },
+      foldedRuns,
+      statistics: {
+        configurations: {},
+        segment: { referenceStages: null, inputs: null, tasks: null, perByte: {} },
+      },
+    });
+    expect(await summaries.advance(undefined, summary('a', 1))).toBe(true);
+    // a second first fold, and a fold from a summary that has moved on since, are refused
+    expect(await summaries.advance(undefined, summary('b', 1))).toBe(false);
+    expect(await summaries.advance(summary('a', 1), summary('c', 2))).toBe(true);
+    expect(await summaries.advance(summary('a', 1), summary('d', 2))).toBe(false);
+    expect(await summaries.find('race')).toMatchObject({ foldedRuns: 2, marker: { id: 'c' } });
+    await summaries.discardStale('race', 0);
+    expect(await summaries.find('race')).toBeDefined();
+    await summaries.discardStale('race', firstDay);
+    expect(await summaries.find('race')).toBeUndefined();
+  });
 }
 
 describe('learning summary on SQLite', () => {
