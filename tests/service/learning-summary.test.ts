@@ -292,6 +292,14 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     expect(await left()).toEqual([15, 16, 17, 18, 19, 20, 21, 22, 23, 24]);
   });
 
+  it('folds a backlog of 5,000 runs that never had a recommendation page by page', async () => {
+    for (let from = 0; from < 5000; from += 500) await seed('backlog', from, from + 500);
+    const backlog = await recommend('backlog', windowRuns);
+    expect(backlog.summary?.foldedRuns).toBe(4990);
+    expect(backlog.largestRead).toBeLessThanOrEqual(windowRuns);
+    expect(backlog.rec?.decision?.basis).toMatchObject({ runs: 5000, summarizedRuns: 4990 });
+  });
+
   it('stores a fold only over the summary it started from, so two folds at once never count a run twice', async () => {
     await seed('race', 0, 1);
     const summaries = createRepositories(store.db).learningSummaries;
