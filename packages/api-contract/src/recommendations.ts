@@ -35,6 +35,8 @@ export const recommendationDecisionSchema = z.object({
   basis_text: z.string(),
   basis: z.object({
     runs: z.number().int(),
+    /** How many of `runs` the model read as totals from the project's learning summary (runs older than the window). */
+    summarized_runs: z.number().int(),
     configurations: z.number().int(),
     fleet_jobs: z.number().int(),
     shipped_jobs: z.number().int(),

@@ -205,6 +205,10 @@ export async function composeServices(options: ComposeOptions) {
     coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
     recommender: {
       recommend: (input) => platforms.forWorkspace(input.project.workspace).recommender.recommend(input),
+      fold: async (input) => {
+        const recommender = platforms.forWorkspace(input.project.workspace).recommender;
+        return recommender.fold ? recommender.fold(input) : null;
+      },
     },
     ...options.analysis,
   };
@@ -224,6 +228,7 @@ export async function composeServices(options: ComposeOptions) {
   const pipeline = createPipeline({
     runs: repositories.runs,
     maintenancePasses: repositories.maintenancePasses,
+    learningSummaries: repositories.learningSummaries,
     projectRecords: repositories.projects,
     recommendationRecords: repositories.recommendations,
     recommendations,

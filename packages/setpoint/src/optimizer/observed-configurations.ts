@@ -14,9 +14,22 @@ export interface ObservedConfiguration {
   scatter: number;
 }
 
+/**
+ * A configuration's runs that are no longer held one by one (they left the recommendation's window of
+ * runs): how many, and the sum and sum of squares of their ln(runtime), already scaled like observations.
+ */
+export interface SummarizedConfiguration {
+  candidateId: string;
+  runs: number;
+  sumLog: number;
+  sumSquaresLog: number;
+}
+
 export function observedConfigurations(
   observations: readonly Observation[],
   indexOf: (candidateId: string) => number | undefined,
+  /** Earlier completed runs of the same segment, merged into their configurations' statistics. */
+  earlier: readonly SummarizedConfiguration[] = [],
 ): ObservedConfiguration[] {
   const groups = new Map<number, number[]>();
   for (const observation of observations) {
@@ -26,14 +39,41 @@ export function observedConfigurations(
     logs.push(Math.log(observation.runtimeS));
     groups.set(index, logs);
   }
-  return [...groups].map(([index, logs]) => {
+  const observed = new Map<number, ObservedConfiguration>();
+  for (const [index, logs] of groups) {
     let sum = 0;
     for (const value of logs) sum += value;
     const meanLog = sum / logs.length;
     let scatter = 0;
     for (const value of logs) scatter += (value - meanLog) ** 2;
-    return { index, meanLog, runs: logs.length, scatter };
-  });
+    observed.set(index, { index, meanLog, runs: logs.length, scatter });
+  }
+  for (const totals of earlier) {
+    const index = indexOf(totals.candidateId);
+    if (index === undefined || !(totals.runs > 0)) continue;
+    const meanLog = totals.sumLog / totals.runs;
+    const part = {
+      index,
+      meanLog,
+      runs: totals.runs,
+      scatter: Math.max(0, totals.sumSquaresLog - totals.sumLog * meanLog),
+    };
+    const known = observed.get(index);
+    observed.set(index, known ? combined(known, part) : part);
+  }
+  return [...observed.values()];
+}
+
+/** Two disjoint sets of runs on one configuration as one (the parallel mean and scatter combination). */
+function combined(a: ObservedConfiguration, b: ObservedConfiguration): ObservedConfiguration {
+  const runs = a.runs + b.runs;
+  const delta = b.meanLog - a.meanLog;
+  return {
+    index: a.index,
+    runs,
+    meanLog: a.meanLog + (delta * b.runs) / runs,
+    scatter: a.scatter + b.scatter + (delta * delta * a.runs * b.runs) / runs,
+  };
 }
 
 /**

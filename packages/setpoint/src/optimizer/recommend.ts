@@ -1,6 +1,7 @@
 import { instanceFamily } from './config-features.js';
 import { failureProbabilities } from './failure-risk.js';
 import type { FleetPrior } from './fleet-prior.js';
+import type { SummarizedConfiguration } from './observed-configurations.js';
 import type { RuntimeMixture } from './runtime-mixture.js';
 import { type AnalogSettings, defaultAnalogSettings, RuntimeModel } from './runtime-model.js';
 import {
@@ -106,6 +107,11 @@ export interface RecommendInput {
   candidates: readonly Candidate[];
   /** Every run of this job since its last rebase, oldest first. */
   observations: readonly Observation[];
+  /**
+   * Earlier completed runs of the same segment held only as per-configuration totals (they left the
+   * window the observations come from): only the runtime model conditions on them.
+   */
+  summarized?: readonly SummarizedConfiguration[];
   /** The configuration the job runs on now. */
   currentCandidateId: string;
   slaSeconds?: number;
@@ -170,6 +176,8 @@ export interface RecommendationBasis {
   /** Runs of this job the model conditioned on, and on how many configurations. */
   runs: number;
   configurations: number;
+  /** How many of `runs` it read as per-configuration totals (runs that left the window); absent: none. */
+  summarizedRuns?: number;
   /** Fleet jobs in the prior, and how many of them were shipped with Setpoint. */
   fleetJobs: number;
   shippedJobs: number;
@@ -199,7 +207,7 @@ export class JobOptimizer {
   assess(input: RecommendInput): Assessment {
     const { candidates, observations } = input;
     const current = currentOf(input);
-    const mixture = this.model.predict(observations);
+    const mixture = this.model.predict(observations, input.summarized);
     const failures = failureProbabilities(candidates, observations, this.prior.failure, (i) =>
       mixture.analogFailureRate(i),
     );
@@ -272,9 +280,15 @@ export class JobOptimizer {
       ? assessment.currentCostUsd
       : assessment.bestKnownCostUsd;
     const ratePerSecond = candidateRateUsdPerHour(chosen.candidate) / 3600;
+    const summarized = (input.summarized ?? []).filter((entry) => entry.runs > 0);
+    const summarizedRuns = summarized.reduce((sum, entry) => sum + entry.runs, 0);
     const basis: RecommendationBasis = {
-      runs: input.observations.length,
-      configurations: new Set(input.observations.map((observation) => observation.candidateId)).size,
+      runs: input.observations.length + summarizedRuns,
+      configurations: new Set([
+        ...input.observations.map((observation) => observation.candidateId),
+        ...summarized.map((entry) => entry.candidateId),
+      ]).size,
+      ...(summarizedRuns > 0 ? { summarizedRuns } : {}),
       fleetJobs: this.prior.jobs,
       shippedJobs: this.prior.shippedJobs,
       calibrationCases: this.prior.calibration.cases,
@@ -592,7 +606,7 @@ export function describeBasis(basis: RecommendationBasis): string {
       ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
       : 'probabilities not calibrated (fleet too small)';
   return (
-    `${basis.runs} run(s) of this job on ${basis.configurations} configuration(s) and ${fleet}` +
+    `${basis.runs} run(s) of this job${basis.summarizedRuns ? ` (${basis.summarizedRuns} of them summarized)` : ''} on ${basis.configurations} configuration(s) and ${fleet}` +
     `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
   );
 }

@@ -6,6 +6,7 @@ import { nearestNoiseLevel } from './noise-levels.js';
 import {
   type ObservedConfiguration,
   observedConfigurations,
+  type SummarizedConfiguration,
   scatterLogLikelihood,
 } from './observed-configurations.js';
 import { configurationDistance, spreadScaleFor } from './predictive-calibration.js';
@@ -138,8 +139,11 @@ export class RuntimeModel {
     );
   }
 
-  predict(observations: readonly Observation[]): RuntimeMixture {
-    const observed = observedConfigurations(observations, (id) => this.index.get(id));
+  predict(
+    observations: readonly Observation[],
+    summarized: readonly SummarizedConfiguration[] = [],
+  ): RuntimeMixture {
+    const observed = observedConfigurations(observations, (id) => this.index.get(id), summarized);
     const { noise } = this.prior;
     const analogCount = this.surfaces.length;
     const genericShare = analogCount > 0 ? this.settings.genericWeight : 1;

@@ -5,6 +5,7 @@ import type { PlatformRegistry } from '../platform-api/platform-registry.js';
 import { type JobQueue, PermanentJobError } from '../queue/job-queue.js';
 import type { MaintenancePassRepository } from '../service/maintenance/maintenance-pass-repository.js';
 import type { ProjectRepository } from '../service/projects/project-repository.js';
+import type { LearningSummaryRepository } from '../service/recommendations/learning-summary-repository.js';
 import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
 import type { Recommender } from '../service/recommendations/recommender.js';
@@ -21,6 +22,8 @@ export interface PipelineDependencies {
   /** One-time passes over old runs that have finished (so a start-up skips them). */
   maintenancePasses: MaintenancePassRepository;
   projectRecords: Pick<ProjectRepository, 'find'>;
+  /** Each project's runs that left its learning window, folded (read and advanced by recommendations). */
+  learningSummaries: LearningSummaryRepository;
   recommendationRecords: Pick<RecommendationRepository, 'find' | 'since' | 'complete'>;
   recommendations: Pick<RecommendationService, 'request'>;
   workspaces: Pick<WorkspaceService, 'facts'>;

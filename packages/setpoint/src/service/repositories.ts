@@ -8,6 +8,7 @@ import { createParkedJobRepository } from './jobs/parked-job-repository.js';
 import { createMaintenancePassRepository } from './maintenance/maintenance-pass-repository.js';
 import { createOrganizationSettingsRepository } from './organization/organization-settings-repository.js';
 import { createProjectRepository } from './projects/project-repository.js';
+import { createLearningSummaryRepository } from './recommendations/learning-summary-repository.js';
 import { createRecommendationRepository } from './recommendations/recommendation-repository.js';
 import { createRunRepository } from './runs/run-repository.js';
 import { createRunRetentionRepository } from './runs/run-retention-repository.js';
@@ -20,6 +21,7 @@ export function createRepositories(db: Kysely<Database>) {
     audit: createAuditRepository(db),
     apiKeys: createApiKeyRepository(db),
     users: createUserRepository(db),
+    learningSummaries: createLearningSummaryRepository(db),
     parkedJobs: createParkedJobRepository(db),
     maintenancePasses: createMaintenancePassRepository(db),
     organizationSettings: createOrganizationSettingsRepository(db),

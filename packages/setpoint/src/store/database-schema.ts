@@ -208,6 +208,21 @@ export interface MaintenancePassesTable {
   finished_at: number;
 }
 
+/** A project's runs that left its learning window, folded (migration 0083). */
+export interface ProjectLearningSummariesTable {
+  project_id: string;
+  /** The project's learning reset the summary belongs to (0: never reset). */
+  learning_since: number;
+  /** The last run folded: runs after it are not in the summary. */
+  marker_created_at: number;
+  marker_run_id: string;
+  /** Runs folded since the reset, whatever a rebase later dropped. */
+  folded_runs: number;
+  /** `FoldedStatistics` as JSON. */
+  statistics: string;
+  updated_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
@@ -228,4 +243,5 @@ export interface Database {
   alert_rules: AlertRulesTable;
   notifications: NotificationsTable;
   maintenance_passes: MaintenancePassesTable;
+  project_learning_summaries: ProjectLearningSummariesTable;
 }

@@ -1,30 +1,9 @@
-import type { RunProfile } from '../../eventlog/run-profile.js';
 import { phaseAfterRecommendation } from '../../service/projects/project-phase.js';
-import type {
-  FleetProjectHistory,
-  OrganizationFleet,
-  RecommenderRun,
-} from '../../service/recommendations/recommender.js';
-import { type RunRow, toRun } from '../../service/runs/run-records.js';
+import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommendations/recommender.js';
+import type { RunRow } from '../../service/runs/run-records.js';
 import { type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
-
-function recommenderRunOf(row: RunRow): RecommenderRun {
-  const run = toRun(row);
-  return {
-    id: run.id,
-    externalRunId: run.externalRunId,
-    status: run.status,
-    startedAt: run.startedAt,
-    endedAt: run.endedAt,
-    // the parse step stores both with the profile; analyzed runs always have them
-    cluster: run.clusterFacts!,
-    clusterConfig: run.clusterConfig,
-    profile: JSON.parse(row.profile ?? 'null') as RunProfile,
-    cost: run.cost!,
-    inputBytes: run.inputBytes,
-    recommendationId: run.recommendationId,
-  };
-}
+import { learningSummaryBefore } from './learning-summary-fold.js';
+import { recommenderRunOf } from './recommender-run.js';
 
 /** The organization's projects as the fleet prior learns from them: counts always, histories on demand. */
 function organizationFleet(deps: PipelineDependencies): OrganizationFleet {
@@ -61,14 +40,13 @@ async function learningWindow(
   projectId: string,
   since: number,
   basedOnRunId: string | null,
-): Promise<RecommenderRun[]> {
+): Promise<RunRow[]> {
   const basedOn = basedOnRunId ? await deps.runs.find(basedOnRunId) : undefined;
-  const rows = await deps.runs.analyzedWindow(projectId, {
+  return deps.runs.analyzedWindow(projectId, {
     since,
     limit: deps.recommendationWindowRuns,
     upTo: basedOn?.profile && basedOn.cost ? { id: basedOn.id, createdAt: basedOn.created_at } : undefined,
   });
-  return rows.map(recommenderRunOf);
 }
 
 /**
@@ -81,7 +59,16 @@ export function recommendStep(deps: PipelineDependencies) {
     if (rec?.state !== 'PENDING') return;
     const { project, workspace } = await projectOf(deps, rec.projectId);
     const learningSince = project.learningResetAt ?? 0;
-    const runs = await learningWindow(deps, project.id, learningSince, rec.basedOnRunId);
+    const window = await learningWindow(deps, project.id, learningSince, rec.basedOnRunId);
+    const runs = window.map(recommenderRunOf);
+    const projectInput = {
+      id: project.id,
+      name: project.name,
+      phase: project.phase,
+      settings: project.settings,
+      workspace,
+    };
+    const summary = await learningSummaryBefore(deps, { project: projectInput, learningSince, window });
     const past = await deps.recommendationRecords.since(
       project.id,
       learningSince,
@@ -89,15 +76,10 @@ export function recommendStep(deps: PipelineDependencies) {
     );
     const output = await deps.recommender
       .recommend({
-        project: {
-          id: project.id,
-          name: project.name,
-          phase: project.phase,
-          settings: project.settings,
-          workspace,
-        },
+        project: projectInput,
         basedOnRunId: rec.basedOnRunId ?? runs.at(-1)?.id ?? '',
         runs,
+        ...(summary ? { earlier: summary.statistics } : {}),
         recommendations: past
           .filter((entry) => entry.id !== rec.id)
           .map((entry) => ({

@@ -88,6 +88,7 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
     basis_text: basisText(basis),
     basis: {
       runs: basis.runs,
+      summarized_runs: basis.summarizedRuns ?? 0,
       configurations: basis.configurations,
       fleet_jobs: basis.fleetJobs,
       shipped_jobs: basis.shippedJobs,

@@ -143,7 +143,7 @@ export function createProjectRepository(db: Kysely<Database>) {
       });
     },
 
-    /** Deletes the project with its runs and recommendations; returns the runs' event-log bundles. */
+    /** Deletes the project with its runs, recommendations and learning summary; returns the runs' event-log bundles. */
     async remove(id: string, audit: AuditEntry): Promise<string[]> {
       return db.transaction().execute(async (trx) => {
         const bundles = await trx
@@ -154,6 +154,7 @@ export function createProjectRepository(db: Kysely<Database>) {
           .execute();
         await trx.deleteFrom('runs').where('project_id', '=', id).execute();
         await trx.deleteFrom('recommendations').where('project_id', '=', id).execute();
+        await trx.deleteFrom('project_learning_summaries').where('project_id', '=', id).execute();
         await trx.deleteFrom('projects').where('id', '=', id).execute();
         await recordAudit(trx, audit);
         return bundles.flatMap((row) => (row.eventlog_blob_key ? [row.eventlog_blob_key] : []));

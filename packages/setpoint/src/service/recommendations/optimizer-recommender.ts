@@ -16,6 +16,7 @@ import { type CandidateFilter, type FilterOutcome, FilterTally } from './candida
 import { decide, explanationOf, slaFeasibleConfidence, spotMinSlaConfidence } from './decision.js';
 import type { EngineTrials } from './engine-trial.js';
 import { type FleetPriorSource, sharedFleetPriorSource } from './fleet-prior-source.js';
+import { type FoldedStatistics, foldRuns, summarizedConfigurations } from './learning-summary.js';
 import { calibratePrices, withObservedPrices } from './observed-pricing.js';
 import { type OptimizerPassInput, type OptimizerPassResult, runOptimizerPass } from './optimizer-pass.js';
 import { runOptimizerPassOffThread } from './optimizer-pass-off-thread.js';
@@ -23,6 +24,7 @@ import { defaultRebaseSettings, type RebaseSettings, type Segment, segmentSinceR
 import type {
   ClusterConfiguration,
   FleetProjectHistory,
+  FoldInput,
   RecommendationDecision,
   RecommendationInput,
   RecommendationOutput,
@@ -302,6 +304,13 @@ export class OptimizerRecommender<Shape> implements Recommender {
     return this.#finish(prepared, pass);
   }
 
+  /** Runs that left the project's window added to its learning summary, each on its candidate id. */
+  async fold(input: FoldInput): Promise<FoldedStatistics> {
+    const { workspace } = input.project;
+    const ids = input.runs.map((run) => this.#model.shapeId(this.#model.shapeOfRun(run, workspace)));
+    return foldRuns(input.folded, input.runs, ids, this.#rebase);
+  }
+
   /** Another project's runs as a fleet job on this model's candidates (null when they cannot be read). */
   fleetJobOf(history: FleetProjectHistory): FleetJob | null {
     const runs = history.runs;
@@ -350,9 +359,17 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const current = shapes.at(-1) as Shape;
     const currentId = ids.at(-1) as string;
     const space = model.candidateSpace({ basedOn, workspace, settings, current, observed: shapes });
-    const segment = segmentSinceRebase(runs, ids, this.#rebase);
-    const rebasing = segment.start === runs.length - 1 && runs.length > 1;
+    const segment = segmentSinceRebase(runs, ids, this.#rebase, input.earlier?.segment);
+    const rebasing = segment.start === runs.length - 1 && segment.reason !== '';
     const latestInput = inputBytesOf(basedOn);
+    // Runs folded before the window teach the runtime model's conditioning alone, and only while no rebase
+    // in the window cut them off: costs, prices, failures, filters and the learning budget read the window.
+    const summarized =
+      input.earlier && segment.reason === ''
+        ? summarizedConfigurations(input.earlier.configurations, latestInput).filter((entry) =>
+            space.byId.has(entry.candidateId),
+          )
+        : [];
     const observations = runs
       .slice(segment.start)
       .map((run, i) => observationOf(run, ids[segment.start + i] as string, latestInput));
@@ -391,6 +408,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
     };
     const request = {
       observations,
+      ...(summarized.length > 0 ? { summarized } : {}),
       currentCandidateId: currentId,
       ...(settings.slaMinutes === null
         ? {}

@@ -30,26 +30,35 @@ function stageNames(profile: RunProfile): string {
     .join('\u0000');
 }
 
+/** A run's stage names in profile order (what a change's message names), and their order-free key. */
+function referenceOf(names: readonly string[]): { names: string[]; key: string } {
+  return { names: [...names], key: [...names].sort().join('\u0000') };
+}
+
 /**
  * Where the runs that still describe the job begin: a run starts a new segment when its stage structure
  * differs, its input size or task count leaves the range seen since the last rebase, or it ran on an
  * already-run configuration with a runtime far off the earlier runs there. One pass over the runs: what
  * the segment has seen so far is kept as running ranges and sums (a window of hundreds of runs is read on
- * every recommendation, on the service's event loop).
+ * every recommendation, on the service's event loop). `earlier` is what the segment had seen before the
+ * first run (runs folded into the project's learning summary): then the first run can start a segment
+ * too, and a segment with no reason reaches back before the first run.
  */
 export function segmentSinceRebase(
   runs: readonly RecommenderRun[],
   /** The candidate id of the configuration each run used. */
   configurationIds: readonly string[],
   settings: RebaseSettings,
+  earlier?: SegmentState,
 ): Segment {
   let start = 0;
   let reason = '';
-  let seen = new SegmentSummary();
+  let seen = earlier ? SegmentSummary.fromState(earlier) : new SegmentSummary();
   for (let i = 0; i < runs.length; i++) {
     const run = runs[i] as RecommenderRun;
     const id = configurationIds[i] as string;
-    const change = i === 0 ? null : seen.changeOf(run, id, settings);
+    // an empty summary (the first run without `earlier`) sees no change
+    const change = seen.changeOf(run, id, settings);
     if (change) {
       start = i;
       reason = change;
@@ -61,27 +70,59 @@ export function segmentSinceRebase(
 }
 
 /** What changed between two runs' stages, in words: the counts, or the first stage name that differs. */
-function stageChangeOf(before: RunProfile, after: RunProfile): string {
-  if (before.stages.length !== after.stages.length)
-    return `the stage structure changed (${before.stages.length} → ${after.stages.length} stages)`;
-  const earlier = new Set(before.stages.map((stage) => stage.name));
+function stageChangeOf(before: readonly string[], after: RunProfile): string {
+  if (before.length !== after.stages.length)
+    return `the stage structure changed (${before.length} → ${after.stages.length} stages)`;
+  const earlier = new Set(before);
   const later = new Set(after.stages.map((stage) => stage.name));
   const gone = [...earlier].find((name) => !later.has(name));
   const added = [...later].find((name) => !earlier.has(name));
   return `the stage structure changed (${after.stages.length} stages, but "${gone ?? '?'}" became "${added ?? '?'}")`;
 }
 
+/**
+ * What a segment has seen, as plain data: kept with the project's learning summary so that rebase
+ * detection continues across the window's first run. Stage names are in profile order; tasks are null
+ * before the first completed run.
+ */
+export interface SegmentState {
+  referenceStages: string[] | null;
+  inputs: { min: number; max: number } | null;
+  tasks: { min: number; max: number } | null;
+  perByte: Record<string, { sum: number; runs: number }>;
+}
+
 /** The completed runs of a segment so far, as much as `changeOf` compares a new run with. */
-class SegmentSummary {
-  #reference: { run: RecommenderRun; stages: string } | null = null;
+export class SegmentSummary {
+  /** The stage names of the latest completed run and the key they make. */
+  #reference: { names: string[]; key: string } | null = null;
   #inputs: { min: number; max: number } | null = null;
   #tasks = { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
   /** Per configuration: the sum and count of runtime per input byte, summed in run order. */
   readonly #perByte = new Map<string, { sum: number; runs: number }>();
 
+  static fromState(state: SegmentState): SegmentSummary {
+    const summary = new SegmentSummary();
+    if (state.referenceStages) summary.#reference = referenceOf(state.referenceStages);
+    summary.#inputs = state.inputs ? { ...state.inputs } : null;
+    if (state.tasks) summary.#tasks = { ...state.tasks };
+    for (const [id, entry] of Object.entries(state.perByte)) summary.#perByte.set(id, { ...entry });
+    return summary;
+  }
+
+  state(): SegmentState {
+    const hasTasks = Number.isFinite(this.#tasks.min);
+    return {
+      referenceStages: this.#reference ? [...this.#reference.names] : null,
+      inputs: this.#inputs ? { ...this.#inputs } : null,
+      tasks: hasTasks ? { ...this.#tasks } : null,
+      perByte: Object.fromEntries([...this.#perByte].map(([id, entry]) => [id, { ...entry }])),
+    };
+  }
+
   add(run: RecommenderRun, id: string): void {
     if (!runCompleted(run)) return;
-    this.#reference = { run, stages: stageNames(run.profile) };
+    this.#reference = referenceOf(run.profile.stages.map((stage) => stage.name));
     const input = inputBytesOf(run);
     if (input > 0) {
       this.#inputs = this.#inputs
@@ -97,8 +138,7 @@ class SegmentSummary {
   changeOf(run: RecommenderRun, id: string, settings: RebaseSettings): string | null {
     const reference = this.#reference;
     if (!runCompleted(run) || !reference) return null;
-    if (stageNames(run.profile) !== reference.stages)
-      return stageChangeOf(reference.run.profile, run.profile);
+    if (stageNames(run.profile) !== reference.key) return stageChangeOf(reference.names, run.profile);
     const inputs = this.#inputs;
     const input = inputBytesOf(run);
     if (inputs && input > 0) {

@@ -5,6 +5,7 @@ import type { Range } from '../../optimizer/types.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import type { FilterOutcome } from './candidate-filters.js';
+import type { FoldedStatistics } from './learning-summary.js';
 
 /** One past run as the recommender sees it: everything known about it. */
 export interface RecommenderRun {
@@ -72,6 +73,11 @@ export interface RecommendationInput {
   basedOnRunId: string;
   /** Every run of the project with a profile and a cost, oldest first. */
   runs: RecommenderRun[];
+  /**
+   * The project's runs before `runs` (since its learning reset) as the learning summary folded them:
+   * present only when they end right before the first of `runs`.
+   */
+  earlier?: FoldedStatistics;
   recommendations: PastRecommendation[];
   /** The organization's projects (the fleet prior learns from them); absent: the shipped fleet only. */
   fleet?: OrganizationFleet;
@@ -136,6 +142,20 @@ export interface RecommendationOutput {
   decision?: RecommendationDecision;
 }
 
+/** Runs that left a project's learning window, to add to its learning summary. */
+export interface FoldInput {
+  project: RecommendationInput['project'];
+  /** What the summary holds so far. */
+  folded: FoldedStatistics;
+  /** The next runs after the summary's, oldest first. */
+  runs: RecommenderRun[];
+}
+
 export interface Recommender {
   recommend(input: RecommendationInput): Promise<RecommendationOutput>;
+  /**
+   * The summary with `runs` added (their configurations are the platform model's to name). Absent, or
+   * null: the recommender learns from the window alone and nothing is folded.
+   */
+  fold?(input: FoldInput): Promise<FoldedStatistics | null>;
 }

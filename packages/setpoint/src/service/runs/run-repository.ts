@@ -259,6 +259,45 @@ export function createRunRepository(db: Kysely<Database>) {
       return newestFirst.reverse();
     },
 
+    /**
+     * A page of a project's profiled and costed runs created since `since`, after the run `after` (from the
+     * first when null) and before the run `before`, oldest first: what folding into the learning summary
+     * reads, `limit` runs at a time.
+     */
+    async analyzedBetween(
+      projectId: string,
+      range: {
+        since: number;
+        after: { id: string; createdAt: number } | null;
+        before: { id: string; createdAt: number };
+        limit: number;
+      },
+    ): Promise<RunRow[]> {
+      const { after, before } = range;
+      let query = db
+        .selectFrom('runs')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('profile', 'is not', null)
+        .where('cost', 'is not', null)
+        .where('created_at', '>=', range.since)
+        .where((eb) =>
+          eb.or([
+            eb('created_at', '<', before.createdAt),
+            eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+          ]),
+        );
+      if (after) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '>', after.createdAt),
+            eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)]),
+          ]),
+        );
+      }
+      return query.orderBy('created_at').orderBy('id').limit(range.limit).execute();
+    },
+
     /** Per project: how many profiled and costed runs it has (what the fleet prior's refresh watches). */
     async analyzedCounts(): Promise<Map<string, number>> {
       const rows = await db

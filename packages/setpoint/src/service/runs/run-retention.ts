@@ -5,6 +5,8 @@ import type { createRunRepository } from './run-repository.js';
 import type { RunRetentionRepository } from './run-retention-repository.js';
 
 const dayMs = 86_400_000;
+
+type Candidate = Awaited<ReturnType<RunRetentionRepository['processedBefore']>>[number];
 const batch = 500;
 
 export interface RunRetentionDeps {
@@ -30,8 +32,9 @@ export interface RunRetentionResult {
  * Deletes processed runs (their rows and event-log blobs) created more than `days` ago; 0 keeps them
  * forever. A run is kept, however old, while the optimizer reads it: it is among its project's newest
  * `windowRuns` analyzed runs since the last learning reset (what the recommender and the fleet prior
- * learn from), a project's newest recommendation or a pending one is based on it, or its project has
- * a recommendation pending (whose window is not settled yet). So a pass never changes what a
+ * learn from), it is newer than the last run folded into its project's learning summary (not folded
+ * yet), a project's newest recommendation or a pending one is based on it, or its project has a
+ * recommendation pending (whose window is not settled yet). So a pass never changes what a
  * recommendation would be; it only drops runs that have left every learning window. Runs still being
  * processed are never candidates. An older recommendation based on a deleted run keeps everything it
  * holds but the run's id, which becomes null with `based_on_run_pruned_at` set. One audit entry and one
@@ -45,20 +48,30 @@ export async function pruneRuns(
   const result: RunRetentionResult = { deleted: 0, eventLogsDeleted: 0, kept: 0, recommendationsUnlinked: 0 };
   if (days === 0) return result;
   const cutoff = now - days * dayMs;
-  const protectedOf = new Map<string, Set<string> | 'all'>();
+  const protectedOf = new Map<string, (run: Candidate) => boolean>();
   const protectedRuns = async (projectId: string) => {
     const known = protectedOf.get(projectId);
     if (known) return known;
     const anchors = await deps.retention.recommendationAnchors(projectId);
     if (anchors.pending) {
-      protectedOf.set(projectId, 'all');
-      return 'all' as const;
+      protectedOf.set(projectId, () => true);
+      return () => true;
     }
     const since = await deps.retention.learningSince(projectId);
     const window = await deps.runs.analyzedWindow(projectId, { since, limit: deps.windowRuns });
     const ids = new Set([...window.map((run) => run.id), ...anchors.runIds]);
-    protectedOf.set(projectId, ids);
-    return ids;
+    // Runs after the learning summary's marker have not been folded into it yet: the next recommendation
+    // folds them, so they stay until then (runs before the window that never reach a summary are kept
+    // only once the project has one: until its first fold they go as they always did).
+    const marker = await deps.retention.foldMarker(projectId, since);
+    const unfolded = (run: Candidate) =>
+      marker !== null &&
+      Number(run.created_at) >= since &&
+      (Number(run.created_at) > marker.createdAt ||
+        (Number(run.created_at) === marker.createdAt && run.id > marker.id));
+    const kept = (run: Candidate) => ids.has(run.id) || unfolded(run);
+    protectedOf.set(projectId, kept);
+    return kept;
   };
   let after: { createdAt: number; id: string } | null = null;
   for (;;) {
@@ -69,7 +82,7 @@ export async function pruneRuns(
     const expired: typeof candidates = [];
     for (const run of candidates) {
       const kept = await protectedRuns(run.project_id);
-      if (kept === 'all' || kept.has(run.id)) result.kept += 1;
+      if (kept(run)) result.kept += 1;
       else expired.push(run);
     }
     // Blobs first: a failure leaves the row (and so the key) for the next pass, never an orphan.
