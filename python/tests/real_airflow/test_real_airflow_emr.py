@@ -134,7 +134,7 @@ def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
     assert first["status"] == "SUCCESS"
     assert first["eventlog_bytes"] > 0
     assert first["cost"]["total_usd"] > 0
-    recommendation = eventually(
+    eventually(
         "the recommendation made from the first launch",
         lambda: (
             latest
@@ -144,7 +144,18 @@ def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
             else None
         ),
     )
+    # One launch says little, so that recommendation may keep the cluster. The team caps the job at 2 worker
+    # nodes: the written cluster (3 core nodes) is now outside the project's bounds, so the next
+    # recommendation must change its shape, and the next launch must take that change.
+    client.update_project(project["id"], settings={"maxWorkers": 2})
+    recommendation = client.wait_for_recommendation(
+        project["id"], client.create_recommendation(project["id"])["id"], timeout_s=120.0, poll_s=0.5
+    )
+    assert recommendation["state"] == "SUCCESS", recommendation.get("error")
+    assert recommendation["decision"]["action"] == "change", recommendation["explanation"]
     recommended = recommendation["configuration"]["Instances"]["InstanceGroups"]
+    workers = sum(group["InstanceCount"] for group in recommended if group["InstanceRole"] in ("CORE", "TASK"))
+    assert 1 <= workers <= 2
 
     # Second launch: the hook merges the recommendation into the request; the cluster launches on it.
     output = run_dag(env, "setpoint_emr_orders", {"SETPOINT_TEST_CLUSTER_NAME": "orders-emr-sized", "SETPOINT_TEST_APP_ID": "orders-emr"})
@@ -156,6 +167,9 @@ def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
     assert groups_by_role(list(sized["groups"].values()), "InstanceGroupType", "RequestedInstanceCount") == groups_by_role(
         recommended, "InstanceRole", "InstanceCount"
     )
+    assert sum(
+        group["RequestedInstanceCount"] for group in sized["groups"].values() if group["InstanceGroupType"] in ("CORE", "TASK")
+    ) == workers
     # what the request wrote outside the capacity stays
     assert sized["Ec2InstanceAttributes"]["Ec2SubnetId"] == "subnet-0example"
     assert spark_defaults(sized)["spark.eventLog.dir"] == "s3://spark-events/orders/"

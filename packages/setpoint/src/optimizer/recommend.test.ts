@@ -474,6 +474,24 @@ describe('JobOptimizer preferences', () => {
     expect(job(chosen('performance'))).toBeLessThanOrEqual(job(balanced));
   });
 
+  it('every preference leaves a configuration the project’s bounds forbid, even when nothing meets its own rule', () => {
+    // 16 nodes ran; the team now caps the job at 4: every allowed cluster is slower than the current one
+    for (const preference of ['economy', 'balanced', 'performance'] as const) {
+      for (const learningRuns of [0, 3]) {
+        const recommendation = new JobOptimizer(prior, catalog, { preference, learningRuns }).recommend({
+          candidates: catalog,
+          observations: observe('16xm4.xlarge'),
+          currentCandidateId: '16xm4.xlarge',
+          slaSeconds: job(byId('16xm4.xlarge')) * 3,
+          bounds: { maxNodes: 4 },
+        });
+        expect(byId(recommendation.candidateId).nodes, `${preference}, ${learningRuns}`).toBeLessThanOrEqual(
+          4,
+        );
+      }
+    }
+  });
+
   it('balanced goes back to the speed of the job’s own first configuration after a faster, dearer one', () => {
     // a job that barely speeds up with more nodes: learning moved it to a faster, far dearer cluster
     const flat = amdahl(280, 400);

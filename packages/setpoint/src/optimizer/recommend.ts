@@ -391,15 +391,23 @@ export class JobOptimizer {
       return mustMove || gain(best) ? best : undefined;
     };
 
+    const cheapest = minimumBy(safe, (entry) => entry.expectedCostUsd);
+    // A configuration that must move (outside the project's bounds, failed, or missed the SLA) moves even
+    // when nothing satisfies the preference's own rule: to the cheapest confident candidate, else to the
+    // one likeliest to meet the SLA. Keeping it would ignore the bounds the team set.
+    const moveAnyway = () => (mustMove ? (cheapest ?? rescue(allowed, true)) : undefined);
+
     if (preference === 'performance') {
       const budget = Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd;
       const fastest = minimumBy(
         allowed.filter((entry) => entry.expectedCostUsd <= budget),
         (entry) => entry.expectedRuntimeS,
       );
-      return switchIfWorthIt(
-        fastest,
-        (entry) => entry.expectedRuntimeS < current.expectedRuntimeS * (1 - minSaving),
+      return (
+        switchIfWorthIt(
+          fastest,
+          (entry) => entry.expectedRuntimeS < current.expectedRuntimeS * (1 - minSaving),
+        ) ?? moveAnyway()
       );
     }
     if (preference === 'balanced') {
@@ -409,13 +417,14 @@ export class JobOptimizer {
       const speedLimitS = Math.max(current.expectedRuntimeS, assessment.baseline.expectedRuntimeS);
       const noSlower = safe.filter((entry) => entry.expectedRuntimeS <= speedLimitS);
       const cheapestNoSlower = minimumBy(noSlower, (entry) => entry.expectedCostUsd);
-      return switchIfWorthIt(
-        cheapestNoSlower,
-        (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
+      return (
+        switchIfWorthIt(
+          cheapestNoSlower,
+          (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
+        ) ?? moveAnyway()
       );
     }
 
-    const cheapest = minimumBy(safe, (entry) => entry.expectedCostUsd);
     const exploit = switchIfWorthIt(
       cheapest,
       (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
