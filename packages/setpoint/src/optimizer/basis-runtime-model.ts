@@ -2,6 +2,7 @@ import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { instanceFamily } from './config-features.js';
 import { type FleetPrior, familyPriorOf } from './fleet-prior.js';
 import type { ObservedConfiguration } from './observed-configurations.js';
+import { photonCovariance, photonEffectVariances } from './photon-effect.js';
 import { type ConfigPoint, configPoint, residualCorrelation } from './residual-kernel.js';
 import type { Candidate } from './types.js';
 
@@ -34,6 +35,8 @@ export class BasisRuntimeModel {
   private readonly points: ConfigPoint[];
   private readonly residualVariance: number;
   private readonly prior: FleetPrior;
+  /** Per candidate: the variance of the job's Photon effect it carries (0 on the standard engine). */
+  private readonly photonVariance: Float64Array;
 
   constructor(prior: FleetPrior, candidates: readonly Candidate[], options: BasisModelOptions = {}) {
     const breadth = options.breadth ?? 1;
@@ -77,12 +80,14 @@ export class BasisRuntimeModel {
     this.priorMean = Float64Array.from(this.basisRows, (row) => dot(row, meanVector));
     this.points = candidates.map((candidate) => configPoint(candidate));
     this.residualVariance = prior.residualVariance * breadth;
+    this.photonVariance = photonEffectVariances(candidates, breadth);
   }
 
   private kernel(i: number, j: number): number {
     return (
       dot(this.weightedRows[i]!, this.basisRows[j]!) +
-      this.residualVariance * residualCorrelation(this.points[i]!, this.points[j]!, this.prior.kernel)
+      this.residualVariance * residualCorrelation(this.points[i]!, this.points[j]!, this.prior.kernel) +
+      photonCovariance(this.photonVariance, i, j)
     );
   }
 

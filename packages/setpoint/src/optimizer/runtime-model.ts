@@ -9,6 +9,7 @@ import {
   type SummarizedConfiguration,
   scatterLogLikelihood,
 } from './observed-configurations.js';
+import { photonCovariance, photonEffectVariances } from './photon-effect.js';
 import { configurationDistance, spreadScaleFor } from './predictive-calibration.js';
 import { type ConfigPoint, configPoint, residualCorrelation } from './residual-kernel.js';
 import type { RuntimeAnalog } from './runtime-analog.js';
@@ -70,6 +71,8 @@ export class RuntimeModel {
   /** Noise level an analog is pinned to (its own repeats), or undefined to take every level. */
   private readonly analogLevels: Array<number | undefined>;
   private readonly points: ConfigPoint[];
+  /** Per candidate: the variance of the job's shared Photon effect it carries (0 on the standard engine). */
+  private readonly photonVariance: Float64Array;
   /** Each analog's share of the analogs' prior weight (the organization's own jobs weigh more). */
   private readonly priorWeights: number[];
   private readonly settings: AnalogSettings;
@@ -93,6 +96,7 @@ export class RuntimeModel {
       analog.noiseVariance === undefined ? undefined : nearestNoiseLevel(prior.noise, analog.noiseVariance),
     );
     this.points = candidates.map((candidate) => configPoint(candidate));
+    this.photonVariance = photonEffectVariances(candidates);
     const totalWeight = prior.analogs.reduce((sum, analog) => sum + analog.priorWeight, 0);
     this.priorWeights = prior.analogs.map((analog) => analog.priorWeight / (totalWeight || 1));
     this.index = new Map(candidates.map((candidate, i) => [candidate.id, i]));
@@ -135,7 +139,8 @@ export class RuntimeModel {
     const { levelSd, shapeSd } = this.settings;
     return (
       levelSd * levelSd +
-      shapeSd * shapeSd * residualCorrelation(this.points[i]!, this.points[j]!, this.prior.kernel)
+      shapeSd * shapeSd * residualCorrelation(this.points[i]!, this.points[j]!, this.prior.kernel) +
+      photonCovariance(this.photonVariance, i, j)
     );
   }
 
