@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RunProfile } from '../../eventlog/run-profile.js';
 import {
   type ObservedConfiguration,
   observedConfigurations,
@@ -8,33 +7,8 @@ import {
 import { emptyFoldedStatistics, foldRuns, summarizedConfigurations } from './learning-summary.js';
 import { defaultRebaseSettings, segmentSinceRebase } from './rebase.js';
 import type { RecommenderRun } from './recommender.js';
+import { runOf } from './recommender-run-facts.test-helpers.js';
 import { inputBytesOf, observationOf } from './run-evidence.js';
-
-interface RunFacts {
-  stages: readonly string[];
-  inputBytes: number;
-  tasks: number;
-  runtimeS: number;
-  failed: boolean;
-  configuration: string;
-}
-
-function runOf(facts: RunFacts, index: number): RecommenderRun {
-  const profile = {
-    application: { durationMs: facts.runtimeS * 1000, exitCode: null },
-    analysis: { wallTimeMs: facts.runtimeS * 1000 },
-    executors: { maxConcurrent: 4, coresPerExecutor: 4 },
-    jobs: [{ status: facts.failed ? 'FAILED' : 'SUCCEEDED' }],
-    stages: facts.stages.map((name, stageId) => ({ stageId, name, tasks: 0 })),
-    totals: { tasks: facts.tasks, inputBytes: facts.inputBytes, executorRunTimeMs: 0, diskBytesSpilled: 0 },
-  } as unknown as RunProfile;
-  return {
-    id: `run_${index}`,
-    profile,
-    inputBytes: null,
-    cost: { totalUsd: 1 },
-  } as unknown as RecommenderRun;
-}
 
 const gib = 2 ** 30;
 const runFacts = fc.record({

@@ -1,29 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RunProfile } from '../../eventlog/run-profile.js';
 import { defaultRebaseSettings, type RebaseSettings, type Segment, segmentSinceRebase } from './rebase.js';
 import type { RecommenderRun } from './recommender.js';
+import { runOf } from './recommender-run-facts.test-helpers.js';
 import { inputBytesOf, runCompleted, runtimeSecondsOf } from './run-evidence.js';
-
-interface RunFacts {
-  stages: readonly string[];
-  inputBytes: number;
-  tasks: number;
-  runtimeS: number;
-  failed: boolean;
-  configuration: string;
-}
-
-function runOf(facts: RunFacts, index: number): RecommenderRun {
-  const profile = {
-    application: { durationMs: facts.runtimeS * 1000, exitCode: null },
-    analysis: { wallTimeMs: facts.runtimeS * 1000 },
-    jobs: [{ status: facts.failed ? 'FAILED' : 'SUCCEEDED' }],
-    stages: facts.stages.map((name, stageId) => ({ stageId, name })),
-    totals: { tasks: facts.tasks, inputBytes: facts.inputBytes },
-  } as unknown as RunProfile;
-  return { id: `run_${index}`, profile, inputBytes: null } as unknown as RecommenderRun;
-}
 
 /**
  * The rule as first written: every run compared with every earlier run of its segment (quadratic in the

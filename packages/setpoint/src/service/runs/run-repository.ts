@@ -32,6 +32,16 @@ export type RunChanges = Partial<
 
 /** Data access for runs: what the run service, the pipeline and the summaries read and write. */
 export function createRunRepository(db: Kysely<Database>) {
+  /** A project's profiled and costed runs created since `since` (what the optimizer learns from). */
+  const analyzedSince = (projectId: string, since: number) =>
+    db
+      .selectFrom('runs')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('profile', 'is not', null)
+      .where('cost', 'is not', null)
+      .where('created_at', '>=', since);
+
   return {
     find(runId: string): Promise<RunRow | undefined> {
       return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
@@ -236,13 +246,7 @@ export function createRunRepository(db: Kysely<Database>) {
       window: { since: number; limit: number; upTo?: { id: string; createdAt: number } | undefined },
     ): Promise<RunRow[]> {
       const { upTo } = window;
-      let query = db
-        .selectFrom('runs')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('profile', 'is not', null)
-        .where('cost', 'is not', null)
-        .where('created_at', '>=', window.since);
+      let query = analyzedSince(projectId, window.since);
       if (upTo) {
         query = query.where((eb) =>
           eb.or([
@@ -274,19 +278,12 @@ export function createRunRepository(db: Kysely<Database>) {
       },
     ): Promise<RunRow[]> {
       const { after, before } = range;
-      let query = db
-        .selectFrom('runs')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('profile', 'is not', null)
-        .where('cost', 'is not', null)
-        .where('created_at', '>=', range.since)
-        .where((eb) =>
-          eb.or([
-            eb('created_at', '<', before.createdAt),
-            eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
-          ]),
-        );
+      let query = analyzedSince(projectId, range.since).where((eb) =>
+        eb.or([
+          eb('created_at', '<', before.createdAt),
+          eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)]),
+        ]),
+      );
       if (after) {
         query = query.where((eb) =>
           eb.or([
