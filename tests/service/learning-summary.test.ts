@@ -269,6 +269,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     const retention = {
       retention: repositories.runRetention,
       runs: repositories.runs,
+      learningSummaries: repositories.learningSummaries,
       blobs: { deleteBundle: async () => undefined },
       audit: repositories.audit,
       windowRuns,

@@ -36,6 +36,7 @@ function retentionSuite(dialect: string, database: () => Promise<TestPostgresDat
     deps = {
       retention: repositories.runRetention,
       runs: repositories.runs,
+      learningSummaries: repositories.learningSummaries,
       blobs: h.services.blobs,
       audit: repositories.audit,
       windowRuns,

@@ -309,6 +309,7 @@ export async function composeServices(options: ComposeOptions) {
           {
             retention: repositories.runRetention,
             runs: repositories.runs,
+            learningSummaries: repositories.learningSummaries,
             blobs,
             audit: repositories.audit,
             logger,

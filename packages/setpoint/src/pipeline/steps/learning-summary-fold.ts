@@ -1,10 +1,7 @@
 import { emptyFoldedStatistics } from '../../service/recommendations/learning-summary.js';
-import type {
-  LearningSummary,
-  RunMarker,
-} from '../../service/recommendations/learning-summary-repository.js';
+import type { LearningSummary } from '../../service/recommendations/learning-summary-repository.js';
 import type { RecommendationInput } from '../../service/recommendations/recommender.js';
-import type { RunRow } from '../../service/runs/run-records.js';
+import { type RunMarker, type RunRow, runComesBefore } from '../../service/runs/run-records.js';
 import type { PipelineDependencies } from '../pipeline-context.js';
 import { recommenderRunOf } from './recommender-run.js';
 
@@ -14,9 +11,6 @@ type FoldDependencies = Pick<
 >;
 
 const markerOf = (row: RunRow): RunMarker => ({ createdAt: Number(row.created_at), id: row.id });
-
-const isBefore = (a: RunMarker, b: RunMarker) =>
-  a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);
 
 /**
  * The project's learning summary to read with a recommendation's window, after folding into it the runs
@@ -35,12 +29,14 @@ export async function learningSummaryBefore(
   const last = window.at(-1);
   if (!deps.recommender.fold || !first || !last) return undefined;
   const start = markerOf(first);
-  await deps.learningSummaries.discardStale(project.id, learningSince);
   let summary = await deps.learningSummaries.find(project.id);
+  if (summary && summary.learningSince !== learningSince) {
+    await deps.learningSummaries.discardStale(project.id, learningSince);
+    summary = undefined;
+  }
   const [newest] = await deps.runs.analyzedWindow(project.id, { since: learningSince, limit: 1 });
   if (newest?.id === last.id) summary = await foldBefore(deps, context, start, summary);
-  if (!summary || summary.learningSince !== learningSince || !isBefore(summary.marker, start))
-    return undefined;
+  if (!summary || !runComesBefore(summary.marker, start)) return undefined;
   const gap = await deps.runs.analyzedBetween(project.id, {
     since: learningSince,
     after: summary.marker,

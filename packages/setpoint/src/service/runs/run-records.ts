@@ -153,3 +153,13 @@ export function summarizeProfile(profile: RunProfile): ProfileSummary {
 
 /** Where a run's event-log files live in the blob store. */
 export const eventLogBundle = (runId: string) => `runs/${runId}/eventlog`;
+
+/** A run's place in a project's run order (created_at, then id). */
+export interface RunMarker {
+  createdAt: number;
+  id: string;
+}
+
+/** Whether run `a` comes before run `b` in a project's run order. */
+export const runComesBefore = (a: RunMarker, b: RunMarker) =>
+  a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.id < b.id);

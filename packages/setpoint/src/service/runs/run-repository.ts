@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database-schema.js';
-import type { PipelineState, RunRow } from './run-records.js';
+import type { PipelineState, RunMarker, RunRow } from './run-records.js';
 
 /** Every run column but the (large) profile: what lists read. */
 const listColumns = [
@@ -272,8 +272,8 @@ export function createRunRepository(db: Kysely<Database>) {
       projectId: string,
       range: {
         since: number;
-        after: { id: string; createdAt: number } | null;
-        before: { id: string; createdAt: number };
+        after: RunMarker | null;
+        before: RunMarker;
         limit: number;
       },
     ): Promise<RunRow[]> {

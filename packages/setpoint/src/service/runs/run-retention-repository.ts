@@ -35,23 +35,6 @@ export function createRunRetentionRepository(db: Kysely<Database>) {
     },
 
     /**
-     * The last run folded into the project's learning summary for its learning reset `learningSince`
-     * (`project_learning_summaries`), or null when it has none.
-     */
-    async foldMarker(
-      projectId: string,
-      learningSince: number,
-    ): Promise<{ createdAt: number; id: string } | null> {
-      const row = await db
-        .selectFrom('project_learning_summaries')
-        .select(['marker_created_at', 'marker_run_id'])
-        .where('project_id', '=', projectId)
-        .where('learning_since', '=', learningSince)
-        .executeTakeFirst();
-      return row ? { createdAt: Number(row.marker_created_at), id: row.marker_run_id } : null;
-    },
-
-    /**
      * The runs the project's recommendations are anchored on: the newest recommendation's, and those
      * of recommendations still PENDING (`pending` tells whether there are any).
      */

@@ -1,17 +1,22 @@
 import type { Logger } from '../../logging/logger.js';
 import type { BlobStore } from '../../store/blobs/blob-store.js';
 import type { AuditEntry } from '../audit/audit-repository.js';
+import { type RunMarker, runComesBefore } from './run-records.js';
 import type { createRunRepository } from './run-repository.js';
 import type { RunRetentionRepository } from './run-retention-repository.js';
 
 const dayMs = 86_400_000;
+const batch = 500;
 
 type Candidate = Awaited<ReturnType<RunRetentionRepository['processedBefore']>>[number];
-const batch = 500;
 
 export interface RunRetentionDeps {
   retention: RunRetentionRepository;
   runs: Pick<ReturnType<typeof createRunRepository>, 'analyzedWindow'>;
+  /** Where each project's learning summary has folded up to, for which learning reset (runs after it are kept). */
+  learningSummaries: {
+    find(projectId: string): Promise<{ learningSince: number; marker: RunMarker } | undefined>;
+  };
   blobs: Pick<BlobStore, 'deleteBundle'>;
   audit: { record(entry: AuditEntry): Promise<void> };
   logger?: Pick<Logger, 'info'>;
@@ -63,12 +68,12 @@ export async function pruneRuns(
     // Runs after the learning summary's marker have not been folded into it yet: the next recommendation
     // folds them, so they stay until then (runs before the window that never reach a summary are kept
     // only once the project has one: until its first fold they go as they always did).
-    const marker = await deps.retention.foldMarker(projectId, since);
+    const summary = await deps.learningSummaries.find(projectId);
+    const marker = summary?.learningSince === since ? summary.marker : null;
     const unfolded = (run: Candidate) =>
       marker !== null &&
       Number(run.created_at) >= since &&
-      (Number(run.created_at) > marker.createdAt ||
-        (Number(run.created_at) === marker.createdAt && run.id > marker.id));
+      runComesBefore(marker, { createdAt: Number(run.created_at), id: run.id });
     const kept = (run: Candidate) => ids.has(run.id) || unfolded(run);
     protectedOf.set(projectId, kept);
     return kept;
