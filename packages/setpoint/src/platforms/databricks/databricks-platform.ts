@@ -5,6 +5,7 @@ import {
   databricksJobKinds,
 } from './databricks-integration.js';
 import { DatabricksRecommender } from './recommender/databricks-recommender.js';
+import { cachedLaunchableNodeTypes } from './recommender/launchable-node-types.js';
 import { databricksRoutes } from './routes/databricks-routes.js';
 import { CostEngineCoster } from './runs/run-coster.js';
 import { databricksRunReports } from './runs/run-report-reader.js';
@@ -51,6 +52,9 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
           nodeTypes: core.nodeTypes,
           policies: async (workspaceId, policyId) =>
             (await integration.connect(workspaceId)).client.getClusterPolicy(policyId),
+          launchableNodeTypes: cachedLaunchableNodeTypes(
+            async (workspaceId) => (await integration.connect(workspaceId)).client,
+          ),
         }),
         applyRequested: (event) => integration.applyRequested(event),
         recommendationReady: (projectId, recommendationId) =>

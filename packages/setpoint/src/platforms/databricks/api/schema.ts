@@ -201,8 +201,26 @@ export const nodeTypeSchema = z.looseObject({
   photon_worker_capable: z.boolean().optional(),
   photon_driver_capable: z.boolean().optional(),
   is_graviton: z.boolean().optional(),
+  is_deprecated: z.boolean().optional(),
+  is_hidden: z.boolean().optional(),
+  /** `status` lists why the workspace cannot launch it ("NotAvailableInRegion", "NotEnabledOnSubscription"). */
+  node_info: z.looseObject({ status: z.array(z.string()).optional() }).optional(),
 });
 export type NodeType = z.infer<typeof nodeTypeSchema>;
+
+/** The node types a workspace can launch: listed, not deprecated or hidden, with no unavailability status. */
+export function launchableNodeTypeIds(nodeTypes: readonly NodeType[]): Set<string> {
+  return new Set(
+    nodeTypes
+      .filter(
+        (entry) =>
+          entry.is_deprecated !== true &&
+          entry.is_hidden !== true &&
+          (entry.node_info?.status ?? []).length === 0,
+      )
+      .map((entry) => entry.node_type_id),
+  );
+}
 
 export const listNodeTypesResponseSchema = z.looseObject({ node_types: z.array(nodeTypeSchema).default([]) });
 

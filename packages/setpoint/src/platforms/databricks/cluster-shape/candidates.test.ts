@@ -46,6 +46,45 @@ describe('buildCandidateSpace', () => {
     }
   });
 
+  it('leaves out node types the workspace cannot launch, and names the filter and the node type', () => {
+    const launchable = new Set(['m5.xlarge', 'm5.2xlarge', 'c5.xlarge', 'c5.2xlarge']);
+    const built = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
+      cloud: 'aws',
+      region: 'us-east-1',
+      plan: 'premium',
+      settings: { ...defaultProjectSettings(), minWorkers: 2, maxWorkers: 12 },
+      current,
+      observed: [current],
+      launchableNodeTypes: launchable,
+    });
+    const allowedTypes = new Set(
+      built.entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType),
+    );
+    expect([...allowedTypes].sort()).toEqual([...launchable].sort());
+    const outcome = built.filtered.find((entry) => entry.filter === 'workspace-node-types');
+    expect(outcome?.dropped).toBeGreaterThan(0);
+    expect(outcome?.example).toMatch(
+      /the workspace cannot launch [a-z0-9]+\.\w+ \(clusters\/list-node-types\)/,
+    );
+    // The current cluster's own type stays even when the list no longer offers it (it runs).
+    const withoutCurrent = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
+      cloud: 'aws',
+      region: 'us-east-1',
+      plan: 'premium',
+      settings: { ...defaultProjectSettings(), minWorkers: 2, maxWorkers: 12 },
+      current,
+      observed: [current],
+      launchableNodeTypes: new Set(['c5.xlarge']),
+    });
+    const kept = new Set(
+      withoutCurrent.entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType),
+    );
+    expect([...kept].sort()).toEqual(['c5.xlarge', 'm5.xlarge']);
+    // Without the workspace's list, every priced sibling stays (r5 among them).
+    const unknown = space({ minWorkers: 2, maxWorkers: 12 }).entries.filter((entry) => entry.allowed);
+    expect(unknown.some((entry) => entry.shape.workerNodeType.startsWith('r5.'))).toBe(true);
+  });
+
   it('keeps an observed configuration outside the bounds, marked as not allowed', () => {
     const outside: DatabricksClusterShape = { ...current, workerNodeType: 'i3.xlarge' };
     const entries = space({ allowedInstanceFamilies: ['r5'] }, [outside, current]).entries;

@@ -18,7 +18,7 @@ import {
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
 import { photonRuntimeRefusal, photonSpeedupPrior } from './photon-trial.js';
-import { instancePoolFilter, policyCandidateFilters } from './policy-filters.js';
+import { instancePoolFilter, launchableNodeTypeFilter, policyCandidateFilters } from './policy-filters.js';
 
 export interface SpaceContext {
   cloud: Cloud;
@@ -33,6 +33,8 @@ export interface SpaceContext {
   policy?: ClusterPolicy | null;
   /** The instance pool the cluster runs on: its node type and market are kept. */
   instancePoolId?: string | null;
+  /** The node types the workspace can launch (`clusters/list-node-types`); null: not known, none left out. */
+  launchableNodeTypes?: ReadonlySet<string> | null;
   /** The cluster's Databricks Runtime (`spark_version`): Photon trials need one that runs Photon. */
   sparkVersion?: string | null;
 }
@@ -186,6 +188,7 @@ export function buildCandidateSpace(
     catalog.dbuRate(cloud, shape.driverNodeType, shape.photon).dbuPerHour +
     shape.workers * catalog.dbuRate(cloud, shape.workerNodeType, shape.photon).dbuPerHour;
   const chain = [
+    ...(context.launchableNodeTypes ? [launchableNodeTypeFilter(context.launchableNodeTypes, current)] : []),
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
     ...(context.policy ? policyCandidateFilters(context.policy, { current, dbusPerHour }) : []),
     ...databricksCandidateFilters(costModel, { current, observed: context.observed }),

@@ -106,6 +106,28 @@ export function policyCandidateFilters(
 }
 
 /**
+ * A node type the workspace cannot launch (not in its `clusters/list-node-types`, or deprecated, hidden or
+ * unavailable there) is left out: jobs/update would accept it and the next run would fail to start. The
+ * current cluster's own types are kept: it runs, whatever the list now says of them.
+ */
+export function launchableNodeTypeFilter(
+  launchable: ReadonlySet<string>,
+  current: DatabricksClusterShape,
+): CandidateFilter<PolicyCandidate> {
+  const running = new Set([current.workerNodeType, current.driverNodeType]);
+  return {
+    name: 'workspace-node-types',
+    reject({ choice, allowed }) {
+      if (!allowed) return null;
+      for (const nodeType of [choice.workerNodeType, choice.driverNodeType])
+        if (!launchable.has(nodeType) && !running.has(nodeType))
+          return `${describeChoice(choice)}: the workspace cannot launch ${nodeType} (clusters/list-node-types)`;
+      return null;
+    },
+  };
+}
+
+/**
  * A cluster on an instance pool takes its node type and market from the pool: a candidate with another
  * node type or market would leave the pool, so it is left out and the pool kept.
  */

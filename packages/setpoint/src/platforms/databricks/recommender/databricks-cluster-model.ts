@@ -16,13 +16,21 @@ import {
 import { jobFragmentOf } from '../cluster-shape/job-fragment.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
 
+/** What a workspace imposes on the clusters recommended there, read before recommending. */
+export interface WorkspaceConstraints {
+  /** The compute policy the based-on run's cluster names, when it names one. */
+  policy: ClusterPolicy | null;
+  /** The node types the workspace can launch; null when not read. */
+  launchableNodeTypes: ReadonlySet<string> | null;
+}
+
 /** Databricks job clusters as the recommender sees them: one shape model, parsed once per run. */
 export function databricksClusterModel(deps: {
   catalog: PriceCatalog;
   nodeTypes: readonly InstanceTypeEntry[];
   costModel: CostModel;
-  /** The compute policy of the cluster a run used, when it names one and it was read. */
-  policyOf?: (run: RecommenderRun) => ClusterPolicy | null;
+  /** What the workspace imposes on a recommendation made after this run, when it was read. */
+  constraintsOf?: (run: RecommenderRun) => WorkspaceConstraints | null;
 }): ClusterModel<DatabricksClusterShape> {
   return {
     shapeOfRun(run, workspace) {
@@ -39,6 +47,7 @@ export function databricksClusterModel(deps: {
       const region = basedOn.cluster.region ?? workspace?.region ?? defaultRegions[current.cloud];
       const spec = parseNewCluster(basedOn.clusterConfig);
       const poolId = spec?.instance_pool_id;
+      const constraints = deps.constraintsOf?.(basedOn) ?? null;
       return buildCandidateSpace(
         deps.catalog,
         deps.nodeTypes,
@@ -49,7 +58,8 @@ export function databricksClusterModel(deps: {
           settings,
           current,
           observed,
-          policy: deps.policyOf?.(basedOn) ?? null,
+          policy: constraints?.policy ?? null,
+          launchableNodeTypes: constraints?.launchableNodeTypes ?? null,
           instancePoolId: typeof poolId === 'string' ? poolId : null,
           sparkVersion: spec?.spark_version ?? null,
         },

@@ -13,10 +13,12 @@ import type {
 import type { ClusterPolicy } from '../api/schema.js';
 import type { DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
-import { databricksClusterModel } from './databricks-cluster-model.js';
+import { databricksClusterModel, type WorkspaceConstraints } from './databricks-cluster-model.js';
 
 /** Reads a compute policy of a workspace (`policies/clusters/get`). */
 export type ClusterPolicyReader = (workspaceId: string, policyId: string) => Promise<ClusterPolicy>;
+/** Reads the node types a workspace can launch (`clusters/list-node-types`); null when it cannot say. */
+export type LaunchableNodeTypeReader = (workspaceId: string) => Promise<ReadonlySet<string> | null>;
 
 export interface DatabricksRecommenderOptions extends OptimizerRecommenderOptions {
   catalog: PriceCatalog;
@@ -25,45 +27,53 @@ export interface DatabricksRecommenderOptions extends OptimizerRecommenderOption
   costModel?: CostModel;
   /** Where the job cluster's compute policy is read; without it, policies are not applied. */
   policies?: ClusterPolicyReader;
+  /** Where the workspace's node types are read; without it, every priced node type may be recommended. */
+  launchableNodeTypes?: LaunchableNodeTypeReader;
 }
 
 /**
  * The service's recommender on Databricks job clusters: the core recommender over their one shape model.
- * Before recommending it reads the compute policy the based-on run's cluster names (the policy as it is
- * now: jobs/update is checked against it), whose rules become named candidate filters.
+ * Before recommending it reads what the workspace imposes: the compute policy the based-on run's cluster
+ * names (the policy as it is now: jobs/update is checked against it), whose rules become named candidate
+ * filters, and the node types the workspace can launch.
  */
 export class DatabricksRecommender extends OptimizerRecommender<DatabricksClusterShape> {
   readonly #policies: ClusterPolicyReader | undefined;
-  /** Policies read for the recommendations in progress, by based-on run. */
-  readonly #policyByRun: Map<string, ClusterPolicy>;
+  readonly #launchableNodeTypes: LaunchableNodeTypeReader | undefined;
+  /** What the workspaces impose on the recommendations in progress, by based-on run. */
+  readonly #constraintsByRun: Map<string, WorkspaceConstraints>;
 
   constructor(options: DatabricksRecommenderOptions) {
     const costModel = options.costModel ?? createCostModel(options.catalog);
-    const policyByRun = new Map<string, ClusterPolicy>();
+    const constraintsByRun = new Map<string, WorkspaceConstraints>();
     super(
       databricksClusterModel({
         catalog: options.catalog,
         nodeTypes: options.nodeTypes,
         costModel,
-        policyOf: (run: RecommenderRun) => policyByRun.get(run.id) ?? null,
+        constraintsOf: (run: RecommenderRun) => constraintsByRun.get(run.id) ?? null,
       }),
       options,
     );
     this.#policies = options.policies;
-    this.#policyByRun = policyByRun;
+    this.#launchableNodeTypes = options.launchableNodeTypes;
+    this.#constraintsByRun = constraintsByRun;
   }
 
   override async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
-    const policyId = basedOn ? parseNewCluster(basedOn.clusterConfig)?.policy_id : undefined;
     const workspaceId = input.project.workspace?.id;
-    if (!basedOn || typeof policyId !== 'string' || !workspaceId || !this.#policies)
-      return super.recommend(input);
-    this.#policyByRun.set(basedOn.id, await this.#policies(workspaceId, policyId));
+    if (!basedOn || !workspaceId) return super.recommend(input);
+    const policyId = parseNewCluster(basedOn.clusterConfig)?.policy_id;
+    this.#constraintsByRun.set(basedOn.id, {
+      policy:
+        typeof policyId === 'string' && this.#policies ? await this.#policies(workspaceId, policyId) : null,
+      launchableNodeTypes: this.#launchableNodeTypes ? await this.#launchableNodeTypes(workspaceId) : null,
+    });
     try {
       return await super.recommend(input);
     } finally {
-      this.#policyByRun.delete(basedOn.id);
+      this.#constraintsByRun.delete(basedOn.id);
     }
   }
 }
