@@ -206,6 +206,9 @@ describe('recommendation decisions against the emulator', () => {
    */
   async function threeRunsOnItsOwnCluster(name: string, nodeType: string, workers: number) {
     const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, name), {
+      // Learning runs by the confident rules (economy would try an untried size as its last learning
+      // run): the third recommendation is about the configuration that ran three times.
+      preference: 'balanced',
       allowedInstanceTypes: [nodeType],
       minWorkers: workers,
       maxWorkers: workers,

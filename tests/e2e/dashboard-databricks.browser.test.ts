@@ -338,7 +338,7 @@ describeFull(
       await dbu.waitFor();
       expect(await dbu.inputValue()).toBe('0');
       await dbu.fill('17.5');
-      await page.getByLabel('Default preference for new projects').selectOption('economy');
+      await page.getByLabel('Default preference for new projects').selectOption('balanced');
       await page.getByLabel('Keep runs for (days)').fill('730');
       await page.getByRole('button', { name: 'Save defaults' }).click();
       await page.getByText('Defaults saved.').waitFor();
@@ -346,14 +346,14 @@ describeFull(
       const stored = await h.server.services.organizationSettings.get();
       expect(stored.settings).toMatchObject({
         dbu_discount_pct: 17.5,
-        default_preference: 'economy',
+        default_preference: 'balanced',
         run_retention_days: 730,
       });
       expect(stored.updatedBy).toBe('user:ada');
       await page.reload();
       await page.getByTestId('org-settings-updated').waitFor();
       expect(await page.getByLabel('Databricks DBU discount (%)').inputValue()).toBe('17.5');
-      expect(await page.getByLabel('Default preference for new projects').inputValue()).toBe('economy');
+      expect(await page.getByLabel('Default preference for new projects').inputValue()).toBe('balanced');
       expect(await page.getByTestId('org-settings-updated').textContent()).toContain('ada');
       await shot(page, 'settings-organization');
 

@@ -47,7 +47,7 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
       gcp_discount_pct: 0,
       dbu_discount_pct: 0,
       default_sla_minutes: null,
-      default_preference: 'balanced',
+      default_preference: 'economy',
       default_auto_apply: false,
       run_retention_days: 400,
       updated_at: null,
@@ -110,7 +110,7 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
   });
 
   it('starts new projects from the defaults unless their creator chose otherwise', async () => {
-    await h.request('PATCH', url, { default_preference: 'economy', default_sla_minutes: 45 });
+    await h.request('PATCH', url, { default_preference: 'balanced', default_sla_minutes: 45 });
 
     const plain = (await h.request('POST', '/api/v1/projects', { name: 'plain' })).json();
     const chosen = (
@@ -120,7 +120,7 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
       })
     ).json();
 
-    expect(plain.settings).toMatchObject({ slaMinutes: 45, preference: 'economy' });
+    expect(plain.settings).toMatchObject({ slaMinutes: 45, preference: 'balanced' });
     expect(chosen.settings).toMatchObject({ slaMinutes: null, preference: 'performance' });
   });
 }

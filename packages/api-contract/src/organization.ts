@@ -14,7 +14,7 @@ export const organizationSettingsSchema = z
     gcp_discount_pct: percent.default(0),
     dbu_discount_pct: percent.default(0),
     default_sla_minutes: z.number().positive().max(10_080).nullable().default(null),
-    default_preference: z.enum(preferences).default('balanced'),
+    default_preference: z.enum(preferences).default('economy'),
     default_auto_apply: z.boolean().default(false),
     /**
      * Processed runs older than this many days are deleted (rows and event logs), except those a

@@ -25,7 +25,7 @@ const projectSettingsShape = {
   autoApply: z.boolean().default(false),
   /** Keep autoscaling jobs autoscaling and fixed-size jobs fixed. */
   maintainScalingType: z.boolean().default(true),
-  preference: z.enum(preferences).default('balanced'),
+  preference: z.enum(preferences).default('economy'),
   allowedInstanceFamilies: z.array(z.string().min(1)).default([]),
   allowedInstanceTypes: z.array(z.string().min(1)).default([]),
   minWorkers: z.number().int().min(0).default(1),

@@ -59,6 +59,18 @@ export const recommendationDecisionSchema = z.object({
       misses_spent: z.number().int(),
       /** Why this recommendation rebased (learning starts over from its run); null when it did not. */
       rebase_reason: z.string().nullable(),
+      /**
+       * Learning over, a change to a configuration the job never ran, tried for what it may save: its
+       * expected improvement over the cheapest configuration run so far, and its expected cost (which may
+       * be higher). Null otherwise.
+       */
+      exploration: z
+        .object({
+          expected_improvement_usd: z.number(),
+          best_known_cost_usd: z.number(),
+          expected_cost_usd: z.number(),
+        })
+        .nullable(),
     })
     .nullable(),
   /** The learning phase in the explanation's words. */

@@ -224,7 +224,7 @@ function OrganizationDefaults() {
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const patch: Record<string, number | string | null> = {
-      default_preference: values.default_preference ?? 'balanced',
+      default_preference: values.default_preference ?? 'economy',
     };
     for (const field of numberFields) {
       const text = values[field.key]?.trim() ?? '';
@@ -277,7 +277,7 @@ function OrganizationDefaults() {
               <label className="field">
                 <span>Default preference for new projects</span>
                 <select
-                  value={values.default_preference ?? 'balanced'}
+                  value={values.default_preference ?? 'economy'}
                   onChange={(event) =>
                     setValues((current) => ({ ...current, default_preference: event.target.value }))
                   }

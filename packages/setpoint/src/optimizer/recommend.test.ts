@@ -97,6 +97,13 @@ describe('fleet failure prior', () => {
 
 describe('JobOptimizer (economy)', () => {
   const optimizer = new JobOptimizer(prior, catalog);
+  /** Four runs (the cautious learning phase is over), the job on `current`, its SLA a factor of 8 × m4's runtime. */
+  const fourRunsOn = (ids: string[], current: string, slaFactor: number) => ({
+    candidates: catalog,
+    observations: observe(...ids),
+    currentCandidateId: current,
+    slaSeconds: job(byId('8xm4.xlarge')) * slaFactor,
+  });
 
   it('picks the cheapest expected cost among candidates with P(runtime ≤ SLA) ≥ the confidence', () => {
     const observations = observe('16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge');
@@ -128,13 +135,11 @@ describe('JobOptimizer (economy)', () => {
   });
 
   it('after learning keeps learning only with untried configurations that meet the exploration confidence', () => {
-    const observations = observe('16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge');
-    const input = {
-      candidates: catalog,
-      observations,
-      currentCandidateId: '16xm4.xlarge',
-      slaSeconds: job(byId('8xm4.xlarge')) * 1.05,
-    };
+    const input = fourRunsOn(
+      ['16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge'],
+      '16xm4.xlarge',
+      1.05,
+    );
     // The cautious learning phase is over after 4 runs (cold start, first recommendation, 2 learning runs).
     const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
     const recommendation = explorer.recommend(input);
@@ -144,6 +149,47 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.phase).toBe('OPTIMIZING');
     expect(chosen.tried).toBe(false);
     expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(0.75);
+    const { bestKnownCostUsd, currentCostUsd } = explorer.assess(input);
+    expect(chosen.expectedCostUsd).toBeLessThanOrEqual(currentCostUsd);
+    // It says it explores, with what it may save and what it is expected to cost.
+    expect(recommendation.exploration).toEqual({
+      expectedImprovementUsd: chosen.expectedImprovementUsd,
+      bestKnownCostUsd,
+      expectedCostUsd: chosen.expectedCostUsd,
+    });
+    expect(chosen.expectedImprovementUsd).toBeGreaterThan(0);
+  });
+
+  it('after learning never explores a configuration expected to cost more than now, however much it promises', () => {
+    const input = fourRunsOn(
+      ['8xc4.xlarge', '16xc4.xlarge', '4xc4.xlarge', '8xm4.xlarge'],
+      '8xc4.xlarge',
+      1.3,
+    );
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
+    const { assessments, currentCostUsd } = explorer.assess(input);
+    const confidentUntried = assessments.filter((entry) => !entry.tried && entry.probabilityMeetsSla >= 0.9);
+    const mostPromising = confidentUntried.reduce((best, entry) =>
+      entry.expectedImprovementUsd > best.expectedImprovementUsd ? entry : best,
+    );
+    // The wide prediction of a bigger cluster gives it the largest expected improvement, at a higher mean.
+    expect(mostPromising.expectedCostUsd).toBeGreaterThan(currentCostUsd);
+    const recommendation = explorer.recommend(input);
+    expect(recommendation.candidateId).not.toBe(mostPromising.candidate.id);
+    const chosen = assessments.find((entry) => entry.candidate.id === recommendation.candidateId)!;
+    expect(chosen.candidate.id === '8xc4.xlarge' || chosen.expectedCostUsd <= currentCostUsd).toBe(true);
+  });
+
+  it('does not call a change to the cheapest confident candidate an exploration', () => {
+    const input = fourRunsOn(
+      ['16xm4.xlarge', '4xm4.xlarge', '2xc4.xlarge', '32xc4.xlarge'],
+      '16xm4.xlarge',
+      1.05,
+    );
+    const exploitOnly = new JobOptimizer(prior, catalog, { minExplorationGain: 1, learningMissBudget: 0 });
+    const recommendation = exploitOnly.recommend(input);
+    expect(recommendation.candidateId).not.toBe('16xm4.xlarge');
+    expect(recommendation.exploration).toBeUndefined();
   });
 
   it('shrinks a cluster whose SLA is loose, and says why with numbers', () => {

@@ -158,7 +158,22 @@ export interface Recommendation {
   hasSla: boolean;
   /** What the prediction rests on. */
   basis: RecommendationBasis;
+  /**
+   * Set when the choice is an untried configuration tried for what it may save rather than for what it is
+   * expected to cost (the explore rule). It is never expected to cost more than now, but may be expected
+   * to cost more than the best known configuration when the job runs on a dearer one.
+   */
+  exploration?: Exploration;
   explanation: string;
+}
+
+/** Why an untried configuration is worth a run: what it may save against what it is expected to cost. */
+export interface Exploration {
+  /** E[max(best known cost − its cost, 0)]: what trying it is expected to save a run. */
+  expectedImprovementUsd: number;
+  bestKnownCostUsd: number;
+  /** Its expected cost (runtime model mean, with the job's billed overhead). */
+  expectedCostUsd: number;
 }
 
 /** The learning phase's risk budget, as a recommendation reports it. */
@@ -272,7 +287,7 @@ export class JobOptimizer {
       (budget.missBudget === null || budget.missesSpent < budget.missBudget);
     const mode: DecisionMode =
       runsAfterFirst === 0 ? 'first' : withinLearningBudget ? 'exploring' : 'optimizing';
-    const { choice, learning } = this.choose(assessment, input, mode);
+    const { choice, learning, exploring } = this.choose(assessment, input, mode);
     const chosen =
       choice ?? (Number.isFinite(assessment.currentCostUsd) ? current : (assessment.bestKnown ?? current));
     const phase: Phase = learning ? 'LEARNING' : choice ? 'OPTIMIZING' : 'MONITORING';
@@ -318,6 +333,15 @@ export class JobOptimizer {
       slaSeconds,
       hasSla: input.slaSeconds !== undefined,
       basis,
+      ...(exploring && choice
+        ? {
+            exploration: {
+              expectedImprovementUsd: choice.expectedImprovementUsd,
+              bestKnownCostUsd: assessment.bestKnownCostUsd,
+              expectedCostUsd: choice.expectedCostUsd,
+            },
+          }
+        : {}),
       explanation: explain(
         { ...chosen, runtimeS, costUsd },
         current,
@@ -338,7 +362,7 @@ export class JobOptimizer {
     assessment: Assessment,
     input: RecommendInput,
     mode: DecisionMode,
-  ): { choice: CandidateAssessment | undefined; learning: boolean } {
+  ): { choice: CandidateAssessment | undefined; learning: boolean; exploring: boolean } {
     const { preference, learningConfidence, learningStopGain, maxLearningCostMultiple, minExplorationGain } =
       this.settings;
     const { bestKnownCostUsd } = assessment;
@@ -349,10 +373,10 @@ export class JobOptimizer {
     );
     if (mode !== 'exploring') {
       const firstLearns = mode === 'first' && learningBudgetOf(this.settings, [], 0).maxRuns > 0;
-      return { choice: this.chooseByRules(assessment, allowed, mode), learning: firstLearns };
+      return { ...this.chooseByRules(assessment, allowed, mode), learning: firstLearns };
     }
     if (preference !== 'economy') {
-      return { choice: this.chooseByRules(assessment, allowed, 'optimizing'), learning: true };
+      return { ...this.chooseByRules(assessment, allowed, 'optimizing'), learning: true };
     }
     // A learning run: the untried candidate of largest constrained expected improvement among those within
     // the per-run risk budget (P(runtime ≤ SLA) ≥ learningConfidence) and the cost bound.
@@ -368,16 +392,19 @@ export class JobOptimizer {
     const worthLearning =
       learningRun &&
       learningRun.expectedImprovementUsd >= Math.max(learningStopGain, minExplorationGain) * bestKnownCostUsd;
-    if (worthLearning) return { choice: learningRun, learning: true };
-    return { choice: this.chooseByRules(assessment, allowed, 'optimizing'), learning: false };
+    if (worthLearning) return { choice: learningRun, learning: true, exploring: false };
+    return { ...this.chooseByRules(assessment, allowed, 'optimizing'), learning: false };
   }
 
-  /** The confident rules of each preference; undefined means "keep the current configuration". */
+  /**
+   * The confident rules of each preference; no choice means "keep the current configuration". `exploring`:
+   * the choice is an untried configuration picked for its expected improvement (economy's explore rule).
+   */
   private chooseByRules(
     assessment: Assessment,
     allowed: readonly CandidateAssessment[],
     mode: Exclude<DecisionMode, 'exploring'>,
-  ): CandidateAssessment | undefined {
+  ): { choice: CandidateAssessment | undefined; exploring: boolean } {
     const { preference, minSaving, minExplorationGain, confidence, explorationConfidence } = this.settings;
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
     const mustMove = !Number.isFinite(currentCostUsd) || !allowed.includes(current);
@@ -403,12 +430,12 @@ export class JobOptimizer {
         allowed.filter((entry) => entry.expectedCostUsd <= budget),
         (entry) => entry.expectedRuntimeS,
       );
-      return (
+      const choice =
         switchIfWorthIt(
           fastest,
           (entry) => entry.expectedRuntimeS < current.expectedRuntimeS * (1 - minSaving),
-        ) ?? moveAnyway()
-      );
+        ) ?? moveAnyway();
+      return { choice, exploring: false };
     }
     if (preference === 'balanced') {
       // No slower than the current configuration, or than the job's own first configuration when that is
@@ -417,27 +444,31 @@ export class JobOptimizer {
       const speedLimitS = Math.max(current.expectedRuntimeS, assessment.baseline.expectedRuntimeS);
       const noSlower = safe.filter((entry) => entry.expectedRuntimeS <= speedLimitS);
       const cheapestNoSlower = minimumBy(noSlower, (entry) => entry.expectedCostUsd);
-      return (
+      const choice =
         switchIfWorthIt(
           cheapestNoSlower,
           (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
-        ) ?? moveAnyway()
-      );
+        ) ?? moveAnyway();
+      return { choice, exploring: false };
     }
 
     const exploit = switchIfWorthIt(
       cheapest,
       (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
     );
-    if (mode === 'first' && (exploit || mustMove)) return exploit ?? rescue(allowed, mustMove);
-    const explorable =
-      mode === 'first'
-        ? safe.filter((entry) => entry.expectedCostUsd <= currentCostUsd)
-        : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
-    const untried = explorable.filter((entry) => !entry.tried);
+    if (mode === 'first' && (exploit || mustMove))
+      return { choice: exploit ?? rescue(allowed, mustMove), exploring: false };
+    // Explore only what is not expected to cost more than now (the best known cost when the current
+    // configuration failed or missed): a wide prediction gives a dearer candidate some expected improvement
+    // too, and spending more on the chance of saving is what learning runs, and their budget, are for.
+    const costLimitUsd = Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd;
+    const confident =
+      mode === 'first' ? safe : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
+    const untried = confident.filter((entry) => !entry.tried && entry.expectedCostUsd <= costLimitUsd);
     const explore = maximumBy(untried, (entry) => entry.expectedImprovementUsd);
-    if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd) return explore;
-    return exploit ?? rescue(allowed, mustMove);
+    if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd)
+      return { choice: explore, exploring: true };
+    return { choice: exploit ?? rescue(allowed, mustMove), exploring: false };
   }
 }
 

@@ -4,7 +4,7 @@ const defaults: ProjectSettings = {
   slaMinutes: null,
   autoApply: false,
   maintainScalingType: true,
-  preference: 'balanced',
+  preference: 'economy',
   allowedInstanceFamilies: [],
   allowedInstanceTypes: [],
   minWorkers: 1,

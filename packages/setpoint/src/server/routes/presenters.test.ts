@@ -1,7 +1,8 @@
-import { runDetailSchema, runSchema } from '@setpoint/api-contract';
+import { recommendationDecisionSchema, runDetailSchema, runSchema } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
 import type { Run } from '../../service/runs/run-service.js';
-import { presentRun, presentRunDetail } from './presenters.js';
+import { presentDecision, presentRun, presentRunDetail } from './presenters.js';
 
 const run: Run = {
   id: 'run_1',
@@ -55,5 +56,49 @@ describe("the run presenter's cost", () => {
 
   it('keeps no cost as no cost', () => {
     expect(presentRun(run).cost).toBeNull();
+  });
+});
+
+describe("the decision presenter's learning", () => {
+  const decision: RecommendationDecision = {
+    action: 'change',
+    change: '6 × c5.xlarge → 3 × c5.4xlarge',
+    sla: { kind: 'project', seconds: 120, probabilityMeets: 0.98, feasible: true },
+    probabilityFails: 0.02,
+    basis: { runs: 7, configurations: 7, fleetJobs: 0, shippedJobs: 0, calibrationCases: 0, closest: [] },
+    filtered: [],
+    notes: [],
+    learning: {
+      active: false,
+      run: 3,
+      maxRuns: 3,
+      missBudget: null,
+      missesSpent: 0,
+      rebaseReason: null,
+      exploration: { expectedImprovementUsd: 0.0042, bestKnownCostUsd: 0.061, expectedCostUsd: 0.075 },
+    },
+  };
+
+  it('passes an exploration through, worded as the explanation words it, and the result is a valid resource', () => {
+    const presented = presentDecision(decision);
+    expect(presented.learning?.exploration).toEqual({
+      expected_improvement_usd: 0.0042,
+      best_known_cost_usd: 0.061,
+      expected_cost_usd: 0.075,
+    });
+    expect(presented.learning_text).toBe(
+      'not a learning run: learning is over (3 learning runs done; cautious learning (no SLA-miss budget; ' +
+        '0 run(s) after the first recommendation missed)); exploring a configuration not run yet: it may ' +
+        'cost less than the cheapest configuration that met the SLA so far ($0.061 a run), an expected ' +
+        'improvement of $0.0042 a run, though its expected cost is $0.075',
+    );
+    expect(recommendationDecisionSchema.parse(presented)).toEqual(presented);
+  });
+
+  it('presents a decision recorded before explorations were told apart as no exploration', () => {
+    const { exploration: _, ...before } = decision.learning!;
+    const presented = presentDecision({ ...decision, learning: before });
+    expect(presented.learning?.exploration).toBeNull();
+    expect(presented.learning_text).not.toMatch(/exploring/);
   });
 });

@@ -109,6 +109,13 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
           miss_budget: decision.learning.missBudget,
           misses_spent: decision.learning.missesSpent,
           rebase_reason: decision.learning.rebaseReason ?? null,
+          exploration: decision.learning.exploration
+            ? {
+                expected_improvement_usd: decision.learning.exploration.expectedImprovementUsd,
+                best_known_cost_usd: decision.learning.exploration.bestKnownCostUsd,
+                expected_cost_usd: decision.learning.exploration.expectedCostUsd,
+              }
+            : null,
         }
       : null,
     learning_text: learningText(decision),

@@ -6,6 +6,7 @@ import {
   type CandidateAssessment,
   defaultOptimizerSettings,
   describeBasis,
+  type Exploration,
   overheadCostUsd,
   type Recommendation,
 } from '../../optimizer/recommend.js';
@@ -53,6 +54,8 @@ const maxTrialCostMultiple = defaultOptimizerSettings.maxLearningCostMultiple;
 
 const minutes = (seconds: number) => (seconds / 60).toFixed(1);
 const dollars = (usd: number) => usd.toFixed(2);
+/** Cents are too coarse for what one exploration may save on a cheap job: two significant digits below $1. */
+const smallDollars = (usd: number) => (Math.abs(usd) >= 1 ? usd.toFixed(2) : usd.toPrecision(2));
 
 function minimumBy<T>(items: readonly T[], key: (item: T) => number): T | undefined {
   let best: T | undefined;
@@ -346,7 +349,8 @@ function learningPhaseText(
         : learning.run >= learning.maxRuns
           ? `${learning.maxRuns} learning runs done`
           : 'no learning run was worth its risk';
-    return `not a learning run: learning is over (${why}; ${spent})`;
+    const over = `not a learning run: learning is over (${why}; ${spent})`;
+    return learning.exploration ? `${over}; ${explorationText(learning.exploration)}` : over;
   }
   const risk =
     sla.kind === 'project'
@@ -354,6 +358,24 @@ function learningPhaseText(
       : 'no SLA set';
   const of = learning.missBudget === null ? `${learning.maxRuns}` : `at most ${learning.maxRuns}`;
   return `learning run ${learning.run} of ${of}${decision.trial ? ` (a ${decision.trial.engine} trial)` : ''}: ${risk}; ${spent}`;
+}
+
+/**
+ * Why a change after learning goes to a configuration the job never ran: held to the SLA confidence like
+ * any change and not expected to cost more than now, it is tried for what it may save. It may be expected
+ * to cost more than the best configuration so far when the job runs on a dearer one.
+ */
+function explorationText(exploration: Exploration): string {
+  const { expectedImprovementUsd, bestKnownCostUsd, expectedCostUsd } = exploration;
+  const dearer =
+    expectedCostUsd > bestKnownCostUsd
+      ? `, though its expected cost is $${smallDollars(expectedCostUsd)}`
+      : '';
+  return (
+    `exploring a configuration not run yet: it may cost less than the cheapest configuration that met the ` +
+    `SLA so far ($${smallDollars(bestKnownCostUsd)} a run), an expected improvement of ` +
+    `$${smallDollars(expectedImprovementUsd)} a run${dearer}`
+  );
 }
 
 /** What the decision rests on, in words (the optimizer's wording). */

@@ -543,6 +543,14 @@ export class OptimizerRecommender<Shape> implements Recommender {
         missBudget: recommendation.learningBudget.missBudget,
         missesSpent: recommendation.learningBudget.missesSpent,
         rebaseReason: rebasing ? segment.reason : null,
+        // The service's later rules (an infeasible SLA, spot risk, an engine trial) may have chosen another
+        // configuration: then it is not the optimizer's exploration.
+        exploration:
+          !learningRun &&
+          recommendation.exploration &&
+          decided.entry.candidate.id === recommendation.candidateId
+            ? recommendation.exploration
+            : null,
       },
     };
     return {

@@ -1,6 +1,6 @@
 import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
 import type { RunProfile } from '../../eventlog/run-profile.js';
-import type { RecommendationBasis } from '../../optimizer/recommend.js';
+import type { Exploration, RecommendationBasis } from '../../optimizer/recommend.js';
 import type { Range } from '../../optimizer/types.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
@@ -127,6 +127,12 @@ export interface RecommendationDecision {
      * the learning record (those recorded a rebasing recommendation as no learning run).
      */
     rebaseReason?: string | null;
+    /**
+     * Set when, learning over, this change is an untried configuration tried for what it may save (the
+     * optimizer's explore rule), which may be expected to cost more than the cheapest one run so far.
+     * Absent or null otherwise, and in decisions recorded before explorations were told apart.
+     */
+    exploration?: Exploration | null;
   };
 }
 

@@ -439,6 +439,55 @@ describe('OptimizerRecommender', () => {
     for (const phase of phases.slice(3)) expect(['OPTIMIZING', 'MONITORING']).toContain(phase);
   });
 
+  it('after learning explores only what is not expected to cost more than now, and says so', () => {
+    // A cold start on many small nodes: after learning, an untried configuration is still worth a run.
+    let runs = [run(1, { type: 'c5.xlarge', workers: 32 })];
+    const slaMinutes = (jobRuntimeS('c5.xlarge', 32) * 1.5) / 60;
+    let explored = 0;
+    for (let i = 2; i <= 12; i++) {
+      const output = recommender.recommendNow(
+        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 0, slaMinutes }),
+      );
+      const decision = output.decision!;
+      const type = output.configuration.node_type_id as string;
+      const workers = output.configuration.num_workers as number;
+      const configuration = `${workers} × ${type}`;
+      const ranBefore = runs.some(
+        (entry) => `${entry.cluster.workers} × ${entry.cluster.nodeTypeId}` === configuration,
+      );
+      const cheapestRunUsd = Math.min(...runs.map((entry) => entry.cost.totalUsd));
+      const last = runs.at(-1)!;
+      const onCurrent = runs.filter(
+        (entry) =>
+          entry.cluster.workers === last.cluster.workers &&
+          entry.cluster.nodeTypeId === last.cluster.nodeTypeId,
+      );
+      const currentMetSla = onCurrent.every((entry) => runtimeSecondsOf(entry.profile) <= slaMinutes * 60);
+      const currentCostUsd =
+        onCurrent.reduce((sum, entry) => sum + entry.cost.totalUsd, 0) / onCurrent.length;
+      if (decision.learning?.exploration) {
+        explored += 1;
+        expect(decision.action).toBe('change');
+        expect(decision.learning.active).toBe(false);
+        expect(ranBefore).toBe(false);
+        const text = learningText(decision)!;
+        expect(text).toMatch(
+          /exploring a configuration not run yet: it may cost less than the cheapest configuration that met the SLA so far/,
+        );
+        expect(output.explanation.startsWith(`${text.charAt(0).toUpperCase()}${text.slice(1)}.`)).toBe(true);
+        const { expectedCostUsd, bestKnownCostUsd } = decision.learning.exploration;
+        // Never expected to cost more than now (than the best so far when the current cluster missed).
+        expect(expectedCostUsd).toBeLessThanOrEqual(currentMetSla ? currentCostUsd : bestKnownCostUsd);
+        expect(text.includes('though its expected cost is')).toBe(expectedCostUsd > bestKnownCostUsd);
+      } else if (decision.action === 'change' && !decision.learning?.active) {
+        // Any other change after learning is the exploit rule's: expected to cost less than the cheapest run.
+        expect(output.prediction.costUsd.mid).toBeLessThan(cheapestRunUsd * 1.02);
+      }
+      runs = [...runs, run(i, { type, workers })];
+    }
+    expect(explored).toBeGreaterThan(0);
+  });
+
   it("takes the project's SLA-miss budget for learning runs, and the decision, card text and explanation agree", () => {
     const runs = [
       run(1),
