@@ -74,6 +74,7 @@ describe('Job Bank metrics', () => {
       platform: 'databricks',
       medianSaving: expect.closeTo(0.5, 10),
       slaMetShare: 0.5,
+      medianAbsPredictionError: null,
     });
     expect(metrics.perJob.b?.slaMetShare).toBe(0.5);
     expect(metrics.operations.webhookToRecommendation).toEqual({ samples: 3, p50Ms: 200, p95Ms: 300 });
@@ -84,9 +85,9 @@ describe('Job Bank metrics', () => {
     const learning = [run(10, 5), run(9, 5), run(8, 5), run(8, 5)];
     const metrics = jobBankMetrics(
       [
-        project('etl', [...learning, run(5, 9), run(5, 9)]),
-        project('sort', [...learning, run(9, 12), run(9, 12)], {}, 'emr'),
-        project('join', [...learning, run(7, 8), run(7, 11)], {}, 'emr'),
+        project('etl', [...learning, run(5, 9, 'rec_e'), run(5, 9)], { rec_e: 10 }),
+        project('sort', [...learning, run(9, 12, 'rec_s'), run(9, 12)], { rec_s: 10 }, 'emr'),
+        project('join', [...learning, run(7, 8, 'rec_j'), run(7, 11)], { rec_j: 10 }, 'emr'),
       ],
       noOperations,
     );
@@ -95,12 +96,15 @@ describe('Job Bank metrics', () => {
       projects: 1,
       medianSaving: expect.closeTo(0.5, 10),
       slaMetShare: 1,
+      medianAbsPredictionError: expect.closeTo(0.1, 10),
     });
-    // EMR: savings 10% and 30% (median 20%); SLA met 1 of 4 runs after learning
+    // EMR: savings 10% and 30% (median 20%); SLA met 1 of 4 runs after learning; predictions off by 20%
+    // and 20% (12 and 8 minutes against 10)
     expect(metrics.perPlatform.emr).toEqual({
       projects: 2,
       medianSaving: expect.closeTo(0.2, 10),
       slaMetShare: 0.25,
+      medianAbsPredictionError: expect.closeTo(0.2, 10),
     });
     expect(metrics.perJob.sort?.platform).toBe('emr');
     expect(metrics.afterLearning.slaMetShare).toBe(0.5);

@@ -78,6 +78,8 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
   const figuresOf = (group: typeof summaries) => {
     const ofGroup = group.map(({ summary }) => summary);
     return {
+      /** median |actual / predicted − 1| runtime of the group's runs made on a recommendation. */
+      medianAbsPredictionError: median(group.flatMap(({ project }) => predictionErrors(project))),
       medianSaving: median(ofGroup.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
       slaMetShare: share(
         ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),

@@ -82,11 +82,17 @@ export function formatJobBankTable(result: JobBankResult): string {
     ],
   );
   const perJob = new Table({
-    head: ['job', 'platform', 'median saving', 'SLA met after LEARNING'],
+    head: ['job', 'platform', 'median saving', 'SLA met after LEARNING', 'median |prediction error|'],
     style: { head: [], border: [] },
   });
   for (const [name, entry] of Object.entries(metrics.perJob)) {
-    perJob.push([name, entry.platform, percent(entry.medianSaving), percent(entry.slaMetShare)]);
+    perJob.push([
+      name,
+      entry.platform,
+      percent(entry.medianSaving),
+      percent(entry.slaMetShare),
+      percent(entry.medianAbsPredictionError),
+    ]);
   }
   for (const [platform, entry] of Object.entries(metrics.perPlatform)) {
     if (Object.keys(metrics.perPlatform).length < 2) break;
@@ -95,6 +101,7 @@ export function formatJobBankTable(result: JobBankResult): string {
       platform,
       percent(entry.medianSaving),
       percent(entry.slaMetShare),
+      percent(entry.medianAbsPredictionError),
     ]);
   }
   const dearer = metrics.dearerThanColdStart.map(

@@ -1,3 +1,4 @@
+import { ValidationError } from '@setpoint/foundation/errors';
 import { describe, expect, it } from 'vitest';
 import { DatabricksApiError } from '../api/api-error.js';
 import { type NodeType, nodeTypeSchema } from '../api/schema.js';
@@ -61,13 +62,29 @@ describe('the node types a workspace can launch', () => {
     expect(listed.calls).toBe(3);
   });
 
-  it('says nothing (null) when the workspace refuses or lacks the endpoint, or lists nothing', async () => {
+  it('says nothing (null) when the workspace cannot be asked, refuses, lacks the endpoint or lists nothing', async () => {
+    const noHost = async () => {
+      throw new ValidationError('WORKSPACE_NO_HOST', 'workspace ws has no Databricks host');
+    };
+    expect(await cachedLaunchableNodeTypes(noHost)('ws')).toBeNull();
     expect(await cachedLaunchableNodeTypes(workspace([apiError(403)]).clientOf)('ws')).toBeNull();
     expect(await cachedLaunchableNodeTypes(workspace([apiError(404)]).clientOf)('ws')).toBeNull();
     expect(await cachedLaunchableNodeTypes(workspace([[]]).clientOf)('ws')).toBeNull();
   });
 
-  it('throws any other failure, so the recommendation is retried, and caches nothing from it', async () => {
+  it('asks again five minutes after it could not say', async () => {
+    let now = 0;
+    const later = workspace([apiError(403), [nodeType('m5.xlarge')]]);
+    const read = cachedLaunchableNodeTypes(later.clientOf, () => now);
+    expect(await read('ws')).toBeNull();
+    now = 4 * 60_000;
+    expect(await read('ws')).toBeNull();
+    expect(later.calls).toBe(1);
+    now = 6 * 60_000;
+    expect([...((await read('ws')) ?? [])]).toEqual(['m5.xlarge']);
+  });
+
+  it('throws a transient failure, so the recommendation is retried, and caches nothing from it', async () => {
     const flaky = workspace([apiError(503), [nodeType('m5.xlarge')]]);
     const read = cachedLaunchableNodeTypes(flaky.clientOf);
     await expect(read('ws')).rejects.toThrow(/HTTP 503/);
