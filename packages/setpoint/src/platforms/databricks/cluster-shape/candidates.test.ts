@@ -24,7 +24,11 @@ const current: DatabricksClusterShape = {
   photon: false,
 };
 
-function space(settings: Partial<ProjectSettings>, observed: DatabricksClusterShape[] = [current]) {
+function space(
+  settings: Partial<ProjectSettings>,
+  observed: DatabricksClusterShape[] = [current],
+  launchableNodeTypes: ReadonlySet<string> | null = null,
+) {
   return buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
     cloud: 'aws',
     region: 'us-east-1',
@@ -32,8 +36,12 @@ function space(settings: Partial<ProjectSettings>, observed: DatabricksClusterSh
     settings: { ...defaultProjectSettings(), ...settings },
     current,
     observed,
+    launchableNodeTypes,
   });
 }
+/** The worker node types of a space's allowed candidates. */
+const allowedWorkerTypes = (built: ReturnType<typeof space>) =>
+  new Set(built.entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType));
 
 describe('buildCandidateSpace', () => {
   it('offers the current family and its compute and memory siblings, within the worker bounds', () => {
@@ -48,41 +56,20 @@ describe('buildCandidateSpace', () => {
 
   it('leaves out node types the workspace cannot launch, and names the filter and the node type', () => {
     const launchable = new Set(['m5.xlarge', 'm5.2xlarge', 'c5.xlarge', 'c5.2xlarge']);
-    const built = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
-      cloud: 'aws',
-      region: 'us-east-1',
-      plan: 'premium',
-      settings: { ...defaultProjectSettings(), minWorkers: 2, maxWorkers: 12 },
-      current,
-      observed: [current],
-      launchableNodeTypes: launchable,
-    });
-    const allowedTypes = new Set(
-      built.entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType),
-    );
-    expect([...allowedTypes].sort()).toEqual([...launchable].sort());
+    const bounds = { minWorkers: 2, maxWorkers: 12 };
+    const built = space(bounds, [current], launchable);
+    expect([...allowedWorkerTypes(built)].sort()).toEqual([...launchable].sort());
     const outcome = built.filtered.find((entry) => entry.filter === 'workspace-node-types');
     expect(outcome?.dropped).toBeGreaterThan(0);
     expect(outcome?.example).toMatch(
       /the workspace cannot launch [a-z0-9]+\.\w+ \(clusters\/list-node-types\)/,
     );
     // The current cluster's own type stays even when the list no longer offers it (it runs).
-    const withoutCurrent = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
-      cloud: 'aws',
-      region: 'us-east-1',
-      plan: 'premium',
-      settings: { ...defaultProjectSettings(), minWorkers: 2, maxWorkers: 12 },
-      current,
-      observed: [current],
-      launchableNodeTypes: new Set(['c5.xlarge']),
-    });
-    const kept = new Set(
-      withoutCurrent.entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType),
-    );
-    expect([...kept].sort()).toEqual(['c5.xlarge', 'm5.xlarge']);
+    const withoutCurrent = space(bounds, [current], new Set(['c5.xlarge']));
+    expect([...allowedWorkerTypes(withoutCurrent)].sort()).toEqual(['c5.xlarge', 'm5.xlarge']);
     // Without the workspace's list, every priced sibling stays (r5 among them).
-    const unknown = space({ minWorkers: 2, maxWorkers: 12 }).entries.filter((entry) => entry.allowed);
-    expect(unknown.some((entry) => entry.shape.workerNodeType.startsWith('r5.'))).toBe(true);
+    const unknown = [...allowedWorkerTypes(space(bounds))];
+    expect(unknown.some((type) => type.startsWith('r5.'))).toBe(true);
   });
 
   it('keeps an observed configuration outside the bounds, marked as not allowed', () => {
