@@ -3,10 +3,13 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  copyJob,
   eventually,
   type Harness,
+  importJob,
   insertRecommendation,
   jobIdByName,
+  processedRun,
   startHarness,
 } from './integration-harness.js';
 
@@ -118,6 +121,61 @@ describe('guardrails and the webhook receiver', () => {
     const resumed = await h.server.services.audit.page({ projectId, action: 'auto_apply_resumed' }, 10, 0);
     expect(resumed.rows[0]).toMatchObject({ actor: 'ada', detail: { platform: 'databricks' } });
   });
+
+  it('leaves a failed auto-applied learning run to the next recommendation: no revert, no pause, audited', async () => {
+    const integration = databricksIntegrationOf(h.server.services);
+    const jobId = await copyJob(h, 'Spill-heavy sort', 'Spill-heavy sort (learning)');
+    const { projectId, ref } = await importJob(h, jobId, { autoApply: true });
+    if (!ref) throw new Error('the imported project has no cluster');
+    // the second learning run of the cautious phase, which may knowingly risk the SLA
+    await insertRecommendation(
+      h.server,
+      projectId,
+      'rec_learning_small',
+      { node_type_id: 'c5.xlarge', num_workers: 8 },
+      'learning run 2 of 3: a compute-optimized cluster with less memory',
+      { learning: { active: true, run: 2, maxRuns: 3, missBudget: null, missesSpent: 0 } },
+    );
+    await integration.applier.apply(projectId, 'rec_learning_small', {
+      actor: 'setpoint:auto-apply',
+      kind: 'auto-apply',
+    });
+    const runId = await h.databricks.runNow(jobId);
+    const missed = await eventually(
+      async () =>
+        (await h.server.services.audit.page({ projectId, action: 'learning_run_missed' }, 10, 0)).rows[0],
+      'the learning run miss',
+      90_000,
+    );
+    expect(missed).toMatchObject({
+      actor: 'setpoint',
+      detail: {
+        platform: 'databricks',
+        recommendation_id: 'rec_learning_small',
+        reason: expect.stringMatching(/^run \d+ failed on the new configuration .*a learning run/),
+      },
+    });
+    // the next recommendation, made from the failed run, moves the job off it and is applied automatically
+    const next = await eventually(
+      async () => {
+        const history = await integration.applier.history(projectId);
+        return history.find(
+          (config) => config.kind === 'auto-apply' && config.recommendationId !== 'rec_learning_small',
+        );
+      },
+      'the next recommendation applied',
+      90_000,
+    );
+    const after = findClusterSpec((await h.databricks.getJob(jobId)).settings, ref);
+    expect(after?.node_type_id).toBe(next.clusterSpec.node_type_id);
+    expect(after?.node_type_id === 'c5.xlarge' && after.num_workers === 8).toBe(false);
+    const history = await integration.applier.history(projectId);
+    expect(history.map((config) => config.kind)).toEqual(['baseline', 'auto-apply', 'auto-apply']);
+    expect(await integration.store.guard(projectId)).toMatchObject({ paused: false });
+    const paused = await h.server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
+    expect(paused.rows).toHaveLength(0);
+    expect((await processedRun(h, projectId, runId)).status).toMatch(/FAILED/);
+  }, 240_000);
 
   it('parks a queued revert that would overwrite an edit made outside Setpoint since', async () => {
     const integration = databricksIntegrationOf(h.server.services);

@@ -188,6 +188,7 @@ export async function insertRecommendation(
   id: string,
   configuration: Record<string, unknown>,
   explanation: string,
+  decision: Record<string, unknown> | null = null,
 ) {
   const now = Date.now();
   await server.services.store.db
@@ -201,6 +202,7 @@ export async function insertRecommendation(
       configuration: JSON.stringify(configuration),
       prediction: null,
       explanation,
+      decision: decision === null ? null : JSON.stringify(decision),
       based_on_run_id: null,
       error: null,
       requested_by: 'test',

@@ -26,7 +26,12 @@ export const recommendationDecisionSchema = z.object({
       /** False when no allowed configuration is predicted to meet it. */
       feasible: z.boolean(),
     }),
-    z.object({ kind: z.literal('none'), best_seen_minutes: z.number(), limit_minutes: z.number() }),
+    /** With no SLA, the runtime bound held instead; both null while no run of the job has completed. */
+    z.object({
+      kind: z.literal('none'),
+      best_seen_minutes: z.number().nullable(),
+      limit_minutes: z.number().nullable(),
+    }),
   ]),
   /** The SLA in the explanation's words (with no SLA: the bound held instead, never a probability). */
   sla_text: z.string(),

@@ -232,6 +232,25 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.explanation).toMatch(/closest: [^;]+ \d+%/);
   });
 
+  it('moves off a configuration whose only run failed, with no SLA, and says there is no runtime bound yet', () => {
+    // nothing has completed: no runtime bound and no cost of a working configuration to compare with
+    const input = {
+      candidates: catalog,
+      observations: [run(byId('8xc4.xlarge'), 600, false)],
+      currentCandidateId: '8xc4.xlarge',
+    };
+    const recommendation = optimizer.recommend(input);
+    expect(recommendation.candidateId).not.toBe('8xc4.xlarge');
+    const chosen = optimizer
+      .assess(input)
+      .assessments.find((entry) => entry.candidate.id === recommendation.candidateId)!;
+    expect(chosen.probabilityFails).toBeLessThan(0.1);
+    expect(Number.isFinite(chosen.expectedCostUsd)).toBe(true);
+    expect(recommendation.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
+    expect(recommendation.explanation).toContain('no SLA set and no run completed yet');
+    expect(recommendation.explanation).not.toMatch(/NaN|Infinity/);
+  });
+
   it('says so when there is no SLA instead of naming one', () => {
     const recommendation = optimizer.recommend({
       candidates: catalog,
@@ -480,6 +499,38 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       expect(chosen.tried).toBe(false);
       expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(learningConfidence);
     }
+  });
+
+  it('never proposes a learning run likelier to fail than maxLearningFailureRisk', () => {
+    // 8 × c4 (64 GiB) ran out of memory: smaller-memory clusters are likely to fail too
+    const input = {
+      candidates: catalog,
+      observations: [...observe('16xm4.xlarge', '16xm4.xlarge'), run(byId('8xc4.xlarge'), 50, false)],
+      currentCandidateId: '8xc4.xlarge',
+      slaSeconds,
+    };
+    const choose = (maxLearningFailureRisk: number) => {
+      const optimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, maxLearningFailureRisk });
+      const recommendation = optimizer.recommend(input);
+      const chosen = optimizer
+        .assess(input)
+        .assessments.find((entry) => entry.candidate.id === recommendation.candidateId)!;
+      return { recommendation, chosen };
+    };
+    // unbounded, the largest expected improvement is a cluster with some risk of failing (16 × c4, 128 GiB)
+    const unbounded = choose(1);
+    expect(unbounded.recommendation.phase).toBe('LEARNING');
+    const risk = unbounded.chosen.probabilityFails;
+    expect(risk).toBeGreaterThan(0.01);
+    // bounded below that risk, the learning run is another untried cluster within the bound
+    const bounded = choose(0.01);
+    expect(bounded.recommendation.phase).toBe('LEARNING');
+    expect(bounded.chosen.tried).toBe(false);
+    expect(bounded.chosen.candidate.id).not.toBe(unbounded.chosen.candidate.id);
+    expect(bounded.chosen.probabilityFails).toBeLessThanOrEqual(0.01);
+    // the default bound keeps clear of the clusters the out-of-memory run condemned (P(failure) ≥ 0.9)
+    const byDefault = choose(defaultOptimizerSettings.maxLearningFailureRisk);
+    expect(byDefault.chosen.probabilityFails).toBeLessThanOrEqual(0.15);
   });
 
   it('stops learning once the runs after the first recommendation have spent the miss budget', () => {

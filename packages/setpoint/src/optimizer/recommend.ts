@@ -66,6 +66,11 @@ export interface OptimizerSettings {
   learningStopGain: number;
   /** A learning run may cost at most this multiple of the best known configuration. */
   maxLearningCostMultiple: number;
+  /**
+   * A learning run may fail with at most this probability: a late run is the learning phase's price, a
+   * failed one is a team's broken pipeline (and a run paid for twice).
+   */
+  maxLearningFailureRisk: number;
   /** Hysteresis: change a working configuration only for at least this expected saving (fraction). */
   minSaving: number;
   /** Try an untried configuration only when its expected improvement is at least this fraction of the cost. */
@@ -88,6 +93,7 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   learningConfidence: 0.05,
   learningStopGain: 0,
   maxLearningCostMultiple: 3,
+  maxLearningFailureRisk: 0.15,
   minSaving: 0.03,
   minExplorationGain: 0.0001,
   explorationConfidence: 0.9,
@@ -125,6 +131,9 @@ export interface RecommendInput {
    */
   overheadSeconds?: number;
 }
+
+/** With no SLA, before any run of the job completed: no runtime bound, only the risk of failure limits. */
+export const noRuntimeBoundYet = 'no SLA set and no run completed yet: no runtime bound until one does';
 
 /** What a candidate's run costs beyond its runtime: the job's billed overhead at the candidate's rate. */
 export function overheadCostUsd(candidate: Candidate, overheadSeconds: number): number {
@@ -226,16 +235,26 @@ export class JobOptimizer {
     const failures = failureProbabilities(candidates, observations, this.prior.failure, (i) =>
       mixture.analogFailureRate(i),
     );
-    const cheapestTried = bestKnown(input, Number.POSITIVE_INFINITY) ?? current;
+    const cheapestCompleted = bestKnown(input, Number.POSITIVE_INFINITY);
+    // With no SLA the runtime bound is the cheapest completed configuration's runtime + 10%; while no run
+    // has completed there is none, and only the risk of failure limits the choice.
     const slaSeconds =
       input.slaSeconds ??
-      meanRuntime(observations, cheapestTried.id) * (1 + this.settings.maxRuntimeIncrease);
+      (cheapestCompleted
+        ? meanRuntime(observations, cheapestCompleted.id) * (1 + this.settings.maxRuntimeIncrease)
+        : Number.POSITIVE_INFINITY);
     const currentRuntime = meanRuntime(observations, current.id);
     const currentMeetsSla =
       currentRuntime <= slaSeconds &&
       !observations.some((observation) => observation.candidateId === current.id && !observation.completed);
     const best = bestKnown(input, slaSeconds);
-    const bestKnownCost = best ? meanCost(observations, best.id) : meanCost(observations, cheapestTried.id);
+    // no configuration met the SLA: the cheapest that completed, else what the failed runs cost (at least
+    // what a completed run there would have cost)
+    const bestKnownCost = best
+      ? meanCost(observations, best.id)
+      : cheapestCompleted
+        ? meanCost(observations, cheapestCompleted.id)
+        : observations.reduce((sum, observation) => sum + observation.costUsd, 0) / observations.length;
     const tried = new Set(observations.map((observation) => observation.candidateId));
     const overheadS = input.overheadSeconds ?? 0;
     const assessments = candidates.map((candidate, i): CandidateAssessment => {
@@ -363,8 +382,14 @@ export class JobOptimizer {
     input: RecommendInput,
     mode: DecisionMode,
   ): { choice: CandidateAssessment | undefined; learning: boolean; exploring: boolean } {
-    const { preference, learningConfidence, learningStopGain, maxLearningCostMultiple, minExplorationGain } =
-      this.settings;
+    const {
+      preference,
+      learningConfidence,
+      learningStopGain,
+      maxLearningCostMultiple,
+      maxLearningFailureRisk,
+      minExplorationGain,
+    } = this.settings;
     const { bestKnownCostUsd } = assessment;
     // the service swaps markets only for a project's SLA (without one there is no margin to keep)
     const swaps = input.slaSeconds === undefined ? undefined : input.marketSwaps;
@@ -379,12 +404,14 @@ export class JobOptimizer {
       return { ...this.chooseByRules(assessment, allowed, 'optimizing'), learning: true };
     }
     // A learning run: the untried candidate of largest constrained expected improvement among those within
-    // the per-run risk budget (P(runtime ≤ SLA) ≥ learningConfidence) and the cost bound.
+    // the per-run risk budget (P(runtime ≤ SLA) ≥ learningConfidence, P(failure) ≤ maxLearningFailureRisk)
+    // and the cost bound.
     const learningRun = maximumBy(
       allowed.filter(
         (entry) =>
           !entry.tried &&
           entry.probabilityMeetsSla >= learningConfidence &&
+          entry.probabilityFails <= maxLearningFailureRisk &&
           entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
       ),
       (entry) => entry.expectedImprovementUsd,
@@ -623,7 +650,9 @@ function explain(
     : `the current ${current.candidate.nodes} × ${current.candidate.instanceType} failed or missed the SLA`;
   const limit = hasSla
     ? `P(runtime ≤ SLA ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}`
-    : `no SLA set: P(runtime ≤ ${minutes(slaSeconds)} min, the best seen + 10%) = ${chosen.probabilityMeetsSla.toFixed(2)}`;
+    : Number.isFinite(slaSeconds)
+      ? `no SLA set: P(runtime ≤ ${minutes(slaSeconds)} min, the best seen + 10%) = ${chosen.probabilityMeetsSla.toFixed(2)}`
+      : noRuntimeBoundYet;
   return (
     `${what}: predicted ${minutes(chosen.runtimeS.mid)} min (${minutes(chosen.runtimeS.low)}–${minutes(chosen.runtimeS.high)}) ` +
     `at $${dollars(chosen.costUsd.mid)} (${dollars(chosen.costUsd.low)}–${dollars(chosen.costUsd.high)}) ${now}; ` +

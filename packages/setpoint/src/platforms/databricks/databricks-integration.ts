@@ -143,6 +143,8 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     maxIncompleteAttempts: config.logMaxIncompleteAttempts,
     slaRevertFactor: config.slaRevertFactor,
     audit: deps.audit,
+    recommendations: deps.recommendations,
+    autoApplyDecision: (projectId) => autoApplyDecision(projectId),
     queueRevert: (intent) =>
       deps.queue.enqueue('databricks.revert', intent, {
         idempotencyKey: revertJobKey('databricks.revert', intent.configId),
@@ -169,12 +171,11 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     );
   }
 
-  /** Called when the pipeline finishes a recommendation: applies it when the project allows it. */
-  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
+  /** Whether auto-apply may change the project's job now (settings, pause, window, weekly cap). */
+  async function autoApplyDecision(projectId: string) {
     const project = await deps.projects.get(projectId);
-    if (!project.workspaceId || !project.jobId) return;
     const guard = await store.guard(projectId);
-    const decision = decideAutoApply({
+    return decideAutoApply({
       settings: project.settings,
       paused: guard.paused,
       pauseReason: guard.pauseReason,
@@ -182,6 +183,13 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
       maxChangesPerWeek: config.maxAutoChangesPerWeek,
       now: Date.now(),
     });
+  }
+
+  /** Called when the pipeline finishes a recommendation: applies it when the project allows it. */
+  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
+    const project = await deps.projects.get(projectId);
+    if (!project.workspaceId || !project.jobId) return;
+    const decision = await autoApplyDecision(projectId);
     if (!decision.apply) {
       deps.logger.info(
         { projectId, recommendationId, reason: decision.reason },

@@ -8,6 +8,7 @@ import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
 import { parkWhen } from '../../queue/park-refusals.js';
 import { isRefusal } from '../../service/jobs/job-refusal.js';
 import { decideAutoApply } from '../../service/recommendations/auto-apply-policy.js';
+import { leaveBadRunToLearning } from '../../service/recommendations/learning-run-miss.js';
 import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
 import { type RevertTarget, revertChange, revertJobKey } from '../../service/recommendations/revert-job.js';
 import { pauseAutoApplyForRevert } from '../../service/recommendations/revert-pause.js';
@@ -382,7 +383,10 @@ export function createEmrIntegration(deps: PlatformCore) {
     }
   }
 
-  /** A change Setpoint just made that failed the run or badly missed the SLA is undone (auto-apply pauses). */
+  /**
+   * A change Setpoint just made that failed the run or badly missed the SLA is undone (auto-apply pauses),
+   * unless it was an auto-applied learning run the next recommendation moves on from (`leaveBadRunToLearning`).
+   */
   async function revertWhenBad(projectId: string, report: EmrRunReport, status: string): Promise<void> {
     const workload = await store.workloadOfProject(projectId);
     if (!workload?.clusterId || workload.clusterId !== report.cluster.id) return;
@@ -399,11 +403,21 @@ export function createEmrIntegration(deps: PlatformCore) {
       status === 'FAILED'
         ? `step ${report.step.id} failed on the new configuration`
         : `step ${report.step.id} took ${minutes.toFixed(1)} min, over ${config.slaRevertFactor}× the ${sla} min SLA`;
+    const revert = { projectId, platform: 'emr', why };
+    const leftToLearning = await leaveBadRunToLearning(deps, {
+      ...revert,
+      change: latest,
+      autoApply: () => autoApplyDecision(projectId),
+    });
+    if (leftToLearning) {
+      deps.logger.info(
+        { projectId, stepId: report.step.id },
+        'a learning run failed or badly missed the SLA: the next recommendation moves on from it',
+      );
+      return;
+    }
     // reported first: auto-apply pauses before the revert is written (the service's rule, on every platform)
-    const reason = await pauseAutoApplyForRevert(
-      { store, audit: deps.audit },
-      { projectId, platform: 'emr', why },
-    );
+    const reason = await pauseAutoApplyForRevert({ store, audit: deps.audit }, revert);
     // The intent is a queued job, not a call inside this collection: the step is already marked collected,
     // so a resize that fails here would never be tried again. The job retries until the revert is recorded.
     await deps.queue.enqueue(

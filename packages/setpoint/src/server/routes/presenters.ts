@@ -82,7 +82,11 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
             probability_meets: sla.probabilityMeets,
             feasible: sla.feasible,
           }
-        : { kind: 'none', best_seen_minutes: sla.bestSeenSeconds / 60, limit_minutes: sla.limitSeconds / 60 },
+        : {
+            kind: 'none',
+            best_seen_minutes: sla.bestSeenSeconds === null ? null : sla.bestSeenSeconds / 60,
+            limit_minutes: sla.limitSeconds === null ? null : sla.limitSeconds / 60,
+          },
     sla_text: slaText(decision),
     probability_fails: decision.probabilityFails,
     basis_text: basisText(basis),

@@ -7,6 +7,7 @@ import {
   defaultOptimizerSettings,
   describeBasis,
   type Exploration,
+  noRuntimeBoundYet,
   overheadCostUsd,
   type Recommendation,
 } from '../../optimizer/recommend.js';
@@ -307,6 +308,7 @@ function overheadNote(chosen: CandidateAssessment, overheadSeconds: number): str
 export function slaText(decision: Pick<RecommendationDecision, 'sla' | 'trial'>): string {
   const { sla } = decision;
   if (sla.kind === 'none') {
+    if (sla.limitSeconds === null || sla.bestSeenSeconds === null) return noRuntimeBoundYet;
     const share = Math.round((sla.limitSeconds / sla.bestSeenSeconds - 1) * 100);
     return `no SLA set: runtime kept within ${share}% of the best seen (${minutes(sla.bestSeenSeconds)} min)`;
   }

@@ -46,3 +46,14 @@ export function isLearningRun(
 ): boolean {
   return learning ?? index < 1 + learningRunCount;
 }
+
+/**
+ * Whether a recommendation was a learning run after the first recommendation: the runs that may knowingly
+ * risk the SLA (the first recommendation is held to a higher confidence than any later change).
+ */
+export function risksSlaByDesign(recommendation: {
+  decision?: Pick<RecommendationDecision, 'learning'> | null | undefined;
+}): boolean {
+  const learning = recommendation.decision?.learning;
+  return learning?.active === true && learning.run > 1;
+}

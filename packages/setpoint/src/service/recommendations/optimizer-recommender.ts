@@ -518,11 +518,13 @@ export class OptimizerRecommender<Shape> implements Recommender {
         : `${model.describe(currentEntry.shape)} → ${model.describe(decided.entry.shape)}`,
       sla:
         settings.slaMinutes === null
-          ? {
-              kind: 'none',
-              limitSeconds: recommendation.slaSeconds,
-              bestSeenSeconds: recommendation.slaSeconds / (1 + maxRuntimeIncrease),
-            }
+          ? Number.isFinite(recommendation.slaSeconds)
+            ? {
+                kind: 'none',
+                limitSeconds: recommendation.slaSeconds,
+                bestSeenSeconds: recommendation.slaSeconds / (1 + maxRuntimeIncrease),
+              }
+            : { kind: 'none', limitSeconds: null, bestSeenSeconds: null }
           : {
               kind: 'project',
               seconds: settings.slaMinutes * 60,

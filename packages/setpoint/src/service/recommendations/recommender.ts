@@ -97,7 +97,8 @@ export interface RecommendationDecision {
   change: string;
   sla:
     | { kind: 'project'; seconds: number; probabilityMeets: number; feasible: boolean }
-    | { kind: 'none'; bestSeenSeconds: number; limitSeconds: number };
+    /** With no SLA, the runtime bound held instead; both null while no run has completed (no bound yet). */
+    | { kind: 'none'; bestSeenSeconds: number | null; limitSeconds: number | null };
   probabilityFails: number;
   basis: RecommendationBasisView;
   /** What each named candidate filter removed, and why. */

@@ -8,6 +8,9 @@ import type { Logger } from '../../../logging/logger.js';
 import { PermanentJobError } from '../../../queue/job-queue.js';
 import type { AuditService } from '../../../service/audit/audit-service.js';
 import type { Project, ProjectService } from '../../../service/projects/project-service.js';
+import type { AutoApplyDecision } from '../../../service/recommendations/auto-apply-policy.js';
+import { leaveBadRunToLearning } from '../../../service/recommendations/learning-run-miss.js';
+import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
 import type { RevertIntent } from '../../../service/recommendations/revert-job.js';
 import { pauseAutoApplyForRevert } from '../../../service/recommendations/revert-pause.js';
 import type { RunService, UploadedFile } from '../../../service/runs/run-service.js';
@@ -38,6 +41,10 @@ export interface CollectorDependencies {
   queueRevert: (intent: RevertIntent) => Promise<void>;
   /** A revert pauses auto-apply and is audited as such (`pauseAutoApplyForRevert`). */
   audit: Pick<AuditService, 'record'>;
+  /** The recommendation a change came from: a bad learning run is left to learning (`leaveBadRunToLearning`). */
+  recommendations: Pick<RecommendationService, 'get'>;
+  /** Whether auto-apply may write the project's next recommendation now. */
+  autoApplyDecision: (projectId: string) => Promise<AutoApplyDecision>;
   scratchDir: string;
   logger: Logger;
   /** How long to wait between the two listings that prove the log stopped growing. */
@@ -403,7 +410,10 @@ export function createCollector(deps: CollectorDependencies) {
     }
   }
 
-  /** Revert a configuration that just failed or badly missed the SLA; remember the last good one. */
+  /**
+   * Revert a configuration that just failed or badly missed the SLA, unless it was an auto-applied learning
+   * run the next recommendation moves on from (`leaveBadRunToLearning`); remember the last good one.
+   */
   async function guard(project: Project, run: Run, tasks: RunTask[]) {
     const changedOutside = await deps.applier.checkExternalChange(project.id);
     if (changedOutside.length > 0) {
@@ -424,13 +434,23 @@ export function createCollector(deps: CollectorDependencies) {
       const why = failed
         ? `run ${run.run_id} failed on the new configuration (${failure})`
         : `run ${run.run_id} took ${runtimeMinutes.toFixed(1)} min, over ${deps.slaRevertFactor}× the ${sla} min SLA`;
+      const report = { projectId: project.id, platform: 'databricks', why };
+      const leftToLearning = await leaveBadRunToLearning(deps, {
+        ...report,
+        change: latest,
+        autoApply: () => deps.autoApplyDecision(project.id),
+      });
+      if (leftToLearning) {
+        deps.logger.info(
+          { projectId: project.id, runId: run.run_id },
+          'a learning run failed or badly missed the SLA: the next recommendation moves on from it',
+        );
+        return;
+      }
       const guardState = await deps.store.guard(project.id);
       const previousGood = guardState.lastGoodConfigId ?? configs.at(-2)?.id;
       // reported first: auto-apply pauses before the revert is written (the service's rule, on every platform)
-      const reason = await pauseAutoApplyForRevert(
-        { store: deps.store, audit: deps.audit },
-        { projectId: project.id, platform: 'databricks', why },
-      );
+      const reason = await pauseAutoApplyForRevert({ store: deps.store, audit: deps.audit }, report);
       // The intent is a queued job, not a write inside this collection: the run is already stored, so a
       // retried collection returns early and a write that failed here would never be tried again.
       await deps.queueRevert({
