@@ -249,6 +249,11 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.probabilityMeetsSla).toBeGreaterThanOrEqual(0.9);
     expect(recommendation.explanation).toContain('no SLA set and no run completed yet');
     expect(recommendation.explanation).not.toMatch(/NaN|Infinity/);
+    // with an SLA the same history is priced too: every candidate's expected cost is a number
+    const withSla = { ...input, slaSeconds: job(byId('8xm4.xlarge')) * 2 };
+    expect(optimizer.recommend(withSla).candidateId).not.toBe('8xc4.xlarge');
+    for (const entry of optimizer.assess(withSla).assessments)
+      expect(Number.isFinite(entry.expectedCostUsd)).toBe(true);
   });
 
   it('says so when there is no SLA instead of naming one', () => {
