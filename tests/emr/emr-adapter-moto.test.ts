@@ -19,6 +19,7 @@ import { collectEmrStep, downloadEventLog } from 'setpoint/platforms/emr/collect
 import { checkEmrAccess } from 'setpoint/platforms/emr/connection/emr-access-check';
 import { emrRunCost } from 'setpoint/platforms/emr/cost/emr-run-coster';
 import { discoverEmr } from 'setpoint/platforms/emr/discovery/discover';
+import { cachedSupportedInstanceTypes } from 'setpoint/platforms/emr/recommender/supported-instance-types';
 import { shippedCatalog } from 'setpoint/pricing/catalog/shipped-catalog';
 import { createPriceCatalog } from 'setpoint/pricing/price-catalog';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -230,6 +231,13 @@ describeFull(
       expect(checks.filter((c) => c.permission.startsWith('s3:')).every((c) => c.status === 'held')).toBe(
         true,
       );
+    });
+
+    it('reads the instance types a release supports from moto’s ListSupportedInstanceTypes, every page', async () => {
+      const supported = await cachedSupportedInstanceTypes(async () => client)('acct', 'emr-7.2.0');
+      expect(supported?.has('m5.xlarge')).toBe(true);
+      // more than one page of EMR's 50
+      expect(supported?.size ?? 0).toBeGreaterThan(50);
     });
 
     it('assumes a role with an external id through STS before calling EMR', async () => {

@@ -132,6 +132,18 @@ describe('the EMR adapter against the emulator', () => {
     await s3Server?.close();
   });
 
+  it('reads the instance types a release supports in the region, every page of them', async () => {
+    const supported = await client.supportedInstanceTypes('emr-7.2.0');
+    expect(supported.has('m5.xlarge')).toBe(true);
+    expect(supported.has('Standard_DS3_v2')).toBe(false);
+    // more than one page (EMR pages by 50): every type is read
+    expect(supported.size).toBe(emulator.emr.supportedInstanceTypes().length);
+    await expect(client.supportedInstanceTypes('seven')).rejects.toMatchObject({
+      code: 'EMR_REQUEST_REJECTED',
+      message: expect.stringContaining('release label seven is not valid'),
+    });
+  });
+
   it('discovers clusters and steps and groups recurring workloads by tag, cluster name or step name', async () => {
     const since = start - hour;
     const byTag = await discoverEmr(client, { since, rule: { kind: 'tag', key: 'setpoint:project-id' } });

@@ -11,6 +11,7 @@ import {
   ListInstanceFleetsCommand,
   ListInstanceGroupsCommand,
   ListStepsCommand,
+  ListSupportedInstanceTypesCommand,
   ModifyInstanceFleetCommand,
   ModifyInstanceGroupsCommand,
   PutManagedScalingPolicyCommand,
@@ -386,6 +387,68 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
         }),
       ),
     ).rejects.toThrow(/UnitType Instances does not apply/);
+  });
+
+  it('lists the instance types a release supports, page by page; a region without one leaves it out and refuses it', async () => {
+    const listAll = async (client: EMRClient) => {
+      const types: string[] = [];
+      let marker: string | undefined;
+      let pages = 0;
+      do {
+        const output = await client.send(
+          new ListSupportedInstanceTypesCommand({
+            ReleaseLabel: 'emr-7.2.0',
+            ...(marker ? { Marker: marker } : {}),
+          }),
+        );
+        types.push(...(output.SupportedInstanceTypes ?? []).map((type) => type.Type ?? ''));
+        marker = output.Marker;
+        pages += 1;
+      } while (marker && pages < 20);
+      return { types, pages };
+    };
+    const everywhere = await listAll(emr);
+    expect(everywhere.pages).toBe(Math.ceil(everywhere.types.length / 50));
+    expect(new Set(everywhere.types).size).toBe(everywhere.types.length);
+    const first = await emr.send(new ListSupportedInstanceTypesCommand({ ReleaseLabel: 'emr-7.2.0' }));
+    expect(first.SupportedInstanceTypes?.find((type) => type.Type === 'm5.xlarge')).toMatchObject({
+      VCPU: 4,
+      MemoryGB: 16,
+      Architecture: 'x86_64',
+      EbsStorageOnly: true,
+    });
+    await expect(
+      emr.send(new ListSupportedInstanceTypesCommand({ ReleaseLabel: 'seven' })),
+    ).rejects.toMatchObject({
+      name: 'ValidationException',
+    });
+
+    const narrow = await startEmulator({
+      port: 0,
+      clockSpeed: 0,
+      startTimeMs: start,
+      preloadJobs: false,
+      emr: { unsupportedInstanceTypes: ['r5.xlarge'] },
+    });
+    const narrowEmr = new EMRClient({
+      endpoint: narrow.url,
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'AKIAEMULATOR', secretAccessKey: 'emulator-secret' },
+      maxAttempts: 1,
+    });
+    try {
+      const listed = await listAll(narrowEmr);
+      expect(listed.types).not.toContain('r5.xlarge');
+      expect(listed.types).toHaveLength(everywhere.types.length - 1);
+      // the transient cluster's task group asks for r5.xlarge
+      await expect(narrowEmr.send(new RunJobFlowCommand(transientCluster('narrow')))).rejects.toMatchObject({
+        name: 'ValidationException',
+        message: expect.stringContaining('r5.xlarge is not supported in us-east-1'),
+      });
+    } finally {
+      narrowEmr.destroy();
+      await narrow.close();
+    }
   });
 
   it('lists clusters newest first, page by page', async () => {

@@ -2,7 +2,7 @@ import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/rand
 import { gzipSync, strToU8 } from 'fflate';
 import type { Availability, EbsVolumeType, SimClusterSpec } from '../physics/cluster-spec.js';
 import { renderEventLog, yarnShutdownMs } from '../physics/event-log-writer.js';
-import { findNodeType, type NodeType } from '../physics/node-types.js';
+import { findNodeType, type NodeType, nodeTypes } from '../physics/node-types.js';
 import { simulateCluster } from '../physics/simulate-cluster.js';
 import type { WorkloadRegistry } from '../workloads/workload-registry.js';
 import {
@@ -68,6 +68,11 @@ export interface EmrEngineDeps {
   accountId: string;
   /** Where S3 log locations (LogUri, `spark.eventLog.dir`) are written; absent: nothing is written. */
   s3: EmrLogSink | undefined;
+  /**
+   * Instance types the emulated region does not offer: left out of `ListSupportedInstanceTypes` and
+   * refused by `RunJobFlow`, as a region or release without them would.
+   */
+  unsupportedInstanceTypes?: readonly string[];
 }
 
 function expandVolumes(ebs: EbsConfiguration | undefined): EbsVolume[] {
@@ -336,8 +341,24 @@ export class EmrEngine {
       throw emrError('ValidationException', 'A cluster has at most one CORE instance group or fleet.');
   }
 
+  /** The instance types this region supports for EMR releases (the emulator's AWS node types it offers). */
+  supportedInstanceTypes(): NodeType[] {
+    const unsupported = new Set(this.deps.unsupportedInstanceTypes ?? []);
+    return nodeTypes.filter((type) => type.cloud === 'AWS' && !unsupported.has(type.nodeTypeId));
+  }
+
+  /** A type a new instance group or fleet may launch: known to the emulator and offered in the region. */
+  #requireLaunchable(instanceType: string): void {
+    requireNodeType(instanceType);
+    if (this.deps.unsupportedInstanceTypes?.includes(instanceType))
+      throw emrError(
+        'ValidationException',
+        `The instance type ${instanceType} is not supported in ${this.deps.region}.`,
+      );
+  }
+
   #newGroup(config: InstanceGroupConfig, now: number): InstanceGroupState {
-    requireNodeType(config.InstanceType);
+    this.#requireLaunchable(config.InstanceType);
     if (config.InstanceRole === 'MASTER' && config.InstanceCount !== 1 && config.InstanceCount !== 3)
       throw emrError('ValidationException', 'The MASTER instance group has 1 or 3 instances.');
     const volumes = expandVolumes(config.EbsConfiguration);
@@ -359,7 +380,7 @@ export class EmrEngine {
 
   #newFleet(config: InstanceFleetConfig, now: number): InstanceFleetState {
     const types: FleetInstanceType[] = config.InstanceTypeConfigs.map((type) => {
-      requireNodeType(type.InstanceType);
+      this.#requireLaunchable(type.InstanceType);
       const volumes = expandVolumes(type.EbsConfiguration);
       return {
         instanceType: type.InstanceType,

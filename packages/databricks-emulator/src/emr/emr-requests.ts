@@ -182,4 +182,5 @@ export const putManagedScalingPolicySchema = z.object({
   ManagedScalingPolicy: z.object({ ComputeLimits: computeLimitsSchema }),
 });
 export const clusterIdSchema = z.object({ ClusterId: z.string() });
+export const listSupportedInstanceTypesSchema = z.object({ ReleaseLabel: z.string().min(1), Marker: marker });
 export const terminateJobFlowsSchema = z.object({ JobFlowIds: z.array(z.string()).min(1) });

@@ -11,6 +11,7 @@ import {
   listClustersSchema,
   listInstancesSchema,
   listStepsSchema,
+  listSupportedInstanceTypesSchema,
   modifyInstanceFleetSchema,
   modifyInstanceGroupsSchema,
   putManagedScalingPolicySchema,
@@ -24,6 +25,7 @@ import {
   instanceGroupView,
   instanceView,
   stepView,
+  supportedInstanceTypeView,
 } from './emr-views.js';
 
 export interface EmrFaceOptions {
@@ -144,6 +146,13 @@ export function registerEmrRoutes(app: FastifyInstance, engine: EmrEngine, optio
         Clusters: items.map((cluster) => clusterSummaryView(cluster, now)),
         ...(Marker ? { Marker } : {}),
       };
+    },
+    ListSupportedInstanceTypes: (body) => {
+      const input = parse(listSupportedInstanceTypesSchema, body);
+      if (!/^emr-\d+\.\d+\.\d+$/.test(input.ReleaseLabel))
+        throw emrError('ValidationException', `The release label ${input.ReleaseLabel} is not valid.`);
+      const { items, Marker } = page(engine.supportedInstanceTypes(), input.Marker);
+      return { SupportedInstanceTypes: items.map(supportedInstanceTypeView), ...(Marker ? { Marker } : {}) };
     },
     ListSteps: (body) => {
       const input = parse(listStepsSchema, body);

@@ -1,4 +1,4 @@
-import { findNodeType } from '../physics/node-types.js';
+import { findNodeType, type NodeType } from '../physics/node-types.js';
 import {
   type ClusterState,
   clusterStateAt,
@@ -260,5 +260,23 @@ export function stepView(step: StepState, nowMs: number) {
         nowMs,
       ),
     },
+  };
+}
+
+/** An instance type as `ListSupportedInstanceTypes` describes it. */
+export function supportedInstanceTypeView(type: NodeType) {
+  const localDisk = type.localDisk !== 'none';
+  return {
+    Type: type.nodeTypeId,
+    MemoryGB: type.memoryMb / 1024,
+    StorageGB: localDisk ? Math.round(type.localDiskGbPerCore * type.cores) : 0,
+    VCPU: type.cores,
+    Is64BitsOnly: true,
+    InstanceFamilyId: type.family,
+    EbsOptimizedAvailable: true,
+    EbsOptimizedByDefault: true,
+    NumberOfDisks: localDisk ? 1 : 0,
+    EbsStorageOnly: !localDisk,
+    Architecture: type.isGraviton ? 'arm64' : 'x86_64',
   };
 }

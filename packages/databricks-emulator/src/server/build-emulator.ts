@@ -68,7 +68,13 @@ export interface EmulatorOptions {
   /** SQL warehouses, execution time, chunk size and grants of the Statement Execution API. */
   statements?: StatementOptions;
   /** The EMR face (`POST /` with `X-Amz-Target: ElasticMapReduce.*`): its account, region and denied actions. */
-  emr?: { region?: string; accountId?: string; deniedActions?: readonly string[] };
+  emr?: {
+    region?: string;
+    accountId?: string;
+    deniedActions?: readonly string[];
+    /** Instance types the region does not offer (`ListSupportedInstanceTypes` leaves them out). */
+    unsupportedInstanceTypes?: readonly string[];
+  };
 }
 
 export interface Emulator {
@@ -231,6 +237,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     region: emrRegion,
     accountId: options.emr?.accountId ?? '123456789012',
     s3: s3Logs,
+    unsupportedInstanceTypes: options.emr?.unsupportedInstanceTypes ?? [],
   });
   registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [], faults });
   if (memoryS3) registerMemoryS3Routes(app, memoryS3);

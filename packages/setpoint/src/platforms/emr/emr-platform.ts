@@ -2,6 +2,7 @@ import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platfor
 import { EmrRunCoster } from './cost/emr-run-coster.js';
 import { createEmrIntegration, emrJobKinds } from './emr-integration.js';
 import { EmrRecommender } from './recommender/emr-recommender.js';
+import { cachedSupportedInstanceTypes } from './recommender/supported-instance-types.js';
 import { emrRoutes } from './routes/emr-routes.js';
 import { emrRunReports } from './runs/emr-run-report-reader.js';
 import { migration0050 } from './store/0050-emr-platform.js';
@@ -30,7 +31,13 @@ export function emrPlatform(): PlatformPlugin {
         handlers: integration.handlers,
         routes: emrRoutes({ integration, projects: core.projects }),
         coster: new EmrRunCoster(core.catalog),
-        recommender: new EmrRecommender({ catalog: core.catalog, nodeTypes: core.nodeTypes }),
+        recommender: new EmrRecommender({
+          catalog: core.catalog,
+          nodeTypes: core.nodeTypes,
+          supportedInstanceTypes: cachedSupportedInstanceTypes(
+            async (accountId) => (await integration.connect(accountId)).client,
+          ),
+        }),
         applyRequested: (event) => integration.applyRequested(event),
         recommendationReady: (projectId, recommendationId) =>
           integration.onRecommendationReady(projectId, recommendationId),

@@ -7,6 +7,7 @@ import {
   ListInstanceGroupsCommand,
   ListInstancesCommand,
   ListStepsCommand,
+  ListSupportedInstanceTypesCommand,
   ModifyInstanceFleetCommand,
   ModifyInstanceGroupsCommand,
   PutManagedScalingPolicyCommand,
@@ -37,6 +38,7 @@ import {
   instanceSchema,
   type StepSummary,
   stepSummarySchema,
+  supportedInstanceTypeSchema,
 } from './schema.js';
 
 /** A page's items cap: a runaway `Marker` loop stops here rather than spinning forever. */
@@ -156,6 +158,22 @@ export class EmrClient {
       for (const instance of output.Instances ?? [])
         instances.push(validated(instanceSchema, instance, 'ListInstances'));
     return instances;
+  }
+
+  /** The instance types an EMR release supports in the client's region (`ListSupportedInstanceTypes`). */
+  async supportedInstanceTypes(releaseLabel: string): Promise<Set<string>> {
+    const types = new Set<string>();
+    for await (const output of this.#pages('ListSupportedInstanceTypes', (marker) =>
+      this.sdk.send(
+        new ListSupportedInstanceTypesCommand({
+          ReleaseLabel: releaseLabel,
+          ...(marker ? { Marker: marker } : {}),
+        }),
+      ),
+    ))
+      for (const type of output.SupportedInstanceTypes ?? [])
+        types.add(validated(supportedInstanceTypeSchema, type, 'ListSupportedInstanceTypes').Type);
+    return types;
   }
 
   async modifyInstanceGroupCount(clusterId: string, instanceGroupId: string, count: number): Promise<void> {

@@ -72,6 +72,14 @@ export const clusterSchema = clusterSummarySchema.extend({
 });
 export type Cluster = z.infer<typeof clusterSchema>;
 
+/** One instance type an EMR release supports in a region (`ListSupportedInstanceTypes`). */
+export const supportedInstanceTypeSchema = z.object({
+  Type: z.string().min(1),
+  VCPU: z.number().optional(),
+  MemoryGB: z.number().optional(),
+  Architecture: z.string().optional(),
+});
+
 export const stepSummarySchema = z.object({
   Id: z.string(),
   Name: z.string(),

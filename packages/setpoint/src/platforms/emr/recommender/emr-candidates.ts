@@ -2,6 +2,7 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import type { CostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
+import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
 import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
 
@@ -36,6 +37,31 @@ function allowedWorkerTypes(
   );
 }
 
+/** The instance types the account's region supports for the cluster's EMR release. */
+export interface SupportedInstanceTypes {
+  releaseLabel: string;
+  types: ReadonlySet<string>;
+}
+
+/**
+ * A worker type the account's region does not support for the cluster's EMR release is left out: the
+ * next RunJobFlow would be refused. The running cluster's own type is kept: it runs.
+ */
+export function supportedInstanceTypeFilter(
+  supported: SupportedInstanceTypes,
+  region: string,
+  current: EmrChoice,
+): CandidateFilter<{ choice: EmrChoice; allowed: boolean }> {
+  return {
+    name: 'release-instance-types',
+    reject({ choice, allowed }) {
+      if (!allowed || choice.workerType === current.workerType || supported.types.has(choice.workerType))
+        return null;
+      return `${choice.core + choice.task} × ${choice.workerType}: ${supported.releaseLabel} in ${region} does not support ${choice.workerType} (ListSupportedInstanceTypes)`;
+    },
+  };
+}
+
 /**
  * The EMR candidates of a project: worker type × executor nodes (core + task) × task market. A transient
  * cluster may change type and size (core keeps at most its current count, the rest are task instances); a
@@ -44,7 +70,14 @@ function allowedWorkerTypes(
 export function buildEmrCandidateSpace(
   nodeTypes: readonly InstanceTypeEntry[],
   costModel: CostModel,
-  context: { region: string; settings: ProjectSettings; current: EmrChoice; observed: readonly EmrChoice[] },
+  context: {
+    region: string;
+    settings: ProjectSettings;
+    current: EmrChoice;
+    observed: readonly EmrChoice[];
+    /** What the region supports for the cluster's release; absent or null: it could not say. */
+    supported?: SupportedInstanceTypes | null;
+  },
 ): CandidateSpace<EmrChoice> {
   const { settings, current } = context;
   const reference = context.observed[0] ?? current;
@@ -80,9 +113,14 @@ export function buildEmrCandidateSpace(
   for (const choice of [current, ...context.observed])
     if (!allowedIds.has(emrChoiceId(choice))) choices.push({ choice, allowed: false });
 
+  const filters = new FilterTally(
+    context.supported ? [supportedInstanceTypeFilter(context.supported, context.region, current)] : [],
+  );
   const byId = new Map<string, ShapeEntry<EmrChoice>>();
   const entries: ShapeEntry<EmrChoice>[] = [];
-  for (const { choice, allowed } of choices) {
+  for (const candidate of choices) {
+    const { choice, allowed } = candidate;
+    if (!filters.keeps(candidate)) continue;
     const id = emrChoiceId(choice);
     const type = nodeTypes.find((entry) => entry.cloud === 'aws' && entry.instanceType === choice.workerType);
     if (byId.has(id) || !type) continue;
@@ -115,5 +153,5 @@ export function buildEmrCandidateSpace(
       entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
     ),
   ];
-  return { entries, byId, allowedFamilies, filtered: [] };
+  return { entries, byId, allowedFamilies, filtered: filters.outcomes };
 }

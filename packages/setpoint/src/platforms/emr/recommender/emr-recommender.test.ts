@@ -230,6 +230,53 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
     expect(output.prediction.costUsd.low).toBeLessThanOrEqual(output.prediction.costUsd.high);
   });
 
+  it('leaves out worker types the region does not support for the cluster’s release, keeps its own, and says so', async () => {
+    const asked: string[][] = [];
+    const offered = nodeTypes
+      .filter((entry) => entry.cloud === 'aws' && !/^r5\./.test(entry.instanceType))
+      .map((entry) => entry.instanceType)
+      .filter((type) => type !== 'm5.2xlarge');
+    const limited = new EmrRecommender({
+      catalog,
+      nodeTypes,
+      supportedInstanceTypes: async (accountId, releaseLabel) => {
+        asked.push([accountId, releaseLabel]);
+        return new Set(offered);
+      },
+    });
+    const runs = [run(1, { type: 'm5.2xlarge', core: 2, task: 2 })];
+    const output = await limited.recommend(input(runs));
+    expect(asked).toEqual([['acct', 'emr-7.2.0']]);
+    const dropped = output.decision?.filtered.find((outcome) => outcome.filter === 'release-instance-types');
+    expect(dropped?.dropped).toBeGreaterThan(0);
+    expect(dropped?.example).toMatch(
+      /: emr-7\.2\.0 in us-east-1 does not support r5\.\w+ \(ListSupportedInstanceTypes\)$/,
+    );
+    expect(output.explanation).toContain('release-instance-types removed');
+    expect(specOfConfiguration(output.configuration, false).type).not.toMatch(/^r5\./);
+    // the running cluster's own type is kept although the list leaves it out
+    const space = buildEmrCandidateSpace(nodeTypes, costModel, {
+      region: 'us-east-1',
+      settings: defaultProjectSettings(),
+      current: choiceOfShape(
+        groupsShape({ type: 'm5.2xlarge', core: 2, task: 2 }),
+        { transient: true, rootVolumeGb: null },
+        nodeTypes,
+      ),
+      observed: [],
+      supported: { releaseLabel: 'emr-7.2.0', types: new Set(offered) },
+    });
+    expect(space.entries.some((entry) => entry.allowed && entry.shape.workerType === 'm5.2xlarge')).toBe(
+      true,
+    );
+    expect(space.entries.some((entry) => entry.shape.workerType.startsWith('r5.'))).toBe(false);
+    // without the reader nothing is left out for the release
+    const open = await recommender.recommend(input(runs));
+    expect(open.decision?.filtered.some((outcome) => outcome.filter === 'release-instance-types')).toBe(
+      false,
+    );
+  });
+
   it('closes the loop on a transient cluster: cheaper than where it started, spot only on task instances', () => {
     const start: GroupsSpec = { type: 'm5.4xlarge', core: 4, task: 4 };
     const { outputs } = closedLoop(start, { spotPolicy: 'spot-allowed' });

@@ -7,15 +7,23 @@ import {
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
 } from '../../../service/recommendations/optimizer-recommender.js';
+import type {
+  RecommendationInput,
+  RecommendationOutput,
+  RecommenderRun,
+} from '../../../service/recommendations/recommender.js';
 import { emrRunReportSchema } from '../runs/emr-run-report.js';
-import { buildEmrCandidateSpace } from './emr-candidates.js';
+import { buildEmrCandidateSpace, type SupportedInstanceTypes } from './emr-candidates.js';
 import { choiceOfShape, type EmrChoice, emrChoiceId } from './emr-choice.js';
 import { emrConfigurationOf } from './emr-configuration.js';
+import type { SupportedInstanceTypeReader } from './supported-instance-types.js';
 
 /** EMR clusters as the recommender sees them: each run's report parsed once into a choice. */
 export function emrClusterModel(deps: {
   nodeTypes: readonly InstanceTypeEntry[];
   costModel: CostModel;
+  /** What the region supports for the based-on run's release, read before recommending; null: cannot say. */
+  supportedOf?: (run: RecommenderRun) => SupportedInstanceTypes | null;
 }): ClusterModel<EmrChoice> {
   return {
     shapeOfRun(run) {
@@ -39,6 +47,7 @@ export function emrClusterModel(deps: {
         settings,
         current,
         observed,
+        supported: deps.supportedOf?.(basedOn) ?? null,
       });
     },
     onDemandTwin: (choice) =>
@@ -61,17 +70,48 @@ export interface EmrRecommenderOptions extends OptimizerRecommenderOptions {
   catalog: PriceCatalog;
   nodeTypes: readonly InstanceTypeEntry[];
   costModel?: CostModel;
+  /** Where the region's instance types per release are read; without it, every priced type may be recommended. */
+  supportedInstanceTypes?: SupportedInstanceTypeReader;
 }
 
-/** The service's recommender on EMR clusters: the core recommender (SLA, preferences, phases, explanations) over EMR's shapes. */
+/**
+ * The service's recommender on EMR clusters: the core recommender (SLA, preferences, phases, explanations)
+ * over EMR's shapes. Before recommending it reads which instance types the account's region supports for
+ * the based-on run's EMR release.
+ */
 export class EmrRecommender extends OptimizerRecommender<EmrChoice> {
+  readonly #supportedInstanceTypes: SupportedInstanceTypeReader | undefined;
+  /** What the regions support for the recommendations in progress, by based-on run. */
+  readonly #supportedByRun: Map<string, SupportedInstanceTypes>;
+
   constructor(options: EmrRecommenderOptions) {
+    const supportedByRun = new Map<string, SupportedInstanceTypes>();
     super(
       emrClusterModel({
         nodeTypes: options.nodeTypes,
         costModel: options.costModel ?? createCostModel(options.catalog),
+        supportedOf: (run) => supportedByRun.get(run.id) ?? null,
       }),
       options,
     );
+    this.#supportedInstanceTypes = options.supportedInstanceTypes;
+    this.#supportedByRun = supportedByRun;
+  }
+
+  override async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
+    const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
+    const accountId = input.project.workspace?.id;
+    const report = emrRunReportSchema.safeParse(basedOn?.clusterConfig);
+    const releaseLabel = report.success ? report.data.cluster.releaseLabel : null;
+    if (!basedOn || !accountId || !releaseLabel || !this.#supportedInstanceTypes)
+      return super.recommend(input);
+    const types = await this.#supportedInstanceTypes(accountId, releaseLabel);
+    if (!types) return super.recommend(input);
+    this.#supportedByRun.set(basedOn.id, { releaseLabel, types });
+    try {
+      return await super.recommend(input);
+    } finally {
+      this.#supportedByRun.delete(basedOn.id);
+    }
   }
 }
