@@ -20,8 +20,8 @@ export interface AppliedLearningChange {
  * reverts nor pauses. That recommendation is made from this very run, and the optimizer never keeps a
  * configuration that failed or missed the SLA, so the job moves on within one run, and the misses count
  * against the project's learning budget. Otherwise (a person applied it, auto-apply is off, paused, outside
- * its window or at its weekly cap) the guard reverts and pauses as always. Audited either way; returns
- * whether the bad run was left to learning.
+ * its window or at its weekly cap) the guard reverts and pauses as always, and the pause is audited there.
+ * A bad run left to learning is audited here (`learning_run_missed`); returns whether it was.
  */
 export async function leaveBadRunToLearning(
   deps: {
