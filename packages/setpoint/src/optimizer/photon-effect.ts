@@ -4,7 +4,7 @@ import type { Candidate } from './types.js';
 /**
  * Variance of one job's Photon effect on ln(runtime), shared by every Photon family: what a Photon run on
  * one node family says of Photon carries to the Photon candidates of the others (each Photon family also
- * keeps its own family effect). Its spread is the Photon trial prior's (10th–90th percentile speed-up
+ * keeps its own family effect). Its spread is the generic Photon trial prior's (10th–90th percentile speed-up
  * 1.0–2.5×, so a standard deviation of ln(2.5) ÷ 2.56); its mean is 0, as the fleet's family effects say
  * nothing of Photon yet.
  */

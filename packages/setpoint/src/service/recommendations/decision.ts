@@ -18,7 +18,7 @@ import {
   type Range,
 } from '../../optimizer/types.js';
 import { describeFiltered } from './candidate-filters.js';
-import { chooseEngineTrial, type EngineTrials } from './engine-trial.js';
+import { chooseEngineTrial, type EngineTrialChoice, type EngineTrials } from './engine-trial.js';
 import type { CandidateSpace, ClusterModel, ShapeEntry } from './optimizer-recommender.js';
 import type { RecommendationDecision, RecommenderRun } from './recommender.js';
 import { runtimeSecondsOf } from './run-evidence.js';
@@ -104,12 +104,62 @@ export interface DecisionContext<Shape> {
  * 3. a configuration that already ran predicts what it cost: its observed median, blended with the
  *    model's until it ran `runsToTrustObserved` times.
  * When the SLA is infeasible on the job's engine and the space kept trials of another engine aside,
- * one of them may be tried instead (`engineTrialOf`).
+ * one of them may be tried instead (`engineTrialOf`); when it is feasible and this is a learning run,
+ * one may be tried for what it is expected to save (`savingsTrialOf`).
  */
 export function decide<Shape>(context: DecisionContext<Shape>): Decided<Shape> {
   const decided = decideOnEngine(context);
-  if (decided.feasible || !context.space.trials || context.settings.slaMinutes === null) return decided;
-  return engineTrialOf(context, context.space.trials, decided) ?? decided;
+  const { trials } = context.space;
+  if (!trials) return decided;
+  if (decided.feasible) return savingsTrialOf(context, trials, decided) ?? decided;
+  // infeasible: there is an SLA
+  return engineTrialOf(context, trials, decided) ?? decided;
+}
+
+/** The trials whose cluster is allowed and whose baseline (the same cluster on the job's engine) is too. */
+function allowedTrials<Shape>(
+  context: DecisionContext<Shape>,
+  trials: EngineTrials<Shape>,
+): EngineTrials<Shape> {
+  return {
+    ...trials,
+    entries: trials.entries.filter((trial) => {
+      const baseline = context.space.byId.get(trial.baselineId);
+      return trial.entry.allowed && baseline !== undefined && context.allowed(baseline.candidate);
+    }),
+  };
+}
+
+/**
+ * The engine trial `chooseEngineTrial` picks among the allowed trials, predicted from this decision's
+ * assessment, with the based-on run's driver time not sped up and the job's billed overhead priced in.
+ */
+function trialOf<Shape>(
+  context: DecisionContext<Shape>,
+  trials: EngineTrials<Shape>,
+  terms: Pick<
+    Parameters<typeof chooseEngineTrial<Shape>>[0],
+    'slaS' | 'budgetUsd' | 'minProbability' | 'maxCostShareOfBaseline'
+  >,
+): EngineTrialChoice<Shape> | null {
+  return chooseEngineTrial({
+    ...terms,
+    trials: allowedTrials(context, trials),
+    assessment: context.assessment,
+    fixedS: context.basedOn.profile.analysis.driverTimeMs / 1000,
+    overheadS: context.overheadSeconds ?? 0,
+  });
+}
+
+/** The budget an engine trial may spend: a multiple of the cheapest configuration the job has run (else of now). */
+function trialBudgetUsd<Shape>(context: DecisionContext<Shape>): number {
+  const cheapest = cheapestObserved(context.observations, context.currentId);
+  return (
+    maxTrialCostMultiple *
+    (cheapest?.costUsd ??
+      context.assessment.assessments.find((a) => a.candidate.id === context.currentId)?.expectedCostUsd ??
+      0)
+  );
 }
 
 /**
@@ -117,31 +167,13 @@ export function decide<Shape>(context: DecisionContext<Shape>): Decided<Shape> {
  * an even chance to meet the SLA within the learning budget, else null (the infeasible decision stands).
  */
 function engineTrialOf<Shape>(
-  context: Parameters<typeof decideOnEngine<Shape>>[0],
+  context: DecisionContext<Shape>,
   trials: EngineTrials<Shape>,
   infeasible: Decided<Shape>,
 ): Decided<Shape> | null {
-  const slaS = (context.settings.slaMinutes as number) * 60;
-  const cheapest = cheapestObserved(context.observations, context.currentId);
-  const budget =
-    maxTrialCostMultiple *
-    (cheapest?.costUsd ??
-      context.assessment.assessments.find((a) => a.candidate.id === context.currentId)?.expectedCostUsd ??
-      0);
-  const trial = chooseEngineTrial({
-    trials: {
-      ...trials,
-      // the trial is the allowed baseline's cluster on the other engine (same node type and count)
-      entries: trials.entries.filter((trial) => {
-        const baseline = context.space.byId.get(trial.baselineId);
-        return trial.entry.allowed && baseline !== undefined && context.allowed(baseline.candidate);
-      }),
-    },
-    assessment: context.assessment,
-    slaS,
-    fixedS: context.basedOn.profile.analysis.driverTimeMs / 1000,
-    overheadS: context.overheadSeconds ?? 0,
-    budgetUsd: budget,
+  const trial = trialOf(context, trials, {
+    slaS: (context.settings.slaMinutes as number) * 60,
+    budgetUsd: trialBudgetUsd(context),
     minProbability: slaFeasibleConfidence,
   });
   if (!trial) return null;
@@ -149,12 +181,8 @@ function engineTrialOf<Shape>(
   const baselineEntry = context.space.byId.get(trial.baseline.candidate.id) as ShapeEntry<Shape>;
   const { speedup } = trials;
   return {
-    entry: trial.entry,
-    assessment: trial.assessment,
-    runtimeS: trial.runtimeS,
-    costUsd: trial.costUsd,
+    ...trialDecided(trial, trials, 'sla'),
     feasible: false,
-    trial: { engine: trials.engine, speedup: { low: speedup.low, mid: speedup.mid, high: speedup.high } },
     notes: [
       ...infeasible.notes.filter((note) => note.startsWith('SLA infeasible')),
       `SLA infeasible without ${trials.engine}; trying ${trials.engine} to learn its speed-up: ` +
@@ -164,6 +192,77 @@ function engineTrialOf<Shape>(
       `this is one learning run: once it is measured, ${trials.engine} stays only where the model, ` +
         `knowing its measured speed-up, predicts it meets the SLA or pays for itself`,
     ],
+  };
+}
+
+/**
+ * A savings trial is made only where the engine is expected to cost at least this share less than the
+ * same cluster on the job's engine: one run on an engine the job never ran is a bet, and a marginal gain
+ * does not pay for it.
+ */
+const minSavingsTrialGain = 0.1;
+/** A savings trial holds P(runtime ≤ SLA) to the learning run it replaces, up to this. */
+const savingsTrialMaxSlaConfidence = 0.9;
+
+/**
+ * During learning, with the SLA within reach on the job's engine and a speed-up prior read from the
+ * job's own run (a generic prior says nothing of this job): the cheapest trial of the other engine that,
+ * under that prior, is expected to cost at least `minSavingsTrialGain` less than the same cluster on the
+ * job's engine and no more than the learning run it replaces, at no less P(runtime ≤ SLA) (up to
+ * `savingsTrialMaxSlaConfidence`); else null.
+ */
+function savingsTrialOf<Shape>(
+  context: DecisionContext<Shape>,
+  trials: EngineTrials<Shape>,
+  decided: Decided<Shape>,
+): Decided<Shape> | null {
+  if (context.recommendation.phase !== 'LEARNING' || !trials.speedup.ofJob) return null;
+  const instead = decided.assessment;
+  const trial = trialOf(context, trials, {
+    slaS:
+      context.settings.slaMinutes === null
+        ? context.recommendation.slaSeconds
+        : context.settings.slaMinutes * 60,
+    budgetUsd: Math.min(trialBudgetUsd(context), instead.expectedCostUsd),
+    minProbability: Math.min(instead.probabilityMeetsSla, savingsTrialMaxSlaConfidence),
+    maxCostShareOfBaseline: 1 - minSavingsTrialGain,
+  });
+  if (!trial) return null;
+  const describe = (entry: ShapeEntry<Shape>) => context.model.describe(entry.shape);
+  const baselineEntry = context.space.byId.get(trial.baseline.candidate.id) as ShapeEntry<Shape>;
+  const { speedup } = trials;
+  return {
+    ...trialDecided(trial, trials, 'savings'),
+    feasible: true,
+    notes: [
+      `trying ${trials.engine} for what it may save: with ${speedup.source}, ${describe(trial.entry)} is ` +
+        `expected to cost $${smallDollars(trial.assessment.expectedCostUsd)} per run (${trials.engine}'s DBU rate ` +
+        `included) against $${smallDollars(trial.baseline.expectedCostUsd)} for ${describe(baselineEntry)}, ` +
+        `P(runtime ≤ SLA) = ${trial.assessment.probabilityMeetsSla.toFixed(2)}; it takes the place of a ` +
+        `learning run on ${describe(decided.entry)} ($${smallDollars(instead.expectedCostUsd)})`,
+      `this is one learning run: once it is measured, ${trials.engine} stays only where the model, ` +
+        `knowing its measured speed-up, predicts it costs less`,
+    ],
+  };
+}
+
+/** What a chosen engine trial decides, whatever it is made for. */
+function trialDecided<Shape>(
+  trial: EngineTrialChoice<Shape>,
+  trials: EngineTrials<Shape>,
+  reason: 'sla' | 'savings',
+): Omit<Decided<Shape>, 'feasible' | 'notes'> {
+  const { speedup } = trials;
+  return {
+    entry: trial.entry,
+    assessment: trial.assessment,
+    runtimeS: trial.runtimeS,
+    costUsd: trial.costUsd,
+    trial: {
+      engine: trials.engine,
+      reason,
+      speedup: { low: speedup.low, mid: speedup.mid, high: speedup.high },
+    },
   };
 }
 
@@ -313,8 +412,11 @@ export function slaText(decision: Pick<RecommendationDecision, 'sla' | 'trial'>)
     return `no SLA set: runtime kept within ${share}% of the best seen (${minutes(sla.bestSeenSeconds)} min)`;
   }
   const probability = `P(runtime ≤ SLA ${minutes(sla.seconds)} min) = ${sla.probabilityMeets.toFixed(2)}`;
-  if (decision.trial)
-    return `SLA infeasible without ${decision.trial.engine}: ${probability} on a ${decision.trial.engine} trial (speed-up prior ${decision.trial.speedup.mid}×, ${decision.trial.speedup.low}–${decision.trial.speedup.high}×)`;
+  const { trial } = decision;
+  if (trial) {
+    const onTrial = `${probability} on a ${trial.engine} trial (speed-up prior ${trial.speedup.mid}×, ${trial.speedup.low}–${trial.speedup.high}×)`;
+    return trial.reason === 'savings' ? onTrial : `SLA infeasible without ${trial.engine}: ${onTrial}`;
+  }
   return sla.feasible ? probability : `SLA infeasible: ${probability}`;
 }
 

@@ -3,7 +3,7 @@ import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.
 import type { Candidate } from '../../optimizer/types.js';
 import { chooseEngineTrial, type EngineTrials, type SpeedupPrior, trialRuntimes } from './engine-trial.js';
 
-const prior: SpeedupPrior = { low: 1, mid: 1.5, high: 2.5, source: 'a test prior' };
+const prior: SpeedupPrior = { low: 1, mid: 1.5, high: 2.5, source: 'a test prior', ofJob: false };
 
 function candidate(id: string, usdPerNodeHour: number): Candidate {
   return {
@@ -16,14 +16,17 @@ function candidate(id: string, usdPerNodeHour: number): Candidate {
   };
 }
 
-/** An assessment whose runtime quantiles are a fixed runtime per candidate ± 10% (uniform in p). */
+/**
+ * An assessment whose runtime quantiles are a fixed runtime per candidate ± 10% (uniform in p), each
+ * candidate 4 nodes at $1 a node-hour.
+ */
 function assessmentOf(runtimes: Record<string, number>): Assessment {
   const ids = Object.keys(runtimes);
   const assessments = ids.map(
     (id, index): CandidateAssessment => ({
       candidate: candidate(id, 1),
       index,
-      expectedCostUsd: 0,
+      expectedCostUsd: ((runtimes[id] as number) * 4) / 3600,
       expectedRuntimeS: runtimes[id] as number,
       probabilityMeetsSla: 0,
       probabilityFails: 0,
@@ -96,5 +99,34 @@ describe('engine trials', () => {
     expect(
       chooseEngineTrial({ trials, assessment, slaS: 45, fixedS: 10, budgetUsd: 10, minProbability: 0.5 }),
     ).toBeNull();
+  });
+
+  it("when asked, tries only where the engine is expected to cost a share less than the same cluster on the job's", () => {
+    const assessment = assessmentOf({ small: 100, large: 100 });
+    // the prior's median 1.5× on all of the run: at 1.2× the rate about 0.8 of the baseline's cost, at 1.45× about 1
+    const trials = trialsOf([
+      { id: 'photon-small', baselineId: 'small', usdPerNodeHour: 1.2 },
+      { id: 'photon-large', baselineId: 'large', usdPerNodeHour: 1.45 },
+    ]);
+    const ask = (maxCostShareOfBaseline?: number, among = trials) =>
+      chooseEngineTrial({
+        trials: among,
+        assessment,
+        slaS: 1000,
+        fixedS: 0,
+        budgetUsd: 10,
+        minProbability: 0.5,
+        ...(maxCostShareOfBaseline === undefined ? {} : { maxCostShareOfBaseline }),
+      });
+    const paying = ask(0.9);
+    expect(paying?.entry.shape).toBe('photon-small');
+    expect(paying?.assessment.expectedCostUsd).toBeLessThanOrEqual(0.9 * paying!.baseline.expectedCostUsd);
+    expect(ask(0.5)).toBeNull();
+    // without the share, both are candidates and the cheaper is still chosen
+    expect(ask()?.entry.shape).toBe('photon-small');
+    // the dearer engine rate alone: a trial without the share, none with it
+    const dear = trialsOf([{ id: 'photon-large', baselineId: 'large', usdPerNodeHour: 1.45 }]);
+    expect(ask(undefined, dear)?.entry.shape).toBe('photon-large');
+    expect(ask(0.9, dear)).toBeNull();
   });
 });

@@ -13,13 +13,15 @@ import type { ShapeEntry } from './optimizer-recommender.js';
  * usual decisions keep or drop it by what it costs.
  */
 
-/** A speed-up of executor task time as a prior: 10th, 50th and 90th percentile of a log-normal. */
+/** A speed-up of executor task time as a prior: its 10th, 50th and 90th percentile (log-normal on each side of the median). */
 export interface SpeedupPrior {
   low: number;
   mid: number;
   high: number;
   /** Where the prior comes from, in words (for the explanation). */
   source: string;
+  /** Whether the prior was read from the job's own run (a trial made for savings needs that much). */
+  ofJob: boolean;
 }
 
 export interface EngineTrialEntry<Shape> {
@@ -47,16 +49,25 @@ export interface EngineTrialChoice<Shape> {
 
 /** Points of the baseline's runtime distribution and of the speed-up prior combined (a product grid). */
 const gridPoints = 20;
-/** z of the 90th percentile: the prior's spread from its 10th–90th percentile range. */
+/** z of the 90th percentile: the prior's spread from its 10th and 90th percentiles. */
 const z90 = normalQuantile(0.9);
 
 function gridProbabilities(): number[] {
   return Array.from({ length: gridPoints }, (_, i) => (i + 0.5) / gridPoints);
 }
 
+/**
+ * The prior's speed-ups at the grid's probabilities: log-normal on each side of the median, each side's
+ * spread from its own percentile (a prior read from a run is lopsided: Photon cannot speed up more than
+ * the share of the run it runs allows).
+ */
 function speedupGrid(prior: SpeedupPrior): number[] {
-  const sigma = Math.log(prior.high / prior.low) / (2 * z90);
-  return gridProbabilities().map((p) => prior.mid * Math.exp(sigma * normalQuantile(p)));
+  const below = Math.log(prior.mid / prior.low) / z90;
+  const above = Math.log(prior.high / prior.mid) / z90;
+  return gridProbabilities().map((p) => {
+    const z = normalQuantile(p);
+    return prior.mid * Math.exp((z < 0 ? below : above) * z);
+  });
 }
 
 function quantileOfSorted(sorted: readonly number[], p: number): number {
@@ -91,8 +102,9 @@ const trialProbabilitySlack = 0.05;
 
 /**
  * The engine trial to run, or null: the trial configurations whose baseline the model assessed, with
- * P(runtime ≤ SLA) ≥ `minProbability` under the prior and an expected cost within `budgetUsd`; of those
- * within `trialProbabilitySlack` of the likeliest, the cheapest.
+ * P(runtime ≤ SLA) ≥ `minProbability` under the prior and an expected cost within `budgetUsd` (and, when
+ * asked, within a share of the same cluster's on the job's engine); of those within
+ * `trialProbabilitySlack` of the likeliest, the cheapest.
  */
 export function chooseEngineTrial<Shape>(context: {
   trials: EngineTrials<Shape>;
@@ -103,6 +115,8 @@ export function chooseEngineTrial<Shape>(context: {
   overheadS?: number;
   budgetUsd: number;
   minProbability: number;
+  /** When set, a trial's expected cost must be at most this share of its baseline's (the engine pays). */
+  maxCostShareOfBaseline?: number;
 }): EngineTrialChoice<Shape> | null {
   const { trials, assessment } = context;
   const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
@@ -113,7 +127,9 @@ export function chooseEngineTrial<Shape>(context: {
     const option = assessTrial(trial.entry, baseline, assessment, trials.speedup, context);
     if (
       option.assessment.probabilityMeetsSla >= context.minProbability &&
-      option.assessment.expectedCostUsd <= context.budgetUsd
+      option.assessment.expectedCostUsd <= context.budgetUsd &&
+      option.assessment.expectedCostUsd <=
+        (context.maxCostShareOfBaseline ?? Number.POSITIVE_INFINITY) * baseline.expectedCostUsd
     )
       options.push(option);
   }

@@ -107,9 +107,15 @@ export interface RecommendationDecision {
   notes: string[];
   /**
    * A trial run on an engine the job never ran (Photon), made because nothing on its engine meets the
-   * SLA: the speed-up prior it was predicted with (10th, 50th, 90th percentile).
+   * SLA (`reason` 'sla', also when absent: decisions recorded before savings trials) or, during learning,
+   * for what the engine is expected to save ('savings'): the speed-up prior it was predicted with (10th,
+   * 50th, 90th percentile).
    */
-  trial?: { engine: string; speedup: { low: number; mid: number; high: number } };
+  trial?: {
+    engine: string;
+    reason?: 'sla' | 'savings';
+    speedup: { low: number; mid: number; high: number };
+  };
   /**
    * Where the job stands in its learning phase: whether this recommendation is a learning run (it may
    * knowingly risk the SLA), which one, and how much of the project's SLA-miss budget runs after the first

@@ -7,7 +7,7 @@ import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
 import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
-import type { EngineTrialEntry } from '../../../service/recommendations/engine-trial.js';
+import type { EngineTrialEntry, SpeedupPrior } from '../../../service/recommendations/engine-trial.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
 import type { ClusterPolicy } from '../api/schema.js';
 import {
@@ -17,7 +17,7 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
-import { photonRuntimeRefusal, photonSpeedupPrior } from './photon-trial.js';
+import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
 import { instancePoolFilter, launchableNodeTypeFilter, policyCandidateFilters } from './policy-filters.js';
 
 export interface SpaceContext {
@@ -37,6 +37,8 @@ export interface SpaceContext {
   launchableNodeTypes?: ReadonlySet<string> | null;
   /** The cluster's Databricks Runtime (`spark_version`): Photon trials need one that runs Photon. */
   sparkVersion?: string | null;
+  /** What Photon may do to this job's task time before it ran on Photon (`photonSpeedupPriorOf` its run). */
+  photonSpeedup?: SpeedupPrior;
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -256,7 +258,13 @@ export function buildCandidateSpace(
     allowedFamilies,
     filtered: filters.outcomes,
     ...(trials.length > 0
-      ? { trials: { engine: 'Photon', entries: trials, speedup: photonSpeedupPrior } }
+      ? {
+          trials: {
+            engine: 'Photon',
+            entries: trials,
+            speedup: context.photonSpeedup ?? genericPhotonSpeedupPrior,
+          },
+        }
       : {}),
   };
 }

@@ -15,6 +15,7 @@ import {
 } from '../cluster-shape/cluster-shape.js';
 import { jobFragmentOf } from '../cluster-shape/job-fragment.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
+import { photonSpeedupPriorOf } from '../cluster-shape/photon-trial.js';
 
 /** What a workspace imposes on the clusters recommended there, read before recommending. */
 export interface WorkspaceConstraints {
@@ -62,6 +63,7 @@ export function databricksClusterModel(deps: {
           launchableNodeTypes: constraints?.launchableNodeTypes ?? null,
           instancePoolId: typeof poolId === 'string' ? poolId : null,
           sparkVersion: spec?.spark_version ?? null,
+          photonSpeedup: photonSpeedupPriorOf(basedOn.profile),
         },
         deps.costModel,
       );

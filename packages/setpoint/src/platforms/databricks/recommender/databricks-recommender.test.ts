@@ -6,7 +6,7 @@ import { type FleetPrior, learnFleetPrior } from '../../../optimizer/fleet-prior
 import { shippedFleet } from '../../../optimizer/shipped-fleet/shipped-fleet.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import { learningText } from '../../../service/recommendations/decision.js';
+import { learningText, slaText } from '../../../service/recommendations/decision.js';
 import { FleetPriorSource } from '../../../service/recommendations/fleet-prior-source.js';
 import { recommendationIsLearning } from '../../../service/recommendations/learning.js';
 import {
@@ -67,6 +67,8 @@ interface RunOptions {
   gcShare?: number;
   fetchWaitShare?: number;
   cpuUtilization?: number;
+  /** Each stage's executor CPU time over its task time (absent: stages carry no CPU time). */
+  stageCpuShare?: number;
 }
 
 /** A run with the profile fields the recommender reads, its what-if table from the same job model. */
@@ -106,6 +108,9 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       numTasks: tasksPerStage,
       tasks: tasksPerStage,
       executorRunTimeMs: (stageId + 1) * 1_000_000,
+      ...(options.stageCpuShare === undefined
+        ? {}
+        : { executorCpuTimeMs: options.stageCpuShare * (stageId + 1) * 1_000_000 }),
       peakExecutionMemoryBytes: peak * tasksPerStage,
     })),
     totals: {
@@ -312,7 +317,11 @@ describe('OptimizerRecommender', () => {
     const trial = recommender.recommendNow(input([slow], only));
     expect(trial.configuration.runtime_engine).toBe('PHOTON');
     expect(trial.phase).toBe('LEARNING');
-    expect(trial.decision?.trial).toEqual({ engine: 'Photon', speedup: { low: 1, mid: 1.5, high: 2.5 } });
+    expect(trial.decision?.trial).toEqual({
+      engine: 'Photon',
+      reason: 'sla',
+      speedup: { low: 1, mid: 1.5, high: 2.5 },
+    });
     expect(trial.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(trial.explanation).toMatch(/^Learning run \d of 3 \(a Photon trial\): it may miss the SLA/);
     expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
@@ -343,6 +352,70 @@ describe('OptimizerRecommender', () => {
     const after = recommender.recommendNow(input([slow, photonRun], only));
     expect(after.decision?.trial).toBeUndefined();
     expect(after.decision?.filtered.find((outcome) => outcome.filter === 'photon-evidence')).toBeUndefined();
+  });
+
+  it('tries Photon for what it may save during learning, only on a job whose run says Photon would pay', () => {
+    const settings = { spotPolicy: 'on-demand-only' as const, photonAllowed: true };
+    // 95% of task time is CPU work in the engine: Photon is expected to pay on any cluster
+    const sql = run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.95 });
+    const trial = recommender.recommendNow(input([sql], settings));
+    const decision = trial.decision;
+    if (!decision?.trial) throw new Error('no Photon trial');
+    expect(trial.configuration.runtime_engine).toBe('PHOTON');
+    expect(trial.phase).toBe('LEARNING');
+    expect(decision.trial).toMatchObject({ engine: 'Photon', reason: 'savings' });
+    expect(decision.trial.speedup.mid).toBeGreaterThan(2);
+    expect(decision.learning?.active).toBe(true);
+    expect(learningText(decision)).toMatch(/^learning run 1 of 3 \(a Photon trial\)/);
+    expect(trial.explanation).toMatch(
+      /Trying Photon for what it may save: with this run's task metrics: 95% of executor task time is CPU work Photon runs/,
+    );
+    expect(trial.explanation).toMatch(
+      /Photon's DBU rate included\) against \$\S+ for \d+ × m5\.\S+, on-demand,/,
+    );
+    expect(trial.explanation).not.toMatch(/SLA infeasible/);
+    // predicted at Photon's rate, and for less than the same cluster costs on the standard engine
+    const photonRate = trial.prediction.costUsd.mid / (trial.prediction.runtimeMinutes.mid * 60);
+    const workers = trial.configuration.num_workers as number;
+    const type = trial.configuration.node_type_id as string;
+    const standardRate = costModel
+      .rateCluster(
+        clusterSpecOf(
+          { ...choiceOfRun(sql, 'aws', defaultProjectSettings()), workerNodeType: type, workers },
+          'us-east-1',
+          'premium',
+        ),
+      )
+      .usdPerHour(workers).expected;
+    expect(photonRate * 3600).toBeGreaterThan(standardRate);
+    expect(trial.prediction.costUsd.mid).toBeLessThan(
+      (standardRate / 3600) * jobRuntimeS(type, workers) * 0.9,
+    );
+
+    // With an SLA it holds the learning run's P(runtime ≤ SLA) and says nothing of infeasibility.
+    const slaMinutes = (jobRuntimeS('m5.xlarge', 8) * 1.5) / 60;
+    const withSla = recommender.recommendNow(input([sql], { ...settings, slaMinutes }));
+    expect(withSla.decision?.trial?.reason).toBe('savings');
+    expect(withSla.decision?.sla).toMatchObject({ kind: 'project', feasible: true });
+    expect(slaText(withSla.decision!)).toMatch(/^P\(runtime ≤ SLA \d+\.\d min\) = 0\.9\d on a Photon trial/);
+
+    // Mostly waiting on storage: Photon would not pay, so no trial.
+    const scan = recommender.recommendNow(
+      input([run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.15 })], settings),
+    );
+    expect(scan.decision?.trial).toBeUndefined();
+    expect(scan.configuration.runtime_engine).toBe('STANDARD');
+    // No task metrics: the generic prior says nothing of this job, so no trial either.
+    expect(recommender.recommendNow(input([run(1)], settings)).decision?.trial).toBeUndefined();
+    // After learning, no trial.
+    let runs = [sql];
+    let output = trial;
+    for (let i = 2; output.phase === 'LEARNING' || output.decision?.learning?.active; i++) {
+      runs = [...runs, run(i, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.95 })];
+      output = recommender.recommendNow(input(runs, { ...settings, photonAllowed: true }));
+      if (i > 12) throw new Error('learning never ended');
+    }
+    expect(output.decision?.trial).toBeUndefined();
   });
 
   it('keeps no Photon trial aside on a runtime that cannot run Photon', () => {
