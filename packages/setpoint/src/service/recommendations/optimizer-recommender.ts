@@ -149,6 +149,8 @@ function coreFilters(context: {
   implausible: ReadonlySet<string>;
   /** Spot candidates the service would swap for their on-demand twin (`MarketSwaps`), from the pass. */
   lacksSpotMargin: ReadonlySet<string>;
+  /** A candidate in the platform's words ("3 × m6gd.xlarge, spot with fallback, Photon"), for the examples. */
+  describe: (candidate: Candidate) => string;
 }): CandidateFilter<Candidate>[] {
   const kept = (candidate: Candidate) =>
     context.tried.has(candidate.id) || candidate.id === context.currentId;
@@ -160,14 +162,14 @@ function coreFilters(context: {
       reject: (candidate) =>
         kept(candidate) || memoryPerCore(candidate) >= context.minMemoryPerCore
           ? null
-          : `${candidate.id} has less memory per core than a run that spilled`,
+          : `${context.describe(candidate)} has less memory per core than a run that spilled`,
     },
     {
       name: 'gc-memory',
       reject: (candidate) =>
         kept(candidate) || memoryPerCore(candidate) >= context.gcMemoryPerCore
           ? null
-          : `${candidate.id} has less memory per core than a run whose tasks spent ${Math.round(highGcShare * 100)}% or more of their time in GC`,
+          : `${context.describe(candidate)} has less memory per core than a run whose tasks spent ${Math.round(highGcShare * 100)}% or more of their time in GC`,
     },
     {
       name: 'network-bound',
@@ -177,21 +179,21 @@ function coreFilters(context: {
         candidate.nodes <= networkBound.nodes ||
         candidate.vcpusPerNode >= networkBound.vcpusPerNode
           ? null
-          : `${candidate.id} spreads a network-bound run (shuffle fetch wait ≥ ${Math.round(highShuffleFetchWaitShare * 100)}% of task time) over more, smaller nodes`,
+          : `${context.describe(candidate)} spreads a network-bound run (shuffle fetch wait ≥ ${Math.round(highShuffleFetchWaitShare * 100)}% of task time) over more, smaller nodes`,
     },
     {
       name: 'critical-path-floor',
       reject: (candidate) =>
         kept(candidate) || !context.implausible.has(candidate.id)
           ? null
-          : `${candidate.id} is predicted faster than the critical path allows`,
+          : `${context.describe(candidate)} is predicted faster than the critical path allows`,
     },
     {
       // the current configuration is never in the set: whether it moves to its twin is the decision's rule
       name: 'spot-margin',
       reject: (candidate) =>
         context.lacksSpotMargin.has(candidate.id)
-          ? `${candidate.id} is likely to meet the SLA but without the margin (P ≥ ${spotMinSlaConfidence}) a spot interruption eats: it would run as its dearer on-demand twin, which is judged instead`
+          ? `${context.describe(candidate)} is likely to meet the SLA but without the margin (P ≥ ${spotMinSlaConfidence}) a spot interruption eats: it would run as its dearer on-demand twin, which is judged instead`
           : null,
     },
   ];
@@ -424,6 +426,10 @@ export class OptimizerRecommender<Shape> implements Recommender {
       networkBound,
       implausible: new Set<string>(),
       lacksSpotMargin: new Set<string>(),
+      describe: (candidate: Candidate) => {
+        const entry = space.byId.get(candidate.id);
+        return entry ? model.describe(entry.shape) : candidate.id;
+      },
     };
     const filters = new FilterTally(coreFilters(filterContext));
     const pool = candidates.filter((candidate) => filters.keeps(candidate));

@@ -276,9 +276,11 @@ describe('OptimizerRecommender', () => {
     expect(memoryOf(type) / vcpusOf(type)).toBeGreaterThanOrEqual(4);
     const gc = output.decision?.filtered.find((outcome) => outcome.filter === 'gc-memory');
     expect(gc?.dropped).toBeGreaterThan(0);
+    // the example names the cluster in the card's words, not the optimizer's candidate id
     expect(gc?.example).toMatch(
-      /less memory per core than a run whose tasks spent 10% or more of their time in GC/,
+      /^\d+ × [a-z0-9]+\.\w+, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
     );
+    expect(gc?.example).not.toContain('|');
     const signals = output.decision?.notes.find((note) => note.startsWith('signals of run ext-1'));
     expect(signals).toMatch(/CPU utilization 12% \(low: fewer or smaller cores are plausible\)/);
     expect(signals).toMatch(/GC 25% of task time \(high: less memory per core is left out\)/);
