@@ -253,8 +253,8 @@ const feasibilityRuns = [1, 3, 5, 7, 9];
 const feasibilityShortlist = 4;
 
 /**
- * Whether any configuration of the recommender's own candidate space (allowed, on the job's engine) meets
- * the SLA: the space's configurations screened by the physics' execution time, then the fastest measured as
+ * Whether any configuration of the recommender's own candidate space (allowed, on either engine: the other
+ * one is reached by an engine trial) meets the SLA: the space's configurations screened by the physics' execution time, then the fastest measured as
  * the loop measures runs (event log duration) — feasible when one's median runtime is within the SLA.
  * A cold cluster whose first run met the SLA is feasible without a search.
  */
@@ -272,8 +272,10 @@ async function slaFeasible(world: SimWorld, job: SimJob, seed: number, slaS: num
     observed: [],
   });
   const screened: Array<{ cluster: NewClusterSettings; executionMs: number }> = [];
-  for (const entry of space.entries) {
-    if (!entry.allowed || entry.shape.photon !== current.photon) continue;
+  // the other engine too: the recommender may reach it through an engine trial
+  const trials = space.trials?.entries.map((trial) => trial.entry) ?? [];
+  for (const entry of [...space.entries, ...trials]) {
+    if (!entry.allowed) continue;
     const cluster = applyFragment(
       job.coldCluster,
       jobFragmentOf(entry.shape, parseNewCluster(job.coldCluster)),
