@@ -401,6 +401,13 @@ describe('OptimizerRecommender', () => {
     expect(withSla.decision?.sla).toMatchObject({ kind: 'project', feasible: true });
     expect(slaText(withSla.decision!)).toMatch(/^P\(runtime ≤ SLA \d+\.\d min\) = 0\.9\d on a Photon trial/);
 
+    // Half the task time CPU work: Photon is expected to cost a little less than the same cluster, but not
+    // the 10% a bet on an engine the job never ran needs; at 60% it is.
+    const half = (stageCpuShare: number) =>
+      recommender.recommendNow(input([run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare })], settings));
+    expect(half(0.5).decision?.trial).toBeUndefined();
+    expect(half(0.6).decision?.trial?.reason).toBe('savings');
+
     // Mostly waiting on storage: Photon would not pay, so no trial.
     const scan = recommender.recommendNow(
       input([run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.15 })], settings),
