@@ -15,8 +15,11 @@ export function cachedLaunchableNodeTypes(
   now: () => number = Date.now,
 ): LaunchableNodeTypeReader {
   return cachedOfferedTypes(
-    async (workspaceId) => launchableNodeTypeIds(await (await clientOf(workspaceId)).listNodeTypes()),
-    (error) => error instanceof DatabricksApiError && error.retryable,
-    now,
+    async (workspaceId: string) => launchableNodeTypeIds(await (await clientOf(workspaceId)).listNodeTypes()),
+    {
+      isTransient: (error) => error instanceof DatabricksApiError && error.retryable,
+      cacheKey: (workspaceId) => workspaceId,
+      now,
+    },
   );
 }

@@ -25,12 +25,13 @@ export function cachedSupportedInstanceTypes(
   now: () => number = Date.now,
 ): SupportedInstanceTypeReader {
   const read = cachedOfferedTypes(
-    async (key) => {
-      const [accountId, releaseLabel] = JSON.parse(key) as [string, string];
-      return (await clientOf(accountId)).supportedInstanceTypes(releaseLabel);
+    async ({ accountId, releaseLabel }: { accountId: string; releaseLabel: string }) =>
+      (await clientOf(accountId)).supportedInstanceTypes(releaseLabel),
+    {
+      isTransient: (error) => error instanceof AppError && retriedErrors.has(String(error.details?.awsError)),
+      cacheKey: ({ accountId, releaseLabel }) => JSON.stringify([accountId, releaseLabel]),
+      now,
     },
-    (error) => error instanceof AppError && retriedErrors.has(String(error.details?.awsError)),
-    now,
   );
-  return (accountId, releaseLabel) => read(JSON.stringify([accountId, releaseLabel]));
+  return (accountId, releaseLabel) => read({ accountId, releaseLabel });
 }
