@@ -5,10 +5,10 @@ import {
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
 } from '../../../service/recommendations/optimizer-recommender.js';
+import { ReadsByRun } from '../../../service/recommendations/reads-by-run.js';
 import type {
   RecommendationInput,
   RecommendationOutput,
-  RecommenderRun,
 } from '../../../service/recommendations/recommender.js';
 import type { ClusterPolicy } from '../api/schema.js';
 import type { DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
@@ -41,23 +41,23 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
   readonly #policies: ClusterPolicyReader | undefined;
   readonly #launchableNodeTypes: LaunchableNodeTypeReader | undefined;
   /** What the workspaces impose on the recommendations in progress, by based-on run. */
-  readonly #constraintsByRun: Map<string, WorkspaceConstraints>;
+  readonly #constraints: ReadsByRun<WorkspaceConstraints>;
 
   constructor(options: DatabricksRecommenderOptions) {
     const costModel = options.costModel ?? createCostModel(options.catalog);
-    const constraintsByRun = new Map<string, WorkspaceConstraints>();
+    const constraints = new ReadsByRun<WorkspaceConstraints>();
     super(
       databricksClusterModel({
         catalog: options.catalog,
         nodeTypes: options.nodeTypes,
         costModel,
-        constraintsOf: (run: RecommenderRun) => constraintsByRun.get(run.id) ?? null,
+        constraintsOf: constraints.of,
       }),
       options,
     );
     this.#policies = options.policies;
     this.#launchableNodeTypes = options.launchableNodeTypes;
-    this.#constraintsByRun = constraintsByRun;
+    this.#constraints = constraints;
   }
 
   override async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
@@ -65,15 +65,11 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
     const workspaceId = input.project.workspace?.id;
     if (!basedOn || !workspaceId) return super.recommend(input);
     const policyId = parseNewCluster(basedOn.clusterConfig)?.policy_id;
-    this.#constraintsByRun.set(basedOn.id, {
+    const constraints = {
       policy:
         typeof policyId === 'string' && this.#policies ? await this.#policies(workspaceId, policyId) : null,
       launchableNodeTypes: this.#launchableNodeTypes ? await this.#launchableNodeTypes(workspaceId) : null,
-    });
-    try {
-      return await super.recommend(input);
-    } finally {
-      this.#constraintsByRun.delete(basedOn.id);
-    }
+    };
+    return this.#constraints.during(basedOn.id, constraints, () => super.recommend(input));
   }
 }

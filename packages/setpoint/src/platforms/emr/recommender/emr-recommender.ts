@@ -7,6 +7,7 @@ import {
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
 } from '../../../service/recommendations/optimizer-recommender.js';
+import { ReadsByRun } from '../../../service/recommendations/reads-by-run.js';
 import type {
   RecommendationInput,
   RecommendationOutput,
@@ -82,20 +83,20 @@ export interface EmrRecommenderOptions extends OptimizerRecommenderOptions {
 export class EmrRecommender extends OptimizerRecommender<EmrChoice> {
   readonly #supportedInstanceTypes: SupportedInstanceTypeReader | undefined;
   /** What the regions support for the recommendations in progress, by based-on run. */
-  readonly #supportedByRun: Map<string, SupportedInstanceTypes>;
+  readonly #supported: ReadsByRun<SupportedInstanceTypes>;
 
   constructor(options: EmrRecommenderOptions) {
-    const supportedByRun = new Map<string, SupportedInstanceTypes>();
+    const supported = new ReadsByRun<SupportedInstanceTypes>();
     super(
       emrClusterModel({
         nodeTypes: options.nodeTypes,
         costModel: options.costModel ?? createCostModel(options.catalog),
-        supportedOf: (run) => supportedByRun.get(run.id) ?? null,
+        supportedOf: supported.of,
       }),
       options,
     );
     this.#supportedInstanceTypes = options.supportedInstanceTypes;
-    this.#supportedByRun = supportedByRun;
+    this.#supported = supported;
   }
 
   override async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
@@ -107,11 +108,6 @@ export class EmrRecommender extends OptimizerRecommender<EmrChoice> {
       return super.recommend(input);
     const types = await this.#supportedInstanceTypes(accountId, releaseLabel);
     if (!types) return super.recommend(input);
-    this.#supportedByRun.set(basedOn.id, { releaseLabel, types });
-    try {
-      return await super.recommend(input);
-    } finally {
-      this.#supportedByRun.delete(basedOn.id);
-    }
+    return this.#supported.during(basedOn.id, { releaseLabel, types }, () => super.recommend(input));
   }
 }
