@@ -6,12 +6,15 @@ import { overallSummary, summarizeProject } from 'setpoint/demo/loop-summary';
 import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { runsUntilLearned } from 'setpoint/service/recommendations/learning';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
-// Eight rounds of ten jobs through webhooks, collection, parsing and apply; slow on a busy machine.
+// Nine rounds of ten jobs through webhooks, collection, parsing and apply; slow on a busy machine.
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
 
-const rounds = 8;
+// the cold start and the default learning phase at its longest: the recommendation after the last
+// round is past learning
+const rounds = runsUntilLearned;
 
 describe('the whole closed loop, every emulator job, from import to optimizing', () => {
   let loop: ClosedLoop;

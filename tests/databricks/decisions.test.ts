@@ -196,7 +196,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(trial.phase).toBe('LEARNING');
     expect(trial.configuration.runtime_engine).toBe('PHOTON');
     expect(decision.learning?.active).toBe(true);
-    expect(decision.learning_text).toMatch(/^learning run 1 of 3 \(a Photon trial\)/);
+    expect(decision.learning_text).toMatch(/^learning run 1 of at most 8 \(a Photon trial\)/);
     expect(decision.sla_text).not.toMatch(/infeasible/);
     expect(trial.explanation).toMatch(
       /Trying Photon for what it may save: with this run's task metrics: \d+% of executor task time is CPU work Photon runs/,

@@ -42,7 +42,7 @@ const projectSettingsShape = {
    * runs) ends once this many of those runs missed the SLA. 0 is the cautious learning phase: 2 learning
    * runs after the first recommendation. See docs/optimizer.md, "The search".
    */
-  learningMissBudget: z.number().int().min(0).max(7).default(0),
+  learningMissBudget: z.number().int().min(0).max(7).default(3),
 };
 
 /** Per-project optimization settings; every field has a default so a new project needs none. */

@@ -1,5 +1,6 @@
 import { median } from '@setpoint/foundation/statistics';
 import { describe, expect, it } from 'vitest';
+import { learningRuns } from '../service/recommendations/learning.js';
 import type { ProjectRun } from './closed-loop-driver.js';
 import {
   type ConfiguringRecommendation,
@@ -62,11 +63,10 @@ const runtimes = [30, 35, 38, 36, 50, 45, 38, 39, 41, 35];
 
 describe('closed-loop summaries', () => {
   it('measures saving from the first to the last costed run and SLA hits after learning', () => {
+    // the cold start, the default phase's learning runs (unmarked: counted by position), then 3 runs
     const runs = [
       run(10, 30),
-      run(8, 35),
-      run(7, 38),
-      run(6, 50),
+      ...Array.from({ length: learningRuns }, (_, index) => run(8 - index / learningRuns, 50)),
       run(5, 39),
       run(5, 41, 'FAILED'),
       run(5, 45),
@@ -96,6 +96,11 @@ describe('closed-loop summaries', () => {
     expect(runsAfterLearning(runs).map((entry) => entry.id)).toEqual(['run_7', 'run_8', 'run_9', 'run_10']);
     // the learning runs 5 and 6 were allowed to miss: a fixed count of 4 would have scored 4 of 6
     expect(summarizeProject('etl', runs, 40, 'OPTIMIZING').slaMetLastRuns).toEqual({ met: 3, of: 4 });
+    // from run 3 on, learning runs included: runs 5, 6 and 9 of those 8 missed
+    expect(summarizeProject('etl', runs, 40, 'OPTIMIZING').slaMetAfterFirstRecommendation).toEqual({
+      met: 5,
+      of: 8,
+    });
   });
 
   it('counts every run after learning when learning ends early (budget 3, learning to run 4)', () => {
@@ -115,7 +120,7 @@ describe('closed-loop summaries', () => {
   });
 
   it('keeps the default figures where learning lasts the default count, and where no recommendation says', () => {
-    const marked = history(4, runtimes);
+    const marked = history(1 + learningRuns, runtimes);
     const unmarked = marked.map((entry) => ({ ...entry, learning: null }));
 
     expect(summarizeProject('etl', marked, 40, 'OPTIMIZING')).toEqual(
@@ -155,7 +160,12 @@ describe('closed-loop summaries', () => {
     const projects = [
       summarizeProject('a', [run(10, 1), run(7, 1)], 5, 'LEARNING'),
       summarizeProject('b', [run(10, 1), run(9, 1)], 5, 'LEARNING'),
-      summarizeProject('c', [run(10, 1), run(2, 1), run(2, 1), run(2, 1), run(2, 9)], 5, 'OPTIMIZING'),
+      summarizeProject(
+        'c',
+        [run(10, 1), ...Array.from({ length: learningRuns }, () => run(2, 1)), run(2, 9)],
+        5,
+        'OPTIMIZING',
+      ),
     ];
 
     expect(overallSummary(projects)).toEqual({

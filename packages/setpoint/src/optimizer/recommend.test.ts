@@ -380,15 +380,16 @@ describe('JobOptimizer (economy)', () => {
           slaSeconds,
         }),
       );
-    // The default, cautious phase (miss budget 0): the first recommendation and 2 learning runs, whatever they missed.
-    const cautious = phasesOf({});
+    // The cautious phase (miss budget 0): the first recommendation and 2 learning runs, whatever they missed.
+    const cautious = phasesOf({ learningMissBudget: 0 });
     expect(cautious.map((entry) => entry.phase).slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
     expect(cautious.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 3]);
     expect(['OPTIMIZING', 'MONITORING']).toContain(cautious[4]?.phase);
     expect(cautious[0]?.totalLearningIterations).toBe(3);
     expect(cautious[0]?.learningBudget.missBudget).toBeNull();
-    // A risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
-    const budgeted = phasesOf({ learningMissBudget: 3 });
+    // The default, a risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
+    expect(defaultOptimizerSettings.learningMissBudget).toBe(3);
+    const budgeted = phasesOf({});
     // Misses are counted from the run after the first recommendation (index 2) on.
     const missed = ids.slice(2).filter((id) => job(byId(id)) > slaSeconds).length;
     expect(missed).toBe(2);

@@ -87,7 +87,7 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
   firstConfidence: 0.95,
-  learningMissBudget: 0,
+  learningMissBudget: 3,
   learningRuns: 8,
   cautiousLearningRuns: 3,
   learningConfidence: 0.05,

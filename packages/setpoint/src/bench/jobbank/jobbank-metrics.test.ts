@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ProjectRun } from '../../demo/closed-loop-driver.js';
-import { learningRunsFor } from '../../service/recommendations/learning.js';
+import { learningRuns } from '../../service/recommendations/learning.js';
 import { type JobBankProject, jobBankMetrics, percentile, predictionErrors } from './jobbank-metrics.js';
 
 function run(
@@ -43,6 +43,14 @@ function project(
   };
 }
 
+/** The cold start ($10) and the default phase's learning runs ($9 down to $8, 5 min each), unmarked. */
+function coldStartAndLearning(): ProjectRun[] {
+  return [
+    run(10, 5),
+    ...Array.from({ length: learningRuns }, (_, index) => run(9 - index / learningRuns, 5)),
+  ];
+}
+
 const noOperations = { webhookToRecommendationMs: [], collectionFailures: 0, incompleteRuns: 0, reverts: 0 };
 
 describe('Job Bank metrics', () => {
@@ -57,7 +65,7 @@ describe('Job Bank metrics', () => {
   });
 
   it('sums SLA hits after learning across projects and keeps per-job figures apart', () => {
-    const learning = [run(10, 5), run(9, 5), run(8, 5), run(8, 5)];
+    const learning = coldStartAndLearning();
     const metrics = jobBankMetrics(
       [
         project('a', [...learning, run(5, 9), run(5, 11)]),
@@ -82,7 +90,7 @@ describe('Job Bank metrics', () => {
   });
 
   it('keeps the saving and SLA figures of each platform apart and names the platform of each job', () => {
-    const learning = [run(10, 5), run(9, 5), run(8, 5), run(8, 5)];
+    const learning = coldStartAndLearning();
     const metrics = jobBankMetrics(
       [
         project('etl', [...learning, run(5, 9, 'rec_e'), run(5, 9)], { rec_e: 10 }),
@@ -128,19 +136,22 @@ describe('Job Bank metrics', () => {
     expect(toRun6.afterLearning).toMatchObject({ runs: 4, slaMetShare: 0.75 });
     expect(toRun6.perJob.a?.slaMetShare).toBe(0.75);
     expect(toRun4.afterLearning).toMatchObject({ runs: 6, slaMetShare: 0.5 });
+    // the runs a team sees after the first recommendation's run, learning runs included: 5 of 8 met
+    expect(toRun6.afterFirstRecommendation).toEqual({ runs: 8, slaMetShare: 5 / 8 });
+    expect(toRun4.afterFirstRecommendation).toEqual(toRun6.afterFirstRecommendation);
   });
 
   it('gives the fixed-count figures where learning lasts the default count', () => {
     const marked = (learning: (index: number) => boolean | null) => [
       project(
         'a',
-        [5, 6, 7, 8, 12, 9, 11].map((minutes, index) =>
+        [5, ...Array<number>(learningRuns).fill(6), 12, 9, 11].map((minutes, index) =>
           run(10 - index, minutes, index === 0 ? null : `rec_${index}`, 'SUCCESS', learning(index)),
         ),
       ),
     ];
     const byRecommendation = jobBankMetrics(
-      marked((index) => (index === 0 ? null : index < learningRunsFor(0) + 1)),
+      marked((index) => (index === 0 ? null : index < learningRuns + 1)),
       noOperations,
     );
 

@@ -74,6 +74,14 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
   }));
   const afterLearning = projects.flatMap((project) => runsAfterLearning(project.runs));
   const slaMet = summaries.reduce((sum, { summary }) => sum + summary.slaMetLastRuns.met, 0);
+  // learning runs included: the misses a team sees while Setpoint learns
+  const afterFirstRecommendation = summaries.reduce(
+    (sum, { summary }) => ({
+      met: sum.met + summary.slaMetAfterFirstRecommendation.met,
+      of: sum.of + summary.slaMetAfterFirstRecommendation.of,
+    }),
+    { met: 0, of: 0 },
+  );
   const errors = projects.flatMap(predictionErrors);
   const figuresOf = (group: typeof summaries) => {
     const ofGroup = group.map(({ summary }) => summary);
@@ -112,6 +120,10 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
       medianSaving: median(
         summaries.flatMap(({ summary }) => (summary.saving === null ? [] : [summary.saving])),
       ),
+    },
+    afterFirstRecommendation: {
+      runs: afterFirstRecommendation.of,
+      slaMetShare: share(afterFirstRecommendation.met, afterFirstRecommendation.of),
     },
     prediction: {
       samples: errors.length,

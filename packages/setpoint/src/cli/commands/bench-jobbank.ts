@@ -54,6 +54,11 @@ export function formatJobBankTable(result: JobBankResult): string {
     ['SLA met after LEARNING', percent(metrics.afterLearning.slaMetShare), '≥ 95%'],
     ['median saving vs cold start', percent(metrics.afterLearning.medianSaving), '≥ 30%'],
     ['failed runs after LEARNING', percent(metrics.afterLearning.failureRate), ''],
+    [
+      'SLA met, runs 3+ (learning runs included)',
+      `${percent(metrics.afterFirstRecommendation.slaMetShare)} of ${metrics.afterFirstRecommendation.runs}`,
+      '',
+    ],
     ['median |prediction error|', percent(metrics.prediction.medianAbsError), '≤ 10%'],
     ['p90 |prediction error|', percent(metrics.prediction.p90AbsError), ''],
     ['webhook → recommendation p50', seconds(metrics.operations.webhookToRecommendation.p50Ms), ''],
@@ -137,7 +142,7 @@ export function registerBenchJobBankCommand(bench: Command): void {
     )
     .option(
       '--learning-miss-budget <n>',
-      "every project's learning-run SLA-miss budget, 0–7 (the project setting learningMissBudget; default 0)",
+      "every project's learning-run SLA-miss budget, 0–7 (the project setting learningMissBudget; default 3)",
     )
     .option('--json', 'print the results as JSON')
     .addHelpText(
@@ -147,7 +152,7 @@ Examples:
   setpoint bench jobbank
   setpoint bench jobbank --runs 8 --seeds 1 --json
   setpoint bench jobbank --runs 8 --seeds 1 --agentless --preference balanced
-  setpoint bench jobbank --runs 10 --seeds 1 --agentless --learning-miss-budget 3
+  setpoint bench jobbank --runs 10 --seeds 1 --agentless --learning-miss-budget 0
   setpoint bench jobbank --runs 10 --seeds 1 --emr
 
 Each seed starts an emulated workspace, rewrites every job's cluster to a random plausible size, imports

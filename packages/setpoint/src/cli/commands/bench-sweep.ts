@@ -223,7 +223,7 @@ export function registerBenchSweepCommand(bench: Command): void {
     )
     .option(
       '--learning-miss-budget <n>',
-      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget; 0 = cautious, the default)",
+      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget, default 3; 0 = cautious)",
     )
     .option('--json', 'print the results as JSON')
     .addHelpText(

@@ -31,7 +31,7 @@ function withProjectFields<Args extends unknown[], Opts extends OptionValues, Gl
     .option('--photon <allowed>', 'allow Photon: true | false')
     .option(
       '--learning-miss-budget <n>',
-      'SLA misses learning runs may spend after the first recommendation (0-7; 0: cautious, 2 learning runs)',
+      'SLA misses learning runs may spend after the first recommendation (0-7, default 3; 0: cautious, 2 learning runs)',
       wholeNumber,
     );
 }

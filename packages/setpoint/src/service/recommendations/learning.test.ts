@@ -1,4 +1,6 @@
+import { projectSettingsSchema } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import { defaultOptimizerSettings } from '../../optimizer/recommend.js';
 import { isLearningRun, learningRuns, learningRunsFor, recommendationIsLearning } from './learning.js';
 
 const learning = (active: boolean) => ({ active, run: 2, maxRuns: 8, missBudget: 3, missesSpent: 0 });
@@ -54,8 +56,11 @@ describe('isLearningRun', () => {
     ]);
   });
 
-  it('defaults to the learning runs of the default SLA-miss budget', () => {
-    expect(learningRuns).toBe(learningRunsFor(0));
+  it('defaults to the learning runs of the default SLA-miss budget, which a new project gets', () => {
+    const projectDefault = projectSettingsSchema.parse({}).learningMissBudget;
+    expect(projectDefault).toBe(defaultOptimizerSettings.learningMissBudget);
+    expect(learningRuns).toBe(learningRunsFor(projectDefault));
+    expect(learningRuns).toBe(defaultOptimizerSettings.learningRuns);
     expect(isLearningRun(undefined, learningRuns, undefined)).toBe(true);
     expect(isLearningRun(undefined, learningRuns + 1)).toBe(false);
   });

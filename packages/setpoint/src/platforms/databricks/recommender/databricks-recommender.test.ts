@@ -201,7 +201,7 @@ describe('OptimizerRecommender', () => {
     expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
     expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
     expect(output.explanation).toMatch(
-      /^Learning run 1 of 3: no SLA set; cautious learning \(no SLA-miss budget;/,
+      /^Learning run 1 of at most 8: no SLA set; 0 of 3 allowed SLA misses spent\./,
     );
     expect(output.explanation).toMatch(/stage 1 holds 67% of task time/);
     expect(output.explanation).toMatch(/predicted \d+\.\d min \(\d+\.\d–\d+\.\d\) at \$\d+\.\d\d/);
@@ -325,7 +325,9 @@ describe('OptimizerRecommender', () => {
       speedup: { low: 1, mid: 1.5, high: 2.5 },
     });
     expect(trial.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
-    expect(trial.explanation).toMatch(/^Learning run \d of 3 \(a Photon trial\): it may miss the SLA/);
+    expect(trial.explanation).toMatch(
+      /^Learning run \d of at most 8 \(a Photon trial\): it may miss the SLA/,
+    );
     expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
     expect(trial.explanation).toContain(`at $${trial.prediction.costUsd.mid.toFixed(2)}`);
     // the trial's rate is Photon's: more per hour than the same cluster on the standard engine
@@ -368,7 +370,7 @@ describe('OptimizerRecommender', () => {
     expect(decision.trial).toMatchObject({ engine: 'Photon', reason: 'savings' });
     expect(decision.trial.speedup.mid).toBeGreaterThan(2);
     expect(decision.learning?.active).toBe(true);
-    expect(learningText(decision)).toMatch(/^learning run 1 of 3 \(a Photon trial\)/);
+    expect(learningText(decision)).toMatch(/^learning run 1 of at most 8 \(a Photon trial\)/);
     expect(trial.explanation).toMatch(
       /Trying Photon for what it may save: with this run's task metrics: 95% of executor task time is CPU work Photon runs/,
     );

@@ -4,6 +4,7 @@ import { createCostModel } from '../../../cost/cost-model.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import { learningRuns } from '../../../service/recommendations/learning.js';
 import { marketSwapsOf } from '../../../service/recommendations/optimizer-recommender.js';
 import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
 import type { EmrClusterShape } from '../cluster-shape/emr-cluster-shape.js';
@@ -225,7 +226,7 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
     });
     expect(groups[1]?.InstanceCount as number).toBeLessThanOrEqual(2);
     expect(output.explanation).toMatch(
-      /^Learning run 1 of 3: it may miss the SLA|^Learning run 1 of 3: no SLA set/,
+      /^Learning run 1 of at most 8: it may miss the SLA|^Learning run 1 of at most 8: no SLA set/,
     );
     expect(output.prediction.costUsd.low).toBeLessThanOrEqual(output.prediction.costUsd.high);
   });
@@ -279,7 +280,8 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
 
   it('closes the loop on a transient cluster: cheaper than where it started, spot only on task instances', () => {
     const start: GroupsSpec = { type: 'm5.4xlarge', core: 4, task: 4 };
-    const { outputs } = closedLoop(start, { spotPolicy: 'spot-allowed' });
+    // enough rounds for the default learning phase to end
+    const { outputs } = closedLoop(start, { spotPolicy: 'spot-allowed' }, true, 2 + learningRuns);
     for (const output of outputs) {
       const groups = (
         output.configuration.Instances as {
