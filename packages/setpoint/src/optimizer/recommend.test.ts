@@ -192,6 +192,37 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.exploration).toBeUndefined();
   });
 
+  it('while no run has met the SLA, learns where it is likeliest met (probability of feasibility)', () => {
+    // three runs, all far over a 25-minute SLA; bigger clusters would meet it
+    const input = {
+      candidates: catalog,
+      observations: observe('2xc4.xlarge', '4xc4.xlarge', '2xm4.xlarge'),
+      currentCandidateId: '2xm4.xlarge',
+      slaSeconds: 1500,
+    };
+    const assessment = optimizer.assess(input);
+    expect(assessment.bestKnown).toBeUndefined();
+    const learnable = assessment.assessments.filter(
+      (entry) =>
+        !entry.tried &&
+        entry.probabilityMeetsSla >= defaultOptimizerSettings.learningConfidence &&
+        entry.expectedCostUsd <=
+          defaultOptimizerSettings.maxLearningCostMultiple * assessment.bestKnownCostUsd,
+    );
+    const likeliest = learnable.reduce((best, entry) =>
+      entry.probabilityMeetsSla > best.probabilityMeetsSla ? entry : best,
+    );
+    const mostImproving = learnable.reduce((best, entry) =>
+      entry.expectedImprovementUsd > best.expectedImprovementUsd ? entry : best,
+    );
+    // constrained expected improvement against the cheapest miss would pick a cluster less likely to meet it
+    expect(mostImproving.probabilityMeetsSla).toBeLessThan(likeliest.probabilityMeetsSla);
+    const recommendation = optimizer.recommend(input);
+    expect(recommendation.phase).toBe('LEARNING');
+    expect(recommendation.candidateId).toBe(likeliest.candidate.id);
+    expect(job(byId(recommendation.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
+  });
+
   it('shrinks a cluster whose SLA is loose, and says why with numbers', () => {
     const observations = observe('32xm4.xlarge');
     const recommendation = optimizer.recommend({

@@ -406,16 +406,25 @@ export class JobOptimizer {
     // A learning run: the untried candidate of largest constrained expected improvement among those within
     // the per-run risk budget (P(runtime ≤ SLA) ≥ learningConfidence, P(failure) ≤ maxLearningFailureRisk)
     // and the cost bound.
-    const learningRun = maximumBy(
-      allowed.filter(
-        (entry) =>
-          !entry.tried &&
-          entry.probabilityMeetsSla >= learningConfidence &&
-          entry.probabilityFails <= maxLearningFailureRisk &&
-          entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
-      ),
-      (entry) => entry.expectedImprovementUsd,
+    const learnable = allowed.filter(
+      (entry) =>
+        !entry.tried &&
+        entry.probabilityMeetsSla >= learningConfidence &&
+        entry.probabilityFails <= maxLearningFailureRisk &&
+        entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
     );
+    // While no run has met the SLA there is no feasible configuration to improve on: the improvement is
+    // measured against the cheapest run that missed, which only a cheaper (and likely slower) candidate
+    // beats. Learn where the SLA is likeliest met instead (constrained optimization's probability of
+    // feasibility), the cheaper of two equally likely.
+    if (input.slaSeconds !== undefined && !assessment.bestKnown) {
+      const feasibilityRun = maximumBy(
+        learnable,
+        (entry) => entry.probabilityMeetsSla - 1e-6 * entry.expectedCostUsd,
+      );
+      if (feasibilityRun) return { choice: feasibilityRun, learning: true, exploring: false };
+    }
+    const learningRun = maximumBy(learnable, (entry) => entry.expectedImprovementUsd);
     const worthLearning =
       learningRun &&
       learningRun.expectedImprovementUsd >= Math.max(learningStopGain, minExplorationGain) * bestKnownCostUsd;
