@@ -1,9 +1,9 @@
 /**
  * Builds the fleet prior Setpoint ships (packages/setpoint/src/optimizer/shipped-fleet/shipped-fleet-data.ts) from the
  * public and generated sweeps in tests/fixtures/datasets (provenance: docs/optimizer.md and that folder's
- * SOURCES.md):
+ * SOURCES.md), then its calibration (shipped-calibration.ts, by scripts/datasets/build-shipped-calibration.ts):
  *
- *   npx tsx scripts/datasets/build-shipped-fleet.ts
+ *   npx tsx scripts/datasets/build-shipped-fleet.ts && npx tsx scripts/datasets/build-shipped-calibration.ts
  *
  * Each workload of each sweep becomes one fleet job: per configuration its runs, failures and the mean
  * and spread of ln(runtime) of the completed runs.

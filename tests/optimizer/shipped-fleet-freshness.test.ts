@@ -1,5 +1,7 @@
+import { shippedCalibration } from 'setpoint/optimizer/shipped-fleet/shipped-calibration';
 import { shippedSources } from 'setpoint/optimizer/shipped-fleet/shipped-fleet-data';
 import { describe, expect, it } from 'vitest';
+import { buildShippedCalibration } from '../../scripts/datasets/build-shipped-calibration.js';
 import { buildShippedSources } from '../../scripts/datasets/build-shipped-fleet.js';
 
 describe('the shipped fleet data', () => {
@@ -8,4 +10,9 @@ describe('the shipped fleet data', () => {
       JSON.parse(JSON.stringify(shippedSources)),
     );
   });
+
+  // The calibration's inner cross-validation replays thousands of cold starts: a minute or two of CPU.
+  it('is calibrated as learning the calibration from it gives today (build-shipped-calibration.ts)', () => {
+    expect(buildShippedCalibration()).toEqual(shippedCalibration);
+  }, 600_000);
 });

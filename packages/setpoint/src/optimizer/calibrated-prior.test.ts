@@ -43,8 +43,10 @@ describe('learnCalibratedPrior', () => {
     expect(noisy.calibration.cases).toBeGreaterThan(100);
     const mean = (rows: number[][]) =>
       rows.flat().reduce((sum, value) => sum + value, 0) / rows.flat().length;
-    expect(mean(noisy.calibration.spreadScale)).toBeGreaterThan(1.1);
-    expect(mean(noisy.calibration.spreadScale)).toBeGreaterThan(mean(quiet.calibration.spreadScale));
+    // once three configurations pin a job's shape, what is left is run-to-run noise: widened for the noisy fleet
+    expect(Math.min(...(noisy.calibration.spreadScale[2] as number[]))).toBeGreaterThan(1);
+    expect(Math.max(...quiet.calibration.spreadScale.flat())).toBeLessThan(1);
+    expect(mean(noisy.calibration.spreadScale)).toBeGreaterThan(2 * mean(quiet.calibration.spreadScale));
   });
 
   it('leaves the prior uncalibrated when the fleet is too small to hold jobs out', () => {

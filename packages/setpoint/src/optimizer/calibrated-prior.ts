@@ -22,7 +22,9 @@ export interface CalibrationOptions {
 export const defaultCalibrationOptions: CalibrationOptions = { folds: 5, scenariosPerFold: 24, seed: 1 };
 
 /** Spread multipliers tried; the one whose held-out tails come true best is kept. */
-const scales = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2, 2.3, 2.6, 3];
+const scales = [
+  0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.25, 1.4, 1.6, 1.8, 2, 2.3, 2.6, 3,
+];
 /** Upper-tail probabilities checked (runtime above the p-quantile) and the lower one (below 10%). */
 const upperTails = [0.8, 0.9, 0.95];
 const lowerTail = 0.1;
@@ -123,7 +125,7 @@ function collectScenario(
 }
 
 /** Cases read per bucket when choosing its multiplier (evenly spaced): more add time, not precision. */
-const maximumCases = 3000;
+const maximumCases = 1000;
 
 /** The multiplier whose tail shares are closest to their claims (squared error over the checked tails). */
 function bestScale(all: readonly Case[]): number {

@@ -50,6 +50,33 @@ export class FeatureSpace {
     return new FeatureSpace([...this.families, ...families]);
   }
 
+  /** basis(candidate) · coefficients, without building the row (analog surfaces ask this millions of times). */
+  dotBasis(candidate: Candidate, coefficients: readonly number[]): number {
+    const cores = Math.log2(totalCores(candidate)) - 5;
+    const nodes = Math.log2(candidate.nodes) - 3;
+    const memory = Math.log2(totalMemoryGib(candidate));
+    let value =
+      (coefficients[0] as number) +
+      (coefficients[1] as number) * cores +
+      (coefficients[2] as number) * cores * cores +
+      (coefficients[3] as number) * nodes +
+      (coefficients[4] as number) * nodes * nodes;
+    let i = 5;
+    for (const knot of memoryKnotsLog2) value += (coefficients[i++] as number) * Math.max(0, knot - memory);
+    value +=
+      (coefficients[i++] as number) * (Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode) - 2);
+    const family = this.familyIndex(instanceFamily(candidate.instanceType));
+    if (family >= 0) value += coefficients[i + family] as number;
+    return value;
+  }
+
+  private familyIndex(family: string): number {
+    this.familyIndices ??= new Map(this.families.map((name, i) => [name, i]));
+    return this.familyIndices.get(family) ?? -1;
+  }
+
+  private familyIndices: Map<string, number> | undefined;
+
   basis(candidate: Candidate): Float64Array {
     const out = new Float64Array(this.dimension);
     const cores = Math.log2(totalCores(candidate)) - 5;

@@ -31,6 +31,11 @@ export interface AnalogParts {
   priorWeight: number;
   /** What the analog is, for explanations ("scout:join-spark-huge", "run 123's replay"). */
   source: string;
+  /**
+   * The job being optimized itself (its run's what-if replay), not another job: its data size is the job's
+   * own, so it is never read at another data scale.
+   */
+  ownJob?: boolean;
 }
 
 /**
@@ -52,6 +57,9 @@ export class RuntimeAnalog {
   private readonly measuredValues: Map<string, number>;
   /** Families this job ran: predictions elsewhere are the fleet's guess, not the job's measurement. */
   readonly measuredFamilies: ReadonlySet<string>;
+  /** log2 of the fewest and most cores (whole cluster) it ran: beyond them its surface is extrapolated. */
+  readonly measuredLog2Cores: readonly [number, number];
+  readonly ownJob: boolean;
   readonly noiseVariance: number | undefined;
   readonly priorWeight: number;
   readonly source: string;
@@ -65,6 +73,11 @@ export class RuntimeAnalog {
     this.kernel = parts.kernel;
     this.noiseVariance = parts.noiseVariance;
     this.measuredFamilies = new Set(parts.measured.map((entry) => configPoint(entry.candidate).family));
+    const cores = parts.measured.map((entry) =>
+      Math.log2(entry.candidate.nodes * entry.candidate.vcpusPerNode),
+    );
+    this.measuredLog2Cores = cores.length > 0 ? [Math.min(...cores), Math.max(...cores)] : [0, 0];
+    this.ownJob = parts.ownJob === true;
     this.measuredValues = new Map(
       parts.measured.map((entry) => [configurationKey(entry.candidate), entry.logRuntime]),
     );
@@ -107,10 +120,7 @@ export class RuntimeAnalog {
   }
 
   private basisValue(candidate: Candidate): number {
-    const row = this.space.basis(candidate);
-    let sum = 0;
-    for (let i = 0; i < row.length; i++) sum += (row[i] as number) * (this.beta[i] as number);
-    return sum;
+    return this.space.dotBasis(candidate, this.beta);
   }
 
   /** Interpolated ln(runtime) of this fleet job on a configuration. */

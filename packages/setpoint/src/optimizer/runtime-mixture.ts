@@ -1,5 +1,8 @@
 import { constrainedExpectedImprovement, normalCdf } from './normal-distribution.js';
 
+/** Quantiles are found to this precision in ln(runtime): a millionth of a percent of the runtime. */
+const logTolerance = 1e-8;
+
 /**
  * The predictive distribution of ln(runtime) on every candidate: a weighted mixture of Gaussians, one per
  * model component (the generic model and each fleet analog), with the components' weights shared.
@@ -80,18 +83,36 @@ export class RuntimeMixture {
 
   /** Runtime at probability p, by bisection on the mixture CDF. */
   quantile(candidate: number, p: number): number {
-    let low = Number.POSITIVE_INFINITY;
-    let high = Number.NEGATIVE_INFINITY;
+    return this.quantiles(candidate, [p])[0] as number;
+  }
+
+  /**
+   * Runtimes at several probabilities, by bisection on the mixture CDF to a millionth of a percent of the
+   * runtime: each search starts from the last one's answer, as quantiles only grow with p.
+   */
+  quantiles(candidate: number, ps: readonly number[]): number[] {
+    let lowest = Number.POSITIVE_INFINITY;
+    let highest = Number.NEGATIVE_INFINITY;
     for (let c = 0; c < this.weights.length; c++) {
-      low = Math.min(low, this.mus[c]![candidate]! - 6 * this.sigmas[c]![candidate]!);
-      high = Math.max(high, this.mus[c]![candidate]! + 6 * this.sigmas[c]![candidate]!);
+      lowest = Math.min(lowest, this.mus[c]![candidate]! - 6 * this.sigmas[c]![candidate]!);
+      highest = Math.max(highest, this.mus[c]![candidate]! + 6 * this.sigmas[c]![candidate]!);
     }
-    for (let step = 0; step < 60; step++) {
-      const middle = (low + high) / 2;
-      if (this.probabilityBelow(candidate, Math.exp(middle)) < p) low = middle;
-      else high = middle;
+    const order = ps.map((_, i) => i).sort((a, b) => (ps[a] as number) - (ps[b] as number));
+    const out = new Array<number>(ps.length);
+    let floor = lowest;
+    for (const i of order) {
+      const p = ps[i] as number;
+      let low = floor;
+      let high = highest;
+      while (high - low > logTolerance) {
+        const middle = (low + high) / 2;
+        if (this.cdfAtLog(candidate, middle) < p) low = middle;
+        else high = middle;
+      }
+      floor = low;
+      out[i] = Math.exp((low + high) / 2);
     }
-    return Math.exp((low + high) / 2);
+    return out;
   }
 
   /**

@@ -1,5 +1,5 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
-import { BasisRuntimeModel, gaussianLogDensity } from './basis-runtime-model.js';
+import { BasisRuntimeModel } from './basis-runtime-model.js';
 import { instanceFamily } from './config-features.js';
 import { type FleetPrior, familyPriorOf } from './fleet-prior.js';
 import { nearestNoiseLevel } from './noise-levels.js';
@@ -28,6 +28,16 @@ export interface AnalogSettings {
    * residual variance): a job unlike every fleet job is explained by it, and its predictions widen.
    */
   broadShare: number;
+  /**
+   * Half-octave steps of data size each way at which every fleet job is also read (0: only as measured).
+   * A job with twice the data of an analog behaves like the analog on a cluster half the size: its
+   * memory limits and its scale-out plateau sit at twice the nodes.
+   */
+  dataScaleSteps: number;
+  /** Prior sd of a job's data size against an analog's, in half-octave steps. */
+  dataScaleSd: number;
+  /** sd of ln(runtime) an analog's surface gains per doubling of cores beyond what its job ran. */
+  extrapolationSd: number;
 }
 
 export const defaultAnalogSettings: AnalogSettings = {
@@ -35,13 +45,40 @@ export const defaultAnalogSettings: AnalogSettings = {
   shapeSd: 0.15,
   genericWeight: 0.2,
   broadShare: 0.25,
+  dataScaleSteps: 4,
+  dataScaleSd: 2,
+  extrapolationSd: 0.3,
 };
 
+/** One fleet job read at one data size: the job has `scale` × the analog's data. */
+interface AnalogView {
+  analog: number;
+  scale: number;
+  /** Share of the analog's prior weight. */
+  share: number;
+}
+
+/** The data scales an analog is read at, with their prior shares (the analog's own scale likeliest). */
+function analogViews(analogs: readonly RuntimeAnalog[], settings: AnalogSettings): AnalogView[] {
+  const steps = Math.max(0, Math.round(settings.dataScaleSteps));
+  const offsets = Array.from({ length: 2 * steps + 1 }, (_, k) => k - steps);
+  const raw = offsets.map((k) => Math.exp(-(k * k) / (2 * settings.dataScaleSd ** 2)));
+  const total = raw.reduce((sum, value) => sum + value, 0);
+  return analogs.flatMap((analog, a) =>
+    analog.ownJob
+      ? [{ analog: a, scale: 1, share: 1 }]
+      : offsets.map((k, o) => ({ analog: a, scale: 2 ** (k / 2), share: (raw[o] as number) / total })),
+  );
+}
+
 const minimumWeight = 1e-4;
+/** The heaviest components holding this share of the weight are kept; the rest change no decision. */
+const keptMass = 0.99;
 const broadBreadth = 4;
 
 interface Component {
-  label: string;
+  /** Built only for the components kept after pruning. */
+  label: () => string;
   logWeight: number;
   /** Builds the predictions only for components that survive pruning (most analogs do not). */
   predictions: () => { mus: Float64Array; sigmas: Float64Array };
@@ -61,11 +98,16 @@ export class RuntimeModel {
   private readonly prior: FleetPrior;
   private readonly generic: BasisRuntimeModel;
   private readonly broad: BasisRuntimeModel;
+  /** Every analog at every data scale it is read at. */
+  private readonly views: AnalogView[];
   /**
-   * Each analog's ln(runtime) per candidate, computed on first use: a component's weight needs only the
-   * configurations this job ran, and most analogs are pruned before their whole surface is wanted.
+   * Each view's ln(runtime) per candidate, computed on first use: a component's weight needs only the
+   * configurations this job ran, and most views are pruned before their whole surface is wanted.
    */
   private readonly surfaces: Float64Array[];
+  /** Each view's extra variance and failure rates per candidate, computed on first use like its surface. */
+  private readonly blindVariances: Array<{ family: Float64Array; extrapolated: Float64Array } | undefined>;
+  private readonly failureRates: Array<Array<number | undefined> | undefined>;
   private readonly families: string[];
   private readonly familyVariance: Map<string, number>;
   /** Noise level an analog is pinned to (its own repeats), or undefined to take every level. */
@@ -91,7 +133,10 @@ export class RuntimeModel {
         familyPriorOf(prior, candidate.instanceType).variance,
       ]),
     );
-    this.surfaces = prior.analogs.map(() => new Float64Array(candidates.length).fill(Number.NaN));
+    this.views = analogViews(prior.analogs, this.settings);
+    this.surfaces = this.views.map(() => new Float64Array(candidates.length).fill(Number.NaN));
+    this.blindVariances = this.views.map(() => undefined);
+    this.failureRates = this.views.map(() => undefined);
     this.analogLevels = prior.analogs.map((analog) =>
       analog.noiseVariance === undefined ? undefined : nearestNoiseLevel(prior.noise, analog.noiseVariance),
     );
@@ -106,33 +151,65 @@ export class RuntimeModel {
     return this.index.get(candidateId);
   }
 
-  /** Analog `a`'s ln(runtime) on candidate `i`. */
-  private surfaceAt(a: number, i: number): number {
-    const surface = this.surfaces[a] as Float64Array;
+  /**
+   * Candidate `i` as view `v`'s analog sees it: a job with `scale` × the analog's data runs on a cluster
+   * like the analog's with 1 / `scale` of the nodes.
+   */
+  private viewedCandidate(v: number, i: number): Candidate {
+    const candidate = this.candidates[i] as Candidate;
+    const { scale } = this.views[v] as AnalogView;
+    return scale === 1 ? candidate : { ...candidate, nodes: candidate.nodes / scale };
+  }
+
+  /** View `v`'s ln(runtime) on candidate `i`. */
+  private surfaceAt(v: number, i: number): number {
+    const surface = this.surfaces[v] as Float64Array;
     let value = surface[i] as number;
     if (Number.isNaN(value)) {
-      value = (this.prior.analogs[a] as RuntimeAnalog).logRuntime(this.candidates[i] as Candidate);
+      const analog = this.prior.analogs[(this.views[v] as AnalogView).analog] as RuntimeAnalog;
+      value = analog.logRuntime(this.viewedCandidate(v, i));
       surface[i] = value;
     }
     return value;
   }
 
-  private wholeSurface(a: number): Float64Array {
-    for (let i = 0; i < this.candidates.length; i++) this.surfaceAt(a, i);
-    return this.surfaces[a] as Float64Array;
+  private wholeSurface(v: number): Float64Array {
+    for (let i = 0; i < this.candidates.length; i++) this.surfaceAt(v, i);
+    return this.surfaces[v] as Float64Array;
   }
 
-  /** Extra variance of analog `a`'s prediction on a family it never ran (0 where it did). */
-  private blindVariance(a: number): Float64Array {
-    const measured = (this.prior.analogs[a] as RuntimeAnalog).measuredFamilies;
-    return Float64Array.from(this.families, (family) =>
-      measured.has(family) ? 0 : (this.familyVariance.get(family) ?? 0),
-    );
+  /**
+   * Extra variance of view `v`'s prediction: on a family its job never ran (the fleet's family effect
+   * stands in for its measurement), and beyond the cores its job ran (its surface is extrapolated there;
+   * `extrapolated`, which the job's own runs resolve where they are).
+   */
+  private blindVariance(v: number): { family: Float64Array; extrapolated: Float64Array } {
+    const known = this.blindVariances[v];
+    if (known) return known;
+    const analog = this.prior.analogs[(this.views[v] as AnalogView).analog] as RuntimeAnalog;
+    const [fewest, most] = analog.measuredLog2Cores;
+    const { extrapolationSd } = this.settings;
+    const variances = {
+      family: Float64Array.from(this.families, (family) =>
+        analog.measuredFamilies.has(family) ? 0 : (this.familyVariance.get(family) ?? 0),
+      ),
+      extrapolated: Float64Array.from(this.candidates, (_, i) => {
+        const viewed = this.viewedCandidate(v, i);
+        const cores = Math.log2(viewed.nodes * viewed.vcpusPerNode);
+        return (extrapolationSd * Math.max(0, fewest - cores, cores - most)) ** 2;
+      }),
+    };
+    this.blindVariances[v] = variances;
+    return variances;
   }
 
-  private analogFailures(a: number): Array<number | undefined> {
-    const analog = this.prior.analogs[a] as RuntimeAnalog;
-    return this.candidates.map((candidate) => analog.failureRate(candidate));
+  private analogFailures(v: number): Array<number | undefined> {
+    const known = this.failureRates[v];
+    if (known) return known;
+    const analog = this.prior.analogs[(this.views[v] as AnalogView).analog] as RuntimeAnalog;
+    const rates = this.candidates.map((_, i) => analog.failureRate(this.viewedCandidate(v, i)));
+    this.failureRates[v] = rates;
+    return rates;
   }
 
   private analogKernel(i: number, j: number): number {
@@ -166,7 +243,7 @@ export class RuntimeModel {
           sigmas: Float64Array.from(fit.predictions, (p) => p.sigma),
         };
         components.push({
-          label,
+          label: () => label,
           logWeight: Math.log(genericShare * share * levelWeight) + fit.logEvidence + scatter,
           predictions: () => predictions,
           failures: () => undefined,
@@ -177,9 +254,11 @@ export class RuntimeModel {
     const top = Math.max(...components.map((component) => component.logWeight));
     const raw = components.map((component) => Math.exp(component.logWeight - top));
     const total = raw.reduce((sum, value) => sum + value, 0);
-    const kept = components
-      .map((component, c) => ({ component, weight: (raw[c] as number) / total }))
-      .filter((entry) => entry.weight >= minimumWeight);
+    const kept = heaviest(
+      components
+        .map((component, c) => ({ component, weight: (raw[c] as number) / total }))
+        .filter((entry) => entry.weight >= minimumWeight),
+    );
     const keptTotal = kept.reduce((sum, entry) => sum + entry.weight, 0);
     const ran = observed.map((entry) => this.candidates[entry.index] as Candidate);
     const scales = Float64Array.from(this.candidates, (candidate) =>
@@ -193,7 +272,7 @@ export class RuntimeModel {
       built.map((entry) => entry.mus),
       built.map((entry) => Float64Array.from(entry.sigmas, (sigma, i) => sigma * (scales[i] as number))),
       kept.map((entry) => entry.component.failures()),
-      kept.map((entry) => entry.component.label),
+      kept.map((entry) => entry.component.label()),
     );
   }
 
@@ -208,8 +287,12 @@ export class RuntimeModel {
     const n = observed.length;
     const analogShare = 1 - this.settings.genericWeight;
     const levelWeight = this.prior.noise.weights[level] as number;
-    const members = this.analogLevels
-      .map((pinned, a) => ({ a, weight: pinned === undefined ? levelWeight : pinned === level ? 1 : 0 }))
+    const members = this.views
+      .map((view, v) => {
+        const pinned = this.analogLevels[view.analog];
+        const atLevel = pinned === undefined ? levelWeight : pinned === level ? 1 : 0;
+        return { v, a: view.analog, weight: atLevel * view.share };
+      })
       .filter((member) => member.weight > 0);
     if (members.length === 0) return [];
     let latent: Float64Array;
@@ -240,45 +323,88 @@ export class RuntimeModel {
         return Math.max(0, this.analogKernel(i, i) - reduction);
       });
     }
-    return members.map(({ a, weight }) => {
-      const sigmas = () => {
-        const blind = this.blindVariance(a);
-        return Float64Array.from(latent, (value, i) =>
-          Math.sqrt(value + (blind[i] as number) + noiseVariance),
+    const labelOf = (v: number, a: number) =>
+      viewLabel(this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`, this.views[v] as AnalogView);
+    // What the job's own runs say of a candidate: all of it where it ran, less with distance.
+    const unresolved = Float64Array.from(this.points, (point) => {
+      let explained = 0;
+      for (const entry of observed)
+        explained = Math.max(
+          explained,
+          residualCorrelation(point, this.points[entry.index]!, this.prior.kernel) ** 2,
         );
-      };
-      const failures = () => this.analogFailures(a);
-      if (n === 0 || !cholesky || !cross) {
-        return {
-          label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
-          logWeight: Math.log(analogShare * this.priorWeights[a]! * weight),
-          predictions: () => ({ mus: this.wholeSurface(a), sigmas: sigmas() }),
-          failures,
-        };
-      }
-      const residuals = Matrix.columnVector(
-        observed.map((entry) => entry.meanLog - this.surfaceAt(a, entry.index)),
+      return 1 - explained;
+    });
+    const sigmasOf = (v: number) => {
+      const blind = this.blindVariance(v);
+      return Float64Array.from(latent, (value, i) =>
+        Math.sqrt(
+          value +
+            (blind.family[i] as number) +
+            (blind.extrapolated[i] as number) * (unresolved[i] as number) +
+            noiseVariance,
+        ),
       );
-      const alpha = cholesky.solve(residuals);
-      const crossMatrix = cross;
+    };
+    const priorLogWeight = (a: number, weight: number) =>
+      Math.log(analogShare * this.priorWeights[a]! * weight);
+    if (n === 0 || !cholesky || !cross) {
+      return members.map(({ v, a, weight }) => ({
+        label: () => labelOf(v, a),
+        logWeight: priorLogWeight(a, weight),
+        predictions: () => ({ mus: this.wholeSurface(v), sigmas: sigmasOf(v) }),
+        failures: () => this.analogFailures(v),
+      }));
+    }
+    // Every view shares the kernel, so one solve serves them all: a column of residuals per view.
+    const residuals = new Matrix(n, members.length);
+    members.forEach(({ v }, m) => {
+      for (let b = 0; b < n; b++) {
+        const entry = observed[b] as ObservedConfiguration;
+        residuals.set(b, m, entry.meanLog - this.surfaceAt(v, entry.index));
+      }
+    });
+    const alphas = cholesky.solve(residuals);
+    const lower = cholesky.lowerTriangularMatrix;
+    let logNormalizer = -0.5 * n * Math.log(2 * Math.PI);
+    for (let b = 0; b < n; b++) logNormalizer -= Math.log(lower.get(b, b));
+    const crossMatrix = cross;
+    return members.map(({ v, a, weight }, m) => {
+      let quadratic = 0;
+      for (let b = 0; b < n; b++) quadratic += residuals.get(b, m) * alphas.get(b, m);
       return {
-        label: this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`,
-        logWeight:
-          Math.log(analogShare * this.priorWeights[a]! * weight) +
-          gaussianLogDensity(cholesky, residuals, alpha) +
-          scatter,
+        label: () => labelOf(v, a),
+        logWeight: priorLogWeight(a, weight) + logNormalizer - 0.5 * quadratic + scatter,
         predictions: () => {
-          const surface = this.wholeSurface(a);
+          const surface = this.wholeSurface(v);
           const mus = new Float64Array(k);
           for (let i = 0; i < k; i++) {
             let mu = surface[i] as number;
-            for (let b = 0; b < n; b++) mu += crossMatrix.get(b, i) * alpha.get(b, 0);
+            for (let b = 0; b < n; b++) mu += crossMatrix.get(b, i) * alphas.get(b, m);
             mus[i] = mu;
           }
-          return { mus, sigmas: sigmas() };
+          return { mus, sigmas: sigmasOf(v) };
         },
-        failures,
+        failures: () => this.analogFailures(v),
       };
     });
   }
+}
+
+/** An analog's name, with the data scale it is read at ("scout:kmeans-bigdata at ½× its data"). */
+function viewLabel(source: string, view: AnalogView): string {
+  if (view.scale === 1) return source;
+  const ratio = view.scale >= 1 ? view.scale : 1 / view.scale;
+  const text = Number.isInteger(Math.round(ratio * 100) / 100) ? String(Math.round(ratio)) : ratio.toFixed(1);
+  return `${source} at ${view.scale >= 1 ? `${text}×` : `1/${text}`} its data`;
+}
+
+/** The heaviest entries holding `keptMass` of their weight, heaviest first. */
+function heaviest<T extends { weight: number }>(entries: T[]): T[] {
+  entries.sort((a, b) => b.weight - a.weight);
+  const target = keptMass * entries.reduce((sum, entry) => sum + entry.weight, 0);
+  let mass = 0;
+  let count = 0;
+  while (count < entries.length && mass < target) mass += (entries[count++] as T).weight;
+  return entries.slice(0, count);
 }

@@ -1,14 +1,21 @@
 import type { FleetPrior } from './fleet-prior.js';
 import { JobOptimizer, type OptimizerSettings } from './recommend.js';
 import type { SearchPolicyFactory } from './search-policy.js';
+import type { Candidate } from './types.js';
 
 /** Setpoint's optimizer as a search policy: every run follows its recommendation for the SLA. */
 export function setpointPolicy(
   prior: FleetPrior,
   settings: Partial<OptimizerSettings> = {},
 ): SearchPolicyFactory {
+  // Episodes of one workload share its catalog: the model's fixed parts (analog surfaces) are built once.
+  const optimizers = new WeakMap<readonly Candidate[], JobOptimizer>();
   return (context) => {
-    const optimizer = new JobOptimizer(prior, context.candidates, settings);
+    let optimizer = optimizers.get(context.candidates);
+    if (!optimizer) {
+      optimizer = new JobOptimizer(prior, context.candidates, settings);
+      optimizers.set(context.candidates, optimizer);
+    }
     return {
       next(observations) {
         const current = observations.at(-1)?.candidateId ?? context.coldStartId;

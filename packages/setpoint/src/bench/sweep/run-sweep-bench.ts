@@ -13,7 +13,7 @@ import { isLearningRun } from '../../service/recommendations/learning.js';
 /** The sources of the shipped fleet prior, for `--exclude-source` (leave-one-dataset-out). */
 export { shippedFleetSources };
 
-import { type Observation, runCostUsd } from '../../optimizer/types.js';
+import { type Candidate, type Observation, runCostUsd } from '../../optimizer/types.js';
 import { type CalibrationReport, type ClaimOutcome, calibrationReport } from './calibration.js';
 import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';
 import { quantile, rounded, share } from './sweep-statistics.js';
@@ -163,6 +163,18 @@ export function drawRun(config: MeasuredConfig, random: Random, onlyCompleted = 
   };
 }
 
+const catalogs = new WeakMap<SweepWorkload, Candidate[]>();
+
+/** A workload's candidates, one array per workload: a policy may build its model once for all its episodes. */
+function catalogOf(workload: SweepWorkload): Candidate[] {
+  let catalog = catalogs.get(workload);
+  if (!catalog) {
+    catalog = workload.configs.map((config) => config.candidate);
+    catalogs.set(workload, catalog);
+  }
+  return catalog;
+}
+
 /** Plays one episode: cold start, then budget − 1 runs chosen by the policy. */
 export function playEpisode(
   workload: SweepWorkload,
@@ -174,7 +186,7 @@ export function playEpisode(
   outcomeRandom: Random,
 ): Episode {
   const byId = new Map(workload.configs.map((config) => [config.candidate.id, config]));
-  const candidates = workload.configs.map((config) => config.candidate);
+  const candidates = catalogOf(workload);
   const policy = factory({
     candidates,
     slaSeconds,

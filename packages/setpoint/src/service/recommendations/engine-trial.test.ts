@@ -37,7 +37,8 @@ function assessmentOf(runtimes: Record<string, number>): Assessment {
   return {
     assessments,
     mixture: {
-      quantile: (index: number, p: number) => (runtimes[ids[index] as string] as number) * (0.9 + 0.2 * p),
+      quantiles: (index: number, ps: readonly number[]) =>
+        ps.map((p) => (runtimes[ids[index] as string] as number) * (0.9 + 0.2 * p)),
     },
   } as unknown as Assessment;
 }
@@ -57,7 +58,7 @@ function trialsOf(
 
 describe('engine trials', () => {
   it("speeds up only the executors' share of the run, by the prior's spread", () => {
-    const runtimes = trialRuntimes(() => 100, prior, 40);
+    const runtimes = trialRuntimes((ps) => ps.map(() => 100), prior, 40);
     // 40 s of driver time + 60 s of task time divided by speed-ups between about 0.8× and 3×
     expect(Math.min(...runtimes)).toBeGreaterThan(40);
     const median = runtimes[Math.floor(runtimes.length / 2)] as number;
@@ -68,7 +69,7 @@ describe('engine trials', () => {
     expect(noFaster).toBeGreaterThan(0.05);
     expect(noFaster).toBeLessThanOrEqual(0.15);
     // all driver: nothing to speed up
-    expect(new Set(trialRuntimes(() => 100, prior, 150))).toEqual(new Set([100]));
+    expect(new Set(trialRuntimes((ps) => ps.map(() => 100), prior, 150))).toEqual(new Set([100]));
   });
 
   it('tries where the SLA is likeliest met, the cheapest among near ties, within the budget', () => {

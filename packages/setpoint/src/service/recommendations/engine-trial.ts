@@ -80,14 +80,13 @@ function quantileOfSorted(sorted: readonly number[], p: number): number {
  * combination `fixed + max(0, t − fixed) / s` (the fixed part — the driver's time — is not sped up).
  */
 export function trialRuntimes(
-  baselineQuantile: (p: number) => number,
+  baselineQuantiles: (ps: readonly number[]) => number[],
   prior: SpeedupPrior,
   fixedS: number,
 ): number[] {
   const speedups = speedupGrid(prior);
   const runtimes: number[] = [];
-  for (const p of gridProbabilities()) {
-    const t = baselineQuantile(p);
+  for (const t of baselineQuantiles(gridProbabilities())) {
     const fixed = Math.min(fixedS, t);
     for (const s of speedups) runtimes.push(fixed + (t - fixed) / s);
   }
@@ -150,7 +149,7 @@ function assessTrial<Shape>(
   context: { slaS: number; fixedS: number; overheadS?: number },
 ): EngineTrialChoice<Shape> {
   const runtimes = trialRuntimes(
-    (p) => assessment.mixture.quantile(baseline.index, p),
+    (ps) => assessment.mixture.quantiles(baseline.index, ps),
     speedup,
     context.fixedS,
   );

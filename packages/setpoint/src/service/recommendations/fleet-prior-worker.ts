@@ -8,12 +8,18 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import type { FleetJob } from '../../optimizer/fleet-prior.js';
 import { shippedFleet } from '../../optimizer/shipped-fleet/shipped-fleet.js';
+import { shippedPrior } from '../../optimizer/shipped-fleet/shipped-prior.js';
 import type { ShippedFleetSelection } from './learn-prior-off-thread.js';
 
 const { jobs, shipped } = workerData as { jobs: FleetJob[]; shipped: ShippedFleetSelection | null };
 try {
+  // the whole shipped fleet alone was calibrated when it was built
+  const shippedAlone = shipped !== null && shipped.exclude.length === 0 && jobs.length === 0;
   const fleet = shipped ? [...shippedFleet(shipped), ...jobs] : jobs;
-  parentPort?.postMessage({ type: 'done', prior: learnCalibratedPrior(fleet) });
+  parentPort?.postMessage({
+    type: 'done',
+    prior: shippedAlone ? shippedPrior() : learnCalibratedPrior(fleet),
+  });
 } catch (error) {
   parentPort?.postMessage({
     type: 'failed',

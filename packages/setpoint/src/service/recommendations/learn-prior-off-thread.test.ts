@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import { type FleetJob, reviveFleetPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeModel } from '../../optimizer/runtime-model.js';
+import { shippedCalibration } from '../../optimizer/shipped-fleet/shipped-calibration.js';
 import { shippedFleetSources, shippedSourceBuilds } from '../../optimizer/shipped-fleet/shipped-fleet.js';
 import { shippedSources } from '../../optimizer/shipped-fleet/shipped-fleet-data.js';
 import { type Candidate, runCostUsd } from '../../optimizer/types.js';
@@ -83,6 +84,14 @@ describe('learnPriorOffThread', () => {
     expect(prior.analogs.some((analog) => analog.source.startsWith(`${kept}:`))).toBe(true);
     expect(prior.analogs.some((analog) => analog.source === own[0]?.source)).toBe(true);
   }, 120_000);
+
+  it('takes the calibration learned when the fleet was built for the whole shipped fleet alone', async () => {
+    const prior = await learnPriorOffThread([], { shipped: { exclude: [] } });
+    expect(prior.calibration).toEqual(shippedCalibration);
+    expect(prior.calibration.cases).toBeGreaterThan(0);
+    expect(prior.jobs).toBe(shippedSources.reduce((sum, source) => sum + source.jobs.length, 0));
+    expect(prior.shippedJobs).toBe(prior.jobs);
+  });
 
   it('revives a structured clone into a prior that predicts like the original', () => {
     const prior = learnCalibratedPrior(jobs.slice(0, 4));

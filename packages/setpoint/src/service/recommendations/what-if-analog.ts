@@ -47,6 +47,7 @@ export function whatIfAnalog(
     fallbackNoiseVariance: prior.noise.variances[0] ?? 1e-4,
     priorWeight: 1 / Math.max(1, prior.analogs.length),
     source: `run ${run.externalRunId}'s replay`,
+    ownJob: true,
   });
   const widest = run.profile.whatIf.at(-1) as (typeof run.profile.whatIf)[number];
   const dominant = dominantStage(run.profile);
