@@ -1,6 +1,6 @@
 /**
  * Calibrates the shipped fleet's prior once, so a fresh install does not (packages/setpoint/src/optimizer/shipped-fleet/
- * shipped-calibration.ts): the inner cross-validation of `learnCalibratedPrior` takes about a minute of CPU,
+ * shipped-calibration.ts): the inner cross-validation of `learnCalibratedPrior` takes tens of seconds of CPU,
  * fitting the prior about a second. Run it after build-shipped-fleet.ts, and after any change to the runtime
  * model (a test fails when the shipped calibration is not what learning it gives today):
  *
