@@ -4,7 +4,7 @@
  * fitting the prior about a second. Run it after build-shipped-fleet.ts, and after any change to the runtime
  * model (a test fails when the shipped calibration is not what learning it gives today):
  *
- *   npx tsx scripts/datasets/build-shipped-calibration.ts
+ *   node --conditions=setpoint-source --import tsx scripts/datasets/build-shipped-calibration.ts
  */
 import { writeFileSync } from 'node:fs';
 import { learnCalibratedPrior } from 'setpoint/optimizer/calibrated-prior';

@@ -2,6 +2,7 @@ import { createRandom } from '@setpoint/foundation/random';
 import { describe, expect, it } from 'vitest';
 import { learnCalibratedPrior } from './calibrated-prior.js';
 import type { FleetJob } from './fleet-prior.js';
+import { nearBucket, sameConfigurationBucket } from './predictive-calibration.js';
 import { type Candidate, runCostUsd } from './types.js';
 
 const catalog: Candidate[] = ['m5.xlarge', 'c5.xlarge', 'r5.xlarge'].flatMap((type, f) =>
@@ -15,23 +16,25 @@ const catalog: Candidate[] = ['m5.xlarge', 'c5.xlarge', 'r5.xlarge'].flatMap((ty
   })),
 );
 
-/** Amdahl-shaped jobs; each configuration measured once with run-to-run noise of the given spread. */
-function fleet(jobs: number, noise: number, seed: number): FleetJob[] {
+/** Amdahl-shaped jobs; each configuration measured `repeats` times with run-to-run noise of the given spread. */
+function fleet(jobs: number, noise: number, seed: number, repeats = 1): FleetJob[] {
   const random = createRandom(seed);
   return Array.from({ length: jobs }, (_, j) => {
     const serial = 30 + 20 * j;
     const work = 20_000 * (1 + (j % 5));
     return {
       candidates: catalog,
-      observations: catalog.map((candidate) => {
-        const runtimeS = (serial + work / (candidate.nodes * 4)) * Math.exp(noise * random.normal());
-        return {
-          candidateId: candidate.id,
-          runtimeS,
-          costUsd: runCostUsd(candidate, runtimeS),
-          completed: true,
-        };
-      }),
+      observations: catalog.flatMap((candidate) =>
+        Array.from({ length: repeats }, () => {
+          const runtimeS = (serial + work / (candidate.nodes * 4)) * Math.exp(noise * random.normal());
+          return {
+            candidateId: candidate.id,
+            runtimeS,
+            costUsd: runCostUsd(candidate, runtimeS),
+            completed: true,
+          };
+        }),
+      ),
     };
   });
 }
@@ -47,6 +50,19 @@ describe('learnCalibratedPrior', () => {
     expect(Math.min(...(noisy.calibration.spreadScale[2] as number[]))).toBeGreaterThan(1);
     expect(Math.max(...quiet.calibration.spreadScale.flat())).toBeLessThan(1);
     expect(mean(noisy.calibration.spreadScale)).toBeGreaterThan(2 * mean(quiet.calibration.spreadScale));
+  });
+
+  it('calibrates a run again on a configuration the job ran on the fleet’s repeats, else as a near one', () => {
+    const [self, near] = [sameConfigurationBucket, nearBucket];
+    const repeated = learnCalibratedPrior(fleet(12, 0.01, 5, 3), { scenariosPerFold: 12 }).calibration;
+    const once = learnCalibratedPrior(fleet(12, 0.01, 5, 1), { scenariosPerFold: 12 }).calibration;
+    // quiet repeats: the noise the fleet's repeats show is what a run again varies by (near 1), while
+    // predictions elsewhere are narrowed
+    for (const row of repeated.spreadScale) {
+      expect(row[self]).toBeGreaterThanOrEqual(0.8);
+      expect(row[self]).toBeGreaterThan(row[near] as number);
+    }
+    for (const row of once.spreadScale) expect(row[self]).toBe(row[near]);
   });
 
   it('leaves the prior uncalibrated when the fleet is too small to hold jobs out', () => {

@@ -4,8 +4,10 @@ import {
   configurationDistance,
   distanceBucket,
   distanceBuckets,
+  nearBucket,
   type PredictiveCalibration,
   runBuckets,
+  sameConfigurationBucket,
 } from './predictive-calibration.js';
 import type { RuntimeMixture } from './runtime-mixture.js';
 import { RuntimeModel } from './runtime-model.js';
@@ -73,7 +75,11 @@ export function learnCalibratedPrior(
   }
   const spreadScale = cells.map((row) => {
     const whole = bestScale(row.flat());
-    return row.map((cell) => (cell.length >= minimumCellCases ? bestScale(cell) : whole));
+    const scales = row.map((cell) => (cell.length >= minimumCellCases ? bestScale(cell) : whole));
+    // without repeats in the fleet, a run again on a configuration the job ran is judged as a near one
+    if ((row[sameConfigurationBucket]?.length ?? 0) < minimumCellCases)
+      scales[sameConfigurationBucket] = scales[nearBucket] as number;
+    return scales;
   });
   const calibration: PredictiveCalibration = {
     spreadScale,
@@ -98,7 +104,11 @@ function completedRunsById(job: FleetJob): Map<string, Observation[]> {
   return byId;
 }
 
-/** One held-out job played from a random cold start to three configurations. */
+/**
+ * One held-out job played from a random cold start to three configurations: after each, every other
+ * configuration is predicted and compared with one of its runs, and so is another run of each
+ * configuration played (where it was measured more than once).
+ */
 function collectScenario(
   model: RuntimeModel,
   configurations: readonly Candidate[],
@@ -114,6 +124,17 @@ function collectScenario(
     const mixture = model.predict(observations);
     const ran = order.slice(0, step + 1);
     const tried = new Set(ran.map((entry) => entry.id));
+    // a run again where the job ran: another of that configuration's runs, where it has one
+    ran.forEach((candidate, k) => {
+      const others = (runs.get(candidate.id) ?? []).filter((run) => run !== observations[k]);
+      if (others.length === 0) return;
+      const run = others[random.int(others.length)] as Observation;
+      cells[step]?.[sameConfigurationBucket]?.push({
+        mixture,
+        index: configurations.indexOf(candidate),
+        logRuntime: Math.log(run.runtimeS),
+      });
+    });
     configurations.forEach((other, index) => {
       if (tried.has(other.id)) return;
       const otherRuns = runs.get(other.id) ?? [];

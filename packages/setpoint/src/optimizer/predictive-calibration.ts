@@ -6,7 +6,9 @@ import type { Candidate } from './types.js';
  * true on jobs it was not fitted on. Learned by cross-validation over the fleet (`calibrated-prior.ts`)
  * in cells: by how many configurations the job has run (one, two, three or more — a first
  * recommendation leans on the fleet far more than a tenth one does) and by how far the configuration is
- * from the nearest one it ran (`configurationDistance`: near, a step away, far).
+ * from the nearest one it ran (`configurationDistance`: the configuration itself, near, a step away, far).
+ * A run again on a configuration the job ran is run-to-run noise alone: it is calibrated on the fleet's
+ * repeats, and takes the near cell's multiplier when the fleet has none.
  */
 export interface PredictiveCalibration {
   /** Spread multipliers, [configurations run bucket][distance bucket]. */
@@ -16,7 +18,7 @@ export interface PredictiveCalibration {
 }
 
 export const runBuckets = 3;
-export const distanceBuckets = 3;
+export const distanceBuckets = 4;
 
 export const identityCalibration: PredictiveCalibration = {
   spreadScale: Array.from({ length: runBuckets }, () => Array.from({ length: distanceBuckets }, () => 1)),
@@ -27,10 +29,14 @@ export function runBucket(configurationsRun: number): number {
   return Math.max(0, Math.min(runBuckets - 1, configurationsRun - 1));
 }
 
-/** Near (< 0.5), a step away (< 1.5), far. */
+/** The configuration itself (0: one the job ran), near (< 0.5), a step away (< 1.5), far. */
 export function distanceBucket(distance: number): number {
-  return distance < 0.5 ? 0 : distance < 1.5 ? 1 : 2;
+  return distance === 0 ? 0 : distance < 0.5 ? 1 : distance < 1.5 ? 2 : 3;
 }
+
+/** The cell of a configuration the job ran, and the one its multiplier falls back on. */
+export const sameConfigurationBucket = 0;
+export const nearBucket = 1;
 
 /**
  * How unlike the configurations a job ran a candidate is: log2 of the core-count ratio, half the log2 of

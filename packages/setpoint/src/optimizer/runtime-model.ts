@@ -251,7 +251,8 @@ export class RuntimeModel {
       }
       if (analogCount > 0) components.push(...this.analogComponents(observed, level, noiseVariance, scatter));
     });
-    const top = Math.max(...components.map((component) => component.logWeight));
+    // a reduce, not Math.max(...): a large fleet read at every data scale has tens of thousands of components
+    const top = components.reduce((most, component) => Math.max(most, component.logWeight), -Infinity);
     const raw = components.map((component) => Math.exp(component.logWeight - top));
     const total = raw.reduce((sum, value) => sum + value, 0);
     const kept = heaviest(
@@ -276,7 +277,7 @@ export class RuntimeModel {
     );
   }
 
-  /** Every analog taken at one noise level: the ones pinned elsewhere are skipped. */
+  /** Every analog, at every data scale, taken at one noise level: analogs pinned elsewhere are skipped. */
   private analogComponents(
     observed: readonly ObservedConfiguration[],
     level: number,

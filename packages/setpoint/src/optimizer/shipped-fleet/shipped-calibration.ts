@@ -3,9 +3,9 @@ import type { PredictiveCalibration } from '../predictive-calibration.js';
 
 export const shippedCalibration: PredictiveCalibration = {
   spreadScale: [
-    [0.3, 0.4, 0.2],
-    [0.35, 0.4, 0.2],
-    [0.3, 0.4, 0.2],
+    [0.4, 0.5, 0.2, 0.2],
+    [0.5, 0.35, 0.4, 0.2],
+    [0.5, 0.3, 0.4, 0.2],
   ],
-  cases: 26958,
+  cases: 27591,
 };
