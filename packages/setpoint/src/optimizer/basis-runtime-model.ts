@@ -144,11 +144,7 @@ export class BasisRuntimeModel {
 }
 
 /** ln N(r; 0, K) from K's Cholesky factor and α = K⁻¹r. */
-export function gaussianLogDensity(
-  cholesky: CholeskyDecomposition,
-  residuals: Matrix,
-  alpha: Matrix,
-): number {
+function gaussianLogDensity(cholesky: CholeskyDecomposition, residuals: Matrix, alpha: Matrix): number {
   const lower = cholesky.lowerTriangularMatrix;
   const n = residuals.rows;
   let value = -0.5 * n * Math.log(2 * Math.PI);

@@ -1,4 +1,5 @@
 import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
+import { evenlySpaced } from './evenly-spaced.js';
 import { type FleetJob, type FleetPrior, learnFleetPrior } from './fleet-prior.js';
 import {
   configurationDistance,
@@ -150,11 +151,6 @@ function collectScenario(
  * dozen configurations say what hundreds do, in a fraction of the model's work.
  */
 const configurationsPerJob = 60;
-
-function evenlySpaced<T>(items: readonly T[], limit: number): T[] {
-  if (items.length <= limit) return [...items];
-  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
-}
 
 /** Cases read per bucket when choosing its multiplier (evenly spaced): more add time, not precision. */
 const maximumCases = 1000;

@@ -1,5 +1,6 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { FeatureSpace, instanceFamily } from './config-features.js';
+import { evenlySpaced } from './evenly-spaced.js';
 import {
   defaultFailurePrior,
   type FailurePrior,
@@ -344,11 +345,6 @@ function bestKernelShape(fits: readonly JobFit[], variance: number, noise: numbe
     }
   }
   return best;
-}
-
-function evenlySpaced<T>(items: readonly T[], limit: number): T[] {
-  if (items.length <= limit) return [...items];
-  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
 }
 
 function ridgeFit(rows: readonly Float64Array[], targets: readonly number[], d: number): number[] {

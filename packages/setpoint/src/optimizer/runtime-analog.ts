@@ -1,5 +1,6 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { FeatureSpace } from './config-features.js';
+import { evenlySpaced } from './evenly-spaced.js';
 import {
   type ConfigPoint,
   configPoint,
@@ -145,11 +146,6 @@ export class RuntimeAnalog {
 }
 
 const interpolationPoints = 100;
-
-function evenlySpaced<T>(items: readonly T[], limit: number): T[] {
-  if (items.length <= limit) return [...items];
-  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
-}
 
 function configurationKey(candidate: Candidate): string {
   return `${candidate.instanceType}\u0000${candidate.nodes}`;

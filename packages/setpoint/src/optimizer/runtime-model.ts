@@ -392,7 +392,7 @@ export class RuntimeModel {
   }
 }
 
-/** An analog's name, with the data scale it is read at ("scout:kmeans-bigdata at ½× its data"). */
+/** An analog's name, with the data scale it is read at ("scout:kmeans-bigdata at 1/2 its data"). */
 function viewLabel(source: string, view: AnalogView): string {
   if (view.scale === 1) return source;
   const ratio = view.scale >= 1 ? view.scale : 1 / view.scale;

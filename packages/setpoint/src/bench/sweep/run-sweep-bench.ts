@@ -13,6 +13,7 @@ import { isLearningRun } from '../../service/recommendations/learning.js';
 /** The sources of the shipped fleet prior, for `--exclude-source` (leave-one-dataset-out). */
 export { shippedFleetSources };
 
+import { evenlySpaced } from '../../optimizer/evenly-spaced.js';
 import { type Candidate, type Observation, runCostUsd } from '../../optimizer/types.js';
 import { type CalibrationReport, type ClaimOutcome, calibrationReport } from './calibration.js';
 import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';
@@ -479,10 +480,4 @@ export function runSweepBench(
       ]),
     ),
   };
-}
-
-/** At most `limit` items, evenly spaced and in order (all of them when no limit is set). */
-function evenlySpaced<T>(items: readonly T[], limit: number | undefined): T[] {
-  if (limit === undefined || items.length <= limit) return [...items];
-  return Array.from({ length: limit }, (_, i) => items[Math.floor((i * items.length) / limit)] as T);
 }
