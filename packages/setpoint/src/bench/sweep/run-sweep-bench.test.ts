@@ -174,6 +174,13 @@ describe('runSweepBench on a synthetic sweep', () => {
     ]);
     // Setpoint claims a probability for every run it asks for; the baselines claim nothing.
     expect(setpoint?.calibration.first.claims).toBe(result.coldStarts);
+    // one run per configuration: a first run cheaper than the cold start left its configuration
+    const moved = setpoint?.calibration.firstMove.claims ?? 0;
+    expect(moved).toBeGreaterThanOrEqual(
+      Math.round((setpoint?.oneShot.shareCheaper ?? 1) * result.coldStarts),
+    );
+    expect(moved).toBeGreaterThan(0);
+    expect(moved).toBeLessThanOrEqual(result.coldStarts);
     expect(result.optimizers['gp-ei']?.['1.1']?.calibration.first.claims).toBe(0);
     expect(Object.keys(setpoint?.search.pWithin110 ?? {})).toEqual(['3', '6', '10']);
     expect(setpoint?.search.pWithin110['10']).toBeNull();

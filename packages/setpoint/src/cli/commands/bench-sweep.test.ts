@@ -86,7 +86,7 @@ describe('setpoint bench sweep', () => {
       'failureRate',
     ]);
     expect(Object.keys(entry.search)).toEqual(['pWithin110', 'pWithin105', 'medianRunsToWithin110']);
-    expect(Object.keys(entry.calibration)).toEqual(['first', 'later']);
+    expect(Object.keys(entry.calibration)).toEqual(['first', 'firstMove', 'later']);
     expect(Object.keys(entry.calibration.first)).toEqual(['claims', 'bins', 'intervalCoverage80', 'meanGap']);
     expect(entry.calibration.first.claims).toBe(16);
     expect(entry.search.pWithin110['6']).toBeNull();

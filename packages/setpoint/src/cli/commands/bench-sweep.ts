@@ -167,6 +167,7 @@ export function formatCalibration(result: SweepBenchResult): string {
   const coverage: string[] = [];
   for (const [sla, entry] of Object.entries(bySla)) {
     table.push(...calibrationRows(sla, 'first', entry.calibration.first));
+    table.push(...calibrationRows(sla, 'first, moved', entry.calibration.firstMove));
     table.push(...calibrationRows(sla, 'later', entry.calibration.later));
     coverage.push(
       `SLA ${sla}: first ${percent(entry.calibration.first.intervalCoverage80)}, later ${percent(entry.calibration.later.intervalCoverage80)}`,
