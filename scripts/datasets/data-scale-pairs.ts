@@ -20,11 +20,18 @@ const siblings: Array<[larger: string, smaller: string]> = [
   ['-large', '-small'],
 ];
 
+function configurationKey(instanceType: string, nodes: number): string {
+  return `${instanceType}\u0000${nodes}`;
+}
+
 function logRuntimes(workload: SweepWorkload): Map<string, number> {
   const out = new Map<string, number>();
   for (const config of workload.configs) {
     if (config.meanRuntimeS === undefined) continue;
-    out.set(`${config.candidate.instanceType}\u0000${config.candidate.nodes}`, Math.log(config.meanRuntimeS));
+    out.set(
+      configurationKey(config.candidate.instanceType, config.candidate.nodes),
+      Math.log(config.meanRuntimeS),
+    );
   }
   return out;
 }
@@ -45,8 +52,9 @@ for (const larger of workloads) {
       const differences: number[] = [];
       for (const config of larger.configs) {
         if (config.meanRuntimeS === undefined) continue;
-        const key = `${config.candidate.instanceType}\u0000${config.candidate.nodes * factor}`;
-        const other = small.get(key);
+        const other = small.get(
+          configurationKey(config.candidate.instanceType, config.candidate.nodes * factor),
+        );
         if (other !== undefined) differences.push(Math.log(config.meanRuntimeS) - other);
       }
       return differences.length >= 5

@@ -11,7 +11,7 @@ describe('the shipped fleet data', () => {
     );
   });
 
-  // The calibration's inner cross-validation replays thousands of cold starts: a minute or two of CPU.
+  // The calibration's inner cross-validation replays thousands of cold starts: about twenty seconds of CPU.
   it('is calibrated as learning the calibration from it gives today (build-shipped-calibration.ts)', () => {
     expect(buildShippedCalibration()).toEqual(shippedCalibration);
   }, 600_000);

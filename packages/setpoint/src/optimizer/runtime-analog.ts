@@ -1,5 +1,5 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
-import { FeatureSpace } from './config-features.js';
+import { FeatureSpace, totalCores } from './config-features.js';
 import { evenlySpaced } from './evenly-spaced.js';
 import {
   type ConfigPoint,
@@ -74,9 +74,7 @@ export class RuntimeAnalog {
     this.kernel = parts.kernel;
     this.noiseVariance = parts.noiseVariance;
     this.measuredFamilies = new Set(parts.measured.map((entry) => configPoint(entry.candidate).family));
-    const cores = parts.measured.map((entry) =>
-      Math.log2(entry.candidate.nodes * entry.candidate.vcpusPerNode),
-    );
+    const cores = parts.measured.map((entry) => Math.log2(totalCores(entry.candidate)));
     this.measuredLog2Cores = cores.length > 0 ? [Math.min(...cores), Math.max(...cores)] : [0, 0];
     this.ownJob = parts.ownJob === true;
     this.measuredValues = new Map(

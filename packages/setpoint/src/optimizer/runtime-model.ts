@@ -1,6 +1,6 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { BasisRuntimeModel } from './basis-runtime-model.js';
-import { instanceFamily } from './config-features.js';
+import { instanceFamily, totalCores } from './config-features.js';
 import { type FleetPrior, familyPriorOf } from './fleet-prior.js';
 import { nearestNoiseLevel } from './noise-levels.js';
 import {
@@ -195,7 +195,7 @@ export class RuntimeModel {
       ),
       extrapolated: Float64Array.from(this.candidates, (_, i) => {
         const viewed = this.viewedCandidate(v, i);
-        const cores = Math.log2(viewed.nodes * viewed.vcpusPerNode);
+        const cores = Math.log2(totalCores(viewed));
         return (extrapolationSd * Math.max(0, fewest - cores, cores - most)) ** 2;
       }),
     };
@@ -229,6 +229,7 @@ export class RuntimeModel {
     const { noise } = this.prior;
     const analogCount = this.surfaces.length;
     const genericShare = analogCount > 0 ? this.settings.genericWeight : 1;
+    const unresolved = analogCount > 0 ? this.unresolvedShares(observed) : new Float64Array(0);
     const components: Component[] = [];
     noise.variances.forEach((noiseVariance, level) => {
       const levelWeight = noise.weights[level] as number;
@@ -249,7 +250,8 @@ export class RuntimeModel {
           failures: () => undefined,
         });
       }
-      if (analogCount > 0) components.push(...this.analogComponents(observed, level, noiseVariance, scatter));
+      if (analogCount > 0)
+        components.push(...this.analogComponents(observed, unresolved, level, noiseVariance, scatter));
     });
     // a reduce, not Math.max(...): a large fleet read at every data scale has tens of thousands of components
     const top = components.reduce((most, component) => Math.max(most, component.logWeight), -Infinity);
@@ -277,9 +279,26 @@ export class RuntimeModel {
     );
   }
 
+  /**
+   * What the job's own runs leave unsaid of each candidate (1 − the largest squared residual correlation
+   * with a configuration it ran): nothing where it ran, more with distance.
+   */
+  private unresolvedShares(observed: readonly ObservedConfiguration[]): Float64Array {
+    return Float64Array.from(this.points, (point) => {
+      let explained = 0;
+      for (const entry of observed)
+        explained = Math.max(
+          explained,
+          residualCorrelation(point, this.points[entry.index]!, this.prior.kernel) ** 2,
+        );
+      return 1 - explained;
+    });
+  }
+
   /** Every analog, at every data scale, taken at one noise level: analogs pinned elsewhere are skipped. */
   private analogComponents(
     observed: readonly ObservedConfiguration[],
+    unresolved: Float64Array,
     level: number,
     noiseVariance: number,
     scatter: number,
@@ -326,16 +345,6 @@ export class RuntimeModel {
     }
     const labelOf = (v: number, a: number) =>
       viewLabel(this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`, this.views[v] as AnalogView);
-    // What the job's own runs say of a candidate: all of it where it ran, less with distance.
-    const unresolved = Float64Array.from(this.points, (point) => {
-      let explained = 0;
-      for (const entry of observed)
-        explained = Math.max(
-          explained,
-          residualCorrelation(point, this.points[entry.index]!, this.prior.kernel) ** 2,
-        );
-      return 1 - explained;
-    });
     const sigmasOf = (v: number) => {
       const blind = this.blindVariance(v);
       return Float64Array.from(latent, (value, i) =>

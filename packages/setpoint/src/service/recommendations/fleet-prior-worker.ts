@@ -15,11 +15,10 @@ const { jobs, shipped } = workerData as { jobs: FleetJob[]; shipped: ShippedFlee
 try {
   // the whole shipped fleet alone was calibrated when it was built
   const shippedAlone = shipped !== null && shipped.exclude.length === 0 && jobs.length === 0;
-  const fleet = shipped ? [...shippedFleet(shipped), ...jobs] : jobs;
-  parentPort?.postMessage({
-    type: 'done',
-    prior: shippedAlone ? shippedPrior() : learnCalibratedPrior(fleet),
-  });
+  const prior = shippedAlone
+    ? shippedPrior()
+    : learnCalibratedPrior(shipped ? [...shippedFleet(shipped), ...jobs] : jobs);
+  parentPort?.postMessage({ type: 'done', prior });
 } catch (error) {
   parentPort?.postMessage({
     type: 'failed',
