@@ -6,6 +6,7 @@ import { databricksIntegrationOf } from '../platforms/databricks/databricks-plat
 import type { ImportOptions } from '../platforms/databricks/onboarding/onboarding-service.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
+import { sharedFleetPriorSource } from '../service/recommendations/fleet-prior-source.js';
 import type { Run } from '../service/runs/run-service.js';
 import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workloads.js';
 import { loadEmulator } from './load-emulator.js';
@@ -68,7 +69,11 @@ export interface ClosedLoop {
   server: RunningServer;
   workspaceId: string;
   jobs: Array<{ platform: 'databricks'; jobId: string; name: string; projectIds: string[] } | EmrDemoJob>;
-  /** Runs every job once, concurrently, and waits until Setpoint has digested every run. */
+  /**
+   * Runs every job once, concurrently, waits until Setpoint has digested every run, then relearns the
+   * fleet prior if the organization's fleet moved: every recommendation of a round sees the prior learned
+   * after the round before, so the loop's outcome depends on its seed, not on how fast the machine is.
+   */
   round(): Promise<void>;
   /** Runs one job once and waits until Setpoint has digested that run (other jobs may still be busy). */
   runJob(job: ClosedLoop['jobs'][number], signal?: AbortSignal): Promise<void>;
@@ -282,6 +287,9 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     return databricks.runNow(job.jobId);
   }
 
+  // The server runs in this process, so its recommenders learn their prior with the process's source;
+  // a loop driven run by run (`runJob`, the paced demo) leaves it relearning on request, as a service does.
+  const fleetPriorSource = sharedFleetPriorSource();
   let roundNumber = 0;
   return {
     emulator,
@@ -291,7 +299,10 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     runsOf,
     async round() {
       roundNumber += 1;
-      const started = await Promise.all(jobs.map(async (job) => ({ job, runId: await startRun(job) })));
+      fleetPriorSource.relearnOnlyOnRefresh();
+      // started one after another, so the workspace names its clusters in the same order every time
+      const started: Array<{ job: ClosedLoop['jobs'][number]; runId: string }> = [];
+      for (const job of jobs) started.push({ job, runId: await startRun(job) });
       for (const { job, runId } of started) {
         await waitFor(
           async () => ((await digested(job.projectIds, runId)) ? true : undefined),
@@ -303,6 +314,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
         async () => ((await services.queue.depth()).every((entry) => entry.count === 0) ? true : undefined),
         'the queue to drain',
       );
+      await fleetPriorSource.refresh();
       log(`round ${roundNumber} done`);
     },
     async runJob(job, signal) {

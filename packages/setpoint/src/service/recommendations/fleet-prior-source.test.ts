@@ -113,6 +113,33 @@ describe('FleetPriorSource', () => {
     expect(source.learnings).toBe(3);
   });
 
+  it('relearns only when refreshed once told to: a request keeps the prior in effect however far the fleet moved', async () => {
+    const source = new FleetPriorSource({ learn: async (own) => priorOf([...shipped, ...own]) });
+    source.relearnOnlyOnRefresh();
+    const counts = new Map([['prj_a', 6]]);
+    const fleet = fleetOf(counts);
+    const shippedOnly = await source.priorFor('prj_b', fleet, jobOf);
+    expect(shippedOnly.analogs.map((analog) => analog.source)).toEqual(['shipped:a']);
+    await source.settled();
+    expect(source.learnings).toBe(1);
+
+    await source.refresh();
+    expect(source.learnings).toBe(2);
+    const refreshed = await source.priorFor('prj_b', fleet, jobOf);
+    expect(refreshed.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_a')]);
+
+    // the fleet moves: requests keep the refreshed prior, and a refresh relearns once, only while it moved
+    counts.set('prj_b', 6);
+    expect(await source.priorFor('prj_b', fleet, jobOf)).toBe(refreshed);
+    await source.settled();
+    expect(source.learnings).toBe(2);
+    await source.refresh();
+    await source.refresh();
+    expect(source.learnings).toBe(3);
+    const moved = await source.priorFor('prj_a', fleet, jobOf);
+    expect(moved.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_b')]);
+  });
+
   it('learns the shipped-only prior once when no project has enough runs, and learns again after a failure', async () => {
     let fail = true;
     const source = new FleetPriorSource({

@@ -47,9 +47,35 @@ export class FleetPriorSource {
   #learning: Promise<Learned> | null = null;
   #shippedOnly: Promise<Learned> | null = null;
   #shippedOnlyLearned: Learned | null = null;
+  #relearnOnRequest = true;
+  /** The organization fleet and its reader of the last request: what `refresh` relearns from. */
+  #lastAsked: { fleet: OrganizationFleet; jobOf: FleetJobOf } | null = null;
 
   constructor(options: Partial<FleetPriorSourceOptions> = {}) {
     this.#options = { ...defaultFleetPriorSourceOptions, ...options };
+  }
+
+  /**
+   * From now on no request starts a relearning; only `refresh` does. The prior a recommendation sees then
+   * changes only where the caller says (a closed loop, between its rounds), never with how fast the machine
+   * learned it while concurrent runs were being digested.
+   */
+  relearnOnlyOnRefresh(): void {
+    this.#relearnOnRequest = false;
+  }
+
+  /**
+   * Relearns, and waits for it, when the organization fleet of the last request moved materially since the
+   * last learning (a learning under way is waited for first).
+   */
+  async refresh(): Promise<void> {
+    await this.settled();
+    const asked = this.#lastAsked;
+    if (!asked) return;
+    const eligible = await this.#eligible(asked.fleet);
+    if (eligible.size === 0 || (this.#learned && !this.#changedMaterially(this.#learned.projects, eligible)))
+      return;
+    await this.#relearn(asked.fleet, eligible, asked.jobOf);
   }
 
   /** The prior for one project: the organization's prior without the project's own surface as an analog. */
@@ -72,9 +98,15 @@ export class FleetPriorSource {
     await Promise.allSettled([this.#learning, this.#shippedOnly]);
   }
 
-  async #current(fleet: OrganizationFleet | undefined, jobOf: FleetJobOf): Promise<Learned> {
+  async #eligible(fleet: OrganizationFleet | undefined): Promise<Map<string, number>> {
     const counts = fleet ? await fleet.runCounts() : new Map<string, number>();
-    const eligible = new Map([...counts].filter(([, runs]) => runs >= this.#options.minRuns));
+    return new Map([...counts].filter(([, runs]) => runs >= this.#options.minRuns));
+  }
+
+  async #current(fleet: OrganizationFleet | undefined, jobOf: FleetJobOf): Promise<Learned> {
+    if (fleet) this.#lastAsked = { fleet, jobOf };
+    if (!this.#relearnOnRequest && this.#learned) return this.#learned;
+    const eligible = this.#relearnOnRequest ? await this.#eligible(fleet) : new Map<string, number>();
     if (eligible.size === 0) {
       // A failed learning is forgotten, so the queue's retry learns again.
       this.#shippedOnly ??= this.#learn([], new Map()).then(
