@@ -287,9 +287,11 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     return databricks.runNow(job.jobId);
   }
 
-  // The server runs in this process, so its recommenders learn their prior with the process's source;
-  // a loop driven run by run (`runJob`, the paced demo) leaves it relearning on request, as a service does.
+  // The server runs in this process, so its recommenders learn their prior with the process's source,
+  // which may still hold the organization of a loop this process ran before (a bench's previous seed). A
+  // loop driven run by run (`runJob`, the paced demo) leaves it relearning on request, as a service does.
   const fleetPriorSource = sharedFleetPriorSource();
+  await fleetPriorSource.forgetOrganization();
   let roundNumber = 0;
   return {
     emulator,

@@ -138,6 +138,15 @@ describe('FleetPriorSource', () => {
     expect(source.learnings).toBe(3);
     const moved = await source.priorFor('prj_a', fleet, jobOf);
     expect(moved.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_b')]);
+
+    // another organization's store: the shipped-only prior again, learned on request, never relearned
+    await source.forgetOrganization();
+    expect(await source.priorFor('prj_c', fleetOf(new Map([['prj_c', 2]])), jobOf)).toBe(shippedOnly);
+    await source.refresh();
+    expect(source.learnings).toBe(3);
+    await source.priorFor('prj_c', fleetOf(new Map([['prj_c', 6]])), jobOf);
+    await source.settled();
+    expect(source.learnings).toBe(4);
   });
 
   it('learns the shipped-only prior once when no project has enough runs, and learns again after a failure', async () => {

@@ -65,6 +65,18 @@ export class FleetPriorSource {
   }
 
   /**
+   * Forgets the organization (its learned prior, its fleet, `relearnOnlyOnRefresh`) once no learning is
+   * under way; the shipped-only prior, pure data, is kept. For a process that serves one organization's
+   * store after another (a bench's seeds), so no prior of the last one's projects answers for the next.
+   */
+  async forgetOrganization(): Promise<void> {
+    await this.settled();
+    this.#learned = null;
+    this.#lastAsked = null;
+    this.#relearnOnRequest = true;
+  }
+
+  /**
    * Relearns, and waits for it, when the organization fleet of the last request moved materially since the
    * last learning (a learning under way is waited for first).
    */
