@@ -117,22 +117,9 @@ export class FleetPriorSource {
 
   async #current(fleet: OrganizationFleet | undefined, jobOf: FleetJobOf): Promise<Learned> {
     if (fleet) this.#lastAsked = { fleet, jobOf };
-    if (!this.#relearnOnRequest && this.#learned) return this.#learned;
-    const eligible = this.#relearnOnRequest ? await this.#eligible(fleet) : new Map<string, number>();
-    if (eligible.size === 0) {
-      // A failed learning is forgotten, so the queue's retry learns again.
-      this.#shippedOnly ??= this.#learn([], new Map()).then(
-        (learned) => {
-          this.#shippedOnlyLearned = learned;
-          return learned;
-        },
-        (error: unknown) => {
-          this.#shippedOnly = null;
-          throw error;
-        },
-      );
-      return this.#shippedOnly;
-    }
+    if (!this.#relearnOnRequest) return this.#learned ?? this.#shippedOnlyPrior();
+    const eligible = await this.#eligible(fleet);
+    if (eligible.size === 0) return this.#shippedOnlyPrior();
     if (this.#learned && !this.#changedMaterially(this.#learned.projects, eligible)) return this.#learned;
     const learning = this.#relearn(fleet as OrganizationFleet, eligible, jobOf);
     const inEffect = this.#learned ?? this.#shippedOnlyLearned;
@@ -140,6 +127,21 @@ export class FleetPriorSource {
     // its failure is forgotten (the next request that finds the fleet moved learns again)
     learning.catch(() => undefined);
     return inEffect;
+  }
+
+  /** The shipped fleet's prior alone, learned once: a failed learning is forgotten, so the retry learns again. */
+  #shippedOnlyPrior(): Promise<Learned> {
+    this.#shippedOnly ??= this.#learn([], new Map()).then(
+      (learned) => {
+        this.#shippedOnlyLearned = learned;
+        return learned;
+      },
+      (error: unknown) => {
+        this.#shippedOnly = null;
+        throw error;
+      },
+    );
+    return this.#shippedOnly;
   }
 
   /** The organization's prior learned anew, once at a time: a request that finds one under way joins it. */
