@@ -38,11 +38,12 @@ const projectSettingsShape = {
     .default(null),
   photonAllowed: z.boolean().default(true),
   /**
-   * SLA misses the job may spend on learning runs after the first recommendation: learning (up to 8
-   * runs) ends once this many of those runs missed the SLA. 0 is the cautious learning phase: 2 learning
-   * runs after the first recommendation. See docs/optimizer.md, "The search".
+   * SLA misses the job may knowingly risk on learning runs. 0 (the default) is safe learning: every
+   * learning run (up to 8) is held to P(runtime ≤ SLA) ≥ 0.9 and may not overrun the SLA badly. N ≥ 1
+   * trades misses for a faster search: learning runs may go where the SLA is unlikely to be met, until N
+   * runs after the first recommendation missed it. See docs/optimizer.md, "The search".
    */
-  learningMissBudget: z.number().int().min(0).max(7).default(3),
+  learningMissBudget: z.number().int().min(0).max(7).default(0),
 };
 
 /** Per-project optimization settings; every field has a default so a new project needs none. */

@@ -4,6 +4,7 @@ import { type FleetJob, learnFleetPrior } from './fleet-prior.js';
 import {
   defaultOptimizerSettings,
   JobOptimizer,
+  missesTooOften,
   type OptimizerSettings,
   swappedForTwin,
 } from './recommend.js';
@@ -140,8 +141,8 @@ describe('JobOptimizer (economy)', () => {
       '16xm4.xlarge',
       1.05,
     );
-    // The cautious learning phase is over after 4 runs (cold start, first recommendation, 2 learning runs).
-    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
+    // A learning phase of 3 runs is over after 4 runs (cold start, first recommendation, 2 learning runs).
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningRuns: 3 });
     const recommendation = explorer.recommend(input);
     const chosen = explorer
       .assess(input)
@@ -166,7 +167,7 @@ describe('JobOptimizer (economy)', () => {
       '8xc4.xlarge',
       1.3,
     );
-    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningRuns: 3 });
     const { assessments, currentCostUsd } = explorer.assess(input);
     const confidentUntried = assessments.filter((entry) => !entry.tried && entry.probabilityMeetsSla >= 0.9);
     const mostPromising = confidentUntried.reduce((best, entry) =>
@@ -186,7 +187,7 @@ describe('JobOptimizer (economy)', () => {
       '16xm4.xlarge',
       1.05,
     );
-    const exploitOnly = new JobOptimizer(prior, catalog, { minExplorationGain: 1, learningMissBudget: 0 });
+    const exploitOnly = new JobOptimizer(prior, catalog, { minExplorationGain: 1, learningRuns: 3 });
     const recommendation = exploitOnly.recommend(input);
     expect(recommendation.candidateId).not.toBe('16xm4.xlarge');
     expect(recommendation.exploration).toBeUndefined();
@@ -411,16 +412,14 @@ describe('JobOptimizer (economy)', () => {
           slaSeconds,
         }),
       );
-    // The cautious phase (miss budget 0): the first recommendation and 2 learning runs, whatever they missed.
-    const cautious = phasesOf({ learningMissBudget: 0 });
-    expect(cautious.map((entry) => entry.phase).slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
-    expect(cautious.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 3]);
-    expect(['OPTIMIZING', 'MONITORING']).toContain(cautious[4]?.phase);
-    expect(cautious[0]?.totalLearningIterations).toBe(3);
-    expect(cautious[0]?.learningBudget.missBudget).toBeNull();
-    // The default, a risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
-    expect(defaultOptimizerSettings.learningMissBudget).toBe(3);
-    const budgeted = phasesOf({});
+    // Safe learning (miss budget 0, the default): up to 8 learning runs, none of them risking the SLA by choice.
+    expect(defaultOptimizerSettings.learningMissBudget).toBe(0);
+    const safe = phasesOf({});
+    expect(safe[0]?.phase).toBe('LEARNING');
+    expect(safe[0]?.totalLearningIterations).toBe(defaultOptimizerSettings.learningRuns);
+    expect(safe[0]?.learningBudget.missBudget).toBeNull();
+    // A risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
+    const budgeted = phasesOf({ learningMissBudget: 3 });
     // Misses are counted from the run after the first recommendation (index 2) on.
     const missed = ids.slice(2).filter((id) => job(byId(id)) > slaSeconds).length;
     expect(missed).toBe(2);
@@ -431,6 +430,11 @@ describe('JobOptimizer (economy)', () => {
       maxRuns: defaultOptimizerSettings.learningRuns,
       missBudget: 3,
       missesSpent: missed,
+    });
+    // A budget is never reported overspent: learning ended when it was spent, later misses are not its own.
+    expect(phasesOf({ learningMissBudget: 1 })[4]?.learningBudget).toMatchObject({
+      missBudget: 1,
+      missesSpent: 1,
     });
   });
 });
@@ -530,6 +534,7 @@ describe('JobOptimizer learning runs (risk budget)', () => {
   it('never proposes a learning run below the per-run risk budget P(runtime ≤ SLA) ≥ learningConfidence', () => {
     for (const learningConfidence of [0.05, 0.5, 0.7]) {
       const { recommendation, chosen } = searching(['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'], {
+        learningMissBudget: 3,
         learningConfidence,
       });
       expect(recommendation.phase).toBe('LEARNING');
@@ -547,7 +552,12 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       slaSeconds,
     };
     const choose = (maxLearningFailureRisk: number) => {
-      const optimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, maxLearningFailureRisk });
+      const optimizer = new JobOptimizer(prior, catalog, {
+        learningRuns: 8,
+        learningMissBudget: 3,
+        maxOverrun: Number.POSITIVE_INFINITY,
+        maxLearningFailureRisk,
+      });
       const recommendation = optimizer.recommend(input);
       const chosen = optimizer
         .assess(input)
@@ -580,6 +590,98 @@ describe('JobOptimizer learning runs (risk budget)', () => {
     const left = searching(ids, { learningMissBudget: 3 });
     expect(left.recommendation.phase).toBe('LEARNING');
     expect(left.chosen.tried).toBe(false);
+  });
+
+  it('holds every safe learning run to the confidence of any change, and a budget lowers that floor', () => {
+    const ids = ['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'];
+    const safe = searching(ids);
+    if (safe.recommendation.phase === 'LEARNING' && !safe.chosen.tried) {
+      expect(safe.chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(
+        defaultOptimizerSettings.safeLearningConfidence,
+      );
+    }
+    // with a budget, a learning run may go where the safe rule would not
+    const risky = searching(ids, { learningMissBudget: 3 });
+    expect(risky.recommendation.phase).toBe('LEARNING');
+    expect(risky.chosen.probabilityMeetsSla).toBeLessThan(defaultOptimizerSettings.safeLearningConfidence);
+  });
+
+  it('never tries a configuration that may overrun the SLA badly, whatever the miss budget', () => {
+    const ids = ['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'];
+    const input = {
+      candidates: catalog,
+      observations: observe(...ids),
+      currentCandidateId: ids.at(-1)!,
+      slaSeconds,
+    };
+    const settings = { learningRuns: 8, learningMissBudget: 3 };
+    const unbounded = new JobOptimizer(prior, catalog, { ...settings, maxOverrun: Number.POSITIVE_INFINITY });
+    const free = unbounded.recommend(input);
+    const freeChoice = unbounded.assess(input).assessments.find((a) => a.candidate.id === free.candidateId)!;
+    // the budgeted search likes a cluster that may well take longer than the SLA …
+    const within =
+      (1 - freeChoice.probabilityFails) *
+      unbounded.assess(input).mixture.probabilityBelow(freeChoice.index, slaSeconds);
+    expect(within).toBeLessThan(0.97);
+    // … which a bound at 1 × the SLA (for the test: 1.5 × by default) rules out
+    const bounded = new JobOptimizer(prior, catalog, { ...settings, maxOverrun: 1 });
+    const assessment = bounded.assess(input);
+    const chosen = assessment.assessments.find(
+      (a) => a.candidate.id === bounded.recommend(input).candidateId,
+    )!;
+    expect(chosen.candidate.id).not.toBe(freeChoice.candidate.id);
+    expect(bounded.overrunCheck(assessment)(chosen)).toBe(false);
+  });
+});
+
+describe('JobOptimizer keep/move rule', () => {
+  const slaSeconds = job(byId('8xm4.xlarge')) * 1.05;
+  const optimizer = new JobOptimizer(prior, catalog, { learningRuns: 1 });
+  const late = (id: string, factor: number) => run(byId(id), job(byId(id)) * factor);
+
+  it('judges a record by a binomial test against the claimed confidence: 2 misses of the last 5 runs move', () => {
+    const ok = late('8xm4.xlarge', 1);
+    const miss = late('8xm4.xlarge', 1.2);
+    expect(missesTooOften([ok, ok, ok, miss, ok], '8xm4.xlarge', slaSeconds, 0.9)).toBe(false);
+    expect(missesTooOften([ok, miss, ok, miss, ok], '8xm4.xlarge', slaSeconds, 0.9)).toBe(true);
+    expect(missesTooOften([miss, miss, ok, ok, ok, ok, ok, ok], '8xm4.xlarge', slaSeconds, 0.9)).toBe(false);
+    // a lower claimed confidence tolerates more misses
+    expect(missesTooOften([ok, miss, ok, miss, ok], '8xm4.xlarge', slaSeconds, 0.7)).toBe(false);
+  });
+
+  it('moves a configuration that keeps missing to one that met the SLA in its own runs, in any phase', () => {
+    // the job met the SLA on 16 × m4, then moved to 8 × m4, which met it on average but missed 2 of its last 5
+    const observations = [
+      late('16xm4.xlarge', 1),
+      late('8xm4.xlarge', 0.9),
+      late('8xm4.xlarge', 1.2),
+      late('8xm4.xlarge', 0.9),
+      late('8xm4.xlarge', 1.1),
+      late('8xm4.xlarge', 0.9),
+    ];
+    const mean = observations.slice(1).reduce((sum, o) => sum + o.runtimeS, 0) / 5;
+    expect(mean).toBeLessThanOrEqual(slaSeconds);
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations,
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds,
+    });
+    expect(recommendation.candidateId).not.toBe('8xm4.xlarge');
+    expect(recommendation.phase).not.toBe('MONITORING');
+  });
+
+  it('keeps a configuration after learning only at the confidence a change needs', () => {
+    // 8 × m4 met an SLA 1.05 × its runtime three times; at a claimed 0.999 nothing, itself included, is confident
+    const observations = [late('8xm4.xlarge', 1), late('8xm4.xlarge', 1), late('8xm4.xlarge', 1)];
+    const input = { candidates: catalog, observations, currentCandidateId: '8xm4.xlarge', slaSeconds };
+    const strict = new JobOptimizer(prior, catalog, { learningRuns: 1, confidence: 0.999 });
+    const current = strict.assess(input).current;
+    expect(current.probabilityMeetsSla).toBeLessThan(0.999);
+    const decided = strict.recommend(input);
+    const chosen = strict.assess(input).assessments.find((a) => a.candidate.id === decided.candidateId)!;
+    // it moves to the cheapest confident candidate, or keeps the cheapest configuration that met the SLA
+    expect(chosen.probabilityMeetsSla >= 0.999 || decided.candidateId === '8xm4.xlarge').toBe(true);
   });
 });
 

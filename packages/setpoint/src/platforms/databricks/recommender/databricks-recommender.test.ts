@@ -180,6 +180,13 @@ function input(runs: RecommenderRun[], settings: Partial<ProjectSettings> = {}):
 
 // The uninformed prior keeps these unit tests fast; the shipped fleet prior is the service's default.
 const recommender = new OptimizerRecommender({ catalog, nodeTypes, prior: null });
+/** The same with a learning phase of 3 runs, for tests of what comes after learning. */
+const shortLearning = new OptimizerRecommender({
+  catalog,
+  nodeTypes,
+  prior: null,
+  optimizer: { learningRuns: 3 },
+});
 
 function totalMemoryGib(configuration: Record<string, unknown>): number {
   const workers =
@@ -201,7 +208,7 @@ describe('OptimizerRecommender', () => {
     expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
     expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
     expect(output.explanation).toMatch(
-      /^Learning run 1 of at most 8: no SLA set; 0 of 3 allowed SLA misses spent\./,
+      /^Learning run 1 of at most 8: no SLA set; safe learning: every learning run is held to a probability of 0\.90 to stay within the runtime bound \(no run after the first recommendation missed\)\./,
     );
     expect(output.explanation).toMatch(/stage 1 holds 67% of task time/);
     expect(output.explanation).toMatch(/predicted \d+\.\d min \(\d+\.\d–\d+\.\d\) at \$\d+\.\d\d/);
@@ -507,9 +514,7 @@ describe('OptimizerRecommender', () => {
     let runs = [run(1)];
     const phases: string[] = [];
     for (let i = 2; i <= 6; i++) {
-      const output = recommender.recommendNow(
-        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 0 }),
-      );
+      const output = shortLearning.recommendNow(input(runs, { spotPolicy: 'on-demand-only' }));
       phases.push(output.phase);
       runs = [
         ...runs,
@@ -529,9 +534,7 @@ describe('OptimizerRecommender', () => {
     const slaMinutes = (jobRuntimeS('c5.xlarge', 32) * 1.5) / 60;
     let explored = 0;
     for (let i = 2; i <= 12; i++) {
-      const output = recommender.recommendNow(
-        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 0, slaMinutes }),
-      );
+      const output = shortLearning.recommendNow(input(runs, { spotPolicy: 'on-demand-only', slaMinutes }));
       const decision = output.decision!;
       const type = output.configuration.node_type_id as string;
       const workers = output.configuration.num_workers as number;
@@ -598,9 +601,12 @@ describe('OptimizerRecommender', () => {
     expect(spent.explanation).toMatch(
       /^Not a learning run: learning is over \(the SLA-miss budget is spent; 1 of 1/,
     );
-    // 0: the cautious phase of 3 learning runs, no budget.
-    const cautious = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 0 }));
-    expect(cautious.decision?.learning).toMatchObject({ maxRuns: 3, missBudget: null, missesSpent: 1 });
+    // 0 (the default): safe learning, no budget to spend; the text says what holds a learning run instead.
+    const safe = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 0 }));
+    expect(safe.decision?.learning).toMatchObject({ maxRuns: 8, missBudget: null, missesSpent: 1 });
+    expect(learningText(safe.decision!)).toMatch(
+      /safe learning: every learning run is held to P\(runtime ≤ SLA\) ≥ 0\.90/,
+    );
   });
 });
 
