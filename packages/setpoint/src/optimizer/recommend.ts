@@ -68,6 +68,11 @@ export interface OptimizerSettings {
   maxOverrun: number;
   overrunConfidence: number;
   /**
+   * The overrun bound of learning runs under a miss budget (N ≥ 1): looser, the price of the faster search
+   * the team chose; every other untried configuration keeps `overrunConfidence`.
+   */
+  budgetOverrunConfidence: number;
+  /**
    * Learning has converged, and ends, when no learning candidate's expected improvement reaches this
    * fraction of the best known cost (0: learning ends only on the budgets; a convergence stop did not
    * improve the measured sweeps, see docs/optimizer.md).
@@ -102,6 +107,7 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   learningConfidence: 0.05,
   maxOverrun: 1.5,
   overrunConfidence: 0.97,
+  budgetOverrunConfidence: 0.9,
   learningStopGain: 0,
   maxLearningCostMultiple: 3,
   maxLearningFailureRisk: 0.15,
@@ -317,7 +323,10 @@ export class JobOptimizer {
    * failures counted as overruns, below `overrunConfidence`. Never true of a configuration the job ran.
    * Computed on demand: only the candidates a rule would choose are asked.
    */
-  overrunCheck(assessment: Assessment): (entry: CandidateAssessment) => boolean {
+  overrunCheck(
+    assessment: Assessment,
+    confidence = this.settings.overrunConfidence,
+  ): (entry: CandidateAssessment) => boolean {
     const overrunS = assessment.slaSeconds * this.settings.maxOverrun;
     const checked = new Map<number, boolean>();
     return (entry) => {
@@ -326,7 +335,7 @@ export class JobOptimizer {
       if (bad === undefined) {
         const within =
           (1 - entry.probabilityFails) * assessment.mixture.probabilityBelow(entry.index, overrunS);
-        bad = within < this.settings.overrunConfidence;
+        bad = within < confidence;
         checked.set(entry.index, bad);
       }
       return bad;
@@ -450,18 +459,22 @@ export class JobOptimizer {
       return { ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly), learning: true };
     }
     // The bounds every learning run keeps: untried, not likelier to fail than maxLearningFailureRisk, within
-    // the cost bound, and never where it may overrun the SLA badly.
+    // the cost bound, and never where it may overrun the SLA badly (less surely so under a miss budget).
+    const budgeted = learningMissBudget > 0;
+    const overruns = budgeted
+      ? this.overrunCheck(assessment, this.settings.budgetOverrunConfidence)
+      : mayOverrunBadly;
     const bounded = allowed.filter(
       (entry) =>
         !entry.tried &&
         entry.probabilityFails <= maxLearningFailureRisk &&
         entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd &&
-        !mayOverrunBadly(entry),
+        !overruns(entry),
     );
     // A learning run: the candidate of largest constrained expected improvement among those likely enough
     // to meet the SLA — safe learning holds it to the confidence of any change; a miss budget lowers the
     // floor to learningConfidence.
-    const floor = learningMissBudget > 0 ? learningConfidence : safeLearningConfidence;
+    const floor = budgeted ? learningConfidence : safeLearningConfidence;
     const learnable = bounded.filter((entry) => entry.probabilityMeetsSla >= floor);
     // While no run has met the SLA there is no feasible configuration to improve on: the improvement is
     // measured against the cheapest run that missed, which only a cheaper (and likely slower) candidate
