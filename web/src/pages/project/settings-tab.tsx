@@ -177,8 +177,8 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
           <small>
             0 (recommended): safe learning — every learning run is held to a 90% chance of meeting the SLA and
             may not overrun it badly; on the measured sweeps about 3–5% of runs after the first recommendation
-            miss. 1–7: a faster search that may miss this many times while Setpoint learns; with 3, 23% of
-            those runs missed on the Scout sweep, the worst 1% by 3.5× the SLA.
+            miss. 1–7: a faster search that may miss this many times while Setpoint learns; with 3, about 22%
+            of those runs missed on the Scout sweep, the worst 1% by 3.2× the SLA.
           </small>
         </label>
       </fieldset>

@@ -32,7 +32,7 @@ function withProjectFields<Args extends unknown[], Opts extends OptionValues, Gl
     .option(
       '--learning-miss-budget <n>',
       'SLA misses learning runs may risk (0-7; default 0: safe learning, each learning run held to P(runtime ≤ SLA) ≥ 0.9, ' +
-        'about 3-5% of runs after the first recommendation miss on the measured sweeps; 3: a faster search, 23% miss on Scout, the worst 1% by 3.5x)',
+        'about 3-5% of runs after the first recommendation miss on the measured sweeps; 3: a faster search, about 22% miss on Scout, the worst 1% by 3.2x)',
       wholeNumber,
     );
 }
