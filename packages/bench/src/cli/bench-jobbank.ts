@@ -1,12 +1,8 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import type { Preference } from '@setpoint/api-contract';
 import Table from 'cli-table3';
-import {
-  type JobBankOptions,
-  type JobBankResult,
-  runJobBankBench,
-} from '../../bench/jobbank/run-jobbank-bench.js';
-import { parseCount } from '../option-values.js';
+import { parseCount } from 'setpoint/cli/option-values';
+import { type JobBankOptions, type JobBankResult, runJobBankBench } from '../jobbank/run-jobbank-bench.js';
 
 const preferences = ['economy', 'balanced', 'performance'] as const satisfies readonly Preference[];
 

@@ -5,8 +5,8 @@ import { parseSweepCsv } from './read-sweep-csv.js';
 
 const scoutHeader =
   'record_id,workload,framework,datasize,vm_type,nodes,vcpus_per_node,mem_gib_per_node,completed,elapsed_time_s,input_size_bytes,price_usd_per_node_hour,cost_usd';
-const shared = new URL('../../../../../../shared/datasets/scout/scout_multinode_runs.csv', import.meta.url);
-const fixture = new URL('../../../../../tests/fixtures/datasets/scout-sweep.csv', import.meta.url);
+const shared = new URL('../../../../../shared/datasets/scout/scout_multinode_runs.csv', import.meta.url);
+const fixture = new URL('../../../../tests/fixtures/datasets/scout-sweep.csv', import.meta.url);
 
 describe('convertScoutRuns', () => {
   it('names workloads by workload, framework and input size and keeps failed runs', () => {

@@ -1,6 +1,6 @@
 import { median } from '@setpoint/foundation/statistics';
-import type { ProjectRun } from '../../demo/closed-loop-driver.js';
-import { runsAfterLearning, summarizeProject } from '../../demo/loop-summary.js';
+import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import { runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
 
 /** One project of one cold start, as the Job Bank observed it through the service. */
 export interface JobBankProject {

@@ -1,20 +1,20 @@
 import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
-import { gpEiPolicy } from '../../optimizer/baselines/gp-ei-policy.js';
-import { randomPolicy } from '../../optimizer/baselines/random-policy.js';
-import { stayPolicy } from '../../optimizer/baselines/stay-policy.js';
-import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
-import { type FleetJob, type FleetPrior, learnFleetPrior } from '../../optimizer/fleet-prior.js';
-import type { OptimizerSettings } from '../../optimizer/recommend.js';
-import type { PredictionClaim, SearchPolicyFactory } from '../../optimizer/search-policy.js';
-import { setpointPolicy } from '../../optimizer/setpoint-policy.js';
-import { shippedFleet, shippedFleetSources } from '../../optimizer/shipped-fleet/shipped-fleet.js';
-import { isLearningRun } from '../../service/recommendations/learning.js';
+import { gpEiPolicy } from 'setpoint/optimizer/baselines/gp-ei-policy';
+import { randomPolicy } from 'setpoint/optimizer/baselines/random-policy';
+import { stayPolicy } from 'setpoint/optimizer/baselines/stay-policy';
+import { learnCalibratedPrior } from 'setpoint/optimizer/calibrated-prior';
+import { type FleetJob, type FleetPrior, learnFleetPrior } from 'setpoint/optimizer/fleet-prior';
+import type { OptimizerSettings } from 'setpoint/optimizer/recommend';
+import type { PredictionClaim, SearchPolicyFactory } from 'setpoint/optimizer/search-policy';
+import { setpointPolicy } from 'setpoint/optimizer/setpoint-policy';
+import { shippedFleet, shippedFleetSources } from 'setpoint/optimizer/shipped-fleet/shipped-fleet';
+import { isLearningRun } from 'setpoint/service/recommendations/learning';
 
 /** The sources of the shipped fleet prior, for `--exclude-source` (leave-one-dataset-out). */
 export { shippedFleetSources };
 
-import { evenlySpaced } from '../../optimizer/evenly-spaced.js';
-import { type Candidate, type Observation, runCostUsd } from '../../optimizer/types.js';
+import { evenlySpaced } from 'setpoint/optimizer/evenly-spaced';
+import { type Candidate, type Observation, runCostUsd } from 'setpoint/optimizer/types';
 import { type CalibrationReport, type ClaimOutcome, calibrationReport } from './calibration.js';
 import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';
 import { quantile, rounded, share } from './sweep-statistics.js';

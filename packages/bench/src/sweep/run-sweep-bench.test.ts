@@ -1,7 +1,7 @@
 import { createRandom } from '@setpoint/foundation/random';
+import type { SearchPolicyFactory } from 'setpoint/optimizer/search-policy';
+import type { Observation } from 'setpoint/optimizer/types';
 import { describe, expect, it } from 'vitest';
-import type { SearchPolicyFactory } from '../../optimizer/search-policy.js';
-import type { Observation } from '../../optimizer/types.js';
 import { fleetFor, playEpisode, runSweepBench } from './run-sweep-bench.js';
 import type { SweepCsvRow } from './schema.js';
 import { groupSweepRows } from './sweep-dataset.js';

@@ -2,8 +2,9 @@ import { basename } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
 import Table from 'cli-table3';
-import type { CalibrationReport } from '../../bench/sweep/calibration.js';
-import { readSweepCsv } from '../../bench/sweep/read-sweep-csv.js';
+import { parseCount } from 'setpoint/cli/option-values';
+import type { CalibrationReport } from '../sweep/calibration.js';
+import { readSweepCsv } from '../sweep/read-sweep-csv.js';
 import {
   runSweepBench,
   type SweepBenchResult,
@@ -13,10 +14,9 @@ import {
   shippedFleetSources,
   sweepFleets,
   sweepOptimizerNames,
-} from '../../bench/sweep/run-sweep-bench.js';
-import { groupSweepRows } from '../../bench/sweep/sweep-dataset.js';
-import { type SweepGoal, sweepGoals } from '../../bench/sweep/sweep-goals.js';
-import { parseCount } from '../option-values.js';
+} from '../sweep/run-sweep-bench.js';
+import { groupSweepRows } from '../sweep/sweep-dataset.js';
+import { type SweepGoal, sweepGoals } from '../sweep/sweep-goals.js';
 
 function parseSlaFactors(text: string): string[] {
   const factors = text

@@ -1,4 +1,4 @@
-import type { PredictionClaim } from '../../optimizer/search-policy.js';
+import type { PredictionClaim } from 'setpoint/optimizer/search-policy';
 import { mean, rounded } from './sweep-statistics.js';
 
 /** One claim a policy made about a run, and what the run did. */

@@ -1,6 +1,6 @@
+import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import { learningRuns } from 'setpoint/service/recommendations/learning';
 import { describe, expect, it } from 'vitest';
-import type { ProjectRun } from '../../demo/closed-loop-driver.js';
-import { learningRuns } from '../../service/recommendations/learning.js';
 import { type JobBankProject, jobBankMetrics, percentile, predictionErrors } from './jobbank-metrics.js';
 
 function run(

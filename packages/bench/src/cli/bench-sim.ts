@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
 import Table from 'cli-table3';
-import { runSimBench, type SimBenchResult } from '../../bench/sim/run-sim-bench.js';
-import { oneShotCostChangeSvg, predictionErrorSvg } from '../../bench/sim/svg-plots.js';
-import { parseCount } from '../option-values.js';
+import { parseCount } from 'setpoint/cli/option-values';
+import { runSimBench, type SimBenchResult } from '../sim/run-sim-bench.js';
+import { oneShotCostChangeSvg, predictionErrorSvg } from '../sim/svg-plots.js';
 
 /** A tight SLA (a factor below 1: faster than the cold start) is a scenario the bench must exercise. */
 export function parseSlaFactor(text: string): number {

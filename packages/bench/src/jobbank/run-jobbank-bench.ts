@@ -6,9 +6,9 @@ import {
   type ClosedLoop,
   type ImportedProjectSettings,
   startClosedLoop,
-} from '../../demo/closed-loop-driver.js';
-import { databricksIntegrationOf } from '../../platforms/databricks/databricks-platform.js';
-import { emrIntegrationOf } from '../../platforms/emr/emr-platform.js';
+} from 'setpoint/demo/closed-loop-driver';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import {
   type JobBankMetrics,
   type JobBankOperations,

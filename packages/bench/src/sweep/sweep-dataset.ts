@@ -1,4 +1,4 @@
-import type { Candidate } from '../../optimizer/types.js';
+import type { Candidate } from 'setpoint/optimizer/types';
 import type { SweepCsvRow } from './schema.js';
 
 export interface MeasuredRun {

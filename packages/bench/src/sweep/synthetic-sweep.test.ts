@@ -7,7 +7,7 @@ import { generateSyntheticSweep, syntheticFixtureOptions, syntheticSweepCsv } fr
 describe('synthetic sweep', () => {
   it('regenerates the committed fixture byte for byte', () => {
     const fixture = readFileSync(
-      new URL('../../../../../tests/fixtures/datasets/synthetic-sweep.csv', import.meta.url),
+      new URL('../../../../tests/fixtures/datasets/synthetic-sweep.csv', import.meta.url),
       'utf8',
     );
     expect(syntheticSweepCsv(syntheticFixtureOptions)).toBe(fixture);
