@@ -1,5 +1,6 @@
+import { rounded } from '@setpoint/foundation/statistics';
 import type { PredictionClaim } from 'setpoint/optimizer/search-policy';
-import { mean, rounded } from './sweep-statistics.js';
+import { mean } from './sweep-statistics.js';
 
 /** One claim a policy made about a run, and what the run did. */
 export interface ClaimOutcome {
