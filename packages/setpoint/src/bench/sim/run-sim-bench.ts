@@ -6,6 +6,7 @@ import type { NewClusterLike, NewClusterSettings, Workload } from '@setpoint/dat
 import { ValidationError } from '@setpoint/foundation/errors';
 import { type EmulatorPackage, loadEmulator } from '../../demo/load-emulator.js';
 import { analyzeEventLog } from '../../eventlog/index.js';
+import { modelProfileOf } from '../../eventlog/model-profile.js';
 import type { FleetPrior } from '../../optimizer/fleet-prior.js';
 import { buildCandidateSpace } from '../../platforms/databricks/cluster-shape/candidates.js';
 import { shapeOfCluster } from '../../platforms/databricks/cluster-shape/cluster-shape.js';
@@ -214,7 +215,7 @@ async function measure(
       endedAt: profile.application.endTime,
       cluster: cluster_,
       clusterConfig: cluster as Record<string, unknown>,
-      profile,
+      profile: modelProfileOf(profile),
       cost,
       inputBytes: profile.totals.inputBytes,
       recommendationId: null,
