@@ -193,7 +193,7 @@ describe('JobOptimizer (economy)', () => {
     expect(recommendation.exploration).toBeUndefined();
   });
 
-  it('while no run has met the SLA, learns where it is likeliest met (probability of feasibility)', () => {
+  it('while no run has met the SLA, a miss budget learns where it is likeliest met (probability of feasibility)', () => {
     // three runs, all far over a 25-minute SLA; bigger clusters would meet it
     const input = {
       candidates: catalog,
@@ -201,7 +201,8 @@ describe('JobOptimizer (economy)', () => {
       currentCandidateId: '2xm4.xlarge',
       slaSeconds: 1500,
     };
-    const assessment = optimizer.assess(input);
+    const budgeted = new JobOptimizer(prior, catalog, { learningMissBudget: 3 });
+    const assessment = budgeted.assess(input);
     expect(assessment.bestKnown).toBeUndefined();
     const learnable = assessment.assessments.filter(
       (entry) =>
@@ -218,10 +219,18 @@ describe('JobOptimizer (economy)', () => {
     );
     // constrained expected improvement against the cheapest miss would pick a cluster less likely to meet it
     expect(mostImproving.probabilityMeetsSla).toBeLessThan(likeliest.probabilityMeetsSla);
-    const recommendation = optimizer.recommend(input);
+    const recommendation = budgeted.recommend(input);
     expect(recommendation.phase).toBe('LEARNING');
     expect(recommendation.candidateId).toBe(likeliest.candidate.id);
     expect(job(byId(recommendation.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
+    // Safe learning probes nothing dearer than the cold start: none likely to meet the SLA is cheaper, so
+    // learning ends and the job moves, as any configuration that missed does, to a confident one.
+    const coldStartCost = input.observations[0]!.costUsd;
+    expect(likeliest.expectedCostUsd).toBeGreaterThan(coldStartCost);
+    const safe = optimizer.recommend(input);
+    expect(safe.phase).not.toBe('LEARNING');
+    expect(safe.probabilityMeetsSla).toBeGreaterThanOrEqual(defaultOptimizerSettings.confidence);
+    expect(job(byId(safe.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
   });
 
   it('shrinks a cluster whose SLA is loose, and says why with numbers', () => {
@@ -604,6 +613,68 @@ describe('JobOptimizer learning runs (risk budget)', () => {
     const risky = searching(ids, { learningMissBudget: 3 });
     expect(risky.recommendation.phase).toBe('LEARNING');
     expect(risky.chosen.probabilityMeetsSla).toBeLessThan(defaultOptimizerSettings.safeLearningConfidence);
+  });
+
+  it('never expects a safe learning run to cost more than the cheapest configuration that met the SLA', () => {
+    // 8 × c4 met an SLA 1.3 × 8 × m4's runtime and is the cheapest that did; 4 × c4 missed it
+    const input = {
+      candidates: catalog,
+      observations: observe('8xc4.xlarge', '16xc4.xlarge', '4xc4.xlarge', '8xm4.xlarge'),
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds: job(byId('8xm4.xlarge')) * 1.3,
+    };
+    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, minExplorationGain: 0 });
+    const assessment = safeOptimizer.assess(input);
+    expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
+    // Held to the same floor, but only to 3 × the best known cost, a learning run goes to a dearer cluster
+    // whose wide prediction promises the most.
+    const dearerAllowed = new JobOptimizer(prior, catalog, {
+      learningRuns: 8,
+      minExplorationGain: 0,
+      learningMissBudget: 3,
+      learningConfidence: defaultOptimizerSettings.safeLearningConfidence,
+      budgetOverrunConfidence: defaultOptimizerSettings.overrunConfidence,
+    });
+    const dearer = dearerAllowed.recommend(input);
+    const dearerChoice = assessment.assessments.find((a) => a.candidate.id === dearer.candidateId)!;
+    expect(dearer.phase).toBe('LEARNING');
+    expect(dearerChoice.expectedCostUsd).toBeGreaterThan(assessment.bestKnownCostUsd);
+    // Safe learning probes only cheaper; with no such probe likely to meet the SLA, learning ends and the
+    // job goes back to the best configuration it knows.
+    const safe = safeOptimizer.recommend(input);
+    const chosen = assessment.assessments.find((a) => a.candidate.id === safe.candidateId)!;
+    if (safe.phase === 'LEARNING') {
+      expect(chosen.tried).toBe(false);
+      expect(chosen.expectedCostUsd).toBeLessThanOrEqual(assessment.bestKnownCostUsd);
+      expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(defaultOptimizerSettings.safeLearningConfidence);
+    } else {
+      expect(safe.candidateId).toBe('8xc4.xlarge');
+    }
+  });
+
+  it('ends safe learning when no cheaper probe is likely to meet the SLA, and keeps the best', () => {
+    // 8 × c4 is the cheapest configuration that meets an SLA 1.05 × 8 × m4's runtime; every cheaper
+    // cluster is too small to meet it
+    const slaTight = job(byId('8xm4.xlarge')) * 1.05;
+    const input = {
+      candidates: catalog,
+      observations: observe('16xm4.xlarge', '8xc4.xlarge'),
+      currentCandidateId: '8xc4.xlarge',
+      slaSeconds: slaTight,
+    };
+    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8 });
+    const assessment = safeOptimizer.assess(input);
+    expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
+    const cheaperLikely = assessment.assessments.filter(
+      (a) =>
+        !a.tried &&
+        a.expectedCostUsd <= assessment.bestKnownCostUsd &&
+        a.probabilityMeetsSla >= defaultOptimizerSettings.safeLearningConfidence,
+    );
+    expect(cheaperLikely).toEqual([]);
+    const safe = safeOptimizer.recommend(input);
+    expect(safe.phase).not.toBe('LEARNING');
+    expect(safe.candidateId).toBe('8xc4.xlarge');
   });
 
   it('never tries a configuration that may overrun the SLA badly, whatever the miss budget', () => {

@@ -451,24 +451,39 @@ export class JobOptimizer {
     const allowed = assessment.assessments.filter(
       (entry) => withinBounds(entry.candidate, input.bounds) && !swappedForTwin(entry, assessment, swaps),
     );
+    // Safe learning (no miss budget): an untried configuration is a probe for a saving, never expected to
+    // cost more than the cheapest configuration known to meet the SLA. While none has, learning runs are
+    // held to the cold start's cost, and only a move to meet the SLA may cost more. A miss budget buys
+    // dearer learning runs, up to maxLearningCostMultiple × the best known cost.
+    const budgeted = learningMissBudget > 0;
+    const untriedCostLimitUsd =
+      budgeted || !assessment.bestKnown ? Number.POSITIVE_INFINITY : bestKnownCostUsd;
     if (mode !== 'exploring') {
       const firstLearns = mode === 'first' && learningBudgetOf(this.settings, [], 0).maxRuns > 0;
-      return { ...this.chooseByRules(assessment, allowed, mode, mayOverrunBadly), learning: firstLearns };
+      return {
+        ...this.chooseByRules(assessment, allowed, mode, mayOverrunBadly, untriedCostLimitUsd),
+        learning: firstLearns,
+      };
     }
     if (preference !== 'economy') {
-      return { ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly), learning: true };
+      return {
+        ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, untriedCostLimitUsd),
+        learning: true,
+      };
     }
     // The bounds every learning run keeps: untried, not likelier to fail than maxLearningFailureRisk, within
     // the cost bound, and never where it may overrun the SLA badly (less surely so under a miss budget).
-    const budgeted = learningMissBudget > 0;
     const overruns = budgeted
       ? this.overrunCheck(assessment, this.settings.budgetOverrunConfidence)
       : mayOverrunBadly;
+    const costLimitUsd = budgeted
+      ? maxLearningCostMultiple * bestKnownCostUsd
+      : safeProbeCostLimit(assessment, input.observations);
     const bounded = allowed.filter(
       (entry) =>
         !entry.tried &&
         entry.probabilityFails <= maxLearningFailureRisk &&
-        entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd &&
+        entry.expectedCostUsd <= costLimitUsd &&
         !overruns(entry),
     );
     // A learning run: the candidate of largest constrained expected improvement among those likely enough
@@ -478,9 +493,10 @@ export class JobOptimizer {
     const learnable = bounded.filter((entry) => entry.probabilityMeetsSla >= floor);
     // While no run has met the SLA there is no feasible configuration to improve on: the improvement is
     // measured against the cheapest run that missed, which only a cheaper (and likely slower) candidate
-    // beats. Learn where the SLA is likeliest met instead (constrained optimization's probability of
-    // feasibility), the cheaper of two equally likely.
-    if (input.slaSeconds !== undefined && !assessment.bestKnown) {
+    // beats. Under a miss budget, learn where the SLA is likeliest met instead (constrained optimization's
+    // probability of feasibility), the cheaper of two equally likely. Safe learning leaves a configuration
+    // that misses to the keep/move rule: a move to meet the SLA is no probe.
+    if (budgeted && input.slaSeconds !== undefined && !assessment.bestKnown) {
       const feasibilityRun = maximumBy(
         bounded,
         (entry) => entry.probabilityMeetsSla - 1e-6 * entry.expectedCostUsd,
@@ -492,18 +508,25 @@ export class JobOptimizer {
       learningRun &&
       learningRun.expectedImprovementUsd >= Math.max(learningStopGain, minExplorationGain) * bestKnownCostUsd;
     if (worthLearning) return { choice: learningRun, learning: true, exploring: false };
-    return { ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly), learning: false };
+    // No learning run worth it (under safe learning: no cheaper probe likely to meet the SLA): learning ends
+    // and the optimizing rules keep the best known configuration.
+    return {
+      ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, untriedCostLimitUsd),
+      learning: false,
+    };
   }
 
   /**
    * The confident rules of each preference; no choice means "keep the current configuration". `exploring`:
    * the choice is an untried configuration picked for its expected improvement (economy's explore rule).
+   * No untried configuration expected to cost more than `untriedCostLimitUsd` is chosen.
    */
   private chooseByRules(
     assessment: Assessment,
     allowed: readonly CandidateAssessment[],
     mode: Exclude<DecisionMode, 'exploring'>,
     mayOverrunBadly: (entry: CandidateAssessment) => boolean,
+    untriedCostLimitUsd: number,
   ): { choice: CandidateAssessment | undefined; exploring: boolean } {
     const { preference, minSaving, minExplorationGain, confidence, explorationConfidence } = this.settings;
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
@@ -514,8 +537,14 @@ export class JobOptimizer {
       mode === 'optimizing' && assessment.hasSla && current.probabilityMeetsSla < confidence;
     const mustMove = missed || unconfident || !allowed.includes(current);
     const required = mode === 'first' ? this.settings.firstConfidence : confidence;
-    // an untried configuration that may overrun the SLA badly is never chosen
-    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= required && !mayOverrunBadly(entry));
+    // an untried configuration that may overrun the SLA badly, or is expected to cost more than the limit,
+    // is never chosen
+    const safe = allowed.filter(
+      (entry) =>
+        entry.probabilityMeetsSla >= required &&
+        !mayOverrunBadly(entry) &&
+        (entry.tried || entry.expectedCostUsd <= untriedCostLimitUsd),
+    );
     const switchIfWorthIt = (
       best: CandidateAssessment | undefined,
       gain: (entry: CandidateAssessment) => boolean,
@@ -581,7 +610,10 @@ export class JobOptimizer {
     // Explore only what is not expected to cost more than now (the best known cost when the current
     // configuration failed or missed): a wide prediction gives a dearer candidate some expected improvement
     // too, and spending more on the chance of saving is what learning runs, and their budget, are for.
-    const costLimitUsd = Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd;
+    const costLimitUsd = Math.min(
+      Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd,
+      untriedCostLimitUsd,
+    );
     const confident =
       mode === 'first' ? safe : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
     const untried = confident.filter(
@@ -611,6 +643,18 @@ export function learningBudgetOf(
     missBudget,
     missesSpent: missBudget === null ? misses : Math.min(misses, missBudget),
   };
+}
+
+/**
+ * What an untried configuration may be expected to cost under safe learning: the mean cost of the cheapest
+ * configuration known to meet the SLA, or the cold start's while none has.
+ */
+function safeProbeCostLimit(assessment: Assessment, observations: readonly Observation[]): number {
+  if (assessment.bestKnown) return assessment.bestKnownCostUsd;
+  const coldStart = observations[0];
+  if (!coldStart) return Number.POSITIVE_INFINITY;
+  const mean = meanCost(observations, coldStart.candidateId);
+  return Number.isFinite(mean) ? mean : coldStart.costUsd;
 }
 
 /** When the current configuration misses the SLA or failed and nothing is confidently safe: the likeliest to meet it. */

@@ -487,7 +487,9 @@ function learningPhaseText(
         ? 'the SLA-miss budget is spent'
         : learning.run >= learning.maxRuns
           ? `${learning.maxRuns} learning runs done`
-          : 'no learning run was worth its risk';
+          : learning.missBudget === null
+            ? 'no untried configuration likely to meet the SLA is expected to cost less than the best known one'
+            : 'no learning run was worth its risk';
     const over = `not a learning run: learning is over (${why}; ${spent})`;
     return learning.exploration ? `${over}; ${explorationText(learning.exploration)}` : over;
   }
