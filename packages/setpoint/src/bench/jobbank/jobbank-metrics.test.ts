@@ -51,7 +51,13 @@ function coldStartAndLearning(): ProjectRun[] {
   ];
 }
 
-const noOperations = { webhookToRecommendationMs: [], collectionFailures: 0, incompleteRuns: 0, reverts: 0 };
+const noOperations = {
+  webhookToRecommendationMs: [],
+  latency: [],
+  collectionFailures: 0,
+  incompleteRuns: 0,
+  reverts: 0,
+};
 
 describe('Job Bank metrics', () => {
   it('measures prediction error only on finished runs made on a predicted recommendation', () => {
@@ -71,7 +77,21 @@ describe('Job Bank metrics', () => {
         project('a', [...learning, run(5, 9), run(5, 11)]),
         project('b', [...learning, run(8, 4), run(8, 4, null, 'FAILED')]),
       ],
-      { ...noOperations, webhookToRecommendationMs: [300, 100, 200], reverts: 2 },
+      {
+        ...noOperations,
+        webhookToRecommendationMs: [300, 100, 200],
+        latency: [100, 300, 200].map((optimizer, index) => ({
+          runId: `r${index}`,
+          total: optimizer + 10,
+          collection: 10,
+          parsing: 0,
+          costing: 0,
+          optimizer,
+          queued: 0,
+          other: 0,
+        })),
+        reverts: 2,
+      },
     );
 
     expect(metrics.afterLearning.runs).toBe(4);
@@ -85,7 +105,14 @@ describe('Job Bank metrics', () => {
       medianAbsPredictionError: null,
     });
     expect(metrics.perJob.b?.slaMetShare).toBe(0.5);
-    expect(metrics.operations.webhookToRecommendation).toEqual({ samples: 3, p50Ms: 200, p95Ms: 300 });
+    expect(metrics.operations.webhookToRecommendation).toMatchObject({ samples: 3, p50Ms: 200, p95Ms: 300 });
+    expect(metrics.operations.webhookToRecommendation.parts.optimizer).toEqual({ p50Ms: 200, p95Ms: 300 });
+    expect(metrics.operations.webhookToRecommendation.parts.collection).toEqual({ p50Ms: 10, p95Ms: 10 });
+    expect(metrics.operations.webhookToRecommendation.perRun.map((run) => run.runId)).toEqual([
+      'r0',
+      'r1',
+      'r2',
+    ]);
     expect(metrics.operations.reverts).toBe(2);
   });
 

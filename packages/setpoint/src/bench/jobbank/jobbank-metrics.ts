@@ -1,6 +1,7 @@
 import { median } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from '../../demo/closed-loop-driver.js';
 import { runsAfterLearning, summarizeProject } from '../../demo/loop-summary.js';
+import { type LatencyPart, latencyParts, type RunLatency } from './latency-breakdown.js';
 
 /** One project of one cold start, as the Job Bank observed it through the service. */
 export interface JobBankProject {
@@ -40,6 +41,8 @@ function clusterChanged(project: JobBankProject): boolean {
 export interface JobBankOperations {
   /** Webhook received → the next recommendation ready, per run that led to one. */
   webhookToRecommendationMs: number[];
+  /** The same runs' time split by step. */
+  latency: RunLatency[];
   /** Collection jobs that used every attempt and were parked. */
   collectionFailures: number;
   /** Runs stored without a complete event log. */
@@ -135,6 +138,14 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
         samples: operations.webhookToRecommendationMs.length,
         p50Ms: percentile(operations.webhookToRecommendationMs, 0.5),
         p95Ms: percentile(operations.webhookToRecommendationMs, 0.95),
+        /** Each part's median and p95 over the runs (they do not add up: each is its own distribution). */
+        parts: Object.fromEntries(
+          latencyParts.map((part) => {
+            const values = operations.latency.map((run) => run[part]);
+            return [part, { p50Ms: percentile(values, 0.5), p95Ms: percentile(values, 0.95) }];
+          }),
+        ) as Record<LatencyPart, { p50Ms: number | null; p95Ms: number | null }>,
+        perRun: operations.latency,
       },
       collectionFailures: operations.collectionFailures,
       incompleteRuns: operations.incompleteRuns,
