@@ -8,7 +8,6 @@ import {
   startClosedLoop,
 } from '../../demo/closed-loop-driver.js';
 import { databricksIntegrationOf } from '../../platforms/databricks/databricks-platform.js';
-import { emrIntegrationOf } from '../../platforms/emr/emr-platform.js';
 import {
   type JobBankMetrics,
   type JobBankOperations,
@@ -174,13 +173,7 @@ async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
   const webhookToRecommendationMs: number[] = [];
   let incompleteRuns = 0;
   let reverts = 0;
-  const historyOf = {
-    databricks: (projectId: string) => databricks.store.appliedConfigs(projectId),
-    emr: (projectId: string) => emrIntegrationOf(services).applier.history(projectId),
-  };
-  for (const { platform, projectId } of loop.jobs.flatMap((job) =>
-    job.projectIds.map((projectId) => ({ platform: job.platform, projectId })),
-  )) {
+  for (const projectId of loop.jobs.flatMap((job) => job.projectIds)) {
     const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items;
     incompleteRuns += runs.filter((run) => run.status === 'INCOMPLETE').length;
     const externalIdOf = new Map(runs.map((run) => [run.id, run.externalRunId]));
@@ -189,7 +182,9 @@ async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
       const received = receivedAt.get(externalIdOf.get(recommendation.basedOnRunId) ?? '');
       if (received !== undefined) webhookToRecommendationMs.push(recommendation.updatedAt - received);
     }
-    reverts += (await historyOf[platform](projectId)).filter((config) => config.kind === 'revert').length;
+    reverts += (await services.applies.history(projectId)).filter(
+      (change) => change.kind === 'revert',
+    ).length;
   }
   return {
     webhookToRecommendationMs,
