@@ -181,36 +181,6 @@ export const collectRunQueuedSchema = z.object({
 });
 export type CollectRunQueued = z.infer<typeof collectRunQueuedSchema>;
 
-export const appliedConfigSchema = z.object({
-  id: z.string(),
-  recommendation_id: z.string().nullable(),
-  /** `baseline` (the job's own cluster when imported), `apply`, `auto-apply`, `rollback`, `revert`. */
-  kind: z.string(),
-  cluster: z.record(z.string(), z.unknown()),
-  actor: z.string(),
-  reason: z.string(),
-  created_at: z.number(),
-});
-export type AppliedConfigResource = z.infer<typeof appliedConfigSchema>;
-export const appliedConfigListSchema = z.object({
-  items: z.array(appliedConfigSchema),
-  auto_apply_paused: z.boolean(),
-  pause_reason: z.string().nullable(),
-});
-export type AppliedConfigListResource = z.infer<typeof appliedConfigListSchema>;
-
-export const rollbackBody = z.object({ to: z.string().optional() }).default({});
-export type RollbackBody = z.input<typeof rollbackBody>;
-export const rollbackSchema = z.object({ config: appliedConfigSchema, changed_fields: z.array(z.string()) });
-export type RollbackResource = z.infer<typeof rollbackSchema>;
-
-export const exportQuery = z.object({
-  format: z.enum(['terraform', 'json']).default('terraform'),
-  recommendation: z.string().max(100).optional(),
-});
-
-export const resumeAutoApplySchema = z.object({ resumed: z.literal(true) });
-
 export type AccessCheckLine = AccessCheckResource['checks'][number];
 
 /** A run's DBU cost as estimated from list prices and, once system.billing.usage has it, as billed. */

@@ -1,5 +1,6 @@
 export * from './access.js';
 export * from './alerts.js';
+export * from './applied-changes.js';
 export * from './audit.js';
 export * from './common.js';
 export * from './organization.js';

@@ -8,7 +8,6 @@ import {
   startClosedLoop,
 } from 'setpoint/demo/closed-loop-driver';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
-import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
 import {
   type JobBankMetrics,
@@ -183,13 +182,7 @@ async function observeOperations(
   const latencyRuns: LatencyRun[] = [];
   let incompleteRuns = 0;
   let reverts = 0;
-  const historyOf = {
-    databricks: (projectId: string) => databricks.store.appliedConfigs(projectId),
-    emr: (projectId: string) => emrIntegrationOf(services).applier.history(projectId),
-  };
-  for (const { platform, projectId } of loop.jobs.flatMap((job) =>
-    job.projectIds.map((projectId) => ({ platform: job.platform, projectId })),
-  )) {
+  for (const projectId of loop.jobs.flatMap((job) => job.projectIds)) {
     const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items;
     incompleteRuns += runs.filter((run) => run.status === 'INCOMPLETE').length;
     const externalIdOf = new Map(runs.map((run) => [run.id, run.externalRunId]));
@@ -207,7 +200,9 @@ async function observeOperations(
         readyAt: recommendation.updatedAt,
       });
     }
-    reverts += (await historyOf[platform](projectId)).filter((config) => config.kind === 'revert').length;
+    reverts += (await services.applies.history(projectId)).filter(
+      (change) => change.kind === 'revert',
+    ).length;
   }
   return {
     webhookToRecommendationMs,

@@ -14,6 +14,7 @@ import { registerOpenApi } from './plugins/openapi.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { alertRoutes } from './routes/alert-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { applyRoutes } from './routes/apply-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
@@ -165,6 +166,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
   await app.register(recommendationRoutes(services.recommendations));
+  await app.register(applyRoutes(services.applies));
   await app.register(workspaceRoutes(services.workspaces));
   for (const platform of services.platforms.entries) await app.register(platform.routes);
   await app.register(
