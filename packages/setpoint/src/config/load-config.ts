@@ -8,6 +8,7 @@ const envNames = {
   port: 'SETPOINT_PORT',
   requestTimeoutSeconds: 'SETPOINT_REQUEST_TIMEOUT_SECONDS',
   idleTimeoutSeconds: 'SETPOINT_IDLE_TIMEOUT_SECONDS',
+  responseTimeoutSeconds: 'SETPOINT_RESPONSE_TIMEOUT_SECONDS',
   secureCookies: 'SETPOINT_SECURE_COOKIES',
   logLevel: 'SETPOINT_LOG_LEVEL',
   masterKey: 'SETPOINT_MASTER_KEY',

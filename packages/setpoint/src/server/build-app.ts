@@ -11,6 +11,7 @@ import { isPublicRoute, registerAuthentication } from './plugins/authentication.
 import { registerErrorHandler } from './plugins/error-handler.js';
 import { registerJsonDepthLimit } from './plugins/json-depth.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerRequestDeadline } from './plugins/request-deadline.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { alertRoutes } from './routes/alert-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
@@ -74,7 +75,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: deps.bodyLimitBytes ?? 10 * 1024 * 1024,
     trustProxy: trustProxySetting(config.trustProxy),
     // Slow clients cannot hold connections: the whole request (headers and body) must arrive within
-    // requestTimeoutSeconds, an idle socket closes after idleTimeoutSeconds.
+    // requestTimeoutSeconds, an idle socket closes after idleTimeoutSeconds (between requests only: a
+    // request being handled is answered by its deadline, see request-deadline.ts).
     requestTimeout: config.requestTimeoutSeconds * 1000,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
     keepAliveTimeout: Math.min(config.idleTimeoutSeconds * 1000, 72_000),
@@ -98,6 +100,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
   });
   registerErrorHandler(app);
+  registerRequestDeadline(app, Math.max(config.requestTimeoutSeconds, config.responseTimeoutSeconds));
   registerJsonDepthLimit(app);
   app.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of Object.entries(securityHeaders)) reply.header(name, value);
