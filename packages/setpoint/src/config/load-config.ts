@@ -33,6 +33,7 @@ const envNames = {
   jobMaxAttempts: 'SETPOINT_JOB_MAX_ATTEMPTS',
   workerQueueLossSeconds: 'SETPOINT_WORKER_QUEUE_LOSS_SECONDS',
   recommendationWindowRuns: 'SETPOINT_RECOMMENDATION_WINDOW_RUNS',
+  runClockToleranceHours: 'SETPOINT_RUN_CLOCK_TOLERANCE_HOURS',
   jobRetryDelaySeconds: 'SETPOINT_JOB_RETRY_DELAY_SECONDS',
   publicUrl: 'SETPOINT_PUBLIC_URL',
   logCompletenessPollMs: 'SETPOINT_LOG_COMPLETENESS_POLL_MS',

@@ -93,6 +93,11 @@ export const configSchema = z
      */
     recommendationWindowRuns: z.coerce.number().int().min(2).max(5000).default(120),
     /**
+     * How far past the server's clock a run's times may be before the run is refused as implausible
+     * (service/runs/plausible-times.ts); an emulated workspace whose clock runs faster sets it higher.
+     */
+    runClockToleranceHours: z.coerce.number().positive().default(24),
+    /**
      * A worker whose queue database stays unreachable this long (PostgreSQL) exits non-zero, saying why,
      * so its supervisor restarts it.
      */
