@@ -5,8 +5,10 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
+import { externalRunIdSchema, runStatusSchema } from '@setpoint/api-contract';
 import { isAppError, TooLargeError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { bundleFileName, extractZip, isZipFile } from '../../service/runs/eventlog-bundle.js';
 import { byteLimit } from '../../service/runs/eventlog-fetcher.js';
 import type { UploadedFile } from '../../service/runs/run-service.js';
@@ -103,6 +105,16 @@ export class UploadBudget {
   }
 }
 
+/** A text field checked against its schema: refused with its rule, never cut to fit. */
+function checkedField(schema: z.ZodType<string>, value: string, field: string): string {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(
+    'UPLOAD_FIELD_INVALID',
+    `${field} ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
+  );
+}
+
 /** A JSON document sent as text (a form field or part); its shape is checked by whoever reads it. */
 export function parseJsonText(text: string, field: string): unknown {
   assertJsonShape(text, field);
@@ -141,8 +153,9 @@ export async function receiveUpload(
           if (part.valueTruncated || value.length > maxClusterReportBytes)
             throw fieldTooLarge('cluster_report');
           clusterReport = parseJsonText(value, 'cluster_report');
-        } else if (part.fieldname === 'external_run_id') externalRunId = value.trim().slice(0, 200);
-        else if (part.fieldname === 'status') status = value.trim().slice(0, 50);
+        } else if (part.fieldname === 'external_run_id')
+          externalRunId = checkedField(externalRunIdSchema, value, part.fieldname);
+        else if (part.fieldname === 'status') status = checkedField(runStatusSchema, value, part.fieldname);
         else
           throw new ValidationError('UPLOAD_UNKNOWN_PART', `unexpected multipart field "${part.fieldname}"`);
         continue;
