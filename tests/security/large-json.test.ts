@@ -32,7 +32,7 @@ describe('large JSON bodies and documents', () => {
     const response = await fetch(`${base}${url}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${h.token}`, 'content-type': contentType },
-      body,
+      body: typeof body === 'string' ? body : new Uint8Array(body),
     });
     const text = await response.text();
     return {
