@@ -269,6 +269,7 @@ export async function composeServices(options: ComposeOptions) {
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,
     recommendationWindowRuns: config.recommendationWindowRuns,
+    runClockToleranceMs: config.runClockToleranceHours * 3_600_000,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
     onRecommendationReady: (projectId, recommendationId) =>

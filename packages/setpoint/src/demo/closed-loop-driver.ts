@@ -139,6 +139,8 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       SETPOINT_JOB_MAX_ATTEMPTS: '12',
       SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '8',
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '30',
+      // the emulated workspace's clock runs faster than the real one (benches advance it by days)
+      SETPOINT_RUN_CLOCK_TOLERANCE_HOURS: '87600',
       SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1000',
       // The emulated workspace listens on loopback, which the SSRF rule refuses unless allow-listed:
       // its address and port only, not every service on the machine.

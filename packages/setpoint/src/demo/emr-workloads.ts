@@ -122,7 +122,7 @@ export async function startEmrWorkloads(
       },
       rule: { kind: 'tag', key: projectTagKey },
     },
-    'demo',
+    { actor: 'demo', role: 'admin' },
   );
   const jobs: EmrDemoJob[] = workloads.map((workload) => ({
     platform: 'emr',
