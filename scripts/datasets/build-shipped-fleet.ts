@@ -11,6 +11,7 @@
 import { writeFileSync } from 'node:fs';
 import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
 import { groupSweepRows } from '@setpoint/bench/sweep/sweep-dataset';
+import { mean } from '@setpoint/foundation/statistics';
 import type { ShippedSource } from 'setpoint/optimizer/shipped-fleet/shipped-fleet-format';
 
 const sources = [
@@ -46,14 +47,14 @@ export async function buildShippedSources(): Promise<ShippedSource[]> {
         workload: workload.name,
         configurations: workload.configs.map((config) => {
           const logs = config.runs.filter((run) => run.completed).map((run) => Math.log(run.runtimeS));
-          const mean = logs.length > 0 ? logs.reduce((sum, value) => sum + value, 0) / logs.length : 0;
-          const scatter = logs.reduce((sum, value) => sum + (value - mean) ** 2, 0);
+          const meanLog = mean(logs) ?? 0;
+          const scatter = logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0);
           return [
             typeIndex.get(config.candidate.instanceType) as number,
             config.candidate.nodes,
             config.runs.length,
             config.runs.length - logs.length,
-            round(mean),
+            round(meanLog),
             round(scatter),
           ];
         }),
