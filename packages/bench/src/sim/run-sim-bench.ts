@@ -12,6 +12,7 @@ import {
 } from 'setpoint/demo/after-first-recommendation';
 import { type EmulatorPackage, loadEmulator } from 'setpoint/demo/load-emulator';
 import { analyzeEventLog } from 'setpoint/eventlog/index';
+import { modelProfileOf } from 'setpoint/eventlog/model-profile';
 import type { FleetPrior } from 'setpoint/optimizer/fleet-prior';
 import { candidateRateUsdPerHour } from 'setpoint/optimizer/types';
 import { buildCandidateSpace } from 'setpoint/platforms/databricks/cluster-shape/candidates';
@@ -234,7 +235,7 @@ async function measure(
       endedAt: profile.application.endTime,
       cluster: cluster_,
       clusterConfig: cluster as Record<string, unknown>,
-      profile,
+      profile: modelProfileOf(profile),
       cost,
       inputBytes: profile.totals.inputBytes,
       recommendationId: null,
