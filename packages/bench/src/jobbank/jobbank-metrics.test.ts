@@ -1,7 +1,7 @@
 import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
 import { learningRuns } from 'setpoint/service/recommendations/learning';
 import { describe, expect, it } from 'vitest';
-import { type JobBankProject, jobBankMetrics, percentile, predictionErrors } from './jobbank-metrics.js';
+import { type JobBankProject, jobBankMetrics, predictionErrors } from './jobbank-metrics.js';
 
 function run(
   costUsd: number,
@@ -105,8 +105,9 @@ describe('Job Bank metrics', () => {
       medianAbsPredictionError: null,
     });
     expect(metrics.perJob.b?.slaMetShare).toBe(0.5);
-    expect(metrics.operations.webhookToRecommendation).toMatchObject({ samples: 3, p50Ms: 200, p95Ms: 300 });
-    expect(metrics.operations.webhookToRecommendation.parts.optimizer).toEqual({ p50Ms: 200, p95Ms: 300 });
+    // quantiles interpolate between the samples: p95 of 100, 200, 300 is 200 + 0.9 × 100
+    expect(metrics.operations.webhookToRecommendation).toMatchObject({ samples: 3, p50Ms: 200, p95Ms: 290 });
+    expect(metrics.operations.webhookToRecommendation.parts.optimizer).toEqual({ p50Ms: 200, p95Ms: 290 });
     expect(metrics.operations.webhookToRecommendation.parts.collection).toEqual({ p50Ms: 10, p95Ms: 10 });
     expect(metrics.operations.webhookToRecommendation.perRun.map((run) => run.runId)).toEqual([
       'r0',
@@ -205,8 +206,8 @@ describe('Job Bank metrics', () => {
 
     expect(metrics.afterLearning.slaMetShare).toBeNull();
     expect(metrics.prediction.medianAbsError).toBeNull();
-    expect(percentile([], 0.5)).toBeNull();
-    expect(percentile([4, 1, 3, 2], 0.5)).toBe(2);
+    expect(metrics.prediction.p90AbsError).toBeNull();
+    expect(metrics.operations.webhookToRecommendation).toMatchObject({ p50Ms: null, p95Ms: null });
   });
 
   it('names each job dearer than its cold start, and whether Setpoint had changed its cluster', () => {
