@@ -44,7 +44,7 @@ describe('bounds on run ids and statuses', () => {
 
   it('refuses an external_run_id or status past its bounds instead of cutting it', async () => {
     const long = 'r'.repeat(200);
-    const refused = [
+    const refused: Record<string, string>[] = [
       { external_run_id: `${long}-first` },
       { external_run_id: `${long}-second` },
       { external_run_id: 'run\u0000id' },
