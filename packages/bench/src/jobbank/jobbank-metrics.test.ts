@@ -1,4 +1,4 @@
-import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { learningRuns } from 'setpoint/service/recommendations/learning';
 import { describe, expect, it } from 'vitest';
 import { type JobBankProject, jobBankMetrics, predictionErrors } from './jobbank-metrics.js';

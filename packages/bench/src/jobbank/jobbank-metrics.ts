@@ -1,6 +1,6 @@
 import { median, quantile, rounded } from '@setpoint/foundation/statistics';
 import { afterFirstRecommendation } from 'setpoint/demo/after-first-recommendation';
-import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { loopEpisodeOf, runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
 import { type LatencyPart, latencyParts, type RunLatency } from './latency-breakdown.js';
 

@@ -2,11 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from '@setpoint/foundation/statistics';
-import {
-  type ClosedLoop,
-  type ImportedProjectSettings,
-  startClosedLoop,
-} from 'setpoint/demo/closed-loop-driver';
+import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
+import type { ImportedProjectSettings } from 'setpoint/demo/loop-records';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
 import {
