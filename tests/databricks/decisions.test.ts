@@ -96,7 +96,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
   });
 
-  it('auto-applies no learning run below the safe floor: every learning run is held to P(runtime ≤ SLA) ≥ 0.9', async () => {
+  it('under safe learning auto-applies no learning run below the safe floor: every learning run is held to P(runtime ≤ SLA) ≥ 0.9', async () => {
     // In the demo this job was put on 1 × r6gd.xlarge at P(runtime ≤ SLA) = 0.18 and ran 21.8 min against 11.
     const { jobId, projectId } = await importJob(
       h,
@@ -104,6 +104,7 @@ describe('recommendation decisions against the emulator', () => {
       {
         slaMinutes: 11,
         autoApply: true,
+        learningMissBudget: 0,
       },
     );
     const took: number[] = [];

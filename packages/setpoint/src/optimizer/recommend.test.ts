@@ -227,7 +227,7 @@ describe('JobOptimizer (economy)', () => {
     // learning ends and the job moves, as any configuration that missed does, to a confident one.
     const coldStartCost = input.observations[0]!.costUsd;
     expect(likeliest.expectedCostUsd).toBeGreaterThan(coldStartCost);
-    const safe = optimizer.recommend(input);
+    const safe = new JobOptimizer(prior, catalog, { learningMissBudget: 0 }).recommend(input);
     expect(safe.phase).not.toBe('LEARNING');
     expect(safe.probabilityMeetsSla).toBeGreaterThanOrEqual(defaultOptimizerSettings.confidence);
     expect(job(byId(safe.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
@@ -421,9 +421,9 @@ describe('JobOptimizer (economy)', () => {
           slaSeconds,
         }),
       );
-    // Safe learning (miss budget 0, the default): up to 8 learning runs, none of them risking the SLA by choice.
-    expect(defaultOptimizerSettings.learningMissBudget).toBe(0);
-    const safe = phasesOf({});
+    // The default is a miss budget of 3; 0 is safe learning: up to 8 learning runs, none risking the SLA by choice.
+    expect(defaultOptimizerSettings.learningMissBudget).toBe(3);
+    const safe = phasesOf({ learningMissBudget: 0 });
     expect(safe[0]?.phase).toBe('LEARNING');
     expect(safe[0]?.totalLearningIterations).toBe(defaultOptimizerSettings.learningRuns);
     expect(safe[0]?.learningBudget.missBudget).toBeNull();
@@ -603,7 +603,7 @@ describe('JobOptimizer learning runs (risk budget)', () => {
 
   it('holds every safe learning run to the confidence of any change, and a budget lowers that floor', () => {
     const ids = ['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'];
-    const safe = searching(ids);
+    const safe = searching(ids, { learningMissBudget: 0 });
     if (safe.recommendation.phase === 'LEARNING' && !safe.chosen.tried) {
       expect(safe.chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(
         defaultOptimizerSettings.safeLearningConfidence,
@@ -623,7 +623,11 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       currentCandidateId: '8xm4.xlarge',
       slaSeconds: job(byId('8xm4.xlarge')) * 1.3,
     };
-    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, minExplorationGain: 0 });
+    const safeOptimizer = new JobOptimizer(prior, catalog, {
+      learningRuns: 8,
+      minExplorationGain: 0,
+      learningMissBudget: 0,
+    });
     const assessment = safeOptimizer.assess(input);
     expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
     // Held to the same floor, but only to 3 × the best known cost, a learning run goes to a dearer cluster
@@ -646,7 +650,9 @@ describe('JobOptimizer learning runs (risk budget)', () => {
     if (safe.phase === 'LEARNING') {
       expect(chosen.tried).toBe(false);
       expect(chosen.expectedCostUsd).toBeLessThanOrEqual(assessment.bestKnownCostUsd);
-      expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(defaultOptimizerSettings.safeLearningConfidence);
+      expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(
+        defaultOptimizerSettings.safeLearningConfidence,
+      );
     } else {
       expect(safe.candidateId).toBe('8xc4.xlarge');
     }
@@ -662,7 +668,7 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       currentCandidateId: '8xc4.xlarge',
       slaSeconds: slaTight,
     };
-    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8 });
+    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, learningMissBudget: 0 });
     const assessment = safeOptimizer.assess(input);
     expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
     const cheaperLikely = assessment.assessments.filter(

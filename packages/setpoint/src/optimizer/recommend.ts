@@ -44,11 +44,12 @@ export interface OptimizerSettings {
    */
   firstConfidence: number;
   /**
-   * SLA misses a job may spend on learning runs. 0 (the default) is safe learning: every learning run is
-   * held to P(runtime ≤ SLA) ≥ `safeLearningConfidence`, and learning ends after `learningRuns` runs or when
-   * no such run is worth it. N ≥ 1 trades misses for a faster search: learning runs need only
-   * P(runtime ≤ SLA) ≥ `learningConfidence`, and learning ends once N runs after the first recommendation
-   * failed or missed the SLA, or after `learningRuns` runs.
+   * SLA misses a job may spend on learning runs. N ≥ 1 (3 by default) is the standard search: learning
+   * runs need only P(runtime ≤ SLA) ≥ `learningConfidence`, and learning ends once N runs after the first
+   * recommendation failed or missed the SLA, or after `learningRuns` runs. 0 is safe learning, a team's
+   * choice: every learning run is held to P(runtime ≤ SLA) ≥ `safeLearningConfidence` and is expected to
+   * cost no more than the best known configuration; learning ends after `learningRuns` runs or when no such
+   * run is worth it.
    */
   learningMissBudget: number;
   /** At most this many runs (counting the first recommendation) are learning runs. */
@@ -101,7 +102,7 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
   firstConfidence: 0.95,
-  learningMissBudget: 0,
+  learningMissBudget: 3,
   learningRuns: 8,
   safeLearningConfidence: 0.9,
   learningConfidence: 0.05,
@@ -460,18 +461,20 @@ export class JobOptimizer {
     // held to the cold start's cost, and only a move to meet the SLA may cost more. A miss budget buys
     // dearer learning runs, up to maxLearningCostMultiple × the best known cost.
     const budgeted = learningMissBudget > 0;
-    const untriedCostLimitUsd =
-      budgeted || !assessment.bestKnown ? Number.POSITIVE_INFINITY : bestKnownCostUsd;
+    const limits: RuleLimits = {
+      untriedCostLimitUsd: budgeted || !assessment.bestKnown ? Number.POSITIVE_INFINITY : bestKnownCostUsd,
+      keepBestMet: !budgeted,
+    };
     if (mode !== 'exploring') {
       const firstLearns = mode === 'first' && learningBudgetOf(this.settings, [], 0).maxRuns > 0;
       return {
-        ...this.chooseByRules(assessment, allowed, mode, mayOverrunBadly, untriedCostLimitUsd),
+        ...this.chooseByRules(assessment, allowed, mode, mayOverrunBadly, limits),
         learning: firstLearns,
       };
     }
     if (preference !== 'economy') {
       return {
-        ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, untriedCostLimitUsd),
+        ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, limits),
         learning: true,
       };
     }
@@ -515,7 +518,7 @@ export class JobOptimizer {
     // No learning run worth it (under safe learning: no cheaper probe likely to meet the SLA): learning ends
     // and the optimizing rules keep the best known configuration.
     return {
-      ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, untriedCostLimitUsd),
+      ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, limits),
       learning: false,
     };
   }
@@ -523,14 +526,13 @@ export class JobOptimizer {
   /**
    * The confident rules of each preference; no choice means "keep the current configuration". `exploring`:
    * the choice is an untried configuration picked for its expected improvement (economy's explore rule).
-   * No untried configuration expected to cost more than `untriedCostLimitUsd` is chosen.
    */
   private chooseByRules(
     assessment: Assessment,
     allowed: readonly CandidateAssessment[],
     mode: Exclude<DecisionMode, 'exploring'>,
     mayOverrunBadly: (entry: CandidateAssessment) => boolean,
-    untriedCostLimitUsd: number,
+    { untriedCostLimitUsd, keepBestMet }: RuleLimits,
   ): { choice: CandidateAssessment | undefined; exploring: boolean } {
     const { preference, minSaving, minExplorationGain, confidence, explorationConfidence } = this.settings;
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
@@ -572,8 +574,11 @@ export class JobOptimizer {
     }
     if (unconfident && preference !== 'balanced') {
       // Below the confidence a keep needs: the cheapest confident candidate, else the cheapest configuration
-      // that met the SLA in its own runs (the current one: keep).
-      const choice = cheapest ?? metOwn;
+      // that met the SLA in its own runs (the current one: keep). Safe learning keeps the best it knows:
+      // the cheaper of the two, never back to a dearer confident configuration.
+      const cheaperMet =
+        keepBestMet && metOwn && (!cheapest || metOwn.expectedCostUsd < cheapest.expectedCostUsd);
+      const choice = cheaperMet ? metOwn : (cheapest ?? metOwn);
       return { choice: choice === current ? undefined : choice, exploring: false };
     }
 
@@ -628,6 +633,17 @@ export class JobOptimizer {
       return { choice: explore, exploring: true };
     return { choice: exploit ?? rescue(allowed, mustMove), exploring: false };
   }
+}
+
+/** What the optimizing rules may choose beyond their own tests (safe learning narrows it). */
+interface RuleLimits {
+  /** No untried configuration expected to cost more than this is chosen. */
+  untriedCostLimitUsd: number;
+  /**
+   * Below the confidence a keep needs, prefer the cheapest configuration that met the SLA in its own runs
+   * to a dearer confident one.
+   */
+  keepBestMet: boolean;
 }
 
 /** The learning phase's limits and what of them the job's runs have used. */

@@ -175,10 +175,11 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
             onChange={(event) => set('learningMissBudget', event.target.value)}
           />
           <small>
-            0 (recommended): safe learning — every learning run is held to a 90% chance of meeting the SLA and
-            may not overrun it badly; on the measured sweeps about 3–5% of runs after the first recommendation
-            miss. 1–7: a faster search that may miss this many times while Setpoint learns; with 3, about 22%
-            of those runs missed on the Scout sweep, the worst 1% by 3.2× the SLA.
+            3 (the default): Setpoint may miss the SLA this many times while it learns; on the Scout sweep
+            about 23% of the runs after the first recommendation missed, the worst 1% by 3.4× the SLA. 0: safe
+            learning — every learning run is held to a 90% chance of meeting the SLA, may not overrun it badly
+            and is expected to cost no more than the best configuration known: far fewer misses
+            (docs/benchmarks.md has the figures), a slower search.
           </small>
         </label>
       </fieldset>
