@@ -188,7 +188,7 @@ describe('guardrails and the webhook receiver', () => {
       h.server,
       projectId,
       'rec_skewed_small',
-      { node_type_id: 'c5.xlarge', num_workers: 3 },
+      { node_type_id: 'c5d.xlarge', num_workers: 3 },
       'a smaller cluster',
     );
     const { config: applied } = await integration.applier.apply(projectId, 'rec_skewed_small', {

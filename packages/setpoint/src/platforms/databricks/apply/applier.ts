@@ -18,13 +18,12 @@ import {
   diffManagedFields,
   type FieldDifference,
   type ManagedClusterFields,
-  managedAwsAttributes,
-  managedAzureAttributes,
-  managedTopLevelFields,
+  managedFieldsOf,
 } from '../jobs/managed-fields.js';
 import { recommendationTagKey } from '../jobs/onboarding.js';
 import type { AppliedConfig, DatabricksRepository } from '../store/databricks-repository.js';
 import type { AppliedConfigKind } from '../store/databricks-tables.js';
+import { checkBeforeWrite } from '../validity/write-check.js';
 
 export interface ApplierDependencies {
   connect: ConnectWorkspace;
@@ -36,22 +35,6 @@ export interface ApplierDependencies {
    * rollbacks and reverts as `rollback` / `revert` with each setting from → to.
    */
   audit: Pick<AuditService, 'record'>;
-}
-
-/** The managed fields of a recommendation's `new_cluster` fragment (or of a whole stored spec). */
-export function managedFieldsOf(spec: Record<string, unknown>): ManagedClusterFields {
-  const managed: Record<string, unknown> = {};
-  for (const field of managedTopLevelFields) if (spec[field] !== undefined) managed[field] = spec[field];
-  const pick = (source: unknown, allowed: readonly string[]) => {
-    if (!source || typeof source !== 'object') return undefined;
-    const picked = Object.fromEntries(Object.entries(source).filter(([key]) => allowed.includes(key)));
-    return Object.keys(picked).length ? picked : undefined;
-  };
-  const aws = pick(spec.aws_attributes, managedAwsAttributes);
-  const azure = pick(spec.azure_attributes, managedAzureAttributes);
-  if (aws) managed.aws_attributes = aws;
-  if (azure) managed.azure_attributes = azure;
-  return managed as ManagedClusterFields;
 }
 
 /** `newSettings` holds `next` itself, so tagging it here changes what jobs/update sends. */
@@ -96,7 +79,8 @@ export interface RollbackResult extends ApplyResult {
  */
 export function createApplier(deps: ApplierDependencies) {
   async function currentSpec(workspaceId: string, jobId: string, ref: JobClusterRef) {
-    const { client } = await deps.connect(workspaceId);
+    const connection = await deps.connect(workspaceId);
+    const { client } = connection;
     const job = await client.getJob(jobId);
     const spec = findClusterSpec(job.settings, ref);
     if (!spec)
@@ -104,7 +88,7 @@ export function createApplier(deps: ApplierDependencies) {
         'JOB_CLUSTER_NOT_FOUND',
         `job ${jobId} has no ${describeClusterRef(ref)} any more`,
       );
-    return { client, job, spec };
+    return { connection, client, job, spec };
   }
 
   /** Managed fields that differ from what Setpoint last wrote: someone else changed the cluster. */
@@ -167,7 +151,7 @@ export function createApplier(deps: ApplierDependencies) {
     },
   ): Promise<ApplyResult & { differences: FieldDifference[] }> {
     const target = await projectTarget(deps.projects, projectId);
-    const { client, job, spec } = await currentSpec(target.workspaceId, target.jobId, target.ref);
+    const { connection, client, job, spec } = await currentSpec(target.workspaceId, target.jobId, target.ref);
     const update = buildClusterUpdate(job.settings, target.ref, managed, {
       maintainScalingType: options.maintainScalingType,
     });
@@ -193,6 +177,8 @@ export function createApplier(deps: ApplierDependencies) {
     }
     if (changedFields.length === 0 && options.skipWhenUnchanged)
       return { config: null, changedFields, differences };
+    if (!alreadyWritten)
+      await checkBeforeWrite(connection, update.next, `the ${options.kind} of job ${target.jobId}`, spec);
     tagRecommendation(update.next, options.recommendationId);
     if (!alreadyWritten) await client.updateJob(target.jobId, update.newSettings);
     const config = await deps.store.recordAppliedConfig({
