@@ -1,5 +1,4 @@
 import { DatabricksApiError } from 'setpoint/platforms/databricks/api/api-error';
-import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -39,8 +38,8 @@ describe('a cluster Databricks refuses is never written', () => {
     const { projectId, ref } = await importJob(h, jobId, { autoApply: true });
     if (!ref) throw new Error('no cluster ref');
     const before = findClusterSpec((await h.databricks.getJob(jobId)).settings, ref);
-    const integration = databricksIntegrationOf(h.server.services);
-    const history = await integration.applier.history(projectId);
+    const { applies } = h.server.services;
+    const history = await applies.history(projectId);
     await insertRecommendation(
       h.server,
       projectId,
@@ -48,10 +47,7 @@ describe('a cluster Databricks refuses is never written', () => {
       { node_type_id: 'c5d.xlarge', autoscale: { min_workers: 1, max_workers: 1 } },
       'keep 1–1 × c5d.xlarge (autoscaling)',
     );
-    const apply = integration.applier.apply(projectId, 'rec_flat_autoscale', {
-      actor: 'test',
-      kind: 'auto-apply',
-    });
+    const apply = applies.apply(projectId, 'rec_flat_autoscale', { actor: 'test', kind: 'auto-apply' });
     await expect(apply).rejects.toMatchObject({
       code: 'CLUSTER_INVALID',
       message: expect.stringContaining(
@@ -60,14 +56,15 @@ describe('a cluster Databricks refuses is never written', () => {
     });
     const after = findClusterSpec((await h.databricks.getJob(jobId)).settings, ref);
     expect(after).toEqual(before);
-    expect(await integration.applier.history(projectId)).toEqual(history);
+    expect(await applies.history(projectId)).toEqual(history);
 
-    await expect(
-      integration.exportRecommendation(projectId, 'terraform', 'rec_flat_autoscale'),
-    ).rejects.toMatchObject({
-      code: 'CLUSTER_INVALID',
-      message: expect.stringContaining('autoscale-bounds'),
-    });
+    for (const format of ['terraform', 'json'] as const)
+      await expect(
+        applies.exportRecommendation(projectId, { format, recommendationId: 'rec_flat_autoscale' }),
+      ).rejects.toMatchObject({
+        code: 'CLUSTER_INVALID',
+        message: expect.stringContaining('autoscale-bounds'),
+      });
     // Setpoint never sent it: the workspace refused nothing
     expect(await refusals()).toEqual([]);
   });

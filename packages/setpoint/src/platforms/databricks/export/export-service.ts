@@ -1,7 +1,7 @@
-import { ConflictError } from '@setpoint/foundation/errors';
+import type { ExportFormat } from '@setpoint/api-contract';
 import { terraformResourceName } from '../../../export/hcl-writer.js';
-import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
+import type { Project } from '../../../service/projects/project-records.js';
+import type { RecommendationRecord } from '../../../service/recommendations/recommendation-records.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { withManagedFields } from '../jobs/apply-cluster-change.js';
@@ -12,33 +12,20 @@ import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import { checkBeforeWrite } from '../validity/write-check.js';
 import { exportTerraform } from './terraform-export.js';
 
-export type ExportFormat = 'terraform' | 'json';
+export type ExportDatabricksRecommendation = (
+  project: Project,
+  recommendation: RecommendationRecord,
+  format: ExportFormat,
+) => Promise<string>;
 
 /**
  * A recommendation as Terraform (the `new_cluster` block plus `ignore_changes` for the managed
- * fields, indexed like the job's own list) or as the JSON fragment Setpoint would write.
+ * fields, indexed like the job's own list) or as the JSON fragment Setpoint would write. Either is a write
+ * that lands later, so a cluster Databricks would refuse is not exported (`CLUSTER_INVALID`).
  */
-export function createExportService(deps: {
-  connect: ConnectWorkspace;
-  projects: Pick<ProjectService, 'get'>;
-  recommendations: Pick<RecommendationService, 'get' | 'latest'>;
-}) {
-  return async function exportRecommendation(
-    projectId: string,
-    format: ExportFormat,
-    recommendationId?: string,
-  ): Promise<string> {
-    const project = await deps.projects.get(projectId);
-    const rec = recommendationId
-      ? await deps.recommendations.get(projectId, recommendationId)
-      : await deps.recommendations.latest(projectId);
-    if (rec.state !== 'SUCCESS' || !rec.configuration) {
-      throw new ConflictError(
-        'RECOMMENDATION_NOT_READY',
-        `recommendation ${rec.id} is ${rec.state}; only a SUCCESS recommendation can be exported`,
-      );
-    }
-    const managed = managedFieldsOf(rec.configuration);
+export function createExportService(deps: { connect: ConnectWorkspace }): ExportDatabricksRecommendation {
+  return async function exportRecommendation(project, rec, format) {
+    const managed = managedFieldsOf(rec.configuration ?? {});
     const ref = (project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined) ?? {
       kind: 'job_cluster' as const,
       jobClusterKey: project.clusterKey ?? 'main',
@@ -47,7 +34,6 @@ export function createExportService(deps: {
     let position = 0;
     let jobName = project.name;
     if (project.workspaceId && project.jobId) {
-      // an export is a write that lands later: the cluster is checked as it would be written into the job
       const connection = await deps.connect(project.workspaceId);
       const job = await connection.client.getJob(project.jobId);
       jobName = job.settings.name ?? jobName;
@@ -61,6 +47,7 @@ export function createExportService(deps: {
             : entry.task_key === ref.taskKey,
         ),
       );
+      // the cluster is checked as it would be written into the job, against the workspace it runs in
       const spec = findClusterSpec(job.settings, ref);
       const written = spec
         ? withManagedFields(spec, managed, { maintainScalingType: false })
