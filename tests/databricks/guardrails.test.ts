@@ -236,7 +236,8 @@ describe('guardrails and the webhook receiver', () => {
       h.server,
       projectId,
       'rec_queued_before',
-      { node_type_id: 'c5.2xlarge', num_workers: 3 },
+      // with an instance store: an EBS-only type without volumes would fail to launch (ebs-only-node-storage)
+      { node_type_id: 'c5d.2xlarge', num_workers: 3 },
       'queued by the release before',
     );
     await h.server.services.queue.enqueue('databricks.apply', {
@@ -256,7 +257,7 @@ describe('guardrails and the webhook receiver', () => {
       recommendationId: 'rec_queued_before',
     });
     expect(findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)?.node_type_id).toBe(
-      'c5.2xlarge',
+      'c5d.2xlarge',
     );
   });
 
