@@ -250,11 +250,29 @@ describe('OptimizerRecommender', () => {
     expect(kept.configuration.autoscale).toBeDefined();
     expect(kept.configuration.num_workers).toBeUndefined();
     const autoscale = kept.configuration.autoscale as { min_workers: number; max_workers: number };
-    expect(autoscale.min_workers).toBeLessThanOrEqual(autoscale.max_workers);
+    expect(autoscale.max_workers).toBeGreaterThan(autoscale.min_workers);
 
     const free = recommender.recommendNow(input(runs, { maintainScalingType: false }));
     expect(free.configuration.autoscale).toBeUndefined();
     expect(typeof free.configuration.num_workers).toBe('number');
+  });
+
+  it('never recommends an autoscale range Databricks refuses (max_workers = min_workers), and names the rule', () => {
+    // a small autoscaling job whose learning may go down to one worker: 1–1 is not a range Databricks takes
+    const runs = [run(1, { autoscale: true, workers: 2 }), run(2, { autoscale: true, workers: 4 })];
+    for (const preference of ['economy', 'balanced', 'performance'] as const) {
+      const output = recommender.recommendNow(
+        input(runs, { maintainScalingType: true, minWorkers: 1, maxWorkers: 8, preference }),
+      );
+      const autoscale = output.configuration.autoscale as { min_workers: number; max_workers: number };
+      expect(autoscale.max_workers).toBeGreaterThan(autoscale.min_workers);
+      const bounds = output.decision?.filtered.find((outcome) => outcome.filter === 'autoscale-bounds');
+      expect(bounds?.dropped).toBeGreaterThan(0);
+      expect(bounds?.example).toMatch(
+        /^1–1 × \S+ \(autoscaling\).*max_workers \(1\) must be strictly greater than min_workers \(1\)/,
+      );
+      expect(output.explanation).toMatch(/autoscale-bounds removed \d+/);
+    }
   });
 
   it('never goes below the memory of a configuration that failed, nor below the observed peak memory', () => {
