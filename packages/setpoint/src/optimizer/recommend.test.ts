@@ -421,8 +421,8 @@ describe('JobOptimizer (economy)', () => {
           slaSeconds,
         }),
       );
-    // Safe learning (miss budget 0, the default): up to 8 learning runs, none of them risking the SLA by choice.
-    expect(defaultOptimizerSettings.learningMissBudget).toBe(0);
+    // The default is a miss budget of 3; 0 is safe learning: up to 8 learning runs, none risking the SLA by choice.
+    expect(defaultOptimizerSettings.learningMissBudget).toBe(3);
     const safe = phasesOf({ learningMissBudget: 0 });
     expect(safe[0]?.phase).toBe('LEARNING');
     expect(safe[0]?.totalLearningIterations).toBe(defaultOptimizerSettings.learningRuns);

@@ -44,12 +44,12 @@ export interface OptimizerSettings {
    */
   firstConfidence: number;
   /**
-   * SLA misses a job may spend on learning runs. 0 (the default) is safe learning: every learning run is
-   * held to P(runtime ≤ SLA) ≥ `safeLearningConfidence` and is expected to cost no more than the best known
-   * configuration; learning ends after `learningRuns` runs or when no such run is worth it. N ≥ 1 (the
-   * standard search, a team's choice) trades misses for a faster search: learning runs need only
-   * P(runtime ≤ SLA) ≥ `learningConfidence`, and learning ends once N runs after the first recommendation
-   * failed or missed the SLA, or after `learningRuns` runs.
+   * SLA misses a job may spend on learning runs. N ≥ 1 (3 by default) is the standard search: learning
+   * runs need only P(runtime ≤ SLA) ≥ `learningConfidence`, and learning ends once N runs after the first
+   * recommendation failed or missed the SLA, or after `learningRuns` runs. 0 is safe learning, a team's
+   * choice: every learning run is held to P(runtime ≤ SLA) ≥ `safeLearningConfidence` and is expected to
+   * cost no more than the best known configuration; learning ends after `learningRuns` runs or when no such
+   * run is worth it.
    */
   learningMissBudget: number;
   /** At most this many runs (counting the first recommendation) are learning runs. */
@@ -102,7 +102,7 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   preference: 'economy',
   confidence: 0.9,
   firstConfidence: 0.95,
-  learningMissBudget: 0,
+  learningMissBudget: 3,
   learningRuns: 8,
   safeLearningConfidence: 0.9,
   learningConfidence: 0.05,

@@ -13,7 +13,7 @@ const defaults: ProjectSettings = {
   forceOnDemandDriver: true,
   optimizationWindow: null,
   photonAllowed: true,
-  learningMissBudget: 0,
+  learningMissBudget: 3,
 };
 
 export interface Form {

@@ -175,12 +175,11 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
             onChange={(event) => set('learningMissBudget', event.target.value)}
           />
           <small>
-            0 (the default): safe learning — every learning run is held to a 90% chance of meeting the SLA,
-            may not overrun it badly and is expected to cost no more than the best configuration known; on the
-            Scout sweep about 1% of the runs after the first recommendation missed, but the search is slow (it
-            captured 10% of the possible saving). 1–7: the standard search, which may miss this many times
-            while Setpoint learns; with 3, about 23% of those runs missed on Scout, the worst 1% by 3.4× the
-            SLA, and it captured 32%.
+            3 (the default): Setpoint may miss the SLA this many times while it learns; on the Scout sweep
+            about 23% of the runs after the first recommendation missed, the worst 1% by 3.4× the SLA. 0: safe
+            learning — every learning run is held to a 90% chance of meeting the SLA, may not overrun it badly
+            and is expected to cost no more than the best configuration known: far fewer misses
+            (docs/benchmarks.md has the figures), a slower search.
           </small>
         </label>
       </fieldset>

@@ -31,8 +31,8 @@ function withProjectFields<Args extends unknown[], Opts extends OptionValues, Gl
     .option('--photon <allowed>', 'allow Photon: true | false')
     .option(
       '--learning-miss-budget <n>',
-      'SLA misses learning runs may risk (0-7; default 0: safe learning, each learning run held to P(runtime ≤ SLA) ≥ 0.9 and to the best known cost, ' +
-        'about 1% of runs after the first recommendation miss on Scout, a slow search; 3: about 23% miss, the worst 1% by 3.4x, a faster search)',
+      'SLA misses learning runs may risk (0-7; default 3: about 23% of runs after the first recommendation miss on Scout, the worst 1% by 3.4x; ' +
+        '0: safe learning, each learning run held to P(runtime ≤ SLA) ≥ 0.9 and to the best known cost: far fewer misses, a slower search)',
       wholeNumber,
     );
 }

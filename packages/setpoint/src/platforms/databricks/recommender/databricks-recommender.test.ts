@@ -209,7 +209,7 @@ describe('OptimizerRecommender', () => {
     expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
     expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
     expect(output.explanation).toMatch(
-      /^Learning run 1 of at most 8: no SLA set; safe learning: every learning run is held to a probability of 0\.90 to stay within the runtime bound \(no run after the first recommendation missed\)\./,
+      /^Learning run 1 of at most 8: no SLA set; 0 of 3 allowed SLA misses spent\./,
     );
     expect(output.explanation).toMatch(/stage 1 holds 67% of task time/);
     expect(output.explanation).toMatch(/predicted \d+\.\d min \(\d+\.\d–\d+\.\d\) at \$\d+\.\d\d/);
@@ -636,7 +636,7 @@ describe('OptimizerRecommender', () => {
     expect(spent.explanation).toMatch(
       /^Not a learning run: learning is over \(the SLA-miss budget is spent; 1 of 1/,
     );
-    // 0 (the default): safe learning, no budget to spend; the text says what holds a learning run instead.
+    // 0: safe learning, no budget to spend; the text says what holds a learning run instead.
     const safe = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 0 }));
     expect(safe.decision?.learning).toMatchObject({ maxRuns: 8, missBudget: null, missesSpent: 1 });
     expect(learningText(safe.decision!)).toMatch(
