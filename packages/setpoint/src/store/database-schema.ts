@@ -252,6 +252,31 @@ export interface ApplyGuardsTable {
   updated_at: number;
 }
 
+/** A write into a project's cluster, recorded before it is written (migration 0143). */
+export interface ApplyIntentsTable {
+  id: string;
+  project_id: string;
+  platform: string;
+  /** `apply`, `auto-apply`, `rollback` or `revert`. */
+  kind: string;
+  recommendation_id: string | null;
+  actor: string;
+  /** `pending` (at most one per project), `written`, `skipped`, `failed`, `abandoned`. */
+  state: string;
+  /** JSON: the write in flight, as the history records it once written. */
+  configuration: string | null;
+  undoes: string | null;
+  reason: string | null;
+  /** Why it was skipped, failed or abandoned. */
+  outcome: string | null;
+  /** The history entry it became. */
+  change_id: string | null;
+  /** A pending intent past its lease was left by a process that died. */
+  lease_until: number;
+  created_at: number;
+  updated_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
@@ -275,4 +300,5 @@ export interface Database {
   project_learning_summaries: ProjectLearningSummariesTable;
   applied_changes: AppliedChangesTable;
   apply_guards: ApplyGuardsTable;
+  apply_intents: ApplyIntentsTable;
 }

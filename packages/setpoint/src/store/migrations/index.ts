@@ -17,6 +17,7 @@ import { migration0082 } from './0082-maintenance-passes.js';
 import { migration0083 } from './0083-project-learning-summaries.js';
 import { migration0090 } from './0090-run-model-profiles.js';
 import { migration0140 } from './0140-applied-changes.js';
+import { migration0143 } from './0143-apply-intents.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -46,6 +47,7 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0083-project-learning-summaries': migration0083(dialect),
         '0090-run-model-profiles': migration0090(dialect),
         '0140-applied-changes': migration0140(dialect),
+        '0143-apply-intents': migration0143(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {
