@@ -119,6 +119,68 @@ describe('applies that land safely: one at a time per project, superseded ones s
     expect((await h.server.services.applies.guard(projectId)).paused).toBe(false);
   });
 
+  it('rolls back to the newest configuration whose runs met the SLA, pauses auto-apply and says so in the API', async () => {
+    const jobId = await copyJob(h, 'Skewed join', 'Skewed join (rollback lands safely)');
+    const { projectId, ref } = await importJob(h, jobId, { slaMinutes: 30 });
+    if (!ref) throw new Error('the imported project has no cluster');
+    const { applies } = h.server.services;
+    const nodeTypeNow = async () =>
+      findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)?.node_type_id;
+    const applyAndRun = async (id: string, nodeType: string, runtimeMinutes: number) => {
+      await insertRecommendation(h.server, projectId, id, { node_type_id: nodeType, num_workers: 3 }, id);
+      await applies.apply(projectId, id, { actor: 'user:test', kind: 'apply' });
+      await applies.runFinished(projectId, {
+        label: `run on ${nodeType}`,
+        runtimeMinutes,
+        failed: false,
+        startedAt: Date.now(),
+      });
+    };
+    // met the SLA, then two that missed it (not badly enough for the SLA guard to revert them)
+    await applyAndRun('rec_met', 'c5.2xlarge', 25);
+    await applyAndRun('rec_slow', 'm5.2xlarge', 40);
+    await applyAndRun('rec_slower', 'r5.xlarge', 41);
+    expect(await nodeTypeNow()).toBe('r5.xlarge');
+
+    const key = await h.server.services.apiKeys.create('rollback-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const rolled = await h.server.app.inject({
+      method: 'POST',
+      url: `/api/v1/projects/${projectId}/rollback`,
+      headers,
+      payload: {},
+    });
+    expect(rolled.statusCode).toBe(200);
+    expect(rolled.json()).toMatchObject({
+      config: { kind: 'rollback', recommendation_id: 'rec_met', cluster: { node_type_id: 'c5.2xlarge' } },
+      auto_apply_paused: true,
+      pause_reason: expect.stringContaining('rolled back by api-key:'),
+    });
+    expect(await nodeTypeNow()).toBe('c5.2xlarge');
+
+    const history = (
+      await h.server.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/applied-configs`, headers })
+    ).json();
+    expect(
+      history.items.map((item: { kind: string; recommendation_id: string | null; met_sla_at: number | null }) => [
+        item.kind,
+        item.recommendation_id,
+        item.met_sla_at !== null,
+      ]),
+    ).toEqual([
+      ['baseline', null, false],
+      ['apply', 'rec_met', true],
+      ['apply', 'rec_slow', false],
+      ['apply', 'rec_slower', false],
+      ['rollback', 'rec_met', false],
+    ]);
+    expect(history).toMatchObject({ auto_apply_paused: true, pause_reason: expect.stringContaining('rolled back') });
+    const paused = await h.server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
+    expect(paused.rows.map((row) => row.detail.cause)).toEqual(['rollback']);
+
+  });
+
   it('skips an automatic apply made stale by a pause, with the pause as its reason, and writes nothing', async () => {
     const jobId = await copyJob(h, 'Skewed join', 'Skewed join (paused before its apply ran)');
     const { projectId, ref } = await importJob(h, jobId, { autoApply: true });

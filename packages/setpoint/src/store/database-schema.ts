@@ -241,6 +241,8 @@ export interface AppliedChangesTable {
   actor: string;
   reason: string;
   created_at: number;
+  /** When a run on it first met the project's SLA (migration 0144); null while none has. */
+  met_sla_at: number | null;
 }
 
 /** A project's auto-apply pause and the last configuration a run went well on (migration 0140). */

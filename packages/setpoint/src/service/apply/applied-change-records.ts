@@ -17,9 +17,11 @@ export interface AppliedChange {
   actor: string;
   reason: string;
   createdAt: number;
+  /** When a run on it first met the project's SLA; null while none has. */
+  metSlaAt: number | null;
 }
 
-export type NewAppliedChange = Omit<AppliedChange, 'id' | 'createdAt'>;
+export type NewAppliedChange = Omit<AppliedChange, 'id' | 'createdAt' | 'metSlaAt'>;
 
 /** A project's auto-apply pause and the last configuration a run went well on. */
 export interface ApplyGuard {

@@ -20,6 +20,7 @@ function toAppliedChange(row: Selectable<AppliedChangesTable>): AppliedChange {
     actor: row.actor,
     reason: row.reason,
     createdAt: row.created_at,
+    metSlaAt: row.met_sla_at ?? null,
   };
 }
 
@@ -58,6 +59,7 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
           ...input,
           id: newId('cfg'),
           createdAt: Math.max(Date.now(), Number(previous?.latest ?? 0) + 1),
+          metSlaAt: null,
         };
         await trx
           .insertInto('applied_changes')
@@ -98,6 +100,16 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
         .orderBy('id', 'asc')
         .execute();
       return rows.map(toAppliedChange);
+    },
+
+    /** A run on the entry met the project's SLA: the first time is kept. */
+    async markMetSla(id: string, at: number): Promise<void> {
+      await db
+        .updateTable('applied_changes')
+        .set({ met_sla_at: at })
+        .where('id', '=', id)
+        .where('met_sla_at', 'is', null)
+        .execute();
     },
 
     guard,

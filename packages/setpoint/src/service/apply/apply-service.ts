@@ -19,7 +19,11 @@ import { type AutoApplyDecision, decideAutoApply } from './auto-apply-policy.js'
 import { leaveBadRunToLearning } from './learning-run-miss.js';
 import { ApplyInProgressError, createProjectLocks, type ProjectLock, type WriteAt } from './project-lock.js';
 import { type RevertIntent, type RevertTarget, revertChange, revertJobKey } from './revert-job.js';
-import { pauseAutoApplyForRevert, resumeAutoApply as resumeAutoApplyOf } from './revert-pause.js';
+import {
+  pauseAutoApplyForRevert,
+  pauseAutoApplyForRollback,
+  resumeAutoApply as resumeAutoApplyOf,
+} from './revert-pause.js';
 import { rollbackTarget, standingChanges } from './standing-changes.js';
 
 export interface ApplyServiceDependencies {
@@ -59,6 +63,8 @@ export interface RollbackResult {
   /** What the rollback recorded, oldest first (one entry per change undone where the platform undoes them one by one). */
   recorded: AppliedChange[];
   changes: SettingChange[];
+  /** Why auto-apply is paused now (a person's rollback pauses it); null after the SLA guard's revert. */
+  pauseReason: string | null;
 }
 
 /** A finished run on the project's cluster, as its platform reports it to the SLA guard. */
@@ -363,18 +369,29 @@ export function createApplyService(deps: ApplyServiceDependencies) {
           }),
         );
     }
-    return { recorded, changes: written };
+    return { recorded, changes: written, pauseReason: null };
   }
 
-  /** A person goes back to an earlier configuration (default: the one before Setpoint's latest change). */
+  /**
+   * A person goes back to an earlier configuration (default: the newest before the one in place whose runs
+   * met the SLA, the cold start if none did); auto-apply pauses until someone resumes it.
+   */
   async function rollback(
     projectId: string,
     options: { toConfigId?: string | undefined; actor: string },
   ): Promise<RollbackResult> {
     const at = await located(projectId);
-    return locks.withLock(at, { kind: 'rollback', recommendationId: null, actor: options.actor }, (lock) =>
-      rollbackLocked(at, lock, { ...options, kind: 'rollback' }),
+    const result = await locks.withLock(
+      at,
+      { kind: 'rollback', recommendationId: null, actor: options.actor },
+      (lock) => rollbackLocked(at, lock, { ...options, kind: 'rollback' }),
     );
+    if (result.recorded.length === 0) return result;
+    const pauseReason = await pauseAutoApplyForRollback(
+      { store: changes, audit: deps.audit },
+      { projectId, platform: at.writer.platform, actor: options.actor },
+    );
+    return { ...result, pauseReason };
   }
 
   async function resumeAutoApply(projectId: string, actor: string): Promise<void> {
@@ -527,7 +544,11 @@ export function createApplyService(deps: ApplyServiceDependencies) {
       deps.logger.warn({ projectId, run: run.label }, 'reverting a configuration after a bad run');
       return;
     }
-    if (!run.failed) await changes.saveGuard(projectId, { lastGoodChangeId: latest.id });
+    // the configuration met the SLA: a rollback or a revert may go back to it
+    if (!run.failed && (sla === null || run.runtimeMinutes <= sla)) {
+      await changes.markMetSla(latest.id, Date.now());
+      await changes.saveGuard(projectId, { lastGoodChangeId: latest.id });
+    }
   }
 
   /**
