@@ -47,6 +47,8 @@ function crashScenario(databaseUrl: () => string | undefined) {
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
       // the killed process's job and intent are taken over once this runs out
       SETPOINT_JOB_LEASE_SECONDS: '3',
+      // a job that meets the killed process's lock still held is tried again soon after
+      SETPOINT_JOB_RETRY_DELAY_SECONDS: '1',
     });
     key = await createKey(env);
     server = await startApi(env, true);
