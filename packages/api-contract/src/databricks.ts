@@ -160,7 +160,13 @@ export const detachBody = z.object({ job_id: z.string().min(1).max(40) });
 export const detachSchema = z.object({ job_id: z.string(), projects: z.array(z.string()) });
 export type DetachResource = z.infer<typeof detachSchema>;
 
-const databricksId = z.union([z.string(), z.number()]).transform(String);
+/** A Databricks id (run, job, workspace): a non-negative 64-bit integer, sent as a number or a string. */
+const databricksId = z
+  .union([
+    z.string().regex(/^\d{1,19}$/, 'a Databricks id is a number'),
+    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  ])
+  .transform(String);
 
 /** The job webhook Databricks POSTs: ids may be numbers or strings. */
 export const webhookParams = z.object({ workspaceId: z.string().min(1).max(100) });

@@ -3,6 +3,7 @@ export * from './alerts.js';
 export * from './applied-changes.js';
 export * from './audit.js';
 export * from './common.js';
+export * from './csv.js';
 export * from './organization.js';
 export * from './project-settings.js';
 export * from './project-summary.js';

@@ -15,6 +15,7 @@ import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
 import { loadImportedLayers, openPriceCatalog } from '../pricing/catalog-store.js';
 import {
   coreJobKinds,
+  type JobAttempt,
   type JobHandlers,
   type JobKind,
   type JobQueue,
@@ -263,6 +264,7 @@ export async function composeServices(options: ComposeOptions) {
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,
     recommendationWindowRuns: config.recommendationWindowRuns,
+    runClockToleranceMs: config.runClockToleranceHours * 3_600_000,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
     onRecommendationReady: (projectId, recommendationId) =>
@@ -271,6 +273,7 @@ export async function composeServices(options: ComposeOptions) {
 
   let workersStarted = false;
   const timers: NodeJS.Timeout[] = [];
+  const attemptListeners = new Set<(attempt: JobAttempt) => void>();
   return {
     config,
     logger,
@@ -299,6 +302,14 @@ export async function composeServices(options: ComposeOptions) {
     pipeline,
     platforms,
     parseClusterReport,
+    /**
+     * Calls `listener` with every job attempt this process's workers finish (where a run's time went: the
+     * Job Bank's latency breakdown); returns the function that stops it.
+     */
+    observeJobAttempts(listener: (attempt: JobAttempt) => void): () => void {
+      attemptListeners.add(listener);
+      return () => attemptListeners.delete(listener);
+    },
     /** Where platforms should send webhooks, once the listening address is known. */
     setPublicUrl(url: string): void {
       if (!config.publicUrl) publicUrl = url;
@@ -387,7 +398,11 @@ export async function composeServices(options: ComposeOptions) {
       await queue.startWorkers(handlers, {
         concurrency: config.workerConcurrency,
         onParked: (job) => parkedJobs.park(job),
-        onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        onAttempt: (attempt) => {
+          const { kind, outcome } = attempt;
+          metrics.jobDuration.observe({ kind, outcome }, (attempt.finishedAt - attempt.startedAt) / 1000);
+          for (const listener of attemptListeners) listener(attempt);
+        },
         onConnectionLost: (message) =>
           logger.warn({ error: message }, 'queue connection dropped while settling a job; it will run again'),
         ...(onQueueLost ? { onQueueLost } : {}),

@@ -72,6 +72,8 @@ export interface RunReportReader {
 export interface OutboundClients {
   fetch(url: string, init?: RequestInit): Promise<Response>;
   nodeAgents(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
+  /** The address rule for a URL a user stores (`field` names it in the error), before it is stored. */
+  assertConfigurable(url: string, field: string): Promise<void>;
 }
 
 /** What the core gives a platform: its services, never its tables. */

@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectSettings } from '@setpoint/api-contract';
-import { isAppError, isBadInput, ValidationError } from '@setpoint/foundation/errors';
+import { ForbiddenError, isAppError, isBadInput, ValidationError } from '@setpoint/foundation/errors';
 import { isPermanentS3Error } from '@setpoint/foundation/s3';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
-import type { EmrConnection } from './api/emr-connection.js';
+import type { WorkspaceActor } from '../../service/workspaces/workspace-service.js';
+import { type EmrConnection, signsAsServer } from './api/emr-connection.js';
 import { createEmrWriter } from './apply/emr-writer.js';
 import { describeEmrStep, downloadEventLog, locateEventLog } from './collect/step-collector.js';
 import { checkEmrAccess } from './connection/emr-access-check.js';
@@ -129,7 +130,14 @@ export function createEmrIntegration(deps: PlatformCore) {
   }
 
   const accounts = {
-    async create(input: EmrAccountInput, actor: string): Promise<EmrAccount> {
+    async create(input: EmrAccountInput, by: WorkspaceActor): Promise<EmrAccount> {
+      if (signsAsServer(input.connection) && by.role !== 'admin')
+        throw new ForbiddenError(
+          "only admins may connect an EMR account that signs in as Setpoint's own server (credentials kind default-chain, or assume-role without access keys): it would act with the server's AWS identity",
+        );
+      // the EMR endpoint and the S3 endpoint are checked by the workspace service, like a workspace's
+      if (input.connection.stsEndpoint)
+        await deps.outbound.assertConfigurable(input.connection.stsEndpoint, 'sts_endpoint');
       const workspace = await deps.workspaces.create(
         {
           name: input.name,
@@ -142,7 +150,7 @@ export function createEmrIntegration(deps: PlatformCore) {
             logStoreKeys: input.logStoreKeys ?? null,
           }),
         },
-        actor,
+        by.actor,
       );
       await store.saveAccount(workspace.id, input.rule);
       return presentAccount(workspace.id);

@@ -170,7 +170,7 @@ export function emrRoutes(deps: {
               : null,
             rule: request.body.grouping,
           },
-          principalOf(request).actor,
+          principalOf(request),
         );
         return reply.status(201).send(presentAccount(account));
       },
@@ -234,7 +234,14 @@ export function emrRoutes(deps: {
       async (request) => {
         const checks = await integration.checkAccess(request.params.id, request.body.log_locations);
         return {
-          ok: checks.every((check) => check.neededFor !== 'collect' || check.status !== 'missing'),
+          // collection needs every EMR permission confirmed; an S3 line may stay unknown (an empty bucket)
+          ok: checks.every(
+            (check) =>
+              check.neededFor !== 'collect' ||
+              (check.permission.startsWith('elasticmapreduce:')
+                ? check.status === 'held'
+                : check.status !== 'missing'),
+          ),
           checks: checks.map((check) => ({
             permission: check.permission,
             needed_for: check.neededFor,
