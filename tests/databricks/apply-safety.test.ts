@@ -160,14 +160,20 @@ describe('applies that land safely: one at a time per project, superseded ones s
     expect(await nodeTypeNow()).toBe('c5.2xlarge');
 
     const history = (
-      await h.server.app.inject({ method: 'GET', url: `/api/v1/projects/${projectId}/applied-configs`, headers })
+      await h.server.app.inject({
+        method: 'GET',
+        url: `/api/v1/projects/${projectId}/applied-configs`,
+        headers,
+      })
     ).json();
     expect(
-      history.items.map((item: { kind: string; recommendation_id: string | null; met_sla_at: number | null }) => [
-        item.kind,
-        item.recommendation_id,
-        item.met_sla_at !== null,
-      ]),
+      history.items.map(
+        (item: { kind: string; recommendation_id: string | null; met_sla_at: number | null }) => [
+          item.kind,
+          item.recommendation_id,
+          item.met_sla_at !== null,
+        ],
+      ),
     ).toEqual([
       ['baseline', null, false],
       ['apply', 'rec_met', true],
@@ -175,10 +181,12 @@ describe('applies that land safely: one at a time per project, superseded ones s
       ['apply', 'rec_slower', false],
       ['rollback', 'rec_met', false],
     ]);
-    expect(history).toMatchObject({ auto_apply_paused: true, pause_reason: expect.stringContaining('rolled back') });
+    expect(history).toMatchObject({
+      auto_apply_paused: true,
+      pause_reason: expect.stringContaining('rolled back'),
+    });
     const paused = await h.server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
     expect(paused.rows.map((row) => row.detail.cause)).toEqual(['rollback']);
-
   });
 
   it('skips an automatic apply made stale by a pause, with the pause as its reason, and writes nothing', async () => {

@@ -134,7 +134,9 @@ function crashScenario(databaseUrl: () => string | undefined) {
   const applyJobDone = () =>
     eventually(async () => {
       const metrics = (await client.call('GET', '/metrics')).text;
-      const done = /setpoint_job_duration_seconds_count\{kind="project\.apply",outcome="done"\} (\d+)/.exec(metrics);
+      const done = /setpoint_job_duration_seconds_count\{kind="project\.apply",outcome="done"\} (\d+)/.exec(
+        metrics,
+      );
       return Number(done?.[1] ?? 0) >= 1 ? true : undefined;
     }, 'the queued apply to run again and end');
 
@@ -151,7 +153,10 @@ function crashScenario(databaseUrl: () => string | undefined) {
       delayMs: 20_000,
       count: 1,
     });
-    const asked = await client.call('POST', `/api/v1/projects/${projectId}/recommendations/rec_written/apply`);
+    const asked = await client.call(
+      'POST',
+      `/api/v1/projects/${projectId}/recommendations/rec_written/apply`,
+    );
     expect(asked.status).toBe(202);
     await eventually(
       async () => ((await nodeTypeNow()) === 'c5.2xlarge' ? true : undefined),

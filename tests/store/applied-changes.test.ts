@@ -219,7 +219,11 @@ function appliedChangesContract(open: () => { db: Kysely<Database>; dialect: Dia
     expect(await intents.lastUnrecordedFailure('prj_locked')).toBeUndefined();
     const failing = await intents.tryBegin(intended, 60_000);
     if (!failing) throw new Error('the lock was not free after the abandoned intent');
-    await intents.stage(failing.id, { configuration: { node_type_id: 'c5.xlarge' }, undoes: null, reason: 'r' });
+    await intents.stage(failing.id, {
+      configuration: { node_type_id: 'c5.xlarge' },
+      undoes: null,
+      reason: 'r',
+    });
     await intents.close(failing.id, 'failed', 'jobs/update: HTTP 504');
     expect(await intents.lastUnrecordedFailure('prj_locked')).toMatchObject({
       id: failing.id,
@@ -227,7 +231,13 @@ function appliedChangesContract(open: () => { db: Kysely<Database>; dialect: Dia
     });
     // once recorded, it is no longer a candidate
     await changes.record(
-      { ...intended, kind: 'auto-apply', configuration: { node_type_id: 'c5.xlarge' }, undoes: null, reason: 'r' },
+      {
+        ...intended,
+        kind: 'auto-apply',
+        configuration: { node_type_id: 'c5.xlarge' },
+        undoes: null,
+        reason: 'r',
+      },
       { intent: { id: failing.id, last: true } },
     );
     expect(await intents.lastUnrecordedFailure('prj_locked')).toBeUndefined();

@@ -378,8 +378,8 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         }}
       >
         <p>
-          The job goes back to the newest earlier configuration whose runs met the SLA (the configuration it was
-          imported with, if none did). Auto-apply pauses until someone resumes it.
+          The job goes back to the newest earlier configuration whose runs met the SLA (the configuration it
+          was imported with, if none did). Auto-apply pauses until someone resumes it.
         </p>
       </ConfirmDialog>
     </div>

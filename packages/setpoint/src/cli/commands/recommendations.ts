@@ -307,7 +307,9 @@ export function registerRecommendationsCommand(program: Command): void {
   withRemoteOptions(
     recs
       .command('resume')
-      .description('let auto-apply change the project again after a rollback, a revert or an outside edit paused it')
+      .description(
+        'let auto-apply change the project again after a rollback, a revert or an outside edit paused it',
+      )
       .addHelpText('after', examples('setpoint recommendations resume prj_8f2c1a'))
       .argument('<project>', 'project id'),
   ).action(async (project, options) => {

@@ -74,7 +74,11 @@ export function createProjectLocks(deps: {
    * pending) or its answer was lost (`failed`): recorded as Setpoint's own when the platform holds it;
    * otherwise a stopped one is abandoned, visibly.
    */
-  async function settle(at: WriteAt, left: ApplyIntent, how: 'stopped' | 'failed'): Promise<AppliedChange | null> {
+  async function settle(
+    at: WriteAt,
+    left: ApplyIntent,
+    how: 'stopped' | 'failed',
+  ): Promise<AppliedChange | null> {
     const planned: PlannedWrite | null = left.configuration
       ? { configuration: left.configuration, changes: [], undoes: null }
       : null;
