@@ -233,6 +233,12 @@ const badInputs: Record<string, BadInput> = {
     stderr: /project prj_missing does not exist$/,
     remote: true,
   },
+  'recommendations resume': {
+    args: ['recommendations', 'resume', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
   'users create': {
     args: ['users', 'create', '--username', 'a', '--role', 'wizard'],
     exitCode: 2,

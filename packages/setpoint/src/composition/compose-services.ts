@@ -204,6 +204,7 @@ export async function composeServices(options: ComposeOptions) {
   };
   const applies = createApplyService({
     changes: repositories.appliedChanges,
+    intents: repositories.applyIntents,
     projects,
     recommendations,
     audit,
@@ -213,6 +214,7 @@ export async function composeServices(options: ComposeOptions) {
     writerNamed: (platform) => writersOf().named(platform)?.writer,
     maxAutoChangesPerWeek: config.maxAutoChangesPerWeek,
     slaRevertFactor: config.slaRevertFactor,
+    leaseSeconds: config.jobLeaseSeconds,
   });
 
   let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
@@ -255,13 +257,6 @@ export async function composeServices(options: ComposeOptions) {
     return plugins.forWorkspace(await workspaces.facts(project.workspaceId)).runs.parseClusterReport(raw);
   };
 
-  events.on('recommendation.apply_requested', (event: RecommendationEvent) => {
-    void applies
-      .applyRequested(event)
-      .catch((error: unknown) =>
-        logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
-      );
-  });
   const pipeline = createPipeline({
     runs: repositories.runs,
     maintenancePasses: repositories.maintenancePasses,
@@ -344,6 +339,13 @@ export async function composeServices(options: ComposeOptions) {
           .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
       timers.push(setInterval(resume, stalledMs));
       resume();
+      // writes whose process stopped mid-way are found once their lease runs out, not at the project's next apply
+      const settleWrites = () =>
+        void applies
+          .settleStoppedWrites()
+          .catch((error: unknown) => logger.error({ err: error }, 'settling stopped writes failed'));
+      timers.push(setInterval(settleWrites, config.jobLeaseSeconds * 1000));
+      settleWrites();
       // once per start: runs costed before the overhead split get it (a no-op once none is left)
       void pipeline
         .backfillRunOverhead()

@@ -171,7 +171,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       metrics: services.metrics,
     }),
   );
-  await app.register(recommendationRoutes(services.recommendations));
+  await app.register(recommendationRoutes(services.recommendations, services.applies));
   await app.register(applyRoutes(services.applies));
   await app.register(workspaceRoutes(services.workspaces));
   for (const platform of services.platforms.entries) await app.register(platform.routes);

@@ -241,6 +241,8 @@ export interface AppliedChangesTable {
   actor: string;
   reason: string;
   created_at: number;
+  /** When a run on it first met the project's SLA (migration 0144); null while none has. */
+  met_sla_at: number | null;
 }
 
 /** A project's auto-apply pause and the last configuration a run went well on (migration 0140). */
@@ -249,6 +251,31 @@ export interface ApplyGuardsTable {
   auto_apply_paused: number;
   pause_reason: string | null;
   last_good_change_id: string | null;
+  updated_at: number;
+}
+
+/** A write into a project's cluster, recorded before it is written (migration 0143). */
+export interface ApplyIntentsTable {
+  id: string;
+  project_id: string;
+  platform: string;
+  /** `apply`, `auto-apply`, `rollback` or `revert`. */
+  kind: string;
+  recommendation_id: string | null;
+  actor: string;
+  /** `pending` (at most one per project), `written`, `skipped`, `failed`, `abandoned`. */
+  state: string;
+  /** JSON: the write in flight, as the history records it once written. */
+  configuration: string | null;
+  undoes: string | null;
+  reason: string | null;
+  /** Why it was skipped, failed or abandoned. */
+  outcome: string | null;
+  /** The history entry it became. */
+  change_id: string | null;
+  /** A pending intent past its lease was left by a process that died. */
+  lease_until: number;
+  created_at: number;
   updated_at: number;
 }
 
@@ -275,4 +302,5 @@ export interface Database {
   project_learning_summaries: ProjectLearningSummariesTable;
   applied_changes: AppliedChangesTable;
   apply_guards: ApplyGuardsTable;
+  apply_intents: ApplyIntentsTable;
 }

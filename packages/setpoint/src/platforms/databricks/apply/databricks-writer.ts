@@ -149,9 +149,14 @@ export function createDatabricksWriter(deps: {
       return [{ configuration: update.next, changes: settingChanges(differences), undoes: null }];
     },
 
+    // Setpoint's own write: the managed fields it writes and its tag naming the recommendation they came from
     async holds(target, planned: PlannedWrite) {
       const { spec } = await current(target);
-      return diffManagedFields(spec, planned.configuration as NewClusterSpec).length === 0;
+      const wanted = planned.configuration as NewClusterSpec;
+      return (
+        diffManagedFields(spec, wanted).length === 0 &&
+        spec.custom_tags?.[recommendationTagKey] === wanted.custom_tags?.[recommendationTagKey]
+      );
     },
 
     /**
