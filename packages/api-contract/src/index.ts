@@ -1,6 +1,7 @@
 export * from './access.js';
 export * from './alerts.js';
 export * from './audit.js';
+export * from './code.js';
 export * from './common.js';
 export * from './organization.js';
 export * from './project-settings.js';

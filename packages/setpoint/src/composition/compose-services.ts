@@ -31,6 +31,9 @@ import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
+import { createProposalService } from '../service/code/proposal-service.js';
+import { createSourceService } from '../service/code/source-service.js';
+import { writeRoute } from '../service/code/write-route.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
 import { createOrganizationSettingsService } from '../service/organization/organization-settings-service.js';
@@ -199,6 +202,64 @@ export async function composeServices(options: ComposeOptions) {
   );
   const platformOfProject = async (projectId: string) =>
     platforms.forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
+  const codeOfProject = async (projectId: string) => (await platformOfProject(projectId)).code ?? null;
+  const sources = createSourceService({
+    sources: repositories.sources,
+    secretBox,
+    outbound,
+    declared: async (projectId) => (await codeOfProject(projectId))?.declaredSource(projectId) ?? null,
+  });
+  const proposals = createProposalService({
+    projects,
+    recommendations,
+    runs,
+    sources,
+    proposals: repositories.proposals,
+    code: codeOfProject,
+    fetch: (url, init) => outbound.fetch(url, init),
+    scratchDir,
+    publicUrl: () => publicUrl,
+  });
+  /**
+   * A change goes where the job's configuration lives: its code (a proposal) when linked, the platform's
+   * API otherwise, and nowhere when the platform says the job is deployed from code nobody linked.
+   */
+  const routeChange = async (
+    projectId: string,
+    write: { api(): Promise<void>; code(): Promise<unknown> },
+    actor: string,
+    automatic: boolean,
+  ): Promise<void> => {
+    const route = writeRoute(await sources.view(projectId));
+    if (route.kind === 'api') return write.api();
+    if (route.kind === 'refuse') {
+      if (automatic && !(await projects.get(projectId)).settings.autoApply) return;
+      await audit.record({
+        entity: 'project',
+        entityId: projectId,
+        action: 'apply-refused',
+        actor,
+        detail: { reason: route.reason },
+      });
+      logger.warn({ projectId, reason: route.reason }, 'change not written');
+      return;
+    }
+    try {
+      await write.code();
+    } catch (error) {
+      // a proposal that cannot be made (an expression Setpoint will not rewrite, a forge that refused) is
+      // said in the audit trail, where the project's page shows it; the job itself is left alone
+      const message = error instanceof Error ? error.message : String(error);
+      await audit.record({
+        entity: 'project',
+        entityId: projectId,
+        action: 'proposal-failed',
+        actor,
+        detail: { reason: message },
+      });
+      logger.warn({ projectId, err: error }, 'proposal not made');
+    }
+  };
 
   const analysis: AnalysisPorts = {
     profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
@@ -219,11 +280,21 @@ export async function composeServices(options: ComposeOptions) {
   };
 
   events.on('recommendation.apply_requested', (event: RecommendationEvent) => {
-    void platformOfProject(event.projectId)
-      .then((platform) => platform.applyRequested(event))
-      .catch((error: unknown) =>
-        logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
-      );
+    void routeChange(
+      event.projectId,
+      {
+        api: async () => (await platformOfProject(event.projectId)).applyRequested(event),
+        code: () =>
+          proposals.propose(event.projectId, {
+            recommendationId: event.recommendationId,
+            actor: event.actor,
+          }),
+      },
+      event.actor,
+      false,
+    ).catch((error: unknown) =>
+      logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
+    );
   });
   const pipeline = createPipeline({
     runs: repositories.runs,
@@ -247,8 +318,22 @@ export async function composeServices(options: ComposeOptions) {
     recommendationWindowRuns: config.recommendationWindowRuns,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
-    onRecommendationReady: async (projectId, recommendationId) =>
-      (await platformOfProject(projectId)).recommendationReady(projectId, recommendationId),
+    onRecommendationReady: async (projectId, recommendationId) => {
+      // a merged proposal the job now runs is recorded as applied before the next change is decided
+      await proposals
+        .refresh(projectId)
+        .catch((error: unknown) => logger.warn({ err: error, projectId }, 'could not follow the proposals'));
+      await routeChange(
+        projectId,
+        {
+          api: async () =>
+            (await platformOfProject(projectId)).recommendationReady(projectId, recommendationId),
+          code: () => proposals.proposeAutomatically(projectId, recommendationId),
+        },
+        'auto-apply',
+        true,
+      );
+    },
   });
 
   let workersStarted = false;
@@ -277,6 +362,8 @@ export async function composeServices(options: ComposeOptions) {
     recommendations,
     insights,
     parkedJobs,
+    sources,
+    proposals,
     pipeline,
     platforms,
     parseClusterReport,

@@ -9,6 +9,7 @@ import type { PriceCatalog } from '../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../pricing/schema.js';
 import type { JobHandlers, JobQueue } from '../queue/job-queue.js';
 import type { AuditService } from '../service/audit/audit-service.js';
+import type { PlatformCode } from '../service/code/platform-code.js';
 import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
@@ -122,6 +123,8 @@ export interface PlatformRuntime {
   /** A recommendation reached SUCCESS: apply it when the project's auto-apply allows. */
   recommendationReady(projectId: string, recommendationId: string): Promise<void>;
   schedules: PlatformSchedule[];
+  /** Where its jobs' configuration lives in code and how a recommendation reads there (absent: no mapping). */
+  code?: PlatformCode;
 }
 
 /** Validates a cluster report uploaded for a project with that project's platform; null stays null. */
