@@ -167,10 +167,10 @@ export function bundleOfJob(
   const variables: Record<string, Json> = {};
   if (options.variable) {
     let holder: Record<string, Json> | undefined = deployed;
-    for (const step of options.variable.path.slice(0, -1))
-      holder = (Array.isArray(holder?.[step]) ? (holder?.[step] as Json[])[0] : holder?.[step]) as
-        | Record<string, Json>
-        | undefined;
+    for (const step of options.variable.path.slice(0, -1)) {
+      const next: Json | undefined = holder?.[step];
+      holder = (Array.isArray(next) ? next[0] : next) as Record<string, Json> | undefined;
+    }
     const last = options.variable.path.at(-1) as string;
     if (holder && holder[last] !== undefined) {
       variables[options.variable.name] = {
