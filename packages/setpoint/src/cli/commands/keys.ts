@@ -7,6 +7,7 @@ import { loadKeyMaterial } from '../../security/key-material.js';
 import { createOutboundGuard } from '../../security/outbound-guard.js';
 import { SecretBox } from '../../security/secret-box.js';
 import { createApiKeyService } from '../../service/auth/api-key-service.js';
+import { createSourceService } from '../../service/code/source-service.js';
 import { createRepositories } from '../../service/repositories.js';
 import { createWorkspaceService } from '../../service/workspaces/workspace-service.js';
 
@@ -92,7 +93,7 @@ export function registerKeysCommand(program: Command): void {
   keys
     .command('reencrypt')
     .description(
-      're-encrypt workspace secrets under the first master key of SETPOINT_MASTER_KEY (after rotation)',
+      're-encrypt workspace secrets and forge tokens under the first master key of SETPOINT_MASTER_KEY (after rotation)',
     )
     .option('--data-dir <dir>', 'data directory (default ./.setpoint)')
     .option('--json', 'print {rewritten} as JSON')
@@ -109,12 +110,18 @@ export function registerKeysCommand(program: Command): void {
           masterKey: config.masterKey,
           serverSecret: config.serverSecret,
         });
-        const workspaces = createWorkspaceService({
-          workspaces: createRepositories(store.db).workspaces,
-          secretBox: new SecretBox(material.masterKeys),
-          outbound: createOutboundGuard(config.outboundAllowList),
+        const repositories = createRepositories(store.db);
+        const secretBox = new SecretBox(material.masterKeys);
+        const outbound = createOutboundGuard(config.outboundAllowList);
+        const workspaces = createWorkspaceService({ workspaces: repositories.workspaces, secretBox, outbound });
+        // forge tokens of linked code are sealed with the same keys
+        const sources = createSourceService({
+          sources: repositories.sources,
+          secretBox,
+          outbound,
+          declared: async () => null,
         });
-        const rewritten = await workspaces.reencryptSecrets();
+        const rewritten = (await workspaces.reencryptSecrets()) + (await sources.reencryptTokens());
         process.stdout.write(
           options.json ? `${JSON.stringify({ rewritten })}\n` : `re-encrypted ${rewritten} secret(s)\n`,
         );

@@ -4,7 +4,7 @@ import { type ForgeKind, guessForge, remoteLocation } from '../../iac/forge/forg
 import { checkRemote } from '../../iac/git/git-client.js';
 import { checkRepositoryPath, formatOfPath, parseSourceAddress } from '../../iac/source-address.js';
 import type { OutboundGuard } from '../../security/outbound-guard.js';
-import type { SecretBox } from '../../security/secret-box.js';
+import { SecretBox } from '../../security/secret-box.js';
 import { type ProjectSource, toProjectSource } from './code-records.js';
 import type { DeclaredSource } from './platform-code.js';
 import type { SourceRepository } from './source-repository.js';
@@ -199,7 +199,7 @@ export function createSourceService(deps: {
     async reencryptTokens(): Promise<number> {
       let rewritten = 0;
       for (const row of await deps.sources.withTokens()) {
-        if (!row.token_ciphertext || row.token_ciphertext.split('.')[1] === deps.secretBox.activeKeyId)
+        if (!row.token_ciphertext || SecretBox.keyIdOf(row.token_ciphertext) === deps.secretBox.activeKeyId)
           continue;
         const plaintext = deps.secretBox.decrypt(row.token_ciphertext, aad(row.project_id));
         await deps.sources.replaceToken(
