@@ -35,7 +35,7 @@ describe('an Azure workspace, closed loop', () => {
 
     const first = await processedRun(h, project.id, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
-      const history = await databricksIntegrationOf(h.server.services).applier.history(project.id);
+      const history = await h.server.services.applies.history(project.id);
       return history.find((config) => config.kind === 'auto-apply');
     }, 'an automatic apply');
     const second = await processedRun(h, project.id, await h.databricks.runNow(jobId));
@@ -56,8 +56,8 @@ describe('an Azure workspace, closed loop', () => {
       expect((dbuLine?.usd ?? 0) / dbus).toBeCloseTo(azureRate, 1);
       expect(run.cost?.lines.find((line) => line.item === 'cloud compute')?.usd ?? 0).toBeGreaterThan(0);
     }
-    expect(String(applied.clusterSpec.node_type_id)).toMatch(/^Standard_/);
-    expect(spec?.node_type_id).toBe(applied.clusterSpec.node_type_id);
+    expect(String(applied.configuration.node_type_id)).toMatch(/^Standard_/);
+    expect(spec?.node_type_id).toBe(applied.configuration.node_type_id);
     expect(recommendation.configuration?.node_type_id).toMatch(/^Standard_/);
   });
 });

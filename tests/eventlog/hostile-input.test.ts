@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { findZstdBinary } from 'setpoint/eventlog/codec/zstd-stream';
+import { builtInZstdDecompress } from 'setpoint/eventlog/codec/zstd-zlib';
 import {
   analyzeEventLog,
   buildRunProfile,
@@ -118,7 +119,7 @@ describe('a hostile EnvironmentUpdate', () => {
     expect(profile.platform.kind).toBe('databricks');
   });
 
-  it('a long SQL description is cut to maxTextChars and recorded', async () => {
+  it('a long SQL description is cut to maxDescriptionChars and recorded once', async () => {
     const description = 'SELECT 1 -- '.repeat(100_000);
     const unit = generatedUnit('long-sql', function* () {
       yield logStart;
@@ -132,7 +133,7 @@ describe('a hostile EnvironmentUpdate', () => {
     });
     const profile = await profileOf(unit);
     expect(profile.sqlExecutions[0]!.description.length).toBeLessThanOrEqual(
-      defaultEventLogLimits.maxTextChars + 20,
+      defaultEventLogLimits.maxDescriptionChars + 20,
     );
     expect(profile.parse.issues).toContainEqual(
       expect.objectContaining({ code: 'text-truncated', count: 1 }),
@@ -174,7 +175,11 @@ describe('decompression bombs and newline floods', () => {
     });
     expect(compressed.status).toBe(0);
     expect(compressed.stdout.length).toBeLessThan(200_000);
-    for (const zstdDecoder of ['binary', 'fzstd'] as const) {
+    for (const zstdDecoder of [
+      'binary',
+      'fzstd',
+      ...(builtInZstdDecompress ? (['zlib'] as const) : []),
+    ] as const) {
       const unit = generatedUnit('flood.zst', () => [compressed.stdout]);
       const error = await errorOf(profileOf(unit, { zstdDecoder }));
       expect(error.code, zstdDecoder).toBe('EVENTLOG_COMPRESSION_RATIO');

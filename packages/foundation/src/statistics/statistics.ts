@@ -58,3 +58,33 @@ export function linearFit(
   const slope = sxy / sxx;
   return { slope, intercept: my - slope * mx };
 }
+
+/**
+ * The q-quantile (0 ≤ q ≤ 1) by linear interpolation between order statistics (the common "type 7", numpy's
+ * default; q = 0.5 is the median); Infinity values sort last. NaN when there are none, which `rounded` reports
+ * as null.
+ */
+export function quantile(values: readonly number[], q: number): number {
+  return quantileOfSorted(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
+}
+
+/** `quantile` of values already sorted ascending (hot paths keep their own sorted arrays). */
+export function quantileOfSorted(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const position = (sorted.length - 1) * q;
+  const lower = Math.floor(position);
+  const upper = Math.ceil(position);
+  const a = sorted[lower]!;
+  const b = sorted[upper]!;
+  if (lower === upper || a === b) return a;
+  return a + (b - a) * (position - lower);
+}
+
+/** A figure for a report (JSON-friendly): four decimals; null when missing or not finite. */
+export function rounded(value: number | null | undefined): number | null {
+  if (value === undefined || value === null || !Number.isFinite(value)) return null;
+  return Math.round(value * 10_000) / 10_000;
+}

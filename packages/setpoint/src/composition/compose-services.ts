@@ -15,6 +15,7 @@ import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
 import { loadImportedLayers, openPriceCatalog } from '../pricing/catalog-store.js';
 import {
   coreJobKinds,
+  type JobAttempt,
   type JobHandlers,
   type JobKind,
   type JobQueue,
@@ -27,6 +28,8 @@ import { loadKeyMaterial } from '../security/key-material.js';
 import { createOutboundGuard } from '../security/outbound-guard.js';
 import { SecretBox } from '../security/secret-box.js';
 import { createAlertService } from '../service/alerts/alert-service.js';
+import { applyJobKinds } from '../service/apply/apply-jobs.js';
+import { createApplyService } from '../service/apply/apply-service.js';
 import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
@@ -34,6 +37,7 @@ import { createUserService } from '../service/auth/user-service.js';
 import { createProposalService } from '../service/code/proposal-service.js';
 import { createSourceService } from '../service/code/source-service.js';
 import { writeRoute } from '../service/code/write-route.js';
+import { writerBehindCode } from '../service/code/writer-behind-code.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
 import { createOrganizationSettingsService } from '../service/organization/organization-settings-service.js';
@@ -54,9 +58,10 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
 import { S3BlobStore } from '../store/blobs/s3-blob-store.js';
 import type { StoreConnection } from '../store/open-database.js';
+import { applyJobHandlers } from './apply-job-handlers.js';
 import { createMetrics } from './metrics.js';
 import { openStore } from './open-store.js';
-import { registeredPlatforms } from './platforms.js';
+import { legacyApplyJobKinds, registeredPlatforms } from './platforms.js';
 
 export interface AnalysisPorts {
   profiler: RunProfiler;
@@ -98,6 +103,8 @@ export async function composeServices(options: ComposeOptions) {
   };
   const jobKinds: JobKind[] = [
     ...coreJobKinds,
+    ...applyJobKinds,
+    ...legacyApplyJobKinds,
     ...plugins.entries.flatMap((plugin) => plugin.jobKinds as readonly JobKind[]),
   ];
   const queue: JobQueue =
@@ -180,6 +187,39 @@ export async function composeServices(options: ComposeOptions) {
     logger,
   });
 
+  // the platforms' writers, once their runtimes exist (they are given the apply service below)
+  let writers: PlatformRegistry<PlatformRuntime> | undefined;
+  const writersOf = () => {
+    if (!writers) throw new Error('the platforms are not created yet');
+    return writers;
+  };
+  const platformOfProject = async (projectId: string) =>
+    writersOf().forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
+  const codeOfProject = async (projectId: string) => (await platformOfProject(projectId)).code ?? null;
+  const sources = createSourceService({
+    sources: repositories.sources,
+    secretBox,
+    outbound,
+    declared: async (projectId) => (await codeOfProject(projectId))?.declaredSource(projectId) ?? null,
+  });
+  const applies = createApplyService({
+    changes: repositories.appliedChanges,
+    projects,
+    recommendations,
+    audit,
+    queue,
+    logger,
+    // a job whose configuration lives in code is never written through the platform's API
+    writerOf: async (project) =>
+      writerBehindCode(
+        writersOf().forWorkspace(await workspaces.facts(project.workspaceId)).writer,
+        sources.view,
+      ),
+    writerNamed: (platform) => writersOf().named(platform)?.writer,
+    maxAutoChangesPerWeek: config.maxAutoChangesPerWeek,
+    slaRevertFactor: config.slaRevertFactor,
+  });
+
   let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const core: PlatformCore = {
     db: store.db,
@@ -196,19 +236,12 @@ export async function composeServices(options: ComposeOptions) {
     outbound,
     publicUrl: () => publicUrl,
     audit,
+    applies,
   };
   const platforms = new PlatformRegistry<PlatformRuntime>(
     plugins.entries.map((plugin) => plugin.create(core)),
   );
-  const platformOfProject = async (projectId: string) =>
-    platforms.forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
-  const codeOfProject = async (projectId: string) => (await platformOfProject(projectId)).code ?? null;
-  const sources = createSourceService({
-    sources: repositories.sources,
-    secretBox,
-    outbound,
-    declared: async (projectId) => (await codeOfProject(projectId))?.declaredSource(projectId) ?? null,
-  });
+  writers = platforms;
   const proposals = createProposalService({
     projects,
     recommendations,
@@ -283,7 +316,7 @@ export async function composeServices(options: ComposeOptions) {
     void routeChange(
       event.projectId,
       {
-        api: async () => (await platformOfProject(event.projectId)).applyRequested(event),
+        api: () => applies.applyRequested(event),
         code: () =>
           proposals.propose(event.projectId, {
             recommendationId: event.recommendationId,
@@ -316,6 +349,7 @@ export async function composeServices(options: ComposeOptions) {
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,
     recommendationWindowRuns: config.recommendationWindowRuns,
+    runClockToleranceMs: config.runClockToleranceHours * 3_600_000,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
     onRecommendationReady: async (projectId, recommendationId) => {
@@ -326,8 +360,7 @@ export async function composeServices(options: ComposeOptions) {
       await routeChange(
         projectId,
         {
-          api: async () =>
-            (await platformOfProject(projectId)).recommendationReady(projectId, recommendationId),
+          api: () => applies.recommendationReady(projectId, recommendationId),
           code: () => proposals.proposeAutomatically(projectId, recommendationId),
         },
         'auto-apply',
@@ -338,6 +371,7 @@ export async function composeServices(options: ComposeOptions) {
 
   let workersStarted = false;
   const timers: NodeJS.Timeout[] = [];
+  const attemptListeners = new Set<(attempt: JobAttempt) => void>();
   return {
     config,
     logger,
@@ -360,6 +394,7 @@ export async function composeServices(options: ComposeOptions) {
     demoSignIn: createOneTimeSignIn(),
     runs,
     recommendations,
+    applies,
     insights,
     parkedJobs,
     sources,
@@ -367,6 +402,14 @@ export async function composeServices(options: ComposeOptions) {
     pipeline,
     platforms,
     parseClusterReport,
+    /**
+     * Calls `listener` with every job attempt this process's workers finish (where a run's time went: the
+     * Job Bank's latency breakdown); returns the function that stops it.
+     */
+    observeJobAttempts(listener: (attempt: JobAttempt) => void): () => void {
+      attemptListeners.add(listener);
+      return () => attemptListeners.delete(listener);
+    },
     /** Where platforms should send webhooks, once the listening address is known. */
     setPublicUrl(url: string): void {
       if (!config.publicUrl) publicUrl = url;
@@ -374,6 +417,8 @@ export async function composeServices(options: ComposeOptions) {
     /** `onQueueLost`: the workers lost their queue for good (see `WorkerOptions.onQueueLost`). */
     async startWorkers(onQueueLost?: (reason: string) => void): Promise<void> {
       workersStarted = true;
+      // once: runs profiled before model profiles were stored get theirs before any recommendation runs
+      await pipeline.backfillModelProfiles();
       const stalledMs = 2 * config.jobLeaseSeconds * 1000;
       const resume = () =>
         void pipeline
@@ -440,12 +485,17 @@ export async function composeServices(options: ComposeOptions) {
       const handlers: JobHandlers = Object.assign(
         {},
         pipeline.handlers,
+        applyJobHandlers(applies),
         ...platforms.entries.map((platform) => platform.handlers),
       );
       await queue.startWorkers(handlers, {
         concurrency: config.workerConcurrency,
         onParked: (job) => parkedJobs.park(job),
-        onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        onAttempt: (attempt) => {
+          const { kind, outcome } = attempt;
+          metrics.jobDuration.observe({ kind, outcome }, (attempt.finishedAt - attempt.startedAt) / 1000);
+          for (const listener of attemptListeners) listener(attempt);
+        },
         onConnectionLost: (message) =>
           logger.warn({ error: message }, 'queue connection dropped while settling a job; it will run again'),
         ...(onQueueLost ? { onQueueLost } : {}),

@@ -61,6 +61,8 @@ export interface RunsTable {
   eventlog_blob_key: string | null;
   eventlog_bytes: number | null;
   profile: string | null;
+  /** What the model reads of the profile (`eventlog/model-profile.ts`, migration 0090). */
+  model_profile: string | null;
   cost: string | null;
   input_bytes: number | null;
   recommendation_id: string | null;
@@ -223,11 +225,38 @@ export interface ProjectLearningSummariesTable {
   updated_at: number;
 }
 
+/** One entry of a project's apply history, on every platform (migration 0140). */
+export interface AppliedChangesTable {
+  id: string;
+  project_id: string;
+  /** The platform that wrote it (`workspaces.platform`). */
+  platform: string;
+  recommendation_id: string | null;
+  /** `baseline`, `apply`, `auto-apply`, `rollback` or `revert`. */
+  kind: string;
+  /** JSON: the platform's record of what was written (a whole cluster, or a resize with before and after). */
+  configuration: string;
+  /** The entry a rollback or revert undid, where a platform undoes changes one by one. */
+  undoes: string | null;
+  actor: string;
+  reason: string;
+  created_at: number;
+}
+
+/** A project's auto-apply pause and the last configuration a run went well on (migration 0140). */
+export interface ApplyGuardsTable {
+  project_id: string;
+  auto_apply_paused: number;
+  pause_reason: string | null;
+  last_good_change_id: string | null;
+  updated_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
  */
-/** Where a project's configuration lives in code (migration 0095). */
+/** Where a project's configuration lives in code (migration 0160). */
 export interface ProjectSourcesTable {
   project_id: string;
   /** terraform | bundle | airflow */
@@ -251,7 +280,7 @@ export interface ProjectSourcesTable {
   updated_at: number;
 }
 
-/** A change Setpoint proposed in a project's code (migration 0095). */
+/** A change Setpoint proposed in a project's code (migration 0160). */
 export interface CodeProposalsTable {
   id: string;
   project_id: string;
@@ -294,6 +323,8 @@ export interface Database {
   notifications: NotificationsTable;
   maintenance_passes: MaintenancePassesTable;
   project_learning_summaries: ProjectLearningSummariesTable;
+  applied_changes: AppliedChangesTable;
+  apply_guards: ApplyGuardsTable;
   project_sources: ProjectSourcesTable;
   code_proposals: CodeProposalsTable;
 }

@@ -10,7 +10,7 @@ import { gitlabForge } from '../../iac/forge/gitlab-forge.js';
 import { GitCheckout, type GitCredentials, remoteBranchSha } from '../../iac/git/git-client.js';
 import { newId } from '../../store/ids.js';
 import type { Project, ProjectService } from '../projects/project-service.js';
-import { decideAutoApply } from '../recommendations/auto-apply-policy.js';
+import { decideAutoApply } from '../apply/auto-apply-policy.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
 import type { RunService } from '../runs/run-service.js';

@@ -15,7 +15,10 @@ import { migration0080 } from './0080-alert-destination-edits.js';
 import { migration0081 } from './0081-recommendation-run-pruned.js';
 import { migration0082 } from './0082-maintenance-passes.js';
 import { migration0083 } from './0083-project-learning-summaries.js';
-import { migration0095 } from './0095-code-proposals.js';
+import { migration0090 } from './0090-run-model-profiles.js';
+import { migration0091 } from './0091-usernames-any-case.js';
+import { migration0140 } from './0140-applied-changes.js';
+import { migration0160 } from './0160-code-proposals.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -43,7 +46,10 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0081-recommendation-run-pruned': migration0081(dialect),
         '0082-maintenance-passes': migration0082(dialect),
         '0083-project-learning-summaries': migration0083(dialect),
-        '0095-code-proposals': migration0095(dialect),
+        '0090-run-model-profiles': migration0090(dialect),
+        '0091-usernames-any-case': migration0091(),
+        '0140-applied-changes': migration0140(dialect),
+        '0160-code-proposals': migration0160(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {

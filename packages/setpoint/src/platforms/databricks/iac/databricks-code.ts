@@ -5,11 +5,10 @@ import type { ProjectService } from '../../../service/projects/project-service.j
 import type { ClusterConfiguration } from '../../../service/recommendations/recommender.js';
 import type { RunService } from '../../../service/runs/run-service.js';
 import type { NewClusterSpec } from '../api/schema.js';
-import { managedFieldsOf } from '../apply/applier.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { withManagedFields } from '../jobs/apply-cluster-change.js';
 import { findClusterSpec, type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js';
-import { diffManagedFields, type ManagedClusterFields } from '../jobs/managed-fields.js';
+import { diffManagedFields, type ManagedClusterFields, managedFieldsOf } from '../jobs/managed-fields.js';
 
 /**
  * A recommendation's managed fields as a `new_cluster` should hold them in code: the fields set, the other
