@@ -163,6 +163,41 @@ const badInputs: Record<string, BadInput> = {
     stderr: /project prj_missing does not exist$/,
     remote: true,
   },
+  'projects link-source': {
+    args: ['projects', 'link-source', 'prj_missing', '--repo', 'https://example.com/x.git', '--path', 'jobs.tf', '--format', 'hcl'],
+    exitCode: 2,
+    stderr: /--format must be one of terraform, bundle, airflow$/,
+  },
+  'projects unlink-source': {
+    args: ['projects', 'unlink-source', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'projects source': {
+    args: ['projects', 'source', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'iac diff': {
+    args: ['iac', 'diff', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'iac propose': {
+    args: ['iac', 'propose', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'iac proposals': {
+    args: ['iac', 'proposals', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
   'runs list': {
     args: ['runs', 'list', 'prj_missing'],
     exitCode: 3,

@@ -4,10 +4,9 @@ import path from 'node:path';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import type { CodeDiffResource, ProjectSourceView } from '@setpoint/api-contract';
 import { remoteBranchSha } from 'setpoint/iac/git/git-client';
-import { managedFieldsOf } from 'setpoint/platforms/databricks/apply/applier';
 import { withManagedFields } from 'setpoint/platforms/databricks/jobs/apply-cluster-change';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { diffManagedFields } from 'setpoint/platforms/databricks/jobs/managed-fields';
+import { diffManagedFields, managedFieldsOf } from 'setpoint/platforms/databricks/jobs/managed-fields';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type GitHttpServer, startGitHttpServer } from '../support/forges/git-http-server.js';
 import { type GitHubStandIn, startGitHubStandIn } from '../support/forges/github-stand-in.js';
@@ -243,6 +242,19 @@ describe("proposals in a job's code, through the service, against the emulator, 
       return entries.find((entry) => entry.action === 'apply-refused');
     }, 'the apply to be refused');
     expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
+    // the apply core itself refuses: no apply, rollback or revert goes through the Jobs API
+    const rollback = await api<{ error: { code: string; message: string } }>(
+      'POST',
+      `/api/v1/projects/${projectId}/rollback`,
+      {},
+    );
+    expect(rollback.status).toBe(409);
+    expect(rollback.body.error.code).toBe('DEPLOYED_FROM_CODE');
+    expect(rollback.body.error.message).toContain('setpoint projects link-source');
+    await expect(
+      h.server.services.applies.apply(projectId, 'rec_bundle_1', { actor: 'test', kind: 'apply' }),
+    ).rejects.toMatchObject({ code: 'DEPLOYED_FROM_CODE' });
+    expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
 
     const linked = await api<ProjectSourceView>('PUT', `/api/v1/projects/${projectId}/source`, {
       repository: remote,
@@ -250,6 +262,14 @@ describe("proposals in a job's code, through the service, against the emulator, 
       target: 'prod',
     });
     expect(linked.body).toMatchObject({ route: 'code', source: { format: 'bundle', forge: 'none' } });
+    // linked, a direct apply is refused too, naming where the change goes
+    await expect(
+      h.server.services.applies.apply(projectId, 'rec_bundle_1', { actor: 'test', kind: 'apply' }),
+    ).rejects.toMatchObject({
+      code: 'CONFIGURATION_IN_CODE',
+      message: expect.stringContaining(`${remote}//databricks.yml`),
+    });
+    expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
     const proposed = await api<{ proposal: { branch: string; url: string | null } }>(
       'POST',
       `/api/v1/projects/${projectId}/iac/proposals`,
@@ -278,6 +298,41 @@ describe("proposals in a job's code, through the service, against the emulator, 
         )
       ).body.diff,
     ).toBe('');
+  });
+
+  it('Terraform found by the job\'s setpoint:source tag: never written through the API, its diff read from the tagged file', async () => {
+    const jobId = await jobIdByName(h.databricks, 'Spill-heavy sort');
+    const { projectId } = await importJob(h, jobId);
+    const project = await h.server.services.projects.get(projectId);
+    const settings = (await h.databricks.getJob(jobId)).settings as Record<string, unknown>;
+    const generated = terraformOfJob(settings);
+    const { remote } = createRepository(root, 'local/spill.git', { 'jobs/spill.tf': generated.text });
+    // terraform apply of a job that carries the documented tag
+    const tags = { ...(settings.tags as Record<string, string> | undefined) };
+    await deploy(jobId, { ...settings, tags: { ...tags, 'setpoint:source': `${remote}//jobs/spill.tf` } });
+
+    const view = await api<ProjectSourceView>('GET', `/api/v1/projects/${projectId}/source`);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({
+      route: 'code',
+      source: { origin: 'tag', format: 'terraform', repository: remote, path: 'jobs/spill.tf', forge: 'none' },
+      declared: { deployed_from: null, locked: false },
+    });
+    const configuration = { num_workers: 3 };
+    await insertRecommendation(h.server, projectId, 'rec_tagged', configuration, 'fewer workers');
+    await expect(
+      h.server.services.applies.apply(projectId, 'rec_tagged', { actor: 'test', kind: 'apply' }),
+    ).rejects.toMatchObject({ code: 'CONFIGURATION_IN_CODE' });
+    expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
+
+    const diff = await api<CodeDiffResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/iac/diff?recommendation=rec_tagged`,
+    );
+    expect(diff.status).toBe(200);
+    expect(diff.body).toMatchObject({ format: 'terraform', path: 'jobs/spill.tf', files: ['jobs/spill.tf'] });
+    expect(diff.body.diff).toMatch(/^-\s+num_workers\s+=\s+8$/m);
+    expect(diff.body.diff).toMatch(/^\+\s+num_workers\s+=\s+3$/m);
   });
 
   it('refuses a cluster written as an expression, naming it, and leaves the repository as it was', async () => {

@@ -15,7 +15,7 @@ export function registerIacCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nLink the code first: setpoint projects link-source <project> --repo <remote> --path <file>\nSee docs/iac.md.',
+      '\nLink the code first (setpoint projects link-source), then review the change. See docs/iac.md.\n\nExamples:\n  setpoint projects link-source prj_8f2c1a --repo https://github.com/acme/infra.git --path jobs/orders.tf --token-env GITHUB_TOKEN\n  setpoint iac diff prj_8f2c1a\n  setpoint iac propose prj_8f2c1a',
     );
 
   withRemoteOptions(
