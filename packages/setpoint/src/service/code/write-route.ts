@@ -21,5 +21,11 @@ export function writeRoute(view: SourceView): WriteRoute {
       kind: 'refuse',
       reason: `the job is deployed from ${declared.deployedFrom === 'bundle' ? 'a Databricks bundle' : 'code'}${declared.locked ? ' and locked against other edits' : ''}: a change written through the API would be reverted by the next deploy. Link its code (setpoint projects link-source) so Setpoint proposes the change there${view.tagProblem ? ` (${view.tagProblem})` : ''}`,
     };
+  // the team said where its code is and Setpoint cannot read it: guessing "nowhere" would write behind it
+  if (view.tagProblem)
+    return {
+      kind: 'refuse',
+      reason: `the job names its code, but ${view.tagProblem}: fix the tag or link the code (setpoint projects link-source)`,
+    };
   return { kind: 'api' };
 }
