@@ -34,9 +34,9 @@ import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
+import { createChangeRouter } from '../service/code/change-router.js';
 import { createProposalService } from '../service/code/proposal-service.js';
 import { createSourceService } from '../service/code/source-service.js';
-import { writeRoute } from '../service/code/write-route.js';
 import { writerBehindCode } from '../service/code/writer-behind-code.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
@@ -253,46 +253,7 @@ export async function composeServices(options: ComposeOptions) {
     scratchDir,
     publicUrl: () => publicUrl,
   });
-  /**
-   * A change goes where the job's configuration lives: its code (a proposal) when linked, the platform's
-   * API otherwise, and nowhere when the platform says the job is deployed from code nobody linked.
-   */
-  const routeChange = async (
-    projectId: string,
-    write: { api(): Promise<void>; code(): Promise<unknown> },
-    actor: string,
-    automatic: boolean,
-  ): Promise<void> => {
-    const route = writeRoute(await sources.view(projectId));
-    if (route.kind === 'api') return write.api();
-    if (route.kind === 'refuse') {
-      if (automatic && !(await projects.get(projectId)).settings.autoApply) return;
-      await audit.record({
-        entity: 'project',
-        entityId: projectId,
-        action: 'apply-refused',
-        actor,
-        detail: { reason: route.reason },
-      });
-      logger.warn({ projectId, reason: route.reason }, 'change not written');
-      return;
-    }
-    try {
-      await write.code();
-    } catch (error) {
-      // a proposal that cannot be made (an expression Setpoint will not rewrite, a forge that refused) is
-      // said in the audit trail, where the project's page shows it; the job itself is left alone
-      const message = error instanceof Error ? error.message : String(error);
-      await audit.record({
-        entity: 'project',
-        entityId: projectId,
-        action: 'proposal-failed',
-        actor,
-        detail: { reason: message },
-      });
-      logger.warn({ projectId, err: error }, 'proposal not made');
-    }
-  };
+  const routeChange = createChangeRouter({ sourceOf: sources.view, projects, audit, logger });
 
   const analysis: AnalysisPorts = {
     profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
@@ -323,8 +284,7 @@ export async function composeServices(options: ComposeOptions) {
             actor: event.actor,
           }),
       },
-      event.actor,
-      false,
+      { actor: event.actor, automatic: false },
     ).catch((error: unknown) =>
       logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
     );
@@ -363,8 +323,7 @@ export async function composeServices(options: ComposeOptions) {
           api: () => applies.recommendationReady(projectId, recommendationId),
           code: () => proposals.proposeAutomatically(projectId, recommendationId),
         },
-        'auto-apply',
-        true,
+        { actor: 'auto-apply', automatic: true },
       );
     },
   });
