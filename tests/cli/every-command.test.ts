@@ -164,7 +164,17 @@ const badInputs: Record<string, BadInput> = {
     remote: true,
   },
   'projects link-source': {
-    args: ['projects', 'link-source', 'prj_missing', '--repo', 'https://example.com/x.git', '--path', 'jobs.tf', '--format', 'hcl'],
+    args: [
+      'projects',
+      'link-source',
+      'prj_missing',
+      '--repo',
+      'https://example.com/x.git',
+      '--path',
+      'jobs.tf',
+      '--format',
+      'hcl',
+    ],
     exitCode: 2,
     stderr: /--format must be one of terraform, bundle, airflow$/,
   },

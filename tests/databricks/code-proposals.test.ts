@@ -300,7 +300,7 @@ describe("proposals in a job's code, through the service, against the emulator, 
     ).toBe('');
   });
 
-  it('Terraform found by the job\'s setpoint:source tag: never written through the API, its diff read from the tagged file', async () => {
+  it("Terraform found by the job's setpoint:source tag: never written through the API, its diff read from the tagged file", async () => {
     const jobId = await jobIdByName(h.databricks, 'Spill-heavy sort');
     const { projectId } = await importJob(h, jobId);
     const project = await h.server.services.projects.get(projectId);
@@ -315,7 +315,13 @@ describe("proposals in a job's code, through the service, against the emulator, 
     expect(view.status).toBe(200);
     expect(view.body).toMatchObject({
       route: 'code',
-      source: { origin: 'tag', format: 'terraform', repository: remote, path: 'jobs/spill.tf', forge: 'none' },
+      source: {
+        origin: 'tag',
+        format: 'terraform',
+        repository: remote,
+        path: 'jobs/spill.tf',
+        forge: 'none',
+      },
       declared: { deployed_from: null, locked: false },
     });
     const configuration = { num_workers: 3 };

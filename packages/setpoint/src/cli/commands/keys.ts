@@ -113,7 +113,11 @@ export function registerKeysCommand(program: Command): void {
         const repositories = createRepositories(store.db);
         const secretBox = new SecretBox(material.masterKeys);
         const outbound = createOutboundGuard(config.outboundAllowList);
-        const workspaces = createWorkspaceService({ workspaces: repositories.workspaces, secretBox, outbound });
+        const workspaces = createWorkspaceService({
+          workspaces: repositories.workspaces,
+          secretBox,
+          outbound,
+        });
         // forge tokens of linked code are sealed with the same keys
         const sources = createSourceService({
           sources: repositories.sources,

@@ -41,7 +41,11 @@ function router(view: SourceView, autoApply = true) {
 
 describe('createChangeRouter', () => {
   it('writes through the API when the job has no code Setpoint knows of', async () => {
-    const { routeChange, written, audited, writes } = router({ source: null, declared: null, tagProblem: null });
+    const { routeChange, written, audited, writes } = router({
+      source: null,
+      declared: null,
+      tagProblem: null,
+    });
     await routeChange('prj_1', writes(), { actor: 'ada', automatic: false });
     expect(written).toEqual(['api']);
     expect(audited).toEqual([]);
@@ -69,7 +73,11 @@ describe('createChangeRouter', () => {
   });
 
   it('audits a proposal that could not be made and leaves the job alone', async () => {
-    const { routeChange, written, audited, writes } = router({ source: linked, declared: null, tagProblem: null });
+    const { routeChange, written, audited, writes } = router({
+      source: linked,
+      declared: null,
+      tagProblem: null,
+    });
     const refused = writes(async () => {
       throw new Error('num_workers is `max(var.floor, 6)` (jobs.tf:12)');
     });

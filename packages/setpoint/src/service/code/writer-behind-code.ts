@@ -18,8 +18,7 @@ export function writerBehindCode<Target>(
     ...writer,
     async locate(project: Project): Promise<WriteLocation<Target>> {
       const route = writeRoute(await sourceOf(project.id));
-      if (route.kind === 'refuse')
-        return { refusal: new ConflictError('DEPLOYED_FROM_CODE', route.reason) };
+      if (route.kind === 'refuse') return { refusal: new ConflictError('DEPLOYED_FROM_CODE', route.reason) };
       if (route.kind === 'code')
         return {
           refusal: new ConflictError(
