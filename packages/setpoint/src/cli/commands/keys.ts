@@ -4,12 +4,10 @@ import { openStore } from '../../composition/open-store.js';
 import { loadConfig } from '../../config/load-config.js';
 import { CredentialSigner } from '../../security/credentials.js';
 import { loadKeyMaterial } from '../../security/key-material.js';
-import { createOutboundGuard } from '../../security/outbound-guard.js';
 import { SecretBox } from '../../security/secret-box.js';
 import { createApiKeyService } from '../../service/auth/api-key-service.js';
-import { createSourceService } from '../../service/code/source-service.js';
 import { createRepositories } from '../../service/repositories.js';
-import { createWorkspaceService } from '../../service/workspaces/workspace-service.js';
+import { reencryptStoredSecrets, storedSecrets } from '../../service/secrets/stored-secrets.js';
 
 async function withApiKeys<T>(
   dataDir: string | undefined,
@@ -93,7 +91,7 @@ export function registerKeysCommand(program: Command): void {
   keys
     .command('reencrypt')
     .description(
-      're-encrypt workspace secrets and forge tokens under the first master key of SETPOINT_MASTER_KEY (after rotation)',
+      're-encrypt stored secrets (workspaces, EMR accounts, alert destinations, forge tokens) under the first master key (after rotation)',
     )
     .option('--data-dir <dir>', 'data directory (default ./.setpoint)')
     .option('--json', 'print {rewritten} as JSON')
@@ -110,22 +108,10 @@ export function registerKeysCommand(program: Command): void {
           masterKey: config.masterKey,
           serverSecret: config.serverSecret,
         });
-        const repositories = createRepositories(store.db);
-        const secretBox = new SecretBox(material.masterKeys);
-        const outbound = createOutboundGuard(config.outboundAllowList);
-        const workspaces = createWorkspaceService({
-          workspaces: repositories.workspaces,
-          secretBox,
-          outbound,
-        });
-        // forge tokens of linked code are sealed with the same keys
-        const sources = createSourceService({
-          sources: repositories.sources,
-          secretBox,
-          outbound,
-          declared: async () => null,
-        });
-        const rewritten = (await workspaces.reencryptSecrets()) + (await sources.reencryptTokens());
+        const rewritten = await reencryptStoredSecrets(
+          await storedSecrets(createRepositories(store.db)),
+          new SecretBox(material.masterKeys),
+        );
         process.stdout.write(
           options.json ? `${JSON.stringify({ rewritten })}\n` : `re-encrypted ${rewritten} secret(s)\n`,
         );

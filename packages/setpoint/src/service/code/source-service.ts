@@ -4,7 +4,7 @@ import { type ForgeKind, guessForge, remoteLocation } from '../../iac/forge/forg
 import { checkRemote } from '../../iac/git/git-client.js';
 import { checkRepositoryPath, formatOfPath, parseSourceAddress } from '../../iac/source-address.js';
 import type { OutboundGuard } from '../../security/outbound-guard.js';
-import { SecretBox } from '../../security/secret-box.js';
+import type { SecretBox } from '../../security/secret-box.js';
 import { type ProjectSource, toProjectSource } from './code-records.js';
 import type { DeclaredSource } from './platform-code.js';
 import type { SourceRepository } from './source-repository.js';
@@ -32,7 +32,8 @@ export interface SourceView {
   tagProblem: string | null;
 }
 
-const aad = (projectId: string) => `project_sources:${projectId}:token`;
+/** The associated data a project's forge token is sealed with. */
+export const sourceTokenScope = (projectId: string) => `project_sources:${projectId}:token`;
 
 /** The account name git sends with a token over HTTPS, as each forge documents it. */
 export function tokenUsername(forge: ForgeKind): string {
@@ -143,7 +144,7 @@ export function createSourceService(deps: {
           ? (previous?.token_ciphertext ?? null)
           : input.token === null || input.token === ''
             ? null
-            : deps.secretBox.encrypt(input.token, aad(projectId));
+            : deps.secretBox.encrypt(input.token, sourceTokenScope(projectId));
       const now = Date.now();
       await deps.sources.save(
         {
@@ -192,23 +193,9 @@ export function createSourceService(deps: {
     /** The decrypted forge token, for git and the forge's API only. */
     async token(projectId: string): Promise<string | null> {
       const row = await deps.sources.find(projectId);
-      return row?.token_ciphertext ? deps.secretBox.decrypt(row.token_ciphertext, aad(projectId)) : null;
-    },
-
-    /** After a master-key rotation: every stored token sealed again under the active key. */
-    async reencryptTokens(): Promise<number> {
-      let rewritten = 0;
-      for (const row of await deps.sources.withTokens()) {
-        if (!row.token_ciphertext || SecretBox.keyIdOf(row.token_ciphertext) === deps.secretBox.activeKeyId)
-          continue;
-        const plaintext = deps.secretBox.decrypt(row.token_ciphertext, aad(row.project_id));
-        await deps.sources.replaceToken(
-          row.project_id,
-          deps.secretBox.encrypt(plaintext, aad(row.project_id)),
-        );
-        rewritten += 1;
-      }
-      return rewritten;
+      return row?.token_ciphertext
+        ? deps.secretBox.decrypt(row.token_ciphertext, sourceTokenScope(projectId))
+        : null;
     },
   };
 }
