@@ -158,6 +158,13 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/export.js')).registerExportCommand,
   },
   {
+    name: 'iac',
+    term: 'iac',
+    description:
+      "write recommendations into the job's code (Terraform, bundles, Airflow DAGs) as reviewed changes: diff, propose, proposals",
+    load: async () => (await import('./commands/iac.js')).registerIacCommand,
+  },
+  {
     name: 'completion',
     term: 'completion <shell>',
     description: 'print a tab-completion script for bash, zsh or fish (commands, subcommands, options)',

@@ -6,6 +6,8 @@ import { createApplyIntentRepository } from './apply/apply-intent-repository.js'
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createApiKeyRepository } from './auth/api-key-repository.js';
 import { createUserRepository } from './auth/user-repository.js';
+import { createProposalRepository } from './code/proposal-repository.js';
+import { createSourceRepository } from './code/source-repository.js';
 import { createParkedJobRepository } from './jobs/parked-job-repository.js';
 import { createMaintenancePassRepository } from './maintenance/maintenance-pass-repository.js';
 import { createOrganizationSettingsRepository } from './organization/organization-settings-repository.js';
@@ -30,6 +32,8 @@ export function createRepositories(db: Kysely<Database>) {
     maintenancePasses: createMaintenancePassRepository(db),
     organizationSettings: createOrganizationSettingsRepository(db),
     projects: createProjectRepository(db),
+    proposals: createProposalRepository(db),
+    sources: createSourceRepository(db),
     recommendations: createRecommendationRepository(db),
     runs: createRunRepository(db),
     runRetention: createRunRetentionRepository(db),

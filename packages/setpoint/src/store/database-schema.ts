@@ -283,6 +283,56 @@ export interface ApplyIntentsTable {
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
  */
+/** Where a project's configuration lives in code (migration 0160). */
+export interface ProjectSourcesTable {
+  project_id: string;
+  /** terraform | bundle | airflow */
+  format: string;
+  repository: string;
+  path: string;
+  branch: string | null;
+  /** The resource (`databricks_job.orders`), bundle job key or DAG task id, when the file holds several. */
+  address: string | null;
+  target: string | null;
+  tfvars: string | null;
+  /** github | gitlab | none */
+  forge: string;
+  forge_api_url: string | null;
+  /** AES-256-GCM envelope of the forge token; never plaintext. */
+  token_ciphertext: string | null;
+  /** 1: the team lets Setpoint write the job through the platform's API too. */
+  api_writes: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A change Setpoint proposed in a project's code (migration 0160). */
+export interface CodeProposalsTable {
+  id: string;
+  project_id: string;
+  recommendation_id: string;
+  /** open | merged | applied | closed | superseded */
+  state: string;
+  repository: string;
+  branch: string;
+  base_branch: string;
+  commit_sha: string;
+  forge: string;
+  number: number | null;
+  url: string | null;
+  /** JSON: the recommendation's configuration the proposal writes. */
+  configuration: string;
+  /** JSON: the files it changes. */
+  files: string;
+  diff: string;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  merged_at: number | null;
+  applied_at: number | null;
+}
+
 export interface Database {
   projects: ProjectsTable;
   audit_log: AuditLogTable;
@@ -303,4 +353,6 @@ export interface Database {
   applied_changes: AppliedChangesTable;
   apply_guards: ApplyGuardsTable;
   apply_intents: ApplyIntentsTable;
+  project_sources: ProjectSourcesTable;
+  code_proposals: CodeProposalsTable;
 }

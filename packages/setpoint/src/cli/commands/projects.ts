@@ -5,6 +5,7 @@ import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+import { registerProjectSourceCommands } from './project-source.js';
 
 const positiveNumber = numberArgument({ above: 0 });
 const wholeNumber = numberArgument({ whole: true, min: 0 });
@@ -103,6 +104,7 @@ export function registerProjectsCommand(program: Command): void {
       'after',
       '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update prj_8f2c1a --auto-apply --preference economy',
     );
+  registerProjectSourceCommands(projects);
 
   withRemoteOptions(
     projects
