@@ -2,6 +2,7 @@ export * from './access.js';
 export * from './alerts.js';
 export * from './audit.js';
 export * from './common.js';
+export * from './cost.js';
 export * from './organization.js';
 export * from './project-settings.js';
 export * from './project-summary.js';

@@ -2,7 +2,6 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
-import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
@@ -17,6 +16,7 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
 import { instancePoolFilter, launchableNodeTypeFilter, policyCandidateFilters } from './policy-filters.js';
 

@@ -1,5 +1,6 @@
 import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import { computeCost } from '../../../../../../tests/support/run-costs.js';
 import { createCostModel } from '../../../cost/cost-model.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
@@ -166,7 +167,7 @@ function run(index: number, spec: GroupsSpec, transient = true): RecommenderRun 
     },
     clusterConfig: report as unknown as Record<string, unknown>,
     profile,
-    cost: { currency: 'USD', totalUsd: runCostUsd(spec, transient), lines: [] },
+    cost: computeCost(runCostUsd(spec, transient)),
     inputBytes: 100 * 2 ** 30,
     recommendationId: null,
   };
