@@ -51,6 +51,8 @@ describe('simulated Job Bank', () => {
       runtimeS,
       costUsd,
       coldCostUsd: 10,
+      coldRuntimeS: 80,
+      optimumCostUsd: 5,
       completed: true,
       slaS: 100,
       predictedRuntimeS: runIndex === 0 ? null : 90,
@@ -69,6 +71,14 @@ describe('simulated Job Bank', () => {
       { runs: 4, seeds: 1, slaFactor: 1.25 },
     );
     expect(result.afterLearning.runs).toBe(2);
+    // every run after the first recommendation counts, the learning run too: 2 of 3 missed (150 s, 110 s)
+    expect(result.afterFirstRecommendation).toMatchObject({
+      runs: 3,
+      slaViolationRate: 0.6667,
+      runtimeOverSla: { max: 1.5 },
+    });
+    // saved 0 + (−10) + 4 + 5 of the 5 × 4 possible, in cold-start costs of 10
+    expect(result.afterFirstRecommendation.capturedSaving).toBeCloseTo(-0.05, 6);
     expect(result.afterLearning.slaMetShare).toBe(0.5);
     expect(result.afterLearning.medianSaving).toBeCloseTo(0.45, 6);
     // a learning run past the default learning count (a project SLA-miss budget) stays out

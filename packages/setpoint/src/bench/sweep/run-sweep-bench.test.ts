@@ -169,9 +169,17 @@ describe('runSweepBench on a synthetic sweep', () => {
       'search',
       'slaViolationRateAfterLearning',
       'learning',
+      'afterFirstRecommendation',
       'slaViolationRateAfterFirstRecommendation',
       'calibration',
     ]);
+    // every run from the first recommendation's on, learning or not: 5 of each 6-run episode
+    const everyRun = setpoint?.afterFirstRecommendation;
+    expect(everyRun?.runs).toBe(result.coldStarts * 5);
+    expect(setpoint?.slaViolationRateAfterFirstRecommendation).toBe(everyRun?.slaViolationRate);
+    expect(everyRun?.runtimeOverSla.max).toBeGreaterThanOrEqual(everyRun?.runtimeOverSla.p99 ?? 0);
+    // staying captures nothing and loses nothing
+    expect(result.optimizers.stay?.['1.1']?.afterFirstRecommendation.capturedSaving).toBe(0);
     // Setpoint claims a probability for every run it asks for; the baselines claim nothing.
     expect(setpoint?.calibration.first.claims).toBe(result.coldStarts);
     // one run per configuration: a first run cheaper than the cold start left its configuration

@@ -23,7 +23,21 @@ const percent = (value: number | null) => (value === null ? '–' : `${(value * 
 
 export function formatSimTable(result: SimBenchResult): string {
   const summary = new Table({ head: ['figure', 'value', 'goal'], style: { head: [], border: [] } });
+  const everyRun = result.afterFirstRecommendation;
+  const over = everyRun.runtimeOverSla;
+  const ratio = (value: number | null) => (value === null ? '–' : `${value.toFixed(2)}×`);
   summary.push(
+    [
+      `every run after the first recommendation (${everyRun.runs}): SLA missed`,
+      percent(everyRun.slaViolationRate),
+      result.slaFactor < 1 ? '' : '≤ 5%',
+    ],
+    [
+      '  runtime ÷ SLA: p50 / p95 / p99 / max',
+      `${ratio(over.p50)} / ${ratio(over.p95)} / ${ratio(over.p99)} / ${ratio(over.max)}`,
+      '',
+    ],
+    ['  captured saving (of the hindsight optimum)', percent(everyRun.capturedSaving), ''],
     ['runs after LEARNING', String(result.afterLearning.runs), ''],
     [
       'SLA met after LEARNING',

@@ -83,6 +83,9 @@ function parseSources(text: string | undefined): string[] {
 const percent = (value: number | null | undefined) =>
   value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`;
 
+const ratio = (value: number | null | undefined) =>
+  value === null || value === undefined ? '–' : `${value.toFixed(2)}×`;
+
 export function formatSweepTable(result: SweepBenchResult): string {
   const checkpoints = searchCheckpoints.map(String);
   const table = new Table({
@@ -98,7 +101,10 @@ export function formatSweepTable(result: SweepBenchResult): string {
       'runs to ≤1.1×',
       'miss after learning',
       'learning-run miss',
-      'miss, runs 3+',
+      'miss, runs 2+',
+      'runtime/SLA p99',
+      'max',
+      'captured saving',
     ],
     style: { head: [], border: [] },
   });
@@ -112,6 +118,9 @@ export function formatSweepTable(result: SweepBenchResult): string {
       '',
       '',
       ...checkpoints.map(() => ''),
+      '',
+      '',
+      '',
       '',
       '',
       '',
@@ -132,7 +141,10 @@ export function formatSweepTable(result: SweepBenchResult): string {
         entry.search.medianRunsToWithin110 === null ? '> budget' : String(entry.search.medianRunsToWithin110),
         percent(entry.slaViolationRateAfterLearning),
         percent(entry.learning.slaViolationRate),
-        percent(entry.slaViolationRateAfterFirstRecommendation),
+        percent(entry.afterFirstRecommendation.slaViolationRate),
+        ratio(entry.afterFirstRecommendation.runtimeOverSla.p99),
+        ratio(entry.afterFirstRecommendation.runtimeOverSla.max),
+        percent(entry.afterFirstRecommendation.capturedSaving),
       ]);
     }
   }

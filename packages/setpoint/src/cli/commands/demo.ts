@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
+import { afterFirstRecommendation } from '../../bench/after-first-recommendation.js';
+import { loopEpisodeOf } from '../../bench/jobbank/jobbank-metrics.js';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
 import { defaultBackfillDays, demoPace, runPaced } from '../../demo/demo-pace.js';
 import { demoStorageEnv } from '../../demo/demo-storage.js';
@@ -93,20 +95,22 @@ export function registerDemoCommand(program: Command): void {
       try {
         for (let round = 0; round < runs; round += 1) await loop.round();
         const projects = [];
+        const episodes = [];
         for (const job of loop.jobs) {
           for (const projectId of job.projectIds) {
             const project = await loop.server.services.projects.get(projectId);
-            projects.push(
-              summarizeProject(
-                project.name,
-                await loop.runsOf(projectId),
-                project.settings.slaMinutes,
-                project.phase,
-              ),
-            );
+            const runs = await loop.runsOf(projectId);
+            projects.push(summarizeProject(project.name, runs, project.settings.slaMinutes, project.phase));
+            episodes.push(loopEpisodeOf(runs, project.settings.slaMinutes));
           }
         }
-        const summary = { projects, overall: overallSummary(projects) };
+        const summary = {
+          projects,
+          overall: {
+            ...overallSummary(projects),
+            afterFirstRecommendation: afterFirstRecommendation(episodes),
+          },
+        };
         if (options.json) printJson(summary);
         else {
           const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)}%`);
@@ -123,7 +127,9 @@ export function registerDemoCommand(program: Command): void {
             ]),
           );
           process.stdout.write(
-            `median saving ${pct(summary.overall.medianSaving)}, SLA violations after learning ${pct(summary.overall.slaViolationRateAfterLearning)}\n`,
+            `median saving ${pct(summary.overall.medianSaving)}, SLA violations after learning ${pct(summary.overall.slaViolationRateAfterLearning)}, ` +
+              `every run after the first recommendation ${pct(summary.overall.afterFirstRecommendation.slaViolationRate)} ` +
+              `(worst ${summary.overall.afterFirstRecommendation.runtimeOverSla.max?.toFixed(2) ?? '–'}× its SLA)\n`,
           );
         }
       } finally {
