@@ -1,23 +1,6 @@
-import type { CostComponent } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import { costComponent } from '../../../../../../tests/support/run-costs.js';
 import { billedCost } from './billed-cost.js';
-
-const component = (kind: CostComponent['kind'], usd: number, extra: Partial<CostComponent> = {}) => ({
-  kind,
-  fee: null,
-  platform: 'databricks',
-  cloud: 'aws',
-  billed_by: 'cloud' as const,
-  description: kind,
-  quantity: 1,
-  unit: 'node-hour',
-  unit_price_usd: usd,
-  usd,
-  low_usd: usd,
-  high_usd: usd,
-  estimated_usd: null,
-  ...extra,
-});
 
 const dbus = { fee: 'dbu', billed_by: 'platform' as const, quantity: 13.33, unit: 'DBU' };
 const estimated = {
@@ -26,9 +9,9 @@ const estimated = {
   lowUsd: 9,
   highUsd: 11,
   components: [
-    component('compute', 7, { low_usd: 6, high_usd: 8 }),
-    component('storage', 1),
-    component('platform_fee', 2, dbus),
+    costComponent('compute', 7, { low_usd: 6, high_usd: 8 }),
+    costComponent('storage', 1),
+    costComponent('platform_fee', 2, dbus),
   ],
 };
 
