@@ -13,8 +13,8 @@
  * is below 0.97; the rule moves to the qualifying configuration of lowest median cost ratio, else stays.
  * The move is then scored on the held-out workload's own measurements.
  */
-import { readSweepCsv } from 'setpoint/bench/sweep/read-sweep-csv';
-import { groupSweepRows, type MeasuredConfig, type SweepWorkload } from 'setpoint/bench/sweep/sweep-dataset';
+import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
+import { groupSweepRows, type MeasuredConfig, type SweepWorkload } from '@setpoint/bench/sweep/sweep-dataset';
 
 interface Outcome {
   searches: number;

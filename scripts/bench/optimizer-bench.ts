@@ -12,9 +12,9 @@
  * recommendation, so the recommendation figures stand; the prior's learning time is then not measured.
  */
 import { cpus, totalmem } from 'node:os';
+import { groupSweepRows } from '@setpoint/bench/sweep/sweep-dataset';
+import { generateSyntheticSweep } from '@setpoint/bench/sweep/synthetic-sweep';
 import { createRandom } from '@setpoint/foundation/random';
-import { groupSweepRows } from 'setpoint/bench/sweep/sweep-dataset';
-import { generateSyntheticSweep } from 'setpoint/bench/sweep/synthetic-sweep';
 import { learnCalibratedPrior } from 'setpoint/optimizer/calibrated-prior';
 import { type FleetJob, learnFleetPrior } from 'setpoint/optimizer/fleet-prior';
 import { JobOptimizer } from 'setpoint/optimizer/recommend';

@@ -9,8 +9,8 @@
  * and spread of ln(runtime) of the completed runs.
  */
 import { writeFileSync } from 'node:fs';
-import { readSweepCsv } from 'setpoint/bench/sweep/read-sweep-csv';
-import { groupSweepRows } from 'setpoint/bench/sweep/sweep-dataset';
+import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
+import { groupSweepRows } from '@setpoint/bench/sweep/sweep-dataset';
 import type { ShippedSource } from 'setpoint/optimizer/shipped-fleet/shipped-fleet-format';
 
 const sources = [

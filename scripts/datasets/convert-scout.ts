@@ -5,7 +5,7 @@
  *     tests/fixtures/datasets/scout-sweep.csv
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { convertScoutRuns } from 'setpoint/bench/sweep/convert-scout';
+import { convertScoutRuns } from '@setpoint/bench/sweep/convert-scout';
 
 const [input, output] = process.argv.slice(2);
 if (!input || !output) {

@@ -8,8 +8,8 @@
  *
  *   npx tsx scripts/datasets/data-scale-pairs.ts tests/fixtures/datasets/scout-sweep.csv
  */
-import { readSweepCsv } from 'setpoint/bench/sweep/read-sweep-csv';
-import { groupSweepRows, type SweepWorkload } from 'setpoint/bench/sweep/sweep-dataset';
+import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
+import { groupSweepRows, type SweepWorkload } from '@setpoint/bench/sweep/sweep-dataset';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: data-scale-pairs.ts <sweep.csv>');

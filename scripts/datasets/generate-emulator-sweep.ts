@@ -8,12 +8,12 @@
  *   npx tsx scripts/datasets/generate-emulator-sweep.ts tests/fixtures/datasets/emulator-sweep.csv
  */
 import { writeFileSync } from 'node:fs';
+import { sweepColumns } from '@setpoint/bench/sweep/schema';
 import type { NewClusterLike } from '@setpoint/databricks-emulator/physics/cluster-spec';
 import { findNodeType } from '@setpoint/databricks-emulator/physics/node-types';
 import { simulateRun } from '@setpoint/databricks-emulator/physics/simulate-run';
 import type { Workload } from '@setpoint/databricks-emulator/workloads/schema';
 import { shippedWorkloads } from '@setpoint/databricks-emulator/workloads/shipped-workloads';
-import { sweepColumns } from 'setpoint/bench/sweep/schema';
 
 const families = ['m5', 'c5', 'r5', 'm5d', 'c5d', 'r5d', 'i3', 'm6gd', 'r6gd'];
 const sizes = ['xlarge', '2xlarge', '4xlarge'];

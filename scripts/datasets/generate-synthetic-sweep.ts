@@ -1,10 +1,10 @@
 /**
- * Writes the synthetic configuration sweep (model: src/bench/sweep/synthetic-sweep.ts) in the canonical CSV:
+ * Writes the synthetic configuration sweep (model: packages/bench/src/sweep/synthetic-sweep.ts) in the canonical CSV:
  *
  *   npx tsx scripts/datasets/generate-synthetic-sweep.ts tests/fixtures/datasets/synthetic-sweep.csv
  */
 import { writeFileSync } from 'node:fs';
-import { syntheticFixtureOptions, syntheticSweepCsv } from 'setpoint/bench/sweep/synthetic-sweep';
+import { syntheticFixtureOptions, syntheticSweepCsv } from '@setpoint/bench/sweep/synthetic-sweep';
 
 const output = process.argv[2];
 if (!output) {

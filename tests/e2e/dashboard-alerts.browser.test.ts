@@ -222,8 +222,10 @@ describeFull('an alert rule firing, in Chromium', 'Debian chromium (/usr/bin/chr
     expect(await form.getByLabel('Kind').isDisabled()).toBe(true);
     expect(await page.content()).not.toContain('/failing');
 
-    // A bad URL is refused with the API's reason, and nothing changes.
+    // A bad URL is refused with the API's reason, and nothing changes. A new URL always comes with a
+    // new signing secret (the stored one is never sent to a new target), so the refusal is the address's.
     await form.getByLabel('URL').fill('http://169.254.169.254/latest');
+    await form.getByLabel('Signing secret').fill('whsec-never-stored-0000000000');
     await form.getByRole('button', { name: 'Save destination' }).click();
     await expect.poll(() => form.getByRole('alert').textContent(), { timeout: 20_000 }).toMatch(/169\.254/);
 

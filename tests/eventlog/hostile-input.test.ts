@@ -118,7 +118,7 @@ describe('a hostile EnvironmentUpdate', () => {
     expect(profile.platform.kind).toBe('databricks');
   });
 
-  it('a long SQL description is cut to maxTextChars and recorded', async () => {
+  it('a long SQL description is cut to maxDescriptionChars and recorded once', async () => {
     const description = 'SELECT 1 -- '.repeat(100_000);
     const unit = generatedUnit('long-sql', function* () {
       yield logStart;
@@ -132,7 +132,7 @@ describe('a hostile EnvironmentUpdate', () => {
     });
     const profile = await profileOf(unit);
     expect(profile.sqlExecutions[0]!.description.length).toBeLessThanOrEqual(
-      defaultEventLogLimits.maxTextChars + 20,
+      defaultEventLogLimits.maxDescriptionChars + 20,
     );
     expect(profile.parse.issues).toContainEqual(
       expect.objectContaining({ code: 'text-truncated', count: 1 }),

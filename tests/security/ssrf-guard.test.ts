@@ -152,6 +152,31 @@ describe('configuration-time validation', () => {
     );
     expect(() => OutboundAllowList.parse('10.0.0.0/40')).toThrow(/prefix/);
     expect(() => OutboundAllowList.parse('http://x')).toThrow(/neither/);
+    expect(() => OutboundAllowList.parse('127.0.0.1:70000')).toThrow(/port/);
+  });
+
+  it('admits an entry with a port on that port only', async () => {
+    const lookup = fixedLookup({ 'minio.internal': ['10.0.0.5'] });
+    const allow = OutboundAllowList.parse('127.0.0.1:8080, [::1]:8025, minio.internal:9000, 10.1.0.0/16:443');
+    for (const url of [
+      'http://127.0.0.1:8080',
+      'http://[::1]:8025',
+      'http://minio.internal:9000',
+      'https://10.1.2.3',
+    ]) {
+      await expect(validateOutboundUrl(url, { allow, lookup }), url).resolves.toBeInstanceOf(URL);
+    }
+    for (const url of [
+      'http://127.0.0.1:8081',
+      'http://127.0.0.1',
+      'http://[::1]:8080',
+      'http://minio.internal:9001',
+      'http://10.1.2.3',
+    ]) {
+      const refusal = await refusalOf(validateOutboundUrl(url, { allow, lookup }));
+      expect(refusal.reason, url).toBe('address');
+      expect(refusal.message, url).toMatch(/\(port \d+\)/);
+    }
   });
 
   it('classifies NAT64 and mapped forms by the IPv4 address they carry', () => {

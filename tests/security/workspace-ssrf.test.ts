@@ -191,6 +191,36 @@ function ssrfSuite(databaseUrl: () => Promise<string | undefined>) {
     expect(attacker.seen).toHaveLength(0);
   });
 
+  it('never sends an Entra client secret on through a cross-origin 307', async () => {
+    // both listeners are allow-listed; the token endpoint answers 307 to another origin (issue 40, finding 5)
+    const collector = await listen('127.0.0.2', () => ({ status: 200 }));
+    const authority = await listen('127.0.0.2', () => ({ status: 307, location: `${collector.url}/token` }));
+    const bodies: string[] = [];
+    collector.server.prependListener('request', (request) => {
+      request.setEncoding('utf8').on('data', (chunk: string) => bodies.push(chunk));
+    });
+    try {
+      const created = await createWorkspace(trustedHost.url, {
+        auth_type: 'azure-client-secret',
+        azure_tenant_id: '00000000-0000-4000-8000-000000000001',
+        azure_client_id: '00000000-0000-4000-8000-000000000002',
+        azure_client_secret: 'entra-secret-must-stay-home',
+        azure_authority_host: authority.url,
+      });
+      expect(created.status).toBe(201);
+      const check = await admin.call('POST', `/api/v1/workspaces/${created.json.id}/check`, {});
+      expect(check.status).toBe(200);
+      expect(check.json.ok).toBe(false);
+      expect(JSON.stringify(check.json)).toMatch(/cross-origin 307/);
+      expect(authority.seen.length).toBeGreaterThan(0);
+      expect(collector.seen).toHaveLength(0);
+      expect(bodies.join('')).not.toContain('entra-secret-must-stay-home');
+    } finally {
+      collector.server.close();
+      authority.server.close();
+    }
+  });
+
   it('reaches an allow-listed host with its token', async () => {
     const created = await createWorkspace(trustedHost.url);
     expect(created.status).toBe(201);

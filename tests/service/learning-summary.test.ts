@@ -63,7 +63,7 @@ function analyzedRun(projectId: string, i: number) {
     application: { durationMs: runtimeS * 1000, exitCode: null },
     analysis: { wallTimeMs: runtimeS * 1000, driverTimeMs: 0, criticalPathMs: runtimeS * 50 },
     executors: { maxConcurrent: workers, coresPerExecutor: 4 },
-    jobs: [{ status: 'SUCCEEDED' }],
+    stageCount: 2,
     stages: ['scan', 'aggregate'].map((name, stageId) => ({
       stageId,
       name,
@@ -74,6 +74,7 @@ function analyzedRun(projectId: string, i: number) {
     })),
     totals: {
       tasks: 400,
+      failedJobs: 0,
       inputBytes,
       executorRunTimeMs: 3_000_000,
       executorCpuTimeMs: 0.5 * workers * 4 * runtimeS * 1000,
@@ -103,7 +104,9 @@ function analyzedRun(projectId: string, i: number) {
     external_run_id: `ext-${i}`,
     pipeline_state: 'DONE',
     status: 'SUCCESS',
-    profile: JSON.stringify(profile),
+    // the model profile is what a recommendation reads; the profile itself only has to exist
+    profile: '{}',
+    model_profile: JSON.stringify(profile),
     cost: JSON.stringify({
       currency: 'USD',
       totalUsd: (usdPerHour.expected * runtimeS) / 3600,

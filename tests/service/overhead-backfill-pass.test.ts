@@ -31,7 +31,8 @@ function backfillPassSuite(dialect: string, database: () => Promise<TestPostgres
   });
 
   const db = () => h.services.store.db;
-  const passes = async () => db().selectFrom('maintenance_passes').selectAll().execute();
+  const passes = async () =>
+    db().selectFrom('maintenance_passes').selectAll().where('name', '=', 'run-cost-overhead-split').execute();
   const costOf = async (id: string) => {
     const row = await db().selectFrom('runs').select('cost').where('id', '=', id).executeTakeFirstOrThrow();
     return JSON.parse(row.cost as string) as RunCost;
@@ -69,7 +70,7 @@ function backfillPassSuite(dialect: string, database: () => Promise<TestPostgres
       .insertInto('runs')
       .values([...old, parsing])
       .execute();
-    await db().deleteFrom('maintenance_passes').execute();
+    await db().deleteFrom('maintenance_passes').where('name', '=', 'run-cost-overhead-split').execute();
 
     // batches of two: three batches read all five
     expect(await h.services.pipeline.backfillRunOverhead(2)).toEqual({ split: 0, kept: 5 });

@@ -20,12 +20,15 @@ const historyRuns = 3000;
 const windowRuns = 50;
 const cost = JSON.stringify({ totalUsd: 1, components: [] });
 
-/** Counts the rows every query returns: what a step read from the database. */
+/** Counts the rows every query returns (what a step read from the database), and the profiles among them. */
 class RowCounter implements KyselyPlugin {
   rows = 0;
+  profiles = 0;
   transformQuery: KyselyPlugin['transformQuery'] = (args) => args.node;
   transformResult: KyselyPlugin['transformResult'] = async (args) => {
     this.rows += args.result.rows.length;
+    for (const row of args.result.rows as Array<Record<string, unknown>>)
+      if (typeof row.profile === 'string') this.profiles += 1;
     return args.result;
   };
 }
@@ -50,7 +53,8 @@ async function seedProject(db: Kysely<Database>, projectId: string): Promise<str
           project_id: projectId,
           external_run_id: `ext-${i}`,
           pipeline_state: 'DONE',
-          profile: JSON.stringify({ run: i, stages: [] }),
+          profile: JSON.stringify({ run: i, stages: [], whole: 'profile' }),
+          model_profile: JSON.stringify({ run: i, stages: [] }),
           cost,
           created_at: createdAt,
           updated_at: createdAt,
@@ -134,12 +138,18 @@ function windowTests(open: () => Promise<StoreConnection>) {
     counter.rows = 0;
     await step({ recommendationId: id });
     const rec = await repositories.recommendations.find(id);
-    return { rowsRead: counter.rows, input: inputs[0], fleetSizes: fleetSizes[0], state: rec?.state };
+    return {
+      rowsRead: counter.rows,
+      profilesRead: counter.profiles,
+      input: inputs[0],
+      fleetSizes: fleetSizes[0],
+      state: rec?.state,
+    };
   }
 
   it(`reads at most the ${windowRuns}-run window of a ${historyRuns}-run history, with its past recommendations`, async () => {
     const newest = runIds.at(-1) as string;
-    const { rowsRead, input, fleetSizes, state } = await generate(newest, 'rec-newest');
+    const { rowsRead, profilesRead, input, fleetSizes, state } = await generate(newest, 'rec-newest');
     expect(state).toBe('SUCCESS');
     expect(input?.runs.map((run) => run.id)).toEqual(runIds.slice(-windowRuns));
     expect(input?.recommendations.length).toBeLessThanOrEqual(windowRuns);
@@ -147,15 +157,19 @@ function windowTests(open: () => Promise<StoreConnection>) {
     // handful of single-row lookups: bounded by the window, not by the 6,000 runs in the database
     expect(fleetSizes).toEqual([windowRuns, windowRuns]);
     expect(rowsRead).toBeLessThanOrEqual(4 * windowRuns + 20);
+    // what the model reads of each run, never a whole profile (a run's profile can weigh megabytes)
+    expect(profilesRead).toBe(0);
+    expect(input?.runs.at(-1)?.profile).toEqual({ run: historyRuns - 1, stages: [] });
   });
 
   it('judges an older run of a backlog on the window that ends at it', async () => {
     const older = runIds[1000] as string;
-    const { rowsRead, input, state } = await generate(older, 'rec-older');
+    const { rowsRead, profilesRead, input, state } = await generate(older, 'rec-older');
     expect(state).toBe('SUCCESS');
     expect(input?.basedOnRunId).toBe(older);
     expect(input?.runs.map((run) => run.id)).toEqual(runIds.slice(1000 - windowRuns + 1, 1001));
     expect(rowsRead).toBeLessThanOrEqual(4 * windowRuns + 20);
+    expect(profilesRead).toBe(0);
   });
 }
 

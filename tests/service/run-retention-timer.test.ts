@@ -13,7 +13,7 @@ import { eventually } from './support/service-harness.js';
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const dayMs = 86_400_000;
-const analyzed = { profile: '{"stages":[]}', cost: '{"totalUsd":1}' };
+const analyzed = { profile: '{"stages":[]}', model_profile: '{"stages":[]}', cost: '{"totalUsd":1}' };
 
 /**
  * The retention pass as a running server schedules it: `setpoint serve`'s own start-up with its workers,

@@ -15,7 +15,7 @@ const dayMs = 86_400_000;
 const now = Date.UTC(2026, 10, 24);
 const daysAgo = (days: number) => now - days * dayMs;
 const windowRuns = 3;
-const analyzed = { profile: '{"stages":[]}', cost: '{"totalUsd":1}' };
+const analyzed = { profile: '{"stages":[]}', model_profile: '{"stages":[]}', cost: '{"totalUsd":1}' };
 
 function retentionSuite(dialect: string, database: () => Promise<TestPostgresDatabase | undefined>) {
   let h: Harness;

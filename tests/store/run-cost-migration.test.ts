@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { projectSpends } from 'setpoint/service/insights/project-summaries';
 import { createProjectService } from 'setpoint/service/projects/project-service';
 import { createRepositories } from 'setpoint/service/repositories';
-import { migration0110 } from 'setpoint/store/migrations/0110-run-cost-components';
+import { migration0150 } from 'setpoint/store/migrations/0150-run-cost-components';
 import { convertLegacyRunCost } from 'setpoint/store/migrations/legacy-run-cost';
 import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,7 +126,7 @@ function migrationContract(open: () => Promise<StoreConnection>) {
       )
       .execute();
     // the database is open (every migration ran); the rows above are what an older version left behind
-    await migration0110().up(store.db as unknown as Kysely<unknown>);
+    await migration0150().up(store.db as unknown as Kysely<unknown>);
     const read = async () =>
       (await store.db.selectFrom('runs').select(['id', 'cost']).orderBy('id').execute()).map((row) =>
         JSON.parse(row.cost ?? 'null'),
@@ -148,7 +148,7 @@ function migrationContract(open: () => Promise<StoreConnection>) {
       { fee: 'emr_fee', usd: expect.closeTo((runs / 2) * 0.75, 6) },
     ]);
 
-    await migration0110().up(store.db as unknown as Kysely<unknown>);
+    await migration0150().up(store.db as unknown as Kysely<unknown>);
     expect(await read()).toEqual(after);
   });
 }

@@ -15,6 +15,7 @@ export function runRow(fields: RequiredRunFields & Partial<RunsTable>): RunsTabl
     eventlog_blob_key: null,
     eventlog_bytes: null,
     profile: null,
+    model_profile: null,
     cost: null,
     input_bytes: null,
     recommendation_id: null,

@@ -36,11 +36,13 @@ export interface HarnessOptions {
   startWorkers?: boolean;
   /** Written to `<data-dir>/pricing/overrides.json` before the services start. */
   pricingOverrides?: unknown;
+  /** An existing data directory (a restart of an earlier harness); a fresh one by default. */
+  dataDir?: string;
 }
 
 /** A full API (real services, real database) on a fresh data directory, with an API key and token. */
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-service-'));
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'setpoint-service-'));
   if (options.pricingOverrides !== undefined) {
     mkdirSync(path.join(dataDir, 'pricing'), { recursive: true });
     writeFileSync(path.join(dataDir, 'pricing', 'overrides.json'), JSON.stringify(options.pricingOverrides));

@@ -72,7 +72,7 @@ export const commandRegistry: CommandEntry[] = [
     name: 'bench',
     term: 'bench',
     description: "measure Setpoint's optimizer against published baselines",
-    load: async () => (await import('./commands/bench.js')).registerBenchCommand,
+    load: async () => (await import('./commands/bench.js')).loadBenchCommand(),
   },
   {
     name: 'configure',

@@ -286,6 +286,8 @@ export async function composeServices(options: ComposeOptions) {
     /** `onQueueLost`: the workers lost their queue for good (see `WorkerOptions.onQueueLost`). */
     async startWorkers(onQueueLost?: (reason: string) => void): Promise<void> {
       workersStarted = true;
+      // once: runs profiled before model profiles were stored get theirs before any recommendation runs
+      await pipeline.backfillModelProfiles();
       const stalledMs = 2 * config.jobLeaseSeconds * 1000;
       const resume = () =>
         void pipeline

@@ -140,8 +140,9 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '8',
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '30',
       SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1000',
-      // The emulated workspace listens on loopback, which the SSRF rule refuses unless allow-listed.
-      SETPOINT_OUTBOUND_ALLOW_LIST: new URL(emulator.url).hostname,
+      // The emulated workspace listens on loopback, which the SSRF rule refuses unless allow-listed:
+      // its address and port only, not every service on the machine.
+      SETPOINT_OUTBOUND_ALLOW_LIST: new URL(emulator.url).host,
       ...options.env,
     },
   );

@@ -14,15 +14,16 @@ export function loadEmulator(
   load: () => Promise<EmulatorPackage> = () => import('@setpoint/databricks-emulator'),
 ): Promise<EmulatorPackage> {
   return load().catch((error: unknown) => {
-    throw isMissingPackage(error) ? missingEmulator(error) : error;
+    throw isMissingPackage(error, packageName) ? missingEmulator(error) : error;
   });
 }
 
-function isMissingPackage(error: unknown): boolean {
+/** Whether loading a package failed because the package itself is not installed (not one of its imports). */
+export function isMissingPackage(error: unknown, name: string): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   return (
     (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
-    String((error as Error).message).includes(packageName)
+    String((error as Error).message).includes(name)
   );
 }
 

@@ -2,6 +2,7 @@ import { median } from '@setpoint/foundation/statistics';
 import { isLearningRun, recommendationIsLearning } from '../service/recommendations/learning.js';
 import type { RecommendationRecord } from '../service/recommendations/recommendation-records.js';
 import type { RecommendationDecision } from '../service/recommendations/recommender.js';
+import type { LoopEpisode } from './after-first-recommendation.js';
 import type { ProjectRun } from './closed-loop-driver.js';
 
 /** What of a stored recommendation tells which runs it configured and whether they were learning runs. */
@@ -105,4 +106,26 @@ export function overallSummary(projects: ProjectSummary[]) {
     medianSaving: median(projects.flatMap((project) => (project.saving === null ? [] : [project.saving]))),
     slaViolationRateAfterLearning: runsAfterLearning ? violations / runsAfterLearning : null,
   };
+}
+
+/**
+ * A project's runs as a team lives through them, against its SLA (empty without one). The cold start is
+ * the project's first run: its cost and runtime stand for what the job would have cost left alone. No
+ * hindsight optimum is known through the service, so the episode carries none.
+ */
+export function loopEpisodeOf(runs: readonly ProjectRun[], slaMinutes: number | null): LoopEpisode {
+  const cold = runs[0];
+  if (slaMinutes === null || !cold || cold.costUsd === null) return [];
+  const coldRuntime = cold.runtimeMinutes ?? slaMinutes;
+  return runs
+    .filter((run) => run.status !== null && run.costUsd !== null)
+    .map((run) => ({
+      runtime: run.runtimeMinutes ?? 0,
+      completed: run.status === 'SUCCESS' && run.runtimeMinutes !== null,
+      slaTime: slaMinutes,
+      costUsd: run.costUsd as number,
+      coldCostUsd: cold.costUsd as number,
+      coldRuntime,
+      optimumCostUsd: null,
+    }));
 }

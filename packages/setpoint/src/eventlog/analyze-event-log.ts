@@ -3,7 +3,7 @@ import { resolveEventLog } from './layout/resolve-layout.js';
 import { type ReadOptions, readEventLog } from './read-event-log.js';
 import type { RunProfile } from './run-profile.js';
 
-export interface AnalyzeOptions extends ReadOptions, ProfileOptions {
+export interface AnalyzeOptions extends ReadOptions, Omit<ProfileOptions, 'limits'> {
   /** Which log to read when `path` holds several (a Databricks spark_context_id, a file or directory name). */
   context?: string;
 }

@@ -1,6 +1,8 @@
 import { findFindings } from './analysis/findings.js';
 import { detectPlatform } from './analysis/platform-hints.js';
 import { analyzeRun, clusterShape, jobGroups, totalTaskTimeMs, whatIf } from './analysis/run-analysis.js';
+import { resolveLimits } from './eventlog-limits.js';
+import { capRunProfile, type ProfileCaps } from './profile-caps.js';
 import { type AggregatedRun, emptyMetricTotals } from './run-aggregator.js';
 import {
   type EventLogSourceInfo,
@@ -12,6 +14,8 @@ import {
 export interface ProfileOptions {
   /** Extra executor counts for the what-if table, beside 0.25×…4× of the observed count. */
   whatIfExecutors?: readonly number[];
+  /** What the profile keeps of the run's lists (unset ones take `defaultProfileCaps`). */
+  limits?: Partial<ProfileCaps>;
 }
 
 export function buildRunProfile(
@@ -26,7 +30,7 @@ export function buildRunProfile(
   const analysis = analyzeRun(run, shape, groups);
   const spanStart = application.startTime ?? application.firstTimestamp;
   const spanEnd = application.endTime ?? application.lastTimestamp;
-  return {
+  const profile: RunProfile = {
     schemaVersion: runProfileSchemaVersion,
     source,
     application: {
@@ -67,6 +71,8 @@ export function buildRunProfile(
     findings: findFindings({ stages: run.stages, totals, analysis }),
     parse: run.parse,
   };
+  // totals, analysis, what-if and findings above read every stage; the stored lists are bounded
+  return capRunProfile(profile, resolveLimits(options.limits));
 }
 
 function runTotals(run: AggregatedRun): RunTotals {

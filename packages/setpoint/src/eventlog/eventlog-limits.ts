@@ -1,13 +1,15 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import { defaultMaxLineBytes } from './line-splitter.js';
+import { defaultProfileCaps, type ProfileCaps } from './profile-caps.js';
 import { type AggregatorLimits, defaultAggregatorLimits } from './run-aggregator.js';
 
 /**
  * The bounds one read of an event log stays within. Exceeding a byte or ratio bound stops the read
  * with an EventLogLimitError (the input is refused); exceeding a line, key or text bound is
- * tolerated and recorded in `parse.issues`. docs/eventlog.md, section "Limits", is the reference.
+ * tolerated and recorded in `parse.issues`; what the profile keeps of the run is bounded by its caps
+ * (profile-caps.ts), the rest counted in `parse.omitted`. docs/eventlog.md, section "Limits", is the reference.
  */
-export interface EventLogLimits extends AggregatorLimits {
+export interface EventLogLimits extends AggregatorLimits, ProfileCaps {
   /** Decompressed bytes of all parts of one run together. */
   maxDecompressedBytes: number;
   /** Decompressed ÷ stored bytes, enforced once `compressionRatioFloorBytes` have been decompressed. */
@@ -21,6 +23,7 @@ export interface EventLogLimits extends AggregatorLimits {
 
 export const defaultEventLogLimits: EventLogLimits = {
   ...defaultAggregatorLimits,
+  ...defaultProfileCaps,
   maxDecompressedBytes: 16 * 2 ** 30,
   maxCompressionRatio: 500,
   compressionRatioFloorBytes: 64 * 2 ** 20,

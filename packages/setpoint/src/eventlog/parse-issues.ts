@@ -35,3 +35,19 @@ export class ParseIssues {
     }));
   }
 }
+
+/** A parse issue in words; `details` are what was tallied (lines' event names, the parts of a capped profile). */
+export function describeParseIssue(code: IssueCode, count: number, details: string[]): string {
+  switch (code) {
+    case 'line-too-long':
+      return `${count} line(s) longer than the line limit were skipped (${details.join(', ')})`;
+    case 'spark-conf-capped':
+      return `${count} allow-listed Spark properties were dropped: the profile keeps a bounded number`;
+    case 'spark-conf-truncated':
+      return `${count} Spark property value(s) were cut to the length limit`;
+    case 'text-truncated':
+      return `${count} text(s) (SQL descriptions, failure reasons, names) were cut to the length limit`;
+    case 'profile-capped':
+      return `the profile lists only part of the run (its totals, analysis and findings count all of it); left out: ${details.join('; ')}`;
+  }
+}

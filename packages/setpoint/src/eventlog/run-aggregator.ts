@@ -5,11 +5,11 @@ import { handledEvents, isHandledEvent, isKnownEvent } from './event-names.js';
 import { GrowableFloat64Array } from './growable-array.js';
 import { bytesEqual, decodeStringContent, forEachEntry, skipSpace } from './json-scan.js';
 import type { OverlongLine } from './line-splitter.js';
-import { ParseIssues } from './parse-issues.js';
+import { describeParseIssue, ParseIssues } from './parse-issues.js';
+import { defaultProfileCaps, type ProfileCaps } from './profile-caps.js';
 import type {
   ExecutorProfile,
   JobProfile,
-  ParseIssue,
   ParseReport,
   SqlExecutionProfile,
   StageProfile,
@@ -187,12 +187,21 @@ function addTask(totals: TaskMetricTotals, task: TaskEndRecord): void {
   totals.peakExecutionMemoryBytes = Math.max(totals.peakExecutionMemoryBytes, task.peakExecutionMemoryBytes);
 }
 
-export interface AggregatorLimits extends SparkConfLimits {
+export interface AggregatorLimits
+  extends SparkConfLimits,
+    Pick<ProfileCaps, 'maxNameChars' | 'maxDescriptionChars'> {
   /** Characters kept of one free text (SQL description, failure reason, stage name…). */
   maxTextChars: number;
 }
 
-export const defaultAggregatorLimits: AggregatorLimits = { ...defaultSparkConfLimits, maxTextChars: 4096 };
+export const defaultAggregatorLimits: AggregatorLimits = {
+  ...defaultSparkConfLimits,
+  maxTextChars: 4096,
+  // names and SQL descriptions are held per stage and per query while the log is read: cut them as
+  // short as the profile keeps them (profile-caps.ts), so tens of thousands of them cost little
+  maxNameChars: defaultProfileCaps.maxNameChars,
+  maxDescriptionChars: defaultProfileCaps.maxDescriptionChars,
+};
 
 function stageKey(stageId: number, attemptId: number): string {
   return `${stageId}.${attemptId}`;
@@ -364,13 +373,20 @@ export class RunAggregator {
     this.report.events++;
   }
 
-  /** Free text from the log, cut to `maxTextChars` (a SQL description can be a whole query file). */
-  private text(value: string): string;
-  private text(value: string | null): string | null;
-  private text(value: string | null): string | null {
-    if (value === null || value.length <= this.limits.maxTextChars) return value;
+  /** Free text from the log, cut to `chars` (a SQL description can be a whole query file). */
+  private text(value: string, chars?: number): string;
+  private text(value: string | null, chars?: number): string | null;
+  private text(value: string | null, chars = this.limits.maxTextChars): string | null {
+    if (value === null || value.length <= chars) return value;
     this.issues.add('text-truncated');
-    return `${value.slice(0, this.limits.maxTextChars)}…(truncated)`;
+    return `${value.slice(0, chars)}…(truncated)`;
+  }
+
+  /** A stage name or an executor's host: cut to `maxNameChars`. */
+  private name(value: string): string;
+  private name(value: string | null): string | null;
+  private name(value: string | null): string | null {
+    return this.text(value, this.limits.maxNameChars);
   }
 
   private skip(name: string): void {
@@ -456,7 +472,7 @@ export class RunAggregator {
       case handledEvents.blockManagerAdded:
         this.withShape(blockManagerAddedSchema, event, (e) => {
           const executor = this.executor(e['Block Manager ID']['Executor ID']);
-          executor.host ??= this.text(e['Block Manager ID'].Host ?? null);
+          executor.host ??= this.name(e['Block Manager ID'].Host ?? null);
           executor.addedTime ??= e.Timestamp ?? null;
           this.seeTime(e.Timestamp);
         });
@@ -490,7 +506,10 @@ export class RunAggregator {
       case handledEvents.sqlExecutionStart:
         this.withShape(sqlExecutionStartSchema, event, (e) => {
           const execution = this.sqlExecution(e.executionId);
-          execution.description = this.text(e.description ?? execution.description);
+          execution.description = this.text(
+            e.description ?? execution.description,
+            this.limits.maxDescriptionChars,
+          );
           execution.startTime = e.time ?? null;
           this.seeTime(e.time);
         });
@@ -578,7 +597,7 @@ export class RunAggregator {
       this.maxLiveExecutors = Math.max(this.maxLiveExecutors, this.liveExecutors);
     }
     executor.fromExecutorAdded = true;
-    executor.host = this.text(event['Executor Info']?.Host ?? executor.host);
+    executor.host = this.name(event['Executor Info']?.Host ?? executor.host);
     executor.cores = event['Executor Info']?.['Total Cores'] ?? executor.cores;
     executor.addedTime = event.Timestamp ?? executor.addedTime;
     executor.removedTime = null;
@@ -596,7 +615,12 @@ export class RunAggregator {
       this.sqlExecution(job.sqlExecutionId).jobIds.push(job.jobId);
     }
     for (const info of event['Stage Infos'] ?? []) {
-      if (!this.stageInfos.has(info['Stage ID'])) this.stageInfos.set(info['Stage ID'], info);
+      if (this.stageInfos.has(info['Stage ID'])) continue;
+      const name = info['Stage Name'];
+      this.stageInfos.set(
+        info['Stage ID'],
+        name === undefined ? info : { ...info, 'Stage Name': this.name(name) },
+      );
     }
     for (const stageId of job.stageIds) {
       let jobIds = this.stageJobs.get(stageId);
@@ -612,7 +636,7 @@ export class RunAggregator {
 
   private stageFromInfo(info: StageInfoEvent): StageAttemptState {
     const stage = this.stage(info['Stage ID'], info['Stage Attempt ID'] ?? 0);
-    stage.name = this.text(info['Stage Name'] ?? stage.name);
+    stage.name = this.name(info['Stage Name'] ?? stage.name);
     stage.numTasks = info['Number of Tasks'] ?? stage.numTasks;
     stage.parentIds = info['Parent IDs'] ?? stage.parentIds;
     stage.submissionTime = info['Submission Time'] ?? stage.submissionTime;
@@ -629,7 +653,7 @@ export class RunAggregator {
       stage = {
         stageId,
         attemptId,
-        name: this.text(info?.['Stage Name'] ?? ''),
+        name: this.name(info?.['Stage Name'] ?? ''),
         numTasks: info?.['Number of Tasks'] ?? 0,
         parentIds: info?.['Parent IDs'] ?? [],
         jobIds: new Set(this.stageJobs.get(stageId) ?? []),
@@ -757,7 +781,7 @@ export class RunAggregator {
       taskLaunchTimes: new Map([...this.launchTimes].map(([key, times]) => [key, times.view()])),
       parse: {
         ...this.report,
-        issues: this.issues.list(describeIssue),
+        issues: this.issues.list(describeParseIssue),
         sparkProperties: {
           seen: this.sparkConf.counts.seen,
           kept: this.sparkConf.counts.kept,
@@ -778,7 +802,7 @@ export class RunAggregator {
         ...emptyMetricTotals(),
         stageId,
         attemptId: info['Stage Attempt ID'] ?? 0,
-        name: this.text(info['Stage Name'] ?? ''),
+        name: this.name(info['Stage Name'] ?? ''),
         numTasks: info['Number of Tasks'] ?? 0,
         parentIds: info['Parent IDs'] ?? [],
         jobIds,
@@ -857,19 +881,6 @@ export class RunAggregator {
         `the log mixes ${this.sparkContextIds.size} Databricks SparkContext ids: ${[...this.sparkContextIds].join(', ')}`,
       );
     }
-  }
-}
-
-function describeIssue(code: ParseIssue['code'], count: number, details: string[]): string {
-  switch (code) {
-    case 'line-too-long':
-      return `${count} line(s) longer than the line limit were skipped (${details.join(', ')})`;
-    case 'spark-conf-capped':
-      return `${count} allow-listed Spark properties were dropped: the profile keeps a bounded number`;
-    case 'spark-conf-truncated':
-      return `${count} Spark property value(s) were cut to the length limit`;
-    case 'text-truncated':
-      return `${count} text(s) (SQL descriptions, failure reasons, names) were cut to the length limit`;
   }
 }
 

@@ -183,7 +183,13 @@ export const whatIfPointSchema = z.object({
  * (EVENTLOG_TOO_LARGE, EVENTLOG_COMPRESSION_RATIO, EVENTLOG_CORRUPT, …), never issues.
  */
 export const parseIssueSchema = z.object({
-  code: z.enum(['line-too-long', 'spark-conf-capped', 'spark-conf-truncated', 'text-truncated']),
+  code: z.enum([
+    'line-too-long',
+    'spark-conf-capped',
+    'spark-conf-truncated',
+    'text-truncated',
+    'profile-capped',
+  ]),
   /** Lines, keys or texts affected. */
   count: count,
   message: z.string(),
@@ -193,6 +199,24 @@ export const parseIssueSchema = z.object({
 
 /** How many Spark properties the log held and how many the profile kept (see docs/eventlog.md). */
 export const sparkPropertiesReportSchema = z.object({ seen: count, kept: count, redacted: count });
+
+/**
+ * What the profile left out of its lists (profile-caps.ts); `totals`, `analysis` and `findings` count
+ * everything. Task durations beyond the per-stage cap are kept as a sample, not left out.
+ */
+export const profileOmissionsSchema = z.object({
+  stages: count,
+  /** Executor run time of the stages left out. */
+  stageTaskTimeMs: millis,
+  jobs: count,
+  sqlExecutions: count,
+  executors: count,
+  taskDurations: count,
+  /** Files of the log beyond those listed in `source.parts`. */
+  parts: count.default(0),
+  /** Reader warnings beyond those listed in `parse.warnings`. */
+  warnings: count.default(0),
+});
 
 export const parseReportSchema = z.object({
   /** Uncompressed bytes of event-log lines read. */
@@ -209,6 +233,7 @@ export const parseReportSchema = z.object({
   warnings: z.array(z.string()),
   issues: z.array(parseIssueSchema).default([]),
   sparkProperties: sparkPropertiesReportSchema.default({ seen: 0, kept: 0, redacted: 0 }),
+  omitted: profileOmissionsSchema.optional(),
 });
 
 export const sourceSchema = z.object({
@@ -267,6 +292,7 @@ export type WhatIfPoint = z.infer<typeof whatIfPointSchema>;
 export type RunAnalysis = z.infer<typeof analysisSchema>;
 export type ParseReport = z.infer<typeof parseReportSchema>;
 export type ParseIssue = z.infer<typeof parseIssueSchema>;
+export type ProfileOmissions = z.infer<typeof profileOmissionsSchema>;
 export type TaskMetricTotals = z.infer<typeof taskMetricTotalsSchema>;
 export type RunTotals = z.infer<typeof totalsSchema>;
 export type EventLogSourceInfo = z.infer<typeof sourceSchema>;

@@ -14,13 +14,14 @@ export interface HclBlock {
   blocks?: HclBlock[];
 }
 
-function quote(text: string): string {
-  // a template marker in a literal string must be doubled; function replacers avoid `$$` meaning `$`
+/** A quoted HCL string: JSON's escapes, and a template marker in a literal string doubled. */
+export function hclQuote(text: string): string {
+  // function replacers avoid `$$` meaning `$`
   return JSON.stringify(text).replace(/([$%])\{/g, (_match, marker: string) => `${marker}${marker}{`);
 }
 
 function formatValue(value: HclValue, indent: string): string {
-  if (typeof value === 'string') return quote(value);
+  if (typeof value === 'string') return hclQuote(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
@@ -33,7 +34,7 @@ function formatValue(value: HclValue, indent: string): string {
 export function writeHclBlock(block: HclBlock, indent = ''): string {
   const lines: string[] = [];
   for (const comment of block.comments ?? []) lines.push(`${indent}# ${comment}`);
-  const labels = (block.labels ?? []).map(quote).join(' ');
+  const labels = (block.labels ?? []).map(hclQuote).join(' ');
   lines.push(`${indent}${block.type}${labels ? ` ${labels}` : ''} {`);
   const inner = `${indent}  `;
   const attributes = block.attributes ?? [];

@@ -1,4 +1,5 @@
 import type { CoreJobHandlers } from '../queue/job-queue.js';
+import { modelProfileBackfill } from './model-profile-backfill.js';
 import { orphanSweep, type SweepResult } from './orphan-sweep.js';
 import { overheadBackfill } from './overhead-backfill.js';
 import type { PipelineDependencies } from './pipeline-context.js';
@@ -22,6 +23,7 @@ export function createPipeline(deps: PipelineDependencies): {
   resumeStalledRuns(stalledForMs: number): Promise<number>;
   sweepOrphans(minAgeMs: number, now?: number): Promise<SweepResult>;
   backfillRunOverhead(batchSize?: number): Promise<{ split: number; kept: number }>;
+  backfillModelProfiles(pageSize?: number): Promise<{ done: number; recapped: number }>;
 } {
   return {
     handlers: {
@@ -34,5 +36,6 @@ export function createPipeline(deps: PipelineDependencies): {
     resumeStalledRuns: stallRecovery(deps),
     sweepOrphans: orphanSweep(deps),
     backfillRunOverhead: overheadBackfill(deps),
+    backfillModelProfiles: modelProfileBackfill(deps),
   };
 }

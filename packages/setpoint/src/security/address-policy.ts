@@ -115,27 +115,58 @@ export function classifyAddress(address: string): AddressClass | null {
   return null;
 }
 
+/** The ports of one allow-list entry: any port, or the one it names. */
+type PortRule = number | 'any';
+
+function admits(rule: PortRule, port: number | undefined): boolean {
+  return rule === 'any' || rule === port;
+}
+
+/**
+ * `host`, `host:port`, `[v6]`, `[v6]:port`, `[v6/prefix]:port`, `a.b.c.d/prefix:port`; an IPv6 address
+ * without brackets has no port. Returns the entry without its port, and the port rule.
+ */
+function splitPort(entry: string, raw: string): { target: string; port: PortRule } {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracketed) return { target: bracketed[1] as string, port: portOf(bracketed[2], raw) };
+  const colons = entry.split(':').length - 1;
+  if (colons !== 1) return { target: entry, port: 'any' };
+  const [target, port] = entry.split(':') as [string, string];
+  if (!/^\d+$/.test(port)) {
+    throw new ConfigError(`outbound allow-list: "${raw}" is neither an address, a CIDR nor a host name`);
+  }
+  return { target, port: portOf(port, raw) };
+}
+
+function portOf(text: string | undefined, raw: string): PortRule {
+  if (text === undefined) return 'any';
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65_535) {
+    throw new ConfigError(`outbound allow-list: "${raw}" has an invalid port (1–65535)`);
+  }
+  return port;
+}
+
 /**
  * Hosts and networks an administrator trusts although they are not public (a Databricks emulator
- * on 127.0.0.1, an S3-compatible store on 10.0.0.5). Written as one setting:
- * `127.0.0.1, 10.0.0.0/8, fd00::/8, minio.internal` — addresses, CIDRs and host names.
+ * on 127.0.0.1:8080, an S3-compatible store on 10.0.0.5:9000). Written as one setting:
+ * `127.0.0.1:8080, 10.0.0.0/8, [fd00::1]:443, minio.internal:9000` — addresses, CIDRs and host names,
+ * each with a port to admit only that port (without one, every port is admitted).
  */
 export class OutboundAllowList {
-  private readonly names = new Set<string>();
-  private readonly networks = new BlockList();
+  private readonly names: Array<{ name: string; port: PortRule }> = [];
+  private readonly networks: Array<{ list: BlockList; port: PortRule }> = [];
   private empty = true;
 
   static parse(setting: string | readonly string[] | undefined): OutboundAllowList {
     const list = new OutboundAllowList();
     const entries = typeof setting === 'string' ? setting.split(/[\s,]+/) : (setting ?? []);
     for (const raw of entries) {
-      const entry = raw
-        .trim()
-        .toLowerCase()
-        .replace(/^\[|\]$/g, '');
+      const entry = raw.trim().toLowerCase();
       if (!entry) continue;
       list.empty = false;
-      const [network, prefixText] = entry.split('/') as [string, string | undefined];
+      const { target, port } = splitPort(entry, raw);
+      const [network, prefixText] = target.split('/') as [string, string | undefined];
       const family = isIP(network);
       if (family === 0) {
         if (prefixText !== undefined || !/^[a-z0-9.-]+$/.test(network)) {
@@ -143,7 +174,7 @@ export class OutboundAllowList {
             `outbound allow-list: "${raw}" is neither an address, a CIDR nor a host name`,
           );
         }
-        list.names.add(network.replace(/\.$/, ''));
+        list.names.push({ name: network.replace(/\.$/, ''), port });
         continue;
       }
       const maxPrefix = family === 4 ? 32 : 128;
@@ -151,7 +182,9 @@ export class OutboundAllowList {
       if (!Number.isInteger(prefix) || prefix < 0 || prefix > maxPrefix) {
         throw new ConfigError(`outbound allow-list: "${raw}" has an invalid prefix length`);
       }
-      list.networks.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
+      const networkList = new BlockList();
+      networkList.addSubnet(network, prefix, family === 4 ? 'ipv4' : 'ipv6');
+      list.networks.push({ list: networkList, port });
     }
     return list;
   }
@@ -160,21 +193,26 @@ export class OutboundAllowList {
     return this.empty;
   }
 
-  allowsHost(hostname: string): boolean {
-    return this.names.has(
-      hostname
-        .toLowerCase()
-        .replace(/^\[|\]$/g, '')
-        .replace(/\.$/, ''),
-    );
+  /** Whether the host name (as written in a URL) is allow-listed for `port` (undefined: only entries without a port). */
+  allowsHost(hostname: string, port?: number): boolean {
+    const name = hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/\.$/, '');
+    return this.names.some((entry) => entry.name === name && admits(entry.port, port));
   }
 
-  allowsAddress(address: string): boolean {
+  /** Whether the address is in an allow-listed network for `port` (undefined: only entries without a port). */
+  allowsAddress(address: string, port?: number): boolean {
     const bare = address.replace(/^\[|\]$/g, '').split('%')[0]!;
     const family = isIP(bare);
     if (family === 0) return false;
-    if (this.networks.check(bare, family === 4 ? 'ipv4' : 'ipv6')) return true;
     const embedded = family === 6 ? embeddedIpv4(bare) : undefined;
-    return embedded !== undefined && this.networks.check(embedded, 'ipv4');
+    return this.networks.some(
+      ({ list, port: rule }) =>
+        admits(rule, port) &&
+        (list.check(bare, family === 4 ? 'ipv4' : 'ipv6') ||
+          (embedded !== undefined && list.check(embedded, 'ipv4'))),
+    );
   }
 }

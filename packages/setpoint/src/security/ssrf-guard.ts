@@ -78,13 +78,26 @@ function bareHost(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
-/** Why `address` (reached for `host`) is refused, or null when it may be connected to. */
-export function addressRefusal(address: string, host: string, allow?: OutboundAllowList): string | null {
+/** Why `address` (reached for `host` on `port`) is refused, or null when it may be connected to. */
+export function addressRefusal(
+  address: string,
+  host: string,
+  allow: OutboundAllowList | undefined,
+  port: number | undefined,
+): string | null {
   const kind = classifyAddress(address);
   if (kind === null) return null;
-  if (allow && (allow.allowsHost(host) || allow.allowsAddress(address))) return null;
+  if (allow && (allow.allowsHost(host, port) || allow.allowsAddress(address, port))) return null;
   const via = address === host ? address : `${host} resolves to ${address}, which`;
-  return `${via} is a ${kind} address; ${allowListHint}`;
+  const where = port === undefined ? '' : ` (port ${port})`;
+  return `${via} is a ${kind} address${where}; ${allowListHint}`;
+}
+
+const defaultPorts: Record<string, number> = { 'http:': 80, 'https:': 443, 'smtp:': 25, 's3:': 443 };
+
+/** The port a URL connects to: its own, or its scheme's default. */
+export function portOfUrl(url: URL): number | undefined {
+  return url.port ? Number(url.port) : defaultPorts[url.protocol];
 }
 
 /**
@@ -113,7 +126,7 @@ export function checkOutboundUrl(raw: string, policy: OutboundPolicy = {}): URL 
   }
   const host = bareHost(url);
   if (isHttp(url) && isIP(host) !== 0) {
-    const refusal = addressRefusal(host, host, policy.allow);
+    const refusal = addressRefusal(host, host, policy.allow, portOfUrl(url));
     if (refusal) throw new OutboundUrlRefusedError('address', `${url.origin}: ${refusal}`);
   }
   return url;
@@ -134,10 +147,48 @@ export async function validateOutboundUrl(raw: string, policy: OutboundPolicy = 
   if (!isHttp(url) || isIP(host) !== 0) return url;
   const addresses = await resolveAll(host, policy);
   for (const { address } of addresses) {
-    const refusal = addressRefusal(address, host, policy.allow);
+    const refusal = addressRefusal(address, host, policy.allow, portOfUrl(url));
     if (refusal) throw new OutboundUrlRefusedError('address', `${url.origin}: ${refusal}`);
   }
   return url;
+}
+
+/** Where a TCP client that is not HTTP (an SMTP client) connects: a checked address, and the name TLS verifies. */
+export interface OutboundEndpoint {
+  address: string;
+  port: number;
+  /** The host name as configured, for SNI and certificate checks; undefined for an address. */
+  servername: string | undefined;
+}
+
+/**
+ * The SSRF rule for a service that is not reached by URL (an SMTP server's host and port): the host, a
+ * name or an address in any form the system resolver reads (`2130706433`, `0x7f000001`, `127.1`,
+ * `[::1]`), is resolved once and every address must be public or allow-listed for `port`. The client
+ * then connects to the returned address, never to the name again, so a name cannot resolve elsewhere
+ * between the check and the connection. Use it both when the endpoint is saved and before each use.
+ */
+export async function resolveOutboundEndpoint(
+  rawHost: string,
+  port: number,
+  policy: OutboundPolicy = {},
+): Promise<OutboundEndpoint> {
+  const host = rawHost.trim().replace(/^\[|\]$/g, '');
+  const label = `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+  if (!host || host.length > 255 || /[\s/?#@\\]/.test(host)) {
+    throw new OutboundUrlRefusedError('invalid', `${display(rawHost)} is not a host name or address`);
+  }
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new OutboundUrlRefusedError('invalid', `${label}: the port must be 1–65535`);
+  }
+  const addresses =
+    isIP(host) !== 0 ? [{ address: host, family: isIP(host) }] : await resolveAll(host, policy);
+  for (const { address } of addresses) {
+    const refusal = addressRefusal(address, host, policy.allow, port);
+    if (refusal) throw new OutboundUrlRefusedError('address', `${label}: ${refusal}`);
+  }
+  const first = addresses[0] as LookupAddress;
+  return { address: first.address, port, servername: isIP(host) === 0 ? host : undefined };
 }
 
 async function resolveAll(host: string, policy: OutboundPolicy): Promise<LookupAddress[]> {
@@ -159,13 +210,13 @@ type LookupCallback = (
   family?: number,
 ) => void;
 
-/** A dns.lookup-shaped resolver that fails with a refusal when any address is not admitted. */
-function guardedLookup(policy: OutboundPolicy) {
+/** A dns.lookup-shaped resolver for connections to `port` that fails with a refusal when any address is not admitted. */
+function guardedLookup(policy: OutboundPolicy, port: number | undefined) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
     resolveAll(hostname, policy).then(
       (addresses) => {
         for (const { address } of addresses) {
-          const refusal = addressRefusal(address, hostname, policy.allow);
+          const refusal = addressRefusal(address, hostname, policy.allow, port);
           if (refusal) return callback(connectRefusal(`${hostname}: ${refusal}`), []);
         }
         if (options.all) return callback(null, addresses);
@@ -178,10 +229,14 @@ function guardedLookup(policy: OutboundPolicy) {
 }
 
 /** The refusal for connecting to `hostname` when it is an IP literal (no lookup happens for those). */
-function literalRefusal(hostname: string | null | undefined, policy: OutboundPolicy): Error | undefined {
+function literalRefusal(
+  hostname: string | null | undefined,
+  port: number | undefined,
+  policy: OutboundPolicy,
+): Error | undefined {
   const host = (hostname ?? '').replace(/^\[|\]$/g, '');
   if (isIP(host) === 0) return undefined;
-  const refusal = addressRefusal(host, host, policy.allow);
+  const refusal = addressRefusal(host, host, policy.allow, port);
   return refusal ? connectRefusal(`${host}: ${refusal}`) : undefined;
 }
 
@@ -192,12 +247,19 @@ function literalRefusal(hostname: string | null | undefined, policy: OutboundPol
  * every hop too.
  */
 export function guardedDispatcher(policy: OutboundPolicy = {}): Agent {
-  const connector = buildConnector({ lookup: guardedLookup(policy) as never });
+  // the allow-list may admit a host on one port only: one connector (its lookup) per port
+  const connectors = new Map<number | undefined, buildConnector.connector>();
   const connect: buildConnector.connector = (options, callback) => {
-    const refused = literalRefusal(options.hostname, policy);
+    const port = connectPort(options.port, options.protocol);
+    const refused = literalRefusal(options.hostname, port, policy);
     if (refused) {
       callback(refused, null);
       return;
+    }
+    let connector = connectors.get(port);
+    if (!connector) {
+      connector = buildConnector({ lookup: guardedLookup(policy, port) as never });
+      connectors.set(port, connector);
     }
     connector(options, callback);
   };
@@ -212,23 +274,31 @@ export function guardedNodeAgents(policy: OutboundPolicy = {}): {
   httpAgent: HttpAgent;
   httpsAgent: HttpsAgent;
 } {
-  const lookup = guardedLookup(policy);
   type Connect = HttpAgent['createConnection'];
   const guard =
     (create: Connect): Connect =>
     (options, callback) => {
-      const refused = literalRefusal(options.host, policy);
+      const port = connectPort(options.port, options.protocol);
+      const refused = literalRefusal(options.host, port, policy);
       if (refused) {
         callback?.(refused, undefined as never);
         return undefined;
       }
-      return create({ ...options, lookup: lookup as never }, callback);
+      return create({ ...options, lookup: guardedLookup(policy, port) as never }, callback);
     };
   const httpAgent = new HttpAgent({ keepAlive: true });
   httpAgent.createConnection = guard(httpAgent.createConnection.bind(httpAgent));
   const httpsAgent = new HttpsAgent({ keepAlive: true });
   httpsAgent.createConnection = guard(httpsAgent.createConnection.bind(httpsAgent));
   return { httpAgent, httpsAgent };
+}
+
+/** The port a connection goes to, from a client's connect options (a string or number, or the protocol's default). */
+function connectPort(port: unknown, protocol: unknown): number | undefined {
+  const value = Number(port);
+  if (port !== undefined && port !== null && port !== '' && Number.isInteger(value) && value > 0)
+    return value;
+  return protocol === 'http:' ? 80 : protocol === 'https:' ? 443 : undefined;
 }
 
 const refusalCode = 'ESETPOINTREFUSED';
@@ -259,7 +329,8 @@ const credentialHeaders = [
 /**
  * fetch through `guardedDispatcher`, following redirects by hand (at most `maxRedirects`, 5 by
  * default): each Location is checked with `validateOutboundUrl` before it is requested, and
- * credentials are dropped when a redirect leaves the origin. Refusals throw OutboundUrlRefusedError.
+ * credentials are dropped when a redirect leaves the origin; a 307/308 that would re-send a body to
+ * another origin is refused. Refusals throw OutboundUrlRefusedError.
  */
 export async function guardedFetch(
   raw: string,
@@ -286,6 +357,15 @@ export async function guardedFetch(
       throw new OutboundUrlRefusedError('redirects', `${url.origin}: more than ${maxRedirects} redirects`);
     }
     const next = await validateOutboundUrl(new URL(location, url).href, policy);
+    const keepsBody =
+      (response.status === 307 || response.status === 308) && body !== undefined && body !== null;
+    if (next.origin !== url.origin && keepsBody) {
+      // a 307/308 re-sends the body, which may hold a secret (an OAuth client_secret): never to another origin
+      throw new OutboundUrlRefusedError(
+        'redirects',
+        `${url.origin}: refusing to send the request body on to ${next.origin} (a cross-origin ${response.status} redirect)`,
+      );
+    }
     if (next.origin !== url.origin) {
       headers = new Headers(headers);
       for (const name of credentialHeaders) headers.delete(name);
@@ -320,7 +400,8 @@ export function assertFetchableUrl(raw: string, allow: OutboundAllowList = Outbo
     throw new ValidationError('EVENTLOG_URI_INVALID', `eventlog_uri is not a URL: ${display(raw)}`);
   }
   const host = bareHost(url);
-  const allowListed = allow.allowsHost(host) || allow.allowsAddress(host);
+  const port = portOfUrl(url);
+  const allowListed = allow.allowsHost(host, port) || allow.allowsAddress(host, port);
   const schemes = allowListed ? ['https:', 'http:', 's3:'] : ['https:', 's3:'];
   if (!schemes.includes(url.protocol)) {
     throw new ValidationError(

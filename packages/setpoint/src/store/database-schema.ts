@@ -61,6 +61,8 @@ export interface RunsTable {
   eventlog_blob_key: string | null;
   eventlog_bytes: number | null;
   profile: string | null;
+  /** What the model reads of the profile (`eventlog/model-profile.ts`, migration 0090). */
+  model_profile: string | null;
   cost: string | null;
   input_bytes: number | null;
   recommendation_id: string | null;

@@ -1,23 +1,42 @@
 import type { Command } from '@commander-js/extra-typings';
-import { registerBenchJobBankCommand } from './bench-jobbank.js';
-import { registerBenchSimCommand } from './bench-sim.js';
-import { registerBenchSweepCommand } from './bench-sweep.js';
+import { ConfigError } from '@setpoint/foundation/errors';
+import { isMissingPackage } from '../../demo/load-emulator.js';
+import type { RegisterCommand } from '../command-registry.js';
 
-/** `setpoint bench <suite>`: the optimizer's benchmarks, one file per suite. */
-export function registerBenchCommand(program: Command): void {
-  const bench = program
+/**
+ * The benchmarks live in their own package, which depends on the product: the product names it only here,
+ * at run time, so a product install may leave it out and the product's build never waits for it.
+ */
+const benchPackage = '@setpoint/bench';
+
+const description = "measure Setpoint's optimizer against published baselines";
+
+/** `setpoint bench <suite>`, defined by `@setpoint/bench` when it is installed. */
+export async function loadBenchCommand(
+  load: () => Promise<unknown> = () => import(benchPackage),
+): Promise<RegisterCommand> {
+  try {
+    const { registerBenchCommand } = (await load()) as { registerBenchCommand?: unknown };
+    if (typeof registerBenchCommand !== 'function')
+      throw new ConfigError(`${benchPackage} does not define registerBenchCommand: reinstall it`);
+    return registerBenchCommand as RegisterCommand;
+  } catch (error) {
+    if (!isMissingPackage(error, benchPackage)) throw error;
+    return (program: Command) => registerMissingBench(program, error);
+  }
+}
+
+/** Without the package, `setpoint bench …` still parses (and completes) and fails with one line. */
+function registerMissingBench(program: Command, cause: unknown): void {
+  program
     .command('bench')
-    .description("measure Setpoint's optimizer against published baselines")
-    .addHelpText(
-      'after',
-      `
-Examples:
-  setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv
-  setpoint bench sweep --dataset my-sweep.csv --sla 1.1 --seeds 5 --json
-  setpoint bench sim --runs 12 --seeds 5 --plots bench-plots
-  setpoint bench jobbank --runs 12 --seeds 3`,
-    );
-  registerBenchSweepCommand(bench);
-  registerBenchSimCommand(bench);
-  registerBenchJobBankCommand(bench);
+    .description(description)
+    .argument('[suite...]')
+    .allowUnknownOption()
+    .action(() => {
+      throw new ConfigError(
+        `the benchmarks (${benchPackage}) are not installed: they ship with the repository, not the product. From a clone of the repository, run \`npm ci\` at its root.`,
+        { cause },
+      );
+    });
 }

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { afterFirstRecommendation } from '../../bench/after-first-recommendation.js';
-import { loopEpisodeOf } from '../../bench/jobbank/jobbank-metrics.js';
+import { afterFirstRecommendation } from '../../demo/after-first-recommendation.js';
 import { startClosedLoop } from '../../demo/closed-loop-driver.js';
 import { defaultBackfillDays, demoPace, runPaced } from '../../demo/demo-pace.js';
 import { demoStorageEnv } from '../../demo/demo-storage.js';
-import { overallSummary, summarizeProject } from '../../demo/loop-summary.js';
+import { loopEpisodeOf, overallSummary, summarizeProject } from '../../demo/loop-summary.js';
 import { stopOnSignals } from '../../server/start-server.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
 import { printJson, printTable } from '../output.js';

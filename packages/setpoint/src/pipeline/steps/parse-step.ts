@@ -1,6 +1,7 @@
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import { PermanentJobError } from '../../queue/job-queue.js';
 import type { StoredClusterFacts } from '../../service/runs/run-records.js';
+import { storedProfileColumns } from '../../service/runs/stored-profile.js';
 import { parseJsonColumn } from '../../store/json-column.js';
 import {
   advanceRun,
@@ -53,7 +54,7 @@ export function parseStep(deps: PipelineDependencies) {
         deps,
         run,
         {
-          profile: JSON.stringify(profile),
+          ...storedProfileColumns(profile),
           cluster_config: JSON.stringify(stored),
           cluster_timeline: JSON.stringify(described.timeline),
           started_at: described.startedAt,

@@ -41,12 +41,8 @@ async function learningWindow(
   since: number,
   basedOnRunId: string | null,
 ): Promise<RunRow[]> {
-  const basedOn = basedOnRunId ? await deps.runs.find(basedOnRunId) : undefined;
-  return deps.runs.analyzedWindow(projectId, {
-    since,
-    limit: deps.recommendationWindowRuns,
-    upTo: basedOn?.profile && basedOn.cost ? { id: basedOn.id, createdAt: basedOn.created_at } : undefined,
-  });
+  const upTo = basedOnRunId ? await deps.runs.analyzedMarker(basedOnRunId) : undefined;
+  return deps.runs.analyzedWindow(projectId, { since, limit: deps.recommendationWindowRuns, upTo });
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { RecommenderRun } from '../../service/recommendations/recommender.js';
 import { type RunRow, toRun } from '../../service/runs/run-records.js';
 
@@ -14,7 +14,8 @@ export function recommenderRunOf(row: RunRow): RecommenderRun {
     // the parse step stores both with the profile; analyzed runs always have them
     cluster: run.clusterFacts!,
     clusterConfig: run.clusterConfig,
-    profile: JSON.parse(row.profile ?? 'null') as RunProfile,
+    // what the model reads of the profile; the window never reads profiles themselves
+    profile: JSON.parse(row.model_profile ?? 'null') as ModelProfile,
     cost: run.cost!,
     inputBytes: run.inputBytes,
     recommendationId: run.recommendationId,

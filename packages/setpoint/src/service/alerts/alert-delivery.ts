@@ -3,7 +3,7 @@ import {
   guardedFetch,
   type OutboundPolicy,
   OutboundUrlRefusedError,
-  validateOutboundUrl,
+  resolveOutboundEndpoint,
 } from '../../security/ssrf-guard.js';
 
 /** A destination with its decrypted credentials, as the sender needs it. */
@@ -60,7 +60,7 @@ export function webhookSignature(body: string, signingSecret: string): string {
   return `sha256=${createHmac('sha256', signingSecret).update(body).digest('hex')}`;
 }
 
-/** The mail server's address passes the same SSRF rule as every outbound URL before each delivery. */
+/** How a mail server is shown (settings, audit): `smtp://host:port`. */
 export function smtpUrl(target: Pick<EmailTarget, 'host' | 'port'>): string {
   return `smtp://${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`;
 }
@@ -71,11 +71,14 @@ async function sendEmail(
   policy: OutboundPolicy,
   timeoutMs: number,
 ) {
-  await validateOutboundUrl(smtpUrl(target), { ...policy, schemes: ['smtp:'] });
+  // the server's address passes the same SSRF rule as every outbound URL before each delivery, and the
+  // client connects to the address checked (credentials never reach a host the rule refuses)
+  const endpoint = await resolveOutboundEndpoint(target.host, target.port, policy);
   const { createTransport } = await import('nodemailer');
   const transport = createTransport({
-    host: target.host,
-    port: target.port,
+    host: endpoint.address,
+    port: endpoint.port,
+    ...(endpoint.servername ? { tls: { servername: endpoint.servername } } : {}),
     secure: target.tls === 'tls',
     requireTLS: target.tls === 'starttls',
     ignoreTLS: target.tls === 'none',

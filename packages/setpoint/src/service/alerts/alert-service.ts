@@ -10,8 +10,11 @@ import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundat
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import type { OutboundPolicy } from '../../security/ssrf-guard.js';
-import { validateOutboundUrl } from '../../security/ssrf-guard.js';
+import {
+  type OutboundPolicy,
+  resolveOutboundEndpoint,
+  validateOutboundUrl,
+} from '../../security/ssrf-guard.js';
 import { newId } from '../../store/ids.js';
 import type { AuditEntry } from '../audit/audit-repository.js';
 import { type Finding, type RuleParams, type RunFacts, runFinding } from './alert-conditions.js';
@@ -319,7 +322,7 @@ export function createAlertService(deps: Deps) {
       let settings: Record<string, unknown>;
       if (input.kind === 'email') {
         const server = { host: input.smtp_host, port: input.smtp_port };
-        await validateOutboundUrl(smtpUrl(server), { ...deps.outboundPolicy, schemes: ['smtp:'] });
+        await resolveOutboundEndpoint(server.host, server.port, deps.outboundPolicy);
         secret = input.username ? { username: input.username, password: input.password } : {};
         settings = { target: smtpUrl(server), ...server, tls: input.tls, from: input.from, to: input.to };
       } else {
@@ -384,7 +387,14 @@ export function createAlertService(deps: Deps) {
         );
       const secret = secretOf(row);
       const settings = JSON.parse(row.settings) as Record<string, unknown> & { target: string };
+      const cleared: string[] = [];
       if (update.url !== undefined) {
+        // the stored signing secret never signs for another target: a new URL brings its own secret
+        if (row.kind === 'webhook' && update.url !== secret.url && update.signing_secret === undefined)
+          throw new ValidationError(
+            'SIGNING_SECRET_REQUIRED',
+            'signing_secret: a new url needs a new signing secret in the same request (the stored one is only ever used for the url it was given with)',
+          );
         await validateOutboundUrl(update.url, deps.outboundPolicy);
         secret.url = update.url;
         settings.target = targetText(update.url);
@@ -398,8 +408,15 @@ export function createAlertService(deps: Deps) {
             host: update.smtp_host ?? (settings.host as string),
             port: update.smtp_port ?? (settings.port as number),
           };
-          await validateOutboundUrl(smtpUrl(server), { ...deps.outboundPolicy, schemes: ['smtp:'] });
+          await resolveOutboundEndpoint(server.host, server.port, deps.outboundPolicy);
+          const retargeted = server.host !== settings.host || server.port !== settings.port;
           Object.assign(settings, server, { target: smtpUrl(server) });
+          // the stored credentials are only ever sent to the server they were given for
+          if (retargeted && update.password === undefined && secret.username !== undefined) {
+            cleared.push(...(update.username === undefined ? ['username', 'password'] : ['password']));
+            delete secret.password;
+            if (update.username === undefined) delete secret.username;
+          }
         }
         if (update.username === null) {
           delete secret.username;
@@ -444,6 +461,7 @@ export function createAlertService(deps: Deps) {
           kind: row.kind,
           changes,
           ...(replaced.length > 0 ? { credentials_replaced: replaced } : {}),
+          ...(cleared.length > 0 ? { credentials_cleared: cleared } : {}),
         },
       });
       return next;

@@ -1,6 +1,6 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { median } from '@setpoint/foundation/statistics';
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import {
   type Assessment,
   type CandidateAssessment,
@@ -69,7 +69,7 @@ function scaleRange(range: Range, factor: number): Range {
 }
 
 /** The stage that holds the largest share of task time, when it holds enough to explain a floor. */
-export function dominantStage(profile: RunProfile): string | null {
+export function dominantStage(profile: Pick<ModelProfile, 'stages'>): string | null {
   const total = profile.stages.reduce((sum, stage) => sum + stage.executorRunTimeMs, 0);
   const top = minimumBy(profile.stages, (stage) => -stage.executorRunTimeMs);
   if (!top || total <= 0) return null;

@@ -28,12 +28,14 @@ function priorOf(jobs: readonly FleetJob[]): FleetPrior {
 
 const shipped: FleetJob[] = [{ candidates: [], observations: [], source: 'shipped:a', shipped: true }];
 
-function fleetOf(counts: Map<string, number>): OrganizationFleet & { loads: number } {
+function fleetOf(counts: Map<string, number>): OrganizationFleet & { loads: number; loaded: string[][] } {
   const fleet = {
     loads: 0,
+    loaded: [] as string[][],
     runCounts: async () => counts,
     async load(ids: readonly string[]): Promise<FleetProjectHistory[]> {
       fleet.loads += 1;
+      fleet.loaded.push([...ids]);
       return ids.map((projectId) => ({ projectId, settings: {} as never, workspace: null, runs: [] }));
     },
   };
@@ -56,12 +58,14 @@ describe('FleetPriorSource', () => {
     expect(source.learnings).toBe(1);
     expect(forA.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_b')]);
     expect(forA.jobs).toBe(3);
+    // one eligible project's window at a time, never the whole fleet's at once
+    expect(fleet.loaded).toEqual([['prj_a'], ['prj_b']]);
 
     // More runs, but less than the refresh growth: the cached prior, no loading.
     counts.set('prj_a', 7);
     await source.priorFor('prj_b', fleet, jobOf);
     expect(source.learnings).toBe(1);
-    expect(fleet.loads).toBe(1);
+    expect(fleet.loads).toBe(2);
 
     // A project becomes eligible: relearned with it, in the background — the prior in effect answers
     // meanwhile, and the relearned one once it is learned.

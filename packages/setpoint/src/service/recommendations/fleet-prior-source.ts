@@ -147,11 +147,13 @@ export class FleetPriorSource {
   /** The organization's prior learned anew, once at a time: a request that finds one under way joins it. */
   #relearn(fleet: OrganizationFleet, eligible: Map<string, number>, jobOf: FleetJobOf): Promise<Learned> {
     this.#learning ??= (async () => {
-      const histories = await fleet.load([...eligible.keys()]);
       const jobs: FleetJob[] = [];
-      for (const history of histories) {
-        const job = jobOf(history);
-        if (job) jobs.push({ ...job, source: projectSource(history.projectId), shipped: false });
+      // one project's window at a time: only its fleet job (candidates, observations) is kept
+      for (const projectId of eligible.keys()) {
+        for (const history of await fleet.load([projectId])) {
+          const job = jobOf(history);
+          if (job) jobs.push({ ...job, source: projectSource(history.projectId), shipped: false });
+        }
       }
       this.#learned = await this.#learn(jobs, eligible);
       return this.#learned;

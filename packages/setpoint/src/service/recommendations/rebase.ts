@@ -1,4 +1,4 @@
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import { type ModelProfile, maxModelStages } from '../../eventlog/model-profile.js';
 import type { RecommenderRun } from './recommender.js';
 import { inputBytesOf, runCompleted, runtimeSecondsOf } from './run-evidence.js';
 
@@ -23,16 +23,28 @@ export interface Segment {
   reason: string;
 }
 
-function stageNames(profile: RunProfile): string {
-  return profile.stages
-    .map((stage) => stage.name)
-    .sort()
-    .join('\u0000');
+interface StageStructure {
+  /** Stage names in profile order (what a change's message names). */
+  names: string[];
+  /** Stage attempts of the run: more than `names` when the model profile lists only some of them. */
+  count: number;
+  /**
+   * What two runs compare: the names, order-free; only the count for a run with more stages than a model
+   * profile lists (whichever of them were listed, as for a reference kept before profiles were capped).
+   */
+  key: string;
 }
 
-/** A run's stage names in profile order (what a change's message names), and their order-free key. */
-function referenceOf(names: readonly string[]): { names: string[]; key: string } {
-  return { names: [...names], key: [...names].sort().join('\u0000') };
+function referenceOf(names: readonly string[], count = names.length): StageStructure {
+  const key = count > maxModelStages ? `${count} stages` : [...names].sort().join('\u0000');
+  return { names: [...names], count, key };
+}
+
+function structureOf(profile: Pick<ModelProfile, 'stages' | 'stageCount'>): StageStructure {
+  return referenceOf(
+    profile.stages.map((stage) => stage.name),
+    profile.stageCount,
+  );
 }
 
 /**
@@ -70,14 +82,14 @@ export function segmentSinceRebase(
 }
 
 /** What changed between two runs' stages, in words: the counts, or the first stage name that differs. */
-function stageChangeOf(before: readonly string[], after: RunProfile): string {
-  if (before.length !== after.stages.length)
-    return `the stage structure changed (${before.length} → ${after.stages.length} stages)`;
-  const earlier = new Set(before);
-  const later = new Set(after.stages.map((stage) => stage.name));
+function stageChangeOf(before: StageStructure, after: StageStructure): string {
+  if (before.count !== after.count)
+    return `the stage structure changed (${before.count} → ${after.count} stages)`;
+  const earlier = new Set(before.names);
+  const later = new Set(after.names);
   const gone = [...earlier].find((name) => !later.has(name));
   const added = [...later].find((name) => !earlier.has(name));
-  return `the stage structure changed (${after.stages.length} stages, but "${gone ?? '?'}" became "${added ?? '?'}")`;
+  return `the stage structure changed (${after.count} stages, but "${gone ?? '?'}" became "${added ?? '?'}")`;
 }
 
 /**
@@ -87,6 +99,8 @@ function stageChangeOf(before: readonly string[], after: RunProfile): string {
  */
 export interface SegmentState {
   referenceStages: string[] | null;
+  /** The reference run's stage attempts, when its model profile lists only some (absent otherwise). */
+  referenceStageCount?: number;
   inputs: { min: number; max: number } | null;
   tasks: { min: number; max: number } | null;
   perByte: Record<string, { sum: number; runs: number }>;
@@ -95,7 +109,7 @@ export interface SegmentState {
 /** The completed runs of a segment so far, as much as `changeOf` compares a new run with. */
 export class SegmentSummary {
   /** The stage names of the latest completed run and the key they make. */
-  #reference: { names: string[]; key: string } | null = null;
+  #reference: StageStructure | null = null;
   #inputs: { min: number; max: number } | null = null;
   #tasks = { min: Number.POSITIVE_INFINITY, max: Number.NEGATIVE_INFINITY };
   /** Per configuration: the sum and count of runtime per input byte, summed in run order. */
@@ -103,7 +117,8 @@ export class SegmentSummary {
 
   static fromState(state: SegmentState): SegmentSummary {
     const summary = new SegmentSummary();
-    if (state.referenceStages) summary.#reference = referenceOf(state.referenceStages);
+    if (state.referenceStages)
+      summary.#reference = referenceOf(state.referenceStages, state.referenceStageCount);
     summary.#inputs = state.inputs ? { ...state.inputs } : null;
     if (state.tasks) summary.#tasks = { ...state.tasks };
     for (const [id, entry] of Object.entries(state.perByte)) summary.#perByte.set(id, { ...entry });
@@ -112,8 +127,12 @@ export class SegmentSummary {
 
   state(): SegmentState {
     const hasTasks = Number.isFinite(this.#tasks.min);
+    const reference = this.#reference;
     return {
-      referenceStages: this.#reference ? [...this.#reference.names] : null,
+      referenceStages: reference ? [...reference.names] : null,
+      ...(reference && reference.count > reference.names.length
+        ? { referenceStageCount: reference.count }
+        : {}),
       inputs: this.#inputs ? { ...this.#inputs } : null,
       tasks: hasTasks ? { ...this.#tasks } : null,
       perByte: Object.fromEntries([...this.#perByte].map(([id, entry]) => [id, { ...entry }])),
@@ -122,7 +141,7 @@ export class SegmentSummary {
 
   add(run: RecommenderRun, id: string): void {
     if (!runCompleted(run)) return;
-    this.#reference = referenceOf(run.profile.stages.map((stage) => stage.name));
+    this.#reference = structureOf(run.profile);
     const input = inputBytesOf(run);
     if (input > 0) {
       this.#inputs = this.#inputs
@@ -138,7 +157,8 @@ export class SegmentSummary {
   changeOf(run: RecommenderRun, id: string, settings: RebaseSettings): string | null {
     const reference = this.#reference;
     if (!runCompleted(run) || !reference) return null;
-    if (stageNames(run.profile) !== reference.key) return stageChangeOf(reference.names, run.profile);
+    const structure = structureOf(run.profile);
+    if (structure.key !== reference.key) return stageChangeOf(reference, structure);
     const inputs = this.#inputs;
     const input = inputBytesOf(run);
     if (inputs && input > 0) {

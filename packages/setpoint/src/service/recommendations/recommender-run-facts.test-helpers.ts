@@ -1,4 +1,4 @@
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { RecommenderRun } from './recommender.js';
 
 /** What the rebase rule and the learning summary read of a run, as a property test draws it. */
@@ -17,10 +17,16 @@ export function runOf(facts: RunFacts, index: number): RecommenderRun {
     application: { durationMs: facts.runtimeS * 1000, exitCode: null },
     analysis: { wallTimeMs: facts.runtimeS * 1000 },
     executors: { maxConcurrent: 4, coresPerExecutor: 4 },
-    jobs: [{ status: facts.failed ? 'FAILED' : 'SUCCEEDED' }],
     stages: facts.stages.map((name, stageId) => ({ stageId, name, tasks: 0 })),
-    totals: { tasks: facts.tasks, inputBytes: facts.inputBytes, executorRunTimeMs: 0, diskBytesSpilled: 0 },
-  } as unknown as RunProfile;
+    stageCount: facts.stages.length,
+    totals: {
+      tasks: facts.tasks,
+      failedJobs: facts.failed ? 1 : 0,
+      inputBytes: facts.inputBytes,
+      executorRunTimeMs: 0,
+      diskBytesSpilled: 0,
+    },
+  } as unknown as ModelProfile;
   return {
     id: `run_${index}`,
     profile,

@@ -1,5 +1,5 @@
 import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { Exploration, RecommendationBasis } from '../../optimizer/recommend.js';
 import type { Range } from '../../optimizer/types.js';
 import type { ClusterFacts, RunCost } from '../runs/run-records.js';
@@ -17,7 +17,8 @@ export interface RecommenderRun {
   cluster: ClusterFacts;
   /** The platform's configuration of the cluster the run used, when a cluster report said so. */
   clusterConfig: Record<string, unknown> | null;
-  profile: RunProfile;
+  /** What the model reads of the run's profile (`runs.model_profile`), never the whole profile. */
+  profile: ModelProfile;
   cost: RunCost;
   inputBytes: number | null;
   /** The Setpoint recommendation the run was configured from, if any. */

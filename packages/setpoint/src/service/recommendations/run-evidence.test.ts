@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeCost } from '../../../../../tests/support/run-costs.js';
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import { uninformedPrior } from '../../optimizer/fleet-prior.js';
 import { JobOptimizer } from '../../optimizer/recommend.js';
 import type { Candidate } from '../../optimizer/types.js';
@@ -18,10 +18,10 @@ function run(
     application: { durationMs: runtimeS * 1000, exitCode: 0 },
     analysis: { wallTimeMs: runtimeS * 1000 },
     executors: { maxConcurrent: 4, coresPerExecutor: 8 },
-    jobs: [],
     stages: [],
-    totals: { inputBytes, executorRunTimeMs: 0, diskBytesSpilled: 0 },
-  } as unknown as RunProfile;
+    stageCount: 0,
+    totals: { failedJobs: 0, inputBytes, executorRunTimeMs: 0, diskBytesSpilled: 0 },
+  } as unknown as ModelProfile;
   return {
     id: 'run',
     externalRunId: 'run',

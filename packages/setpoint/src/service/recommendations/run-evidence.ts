@@ -1,5 +1,5 @@
 import { median } from '@setpoint/foundation/statistics';
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { Observation, RunProfileFeatures } from '../../optimizer/types.js';
 import type { RecommenderRun } from './recommender.js';
 
@@ -11,11 +11,11 @@ import type { RecommenderRun } from './recommender.js';
  */
 export const criticalPathFloorShare = 0.4;
 
-export function runtimeFloorSeconds(profile: RunProfile): number {
+export function runtimeFloorSeconds(profile: Pick<ModelProfile, 'analysis'>): number {
   return ((profile.analysis.driverTimeMs + profile.analysis.criticalPathMs) * criticalPathFloorShare) / 1000;
 }
 
-export function runtimeSecondsOf(profile: RunProfile): number {
+export function runtimeSecondsOf(profile: Pick<ModelProfile, 'application' | 'analysis'>): number {
   return (profile.application.durationMs ?? profile.analysis.wallTimeMs) / 1000;
 }
 
@@ -28,14 +28,14 @@ const failedStatus = /FAIL|ERROR|TIMEDOUT|TIMED_OUT|CANCEL|INTERNAL/i;
 export function runCompleted(run: RecommenderRun): boolean {
   if (run.status && failedStatus.test(run.status)) return false;
   if (run.profile.application.exitCode !== null && run.profile.application.exitCode !== 0) return false;
-  return !run.profile.jobs.some((job) => job.status === 'FAILED');
+  return run.profile.totals.failedJobs === 0;
 }
 
 /**
  * Memory the run held at its peak, GiB: per stage, the mean peak execution memory of a task times the
  * tasks that ran at once, over the execution share of node memory (about half of it on Databricks).
  */
-export function peakMemoryGibOf(profile: RunProfile): number {
+export function peakMemoryGibOf(profile: Pick<ModelProfile, 'executors' | 'stages'>): number {
   const slots = Math.max(1, profile.executors.maxConcurrent * profile.executors.coresPerExecutor);
   let peak = 0;
   for (const stage of profile.stages) {

@@ -1,5 +1,5 @@
 import { formatBytes } from '../../eventlog/analysis/format-units.js';
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import { peakMemoryGibOf } from './run-evidence.js';
 
 /**
@@ -27,7 +27,9 @@ export const lowCpuUtilization = 0.3;
 /** At least this share of task time waiting for shuffle blocks: the run is network-bound. */
 export const highShuffleFetchWaitShare = 0.2;
 
-export function runSignalsOf(profile: RunProfile): RunSignals {
+export function runSignalsOf(
+  profile: Pick<ModelProfile, 'totals' | 'analysis' | 'executors' | 'stages'>,
+): RunSignals {
   const { totals, analysis } = profile;
   const coreMs = analysis.coreHoursAvailable * 3_600_000;
   const taskMs = totals.executorRunTimeMs;

@@ -1,5 +1,5 @@
 import { Matrix, solve } from 'ml-matrix';
-import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { FleetPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeAnalog } from '../../optimizer/runtime-analog.js';
 import type { Candidate } from '../../optimizer/types.js';
@@ -97,7 +97,7 @@ function fitScaleOut(
   return beta;
 }
 
-function dominantStage(profile: RunProfile): { stageId: number; share: number; tasks: number } | undefined {
+function dominantStage(profile: ModelProfile): { stageId: number; share: number; tasks: number } | undefined {
   const total = profile.stages.reduce((sum, stage) => sum + stage.executorRunTimeMs, 0);
   if (total <= 0) return undefined;
   let best = profile.stages[0];

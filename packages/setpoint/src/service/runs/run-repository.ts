@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database-schema.js';
 import type { PipelineState, RunMarker, RunRow } from './run-records.js';
 
-/** Every run column but the (large) profile: what lists read. */
+/** Every run column but the profile and its model view: what lists read. */
 const listColumns = [
   'id',
   'project_id',
@@ -32,15 +32,21 @@ export type RunChanges = Partial<
 
 /** Data access for runs: what the run service, the pipeline and the summaries read and write. */
 export function createRunRepository(db: Kysely<Database>) {
-  /** A project's profiled and costed runs created since `since` (what the optimizer learns from). */
+  /**
+   * A project's profiled and costed runs created since `since` (what the optimizer learns from), with what
+   * the model reads of their profiles (`model_profile`) and never the profiles themselves.
+   */
   const analyzedSince = (projectId: string, since: number) =>
     db
       .selectFrom('runs')
-      .selectAll()
+      .select([...listColumns, 'model_profile'])
       .where('project_id', '=', projectId)
-      .where('profile', 'is not', null)
+      .where('model_profile', 'is not', null)
       .where('cost', 'is not', null)
       .where('created_at', '>=', since);
+  const withoutProfile = <Row extends Omit<RunRow, 'profile' | 'model_profile'>>(
+    row: Row & { model_profile?: string | null },
+  ): RunRow => ({ ...row, profile: null, model_profile: row.model_profile ?? null });
 
   return {
     find(runId: string): Promise<RunRow | undefined> {
@@ -133,7 +139,7 @@ export function createRunRepository(db: Kysely<Database>) {
           .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
       ]);
-      return { rows: rows.map((row): RunRow => ({ ...row, profile: null })), total: Number(count.count) };
+      return { rows: rows.map(withoutProfile), total: Number(count.count) };
     },
 
     /** Every run of these projects, without profiles (the summaries' input). */
@@ -144,7 +150,7 @@ export function createRunRepository(db: Kysely<Database>) {
         .select(listColumns)
         .where('project_id', 'in', projectIds)
         .execute();
-      return rows.map((row) => ({ ...row, profile: null }));
+      return rows.map(withoutProfile);
     },
 
     /** Per project: run count and latest update, which change whenever a summary would. */
@@ -178,6 +184,42 @@ export function createRunRepository(db: Kysely<Database>) {
         .where('cluster_report', 'is not', null)
         .orderBy('created_at', 'desc')
         .limit(limit)
+        .execute();
+    },
+
+    /**
+     * Runs profiled before `model_profile` was stored, after the run `afterId`, in id order, with the
+     * length of their profiles (what reading each would cost), not the profiles.
+     */
+    async withoutModelProfile(
+      afterId: string | null,
+      limit: number,
+    ): Promise<Array<{ id: string; chars: number }>> {
+      let query = db
+        .selectFrom('runs')
+        .select((eb) => ['id', eb.fn<number>('length', ['profile']).as('chars')])
+        .where('profile', 'is not', null)
+        .where('model_profile', 'is', null);
+      if (afterId !== null) query = query.where('id', '>', afterId);
+      const rows = await query.orderBy('id').limit(limit).execute();
+      return rows.map((row) => ({ id: row.id, chars: Number(row.chars) }));
+    },
+
+    async profilesOf(runIds: readonly string[]): Promise<Array<{ id: string; profile: string | null }>> {
+      if (runIds.length === 0) return [];
+      return db.selectFrom('runs').select(['id', 'profile']).where('id', 'in', runIds).execute();
+    },
+
+    /** A profile's model view (and the profile cut to the caps, when given), unless one was written since. */
+    async setModelProfile(
+      runId: string,
+      columns: { model_profile: string; profile?: string },
+    ): Promise<void> {
+      await db
+        .updateTable('runs')
+        .set(columns)
+        .where('id', '=', runId)
+        .where('model_profile', 'is', null)
         .execute();
     },
 
@@ -235,6 +277,18 @@ export function createRunRepository(db: Kysely<Database>) {
       return Number(row.count);
     },
 
+    /** Where an analyzed run sits in its project's history (what a window ends at), without its profile. */
+    async analyzedMarker(runId: string): Promise<RunMarker | undefined> {
+      const row = await db
+        .selectFrom('runs')
+        .select(['id', 'created_at'])
+        .where('id', '=', runId)
+        .where('model_profile', 'is not', null)
+        .where('cost', 'is not', null)
+        .executeTakeFirst();
+      return row ? { id: row.id, createdAt: row.created_at } : undefined;
+    },
+
     /**
      * What a recommendation learns from: a project's newest `limit` profiled and costed runs created since
      * `since`, up to and including the run `upTo` when given (a backlog's older run is judged on what came
@@ -260,7 +314,7 @@ export function createRunRepository(db: Kysely<Database>) {
         .orderBy('id', 'desc')
         .limit(window.limit)
         .execute();
-      return newestFirst.reverse();
+      return newestFirst.reverse().map(withoutProfile);
     },
 
     /**
@@ -292,7 +346,8 @@ export function createRunRepository(db: Kysely<Database>) {
           ]),
         );
       }
-      return query.orderBy('created_at').orderBy('id').limit(range.limit).execute();
+      const rows = await query.orderBy('created_at').orderBy('id').limit(range.limit).execute();
+      return rows.map(withoutProfile);
     },
 
     /** Per project: how many profiled and costed runs it has (what the fleet prior's refresh watches). */
@@ -300,7 +355,7 @@ export function createRunRepository(db: Kysely<Database>) {
       const rows = await db
         .selectFrom('runs')
         .select((eb) => ['project_id', eb.fn.countAll<number>().as('runs')])
-        .where('profile', 'is not', null)
+        .where('model_profile', 'is not', null)
         .where('cost', 'is not', null)
         .groupBy('project_id')
         .execute();

@@ -57,6 +57,7 @@ function newRow(input: NewRunCommon, id: string, state: PipelineState): RunRow {
     eventlog_blob_key: null,
     eventlog_bytes: null,
     profile: null,
+    model_profile: null,
     cost: null,
     input_bytes: null,
     recommendation_id: null,

@@ -15,7 +15,8 @@ import { migration0080 } from './0080-alert-destination-edits.js';
 import { migration0081 } from './0081-recommendation-run-pruned.js';
 import { migration0082 } from './0082-maintenance-passes.js';
 import { migration0083 } from './0083-project-learning-summaries.js';
-import { migration0110 } from './0110-run-cost-components.js';
+import { migration0090 } from './0090-run-model-profiles.js';
+import { migration0150 } from './0150-run-cost-components.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -43,7 +44,8 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0081-recommendation-run-pruned': migration0081(dialect),
         '0082-maintenance-passes': migration0082(dialect),
         '0083-project-learning-summaries': migration0083(dialect),
-        '0110-run-cost-components': migration0110(),
+        '0090-run-model-profiles': migration0090(dialect),
+        '0150-run-cost-components': migration0150(),
       };
       const all = { ...core };
       for (const migrations of extra) {

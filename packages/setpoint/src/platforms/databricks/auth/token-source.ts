@@ -1,3 +1,4 @@
+import { isAppError } from '@setpoint/foundation/errors';
 import { DatabricksApiError } from '../api/api-error.js';
 import type { BearerAuth } from '../api/transport.js';
 import { tokenErrorSchema, tokenResponseSchema } from './schema.js';
@@ -77,6 +78,8 @@ export function createBearerAuth(
         body: request.body.toString(),
       });
     } catch (error) {
+      // Setpoint's own refusals (the outbound rules: an address, a redirect) are final, not a network fault
+      if (isAppError(error)) throw error;
       throw new DatabricksApiError({
         errorCode: 'CONNECTION_FAILED',
         httpStatus: 503,

@@ -1,4 +1,4 @@
-import type { RunProfile } from '../../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../../eventlog/model-profile.js';
 import type { SpeedupPrior } from '../../../service/recommendations/engine-trial.js';
 
 /**
@@ -42,7 +42,7 @@ const twoDecimals = (value: number) => Math.round(value * 100) / 100;
  * into a speed-up of executor task time, 1 / ((1 − c) + c / s): an I/O-bound scan is given little, a
  * CPU-bound SQL job much. A run without task metrics gets the generic prior.
  */
-export function photonSpeedupPriorOf(profile: RunProfile | null): SpeedupPrior {
+export function photonSpeedupPriorOf(profile: Pick<ModelProfile, 'stages'> | null): SpeedupPrior {
   const stages = profile?.stages ?? [];
   const taskMs = stages.reduce((sum, stage) => sum + stage.executorRunTimeMs, 0);
   const cpuMs = stages.reduce((sum, stage) => sum + stage.executorCpuTimeMs, 0);

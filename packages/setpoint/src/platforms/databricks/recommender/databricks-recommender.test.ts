@@ -2,7 +2,7 @@ import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-cont
 import { describe, expect, it } from 'vitest';
 import { computeCost } from '../../../../../../tests/support/run-costs.js';
 import { createCostModel } from '../../../cost/cost-model.js';
-import type { RunProfile } from '../../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../../eventlog/model-profile.js';
 import { type FleetPrior, learnFleetPrior } from '../../../optimizer/fleet-prior.js';
 import { shippedFleet } from '../../../optimizer/shipped-fleet/shipped-fleet.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
@@ -102,7 +102,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       coreHoursAvailable: (workers * vcpusOf(type) * runtimeS) / 3600,
     },
     executors: { maxConcurrent: workers, coresPerExecutor: vcpusOf(type) },
-    jobs: [{ status: options.failed ? 'FAILED' : 'SUCCEEDED' }],
+    stageCount: names.length,
     stages: names.map((name, stageId) => ({
       stageId,
       name,
@@ -116,6 +116,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
     })),
     totals: {
       tasks: tasksPerStage * names.length,
+      failedJobs: options.failed ? 1 : 0,
       inputBytes,
       executorRunTimeMs: 3_000_000,
       executorCpuTimeMs: (options.cpuUtilization ?? 0.5) * workers * vcpusOf(type) * runtimeS * 1000,
@@ -130,7 +131,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       estimatedUtilization: 0.8,
       observed: executors === workers,
     })),
-  } as unknown as RunProfile;
+  } as unknown as ModelProfile;
   return {
     id: `run_${index}`,
     externalRunId: `ext-${index}`,

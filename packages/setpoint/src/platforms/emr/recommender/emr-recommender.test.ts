@@ -2,7 +2,7 @@ import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-cont
 import { describe, expect, it } from 'vitest';
 import { computeCost } from '../../../../../../tests/support/run-costs.js';
 import { createCostModel } from '../../../cost/cost-model.js';
-import type { RunProfile } from '../../../eventlog/run-profile.js';
+import type { ModelProfile } from '../../../eventlog/model-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
 import { learningRuns } from '../../../service/recommendations/learning.js';
@@ -130,7 +130,7 @@ function run(index: number, spec: GroupsSpec, transient = true): RecommenderRun 
     application: { durationMs: seconds * 1000, exitCode: null },
     analysis: { wallTimeMs: seconds * 1000, driverTimeMs: 0, criticalPathMs: seconds * 50 },
     executors: { maxConcurrent: nodes, coresPerExecutor: vcpusOf(spec.type) },
-    jobs: [{ status: 'SUCCEEDED' }],
+    stageCount: 2,
     stages: [0, 1].map((stageId) => ({
       stageId,
       name: stageId === 0 ? 'scan' : 'aggregate',
@@ -139,14 +139,20 @@ function run(index: number, spec: GroupsSpec, transient = true): RecommenderRun 
       executorRunTimeMs: (stageId + 1) * 1_000_000,
       peakExecutionMemoryBytes: 2 ** 28 * 200,
     })),
-    totals: { tasks: 400, inputBytes: 100 * 2 ** 30, executorRunTimeMs: 3_000_000, diskBytesSpilled: 0 },
+    totals: {
+      tasks: 400,
+      failedJobs: 0,
+      inputBytes: 100 * 2 ** 30,
+      executorRunTimeMs: 3_000_000,
+      diskBytesSpilled: 0,
+    },
     whatIf: [...new Set(whatIfCounts)].map((executors) => ({
       executors,
       estimatedDurationMs: runtimeS(spec.type, executors) * 1000,
       estimatedUtilization: 0.8,
       observed: executors === nodes,
     })),
-  } as unknown as RunProfile;
+  } as unknown as ModelProfile;
   return {
     id: `run_${index}`,
     externalRunId: `s-RUN${index}`,

@@ -1,0 +1,170 @@
+import { median } from '@setpoint/foundation/statistics';
+import { afterFirstRecommendation } from 'setpoint/demo/after-first-recommendation';
+import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import { loopEpisodeOf, runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
+
+/** One project of one cold start, as the Job Bank observed it through the service. */
+export interface JobBankProject {
+  platform: 'databricks' | 'emr';
+  job: string;
+  project: string;
+  seed: number;
+  slaMinutes: number | null;
+  phase: string;
+  runs: ProjectRun[];
+  /** Predicted mid runtime (minutes) of each recommendation a run was made on. */
+  predictedRuntimeMinutes: Map<string, number>;
+  /** The recommendations that changed the cluster (decision `change`, not `keep`). */
+  changeRecommendationIds: Set<string>;
+}
+
+/** A project whose last run cost more than its first, and whether Setpoint had changed its cluster. */
+export interface DearerThanColdStart {
+  job: string;
+  project: string;
+  seed: number;
+  saving: number;
+  /**
+   * Some run was made on a recommendation that changed the cluster. False: every run used the cold-start
+   * cluster, so the rise is the job's own (input growth, noise), not a decision.
+   */
+  clusterChanged: boolean;
+}
+
+function clusterChanged(project: JobBankProject): boolean {
+  return project.runs.some(
+    (run) => run.recommendationId !== null && project.changeRecommendationIds.has(run.recommendationId),
+  );
+}
+
+/** What happened around the optimizer: the service path's own health. */
+export interface JobBankOperations {
+  /** Webhook received → the next recommendation ready, per run that led to one. */
+  webhookToRecommendationMs: number[];
+  /** Collection jobs that used every attempt and were parked. */
+  collectionFailures: number;
+  /** Runs stored without a complete event log. */
+  incompleteRuns: number;
+  /** Applied configurations Setpoint took back after a failed or badly late run. */
+  reverts: number;
+}
+
+export function percentile(values: number[], fraction: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? null;
+}
+
+/** |actual / predicted − 1| for every finished run made on a recommendation with a prediction. */
+export function predictionErrors(project: JobBankProject): number[] {
+  return project.runs.flatMap((run) => {
+    const predicted = run.recommendationId
+      ? project.predictedRuntimeMinutes.get(run.recommendationId)
+      : undefined;
+    if (!predicted || run.status !== 'SUCCESS' || run.runtimeMinutes === null) return [];
+    return [Math.abs(run.runtimeMinutes / predicted - 1)];
+  });
+}
+
+const share = (count: number, of: number) => (of ? count / of : null);
+
+export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOperations) {
+  const summaries = projects.map((project) => ({
+    project,
+    summary: summarizeProject(project.project, project.runs, project.slaMinutes, project.phase),
+  }));
+  const afterLearning = projects.flatMap((project) => runsAfterLearning(project.runs));
+  const slaMet = summaries.reduce((sum, { summary }) => sum + summary.slaMetLastRuns.met, 0);
+  // learning runs included: the misses a team sees while Setpoint learns
+  const runs3On = summaries.reduce(
+    (sum, { summary }) => ({
+      met: sum.met + summary.slaMetAfterFirstRecommendation.met,
+      of: sum.of + summary.slaMetAfterFirstRecommendation.of,
+    }),
+    { met: 0, of: 0 },
+  );
+  const errors = projects.flatMap(predictionErrors);
+  const everyRun = afterFirstRecommendation(
+    projects.map((project) => loopEpisodeOf(project.runs, project.slaMinutes)),
+  );
+  const figuresOf = (group: typeof summaries) => {
+    const ofGroup = group.map(({ summary }) => summary);
+    return {
+      /** median |actual / predicted − 1| runtime of the group's runs made on a recommendation. */
+      medianAbsPredictionError: median(group.flatMap(({ project }) => predictionErrors(project))),
+      medianSaving: median(ofGroup.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
+      slaMetShare: share(
+        ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),
+        ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.of, 0),
+      ),
+    };
+  };
+  const perJob: Record<string, { platform: JobBankProject['platform'] } & ReturnType<typeof figuresOf>> = {};
+  for (const job of new Set(projects.map((project) => project.job))) {
+    const ofJob = summaries.filter(({ project }) => project.job === job);
+    perJob[job] = { platform: ofJob[0]?.project.platform ?? 'databricks', ...figuresOf(ofJob) };
+  }
+  const perPlatform: Partial<
+    Record<JobBankProject['platform'], { projects: number } & ReturnType<typeof figuresOf>>
+  > = {};
+  for (const platform of new Set(projects.map((project) => project.platform))) {
+    const ofPlatform = summaries.filter(({ project }) => project.platform === platform);
+    perPlatform[platform] = { projects: ofPlatform.length, ...figuresOf(ofPlatform) };
+  }
+  return {
+    projects: projects.length,
+    runs: projects.reduce((sum, project) => sum + project.runs.length, 0),
+    afterLearning: {
+      runs: afterLearning.length,
+      slaMetShare: share(slaMet, afterLearning.length),
+      failureRate: share(
+        afterLearning.filter((run) => run.status !== 'SUCCESS').length,
+        afterLearning.length,
+      ),
+      medianSaving: median(
+        summaries.flatMap(({ summary }) => (summary.saving === null ? [] : [summary.saving])),
+      ),
+    },
+    /**
+     * Every run after the first recommendation (runs 2 to N) of the projects with an SLA, learning runs
+     * included; `slaMetShareRuns3On` is the earlier figure, from the third run on.
+     */
+    afterFirstRecommendation: {
+      ...everyRun,
+      slaMetShare: everyRun.slaViolationRate === null ? null : 1 - everyRun.slaViolationRate,
+      slaMetShareRuns3On: share(runs3On.met, runs3On.of),
+    },
+    prediction: {
+      samples: errors.length,
+      medianAbsError: median(errors),
+      p90AbsError: percentile(errors, 0.9),
+    },
+    operations: {
+      webhookToRecommendation: {
+        samples: operations.webhookToRecommendationMs.length,
+        p50Ms: percentile(operations.webhookToRecommendationMs, 0.5),
+        p95Ms: percentile(operations.webhookToRecommendationMs, 0.95),
+      },
+      collectionFailures: operations.collectionFailures,
+      incompleteRuns: operations.incompleteRuns,
+      reverts: operations.reverts,
+    },
+    perJob,
+    perPlatform,
+    dearerThanColdStart: summaries.flatMap(({ project, summary }): DearerThanColdStart[] =>
+      summary.saving !== null && summary.saving < 0
+        ? [
+            {
+              job: project.job,
+              project: project.project,
+              seed: project.seed,
+              saving: summary.saving,
+              clusterChanged: clusterChanged(project),
+            },
+          ]
+        : [],
+    ),
+  };
+}
+
+export type JobBankMetrics = ReturnType<typeof jobBankMetrics>;
