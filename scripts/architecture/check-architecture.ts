@@ -8,7 +8,13 @@
  *    places the exception table names;
  *  - the table matches the tree: every source file belongs to a module row, every row and allowed edge is
  *    used, every exception is used;
- *  - the Kysely query builder is used only in `*-repository.ts` files and the store's own files.
+ *  - the Kysely query builder is used only in `*-repository.ts` files and the store's own files;
+ *  - no files import each other in a cycle, through any kind of import, but the cycles the document still
+ *    lists (`file-cycles.ts`);
+ *  - the core names no platform as a value (`platform-names.ts`): outside the platform modules, the files of
+ *    the exception table and the allow-list of the document;
+ *  - other packages and the scripts import only the product's public modules, which its package.json
+ *    exports (`public-exports.ts`).
  *
  * `npm run lint` runs it (`tsx scripts/architecture/check-architecture.ts`); tests/quality/architecture.test.ts
  * runs it over the tree and over trees with a forbidden import, to prove the rules bite.
@@ -17,6 +23,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { type AllowedCycle, fileCycleProblems } from './file-cycles.js';
+import { platformNamesIn } from './platform-names.js';
+import { productExportsProblems, productPackage } from './public-exports.js';
 
 export type ImportKind = 'type' | 'dynamic' | 'value';
 
@@ -49,6 +58,12 @@ export interface Rules {
   exceptions: ExceptionRow[];
   /** Modules that name a platform: only exception rows (and other platform modules) may import them. */
   platformModules: Set<string>;
+  /** File cycles still allowed, each with why. */
+  allowedFileCycles: AllowedCycle[];
+  /** Files and folders outside the platform modules that may still name a platform as a value, with why. */
+  platformNameAllowances: Array<{ location: string; why: string }>;
+  /** Modules of the product that other packages and the scripts may import. */
+  publicModules: string[];
 }
 
 export interface CheckOptions {
@@ -71,6 +86,12 @@ const exceptionsStart = '<!-- dependency-exceptions:start -->';
 const exceptionsEnd = '<!-- dependency-exceptions:end -->';
 const platformStart = '<!-- platform-modules:start -->';
 const platformEnd = '<!-- platform-modules:end -->';
+const fileCyclesStart = '<!-- file-cycles:start -->';
+const fileCyclesEnd = '<!-- file-cycles:end -->';
+const platformNamesStart = '<!-- platform-names:start -->';
+const platformNamesEnd = '<!-- platform-names:end -->';
+const publicExportsStart = '<!-- public-exports:start -->';
+const publicExportsEnd = '<!-- public-exports:end -->';
 
 /** `web` is `web/src`; any other `<package>[/<path>]` is `packages/<package>/src[/<path>]`. */
 export function locationOfModule(name: string): string {
@@ -123,8 +144,28 @@ export function parseRules(document: string): Rules {
     return { location, allows: allowancesOf(cells[1] ?? ''), why: cells[2] ?? '' };
   });
   const platformModules = new Set(codeSpans(between(document, platformStart, platformEnd)));
-  return { modules, exceptions, platformModules };
+  const allowedFileCycles = tableRows(between(document, fileCyclesStart, fileCyclesEnd)).map((cells) => ({
+    files: codeSpans(cells[0] ?? ''),
+    why: cells[1] ?? '',
+  }));
+  const platformNameAllowances = tableRows(between(document, platformNamesStart, platformNamesEnd)).map(
+    (cells) => {
+      const location = codeSpans(cells[0] ?? '')[0];
+      if (!location) throw new Error(`platform-name row without a path: | ${cells.join(' | ')} |`);
+      return { location, why: cells[1] ?? '' };
+    },
+  );
+  const publicModules = tableRows(between(document, publicExportsStart, publicExportsEnd)).map((cells) => {
+    const name = codeSpans(cells[0] ?? '')[0];
+    if (!name) throw new Error(`public-export row without a module: | ${cells.join(' | ')} |`);
+    return name;
+  });
+  return { modules, exceptions, platformModules, allowedFileCycles, platformNameAllowances, publicModules };
 }
+
+/** Whether `file` is the file or inside the folder a table row names. */
+const covers = (location: string, file: string) =>
+  withoutExtension(file) === withoutExtension(location) || file.startsWith(`${location.replace(/\/$/, '')}/`);
 
 const sourceExtensions = ['.ts', '.tsx'];
 const isTestFile = (file: string) => /\.test\.tsx?$/.test(file);
@@ -320,12 +361,40 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
   const problems: string[] = [];
   const read = (file: string) => overlay[file] ?? readFileSync(path.join(root, file), 'utf8');
 
+  const overlaid = Object.keys(overlay).filter((file) => sourceExtensions.some((ext) => file.endsWith(ext)));
+  const roots = sourceRoots(root);
   const files = [
     ...new Set([
-      ...sourceRoots(root).flatMap((dir) => listSources(root, dir)),
-      ...Object.keys(overlay).filter((file) => sourceExtensions.some((ext) => file.endsWith(ext))),
+      ...roots.flatMap((dir) => listSources(root, dir)),
+      ...overlaid.filter((file) => roots.some((dir) => file.startsWith(`${dir}/`))),
     ]),
   ].sort();
+  const scripts = [
+    ...new Set([...listSources(root, 'scripts'), ...overlaid.filter((file) => file.startsWith('scripts/'))]),
+  ].sort();
+  const fileByStem = new Map(files.map((file) => [withoutExtension(file), file]));
+  const platformNames = [...rules.platformModules]
+    .filter((name) => name.startsWith('setpoint/platforms/'))
+    .map((name) => name.slice('setpoint/platforms/'.length));
+  const productSources = `${productPackage}/src/`;
+  const publicLocations = rules.publicModules.map((name) => ({ name, location: locationOfModule(name) }));
+  const usedPublicModules = new Set<string>();
+  /** An import of the product from another package or a script: only into a public module. */
+  const checkPublicImport = (file: string, edge: ImportEdge, target: string) => {
+    if (!target.startsWith(productSources) && !target.startsWith(`${productPackage}/<`)) return;
+    const reached = publicLocations.find(
+      ({ location }) => target === location || target.startsWith(`${location}/`),
+    );
+    if (reached) {
+      usedPublicModules.add(reached.name);
+      return;
+    }
+    problems.push(
+      `${file}:${edge.line}: imports ${edge.specifier}, which the product does not export: list its module under the public exports of docs/ARCHITECTURE.md, or import a public one`,
+    );
+  };
+  const fileGraph = new Map<string, Set<string>>();
+  const usedNameAllowances = new Set<string>();
 
   const byName = new Map(rules.modules.map((row) => [row.name, row]));
   for (const row of [...rules.modules, ...rules.exceptions]) {
@@ -365,6 +434,20 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
     usedModules.add(owner.name);
     if (isTestFile(file)) continue; // tests may import what they exercise
 
+    if (
+      !rules.platformModules.has(owner.name) &&
+      !rules.exceptions.some((row) => covers(row.location, file))
+    ) {
+      const uses = platformNamesIn(file, text, platformNames);
+      const allowance = rules.platformNameAllowances.find((row) => covers(row.location, file));
+      if (allowance && uses.length > 0) usedNameAllowances.add(allowance.location);
+      else
+        for (const use of uses)
+          problems.push(
+            `${file}:${use.line}: names the platform ${use.platform} as a value ('${use.text}'): the core names no platform; ask the platform's runtime, or move this into the platform`,
+          );
+    }
+
     if (queryBuilderCall.test(text) && !mayBuildQueries(file)) {
       problems.push(`${file}: builds SQL queries; only *-repository.ts files (and the store) may`);
     }
@@ -377,6 +460,9 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
       }
       const target = resolveSpecifier(file, edge.specifier, packages);
       if (target === undefined) continue;
+      const targetFile = fileByStem.get(target);
+      if (targetFile) fileGraph.set(file, (fileGraph.get(file) ?? new Set()).add(targetFile));
+      if (!file.startsWith(productSources)) checkPublicImport(file, edge, target);
       const targetModule = moduleOf(target, rules.modules);
       if (!targetModule) {
         problems.push(
@@ -459,6 +545,34 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
   for (const [module, graph] of subfolderGraphs) {
     const inner = findCycle(graph);
     if (inner) problems.push(`${module}: its folders import each other in a cycle: ${inner.join(' → ')}`);
+  }
+
+  problems.push(...fileCycleProblems(fileGraph, rules.allowedFileCycles));
+  for (const row of rules.platformNameAllowances) {
+    if (!usedNameAllowances.has(row.location))
+      problems.push(
+        `docs/ARCHITECTURE.md: \`${row.location}\` may name a platform but does not: remove it from the platform-name allowances`,
+      );
+  }
+
+  for (const file of scripts) {
+    if (isTestFile(file)) continue;
+    for (const edge of importsOf(file, read(file))) {
+      const target = resolveSpecifier(file, edge.specifier, packages);
+      if (target !== undefined) checkPublicImport(file, edge, target);
+    }
+  }
+  const productManifest = JSON.parse(read(`${productPackage}/package.json`)) as {
+    exports?: Record<string, unknown>;
+  };
+  problems.push(...productExportsProblems(productManifest.exports, rules.publicModules));
+  for (const name of rules.publicModules) {
+    if (!byName.has(name))
+      problems.push(`docs/ARCHITECTURE.md: public export \`${name}\` is not a module of the table`);
+    else if (!usedPublicModules.has(name))
+      problems.push(
+        `docs/ARCHITECTURE.md: the product exports \`${name}\` but no other package or script imports it: remove it`,
+      );
   }
 
   return { problems, edges };

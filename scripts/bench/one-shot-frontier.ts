@@ -15,6 +15,7 @@
  */
 import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
 import { groupSweepRows, type MeasuredConfig, type SweepWorkload } from '@setpoint/bench/sweep/sweep-dataset';
+import { median } from '@setpoint/foundation/statistics';
 
 interface Outcome {
   searches: number;
@@ -37,14 +38,6 @@ function completedById(workload: SweepWorkload): Map<string, MeasuredConfig> {
       .filter((config) => config.meanRuntimeS !== undefined)
       .map((config) => [config.candidate.id, config]),
   );
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function playRule(
@@ -77,11 +70,12 @@ function playRule(
           (other) =>
             (other.get(id)?.meanRuntimeS as number) <= sla * (other.get(startId)?.meanRuntimeS as number),
         ).length;
-        const costRatio = median(
-          ran.map(
-            (other) => (other.get(id)?.meanCostUsd as number) / (other.get(startId)?.meanCostUsd as number),
-          ),
-        );
+        const costRatio =
+          median(
+            ran.map(
+              (other) => (other.get(id)?.meanCostUsd as number) / (other.get(startId)?.meanCostUsd as number),
+            ),
+          ) ?? Number.POSITIVE_INFINITY;
         if (
           met / ran.length >= requiredShare &&
           costRatio < maxCostRatio &&

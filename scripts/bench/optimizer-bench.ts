@@ -15,6 +15,7 @@ import { cpus, totalmem } from 'node:os';
 import { groupSweepRows } from '@setpoint/bench/sweep/sweep-dataset';
 import { generateSyntheticSweep } from '@setpoint/bench/sweep/synthetic-sweep';
 import { createRandom } from '@setpoint/foundation/random';
+import { quantile } from '@setpoint/foundation/statistics';
 import { learnCalibratedPrior } from 'setpoint/optimizer/calibrated-prior';
 import { type FleetJob, learnFleetPrior } from 'setpoint/optimizer/fleet-prior';
 import { JobOptimizer } from 'setpoint/optimizer/recommend';
@@ -24,11 +25,6 @@ const fleetJobs = Number(process.env.BENCH_OPTIMIZER_JOBS ?? 1000);
 const projectRuns = Number(process.env.BENCH_OPTIMIZER_RUNS ?? 200);
 const rounds = Number(process.env.BENCH_OPTIMIZER_ROUNDS ?? 20);
 const calibrate = process.env.BENCH_OPTIMIZER_CALIBRATE !== '0';
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number;
-}
 
 const sweep = groupSweepRows(
   generateSyntheticSweep({ workloads: fleetJobs, repeats: 1, seed: 7, noise: 0.05, timeoutS: 7200 }),

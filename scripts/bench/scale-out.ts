@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
+import { quantileOfSorted } from '@setpoint/foundation/statistics';
 import pg from 'pg';
 import {
   apiClient,
@@ -58,11 +59,6 @@ async function asAdmin<T extends pg.QueryResultRow>(sql: string, url = adminUrl)
   } finally {
     await client.end();
   }
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
 }
 
 async function measure(workers: number): Promise<Measurement> {
@@ -134,8 +130,8 @@ async function measure(workers: number): Promise<Measurement> {
       uploadSeconds,
       wallSeconds,
       runsPerMinute: (latencies.length / wallSeconds) * 60,
-      p50Seconds: percentile(latencies, 0.5),
-      p95Seconds: percentile(latencies, 0.95),
+      p50Seconds: quantileOfSorted(latencies, 0.5),
+      p95Seconds: quantileOfSorted(latencies, 0.95),
       maxSeconds: latencies.at(-1) ?? Number.NaN,
       loadAverage: loadavg()[0] ?? Number.NaN,
     };

@@ -1,16 +1,27 @@
 #!/usr/bin/env node
-// Sums Vitest's JSON report and pytest's JUnit XML reports (one per pytest run) into the closing line
-// "N passed, N failed, N skipped".
+// Sums Vitest's JSON reports (*.json, one per Node.js the suite ran on) and pytest's JUnit XML reports
+// (*.xml, one per pytest run) into the closing line "N passed, N failed, N skipped".
 // Exits 1 when anything failed or a report is missing (a runner that crashed reported nothing).
 import { existsSync, readFileSync } from 'node:fs';
 
-const [vitestPath, ...junitPaths] = process.argv.slice(2);
+const reports = process.argv.slice(2);
+const vitestPaths = reports.filter((path) => path.endsWith('.json'));
+const junitPaths = reports.filter((path) => path.endsWith('.xml'));
 let passed = 0;
 let failed = 0;
 let skipped = 0;
 let missing = false;
 
-if (vitestPath && existsSync(vitestPath)) {
+if (vitestPaths.length === 0) {
+  console.error('summary: no Vitest report given');
+  missing = true;
+}
+for (const vitestPath of vitestPaths) {
+  if (!existsSync(vitestPath)) {
+    console.error(`summary: no Vitest report at ${vitestPath}`);
+    missing = true;
+    continue;
+  }
   const report = JSON.parse(readFileSync(vitestPath, 'utf8'));
   passed += report.numPassedTests;
   failed += report.numFailedTests;
@@ -18,9 +29,6 @@ if (vitestPath && existsSync(vitestPath)) {
   for (const file of report.testResults ?? []) {
     if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
   }
-} else {
-  console.error(`summary: no Vitest report at ${vitestPath}`);
-  missing = true;
 }
 
 if (junitPaths.length === 0) {

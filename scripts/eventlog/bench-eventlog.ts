@@ -23,6 +23,7 @@ import {
 } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { quantile } from '@setpoint/foundation/statistics';
 import { decodeSource, resolveEventLog } from 'setpoint/eventlog/index';
 import { lz4BlockStream, snappyJavaStream } from './spark-codec-writers.js';
 
@@ -201,12 +202,10 @@ async function benchSource(source: string, scratch: string): Promise<string> {
     for (const index of inputs.keys())
       roundRatios[index]?.push((seconds[1] as number) / (seconds[index] as number));
   }
-  const median = (values: number[]) =>
-    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
   for (const [index, { input }] of inputs.entries()) {
     const ratios = roundRatios[index] as number[];
     process.stdout.write(
-      `${input}: × plain (wall) per round ${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${median(ratios).toFixed(2)}\n`,
+      `${input}: × plain (wall) per round ${ratios.map((r) => r.toFixed(2)).join(' ')}, median ${quantile(ratios, 0.5).toFixed(2)}\n`,
     );
   }
   const rows = inputs.map(({ input, file }, index) => ({

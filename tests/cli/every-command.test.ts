@@ -211,10 +211,16 @@ const badInputs: Record<string, BadInput> = {
     stderr: /recommendation rec_missing does not exist in project prj_missing$/,
     remote: true,
   },
+  'recommendations applied': {
+    args: ['recommendations', 'applied', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
   'recommendations rollback': {
     args: ['recommendations', 'rollback', 'prj_missing'],
     exitCode: 3,
-    stderr: /project prj_missing has no earlier configuration to roll back to$/,
+    stderr: /project prj_missing does not exist$/,
     remote: true,
   },
   'users create': {

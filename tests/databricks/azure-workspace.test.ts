@@ -36,7 +36,7 @@ describe('an Azure workspace, closed loop', () => {
 
     const first = await processedRun(h, project.id, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
-      const history = await databricksIntegrationOf(h.server.services).applier.history(project.id);
+      const history = await h.server.services.applies.history(project.id);
       return history.find((config) => config.kind === 'auto-apply');
     }, 'an automatic apply');
     const second = await processedRun(h, project.id, await h.databricks.runNow(jobId));
@@ -57,8 +57,8 @@ describe('an Azure workspace, closed loop', () => {
       expect(usdOf(cost, 'compute')).toBeGreaterThan(0);
       expect(cost.components.every((c) => c.cloud === 'azure')).toBe(true);
     }
-    expect(String(applied.clusterSpec.node_type_id)).toMatch(/^Standard_/);
-    expect(spec?.node_type_id).toBe(applied.clusterSpec.node_type_id);
+    expect(String(applied.configuration.node_type_id)).toMatch(/^Standard_/);
+    expect(spec?.node_type_id).toBe(applied.configuration.node_type_id);
     expect(recommendation.configuration?.node_type_id).toMatch(/^Standard_/);
   });
 });

@@ -35,15 +35,15 @@ describe('the closed loop against the emulator', () => {
 
     await processedRun(h, projectId, await h.databricks.runNow(jobId));
     const applied = await eventually(async () => {
-      const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
+      const history = await h.server.services.applies.history(projectId);
       return history.find((config) => config.kind === 'auto-apply');
     }, 'an automatic apply');
     const job = await h.databricks.getJob(jobId);
     const spec = ref && findClusterSpec(job.settings, ref);
 
-    expect(spec?.node_type_id).toBe(applied.clusterSpec.node_type_id);
+    expect(spec?.node_type_id).toBe(applied.configuration.node_type_id);
     expect(spec?.num_workers ?? spec?.autoscale).toEqual(
-      applied.clusterSpec.num_workers ?? applied.clusterSpec.autoscale,
+      applied.configuration.num_workers ?? applied.configuration.autoscale,
     );
     expect(spec?.cluster_log_conf).toBeDefined();
     expect(spec?.custom_tags?.['setpoint:recommendation-id']).toBe(applied.recommendationId);
@@ -174,12 +174,12 @@ describe('the closed loop against the emulator', () => {
 
     await processedRun(h, projectId, await h.databricks.runNow(jobId));
     const guard = await eventually(async () => {
-      const state = await databricksIntegrationOf(h.server.services).store.guard(projectId);
+      const state = await h.server.services.applies.guard(projectId);
       return state.paused ? state : undefined;
     }, 'auto-apply to pause');
 
     expect(guard.pauseReason).toMatch(/changed outside Setpoint \(num_workers\)/);
-    const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
+    const history = await h.server.services.applies.history(projectId);
     expect(history.some((config) => config.kind === 'auto-apply')).toBe(false);
 
     const trail = await h.server.services.audit.page({ projectId, action: 'external_change' }, 10, 0);

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
 import { overallSummary, summarizeProject } from 'setpoint/demo/loop-summary';
 import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
-import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { runsUntilLearned } from 'setpoint/service/recommendations/learning';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -64,14 +63,12 @@ describe('the whole closed loop, every emulator job, from import to optimizing',
       for (const projectId of job.projectIds) {
         const project = await loop.server.services.projects.get(projectId);
         const ref = parseClusterRefKey(project.clusterKey ?? '');
-        const written = (await databricksIntegrationOf(loop.server.services).applier.history(projectId)).at(
-          -1,
-        );
+        const written = (await loop.server.services.applies.history(projectId)).at(-1);
         const live = ref && findClusterSpec(settings, ref);
         expect(written, `${project.name} has an applied configuration`).toBeDefined();
-        expect(live?.node_type_id).toBe(written?.clusterSpec.node_type_id);
+        expect(live?.node_type_id).toBe(written?.configuration.node_type_id);
         expect(live?.num_workers ?? live?.autoscale).toEqual(
-          written?.clusterSpec.num_workers ?? written?.clusterSpec.autoscale,
+          written?.configuration.num_workers ?? written?.configuration.autoscale,
         );
       }
     }

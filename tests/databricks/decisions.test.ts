@@ -2,7 +2,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecommendationResource } from '@setpoint/api-contract';
-import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { recommendationIsLearning } from 'setpoint/service/recommendations/learning';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -510,7 +509,6 @@ describe('recommendation decisions against the emulator', () => {
   });
 
   it('writes no history and calls no jobs/update when nothing changes; an auto-applied recommendation reads APPLIED', async () => {
-    const integration = databricksIntegrationOf(h.server.services);
     // A project allowed only its own cluster: every recommendation is "no change".
     const kept = await importJob(h, await jobIdByName(h.databricks, 'Daily aggregation'), {
       autoApply: true,
@@ -526,7 +524,7 @@ describe('recommendation decisions against the emulator', () => {
       expect(rec.decision?.action).toBe('keep');
       expect(rec.applied).toBeNull();
     }
-    const history = await integration.applier.history(kept.projectId);
+    const history = await h.server.services.applies.history(kept.projectId);
     expect(history.map((config) => config.kind)).toEqual(['baseline']);
     const after = await h.databricks.getJob(kept.jobId);
     expect(after.settings).toEqual(before.settings);
@@ -552,7 +550,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(row).toMatch(/\bchange\b/);
     expect(row).not.toMatch(/\bno\s+\d{4}-/);
     expect(row.match(/\d{4}-\d{2}-\d{2}/g)?.length).toBe(2);
-    const written = await integration.applier.history(changed.projectId);
+    const written = await h.server.services.applies.history(changed.projectId);
     expect(written.filter((config) => config.kind === 'auto-apply')).toHaveLength(1);
     const spec =
       changed.ref && findClusterSpec((await h.databricks.getJob(changed.jobId)).settings, changed.ref);

@@ -1,3 +1,4 @@
+import { applyJobHandlers } from 'setpoint/composition/apply-job-handlers';
 import { defaultRetryPolicy } from 'setpoint/platforms/databricks/api/transport';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
@@ -40,7 +41,7 @@ describe('guardrails and the webhook receiver', () => {
       { node_type_id: 'c5.xlarge', num_workers: 8 },
       'a compute-optimized cluster with less memory',
     );
-    await databricksIntegrationOf(h.server.services).applier.apply(projectId, 'rec_too_small', {
+    await h.server.services.applies.apply(projectId, 'rec_too_small', {
       actor: 'test',
       kind: 'apply',
     });
@@ -60,7 +61,7 @@ describe('guardrails and the webhook receiver', () => {
     await h.databricks.runNow(jobId);
     const revert = await eventually(
       async () => {
-        const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
+        const history = await h.server.services.applies.history(projectId);
         return history.find((config) => config.kind === 'revert');
       },
       'the revert',
@@ -73,15 +74,13 @@ describe('guardrails and the webhook receiver', () => {
     expect(lostAnswer.applied).toBe(defaultRetryPolicy.maxAttempts);
     expect(lostAnswer.seen).toBe(defaultRetryPolicy.maxAttempts);
     h.emulator.context.faults.remove(lostAnswer.id);
-    const kinds = (await databricksIntegrationOf(h.server.services).applier.history(projectId)).map(
-      (config) => config.kind,
-    );
+    const kinds = (await h.server.services.applies.history(projectId)).map((config) => config.kind);
     expect(kinds).toEqual(['baseline', 'apply', 'revert']);
     expect(revert.reason).toMatch(/^reverted: run \d+ failed on the new configuration/);
     expect(ref && findClusterSpec(after.settings, ref)?.node_type_id).toBe('m5.xlarge');
 
     // The revert is in the audit trail: by Setpoint, from the applied configuration back to the one before.
-    const history = await databricksIntegrationOf(h.server.services).applier.history(projectId);
+    const history = await h.server.services.applies.history(projectId);
     const trail = await h.server.services.audit.page({ projectId, action: 'revert' }, 10, 0);
     expect(trail.rows).toHaveLength(1);
     expect(trail.rows[0]).toMatchObject({
@@ -98,8 +97,7 @@ describe('guardrails and the webhook receiver', () => {
     });
 
     // One rule on every platform: a revert pauses auto-apply, with its reason, until a person resumes it.
-    const integration = databricksIntegrationOf(h.server.services);
-    expect(await integration.store.guard(projectId)).toMatchObject({
+    expect(await h.server.services.applies.guard(projectId)).toMatchObject({
       paused: true,
       pauseReason: revert.reason,
     });
@@ -111,19 +109,18 @@ describe('guardrails and the webhook receiver', () => {
     });
     // paused: an automatic apply is refused, with the revert's reason
     await expect(
-      integration.applier.apply(projectId, 'rec_too_small', {
+      h.server.services.applies.apply(projectId, 'rec_too_small', {
         actor: 'setpoint:auto-apply',
         kind: 'auto-apply',
       }),
     ).rejects.toThrow(/auto-apply is paused .*reverted: run \d+ failed/);
-    await integration.applier.resumeAutoApply(projectId, 'ada');
-    expect((await integration.store.guard(projectId)).paused).toBe(false);
+    await h.server.services.applies.resumeAutoApply(projectId, 'ada');
+    expect((await h.server.services.applies.guard(projectId)).paused).toBe(false);
     const resumed = await h.server.services.audit.page({ projectId, action: 'auto_apply_resumed' }, 10, 0);
     expect(resumed.rows[0]).toMatchObject({ actor: 'ada', detail: { platform: 'databricks' } });
   });
 
   it('leaves a failed auto-applied learning run to the next recommendation: no revert, no pause, audited', async () => {
-    const integration = databricksIntegrationOf(h.server.services);
     const jobId = await copyJob(h, 'Spill-heavy sort', 'Spill-heavy sort (learning)');
     const { projectId, ref } = await importJob(h, jobId, { autoApply: true });
     if (!ref) throw new Error('the imported project has no cluster');
@@ -136,7 +133,7 @@ describe('guardrails and the webhook receiver', () => {
       'learning run 2 of 3: a compute-optimized cluster with less memory',
       { learning: { active: true, run: 2, maxRuns: 3, missBudget: null, missesSpent: 0 } },
     );
-    await integration.applier.apply(projectId, 'rec_learning_small', {
+    await h.server.services.applies.apply(projectId, 'rec_learning_small', {
       actor: 'setpoint:auto-apply',
       kind: 'auto-apply',
     });
@@ -158,7 +155,7 @@ describe('guardrails and the webhook receiver', () => {
     // the next recommendation, made from the failed run, moves the job off it and is applied automatically
     const next = await eventually(
       async () => {
-        const history = await integration.applier.history(projectId);
+        const history = await h.server.services.applies.history(projectId);
         return history.find(
           (config) => config.kind === 'auto-apply' && config.recommendationId !== 'rec_learning_small',
         );
@@ -167,11 +164,11 @@ describe('guardrails and the webhook receiver', () => {
       90_000,
     );
     const after = findClusterSpec((await h.databricks.getJob(jobId)).settings, ref);
-    expect(after?.node_type_id).toBe(next.clusterSpec.node_type_id);
+    expect(after?.node_type_id).toBe(next.configuration.node_type_id);
     expect(after?.node_type_id === 'c5.xlarge' && after.num_workers === 8).toBe(false);
-    const history = await integration.applier.history(projectId);
+    const history = await h.server.services.applies.history(projectId);
     expect(history.map((config) => config.kind)).toEqual(['baseline', 'auto-apply', 'auto-apply']);
-    expect(await integration.store.guard(projectId)).toMatchObject({ paused: false });
+    expect(await h.server.services.applies.guard(projectId)).toMatchObject({ paused: false });
     const paused = await h.server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
     expect(paused.rows).toHaveLength(0);
     expect((await processedRun(h, projectId, runId)).status).toMatch(/FAILED/);
@@ -191,7 +188,7 @@ describe('guardrails and the webhook receiver', () => {
       { node_type_id: 'c5.xlarge', num_workers: 3 },
       'a smaller cluster',
     );
-    const { config: applied } = await integration.applier.apply(projectId, 'rec_skewed_small', {
+    const { change: applied } = await h.server.services.applies.apply(projectId, 'rec_skewed_small', {
       actor: 'test',
       kind: 'apply',
     });
@@ -203,8 +200,8 @@ describe('guardrails and the webhook receiver', () => {
     edited.node_type_id = 'm5.2xlarge';
     await h.databricks.updateJob(jobId, job.settings);
 
-    const revert = integration.handlers['databricks.revert'];
-    if (!revert) throw new Error('no databricks.revert handler');
+    const revert = applyJobHandlers(h.server.services.applies)['project.revert'];
+    if (!revert) throw new Error('no project.revert handler');
     const intent = {
       projectId,
       configId: applied.id,
@@ -220,7 +217,7 @@ describe('guardrails and the webhook receiver', () => {
     // the person's edit stays, recorded as an external change; no revert is recorded
     const after = await h.databricks.getJob(jobId);
     expect(findClusterSpec(after.settings, ref)?.node_type_id).toBe('m5.2xlarge');
-    const history = await integration.applier.history(projectId);
+    const history = await h.server.services.applies.history(projectId);
     expect(history.map((config) => [config.kind, config.actor])).toEqual([
       ['baseline', expect.any(String)],
       ['apply', 'test'],
@@ -228,7 +225,39 @@ describe('guardrails and the webhook receiver', () => {
     ]);
     // tried again (by hand, from the parked list): the change is no longer in place, so nothing is written
     await revert(intent, context);
-    expect((await integration.applier.history(projectId)).length).toBe(3);
+    expect((await h.server.services.applies.history(projectId)).length).toBe(3);
+  });
+
+  it('runs an apply queued under its platform’s job kind before the upgrade, with the one apply core', async () => {
+    const jobId = await copyJob(h, 'Skewed join', 'Skewed join (queued before the upgrade)');
+    const { projectId, ref } = await importJob(h, jobId);
+    if (!ref) throw new Error('the imported project has no cluster');
+    await insertRecommendation(
+      h.server,
+      projectId,
+      'rec_queued_before',
+      { node_type_id: 'c5.2xlarge', num_workers: 3 },
+      'queued by the release before',
+    );
+    await h.server.services.queue.enqueue('databricks.apply', {
+      projectId,
+      recommendationId: 'rec_queued_before',
+      actor: 'ana',
+      kind: 'apply',
+    });
+    const applied = await eventually(
+      async () =>
+        (await h.server.services.applies.history(projectId)).find((change) => change.kind === 'apply'),
+      'the apply queued before the upgrade',
+    );
+    expect(applied).toMatchObject({
+      platform: 'databricks',
+      actor: 'ana',
+      recommendationId: 'rec_queued_before',
+    });
+    expect(findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)?.node_type_id).toBe(
+      'c5.2xlarge',
+    );
   });
 
   it('rejects webhook calls without the workspace’s Basic credentials', async () => {

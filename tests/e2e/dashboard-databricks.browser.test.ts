@@ -182,7 +182,6 @@ describeFull(
     it('says why auto-apply is paused after an SLA-guard revert, and Resume clears it with an audit row', async () => {
       const jobId = await jobIdByName(h.databricks, 'Spill-heavy sort');
       const { projectId, ref } = await importJob(h, jobId);
-      const integration = databricksIntegrationOf(h.server.services);
       // a cluster with too little memory for the sort: the run on it fails, and Setpoint reverts it
       await insertRecommendation(
         h.server,
@@ -211,7 +210,8 @@ describeFull(
 
       const failedRunId = await h.databricks.runNow(jobId);
       const revert = await eventually(
-        async () => (await integration.applier.history(projectId)).find((config) => config.kind === 'revert'),
+        async () =>
+          (await h.server.services.applies.history(projectId)).find((config) => config.kind === 'revert'),
         'the revert after the failed run',
         90_000,
       );
@@ -232,7 +232,7 @@ describeFull(
         .getByText('Auto-apply resumed: the next ready recommendation is applied.')
         .waitFor();
       await notice.waitFor({ state: 'detached' });
-      expect((await integration.store.guard(projectId)).paused).toBe(false);
+      expect((await h.server.services.applies.guard(projectId)).paused).toBe(false);
       const resumed = await h.server.services.audit.page({ projectId, action: 'auto_apply_resumed' }, 10, 0);
       expect(resumed.rows).toHaveLength(1);
       expect(resumed.rows[0]).toMatchObject({ actor: 'user:ada', detail: { platform: 'databricks' } });

@@ -282,11 +282,10 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     });
     expect(imported.body.projects[0]).toMatchObject({ cluster_id: clusterId, queued_runs: 0 });
     const projectId = imported.body.projects[0]?.id as string;
-    const integration = emrIntegrationOf(server.services);
 
     // only the schedule collects the cluster's steps; each run's recommendation may auto-apply
     const applied = await eventually(
-      async () => (await integration.applier.history(projectId)).find((c) => c.kind === 'auto-apply'),
+      async () => (await server.services.applies.history(projectId)).find((c) => c.kind === 'auto-apply'),
       'an automatic resize',
       300_000,
     );
@@ -307,11 +306,11 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     const task = groups.find((group) => group.InstanceRole === 'TASK');
     expect(task?.Market).toBe('SPOT');
     expect(task?.InstanceCount).toBeLessThan(seededTaskCount);
-    expect(applied.plan.actions).toContainEqual(
+    expect(applied.configuration.actions).toContainEqual(
       expect.objectContaining({ kind: 'instance-group', from: seededTaskCount, to: task?.InstanceCount }),
     );
     expect(await taskCount(clusterId)).toBe(task?.InstanceCount);
-    expect(applied).toMatchObject({ clusterId, actor: 'setpoint:auto-apply' });
+    expect(applied).toMatchObject({ configuration: { clusterId }, actor: 'setpoint:auto-apply' });
 
     // the weekly cap (one here): later recommendations are made, none is written into the cluster
     const page = await server.services.recommendations.list(projectId, { limit: 20, offset: 0 });
@@ -334,7 +333,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     );
     const projectId = workload?.projectId as string;
     const clusterId = workload?.clusterId as string;
-    const [applied] = await integration.applier.history(projectId);
+    const [applied] = await server.services.applies.history(projectId);
     const shrunk = await taskCount(clusterId);
     expect(shrunk).toBeLessThan(seededTaskCount);
 
@@ -357,11 +356,11 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     await advance(4 * hour);
 
     const revert = await eventually(
-      async () => (await integration.applier.history(projectId)).find((c) => c.kind === 'revert'),
+      async () => (await server.services.applies.history(projectId)).find((c) => c.kind === 'revert'),
       'the revert',
       300_000,
     );
-    expect(revert).toMatchObject({ undoes: applied?.id, actor: 'setpoint', clusterId });
+    expect(revert).toMatchObject({ undoes: applied?.id, actor: 'setpoint', configuration: { clusterId } });
     // every SDK try of the first attempt failed; the revert is recorded once, by a later attempt
     expect(lostAnswer.applied).toBe(4);
     emulator.context.faults.remove(lostAnswer.id);
@@ -392,9 +391,9 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
 
     // paused: a ready recommendation is not written into the cluster until someone resumes auto-apply
     const latest = await server.services.recommendations.latest(projectId);
-    await integration.onRecommendationReady(projectId, latest.id);
+    await server.services.applies.recommendationReady(projectId, latest.id);
     await settled(projectId);
-    expect((await integration.applier.history(projectId)).map((c) => c.kind)).toEqual([
+    expect((await server.services.applies.history(projectId)).map((c) => c.kind)).toEqual([
       'auto-apply',
       'revert',
     ]);

@@ -84,7 +84,7 @@ describe('the overhead backfill of EMR runs costed before the split', () => {
         logStoreKeys: s3Server.credentials,
         rule: { kind: 'tag', key: 'setpoint:project-id' },
       },
-      'test',
+      { actor: 'test', role: 'admin' },
     );
     const { imported } = await integration.importWorkloads(
       account.id,

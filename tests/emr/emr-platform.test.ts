@@ -4,6 +4,7 @@ import {
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
 } from '@aws-sdk/client-emr';
+import type { AppliedConfigListResource } from '@setpoint/api-contract';
 import type {
   EmrAccountResource,
   EmrAppliedConfigList,
@@ -273,6 +274,19 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     });
     expect(terraform.body).toMatch(/resource "aws_emr_cluster" "orders"/);
     expect(terraform.body).toMatch(/ignore_changes/);
+    // the deprecated /emr/ aliases answer what the routes of every platform answer (export: JSON by default)
+    const shared = await server.app.inject({
+      method: 'GET',
+      url: `/api/v1/projects/${projectId}/export`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(shared.headers['content-type']).toMatch(/^application\/json/);
+    expect(shared.body).toBe(exported.body);
+    const history = await api<{ items: unknown[]; auto_apply_paused: boolean }>(
+      'GET',
+      `/api/v1/projects/${projectId}/applied-configs`,
+    );
+    expect(history.body).toEqual({ items: [], auto_apply_paused: false, pause_reason: null });
   });
 
   it('reconciliation collects a new run of an imported workload that nobody announced', async () => {
@@ -367,6 +381,23 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     );
     expect(history.body.items.map((item) => item.kind)).toEqual(['apply']);
     expect(history.body.auto_apply_paused).toBe(false);
+    // the one history of every platform holds the same change, in EMR's words
+    const shared = await api<AppliedConfigListResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/applied-configs`,
+    );
+    expect(shared.body.items).toEqual([
+      expect.objectContaining({
+        id: applied.body.config?.id,
+        kind: 'apply',
+        platform: 'emr',
+        cluster: { cluster_id: clusterId, actions: applied.body.actions },
+        summary: expect.stringMatching(
+          new RegExp(`^cluster ${clusterId}: ig-\\S+: 22 → ${wantedTask} instances$`),
+        ),
+        undoes: null,
+      }),
+    ]);
 
     const rolledBack = await api<EmrRollbackResource>(
       'POST',
@@ -423,7 +454,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       (task?.RequestedInstanceCount ?? 0) + 1,
     );
     await expect(
-      integration.applier.apply(projectId, recommendation.id, {
+      server.services.applies.apply(projectId, recommendation.id, {
         actor: 'setpoint:auto-apply',
         kind: 'auto-apply',
       }),

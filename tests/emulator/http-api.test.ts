@@ -1,4 +1,4 @@
-import { gunzipSync } from 'fflate';
+import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type TestEmulator, testEmulator } from './support.js';
 

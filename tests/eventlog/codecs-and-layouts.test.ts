@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findZstdBinary } from 'setpoint/eventlog/codec/zstd-stream';
+import { builtInZstdDecompress } from 'setpoint/eventlog/codec/zstd-zlib';
 import {
   analyzeEventLog,
   detectCodec,
@@ -76,6 +77,14 @@ describe('every codec decodes to the same profile', () => {
     expect(essentials(profile)).toEqual(essentials(plain));
   });
 
+  it.skipIf(builtInZstdDecompress === null)(
+    "Node's built-in zstd decoder reads a multi-frame file",
+    async () => {
+      const profile = await analyzeEventLog(join(generated, `${appId}.zstd`), { zstdDecoder: 'zlib' });
+      expect(essentials(profile)).toEqual(essentials(plain));
+    },
+  );
+
   it.skipIf(findZstdBinary() === null)('the zstd binary reads a multi-frame file', async () => {
     const profile = await analyzeEventLog(join(generated, `${appId}.zstd`), { zstdDecoder: 'binary' });
     expect(profile.totals.tasks).toBe(plain.totals.tasks);
@@ -91,6 +100,7 @@ describe('every codec decodes to the same profile', () => {
 describe('in-progress and truncated streams', () => {
   for (const [decoder, offThreadMinBytes] of [
     ['fzstd', undefined],
+    ...(builtInZstdDecompress ? ([['zlib', undefined]] as const) : []),
     ['auto', undefined],
     ['auto', 0], // in the decode thread: the zstd binary there when on PATH
   ] as const) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { zipSync } from 'fflate';
 import { findZstdBinary } from 'setpoint/eventlog/codec/zstd-stream';
+import { builtInZstdDecompress } from 'setpoint/eventlog/codec/zstd-zlib';
 import {
   analyzeEventLog,
   buildRunProfile,
@@ -174,7 +175,11 @@ describe('decompression bombs and newline floods', () => {
     });
     expect(compressed.status).toBe(0);
     expect(compressed.stdout.length).toBeLessThan(200_000);
-    for (const zstdDecoder of ['binary', 'fzstd'] as const) {
+    for (const zstdDecoder of [
+      'binary',
+      'fzstd',
+      ...(builtInZstdDecompress ? (['zlib'] as const) : []),
+    ] as const) {
       const unit = generatedUnit('flood.zst', () => [compressed.stdout]);
       const error = await errorOf(profileOf(unit, { zstdDecoder }));
       expect(error.code, zstdDecoder).toBe('EVENTLOG_COMPRESSION_RATIO');

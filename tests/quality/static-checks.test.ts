@@ -50,4 +50,32 @@ describe('static checks over the whole tree', () => {
     expect(optimizer.stdout + optimizer.stderr).toMatch(/must never import the emulator/);
     expect(demo.status, demo.stdout + demo.stderr).toBe(0);
   });
+
+  it("rejects foundation's S3 client in the optimizer, which may take foundation's statistics", () => {
+    const sandbox = mkdtempSync(path.join(tmpdir(), 'setpoint-lint-'));
+    copyFileSync('biome.json', path.join(sandbox, 'biome.json'));
+    const folder = path.join(sandbox, 'packages/setpoint/src/optimizer');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      path.join(folder, 's3-probe.ts'),
+      "import { createS3Client } from '@setpoint/foundation/s3';\n\nexport const probe = createS3Client;\n",
+    );
+    writeFileSync(
+      path.join(folder, 'statistics-probe.ts'),
+      "import { quantile } from '@setpoint/foundation/statistics';\n\nexport const probe = quantile;\n",
+    );
+    const biome = path.resolve('node_modules/.bin/biome');
+    const lint = (file: string) =>
+      spawnSync(biome, ['lint', `packages/setpoint/src/optimizer/${file}`], {
+        cwd: sandbox,
+        encoding: 'utf8',
+      });
+
+    const s3 = lint('s3-probe.ts');
+    const statistics = lint('statistics-probe.ts');
+
+    expect(s3.status).not.toBe(0);
+    expect(s3.stdout + s3.stderr).toMatch(/never talks to S3/);
+    expect(statistics.status, statistics.stdout + statistics.stderr).toBe(0);
+  });
 });

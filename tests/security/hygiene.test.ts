@@ -58,6 +58,34 @@ describe('HTTP hygiene', () => {
     expect(statSync(path.join(h.dataDir, 'setpoint.db')).mode & 0o777).toBe(0o600);
   });
 
+  it('keeps uploaded event logs readable by their owner only (files 0600, directories 0700)', async () => {
+    const id = (await h.request('POST', '/api/v1/projects', { name: 'private logs' })).json().id as string;
+    const form = new FormData();
+    form.append(
+      'eventlog',
+      new Blob([new Uint8Array(fixtureFile(fixturesDir, 'databricks-aws-eventlog'))]),
+      'eventlog',
+    );
+    form.append('external_run_id', 'private-1');
+    const response = await fetch(`${base}/api/v1/projects/${id}/runs`, {
+      method: 'POST',
+      headers: { authorization: authorized.authorization() },
+      body: form,
+    });
+    expect(response.status).toBe(202);
+    const run = (await response.json()) as { id: string };
+    const bundle = (
+      await h.services.store.db
+        .selectFrom('runs')
+        .select('eventlog_blob_key')
+        .where('id', '=', run.id)
+        .executeTakeFirstOrThrow()
+    ).eventlog_blob_key as string;
+    const directory = path.join(h.dataDir, 'blobs', bundle);
+    expect(statSync(path.join(directory, 'eventlog')).mode & 0o777).toBe(0o600);
+    expect(statSync(directory).mode & 0o777).toBe(0o700);
+  });
+
   async function projectId(): Promise<string> {
     return (await h.request('POST', '/api/v1/projects', { name: `p-${Math.random()}` })).json().id;
   }

@@ -108,6 +108,20 @@ describe('Gradient compatibility API (/v1)', () => {
     expect(template.body).toEqual({ result: { custom_tags: { 'setpoint:project-id': id } } });
   });
 
+  it("checks a new name on update like a new project's: 400 for anything but 1–200 characters of text", async () => {
+    const id = (await call('POST', '/v1/projects', { name: 'renamable', product_code: 'aws-databricks' }))
+      .body.result.id as string;
+    for (const name of [null, true, [], {}, 42, '', '   ', 'x'.repeat(1_000_000)]) {
+      const answer = await call('PUT', `/v1/projects/${id}`, { name });
+      expect(answer.status, JSON.stringify(name).slice(0, 20)).toBe(400);
+      expect(answer.body.error.code).toBe('VALIDATION_FAILED');
+    }
+    expect((await call('GET', `/v1/projects/${id}`)).body.result.name).toBe('renamable');
+    const renamed = await call('PUT', `/v1/projects/${id}`, { name: 'renamed' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.result.name).toBe('renamed');
+  });
+
   it('takes a submission through the presigned-POST upload step, then recommends from it', async () => {
     const project = (await call('POST', '/v1/projects', { name: 'upload', product_code: 'aws-databricks' }))
       .body.result;

@@ -8,7 +8,7 @@ import { fullSuiteEnabled } from './tiers.js';
 export default function setup(): void {
   const build = spawnSync(
     'node_modules/.bin/tsc',
-    ['-b', 'packages/setpoint', 'packages/databricks-emulator'],
+    ['-b', 'packages/setpoint', 'packages/databricks-emulator', 'packages/bench'],
     {
       encoding: 'utf8',
     },

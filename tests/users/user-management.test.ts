@@ -70,6 +70,25 @@ describe('user management and password changes', () => {
     expect(weak.status).toBe(400);
   });
 
+  it('keeps user names unique whatever their case, and signs in by the name in any case', async () => {
+    // issue 40: ADMIN could be created beside admin
+    for (const username of ['ANA', 'Ana', 'aNa']) {
+      const clash = await h.request('POST', '/api/v1/users', { username, role: 'admin' });
+      expect(clash.status, username).toBe(409);
+      expect(clash.json().error.message).toMatch(/already exists as ana/);
+    }
+    // the database refuses a second one too (two admins adding it at once): a unique index on lower(username)
+    await expect(
+      h.services.store.db
+        .insertInto('users')
+        .values({ id: 'usr_race', username: 'ANA', password_hash: 'x', role: 'viewer', created_at: 0 })
+        .execute(),
+    ).rejects.toThrow(/unique|UNIQUE/);
+    const listed = (await h.request('GET', '/api/v1/users')).json().items as Array<{ username: string }>;
+    expect(listed.filter((user) => user.username.toLowerCase() === 'ana')).toHaveLength(1);
+    expect((await trySignIn('ANA', 'admin password 1')).statusCode).toBe(200);
+  });
+
   it('is for admins only: an editor and a viewer get 403', async () => {
     const password = (await h.request('POST', `/api/v1/users/${await userId('eda')}/password`, {})).json()
       .password;

@@ -13,6 +13,7 @@ import { runAxisLabels } from '../../web/src/lib/run-axis.js';
 import { matchesSearch, sortRows } from '../../web/src/lib/table.js';
 import { toSettings } from '../../web/src/pages/project/settings-form.js';
 import { type ProjectRow, projectColumns } from '../../web/src/pages/projects/project-columns.js';
+import { parseCsv } from '../support/csv-parse.js';
 
 describe('CSV export', () => {
   it('quotes fields with commas, quotes and line breaks per RFC 4180 and ends lines with CRLF', () => {
@@ -23,6 +24,21 @@ describe('CSV export', () => {
     expect(toCsv(['Project', 'Cost'], [['Revenue, "gold"', '$1.00']])).toBe(
       'Project,Cost\r\n"Revenue, ""gold""",$1.00\r\n',
     );
+  });
+});
+
+describe('CSV export of formula-like cells', () => {
+  it('writes them as text (a leading quote) and plain numbers as they are', () => {
+    expect(csvField('=HYPERLINK("https://evil.example","x")')).toBe(
+      `"'=HYPERLINK(""https://evil.example"",""x"")"`,
+    );
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) {
+      const cell = parseCsv(toCsv(['h'], [[`${start}cmd|' /C calc'!A0`]]))[1]?.[0];
+      expect(cell, JSON.stringify(start)).toBe(`'${start}cmd|' /C calc'!A0`);
+    }
+    expect(csvField('-12.5')).toBe('-12.5');
+    expect(csvField('+3')).toBe('+3');
+    expect(csvField('1e-3')).toBe('1e-3');
   });
 });
 

@@ -160,7 +160,13 @@ export const detachBody = z.object({ job_id: z.string().min(1).max(40) });
 export const detachSchema = z.object({ job_id: z.string(), projects: z.array(z.string()) });
 export type DetachResource = z.infer<typeof detachSchema>;
 
-const databricksId = z.union([z.string(), z.number()]).transform(String);
+/** A Databricks id (run, job, workspace): a non-negative 64-bit integer, sent as a number or a string. */
+const databricksId = z
+  .union([
+    z.string().regex(/^\d{1,19}$/, 'a Databricks id is a number'),
+    z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  ])
+  .transform(String);
 
 /** The job webhook Databricks POSTs: ids may be numbers or strings. */
 export const webhookParams = z.object({ workspaceId: z.string().min(1).max(100) });
@@ -180,36 +186,6 @@ export const collectRunQueuedSchema = z.object({
   run_id: z.string(),
 });
 export type CollectRunQueued = z.infer<typeof collectRunQueuedSchema>;
-
-export const appliedConfigSchema = z.object({
-  id: z.string(),
-  recommendation_id: z.string().nullable(),
-  /** `baseline` (the job's own cluster when imported), `apply`, `auto-apply`, `rollback`, `revert`. */
-  kind: z.string(),
-  cluster: z.record(z.string(), z.unknown()),
-  actor: z.string(),
-  reason: z.string(),
-  created_at: z.number(),
-});
-export type AppliedConfigResource = z.infer<typeof appliedConfigSchema>;
-export const appliedConfigListSchema = z.object({
-  items: z.array(appliedConfigSchema),
-  auto_apply_paused: z.boolean(),
-  pause_reason: z.string().nullable(),
-});
-export type AppliedConfigListResource = z.infer<typeof appliedConfigListSchema>;
-
-export const rollbackBody = z.object({ to: z.string().optional() }).default({});
-export type RollbackBody = z.input<typeof rollbackBody>;
-export const rollbackSchema = z.object({ config: appliedConfigSchema, changed_fields: z.array(z.string()) });
-export type RollbackResource = z.infer<typeof rollbackSchema>;
-
-export const exportQuery = z.object({
-  format: z.enum(['terraform', 'json']).default('terraform'),
-  recommendation: z.string().max(100).optional(),
-});
-
-export const resumeAutoApplySchema = z.object({ resumed: z.literal(true) });
 
 export type AccessCheckLine = AccessCheckResource['checks'][number];
 

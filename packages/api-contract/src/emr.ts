@@ -112,7 +112,7 @@ export const emrAccessCheckBody = z.object({
 });
 
 export const emrAccessCheckSchema = z.object({
-  /** Every permission collection needs is held (apply permissions are reported, not required). */
+  /** Every EMR permission collection needs is held and no S3 one is missing (apply permissions are reported, not required). */
   ok: z.boolean(),
   checks: z.array(
     z.object({

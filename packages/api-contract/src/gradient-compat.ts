@@ -31,15 +31,19 @@ const projectFields = {
   optimize_instance_size: z.boolean().optional(),
 };
 
+/** A project's name, as `/api/v1` takes it: text of 1–200 characters, not only blanks. */
+const projectName = z.string().min(1).max(200).regex(/\S/, 'must not be blank');
+
 export const projectCreateBody = z
   .object({
-    name: z.string().min(1).max(200),
+    name: projectName,
     product_code: z.string().optional(),
     ...projectFields,
   })
   .loose();
 
-export const projectUpdateBody = z.object(projectFields).loose();
+/** Every field optional; a `name` that is sent is checked like a new project's (it used to pass unchecked). */
+export const projectUpdateBody = z.object({ name: projectName.optional(), ...projectFields }).loose();
 
 export const projectListQuery = z.object({ app_id: z.string().optional() });
 

@@ -95,10 +95,28 @@ export const runListSchema = listOf(runSchema);
 
 export const runParams = idParams.extend({ runId: z.string().min(1).max(100) });
 
+const noControlCharacters = /^[^\p{Cc}]*$/u;
+
+/** The caller's id of a run (its idempotency key in the project): 1–200 characters, no control characters. */
+export const externalRunIdSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .regex(noControlCharacters, 'must not hold control characters');
+
+/** The outcome a caller reports for a run (SUCCESS, FAILED…): 1–50 characters, no control characters. */
+export const runStatusSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(50)
+  .regex(noControlCharacters, 'must not hold control characters');
+
 /** `POST /projects/:id/runs` as JSON: an event log to fetch (multipart uploads carry files instead). */
 export const runUriBody = z.object({
   eventlog_uri: z.string().min(1).max(2000),
-  external_run_id: z.string().min(1).max(200).optional(),
+  external_run_id: externalRunIdSchema.optional(),
   cluster_report: z.unknown().optional(),
-  status: z.string().max(50).optional(),
+  status: runStatusSchema.optional(),
 });

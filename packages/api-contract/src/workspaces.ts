@@ -15,7 +15,14 @@ export const workspaceBody = z.object({
 });
 export type WorkspaceBody = z.input<typeof workspaceBody>;
 
-export const workspacePatchBody = workspaceBody.partial();
+/**
+ * A partial update: only what is sent changes. No field has a default here (a default inside a partial
+ * update would overwrite the stored value: an EMR account renamed became a Databricks workspace).
+ */
+export const workspacePatchBody = workspaceBody
+  .omit({ platform: true })
+  .partial()
+  .extend({ platform: z.enum(['databricks']).optional() });
 
 export const workspaceSchema = z.object({
   id: z.string(),

@@ -2,6 +2,13 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
+// AWS SDK releases after January 2027 need Node.js 22; on Node 20 the SDK says so in an eight-line warning
+// on every EMR command and the demo. Setpoint supports Node 20 until then (README, "Requirements") and says
+// so itself; the SDK's own switch (AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED, documented in its
+// Node.js 20 end-of-support announcement) is set here unless the user chose a value.
+if (Number(process.versions.node.split('.')[0]) < 22)
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const entry = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('setpoint: not built yet; run `npm run build` (npm ci does it for you)\n');

@@ -1,10 +1,9 @@
-"""Typed client for the Setpoint REST API (`/api/v1`)."""
+"""Typed client for the Setpoint REST API (`/api/v1`): answers are the typed dictionaries of `setpoint.models`."""
 
 from __future__ import annotations
 
 import json
 import os
-import random
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -13,17 +12,20 @@ from typing import Any, Callable, Iterable, Mapping
 import httpx
 
 from .errors import SetpointError, SetpointTimeoutError
+from .models import (
+    DatabricksRunQueued,
+    EmrStepQueued,
+    Project,
+    Recommendation,
+    RecommendationRequested,
+    Run,
+    RunSummary,
+    Workspace,
+)
+from .retry import RetryPolicy, send_with_retries
 
-RETRYABLE_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 TERMINAL_RECOMMENDATION_STATES = frozenset({"SUCCESS", "FAILURE"})
 TERMINAL_PIPELINE_STATES = frozenset({"DONE", "FAILED"})
-
-
-@dataclass
-class RetryPolicy:
-    attempts: int = 6
-    base_delay_s: float = 0.5
-    max_delay_s: float = 10.0
 
 
 @dataclass
@@ -78,25 +80,12 @@ class SetpointClient:
     # -- transport -------------------------------------------------------------------------
 
     def _send(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        last_error: Exception | None = None
-        for attempt in range(1, self.retry.attempts + 1):
-            try:
-                response = self._http.request(method, path, **kwargs)
-            except httpx.TransportError as error:
-                last_error = error
-                response = None
-            if response is not None and response.status_code not in RETRYABLE_STATUSES:
-                return response
-            if attempt == self.retry.attempts:
-                if response is not None:
-                    return response
-                raise SetpointError(f"cannot reach Setpoint at {self.url}: {last_error}", code="CONNECTION_FAILED")
-            retry_after = response.headers.get("retry-after") if response is not None else None
-            delay = float(retry_after) if retry_after and retry_after.isdigit() else min(
-                self.retry.max_delay_s, self.retry.base_delay_s * 2 ** (attempt - 1)
-            ) * (0.5 + random.random() / 2)
-            self.sleep(delay)
-        raise AssertionError("unreachable")
+        return send_with_retries(
+            lambda: self._http.request(method, path, **kwargs),
+            self.retry,
+            self.sleep,
+            lambda error: SetpointError(f"cannot reach Setpoint at {self.url}: {error}", code="CONNECTION_FAILED"),
+        )
 
     def _bearer(self) -> str:
         now_ms = int(time.time() * 1000)
@@ -122,7 +111,7 @@ class SetpointClient:
 
     # -- projects --------------------------------------------------------------------------
 
-    def list_projects(self, *, query: str | None = None, app_id: str | None = None, limit: int = 100) -> list[dict[str, Any]]:
+    def list_projects(self, *, query: str | None = None, app_id: str | None = None, limit: int = 100) -> list[Project]:
         params: dict[str, Any] = {"limit": limit}
         if query:
             params["q"] = query
@@ -131,20 +120,20 @@ class SetpointClient:
         body = self.request("GET", "/api/v1/projects", params=params)
         return list(body.get("items", body) if isinstance(body, dict) else body)
 
-    def get_project(self, project_id: str) -> dict[str, Any]:
+    def get_project(self, project_id: str) -> Project:
         return self.request("GET", f"/api/v1/projects/{project_id}")
 
-    def create_project(self, name: str, **fields: Any) -> dict[str, Any]:
+    def create_project(self, name: str, **fields: Any) -> Project:
         return self.request("POST", "/api/v1/projects", json={"name": name, **fields})
 
-    def update_project(self, project_id: str, **fields: Any) -> dict[str, Any]:
+    def update_project(self, project_id: str, **fields: Any) -> Project:
         return self.request("PATCH", f"/api/v1/projects/{project_id}", json=fields)
 
-    def find_project_by_app_id(self, app_id: str) -> dict[str, Any] | None:
+    def find_project_by_app_id(self, app_id: str) -> Project | None:
         found = self.list_projects(app_id=app_id, limit=1)
         return found[0] if found else None
 
-    def get_or_create_project(self, app_id: str, **fields: Any) -> dict[str, Any]:
+    def get_or_create_project(self, app_id: str, **fields: Any) -> Project:
         return self.find_project_by_app_id(app_id) or self.create_project(fields.pop("name", app_id), app_id=app_id, **fields)
 
     # -- runs ------------------------------------------------------------------------------
@@ -157,7 +146,7 @@ class SetpointClient:
         cluster_report: Mapping[str, Any] | None = None,
         external_run_id: str | None = None,
         status: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> RunSummary:
         """Uploads a run's event log file(s) (or one zip), optional cluster report and result state."""
         handles = []
         try:
@@ -187,7 +176,7 @@ class SetpointClient:
         *,
         cluster_report: Mapping[str, Any] | None = None,
         external_run_id: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> RunSummary:
         body: dict[str, Any] = {"eventlog_uri": eventlog_uri}
         if cluster_report is not None:
             body["cluster_report"] = cluster_report
@@ -195,7 +184,7 @@ class SetpointClient:
             body["external_run_id"] = external_run_id
         return self.request("POST", f"/api/v1/projects/{project_id}/runs", json=body)
 
-    def collect_databricks_run(self, project_id: str, run_id: str, *, workspace_id: str | None = None) -> dict[str, Any]:
+    def collect_databricks_run(self, project_id: str, run_id: str, *, workspace_id: str | None = None) -> DatabricksRunQueued:
         """Asks Setpoint to collect a finished Databricks run (logs, cluster, events) from the workspace."""
         body: dict[str, Any] = {"run_id": run_id}
         if workspace_id:
@@ -204,7 +193,7 @@ class SetpointClient:
 
     def collect_emr_step(
         self, project_id: str, cluster_id: str, step_id: str, *, account_id: str | None = None
-    ) -> dict[str, Any]:
+    ) -> EmrStepQueued:
         """Asks Setpoint to collect an EMR step (cluster, instances, event log) from the project's EMR account.
 
         Setpoint waits for a step still running; collection is idempotent per project, cluster and step.
@@ -214,11 +203,11 @@ class SetpointClient:
             body["account_id"] = account_id
         return self.request("POST", f"/api/v1/projects/{project_id}/emr-runs", json=body)
 
-    def get_run(self, project_id: str, run_id: str) -> dict[str, Any]:
+    def get_run(self, project_id: str, run_id: str) -> Run:
         """One run with its pipeline state, cost and parsed profile summary."""
         return self.request("GET", f"/api/v1/projects/{project_id}/runs/{run_id}")
 
-    def wait_for_run(self, project_id: str, run_id: str, *, timeout_s: float = 600.0, poll_s: float = 1.0) -> dict[str, Any]:
+    def wait_for_run(self, project_id: str, run_id: str, *, timeout_s: float = 600.0, poll_s: float = 1.0) -> Run:
         """Polls until Setpoint has processed the run (pipeline state DONE or FAILED) and returns it."""
         deadline = time.monotonic() + timeout_s
         while True:
@@ -231,19 +220,19 @@ class SetpointClient:
                 )
             self.sleep(poll_s)
 
-    def list_runs(self, project_id: str) -> list[dict[str, Any]]:
+    def list_runs(self, project_id: str) -> list[RunSummary]:
         body = self.request("GET", f"/api/v1/projects/{project_id}/runs")
         return list(body.get("items", body) if isinstance(body, dict) else body)
 
     # -- recommendations -------------------------------------------------------------------
 
-    def create_recommendation(self, project_id: str) -> dict[str, Any]:
+    def create_recommendation(self, project_id: str) -> RecommendationRequested:
         return self.request("POST", f"/api/v1/projects/{project_id}/recommendations", json={})
 
-    def get_recommendation(self, project_id: str, recommendation_id: str) -> dict[str, Any]:
+    def get_recommendation(self, project_id: str, recommendation_id: str) -> Recommendation:
         return self.request("GET", f"/api/v1/projects/{project_id}/recommendations/{recommendation_id}")
 
-    def get_latest_recommendation(self, project_id: str) -> dict[str, Any] | None:
+    def get_latest_recommendation(self, project_id: str) -> Recommendation | None:
         try:
             return self.request("GET", f"/api/v1/projects/{project_id}/recommendations/latest")
         except SetpointError as error:
@@ -253,7 +242,7 @@ class SetpointClient:
 
     def wait_for_recommendation(
         self, project_id: str, recommendation_id: str, *, timeout_s: float = 600.0, poll_s: float = 2.0
-    ) -> dict[str, Any]:
+    ) -> Recommendation:
         deadline = time.monotonic() + timeout_s
         while True:
             recommendation = self.get_recommendation(project_id, recommendation_id)
@@ -266,12 +255,12 @@ class SetpointClient:
                 )
             self.sleep(poll_s)
 
-    def apply_recommendation(self, project_id: str, recommendation_id: str) -> dict[str, Any]:
+    def apply_recommendation(self, project_id: str, recommendation_id: str) -> Recommendation:
         return self.request("POST", f"/api/v1/projects/{project_id}/recommendations/{recommendation_id}/apply", json={})
 
     # -- workspaces ------------------------------------------------------------------------
 
-    def get_workspace(self, workspace_id: str) -> dict[str, Any]:
+    def get_workspace(self, workspace_id: str) -> Workspace:
         return self.request("GET", f"/api/v1/workspaces/{workspace_id}")
 
 

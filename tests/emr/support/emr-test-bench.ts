@@ -62,6 +62,8 @@ export function startSetpointForEmr(name: string, env: Record<string, string> = 
       SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '4',
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
       SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
+      // the emulated account's clock is advanced by hours and days, ahead of the server's
+      SETPOINT_RUN_CLOCK_TOLERANCE_HOURS: '8760',
       ...env,
     },
   );

@@ -2,8 +2,10 @@ import type {
   AlertDestinationResource as AlertDestination,
   AlertRuleResource as AlertRule,
   ApiKeyResource as ApiKey,
+  AppliedConfigListResource as AppliedConfigList,
   AuditTrailEntryResource as AuditEntry,
   AuditFacets,
+  ExportFormat,
   NotificationResource as Notification,
   OrganizationSettingsResource as OrganizationSettings,
   OrganizationSummaryWire as OrganizationSummary,
@@ -11,6 +13,7 @@ import type {
   ProjectResource as Project,
   ProjectSettings,
   RecommendationResource as Recommendation,
+  RollbackResource,
   RunResource as Run,
   RunDetailResource as RunDetail,
   SessionUser,
@@ -21,7 +24,6 @@ import type {
 import type {
   AccessCheckLine,
   AccessCheckResource,
-  AppliedConfigListResource as AppliedConfigList,
   BillingAccuracyResource as BillingAccuracy,
   DiscoverResource,
   ImportResource,
@@ -29,7 +31,7 @@ import type {
   WorkspaceAuthBody,
   WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
-import { api, type RequestOptions } from './client.js';
+import { api, apiRequest, type RequestOptions } from './client.js';
 
 const maxPage = 500;
 /** Enough projects to fill the first screen; the small page keeps first paint fast with thousands. */
@@ -190,11 +192,17 @@ export const endpoints = {
       `/api/v1/projects/${enc(projectId)}/recommendations/${enc(recommendationId)}/apply`,
       {},
     ),
-  rollback: (projectId: string) => api.post<unknown>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
+  rollback: (projectId: string) =>
+    api.post<RollbackResource>(`/api/v1/projects/${enc(projectId)}/rollback`, {}),
   appliedConfigs: (projectId: string) =>
     api.get<AppliedConfigList>(`/api/v1/projects/${enc(projectId)}/applied-configs`),
   resumeAutoApply: (projectId: string) =>
     api.post<{ resumed: true }>(`/api/v1/projects/${enc(projectId)}/resume-auto-apply`, {}),
+  /** A recommendation as the file a team keeps (Terraform, or the platform's JSON), shown verbatim. */
+  exportText: (projectId: string, format: ExportFormat) =>
+    apiRequest<string>('GET', `/api/v1/projects/${enc(projectId)}/export?format=${format}`, {
+      asText: true,
+    }),
   runBilling: (projectId: string) =>
     api.get<{ items: RunBilling[] }>(`/api/v1/projects/${enc(projectId)}/billing`),
   billingAccuracy: () => api.get<BillingAccuracy>('/api/v1/billing/accuracy'),

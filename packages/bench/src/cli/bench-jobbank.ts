@@ -2,6 +2,7 @@ import { type Command, Option } from '@commander-js/extra-typings';
 import type { Preference } from '@setpoint/api-contract';
 import Table from 'cli-table3';
 import { parseCount } from 'setpoint/cli/option-values';
+import { latencyParts } from '../jobbank/latency-breakdown.js';
 import { type JobBankOptions, type JobBankResult, runJobBankBench } from '../jobbank/run-jobbank-bench.js';
 
 const preferences = ['economy', 'balanced', 'performance'] as const satisfies readonly Preference[];
@@ -70,6 +71,10 @@ export function formatJobBankTable(result: JobBankResult): string {
     ['p90 |prediction error|', percent(metrics.prediction.p90AbsError), ''],
     ['webhook → recommendation p50', seconds(metrics.operations.webhookToRecommendation.p50Ms), ''],
     ['webhook → recommendation p95', seconds(metrics.operations.webhookToRecommendation.p95Ms), ''],
+    ...latencyParts.map((part): [string, string, string] => {
+      const { p50Ms, p95Ms } = metrics.operations.webhookToRecommendation.parts[part];
+      return [`  … ${part} p50 / p95`, `${seconds(p50Ms)} / ${seconds(p95Ms)}`, ''];
+    }),
     ['collection failures (parked)', String(metrics.operations.collectionFailures), '0'],
     ['runs with an incomplete log', String(metrics.operations.incompleteRuns), ''],
     ['reverts', String(metrics.operations.reverts), ''],

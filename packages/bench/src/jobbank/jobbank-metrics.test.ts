@@ -1,7 +1,7 @@
-import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { learningRuns } from 'setpoint/service/recommendations/learning';
 import { describe, expect, it } from 'vitest';
-import { type JobBankProject, jobBankMetrics, percentile, predictionErrors } from './jobbank-metrics.js';
+import { type JobBankProject, jobBankMetrics, predictionErrors } from './jobbank-metrics.js';
 
 function run(
   costUsd: number,
@@ -51,7 +51,13 @@ function coldStartAndLearning(): ProjectRun[] {
   ];
 }
 
-const noOperations = { webhookToRecommendationMs: [], collectionFailures: 0, incompleteRuns: 0, reverts: 0 };
+const noOperations = {
+  webhookToRecommendationMs: [],
+  latency: [],
+  collectionFailures: 0,
+  incompleteRuns: 0,
+  reverts: 0,
+};
 
 describe('Job Bank metrics', () => {
   it('measures prediction error only on finished runs made on a predicted recommendation', () => {
@@ -71,7 +77,21 @@ describe('Job Bank metrics', () => {
         project('a', [...learning, run(5, 9), run(5, 11)]),
         project('b', [...learning, run(8, 4), run(8, 4, null, 'FAILED')]),
       ],
-      { ...noOperations, webhookToRecommendationMs: [300, 100, 200], reverts: 2 },
+      {
+        ...noOperations,
+        webhookToRecommendationMs: [300, 100, 200],
+        latency: [100, 300, 200].map((optimizer, index) => ({
+          runId: `r${index}`,
+          total: optimizer + 10,
+          collection: 10,
+          parsing: 0,
+          costing: 0,
+          optimizer,
+          queued: 0,
+          other: 0,
+        })),
+        reverts: 2,
+      },
     );
 
     expect(metrics.afterLearning.runs).toBe(4);
@@ -85,7 +105,15 @@ describe('Job Bank metrics', () => {
       medianAbsPredictionError: null,
     });
     expect(metrics.perJob.b?.slaMetShare).toBe(0.5);
-    expect(metrics.operations.webhookToRecommendation).toEqual({ samples: 3, p50Ms: 200, p95Ms: 300 });
+    // quantiles interpolate between the samples: p95 of 100, 200, 300 is 200 + 0.9 × 100
+    expect(metrics.operations.webhookToRecommendation).toMatchObject({ samples: 3, p50Ms: 200, p95Ms: 290 });
+    expect(metrics.operations.webhookToRecommendation.parts.optimizer).toEqual({ p50Ms: 200, p95Ms: 290 });
+    expect(metrics.operations.webhookToRecommendation.parts.collection).toEqual({ p50Ms: 10, p95Ms: 10 });
+    expect(metrics.operations.webhookToRecommendation.perRun.map((run) => run.runId)).toEqual([
+      'r0',
+      'r1',
+      'r2',
+    ]);
     expect(metrics.operations.reverts).toBe(2);
   });
 
@@ -178,8 +206,8 @@ describe('Job Bank metrics', () => {
 
     expect(metrics.afterLearning.slaMetShare).toBeNull();
     expect(metrics.prediction.medianAbsError).toBeNull();
-    expect(percentile([], 0.5)).toBeNull();
-    expect(percentile([4, 1, 3, 2], 0.5)).toBe(2);
+    expect(metrics.prediction.p90AbsError).toBeNull();
+    expect(metrics.operations.webhookToRecommendation).toMatchObject({ p50Ms: null, p95Ms: null });
   });
 
   it('names each job dearer than its cold start, and whether Setpoint had changed its cluster', () => {

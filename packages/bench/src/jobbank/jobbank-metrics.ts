@@ -1,7 +1,8 @@
-import { median } from '@setpoint/foundation/statistics';
+import { median, quantile, rounded } from '@setpoint/foundation/statistics';
 import { afterFirstRecommendation } from 'setpoint/demo/after-first-recommendation';
-import type { ProjectRun } from 'setpoint/demo/closed-loop-driver';
+import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { loopEpisodeOf, runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
+import { type LatencyPart, latencyParts, type RunLatency } from './latency-breakdown.js';
 
 /** One project of one cold start, as the Job Bank observed it through the service. */
 export interface JobBankProject {
@@ -41,18 +42,14 @@ function clusterChanged(project: JobBankProject): boolean {
 export interface JobBankOperations {
   /** Webhook received → the next recommendation ready, per run that led to one. */
   webhookToRecommendationMs: number[];
+  /** The same runs' time split by step. */
+  latency: RunLatency[];
   /** Collection jobs that used every attempt and were parked. */
   collectionFailures: number;
   /** Runs stored without a complete event log. */
   incompleteRuns: number;
   /** Applied configurations Setpoint took back after a failed or badly late run. */
   reverts: number;
-}
-
-export function percentile(values: number[], fraction: number): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] ?? null;
 }
 
 /** |actual / predicted − 1| for every finished run made on a recommendation with a prediction. */
@@ -137,13 +134,21 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
     prediction: {
       samples: errors.length,
       medianAbsError: median(errors),
-      p90AbsError: percentile(errors, 0.9),
+      p90AbsError: rounded(quantile(errors, 0.9)),
     },
     operations: {
       webhookToRecommendation: {
         samples: operations.webhookToRecommendationMs.length,
-        p50Ms: percentile(operations.webhookToRecommendationMs, 0.5),
-        p95Ms: percentile(operations.webhookToRecommendationMs, 0.95),
+        p50Ms: rounded(quantile(operations.webhookToRecommendationMs, 0.5)),
+        p95Ms: rounded(quantile(operations.webhookToRecommendationMs, 0.95)),
+        /** Each part's median and p95 over the runs (they do not add up: each is its own distribution). */
+        parts: Object.fromEntries(
+          latencyParts.map((part) => {
+            const values = operations.latency.map((run) => run[part]);
+            return [part, { p50Ms: rounded(quantile(values, 0.5)), p95Ms: rounded(quantile(values, 0.95)) }];
+          }),
+        ) as Record<LatencyPart, { p50Ms: number | null; p95Ms: number | null }>,
+        perRun: operations.latency,
       },
       collectionFailures: operations.collectionFailures,
       incompleteRuns: operations.incompleteRuns,

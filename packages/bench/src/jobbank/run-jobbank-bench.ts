@@ -2,19 +2,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { median } from '@setpoint/foundation/statistics';
-import {
-  type ClosedLoop,
-  type ImportedProjectSettings,
-  startClosedLoop,
-} from 'setpoint/demo/closed-loop-driver';
+import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
+import type { ImportedProjectSettings } from 'setpoint/demo/loop-records';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
-import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
+import type { JobAttempt } from 'setpoint/queue/job-queue';
 import {
   type JobBankMetrics,
   type JobBankOperations,
   type JobBankProject,
   jobBankMetrics,
 } from './jobbank-metrics.js';
+import { type LatencyRun, latencyBreakdown } from './latency-breakdown.js';
 
 export interface JobBankOptions {
   runs: number;
@@ -161,8 +159,14 @@ async function allRecommendations(loop: ClosedLoop, projectId: string) {
   return (await loop.server.services.recommendations.list(projectId, { limit: 500, offset: 0 })).items;
 }
 
-/** Webhook arrival → the recommendation computed from that run, read back through Setpoint's services. */
-async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
+/**
+ * Webhook arrival → the recommendation computed from that run, read back through Setpoint's services, and
+ * where that time went (the workers' timed attempts).
+ */
+async function observeOperations(
+  loop: ClosedLoop,
+  attempts: readonly JobAttempt[],
+): Promise<JobBankOperations> {
   const { services } = loop.server;
   const databricks = databricksIntegrationOf(services);
   const receivedAt = new Map(
@@ -172,27 +176,34 @@ async function observeOperations(loop: ClosedLoop): Promise<JobBankOperations> {
     ]),
   );
   const webhookToRecommendationMs: number[] = [];
+  const latencyRuns: LatencyRun[] = [];
   let incompleteRuns = 0;
   let reverts = 0;
-  const historyOf = {
-    databricks: (projectId: string) => databricks.store.appliedConfigs(projectId),
-    emr: (projectId: string) => emrIntegrationOf(services).applier.history(projectId),
-  };
-  for (const { platform, projectId } of loop.jobs.flatMap((job) =>
-    job.projectIds.map((projectId) => ({ platform: job.platform, projectId })),
-  )) {
+  for (const projectId of loop.jobs.flatMap((job) => job.projectIds)) {
     const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items;
     incompleteRuns += runs.filter((run) => run.status === 'INCOMPLETE').length;
     const externalIdOf = new Map(runs.map((run) => [run.id, run.externalRunId]));
     for (const recommendation of await allRecommendations(loop, projectId)) {
       if (recommendation.state !== 'SUCCESS' || !recommendation.basedOnRunId) continue;
-      const received = receivedAt.get(externalIdOf.get(recommendation.basedOnRunId) ?? '');
-      if (received !== undefined) webhookToRecommendationMs.push(recommendation.updatedAt - received);
+      const externalRunId = externalIdOf.get(recommendation.basedOnRunId) ?? '';
+      const received = receivedAt.get(externalRunId);
+      if (received === undefined) continue;
+      webhookToRecommendationMs.push(recommendation.updatedAt - received);
+      latencyRuns.push({
+        id: recommendation.basedOnRunId,
+        externalRunId,
+        receivedAt: received,
+        recommendationId: recommendation.id,
+        readyAt: recommendation.updatedAt,
+      });
     }
-    reverts += (await historyOf[platform](projectId)).filter((config) => config.kind === 'revert').length;
+    reverts += (await services.applies.history(projectId)).filter(
+      (change) => change.kind === 'revert',
+    ).length;
   }
   return {
     webhookToRecommendationMs,
+    latency: latencyBreakdown(latencyRuns, attempts),
     collectionFailures:
       (await services.parkedJobs.count('databricks.collect')) +
       (await services.parkedJobs.count('emr.collect')),
@@ -214,6 +225,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
   const projects: JobBankProject[] = [];
   const operations: JobBankOperations = {
     webhookToRecommendationMs: [],
+    latency: [],
     collectionFailures: 0,
     incompleteRuns: 0,
     reverts: 0,
@@ -241,6 +253,8 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       ...(options.projectSettings ? { projectSettings: options.projectSettings } : {}),
       env: { SETPOINT_LOG_LEVEL: 'silent' },
     });
+    const attempts: JobAttempt[] = [];
+    const stopObserving = loop.server.services.observeJobAttempts((attempt) => attempts.push(attempt));
     try {
       jobs = loop.jobs.length;
       if (!options.agentless) await useSystemTables(loop);
@@ -250,8 +264,9 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
         log(`seed ${seed}: round ${round}/${options.runs} done`);
       }
       projects.push(...(await observeProjects(loop, seed)));
-      const observed = await observeOperations(loop);
+      const observed = await observeOperations(loop, attempts);
       operations.webhookToRecommendationMs.push(...observed.webhookToRecommendationMs);
+      operations.latency.push(...observed.latency);
       operations.collectionFailures += observed.collectionFailures;
       operations.incompleteRuns += observed.incompleteRuns;
       operations.reverts += observed.reverts;
@@ -263,6 +278,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       billing.launchDelaysMs.push(figures.launchDelayMs);
       billing.collection = figures.collection ?? billing.collection;
     } finally {
+      stopObserving();
       await loop.close();
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -1,6 +1,5 @@
-import { rounded } from '@setpoint/foundation/statistics';
+import { mean, rounded } from '@setpoint/foundation/statistics';
 import type { PredictionClaim } from 'setpoint/optimizer/search-policy';
-import { mean } from './sweep-statistics.js';
 
 /** One claim a policy made about a run, and what the run did. */
 export interface ClaimOutcome {
@@ -58,6 +57,6 @@ export function calibrationReport(outcomes: readonly ClaimOutcome[]): Calibratio
     claims: outcomes.length,
     bins,
     intervalCoverage80: rounded(mean(outcomes.map(({ insideInterval }) => (insideInterval ? 1 : 0)))),
-    meanGap: rounded(observed - claimed),
+    meanGap: observed === null || claimed === null ? null : rounded(observed - claimed),
   };
 }

@@ -1,5 +1,5 @@
+import { gzipSync } from 'node:zlib';
 import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
-import { gzipSync, strToU8 } from 'fflate';
 import type { Availability, EbsVolumeType, SimClusterSpec } from '../physics/cluster-spec.js';
 import { renderEventLog, yarnShutdownMs } from '../physics/event-log-writer.js';
 import { findNodeType, type NodeType, nodeTypes } from '../physics/node-types.js';
@@ -678,13 +678,13 @@ export class EmrEngine {
       if (eventLog && step.applicationId && /^s3a?:\/\//.test(eventLogDir))
         sink.write(
           `${eventLogDir.replace(/^s3a:/, 's3:')}/${step.applicationId}`,
-          strToU8(eventLog),
+          Buffer.from(eventLog),
           step.endAtMs,
         );
       if (cluster.logUri?.startsWith('s3://')) {
         const base = `${cluster.logUri.replace(/^s3n:/, 's3:').replace(/\/+$/, '')}/${cluster.id}/steps/${step.id}`;
-        sink.write(`${base}/stderr.gz`, gzipSync(strToU8(stepStderr(step))), step.endAtMs);
-        sink.write(`${base}/controller.gz`, gzipSync(strToU8(stepController(step))), step.endAtMs);
+        sink.write(`${base}/stderr.gz`, gzipSync(stepStderr(step)), step.endAtMs);
+        sink.write(`${base}/controller.gz`, gzipSync(stepController(step)), step.endAtMs);
       }
     }
   }

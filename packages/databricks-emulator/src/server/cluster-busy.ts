@@ -1,9 +1,6 @@
-import type { ClusterRecord } from './emulator-state.js';
+import type { BusyByMinute, ClusterRecord } from './emulator-state.js';
 
 const minuteMs = 60_000;
-
-/** Per simulated minute (absolute epoch ms): worker core time spent busy and bytes shuffled. */
-export type BusyByMinute = ReadonlyMap<number, { busyCoreMs: number; shuffleBytes: number }>;
 
 /**
  * Cluster-wide busy worker core time and shuffle bytes per minute, from the simulated tasks; once the

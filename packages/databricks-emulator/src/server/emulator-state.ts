@@ -2,7 +2,6 @@ import type { SimClusterSpec } from '../physics/cluster-spec.js';
 import type { EventLogEntry } from '../physics/event-log-writer.js';
 import type { WorkloadSegment } from '../physics/simulate-cluster.js';
 import type { ClusterSimulation, SimulationIdentity } from '../physics/simulation-types.js';
-import type { BusyByMinute } from './cluster-busy.js';
 import type {
   DestinationConfig,
   JobClusterSettings,
@@ -10,6 +9,9 @@ import type {
   NewClusterSettings,
   TaskSettings,
 } from './schema.js';
+
+/** Per simulated minute (absolute epoch ms): worker core time spent busy and bytes shuffled. */
+export type BusyByMinute = ReadonlyMap<number, { busyCoreMs: number; shuffleBytes: number }>;
 
 export interface JobRecord {
   jobId: number;

@@ -1,4 +1,4 @@
-import { gzipSync, strToU8 } from 'fflate';
+import { gzipSync } from 'node:zlib';
 import {
   databricksMetadataLine,
   type EventLogEntry,
@@ -100,13 +100,13 @@ export function deliverClusterLogs(
   const readyAt = cluster.requestedAtMs + cluster.simulation.clusterReadyMs;
   fs.write(
     `${root}/driver/stdout`,
-    strToU8(`${new Date(readyAt).toISOString()} Driver started on ${cluster.identity.driverIp}\n`),
+    Buffer.from(`${new Date(readyAt).toISOString()} Driver started on ${cluster.identity.driverIp}\n`),
     deliveredAtMs,
   );
-  fs.write(`${root}/driver/stderr`, strToU8(''), deliveredAtMs);
+  fs.write(`${root}/driver/stderr`, Buffer.from(''), deliveredAtMs);
   fs.write(
     `${root}/driver/log4j-active.log`,
-    strToU8(
+    Buffer.from(
       `${new Date(readyAt).toISOString()} INFO SparkContext: Running Spark on cluster ${cluster.clusterId}\n`,
     ),
     deliveredAtMs,
@@ -133,7 +133,7 @@ export function deliverClusterLogs(
     ].join('\n');
     fs.write(
       `${directory}/${partName(hour)}`,
-      gzipSync(strToU8(`${body}\n`), { mtime: hour + hourMs }),
+      gzipSync(`${body}\n`),
       Math.min(deliveredAtMs, hour + hourMs + 60_000),
     );
     rollover += 1;
@@ -144,6 +144,6 @@ export function deliverClusterLogs(
     ...live.map((entry) => entry.line),
   ].join('\n')}\n`;
   if (faults.truncateEventLog) text = text.slice(0, Math.floor(text.length * 0.6));
-  fs.write(`${directory}/eventlog`, strToU8(text), deliveredAtMs);
+  fs.write(`${directory}/eventlog`, Buffer.from(text), deliveredAtMs);
   recordAttempt();
 }

@@ -29,6 +29,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** Input larger than Setpoint accepts (the message names the limit). */
+export class TooLargeError extends AppError {
+  constructor(code: string, message: string, options?: AppErrorOptions) {
+    super('too_large', code, message, options);
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(code: string, message: string, options?: AppErrorOptions) {
     super('not_found', code, message, options);
@@ -77,5 +84,8 @@ export function isAppError(error: unknown): error is AppError {
 
 /** Bad input (invalid, or naming what does not exist): it fails the same way however often it is tried. */
 export function isBadInput(error: unknown): error is AppError {
-  return isAppError(error) && (error.kind === 'validation' || error.kind === 'not_found');
+  return (
+    isAppError(error) &&
+    (error.kind === 'validation' || error.kind === 'too_large' || error.kind === 'not_found')
+  );
 }

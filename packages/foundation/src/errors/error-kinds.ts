@@ -1,6 +1,8 @@
 /** The one mapping from error kind to HTTP status and CLI exit code (documented in CONTRIBUTING.md). */
 export const errorKinds = {
   validation: { httpStatus: 400, exitCode: 2 },
+  /** Input refused for its size alone (a body, a document, a count of values): 413. */
+  too_large: { httpStatus: 413, exitCode: 2 },
   not_found: { httpStatus: 404, exitCode: 3 },
   conflict: { httpStatus: 409, exitCode: 4 },
   unauthorized: { httpStatus: 401, exitCode: 5 },

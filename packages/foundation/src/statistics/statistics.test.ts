@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { coefficientOfVariation, linearFit, median, medianOfSorted, pearson } from './statistics.js';
+import {
+  coefficientOfVariation,
+  linearFit,
+  mean,
+  median,
+  medianOfSorted,
+  pearson,
+  quantile,
+  quantileOfSorted,
+  rounded,
+} from './statistics.js';
 
 describe('statistics', () => {
   it('pearson is 1 for a rising line, -1 for a falling one, null when a side is constant', () => {
@@ -47,5 +57,26 @@ describe('statistics', () => {
         [1, 2],
       ]),
     ).toBeNull();
+  });
+
+  it('quantile interpolates between order statistics (type 7) and agrees with the median', () => {
+    expect(quantile([4, 1, 3, 2], 0)).toBe(1);
+    expect(quantile([4, 1, 3, 2], 1)).toBe(4);
+    expect(quantile([4, 1, 3, 2], 0.5)).toBe(2.5);
+    // position (5 − 1) × 0.9 = 3.6: 40 + 0.6 × (50 − 40)
+    expect(quantile([10, 20, 30, 40, 50], 0.9)).toBeCloseTo(46, 12);
+    expect(quantile([3, Number.POSITIVE_INFINITY, 1], 0.5)).toBe(3);
+    expect(quantile([], 0.5)).toBeNaN();
+    expect(quantileOfSorted(Float64Array.from([1, 2, 3, 10]), 0.5)).toBe(medianOfSorted([1, 2, 3, 10]));
+  });
+
+  it('mean is null without values; rounded keeps four decimals and reports what is not a number as null', () => {
+    expect(mean([1, 2, 6])).toBe(3);
+    expect(mean([])).toBeNull();
+    expect(rounded(2 / 3)).toBe(0.6667);
+    expect(rounded(Number.NaN)).toBeNull();
+    expect(rounded(Number.POSITIVE_INFINITY)).toBeNull();
+    expect(rounded(null)).toBeNull();
+    expect(rounded(undefined)).toBeNull();
   });
 });

@@ -59,21 +59,32 @@ export function linearFit(
   return { slope, intercept: my - slope * mx };
 }
 
-/** Linear-interpolation quantile (the common "type 7"); Infinity values sort last. */
+/**
+ * The q-quantile (0 ≤ q ≤ 1) by linear interpolation between order statistics (the common "type 7", numpy's
+ * default; q = 0.5 is the median); Infinity values sort last. NaN when there are none, which `rounded` reports
+ * as null.
+ */
 export function quantile(values: readonly number[], q: number): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
+  return quantileOfSorted(
+    [...values].sort((a, b) => a - b),
+    q,
+  );
+}
+
+/** `quantile` of values already sorted ascending (hot paths keep their own sorted arrays). */
+export function quantileOfSorted(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
   const position = (sorted.length - 1) * q;
   const lower = Math.floor(position);
   const upper = Math.ceil(position);
-  const a = sorted[lower] as number;
-  const b = sorted[upper] as number;
+  const a = sorted[lower]!;
+  const b = sorted[upper]!;
   if (lower === upper || a === b) return a;
   return a + (b - a) * (position - lower);
 }
 
-/** JSON-friendly number: four decimals, null when undefined or not finite. */
-export function rounded(value: number | undefined): number | null {
-  if (value === undefined || !Number.isFinite(value)) return null;
+/** A figure for a report (JSON-friendly): four decimals; null when missing or not finite. */
+export function rounded(value: number | null | undefined): number | null {
+  if (value === undefined || value === null || !Number.isFinite(value)) return null;
   return Math.round(value * 10_000) / 10_000;
 }

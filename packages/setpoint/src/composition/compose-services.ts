@@ -15,6 +15,7 @@ import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
 import { loadImportedLayers, openPriceCatalog } from '../pricing/catalog-store.js';
 import {
   coreJobKinds,
+  type JobAttempt,
   type JobHandlers,
   type JobKind,
   type JobQueue,
@@ -27,6 +28,8 @@ import { loadKeyMaterial } from '../security/key-material.js';
 import { createOutboundGuard } from '../security/outbound-guard.js';
 import { SecretBox } from '../security/secret-box.js';
 import { createAlertService } from '../service/alerts/alert-service.js';
+import { applyJobKinds } from '../service/apply/apply-jobs.js';
+import { createApplyService } from '../service/apply/apply-service.js';
 import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
@@ -51,9 +54,10 @@ import type { BlobStore } from '../store/blobs/blob-store.js';
 import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
 import { S3BlobStore } from '../store/blobs/s3-blob-store.js';
 import type { StoreConnection } from '../store/open-database.js';
+import { applyJobHandlers } from './apply-job-handlers.js';
 import { createMetrics } from './metrics.js';
 import { openStore } from './open-store.js';
-import { registeredPlatforms } from './platforms.js';
+import { legacyApplyJobKinds, registeredPlatforms } from './platforms.js';
 
 export interface AnalysisPorts {
   profiler: RunProfiler;
@@ -95,6 +99,8 @@ export async function composeServices(options: ComposeOptions) {
   };
   const jobKinds: JobKind[] = [
     ...coreJobKinds,
+    ...applyJobKinds,
+    ...legacyApplyJobKinds,
     ...plugins.entries.flatMap((plugin) => plugin.jobKinds as readonly JobKind[]),
   ];
   const queue: JobQueue =
@@ -176,6 +182,25 @@ export async function composeServices(options: ComposeOptions) {
     logger,
   });
 
+  // the platforms' writers, once their runtimes exist (they are given the apply service below)
+  let writers: PlatformRegistry<PlatformRuntime> | undefined;
+  const writersOf = () => {
+    if (!writers) throw new Error('the platforms are not created yet');
+    return writers;
+  };
+  const applies = createApplyService({
+    changes: repositories.appliedChanges,
+    projects,
+    recommendations,
+    audit,
+    queue,
+    logger,
+    writerOf: async (project) => writersOf().forWorkspace(await workspaces.facts(project.workspaceId)).writer,
+    writerNamed: (platform) => writersOf().named(platform)?.writer,
+    maxAutoChangesPerWeek: config.maxAutoChangesPerWeek,
+    slaRevertFactor: config.slaRevertFactor,
+  });
+
   let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const core: PlatformCore = {
     db: store.db,
@@ -192,13 +217,12 @@ export async function composeServices(options: ComposeOptions) {
     outbound,
     publicUrl: () => publicUrl,
     audit,
+    applies,
   };
   const platforms = new PlatformRegistry<PlatformRuntime>(
     plugins.entries.map((plugin) => plugin.create(core)),
   );
-  const platformOfProject = async (projectId: string) =>
-    platforms.forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
-
+  writers = platforms;
   const analysis: AnalysisPorts = {
     profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
     coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
@@ -218,8 +242,8 @@ export async function composeServices(options: ComposeOptions) {
   };
 
   events.on('recommendation.apply_requested', (event: RecommendationEvent) => {
-    void platformOfProject(event.projectId)
-      .then((platform) => platform.applyRequested(event))
+    void applies
+      .applyRequested(event)
       .catch((error: unknown) =>
         logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
       );
@@ -244,14 +268,16 @@ export async function composeServices(options: ComposeOptions) {
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,
     recommendationWindowRuns: config.recommendationWindowRuns,
+    runClockToleranceMs: config.runClockToleranceHours * 3_600_000,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
-    onRecommendationReady: async (projectId, recommendationId) =>
-      (await platformOfProject(projectId)).recommendationReady(projectId, recommendationId),
+    onRecommendationReady: (projectId, recommendationId) =>
+      applies.recommendationReady(projectId, recommendationId),
   });
 
   let workersStarted = false;
   const timers: NodeJS.Timeout[] = [];
+  const attemptListeners = new Set<(attempt: JobAttempt) => void>();
   return {
     config,
     logger,
@@ -274,11 +300,20 @@ export async function composeServices(options: ComposeOptions) {
     demoSignIn: createOneTimeSignIn(),
     runs,
     recommendations,
+    applies,
     insights,
     parkedJobs,
     pipeline,
     platforms,
     parseClusterReport,
+    /**
+     * Calls `listener` with every job attempt this process's workers finish (where a run's time went: the
+     * Job Bank's latency breakdown); returns the function that stops it.
+     */
+    observeJobAttempts(listener: (attempt: JobAttempt) => void): () => void {
+      attemptListeners.add(listener);
+      return () => attemptListeners.delete(listener);
+    },
     /** Where platforms should send webhooks, once the listening address is known. */
     setPublicUrl(url: string): void {
       if (!config.publicUrl) publicUrl = url;
@@ -354,12 +389,17 @@ export async function composeServices(options: ComposeOptions) {
       const handlers: JobHandlers = Object.assign(
         {},
         pipeline.handlers,
+        applyJobHandlers(applies),
         ...platforms.entries.map((platform) => platform.handlers),
       );
       await queue.startWorkers(handlers, {
         concurrency: config.workerConcurrency,
         onParked: (job) => parkedJobs.park(job),
-        onAttempt: (kind, outcome, seconds) => metrics.jobDuration.observe({ kind, outcome }, seconds),
+        onAttempt: (attempt) => {
+          const { kind, outcome } = attempt;
+          metrics.jobDuration.observe({ kind, outcome }, (attempt.finishedAt - attempt.startedAt) / 1000);
+          for (const listener of attemptListeners) listener(attempt);
+        },
         onConnectionLost: (message) =>
           logger.warn({ error: message }, 'queue connection dropped while settling a job; it will run again'),
         ...(onQueueLost ? { onQueueLost } : {}),

@@ -18,8 +18,13 @@ export const configSchema = z
     host: z.string().default('127.0.0.1'),
     /** A request (headers and body) must be received within this time; uploads of large logs need minutes. */
     requestTimeoutSeconds: z.coerce.number().int().min(1).default(600),
-    /** An idle connection is closed after this long. */
+    /** An idle connection is closed after this long (between requests; never while one is handled). */
     idleTimeoutSeconds: z.coerce.number().int().min(1).default(60),
+    /**
+     * Every request is answered within this long of arriving (at least `requestTimeoutSeconds`): past it,
+     * `503 REQUEST_TIMEOUT` instead of a dropped connection.
+     */
+    responseTimeoutSeconds: z.coerce.number().int().min(1).default(900),
     /** Mark the session cookies Secure (set it when Setpoint is reached over HTTPS, e.g. behind TLS). */
     secureCookies: booleanFlag.default(false),
     port: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -87,6 +92,11 @@ export const configSchema = z
      * the fleet prior): bounds a recommendation's reads and model size however long the history grows.
      */
     recommendationWindowRuns: z.coerce.number().int().min(2).max(5000).default(120),
+    /**
+     * How far past the server's clock a run's times may be before the run is refused as implausible
+     * (service/runs/plausible-times.ts); an emulated workspace whose clock runs faster sets it higher.
+     */
+    runClockToleranceHours: z.coerce.number().positive().default(24),
     /**
      * A worker whose queue database stays unreachable this long (PostgreSQL) exits non-zero, saying why,
      * so its supervisor restarts it.

@@ -3,13 +3,13 @@ import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { loadConfig } from '../config/load-config.js';
 import { createDatabricksClient } from '../platforms/databricks/api/client.js';
 import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
-import type { ImportOptions } from '../platforms/databricks/onboarding/onboarding-service.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 import { sharedFleetPriorSource } from '../service/recommendations/fleet-prior-source.js';
 import type { Run } from '../service/runs/run-service.js';
 import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workloads.js';
 import { loadEmulator } from './load-emulator.js';
+import type { ImportedProjectSettings, ProjectRun } from './loop-records.js';
 import { markLearningRuns } from './loop-summary.js';
 
 export interface DriverOptions {
@@ -37,31 +37,6 @@ export interface DriverOptions {
   emr?: boolean;
   /** Settings every imported project is given besides auto-apply (else the project defaults). */
   projectSettings?: ImportedProjectSettings;
-}
-
-/** The project settings a closed loop may set on every project it imports. */
-export type ImportedProjectSettings = Pick<
-  NonNullable<ImportOptions['settings']>,
-  'preference' | 'learningMissBudget'
->;
-
-export interface ProjectRun {
-  /** Setpoint's id of the run. */
-  id: string;
-  /** The Databricks run id. */
-  runId: string;
-  status: string | null;
-  runtimeMinutes: number | null;
-  costUsd: number | null;
-  pipelineState: string;
-  endedAt: number | null;
-  /** The recommendation whose configuration the run used, when it used one. */
-  recommendationId: string | null;
-  /**
-   * Whether the recommendation that configured the run was a learning run (`markLearningRuns`); null when
-   * no recommendation configured it (the cold start).
-   */
-  learning: boolean | null;
 }
 
 export interface ClosedLoop {
@@ -139,6 +114,8 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       SETPOINT_JOB_MAX_ATTEMPTS: '12',
       SETPOINT_LOG_MAX_INCOMPLETE_ATTEMPTS: '8',
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '30',
+      // the emulated workspace's clock runs faster than the real one (benches advance it by days)
+      SETPOINT_RUN_CLOCK_TOLERANCE_HOURS: '87600',
       SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1000',
       // The emulated workspace listens on loopback, which the SSRF rule refuses unless allow-listed:
       // its address and port only, not every service on the machine.

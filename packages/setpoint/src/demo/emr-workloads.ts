@@ -2,7 +2,7 @@ import { EMRClient, RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-
 import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { emrIntegrationOf } from '../platforms/emr/emr-platform.js';
 import type { RunningServer } from '../server/start-server.js';
-import type { ImportedProjectSettings } from './closed-loop-driver.js';
+import type { ImportedProjectSettings } from './loop-records.js';
 
 /** The demo's EMR workloads: recurring Spark steps on transient clusters, each sized once by hand. */
 const workloads = [
@@ -122,7 +122,7 @@ export async function startEmrWorkloads(
       },
       rule: { kind: 'tag', key: projectTagKey },
     },
-    'demo',
+    { actor: 'demo', role: 'admin' },
   );
   const jobs: EmrDemoJob[] = workloads.map((workload) => ({
     platform: 'emr',

@@ -1,7 +1,7 @@
 import { median } from '@setpoint/foundation/statistics';
 import { describe, expect, it } from 'vitest';
 import { learningRuns } from '../service/recommendations/learning.js';
-import type { ProjectRun } from './closed-loop-driver.js';
+import type { ProjectRun } from './loop-records.js';
 import {
   type ConfiguringRecommendation,
   markLearningRuns,

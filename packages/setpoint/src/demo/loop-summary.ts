@@ -3,7 +3,7 @@ import { isLearningRun, recommendationIsLearning } from '../service/recommendati
 import type { RecommendationRecord } from '../service/recommendations/recommendation-records.js';
 import type { RecommendationDecision } from '../service/recommendations/recommender.js';
 import type { LoopEpisode } from './after-first-recommendation.js';
-import type { ProjectRun } from './closed-loop-driver.js';
+import type { ProjectRun } from './loop-records.js';
 
 /** What of a stored recommendation tells which runs it configured and whether they were learning runs. */
 export interface ConfiguringRecommendation {

@@ -1,3 +1,4 @@
+import { mean as meanOf } from '@setpoint/foundation/statistics';
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { FeatureSpace, instanceFamily } from './config-features.js';
 import { evenlySpaced } from './evenly-spaced.js';
@@ -371,8 +372,7 @@ function dot(row: Float64Array, beta: readonly number[]): number {
   return sum;
 }
 
+/** The one mean, read as 0 where there is nothing to average (no fit, no family). */
 function mean(values: readonly number[]): number {
-  let sum = 0;
-  for (const value of values) sum += value;
-  return values.length > 0 ? sum / values.length : 0;
+  return meanOf(values) ?? 0;
 }

@@ -296,7 +296,11 @@ export class JobOptimizer {
   }
 
   recommend(input: RecommendInput): Recommendation {
-    const assessment = this.assess(input);
+    return this.recommendFrom(this.assess(input), input);
+  }
+
+  /** `recommend` on an assessment already made of the same input (the model's predictions are the costly part). */
+  recommendFrom(assessment: Assessment, input: RecommendInput): Recommendation {
     const { slaSeconds, current, mixture } = assessment;
     const settings = this.settings;
     const runsAfterFirst = Math.max(0, input.observations.length - 1);

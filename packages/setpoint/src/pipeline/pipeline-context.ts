@@ -39,6 +39,8 @@ export interface PipelineDependencies {
   maxEventLogBytes: number;
   /** How many of a project's newest analyzed runs a recommendation reads (its learning window). */
   recommendationWindowRuns: number;
+  /** How far past the server's clock a run's times may be (`runClockToleranceHours`); a day by default. */
+  runClockToleranceMs?: number;
   logger: Logger;
   onIngestedBytes?(bytes: number): void;
   /** A recommendation reached SUCCESS (the project's platform may apply it). */

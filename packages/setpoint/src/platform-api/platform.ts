@@ -8,9 +8,10 @@ import type { Logger } from '../logging/logger.js';
 import type { PriceCatalog } from '../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../pricing/schema.js';
 import type { JobHandlers, JobQueue } from '../queue/job-queue.js';
+import type { ApplyService } from '../service/apply/apply-service.js';
+import type { ApplyWriter } from '../service/apply/apply-writer.js';
 import type { AuditService } from '../service/audit/audit-service.js';
 import type { ProjectService } from '../service/projects/project-service.js';
-import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
 import type { Recommender } from '../service/recommendations/recommender.js';
 import type { RunCoster } from '../service/runs/run-analysis.js';
@@ -64,7 +65,6 @@ export interface RunReportReader {
   describeRun(report: unknown, profile: RunProfile): RunDescription;
 }
 
-/** What the core gives a platform: its services, never its tables. */
 /**
  * Clients for hosts a user configured (a workspace's host, its S3 endpoint), with Setpoint's SSRF
  * rule applied at connect time and on every redirect hop; the allow-list comes from the settings.
@@ -72,8 +72,11 @@ export interface RunReportReader {
 export interface OutboundClients {
   fetch(url: string, init?: RequestInit): Promise<Response>;
   nodeAgents(): { httpAgent: HttpAgent; httpsAgent: HttpsAgent };
+  /** The address rule for a URL a user stores (`field` names it in the error), before it is stored. */
+  assertConfigurable(url: string, field: string): Promise<void>;
 }
 
+/** What the core gives a platform: its services, never its tables. */
 export interface PlatformCore {
   /** For the platform's own repositories, over its own tables (`db.withTables<…>()`). */
   db: Kysely<Database>;
@@ -97,6 +100,11 @@ export interface PlatformCore {
    * own UI) goes into the audit trail; alert rules watch it from there (`external_change`).
    */
   audit: Pick<AuditService, 'record'>;
+  /**
+   * The apply core: a platform records the configuration it found when a project was linked (`baseline`)
+   * and tells the SLA guard of each finished run on a project's cluster (`runFinished`).
+   */
+  applies: ApplyService;
 }
 
 /** Work a platform runs on a schedule, e.g. polling for runs no webhook announced. */
@@ -111,16 +119,17 @@ export interface PlatformRuntime {
   readonly name: string;
   /** Handlers of its `jobKinds`. */
   handlers: Partial<JobHandlers>;
-  /** Its HTTP routes (webhook receivers, discovery, import, apply history, rollback, export). */
+  /** Its HTTP routes (webhook receivers, discovery, import, collection). */
   routes: FastifyPluginAsyncZod;
   /** Prices its runs (its billing and its cluster reports). */
   coster: RunCoster;
   /** Recommends for its projects (its cluster shapes, candidates and candidate filters). */
   recommender: Recommender;
-  /** Someone asked to apply a recommendation: write it into the platform when the project is linked. */
-  applyRequested(event: RecommendationEvent): Promise<void>;
-  /** A recommendation reached SUCCESS: apply it when the project's auto-apply allows. */
-  recommendationReady(projectId: string, recommendationId: string): Promise<void>;
+  /**
+   * How the apply core writes its projects' clusters: locate, plan, write, undo, export. The core owns
+   * the history, the guard, auto-apply, rollback and the SLA guard's revert.
+   */
+  writer: ApplyWriter;
   schedules: PlatformSchedule[];
 }
 

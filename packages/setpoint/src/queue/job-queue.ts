@@ -51,12 +51,23 @@ export interface ParkedJob {
   attempts: number;
 }
 
+/** One finished attempt of a job, timed (epoch milliseconds). */
+export interface JobAttempt {
+  kind: JobKind;
+  payload: unknown;
+  outcome: 'done' | 'retry' | 'parked';
+  /** When the job could first be claimed for this attempt: when it was queued, or its retry's time. */
+  readyAt: number;
+  startedAt: number;
+  finishedAt: number;
+}
+
 export interface WorkerOptions {
   concurrency: number;
   /** Called once when a job has used its last attempt, before it is parked. */
   onParked(job: ParkedJob): Promise<void>;
-  /** Reports every finished attempt (metrics). */
-  onAttempt?(kind: JobKind, outcome: 'done' | 'retry' | 'parked', seconds: number): void;
+  /** Reports every finished attempt (metrics; where a run's time went, in the Job Bank). */
+  onAttempt?(attempt: JobAttempt): void;
   /**
    * The workers can no longer reach their queue (its database unreachable for longer than the queue's
    * loss limit, or the queue stopped by itself): called once, with why. A worker process exits so its

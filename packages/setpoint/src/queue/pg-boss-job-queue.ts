@@ -1,6 +1,7 @@
 import pg from 'pg';
 import PgBoss from 'pg-boss';
 import {
+  type JobAttempt,
   type JobContext,
   type JobHandlers,
   type JobKind,
@@ -194,11 +195,20 @@ export class PgBossJobQueue implements JobQueue {
           { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: 0.5 },
           async ([job]) => {
             if (!job) return;
-            const started = performance.now();
+            const startedAt = Date.now();
             const attempt = job.retryCount + 1;
+            const attempted = (outcome: JobAttempt['outcome']) =>
+              options.onAttempt?.({
+                kind,
+                payload: job.data,
+                outcome,
+                readyAt: (job.startAfter ?? job.createdOn).getTime(),
+                startedAt,
+                finishedAt: Date.now(),
+              });
             try {
               await handler(job.data, { jobId: job.id, attempt });
-              options.onAttempt?.(kind, 'done', (performance.now() - started) / 1000);
+              attempted('done');
             } catch (error) {
               const message = error instanceof Error ? error.message : String(error);
               const permanent = error instanceof PermanentJobError;
@@ -211,10 +221,10 @@ export class PgBossJobQueue implements JobQueue {
                   error: message,
                   attempts: attempt,
                 });
-                options.onAttempt?.(kind, 'parked', (performance.now() - started) / 1000);
+                attempted('parked');
                 if (permanent) return;
               } else {
-                options.onAttempt?.(kind, 'retry', (performance.now() - started) / 1000);
+                attempted('retry');
               }
               throw error;
             }

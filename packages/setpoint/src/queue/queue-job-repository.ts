@@ -8,6 +8,8 @@ export interface ClaimedJob {
   payload: string;
   attempts: number;
   max_attempts: number;
+  /** When the job became claimable (queued, or due for its retry). */
+  run_at: number;
 }
 
 type JobUpdate = Partial<
@@ -81,7 +83,7 @@ export function createQueueJobRepository(db: Kysely<Database>, dialect: DialectN
           limit 1
           ${skipLocked}
         )
-        returning id, kind, payload, attempts, max_attempts`.execute(db);
+        returning id, kind, payload, attempts, max_attempts, run_at`.execute(db);
       return result.rows[0];
     },
 

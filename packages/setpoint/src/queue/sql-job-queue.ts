@@ -5,6 +5,7 @@ import type { Database } from '../store/database-schema.js';
 import type { DialectName } from '../store/dialect.js';
 import { retryDelayMs } from './backoff.js';
 import {
+  type JobAttempt,
   type JobContext,
   type JobHandlers,
   type JobKind,
@@ -114,7 +115,16 @@ export class SqlJobQueue implements JobQueue {
     handlers: JobHandlers,
     options: WorkerOptions,
   ): Promise<void> {
-    const started = performance.now();
+    const startedAt = Date.now();
+    const attempted = (outcome: JobAttempt['outcome']) =>
+      options.onAttempt?.({
+        kind: job.kind as JobKind,
+        payload: JSON.parse(job.payload),
+        outcome,
+        readyAt: job.run_at,
+        startedAt,
+        finishedAt: Date.now(),
+      });
     const heartbeat = setInterval(
       () => {
         void this.#jobs
@@ -136,7 +146,7 @@ export class SqlJobQueue implements JobQueue {
         locked_until: null,
         last_error: null,
       });
-      options.onAttempt?.(kind, 'done', (performance.now() - started) / 1000);
+      attempted('done');
     } catch (error) {
       clearInterval(heartbeat);
       const message = error instanceof Error ? error.message : String(error);
@@ -157,7 +167,7 @@ export class SqlJobQueue implements JobQueue {
           locked_until: null,
           last_error: message,
         });
-        options.onAttempt?.(kind, 'parked', (performance.now() - started) / 1000);
+        attempted('parked');
       } else {
         await this.#jobs.updateOwned(job.id, job.token, {
           state: 'queued',
@@ -166,7 +176,7 @@ export class SqlJobQueue implements JobQueue {
           locked_until: null,
           last_error: message,
         });
-        options.onAttempt?.(kind, 'retry', (performance.now() - started) / 1000);
+        attempted('retry');
       }
     }
   }

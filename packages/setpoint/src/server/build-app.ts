@@ -9,11 +9,13 @@ import type { Logger } from '../logging/logger.js';
 import { rateLimited } from '../service/auth/request-throttles.js';
 import { isPublicRoute, registerAuthentication } from './plugins/authentication.js';
 import { registerErrorHandler } from './plugins/error-handler.js';
-import { registerJsonDepthLimit } from './plugins/json-depth.js';
+import { registerJsonLimits } from './plugins/json-limits.js';
 import { registerOpenApi } from './plugins/openapi.js';
+import { registerRequestDeadline } from './plugins/request-deadline.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { alertRoutes } from './routes/alert-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
+import { applyRoutes } from './routes/apply-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
@@ -25,6 +27,7 @@ import { organizationRoutes } from './routes/organization-routes.js';
 import { projectRoutes } from './routes/project-routes.js';
 import { recommendationRoutes } from './routes/recommendation-routes.js';
 import { runRoutes } from './routes/run-routes.js';
+import { maxClusterReportBytes } from './routes/run-upload.js';
 import { sessionRoutes } from './routes/session-routes.js';
 import { systemRoutes } from './routes/system-routes.js';
 import { userRoutes } from './routes/user-routes.js';
@@ -71,10 +74,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const { config } = services;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    bodyLimit: deps.bodyLimitBytes ?? 10 * 1024 * 1024,
+    // JSON bodies are parsed on the event loop: 1 MiB covers every route but a run submission's cluster
+    // report (its route allows 8 MiB); larger is refused with 413 before it is read whole
+    bodyLimit: deps.bodyLimitBytes ?? 1024 * 1024,
     trustProxy: trustProxySetting(config.trustProxy),
     // Slow clients cannot hold connections: the whole request (headers and body) must arrive within
-    // requestTimeoutSeconds, an idle socket closes after idleTimeoutSeconds.
+    // requestTimeoutSeconds, an idle socket closes after idleTimeoutSeconds (between requests only: a
+    // request being handled is answered by its deadline, see request-deadline.ts).
     requestTimeout: config.requestTimeoutSeconds * 1000,
     connectionTimeout: config.idleTimeoutSeconds * 1000,
     keepAliveTimeout: Math.min(config.idleTimeoutSeconds * 1000, 72_000),
@@ -98,7 +104,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }
   });
   registerErrorHandler(app);
-  registerJsonDepthLimit(app);
+  registerRequestDeadline(app, Math.max(config.requestTimeoutSeconds, config.responseTimeoutSeconds));
+  registerJsonLimits(app);
   app.addHook('onSend', async (_request, reply) => {
     for (const [name, value] of Object.entries(securityHeaders)) reply.header(name, value);
   });
@@ -133,7 +140,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       fileSize: config.maxUploadBytes,
       files: config.maxUploadFiles,
       fields: 20,
-      fieldSize: 32 * 1024 * 1024,
+      fieldSize: maxClusterReportBytes,
       parts: config.maxUploadFiles + 20,
     },
   });
@@ -165,6 +172,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
   await app.register(recommendationRoutes(services.recommendations));
+  await app.register(applyRoutes(services.applies));
   await app.register(workspaceRoutes(services.workspaces));
   for (const platform of services.platforms.entries) await app.register(platform.routes);
   await app.register(

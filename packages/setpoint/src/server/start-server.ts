@@ -5,6 +5,7 @@ import type { SetpointConfig } from '../config/schema.js';
 import { createLogger } from '../logging/logger.js';
 import type { StoreConnection } from '../store/open-database.js';
 import { buildApp } from './build-app.js';
+import { nodeSupportNotice } from './node-support.js';
 import { prepareOpenApiDocument } from './plugins/openapi.js';
 import { stopWithParentVariable } from './stop-with-parent.js';
 
@@ -57,6 +58,8 @@ export async function startServer(
   options: StartServerOptions = { withWorker: true },
 ): Promise<RunningServer> {
   const logger = createLogger(config.logLevel);
+  const notice = nodeSupportNotice(process.version);
+  if (notice) logger.warn(notice);
   const services = await composeServices({ config, logger });
   const app = await buildApp({ services, logger });
   await listenOrExplain(app, config, () => services.close());

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/database-schema.js';
 import { createAlertRepository } from './alerts/alert-repository.js';
+import { createAppliedChangeRepository } from './apply/applied-change-repository.js';
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createApiKeyRepository } from './auth/api-key-repository.js';
 import { createUserRepository } from './auth/user-repository.js';
@@ -18,6 +19,7 @@ import { createWorkspaceRepository } from './workspaces/workspace-repository.js'
 export function createRepositories(db: Kysely<Database>) {
   return {
     alerts: createAlertRepository(db),
+    appliedChanges: createAppliedChangeRepository(db),
     audit: createAuditRepository(db),
     apiKeys: createApiKeyRepository(db),
     users: createUserRepository(db),

@@ -225,6 +225,33 @@ export interface ProjectLearningSummariesTable {
   updated_at: number;
 }
 
+/** One entry of a project's apply history, on every platform (migration 0140). */
+export interface AppliedChangesTable {
+  id: string;
+  project_id: string;
+  /** The platform that wrote it (`workspaces.platform`). */
+  platform: string;
+  recommendation_id: string | null;
+  /** `baseline`, `apply`, `auto-apply`, `rollback` or `revert`. */
+  kind: string;
+  /** JSON: the platform's record of what was written (a whole cluster, or a resize with before and after). */
+  configuration: string;
+  /** The entry a rollback or revert undid, where a platform undoes changes one by one. */
+  undoes: string | null;
+  actor: string;
+  reason: string;
+  created_at: number;
+}
+
+/** A project's auto-apply pause and the last configuration a run went well on (migration 0140). */
+export interface ApplyGuardsTable {
+  project_id: string;
+  auto_apply_paused: number;
+  pause_reason: string | null;
+  last_good_change_id: string | null;
+  updated_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
@@ -246,4 +273,6 @@ export interface Database {
   notifications: NotificationsTable;
   maintenance_passes: MaintenancePassesTable;
   project_learning_summaries: ProjectLearningSummariesTable;
+  applied_changes: AppliedChangesTable;
+  apply_guards: ApplyGuardsTable;
 }

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import base64
 import os
-import random
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -12,8 +11,8 @@ from typing import Any, Callable, Iterator
 import httpx
 
 from ..errors import SetpointError
+from ..retry import RetryPolicy, send_with_retries
 
-RETRYABLE_STATUSES = frozenset({429, 500, 502, 503, 504})
 DBFS_READ_CHUNK = 1024 * 1024
 
 
@@ -64,18 +63,14 @@ class DatabricksWorkspace:
         self.close()
 
     def _call(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
-        for attempt in range(1, self.attempts + 1):
-            try:
-                response = self._http.request(method, path, **kwargs)
-            except httpx.TransportError as error:
-                if attempt == self.attempts:
-                    raise SetpointError(f"cannot reach the Databricks workspace at {self.host}: {error}", code="WORKSPACE_UNREACHABLE") from error
-                self.sleep(min(10.0, 0.5 * 2 ** (attempt - 1)))
-                continue
-            if response.status_code not in RETRYABLE_STATUSES or attempt == self.attempts:
-                break
-            retry_after = response.headers.get("retry-after", "")
-            self.sleep(float(retry_after) if retry_after.isdigit() else min(10.0, 0.5 * 2 ** (attempt - 1)) * (0.5 + random.random() / 2))
+        response = send_with_retries(
+            lambda: self._http.request(method, path, **kwargs),
+            RetryPolicy(attempts=self.attempts),
+            self.sleep,
+            lambda error: SetpointError(
+                f"cannot reach the Databricks workspace at {self.host}: {error}", code="WORKSPACE_UNREACHABLE"
+            ),
+        )
         if response.is_success:
             return response
         try:
@@ -87,7 +82,7 @@ class DatabricksWorkspace:
         raise SetpointError(f"Databricks {method} {path}: {message}", code=code, status=response.status_code)
 
     def request(self, method: str, path: str, **kwargs: Any) -> Any:
-        """Any REST call (`/api/2.x/…`), with retries on 429/5xx; the decoded JSON answer."""
+        """Any REST call (`/api/2.x/…`), with retries on throttling and transient failures; the decoded JSON answer."""
         response = self._call(method, path, **kwargs)
         return response.json() if response.content else {}
 

@@ -1,18 +1,9 @@
-import type { RunResource as Run } from '@setpoint/api-contract';
+import type { ExportFormat, RunResource as Run } from '@setpoint/api-contract';
 import { useMemo, useState } from 'react';
 import { messageOf } from '../../api/client.js';
-import {
-  type EmrAppliedConfigResource,
-  type EmrExportFormat,
-  emrEndpoints,
-} from '../../api/emr-endpoints.js';
-import { useApi } from '../../api/use-api.js';
-import { AutoApplyPaused } from '../../components/auto-apply-paused.js';
-import { ConfirmDialog } from '../../components/confirm-dialog.js';
-import { LoadView } from '../../components/load-view.js';
+import { endpoints } from '../../api/endpoints.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { formatRunCostSplit, runCostSplit } from '../../lib/run-cost.js';
-import { useSession } from '../../shell/session.js';
 import { DecisionSummary } from '../project/decision-summary.js';
 import type { ProjectData } from '../project/project-data.js';
 import { compareGroups, groupsOfRunJobFlow, groupsOfRunReport, roleName } from './emr-groups.js';
@@ -23,37 +14,14 @@ function stepOf(run: Run): { clusterId: string; stepId: string } {
   return { clusterId, stepId };
 }
 
-const appliedKinds: Record<EmrAppliedConfigResource['kind'], string> = {
-  apply: 'Applied',
-  'auto-apply': 'Auto-applied',
-  rollback: 'Rolled back',
-  revert: 'Reverted (SLA guard)',
-};
-
-function describeAction(action: EmrAppliedConfigResource['actions'][number]): string {
-  if (action.kind === 'instance-group')
-    return `${action.instance_group_id}: ${action.from} → ${action.to} instances`;
-  if (action.kind === 'instance-fleet')
-    return `${action.instance_fleet_id}: ${action.from.on_demand}+${action.from.spot} → ${action.to.on_demand}+${action.to.spot} (on-demand+spot units)`;
-  const limits = (value: typeof action.to | null) =>
-    value ? `${value.MinimumCapacityUnits}–${value.MaximumCapacityUnits} ${value.UnitType}` : 'none';
-  return `managed scaling ${limits(action.from)} → ${limits(action.to)}`;
-}
-
 /**
- * An EMR project's own section: its steps, the recommended node groups against the latest run's, the
- * resizes Setpoint made to a long-running cluster (apply, roll back, resume auto-apply), and the exports
- * a transient cluster's launcher takes (RunJobFlow JSON, Terraform).
+ * An EMR project's own section: its steps, the recommended node groups against the latest run's, and the
+ * exports a transient cluster's launcher takes (RunJobFlow JSON, Terraform). Applying, rolling back and
+ * the history of what Setpoint changed are on the Recommendation tab, the same on every platform.
  */
-export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): void }) {
-  const { canChange } = useSession();
+export function EmrProjectTab({ data }: { data: ProjectData; reload(): void }) {
   const projectId = data.project.id;
-  const history = useApi(`emr-applied:${projectId}`, (signal) =>
-    emrEndpoints.appliedConfigs(projectId, signal),
-  );
-  const [confirm, setConfirm] = useState<'apply' | 'rollback' | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [exported, setExported] = useState<{ format: EmrExportFormat; text: string } | null>(null);
+  const [exported, setExported] = useState<{ format: ExportFormat; text: string } | null>(null);
   const [exportError, setExportError] = useState<string | null>(null);
   const latest = data.recommendations?.find((rec) => rec.state === 'SUCCESS') ?? null;
   const lastRun = data.runs.at(-1) ?? null;
@@ -65,14 +33,10 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
       ),
     [lastRun, latest],
   );
-  const refresh = () => {
-    history.reload();
-    reload();
-  };
-  const showExport = async (format: EmrExportFormat) => {
+  const showExport = async (format: ExportFormat) => {
     setExportError(null);
     try {
-      setExported({ format, text: await emrEndpoints.exportText(projectId, format) });
+      setExported({ format, text: await endpoints.exportText(projectId, format) });
     } catch (error) {
       setExported(null);
       setExportError(messageOf(error));
@@ -81,11 +45,6 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
 
   return (
     <div className="recommendation" data-testid="emr-project">
-      {notice && (
-        <p className="notice notice-ok" role="status">
-          {notice}
-        </p>
-      )}
       <h2 className="section-title">Steps</h2>
       {data.runs.length === 0 ? (
         <p className="muted">No step collected yet: imported steps appear here once collected.</p>
@@ -142,25 +101,7 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
         </table>
       )}
 
-      <div className="rec-header">
-        <h2 className="section-title">Recommended cluster</h2>
-        <span className="toolbar-spacer" />
-        {canChange && (
-          <>
-            <button type="button" onClick={() => setConfirm('rollback')}>
-              Roll back
-            </button>
-            <button
-              type="button"
-              className="primary"
-              onClick={() => setConfirm('apply')}
-              disabled={!latest || latest.decision?.action === 'keep'}
-            >
-              Apply to the cluster
-            </button>
-          </>
-        )}
-      </div>
+      <h2 className="section-title">Recommended cluster</h2>
       {!latest ? (
         <p className="muted">No recommendation yet: one is made after the first analysed step.</p>
       ) : (
@@ -196,65 +137,6 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
         </>
       )}
 
-      <h2 className="section-title">Changes Setpoint made to the cluster</h2>
-      <LoadView result={history.result} what="Applied configurations" onRetry={history.reload}>
-        {(answer) => (
-          <>
-            {answer.auto_apply_paused && (
-              <AutoApplyPaused
-                reason={answer.pause_reason}
-                canResume={canChange}
-                resume={() => emrEndpoints.resumeAutoApply(projectId)}
-                onOutcome={(message) => {
-                  setNotice(message);
-                  history.reload();
-                }}
-                testId="emr-auto-apply-paused"
-              />
-            )}
-            {answer.items.length === 0 ? (
-              <p className="muted" data-testid="emr-nothing-applied">
-                Nothing applied yet: Setpoint has not changed this workload's cluster.
-              </p>
-            ) : (
-              <table className="table" aria-label="Applied configurations" data-testid="emr-applied">
-                <thead>
-                  <tr>
-                    <th>When</th>
-                    <th>What</th>
-                    <th>By</th>
-                    <th>Cluster</th>
-                    <th>Changes</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {[...answer.items].reverse().map((config) => (
-                    <tr key={config.id}>
-                      <td>{formatDateTime(config.created_at)}</td>
-                      <td>
-                        {appliedKinds[config.kind]}
-                        {config.reason && <div className="muted small">{config.reason}</div>}
-                      </td>
-                      <td>{config.actor}</td>
-                      <td>
-                        <code>{config.cluster_id}</code>
-                      </td>
-                      <td>
-                        <ul className="plain-list">
-                          {config.actions.map((action) => (
-                            <li key={describeAction(action)}>{describeAction(action)}</li>
-                          ))}
-                        </ul>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
-          </>
-        )}
-      </LoadView>
-
       <h2 className="section-title">Export for the next launch</h2>
       <p className="muted">
         Transient clusters take the recommendation when they are launched: paste the RunJobFlow block into the
@@ -287,42 +169,6 @@ export function EmrProjectTab({ data, reload }: { data: ProjectData; reload(): v
           <pre data-testid="emr-export">{exported.text}</pre>
         </figure>
       )}
-
-      <ConfirmDialog
-        open={confirm === 'apply'}
-        title="Resize the cluster to this recommendation?"
-        confirmLabel="Resize the cluster"
-        onClose={() => setConfirm(null)}
-        onConfirm={async () => {
-          const result = await emrEndpoints.apply(projectId, latest!.id);
-          setNotice(
-            result.config
-              ? `Applied: ${result.actions.map(describeAction).join('; ')}.`
-              : 'The cluster already matches the recommendation: nothing was changed.',
-          );
-          refresh();
-        }}
-      >
-        <p>
-          Setpoint resizes the workload's long-running cluster (task capacity, fleet targets, managed scaling
-          limits) under its guardrails and records the change, so it can be rolled back. A workload on
-          transient clusters takes the recommendation at its next launch instead.
-        </p>
-      </ConfirmDialog>
-      <ConfirmDialog
-        open={confirm === 'rollback'}
-        title="Roll back Setpoint's last change?"
-        confirmLabel="Roll back"
-        danger
-        onClose={() => setConfirm(null)}
-        onConfirm={async () => {
-          const result = await emrEndpoints.rollback(projectId);
-          setNotice(`Rolled back ${result.undone.length} change(s): the cluster has its earlier size again.`);
-          refresh();
-        }}
-      >
-        <p>The cluster goes back to the size it had before Setpoint's latest change.</p>
-      </ConfirmDialog>
     </div>
   );
 }

@@ -1,12 +1,10 @@
 import type {
+  AppliedConfigResource as AppliedConfig,
   ProjectResource as Project,
   RecommendationResource as Recommendation,
   RunResource as Run,
 } from '@setpoint/api-contract';
-import type {
-  AppliedConfigResource as AppliedConfig,
-  RunBillingResource as RunBilling,
-} from '@setpoint/api-contract/databricks';
+import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 

@@ -1,5 +1,4 @@
 import type { RecommendationResource as Recommendation, RunResource as Run } from '@setpoint/api-contract';
-import type { AwsAttributes, AzureAttributes } from '@setpoint/api-contract/databricks';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -12,6 +11,7 @@ import { diffConfigs, reviewLines } from '../../lib/config-diff.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { useSession } from '../../shell/session.js';
 import { useThemeName } from '../../shell/theme.js';
+import { AppliedChanges } from './applied-changes.js';
 import { DecisionSummary } from './decision-summary.js';
 import type { ProjectData } from './project-data.js';
 
@@ -56,37 +56,6 @@ function triedConfigs(runs: Run[]): ParetoPoint[] {
   }));
 }
 
-const writtenKinds: Record<string, string> = {
-  baseline: 'Before Setpoint (as imported)',
-  apply: 'Applied',
-  'auto-apply': 'Auto-applied',
-  rollback: 'Rolled back',
-  revert: 'Reverted (SLA guard)',
-};
-
-/** The settings a reader compares between written clusters, in one line. */
-function clusterSummary(cluster: Record<string, unknown>): string {
-  const autoscale = cluster.autoscale as { min_workers?: number; max_workers?: number } | undefined;
-  const workers = autoscale
-    ? `${autoscale.min_workers ?? '?'}–${autoscale.max_workers ?? '?'} workers (autoscaling)`
-    : cluster.num_workers !== undefined
-      ? `${String(cluster.num_workers)} workers`
-      : null;
-  const attributes = (cluster.aws_attributes ?? cluster.azure_attributes) as
-    | AwsAttributes
-    | AzureAttributes
-    | undefined;
-  return [
-    cluster.node_type_id,
-    workers,
-    attributes?.availability,
-    cluster.runtime_engine === 'PHOTON' ? 'Photon' : null,
-  ]
-    .filter((part) => part !== null && part !== undefined && part !== '')
-    .map(String)
-    .join(' · ');
-}
-
 export function RecommendationTab({ data, reload }: { data: ProjectData; reload(): void }) {
   const theme = useThemeName();
   const { canChange } = useSession();
@@ -113,7 +82,10 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
   const lastWritten = written[written.length - 1];
   const rolledBack =
     latest?.applied != null && (lastWritten?.kind === 'rollback' || lastWritten?.kind === 'revert');
-  const canRollBack = data.appliedConfigs ? written.length > 1 : applied.length > 0;
+  // a change of Setpoint's to undo (platforms that record changes have no baseline), or an earlier entry
+  const canRollBack = data.appliedConfigs
+    ? written.length > 1 || written.some((config) => config.kind === 'apply' || config.kind === 'auto-apply')
+    : applied.length > 0;
   const tried = useMemo(() => triedConfigs(data.runs), [data.runs]);
   const predicted = (recommendations ?? []).flatMap((rec) =>
     rec.predicted
@@ -324,32 +296,8 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         />
       )}
       <h2 className="section-title">Applied configurations</h2>
-      {written.length > 0 ? (
-        <table className="table" data-testid="applied-configs">
-          <thead>
-            <tr>
-              <th>When</th>
-              <th>What</th>
-              <th>By</th>
-              <th>Cluster</th>
-            </tr>
-          </thead>
-          <tbody>
-            {[...written].reverse().map((config) => (
-              <tr key={config.id}>
-                <td>{formatDateTime(config.created_at)}</td>
-                <td>
-                  {writtenKinds[config.kind] ?? config.kind}
-                  {config.reason && <div className="muted small">{config.reason}</div>}
-                </td>
-                <td>{config.actor}</td>
-                <td>
-                  <code className="wrap">{clusterSummary(config.cluster)}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {data.appliedConfigs ? (
+        <AppliedChanges history={written} />
       ) : applied.length === 0 ? (
         <p className="muted">Nothing applied yet.</p>
       ) : (

@@ -1,7 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ConfigError } from '@setpoint/foundation/errors';
 import { isMissingPackage } from '../../demo/load-emulator.js';
-import type { RegisterCommand } from '../command-registry.js';
 
 /**
  * The benchmarks live in their own package, which depends on the product: the product names it only here,
@@ -11,15 +10,17 @@ const benchPackage = '@setpoint/bench';
 
 const description = "measure Setpoint's optimizer against published baselines";
 
+type RegisterBench = (program: Command) => void;
+
 /** `setpoint bench <suite>`, defined by `@setpoint/bench` when it is installed. */
 export async function loadBenchCommand(
   load: () => Promise<unknown> = () => import(benchPackage),
-): Promise<RegisterCommand> {
+): Promise<RegisterBench> {
   try {
     const { registerBenchCommand } = (await load()) as { registerBenchCommand?: unknown };
     if (typeof registerBenchCommand !== 'function')
       throw new ConfigError(`${benchPackage} does not define registerBenchCommand: reinstall it`);
-    return registerBenchCommand as RegisterCommand;
+    return registerBenchCommand as RegisterBench;
   } catch (error) {
     if (!isMissingPackage(error, benchPackage)) throw error;
     return (program: Command) => registerMissingBench(program, error);

@@ -1,6 +1,12 @@
 import type { Command } from '@commander-js/extra-typings';
-import type { Page, RecommendationRequested, RecommendationResource } from '@setpoint/api-contract';
-import type { RollbackBody, RollbackResource } from '@setpoint/api-contract/databricks';
+import type {
+  AppliedConfigListResource,
+  Page,
+  RecommendationRequested,
+  RecommendationResource,
+  RollbackBody,
+  RollbackResource,
+} from '@setpoint/api-contract';
 import { AppError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseNumberOption } from '../option-values.js';
@@ -218,6 +224,47 @@ export function registerRecommendationsCommand(program: Command): void {
     );
     if (options.json) printJson(rec);
     else process.stdout.write(`applied recommendation ${id} to project ${project}\n`);
+  });
+
+  withRemoteOptions(
+    recs
+      .command('applied')
+      .description(
+        "what Setpoint wrote into the project's cluster, newest first, and whether auto-apply is paused",
+      )
+      .addHelpText(
+        'after',
+        examples('setpoint recommendations applied prj_8f2c1a', 'setpoint recs applied prj_8f2c1a --json'),
+      )
+      .argument('<project>', 'project id'),
+  ).action(async (project, options) => {
+    const result = await remoteClient(options).request<AppliedConfigListResource>(
+      'GET',
+      `/api/v1/projects/${encodeURIComponent(project)}/applied-configs`,
+    );
+    if (options.json) {
+      printJson(result);
+      return;
+    }
+    if (result.auto_apply_paused)
+      process.stdout.write(`auto-apply is paused: ${result.pause_reason ?? 'paused'}\n`);
+    if (result.items.length === 0) {
+      process.stdout.write(`nothing applied to project ${project} yet\n`);
+      return;
+    }
+    printTable(
+      ['id', 'when', 'what', 'by', 'configuration', 'recommendation'],
+      [...result.items]
+        .reverse()
+        .map((item) => [
+          item.id,
+          formatTime(item.created_at),
+          item.kind,
+          item.actor,
+          item.summary,
+          item.recommendation_id,
+        ]),
+    );
   });
 
   withRemoteOptions(

@@ -9,7 +9,7 @@ const statusKinds: Record<number, ErrorKind> = {
   403: 'forbidden',
   404: 'not_found',
   409: 'conflict',
-  413: 'validation',
+  413: 'too_large',
   422: 'validation',
   429: 'rate_limited',
 };

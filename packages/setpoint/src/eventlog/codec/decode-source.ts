@@ -8,7 +8,7 @@ import { decodeLzfStream } from './lzf-stream.js';
 import { type BlockDecoderChoice, pickNativeBlockDecoders } from './native-block-decoders.js';
 import { decodeOffThread, type ThreadCodec } from './off-thread.js';
 import { decodeSnappyJavaStream } from './snappy-java-stream.js';
-import { decodeZstdStream, findZstdBinary, type ZstdDecoder } from './zstd-stream.js';
+import { decodeZstdStream, findZstdBinary, resolveZstdDecoder, type ZstdDecoder } from './zstd-stream.js';
 
 const defaultOffThreadMinBytes = 8 * 2 ** 20;
 /**
@@ -70,15 +70,18 @@ export async function decodeSource(source: ByteSource, options: DecodeOptions = 
     case 'lzf':
       return { codec, chunks: decode('lzf', () => decodeLzfStream(stored(), source.name)) };
     case 'zstd': {
-      const binary = zstdDecoder !== 'fzstd' && findZstdBinary() !== null;
+      const decoder = resolveZstdDecoder(zstdDecoder);
+      // The built-in decoder already works on the thread pool: this thread only hands frames over.
+      if (decoder === 'zlib')
+        return { codec, chunks: coalesceChunks(decodeZstdStream(stored(), source.name, decoder)) };
       // Read by this thread, the child's pipe hands over 64 KiB per event-loop turn and stalls the
       // child whenever parsing runs; a thread keeps the pipe drained and passes on 1 MiB chunks.
-      if (source.size >= minBytes / zstdDensity && (binary || zstdDecoder !== 'binary')) {
+      const binary = decoder === 'binary' && findZstdBinary() !== null;
+      if (source.size >= minBytes / zstdDensity && (binary || decoder === 'fzstd')) {
         const threaded = decodeOffThread('zstd', stored(), source.name, binary ? 'native' : 'js');
         return { codec, chunks: coalesceChunks(threaded) };
       }
-      const inline = decodeZstdStream(stored(), source.name, binary ? 'binary' : zstdDecoder);
-      return { codec, chunks: coalesceChunks(inline) };
+      return { codec, chunks: coalesceChunks(decodeZstdStream(stored(), source.name, decoder)) };
     }
     case 'lz4-frame':
       throw new ValidationError(

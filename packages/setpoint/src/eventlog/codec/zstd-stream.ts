@@ -6,9 +6,13 @@ import { Decompress } from 'fzstd';
 import { corruptStream, TruncatedStreamError } from '../eventlog-errors.js';
 import { Channel } from './channel.js';
 import { decodedChunkBytes } from './coalesce-chunks.js';
+import { builtInZstdDecompress, decodeWithZlib } from './zstd-zlib.js';
 
-/** Which zstd decoder to use: the `zstd` binary is several times faster than pure-JS fzstd. */
-export type ZstdDecoder = 'auto' | 'binary' | 'fzstd';
+/**
+ * Which zstd decoder to use: Node's built-in one (Node ≥ 22.15) where there is one, else the `zstd`
+ * binary, several times faster than pure-JS fzstd; `auto` picks in that order.
+ */
+export type ZstdDecoder = 'auto' | 'zlib' | 'binary' | 'fzstd';
 
 let zstdBinaryPath: string | null | undefined;
 
@@ -29,21 +33,38 @@ export function findZstdBinary(): string | null {
   return zstdBinaryPath;
 }
 
+/** The decoder `choice` resolves to on this Node and this machine. */
+export function resolveZstdDecoder(choice: ZstdDecoder): Exclude<ZstdDecoder, 'auto'> {
+  if (choice !== 'auto') return choice;
+  if (builtInZstdDecompress) return 'zlib';
+  return findZstdBinary() ? 'binary' : 'fzstd';
+}
+
 /**
  * Decodes zstd (Spark writes many concatenated frames; the last one may be open in an in-progress
- * log). Uses a `zstd -dc` child fed through its stdin when the binary is on PATH, else fzstd.
- * Compressed bytes are few, so feeding them through this process costs little and keeps the
- * stored-bytes count (progress) exact.
+ * log) with Node's built-in decoder, a `zstd -dc` child fed through its stdin, or fzstd. Compressed
+ * bytes are few, so feeding them through this thread costs little and keeps the stored-bytes count
+ * (progress) exact.
  */
 export function decodeZstdStream(
   input: AsyncIterable<Uint8Array>,
   source: string,
-  decoder: ZstdDecoder,
+  choice: ZstdDecoder,
 ): AsyncGenerator<Uint8Array> {
-  const binary = decoder === 'fzstd' ? null : findZstdBinary();
-  if (binary) return decodeWithBinary(binary, input, source);
-  if (decoder === 'binary') throw corruptStream(source, 'zstd', 'the zstd binary is not on PATH');
-  return decodeWithFzstd(input, source);
+  const decoder = resolveZstdDecoder(choice);
+  if (decoder === 'zlib') {
+    if (!builtInZstdDecompress)
+      throw corruptStream(
+        source,
+        'zstd',
+        `Node ${process.version} has no built-in zstd decoder (22.15 or later has)`,
+      );
+    return decodeWithZlib(input, source, builtInZstdDecompress);
+  }
+  if (decoder === 'fzstd') return decodeWithFzstd(input, source);
+  const binary = findZstdBinary();
+  if (!binary) throw corruptStream(source, 'zstd', 'the zstd binary is not on PATH');
+  return decodeWithBinary(binary, input, source);
 }
 
 async function* decodeWithBinary(

@@ -13,14 +13,32 @@ export interface ZipEntryInfo {
   storedSize: number;
 }
 
+/** An entry met while walking an archive: what the directory declares, and its content as a stream. */
+export interface ZipArchiveEntry extends ZipEntryInfo {
+  /** The size the directory declares once inflated; the stream fails when the data overruns it. */
+  declaredSize: number;
+  /** The inflated content; a failure of the archive while reading is EVENTLOG_BAD_ZIP. */
+  open(): AsyncGenerator<Uint8Array>;
+}
+
 /**
- * Zip archives are read from their central directory and each entry is inflated as a stream when
- * it is read (yauzl, native zlib), so reading an archive holds one chunk of one entry at a time
- * whatever it expands to. Entry sizes are checked against the directory while streaming.
+ * A zip archive read from its central directory, each entry inflated as a stream when it is read (yauzl,
+ * native zlib), so reading an archive holds one chunk of one entry at a time whatever it expands to.
+ * Entry sizes are checked against the directory while streaming. The one zip reader of Setpoint: the
+ * event-log layouts and the upload and ingest extraction both read through it.
  */
-async function openZip(zipPath: string): Promise<ZipFile> {
+export interface ZipArchive {
+  /** Entries in the central directory, known before any is read. */
+  entryCount: number;
+  /** The entries in directory order; stop early by leaving the loop. */
+  entries(): AsyncGenerator<ZipArchiveEntry>;
+  close(): void;
+}
+
+export async function openZipArchive(zipPath: string): Promise<ZipArchive> {
+  let zip: ZipFile;
   try {
-    return await yauzl.openPromise(zipPath, {
+    zip = await yauzl.openPromise(zipPath, {
       lazyEntries: true,
       autoClose: false,
       validateEntrySizes: true,
@@ -29,6 +47,11 @@ async function openZip(zipPath: string): Promise<ZipFile> {
   } catch (error) {
     throw badZip(zipPath, error);
   }
+  return {
+    entryCount: zip.entryCount,
+    entries: () => entriesOf(zip, zipPath),
+    close: () => zip.close(),
+  };
 }
 
 function badZip(zipPath: string, error: unknown): ValidationError {
@@ -36,28 +59,16 @@ function badZip(zipPath: string, error: unknown): ValidationError {
   return new ValidationError('EVENTLOG_BAD_ZIP', `${zipPath}: not a readable zip archive (${reason})`);
 }
 
-/** Calls `visit` for each entry in directory order until it returns true; false when none did. */
-async function walkEntries(
-  zip: ZipFile,
-  zipPath: string,
-  visit: (entry: Entry, index: number) => boolean,
-): Promise<boolean> {
-  return new Promise<boolean>((resolve, reject) => {
-    let index = 0;
+/** The next entry of the directory, or undefined at its end. */
+function nextEntry(zip: ZipFile, zipPath: string): Promise<Entry | undefined> {
+  return new Promise((resolve, reject) => {
     const onEntry = (entry: Entry) => {
-      try {
-        if (visit(entry, index++)) {
-          cleanup();
-          resolve(true);
-        } else zip.readEntry();
-      } catch (error) {
-        cleanup();
-        reject(error);
-      }
+      cleanup();
+      resolve(entry);
     };
     const onEnd = () => {
       cleanup();
-      resolve(false);
+      resolve(undefined);
     };
     const onError = (error: unknown) => {
       cleanup();
@@ -75,6 +86,38 @@ async function walkEntries(
   });
 }
 
+async function* entriesOf(zip: ZipFile, zipPath: string): AsyncGenerator<ZipArchiveEntry> {
+  for (let index = 0; ; index += 1) {
+    const entry = await nextEntry(zip, zipPath);
+    if (!entry) return;
+    yield {
+      name: entry.fileName,
+      index,
+      storedSize: entry.compressedSize,
+      declaredSize: entry.uncompressedSize,
+      open: () => contentOf(zip, zipPath, entry),
+    };
+  }
+}
+
+async function* contentOf(zip: ZipFile, zipPath: string, entry: Entry): AsyncGenerator<Uint8Array> {
+  if (entry.isEncrypted()) throw badZip(zipPath, new Error(`entry ${entry.fileName} is encrypted`));
+  let content: Readable;
+  try {
+    content = await zip.openReadStreamPromise(entry);
+  } catch (error) {
+    throw badZip(zipPath, error);
+  }
+  try {
+    for await (const chunk of content) yield chunk as Buffer;
+  } catch (error) {
+    // corrupt data, or more bytes than the directory declares (validateEntrySizes)
+    throw badZip(zipPath, error);
+  } finally {
+    content.destroy();
+  }
+}
+
 /**
  * The archive's entries. Refused up front: more than maxZipEntries entries, or an entry that
  * declares more than maxCompressionRatio × its stored size (yauzl then holds every entry to its
@@ -85,7 +128,7 @@ export async function listZipEntries(
   limits: Pick<EventLogLimits, 'maxZipEntries' | 'maxCompressionRatio' | 'compressionRatioFloorBytes'>,
 ): Promise<ZipEntryInfo[]> {
   const maxEntries = limits.maxZipEntries;
-  const zip = await openZip(zipPath);
+  const zip = await openZipArchive(zipPath);
   try {
     if (zip.entryCount > maxEntries) {
       throw new EventLogLimitError(
@@ -96,22 +139,21 @@ export async function listZipEntries(
       );
     }
     const entries: ZipEntryInfo[] = [];
-    await walkEntries(zip, zipPath, (entry, index) => {
-      const declared = entry.uncompressedSize;
+    for await (const entry of zip.entries()) {
+      const declared = entry.declaredSize;
       if (
         declared > limits.compressionRatioFloorBytes &&
-        declared > limits.maxCompressionRatio * Math.max(1, entry.compressedSize)
+        declared > limits.maxCompressionRatio * Math.max(1, entry.storedSize)
       ) {
         throw new EventLogLimitError(
           'EVENTLOG_COMPRESSION_RATIO',
           'maxCompressionRatio',
           limits.maxCompressionRatio,
-          `${zipPath}: entry ${entry.fileName} expands more than ${limits.maxCompressionRatio}× its stored size (limit maxCompressionRatio)`,
+          `${zipPath}: entry ${entry.name} expands more than ${limits.maxCompressionRatio}× its stored size (limit maxCompressionRatio)`,
         );
       }
-      entries.push({ name: entry.fileName, index, storedSize: entry.compressedSize });
-      return false;
-    });
+      entries.push({ name: entry.name, index: entry.index, storedSize: entry.storedSize });
+    }
     return entries;
   } finally {
     zip.close();
@@ -121,29 +163,17 @@ export async function listZipEntries(
 /** One entry as a ByteSource; every read reopens the archive and inflates the entry as a stream. */
 export function zipEntrySource(zipPath: string, displayName: string, entry: ZipEntryInfo): ByteSource {
   const stream = async function* (): AsyncGenerator<Uint8Array> {
-    const zip = await openZip(zipPath);
-    let content: Readable | undefined;
+    const zip = await openZipArchive(zipPath);
     try {
-      let found: Entry | undefined;
-      await walkEntries(zip, zipPath, (candidate, index) => {
-        if (index !== entry.index) return false;
+      let found: ZipArchiveEntry | undefined;
+      for await (const candidate of zip.entries()) {
+        if (candidate.index !== entry.index) continue;
         found = candidate;
-        return true;
-      });
+        break;
+      }
       if (!found) throw badZip(zipPath, new Error(`entry ${entry.name} disappeared`));
-      if (found.isEncrypted()) throw badZip(zipPath, new Error(`entry ${entry.name} is encrypted`));
-      try {
-        content = await zip.openReadStreamPromise(found);
-      } catch (error) {
-        throw badZip(zipPath, error);
-      }
-      try {
-        for await (const chunk of content) yield chunk as Buffer;
-      } catch (error) {
-        throw badZip(zipPath, error);
-      }
+      yield* found.open();
     } finally {
-      content?.destroy();
       zip.close();
     }
   };

@@ -1,5 +1,6 @@
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import { PermanentJobError } from '../../queue/job-queue.js';
+import { assertPlausibleTimes } from '../../service/runs/plausible-times.js';
 import type { StoredClusterFacts } from '../../service/runs/run-records.js';
 import { storedProfileColumns } from '../../service/runs/stored-profile.js';
 import { parseJsonColumn } from '../../store/json-column.js';
@@ -49,6 +50,12 @@ export function parseStep(deps: PipelineDependencies) {
           .catch(permanentIfInvalid));
       const { workspace } = await projectOf(deps, run.project_id);
       const described = describedRun(deps, workspace, run.cluster_report, profile);
+      // a run dated 2150 or at epoch 0 fails here: it is never costed, and never reaches the model
+      try {
+        assertPlausibleTimes(profile, described, { toleranceMs: deps.runClockToleranceMs });
+      } catch (error) {
+        permanentIfInvalid(error);
+      }
       const stored: StoredClusterFacts = { facts: described.facts, config: described.configuration };
       const written = await advanceRun(
         deps,

@@ -1,19 +1,9 @@
 import { createCostModel } from '../../cost/cost-model.js';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import type { JobHandlers } from '../../queue/job-queue.js';
-import { parkWhen } from '../../queue/park-refusals.js';
-import { isRefusal } from '../../service/jobs/job-refusal.js';
-import { decideAutoApply } from '../../service/recommendations/auto-apply-policy.js';
-import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
-import {
-  type RevertIntent,
-  type RevertTarget,
-  revertChange,
-  revertJobKey,
-} from '../../service/recommendations/revert-job.js';
 import { createStatementClient } from './api/statements.js';
 import type { TransportSettings } from './api/transport.js';
-import { createApplier } from './apply/applier.js';
+import { createDatabricksWriter } from './apply/databricks-writer.js';
 import { billedCost } from './billing/billed-cost.js';
 import { reconcileBilling } from './billing/billing-reconciler.js';
 import { estimateClusterDbus } from './billing/dbu-estimate.js';
@@ -38,29 +28,12 @@ declare module '../../queue/job-queue.js' {
      * or for one named project (a one-time run submitted for it, e.g. from Airflow).
      */
     'databricks.collect': { workspaceId: string; runId: string; projectId?: string | undefined };
-    /** Write a recommendation into the Databricks job. */
-    'databricks.apply': {
-      projectId: string;
-      recommendationId: string;
-      actor: string;
-      kind: 'apply' | 'auto-apply';
-    };
     /** Look for finished runs of onboarded jobs that no webhook announced. */
     'databricks.reconcile': { workspaceId: string };
-    /**
-     * Undo one change Setpoint made (`configId`), back to `toConfigId`, after the SLA guard found a bad run on
-     * it; retried until recorded.
-     */
-    'databricks.revert': RevertIntent;
   }
 }
 
-export const databricksJobKinds = [
-  'databricks.collect',
-  'databricks.apply',
-  'databricks.reconcile',
-  'databricks.revert',
-] as const;
+export const databricksJobKinds = ['databricks.collect', 'databricks.reconcile'] as const;
 
 export interface DatabricksOptions {
   /** Requests to workspaces: timeouts, retries, concurrency (tests shorten them). */
@@ -78,16 +51,11 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     outbound: deps.outbound,
     transport: options.transport,
   });
-  const applier = createApplier({
-    connect,
-    store,
-    projects: deps.projects,
-    recommendations: deps.recommendations,
-    audit: deps.audit,
-  });
+  const writer = createDatabricksWriter({ connect, exportRecommendation: createExportService({ connect }) });
   const onboarding = createOnboardingService({
     connect,
     store,
+    recordBaseline: (input) => deps.applies.recordBaseline({ ...input, platform: writer.platform }),
     projects: deps.projects,
     workspaces: deps.workspaces,
     publicUrl: deps.publicUrl,
@@ -136,87 +104,19 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     store,
     projects: deps.projects,
     runs: deps.runs,
-    applier,
+    runFinished: (projectId, run) => deps.applies.runFinished(projectId, run),
     scratchDir: deps.scratchDir,
     logger: deps.logger,
     completenessPollMs: config.logCompletenessPollMs,
     maxIncompleteAttempts: config.logMaxIncompleteAttempts,
-    slaRevertFactor: config.slaRevertFactor,
-    audit: deps.audit,
-    recommendations: deps.recommendations,
-    autoApplyDecision: (projectId) => autoApplyDecision(projectId),
-    queueRevert: (intent) =>
-      deps.queue.enqueue('databricks.revert', intent, {
-        idempotencyKey: revertJobKey('databricks.revert', intent.configId),
-      }),
   });
-  /** What the revert job undoes with: the standing changes, and a rollback to the chosen configuration. */
-  const revertTarget: RevertTarget = {
-    standing: (projectId) => applier.standing(projectId),
-    undo: ({ projectId, toConfigId, reason }) =>
-      applier.rollback(projectId, { toConfigId, actor: 'setpoint', kind: 'revert', reason }),
-  };
   const discover = createDiscovery({ connect, store, costModel: createCostModel(deps.catalog) });
-  const exportRecommendation = createExportService({
-    connect,
-    projects: deps.projects,
-    recommendations: deps.recommendations,
-  });
 
   async function enqueueCollect(workspaceId: string, runId: string, projectId?: string): Promise<void> {
     await deps.queue.enqueue(
       'databricks.collect',
       { workspaceId, runId, projectId },
       { idempotencyKey: `databricks.collect:${workspaceId}:${runId}${projectId ? `:${projectId}` : ''}` },
-    );
-  }
-
-  /** Whether auto-apply may change the project's job now (settings, pause, window, weekly cap). */
-  async function autoApplyDecision(projectId: string) {
-    const project = await deps.projects.get(projectId);
-    const guard = await store.guard(projectId);
-    return decideAutoApply({
-      settings: project.settings,
-      paused: guard.paused,
-      pauseReason: guard.pauseReason,
-      history: await store.appliedConfigs(projectId),
-      maxChangesPerWeek: config.maxAutoChangesPerWeek,
-      now: Date.now(),
-    });
-  }
-
-  /** Called when the pipeline finishes a recommendation: applies it when the project allows it. */
-  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
-    const project = await deps.projects.get(projectId);
-    if (!project.workspaceId || !project.jobId) return;
-    const decision = await autoApplyDecision(projectId);
-    if (!decision.apply) {
-      deps.logger.info(
-        { projectId, recommendationId, reason: decision.reason },
-        'recommendation not auto-applied',
-      );
-      return;
-    }
-    await deps.queue.enqueue(
-      'databricks.apply',
-      { projectId, recommendationId, actor: 'setpoint:auto-apply', kind: 'auto-apply' },
-      { idempotencyKey: `databricks.apply:${recommendationId}` },
-    );
-  }
-
-  /** A person asked to apply a recommendation: write it into the job when the project is linked to one. */
-  async function applyRequested(event: RecommendationEvent): Promise<void> {
-    const project = await deps.projects.get(event.projectId);
-    if (!project.workspaceId || !project.jobId) return;
-    await deps.queue.enqueue(
-      'databricks.apply',
-      {
-        projectId: event.projectId,
-        recommendationId: event.recommendationId,
-        actor: event.actor,
-        kind: 'apply',
-      },
-      { idempotencyKey: `databricks.apply:${event.recommendationId}:${event.at}` },
     );
   }
 
@@ -241,19 +141,6 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
           deps.logger.info({ workspaceId, runId, reason: error.message }, 'run not ready for collection');
         throw error;
       }
-    },
-    async 'databricks.apply'(payload) {
-      // a refusal (paused, scaling type, not ready, unlinked) will not change on retry: parked, visibly
-      await parkWhen(isRefusal, () =>
-        applier.apply(payload.projectId, payload.recommendationId, {
-          actor: payload.actor,
-          kind: payload.kind,
-        }),
-      );
-    },
-    async 'databricks.revert'(intent) {
-      // a workspace error or throttling is retried; a refusal (changed outside, superseded, unlinked) is parked
-      await parkWhen(isRefusal, () => revertChange(revertTarget, intent));
     },
     async 'databricks.reconcile'({ workspaceId }) {
       // a refused or failing warehouse must not stop the run reconciliation below
@@ -307,14 +194,11 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     systemTablesFor,
     reconcileBilling: reconcileBillingOf,
     reviseRunCost,
-    applier,
+    writer,
     onboarding,
     discover,
-    exportRecommendation,
     handlers,
     enqueueCollect,
-    applyRequested,
-    onRecommendationReady,
     scheduleReconciliation,
     async checkAccess(workspaceId: string, logDestination?: string, sqlWarehouseId?: string) {
       const { client, s3, transport } = await connect(workspaceId);

@@ -13,6 +13,7 @@ import { migration0003 } from './store/0003-databricks-integration.js';
 import { migration0020 } from './store/0020-databricks-system-tables.js';
 import { migration0100 } from './store/0100-databricks-launch-delay.js';
 import { migration0101 } from './store/0101-databricks-cluster-end.js';
+import { migration0141 } from './store/0141-databricks-applied-changes.js';
 
 /** The Databricks runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface DatabricksRuntime extends PlatformRuntime {
@@ -21,7 +22,7 @@ export interface DatabricksRuntime extends PlatformRuntime {
 
 /**
  * Databricks (AWS and Azure) as a Setpoint platform: its tables, job kinds, run reports, routes,
- * coster, recommender, apply and rollback, and the reconciliation poll.
+ * coster, recommender, the writer the apply core writes jobs with, and the reconciliation poll.
  */
 export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlugin {
   return {
@@ -31,6 +32,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
       '0020-databricks-system-tables': migration0020(dialect),
       '0100-databricks-launch-delay': migration0100(dialect),
       '0101-databricks-cluster-end': migration0101(dialect),
+      '0141-databricks-applied-changes': migration0141(),
     }),
     jobKinds: databricksJobKinds,
     runs: databricksRunReports,
@@ -56,9 +58,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
             async (workspaceId) => (await integration.connect(workspaceId)).client,
           ),
         }),
-        applyRequested: (event) => integration.applyRequested(event),
-        recommendationReady: (projectId, recommendationId) =>
-          integration.onRecommendationReady(projectId, recommendationId),
+        writer: integration.writer,
         schedules:
           core.config.reconcileIntervalSeconds > 0
             ? [

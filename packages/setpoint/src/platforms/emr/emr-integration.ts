@@ -1,19 +1,13 @@
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { ProjectSettings } from '@setpoint/api-contract';
-import { isAppError, isBadInput, ValidationError } from '@setpoint/foundation/errors';
+import { ForbiddenError, isAppError, isBadInput, ValidationError } from '@setpoint/foundation/errors';
 import { isPermanentS3Error } from '@setpoint/foundation/s3';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
-import { parkWhen } from '../../queue/park-refusals.js';
-import { isRefusal } from '../../service/jobs/job-refusal.js';
-import { decideAutoApply } from '../../service/recommendations/auto-apply-policy.js';
-import { leaveBadRunToLearning } from '../../service/recommendations/learning-run-miss.js';
-import type { RecommendationEvent } from '../../service/recommendations/recommendation-events.js';
-import { type RevertTarget, revertChange, revertJobKey } from '../../service/recommendations/revert-job.js';
-import { pauseAutoApplyForRevert } from '../../service/recommendations/revert-pause.js';
-import type { EmrConnection } from './api/emr-connection.js';
-import { createEmrApplier } from './apply/emr-applier.js';
+import type { WorkspaceActor } from '../../service/workspaces/workspace-service.js';
+import { type EmrConnection, signsAsServer } from './api/emr-connection.js';
+import { createEmrWriter } from './apply/emr-writer.js';
 import { describeEmrStep, downloadEventLog, locateEventLog } from './collect/step-collector.js';
 import { checkEmrAccess } from './connection/emr-access-check.js';
 import {
@@ -40,16 +34,12 @@ declare module '../../queue/job-queue.js' {
   interface JobPayloads {
     /** Collect a finished EMR step (cluster, instances, event log) for its workload's project, or a named one. */
     'emr.collect': { workspaceId: string; clusterId: string; stepId: string; projectId?: string | undefined };
-    /** Resize a project's long-running cluster to a recommendation. */
-    'emr.apply': { projectId: string; recommendationId: string; actor: string; kind: 'apply' | 'auto-apply' };
     /** Look for finished steps of imported workloads (new transient clusters, new steps on long-running ones). */
     'emr.reconcile': { workspaceId: string };
-    /** Undo one change Setpoint made (`configId`) after the SLA guard found a bad step on it; retried until done. */
-    'emr.revert': { projectId: string; configId: string; reason: string };
   }
 }
 
-export const emrJobKinds = ['emr.collect', 'emr.apply', 'emr.reconcile', 'emr.revert'] as const;
+export const emrJobKinds = ['emr.collect', 'emr.reconcile'] as const;
 
 const dayMs = 86_400_000;
 /** How far before the last poll reconciliation looks again (clusters that took long to finish). */
@@ -111,19 +101,14 @@ export function createEmrIntegration(deps: PlatformCore) {
   const { config } = deps;
   const store = createEmrRepository(deps.db);
   const connect = createEmrConnector({ workspaces: deps.workspaces, outbound: deps.outbound });
-  const applier = createEmrApplier({
+  const writer = createEmrWriter({
     connect,
     store,
-    projects: deps.projects,
-    recommendations: deps.recommendations,
-    audit: deps.audit,
-  });
-  const exportRecommendation = createEmrExportService({
-    store,
-    projects: deps.projects,
-    recommendations: deps.recommendations,
-    catalog: deps.catalog,
-    region: async (workspaceId) => (await deps.workspaces.facts(workspaceId))?.region ?? 'us-east-1',
+    exportRecommendation: createEmrExportService({
+      store,
+      catalog: deps.catalog,
+      region: async (workspaceId) => (await deps.workspaces.facts(workspaceId))?.region ?? 'us-east-1',
+    }),
   });
 
   async function presentAccount(workspaceId: string): Promise<EmrAccount> {
@@ -145,7 +130,14 @@ export function createEmrIntegration(deps: PlatformCore) {
   }
 
   const accounts = {
-    async create(input: EmrAccountInput, actor: string): Promise<EmrAccount> {
+    async create(input: EmrAccountInput, by: WorkspaceActor): Promise<EmrAccount> {
+      if (signsAsServer(input.connection) && by.role !== 'admin')
+        throw new ForbiddenError(
+          "only admins may connect an EMR account that signs in as Setpoint's own server (credentials kind default-chain, or assume-role without access keys): it would act with the server's AWS identity",
+        );
+      // the EMR endpoint and the S3 endpoint are checked by the workspace service, like a workspace's
+      if (input.connection.stsEndpoint)
+        await deps.outbound.assertConfigurable(input.connection.stsEndpoint, 'sts_endpoint');
       const workspace = await deps.workspaces.create(
         {
           name: input.name,
@@ -158,7 +150,7 @@ export function createEmrIntegration(deps: PlatformCore) {
             logStoreKeys: input.logStoreKeys ?? null,
           }),
         },
-        actor,
+        by.actor,
       );
       await store.saveAccount(workspace.id, input.rule);
       return presentAccount(workspace.id);
@@ -383,56 +375,17 @@ export function createEmrIntegration(deps: PlatformCore) {
     }
   }
 
-  /**
-   * A change Setpoint just made that failed the run or badly missed the SLA is undone (auto-apply pauses),
-   * unless it was an auto-applied learning run the next recommendation moves on from (`leaveBadRunToLearning`).
-   */
+  /** The apply core's SLA guard looks at a step that ran on the project's long-running cluster. */
   async function revertWhenBad(projectId: string, report: EmrRunReport, status: string): Promise<void> {
     const workload = await store.workloadOfProject(projectId);
     if (!workload?.clusterId || workload.clusterId !== report.cluster.id) return;
-    const latest = (await applier.history(projectId)).at(-1);
-    if (!latest || (latest.kind !== 'apply' && latest.kind !== 'auto-apply')) return;
-    // a step that started before the change ran on the old shape: it says nothing about the new one
-    if (report.step.startedAt !== null && report.step.startedAt < latest.createdAt) return;
-    const project = await deps.projects.get(projectId);
-    const minutes = ((report.step.endedAt ?? 0) - (report.step.startedAt ?? 0)) / 60_000;
-    const sla = project.settings.slaMinutes;
-    const late = sla !== null && minutes > sla * config.slaRevertFactor;
-    if (status !== 'FAILED' && !late) return;
-    const why =
-      status === 'FAILED'
-        ? `step ${report.step.id} failed on the new configuration`
-        : `step ${report.step.id} took ${minutes.toFixed(1)} min, over ${config.slaRevertFactor}× the ${sla} min SLA`;
-    const revert = { projectId, platform: 'emr', why };
-    const leftToLearning = await leaveBadRunToLearning(deps, {
-      ...revert,
-      change: latest,
-      autoApply: () => autoApplyDecision(projectId),
+    await deps.applies.runFinished(projectId, {
+      label: `step ${report.step.id}`,
+      runtimeMinutes: ((report.step.endedAt ?? 0) - (report.step.startedAt ?? 0)) / 60_000,
+      failed: status === 'FAILED',
+      startedAt: report.step.startedAt,
     });
-    if (leftToLearning) {
-      deps.logger.info(
-        { projectId, stepId: report.step.id },
-        'a learning run failed or badly missed the SLA: the next recommendation moves on from it',
-      );
-      return;
-    }
-    // reported first: auto-apply pauses before the revert is written (the service's rule, on every platform)
-    const reason = await pauseAutoApplyForRevert({ store, audit: deps.audit }, revert);
-    // The intent is a queued job, not a call inside this collection: the step is already marked collected,
-    // so a resize that fails here would never be tried again. The job retries until the revert is recorded.
-    await deps.queue.enqueue(
-      'emr.revert',
-      { projectId, configId: latest.id, reason },
-      { idempotencyKey: revertJobKey('emr.revert', latest.id) },
-    );
   }
-
-  /** What the revert job undoes with: the standing resizes, and a rollback of the latest one. */
-  const revertTarget: RevertTarget = {
-    standing: (projectId) => applier.standing(projectId),
-    undo: ({ projectId, reason }) =>
-      applier.rollback(projectId, { actor: 'setpoint', kind: 'revert', reason }),
-  };
 
   async function reconcile(workspaceId: string): Promise<void> {
     const account = await store.account(workspaceId);
@@ -466,68 +419,6 @@ export function createEmrIntegration(deps: PlatformCore) {
       );
   }
 
-  /** Whether auto-apply may change the project's cluster now (settings, pause, window, weekly cap). */
-  async function autoApplyDecision(projectId: string) {
-    const project = await deps.projects.get(projectId);
-    const guard = await store.guard(projectId);
-    return decideAutoApply({
-      settings: project.settings,
-      paused: guard.paused,
-      pauseReason: guard.pauseReason,
-      history: await applier.history(projectId),
-      maxChangesPerWeek: config.maxAutoChangesPerWeek,
-      now: Date.now(),
-    });
-  }
-
-  /** A recommendation reached SUCCESS: resize the project's long-running cluster when auto-apply allows. */
-  async function onRecommendationReady(projectId: string, recommendationId: string): Promise<void> {
-    const workload = await store.workloadOfProject(projectId);
-    if (!workload?.clusterId) return;
-    const decision = await autoApplyDecision(projectId);
-    if (!decision.apply) {
-      deps.logger.info(
-        { projectId, recommendationId, reason: decision.reason },
-        'recommendation not auto-applied',
-      );
-      return;
-    }
-    await deps.queue.enqueue(
-      'emr.apply',
-      { projectId, recommendationId, actor: 'setpoint:auto-apply', kind: 'auto-apply' },
-      { idempotencyKey: `emr.apply:${recommendationId}` },
-    );
-  }
-
-  /** Someone asked to apply: resize the cluster when the project's workload runs on a long-running one. */
-  async function applyRequested(event: RecommendationEvent): Promise<void> {
-    const workload = await store.workloadOfProject(event.projectId);
-    if (!workload?.clusterId) return;
-    await deps.queue.enqueue(
-      'emr.apply',
-      {
-        projectId: event.projectId,
-        recommendationId: event.recommendationId,
-        actor: event.actor,
-        kind: 'apply',
-      },
-      { idempotencyKey: `emr.apply:${event.recommendationId}:${event.at}` },
-    );
-  }
-
-  /** A project's applies in this process run one after another, so each sees the history the one before wrote. */
-  const applying = new Map<string, Promise<unknown>>();
-  async function oneAtATime(projectId: string, work: () => Promise<void>): Promise<void> {
-    const before = applying.get(projectId) ?? Promise.resolve();
-    const mine = before.catch(() => undefined).then(work);
-    applying.set(projectId, mine);
-    try {
-      await mine;
-    } finally {
-      if (applying.get(projectId) === mine) applying.delete(projectId);
-    }
-  }
-
   const handlers: Partial<JobHandlers> = {
     async 'emr.collect'(payload, context) {
       try {
@@ -542,32 +433,8 @@ export function createEmrIntegration(deps: PlatformCore) {
         throw error;
       }
     },
-    async 'emr.apply'(payload) {
-      await oneAtATime(payload.projectId, async () => {
-        // Several recommendations may be ready before the first automatic resize runs: the cap and the
-        // pause are decided again against the history as it is now.
-        if (payload.kind === 'auto-apply') {
-          const decision = await autoApplyDecision(payload.projectId);
-          if (!decision.apply) {
-            deps.logger.info({ ...payload, reason: decision.reason }, 'recommendation not auto-applied');
-            return;
-          }
-        }
-        // a refusal (paused, transient, running step, changed outside) will not change on retry: parked, visibly
-        await parkWhen(isRefusal, () =>
-          applier.apply(payload.projectId, payload.recommendationId, {
-            actor: payload.actor,
-            kind: payload.kind,
-          }),
-        );
-      });
-    },
     async 'emr.reconcile'({ workspaceId }) {
       await reconcile(workspaceId);
-    },
-    async 'emr.revert'(intent) {
-      // an AWS error or throttling is retried; a refusal (changed outside, running step) is parked, visibly
-      await oneAtATime(intent.projectId, () => parkWhen(isRefusal, () => revertChange(revertTarget, intent)));
     },
   };
 
@@ -575,7 +442,7 @@ export function createEmrIntegration(deps: PlatformCore) {
     store,
     connect,
     accounts,
-    applier,
+    writer,
     checkAccess,
     discover,
     importWorkloads,
@@ -583,9 +450,6 @@ export function createEmrIntegration(deps: PlatformCore) {
     collect,
     reconcile,
     scheduleReconciliation,
-    onRecommendationReady,
-    applyRequested,
-    exportRecommendation,
     latestRecommendationId: async (projectId: string) => (await deps.recommendations.latest(projectId)).id,
     handlers,
   };

@@ -6,6 +6,7 @@ import { cachedSupportedInstanceTypes } from './recommender/supported-instance-t
 import { emrRoutes } from './routes/emr-routes.js';
 import { emrRunReports } from './runs/emr-run-report-reader.js';
 import { migration0050 } from './store/0050-emr-platform.js';
+import { migration0142 } from './store/0142-emr-applied-changes.js';
 
 /** The EMR runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface EmrRuntime extends PlatformRuntime {
@@ -14,13 +15,16 @@ export interface EmrRuntime extends PlatformRuntime {
 
 /**
  * AWS EMR as a Setpoint platform: accounts (workspaces of platform `emr`), discovery and import of
- * recurring workloads, step collection, EC2 + EMR fee + EBS costing, the EMR recommender, resizes of
- * long-running clusters with apply history and rollback, exports, and the reconciliation poll.
+ * recurring workloads, step collection, EC2 + EMR fee + EBS costing, the EMR recommender, the writer the
+ * apply core resizes long-running clusters with (and exports through), and the reconciliation poll.
  */
 export function emrPlatform(): PlatformPlugin {
   return {
     name: 'emr',
-    migrations: (dialect) => ({ '0050-emr-platform': migration0050(dialect) }),
+    migrations: (dialect) => ({
+      '0050-emr-platform': migration0050(dialect),
+      '0142-emr-applied-changes': migration0142(),
+    }),
     jobKinds: emrJobKinds,
     runs: emrRunReports,
     create(core): EmrRuntime {
@@ -29,7 +33,7 @@ export function emrPlatform(): PlatformPlugin {
         name: 'emr',
         integration,
         handlers: integration.handlers,
-        routes: emrRoutes({ integration, projects: core.projects }),
+        routes: emrRoutes({ integration, projects: core.projects, applies: core.applies }),
         coster: new EmrRunCoster(core.catalog),
         recommender: new EmrRecommender({
           catalog: core.catalog,
@@ -38,9 +42,7 @@ export function emrPlatform(): PlatformPlugin {
             async (accountId) => (await integration.connect(accountId)).client,
           ),
         }),
-        applyRequested: (event) => integration.applyRequested(event),
-        recommendationReady: (projectId, recommendationId) =>
-          integration.onRecommendationReady(projectId, recommendationId),
+        writer: integration.writer,
         schedules:
           core.config.reconcileIntervalSeconds > 0
             ? [

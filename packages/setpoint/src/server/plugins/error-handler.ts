@@ -6,9 +6,15 @@ export interface ErrorBody {
   error: { code: string; message: string; details?: unknown };
 }
 
+const formatLimit = (bytes: number) =>
+  bytes >= 2 ** 20 ? `${+(bytes / 2 ** 20).toFixed(2)} MiB` : `${Math.round(bytes / 1024)} KiB`;
+
 /** The single place errors become HTTP responses: `{error: {code, message, details?}}`. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // refused before its body was read to the end (a limit hit mid-upload): the rest of the body would
+    // stall the connection for the client's next request, so the server closes it after answering
+    if (!request.raw.complete) reply.header('connection', 'close');
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
         path: issue.instancePath || '/',
@@ -28,6 +34,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }
       if (error.details) body.error.details = error.details;
       return reply.status(errorKinds[error.kind].httpStatus).send(body);
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      const limit = request.routeOptions.bodyLimit ?? 0;
+      return reply.status(413).send({
+        error: {
+          code: 'BODY_TOO_LARGE',
+          message: `the request body is larger than ${formatLimit(limit)}, the most ${request.method} ${request.routeOptions.url ?? request.url} accepts as JSON (event logs go as multipart/form-data)`,
+        },
+      } satisfies ErrorBody);
     }
     if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       const code = error.code ?? 'BAD_REQUEST';

@@ -4,11 +4,11 @@ import {
   auditFacetsSchema,
   auditListQuery,
   auditTrailList,
+  toCsv,
 } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuditFilter, AuditTrailRecord } from '../../service/audit/audit-repository.js';
 import type { AuditService } from '../../service/audit/audit-service.js';
-import { toCsv } from './csv.js';
 
 const bearer = [{ bearerAuth: [] }];
 

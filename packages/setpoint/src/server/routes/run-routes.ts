@@ -15,7 +15,7 @@ import type { Metrics } from '../../composition/metrics.js';
 import type { ProjectClusterReportParser } from '../../platform-api/platform.js';
 import type { RunService } from '../../service/runs/run-service.js';
 import { presentRun, presentRunDetail } from './presenters.js';
-import { receiveUpload } from './run-upload.js';
+import { maxClusterReportBytes, receiveUpload } from './run-upload.js';
 
 const bearer = [{ bearerAuth: [] }];
 
@@ -32,7 +32,8 @@ export function runRoutes(runs: RunService, options: RunRouteOptions): FastifyPl
     app.post(
       '/api/v1/projects/:id/runs',
       {
-        bodyLimit: 64 * 1024 * 1024,
+        // a JSON submission carries at most a cluster report besides its URI (an event log goes as multipart)
+        bodyLimit: maxClusterReportBytes + 64 * 1024,
         schema: {
           tags: ['runs'],
           summary:

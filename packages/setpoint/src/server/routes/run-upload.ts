@@ -5,12 +5,14 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type {} from '@fastify/multipart';
-import { isAppError, ValidationError } from '@setpoint/foundation/errors';
+import { externalRunIdSchema, runStatusSchema } from '@setpoint/api-contract';
+import { isAppError, TooLargeError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { bundleFileName, extractZip, isZipFile } from '../../service/runs/eventlog-bundle.js';
 import { byteLimit } from '../../service/runs/eventlog-fetcher.js';
 import type { UploadedFile } from '../../service/runs/run-service.js';
-import { assertJsonDepth } from '../plugins/json-depth.js';
+import { assertJsonShape } from '../plugins/json-limits.js';
 
 export interface ParsedUpload {
   directory: string;
@@ -21,7 +23,19 @@ export interface ParsedUpload {
   status: string | null;
 }
 
-const maxClusterReportBytes = 32 * 1024 * 1024;
+/**
+ * A cluster report, as a part, a field or in a JSON submission: a Databricks report of a long autoscaling
+ * run with its events and timelines is a few MB. Larger is refused with 413 before it is parsed.
+ */
+export const maxClusterReportBytes = 8 * 1024 * 1024;
+
+/** A form field (a cluster report) past the limit: refused, never read cut short. */
+export function fieldTooLarge(field: string): TooLargeError {
+  return new TooLargeError(
+    'UPLOAD_FIELD_TOO_LARGE',
+    `${field} is larger than ${maxClusterReportBytes / 2 ** 20} MiB, the most a run's cluster report (or any field) may be`,
+  );
+}
 
 /**
  * What one upload request may store, all parts and zip entries together: `maxBytes` after
@@ -91,9 +105,19 @@ export class UploadBudget {
   }
 }
 
+/** A text field checked against its schema: refused with its rule, never cut to fit. */
+function checkedField(schema: z.ZodType<string>, value: string, field: string): string {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new ValidationError(
+    'UPLOAD_FIELD_INVALID',
+    `${field} ${parsed.error.issues[0]?.message ?? 'is invalid'}`,
+  );
+}
+
 /** A JSON document sent as text (a form field or part); its shape is checked by whoever reads it. */
 export function parseJsonText(text: string, field: string): unknown {
-  assertJsonDepth(text, field);
+  assertJsonShape(text, field);
   try {
     return JSON.parse(text);
   } catch {
@@ -125,17 +149,26 @@ export async function receiveUpload(
     for await (const part of request.parts()) {
       if (part.type === 'field') {
         const value = String(part.value);
-        if (part.fieldname === 'cluster_report') clusterReport = parseJsonText(value, 'cluster_report');
-        else if (part.fieldname === 'external_run_id') externalRunId = value.trim().slice(0, 200);
-        else if (part.fieldname === 'status') status = value.trim().slice(0, 50);
+        if (part.fieldname === 'cluster_report') {
+          if (part.valueTruncated || value.length > maxClusterReportBytes)
+            throw fieldTooLarge('cluster_report');
+          clusterReport = parseJsonText(value, 'cluster_report');
+        } else if (part.fieldname === 'external_run_id')
+          externalRunId = checkedField(externalRunIdSchema, value, part.fieldname);
+        else if (part.fieldname === 'status') status = checkedField(runStatusSchema, value, part.fieldname);
         else
           throw new ValidationError('UPLOAD_UNKNOWN_PART', `unexpected multipart field "${part.fieldname}"`);
         continue;
       }
       if (part.fieldname === 'cluster_report') {
         const chunks: Buffer[] = [];
-        await pipeline(part.file, byteLimit(maxClusterReportBytes), async (source: AsyncIterable<Buffer>) => {
-          for await (const chunk of source) chunks.push(chunk);
+        let bytes = 0;
+        await pipeline(part.file, async (source: AsyncIterable<Buffer>) => {
+          for await (const chunk of source) {
+            bytes += chunk.length;
+            if (bytes > maxClusterReportBytes) throw fieldTooLarge('cluster_report');
+            chunks.push(chunk);
+          }
         });
         clusterReport = parseJsonText(Buffer.concat(chunks).toString('utf8'), 'cluster_report');
         continue;

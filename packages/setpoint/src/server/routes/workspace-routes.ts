@@ -5,6 +5,7 @@ import {
   workspacePatchBody,
   workspaceSchema,
 } from '@setpoint/api-contract';
+import { ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { principalOf } from '../../service/auth/principal.js';
@@ -12,6 +13,8 @@ import type { WorkspaceInput, WorkspaceService } from '../../service/workspaces/
 import { presentWorkspace } from './presenters.js';
 
 const bearer = [{ bearerAuth: [] }];
+/** The platforms these routes create and edit; other platforms' workspaces have their own routes. */
+const routePlatforms: readonly string[] = workspaceBody.shape.platform.unwrap().options;
 
 function toInput(body: z.infer<typeof workspacePatchBody>): Partial<WorkspaceInput> {
   return {
@@ -90,10 +93,23 @@ export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyn
           response: { 200: workspaceSchema },
         },
       },
-      async (request) =>
-        presentWorkspace(
+      async (request) => {
+        const current = await workspaces.get(request.params.id);
+        // a workspace of another platform (an EMR account) keeps its settings under that platform's rules
+        // and routes: here it may only be renamed
+        const others = Object.entries(request.body).filter(
+          ([field, value]) => field !== 'name' && value !== undefined,
+        );
+        if (!routePlatforms.includes(current.platform) && others.length > 0) {
+          throw new ValidationError(
+            'WORKSPACE_MANAGED_BY_PLATFORM',
+            `workspace ${current.id} is a ${current.platform} workspace: only its name can be changed here (${others.map(([field]) => field).join(', ')} through its own routes)`,
+          );
+        }
+        return presentWorkspace(
           await workspaces.update(request.params.id, toInput(request.body), principalOf(request)),
-        ),
+        );
+      },
     );
 
     app.delete(

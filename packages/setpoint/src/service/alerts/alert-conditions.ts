@@ -1,4 +1,5 @@
 import type { AlertEvent } from '@setpoint/api-contract';
+import { mean } from '@setpoint/foundation/statistics';
 
 /** What a run-based rule needs to know about one run. */
 export interface RunFacts {
@@ -73,16 +74,16 @@ export function runFinding(
       .filter((cost): cost is number => cost !== null)
       .slice(0, params.windowRuns);
     if (window.length < params.windowRuns) return undefined;
-    const mean = window.reduce((sum, cost) => sum + cost, 0) / window.length;
-    if (mean <= 0 || run.costUsd < mean * (1 + params.thresholdPct / 100)) return undefined;
-    const abovePct = round(100 * (run.costUsd / mean - 1), 1);
+    const average = mean(window) ?? 0;
+    if (average <= 0 || run.costUsd < average * (1 + params.thresholdPct / 100)) return undefined;
+    const abovePct = round(100 * (run.costUsd / average - 1), 1);
     return {
       ...base,
       title: `${projectName}: run cost $${round(run.costUsd)}, ${abovePct}% above the mean of its last ${window.length} runs`,
       detail: {
         run_id: run.id,
         cost_usd: round(run.costUsd, 4),
-        mean_cost_usd: round(mean, 4),
+        mean_cost_usd: round(average, 4),
         above_mean_pct: abovePct,
         threshold_pct: params.thresholdPct,
       },

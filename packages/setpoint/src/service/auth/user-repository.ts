@@ -1,5 +1,12 @@
 import { ConflictError } from '@setpoint/foundation/errors';
-import { type Insertable, type Kysely, PostgresAdapter, type Selectable, type Transaction } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  PostgresAdapter,
+  type Selectable,
+  sql,
+  type Transaction,
+} from 'kysely';
 import type { Database, SessionsTable, UsersTable } from '../../store/database-schema.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
 
@@ -53,8 +60,18 @@ export function createUserRepository(db: Kysely<Database>) {
       });
     },
 
+    /**
+     * The user of this name, letters' case ignored (`ADMIN` is `admin`); when an older database holds
+     * names that differ only in case, the one written exactly so comes first.
+     */
     findByName(username: string): Promise<UserRow | undefined> {
-      return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+        .orderBy(sql`case when username = ${username} then 0 else 1 end`)
+        .orderBy('created_at')
+        .executeTakeFirst();
     },
 
     findById(id: string): Promise<UserRow | undefined> {

@@ -96,8 +96,14 @@ export function createUserService({ users, now = Date.now }: { users: UserReposi
       }
       checkPassword(password);
       checkRole(role);
-      if (await users.findByName(username))
-        throw new ConflictError('USER_EXISTS', `user ${username} already exists`);
+      const taken = await users.findByName(username);
+      if (taken)
+        throw new ConflictError(
+          'USER_EXISTS',
+          taken.username === username
+            ? `user ${username} already exists`
+            : `user ${username} already exists as ${taken.username} (user names are unique whatever their case)`,
+        );
       const row: UserRow = {
         id: `usr_${randomBytes(8).toString('hex')}`,
         username,

@@ -1,3 +1,4 @@
+import { quantileOfSorted } from '@setpoint/foundation/statistics';
 import { normalQuantile } from '../../optimizer/normal-distribution.js';
 import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.js';
 import { candidateRateUsdPerHour, type Range } from '../../optimizer/types.js';
@@ -68,11 +69,6 @@ function speedupGrid(prior: SpeedupPrior): number[] {
     const z = normalQuantile(p);
     return prior.mid * Math.exp((z < 0 ? below : above) * z);
   });
-}
-
-function quantileOfSorted(sorted: readonly number[], p: number): number {
-  const position = Math.min(sorted.length - 1, Math.max(0, Math.round(p * (sorted.length - 1))));
-  return sorted[position] as number;
 }
 
 /**

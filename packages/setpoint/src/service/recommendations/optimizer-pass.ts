@@ -45,7 +45,8 @@ export function runOptimizerPass(input: OptimizerPassInput): OptimizerPassResult
   const prior = withAnalogs(input.prior, input.extraAnalogs);
   const tried = new Set(input.tried);
   const request = (pool: readonly Candidate[]): RecommendInput => ({ ...input.request, candidates: pool });
-  const screening = new JobOptimizer(prior, input.pool, settings).assess(request(input.pool));
+  const screener = new JobOptimizer(prior, input.pool, settings);
+  const screening = screener.assess(request(input.pool));
   const implausible = new Set<string>();
   for (const entry of screening.assessments) {
     if (!tried.has(entry.candidate.id) && screening.mixture.quantile(entry.index, 0.5) < floorS)
@@ -55,11 +56,20 @@ export function runOptimizerPass(input: OptimizerPassInput): OptimizerPassResult
   const pool = input.pool.filter(
     (candidate) => !implausible.has(candidate.id) || candidate.id === input.request.currentCandidateId,
   );
+  // Nothing screened out: the screening is the assessment (the model's predictions, most of a pass's time).
+  if (pool.length === input.pool.length) {
+    return {
+      implausible: [...implausible],
+      recommendation: screener.recommendFrom(screening, request(input.pool)),
+      assessment: screening,
+    };
+  }
   const optimizer = new JobOptimizer(prior, pool, settings);
+  const assessment = optimizer.assess(request(pool));
   return {
     implausible: [...implausible],
-    recommendation: optimizer.recommend(request(pool)),
-    assessment: optimizer.assess(request(pool)),
+    recommendation: optimizer.recommendFrom(assessment, request(pool)),
+    assessment,
   };
 }
 

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { zipSync } from 'fflate';
+import { strToU8, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { bundleFileName, extractZip } from './eventlog-bundle.js';
 
@@ -84,5 +84,33 @@ describe('zip extraction', () => {
     await expect(extractZip(zipPath, directory, 1024 * 1024)).rejects.toMatchObject({
       code: 'UPLOAD_TOO_LARGE',
     });
+    // refused from the declared size, before anything was inflated; the zip is gone too
+    expect(readdirSync(directory)).toEqual([]);
+  });
+
+  it('refuses a file that starts like a zip but is not one, as a bad zip, and removes it', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'setpoint-zip-'));
+    const zipPath = path.join(directory, 'broken.zip');
+    const archive = Buffer.from(zipSync({ eventlog: new Uint8Array(4096).fill(0x41) }));
+    writeFileSync(zipPath, archive.subarray(0, archive.length - 30)); // the central directory cut short
+    await expect(extractZip(zipPath, directory, 1024 * 1024)).rejects.toMatchObject({
+      code: 'EVENTLOG_BAD_ZIP',
+    });
+    expect(existsSync(zipPath)).toBe(false);
+  });
+
+  it('writes every entry of a zip, flattened, under names that stay unique', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'setpoint-zip-'));
+    const zipPath = path.join(directory, 'logs.zip');
+    writeFileSync(
+      zipPath,
+      zipSync({ 'a/eventlog': strToU8('first\n'), 'b/eventlog': strToU8('second\n'), 'c/': {} }),
+    );
+    const files = await extractZip(zipPath, directory, 1024);
+    expect(files.map(({ name, bytes }) => ({ name, bytes }))).toEqual([
+      { name: 'eventlog', bytes: 6 },
+      { name: '001-eventlog', bytes: 7 },
+    ]);
+    expect(readFileSync(path.join(directory, '001-eventlog'), 'utf8')).toBe('second\n');
   });
 });

@@ -1,9 +1,10 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { open, unlink } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { Writable } from 'node:stream';
+import { Readable, Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { ValidationError } from '@setpoint/foundation/errors';
-import { Unzip, UnzipInflate } from 'fflate';
+import { openZipArchive } from '../../eventlog/layout/zip-entries.js';
 
 /** A file name safe to keep inside a blob bundle. */
 export function safeFileName(name: string, fallback: string): string {
@@ -37,27 +38,6 @@ export async function isZipFile(filePath: string): Promise<boolean> {
   }
 }
 
-/**
- * Compressed bytes handed to the inflater at once. Deflate expands at most ~1,032:1, so one push produces
- * at most ~8 MiB and takes a few milliseconds of the event loop, however hostile the zip.
- */
-const zipReadChunkBytes = 8 * 1024;
-
-/** Resolves once `out` accepts writes again (or is finished or closed: nothing more will drain). */
-function drained(out: Writable): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      out.off('drain', done);
-      out.off('finish', done);
-      out.off('close', done);
-      resolve();
-    };
-    out.on('drain', done);
-    out.on('finish', done);
-    out.on('close', done);
-  });
-}
-
 export interface ExtractZipOptions {
   maxEntries?: number;
   /** Where an entry is written (a file by default; tests pass a slow consumer). */
@@ -65,10 +45,12 @@ export interface ExtractZipOptions {
 }
 
 /**
- * Extracts a zip of event-log files into `directory` (flattened, directories skipped), stopping once
- * the uncompressed total passes `maxBytes` (zip bombs) or it holds more than `maxEntries` files.
- * Reads the zip in small chunks and, whenever an output stream is full, waits for it to drain before
- * inflating more: memory stays bounded and the event loop keeps answering. Returns the files written.
+ * Extracts a zip of event-log files into `directory` (flattened, directories skipped), refusing it once
+ * the uncompressed total passes `maxBytes` (zip bombs: declared sizes are checked before an entry is
+ * inflated, and the reader holds each entry to its declared size) or it holds more than `maxEntries`
+ * files. Each entry streams to its file through the archive reader of `eventlog` with backpressure: a slow
+ * disk (or consumer) pauses inflation instead of buffering its output, so memory stays bounded and the
+ * event loop keeps answering. Returns the files written; the zip itself is removed.
  */
 export async function extractZip(
   zipPath: string,
@@ -80,53 +62,40 @@ export async function extractZip(
   const maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
   const openOutput = options.open ?? ((target: string) => createWriteStream(target));
   const files: Array<{ name: string; path: string; bytes: number }> = [];
-  const writes: Promise<void>[] = [];
-  const full: Writable[] = [];
+  const tooLarge = () =>
+    new ValidationError('UPLOAD_TOO_LARGE', `zip expands beyond the ${maxBytes}-byte limit`);
   let total = 0;
-  let failure: Error | undefined;
-  const unzip = new Unzip((entry) => {
-    if (entry.name.endsWith('/') || failure) return;
-    if (files.length >= maxEntries) {
-      failure = new ValidationError(
-        'UPLOAD_TOO_MANY_FILES',
-        `the zip holds more than ${maxEntries} files (the limit of files per upload)`,
-      );
-      return;
+  try {
+    const zip = await openZipArchive(zipPath);
+    try {
+      for await (const entry of zip.entries()) {
+        if (entry.name.endsWith('/')) continue;
+        if (files.length >= maxEntries) {
+          throw new ValidationError(
+            'UPLOAD_TOO_MANY_FILES',
+            `the zip holds more than ${maxEntries} files (the limit of files per upload)`,
+          );
+        }
+        if (total + entry.declaredSize > maxBytes) throw tooLarge();
+        const name = bundleFileName(entry.name, taken, `part-${files.length}`);
+        taken.add(name);
+        const record = { name, path: path.join(directory, name), bytes: 0 };
+        files.push(record);
+        const counted = new Transform({
+          transform(chunk: Buffer, _encoding, callback) {
+            record.bytes += chunk.length;
+            total += chunk.length;
+            callback(total > maxBytes ? tooLarge() : null, chunk);
+          },
+        });
+        await pipeline(Readable.from(entry.open()), counted, openOutput(record.path));
+      }
+    } finally {
+      zip.close();
     }
-    const name = bundleFileName(entry.name, taken, `part-${files.length}`);
-    taken.add(name);
-    const target = path.join(directory, name);
-    const record = { name, path: target, bytes: 0 };
-    files.push(record);
-    const out = openOutput(target);
-    writes.push(
-      new Promise((resolve, reject) => {
-        out.on('finish', resolve);
-        out.on('error', reject);
-      }),
-    );
-    entry.ondata = (error, chunk, final) => {
-      if (error) failure ??= error;
-      record.bytes += chunk.length;
-      total += chunk.length;
-      if (total > maxBytes)
-        failure ??= new ValidationError('UPLOAD_TOO_LARGE', `zip expands beyond the ${maxBytes}-byte limit`);
-      if (!failure && !out.write(chunk)) full.push(out);
-      if (final || failure) out.end();
-    };
-    entry.start();
-  });
-  unzip.register(UnzipInflate);
-  for await (const chunk of createReadStream(zipPath, { highWaterMark: zipReadChunkBytes })) {
-    unzip.push(chunk as Uint8Array);
-    if (failure) break;
-    // backpressure: a slow disk (or consumer) pauses inflation instead of buffering its output
-    if (full.length > 0) await Promise.all(full.splice(0).map(drained));
+  } finally {
+    await rm(zipPath, { force: true });
   }
-  if (!failure) unzip.push(new Uint8Array(0), true);
-  await Promise.all(writes);
-  await unlink(zipPath);
-  if (failure) throw failure;
   if (files.length === 0) throw new ValidationError('EVENTLOG_ZIP_EMPTY', 'the uploaded zip holds no files');
   return files;
 }

@@ -180,6 +180,12 @@ export function createWorkspaceService({
      */
     async update(id: string, patch: Partial<WorkspaceInput>, by: WorkspaceActor): Promise<Workspace> {
       const current = await workspaces.get(id);
+      if (patch.platform !== undefined && patch.platform !== current.platform) {
+        throw new ValidationError(
+          'WORKSPACE_PLATFORM_FIXED',
+          `workspace ${id} is a ${current.platform} workspace; its platform cannot change (add a new one instead)`,
+        );
+      }
       await assertTargets(patch);
       const hostChanges = patch.host !== undefined && (patch.host ?? null) !== current.host;
       const storedEndpoint = open(id, current.credentials_ciphertext, 'credentials')?.s3_endpoint;

@@ -1,7 +1,11 @@
-import { copyFile, mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { assertSafeBlobPath, type BlobStore } from './blob-store.js';
 
+/**
+ * Blobs (uploaded event logs) on the local disk, readable by Setpoint's user only: directories 0700, files
+ * 0600, like the database (an event log holds queries, paths and the configuration of a company's jobs).
+ */
 export class LocalBlobStore implements BlobStore {
   constructor(readonly root: string) {}
 
@@ -9,7 +13,7 @@ export class LocalBlobStore implements BlobStore {
     assertSafeBlobPath(bundle);
     assertSafeBlobPath(name);
     const directory = path.join(this.root, bundle);
-    await mkdir(directory, { recursive: true });
+    await mkdir(directory, { recursive: true, mode: 0o700 });
     const target = path.join(directory, name);
     try {
       await rename(filePath, target);
@@ -18,6 +22,7 @@ export class LocalBlobStore implements BlobStore {
       await copyFile(filePath, target);
       await unlink(filePath);
     }
+    await chmod(target, 0o600);
   }
 
   async withLocalCopy<T>(bundle: string, use: (directory: string) => Promise<T>): Promise<T> {

@@ -16,6 +16,8 @@ import { migration0081 } from './0081-recommendation-run-pruned.js';
 import { migration0082 } from './0082-maintenance-passes.js';
 import { migration0083 } from './0083-project-learning-summaries.js';
 import { migration0090 } from './0090-run-model-profiles.js';
+import { migration0091 } from './0091-usernames-any-case.js';
+import { migration0140 } from './0140-applied-changes.js';
 import { migration0150 } from './0150-run-cost-components.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
@@ -45,6 +47,8 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0082-maintenance-passes': migration0082(dialect),
         '0083-project-learning-summaries': migration0083(dialect),
         '0090-run-model-profiles': migration0090(dialect),
+        '0091-usernames-any-case': migration0091(),
+        '0140-applied-changes': migration0140(dialect),
         '0150-run-cost-components': migration0150(),
       };
       const all = { ...core };

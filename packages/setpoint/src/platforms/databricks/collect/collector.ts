@@ -6,17 +6,11 @@ import { isAppError } from '@setpoint/foundation/errors';
 import { isPermanentS3Error, type S3Client } from '@setpoint/foundation/s3';
 import type { Logger } from '../../../logging/logger.js';
 import { PermanentJobError } from '../../../queue/job-queue.js';
-import type { AuditService } from '../../../service/audit/audit-service.js';
+import type { ApplyService } from '../../../service/apply/apply-service.js';
 import type { Project, ProjectService } from '../../../service/projects/project-service.js';
-import type { AutoApplyDecision } from '../../../service/recommendations/auto-apply-policy.js';
-import { leaveBadRunToLearning } from '../../../service/recommendations/learning-run-miss.js';
-import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
-import type { RevertIntent } from '../../../service/recommendations/revert-job.js';
-import { pauseAutoApplyForRevert } from '../../../service/recommendations/revert-pause.js';
 import type { RunService, UploadedFile } from '../../../service/runs/run-service.js';
 import type { DatabricksClient } from '../api/client.js';
 import type { Cluster, Run, RunTask } from '../api/schema.js';
-import type { Applier } from '../apply/applier.js';
 import type { ObservedInstance } from '../cluster-shape/instance-timeline.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js';
@@ -36,23 +30,14 @@ export interface CollectorDependencies {
   store: DatabricksRepository;
   projects: Pick<ProjectService, 'get' | 'list'>;
   runs: Pick<RunService, 'createFromUpload' | 'createWithoutEventLog' | 'createWithProfile' | 'findExisting'>;
-  applier: Pick<Applier, 'checkExternalChange'>;
-  /** Queues the undo of a change a bad run ran on (a `databricks.revert` job, retried until recorded). */
-  queueRevert: (intent: RevertIntent) => Promise<void>;
-  /** A revert pauses auto-apply and is audited as such (`pauseAutoApplyForRevert`). */
-  audit: Pick<AuditService, 'record'>;
-  /** The recommendation a change came from: a bad learning run is left to learning (`leaveBadRunToLearning`). */
-  recommendations: Pick<RecommendationService, 'get'>;
-  /** Whether auto-apply may write the project's next recommendation now. */
-  autoApplyDecision: (projectId: string) => Promise<AutoApplyDecision>;
+  /** The apply core's SLA guard, told of each run on a project's cluster. */
+  runFinished: ApplyService['runFinished'];
   scratchDir: string;
   logger: Logger;
   /** How long to wait between the two listings that prove the log stopped growing. */
   completenessPollMs: number;
   /** Attempts after which an incomplete log is collected anyway and marked incomplete. */
   maxIncompleteAttempts: number;
-  /** A run slower than this multiple of the SLA on a new configuration is reverted. */
-  slaRevertFactor: number;
   /** The workspace's system tables, when it has a SQL warehouse for them. */
   systemTables: (workspaceId: string) => Promise<SystemTablesReader | undefined>;
   /** After a run is stored: its DBU estimate waits for the bill. */
@@ -410,62 +395,17 @@ export function createCollector(deps: CollectorDependencies) {
     }
   }
 
-  /**
-   * Revert a configuration that just failed or badly missed the SLA, unless it was an auto-applied learning
-   * run the next recommendation moves on from (`leaveBadRunToLearning`); remember the last good one.
-   */
+  /** The apply core's SLA guard looks at the run on the project's cluster (edits outside Setpoint, reverts). */
   async function guard(project: Project, run: Run, tasks: RunTask[]) {
-    const changedOutside = await deps.applier.checkExternalChange(project.id);
-    if (changedOutside.length > 0) {
-      deps.logger.warn(
-        { projectId: project.id, fields: changedOutside },
-        'job cluster changed outside Setpoint; auto-apply paused',
-      );
-      return;
-    }
-    const configs = await deps.store.appliedConfigs(project.id);
-    const latest = configs.at(-1);
-    if (!latest) return;
-    const fresh = latest.kind === 'apply' || latest.kind === 'auto-apply';
     const { runtimeMinutes, failed, failure } = projectRunSpan(run, tasks);
-    const sla = project.settings.slaMinutes;
-    const badlyLate = sla !== null && runtimeMinutes > sla * deps.slaRevertFactor;
-    if (fresh && (failed || badlyLate)) {
-      const why = failed
-        ? `run ${run.run_id} failed on the new configuration (${failure})`
-        : `run ${run.run_id} took ${runtimeMinutes.toFixed(1)} min, over ${deps.slaRevertFactor}× the ${sla} min SLA`;
-      const report = { projectId: project.id, platform: 'databricks', why };
-      const leftToLearning = await leaveBadRunToLearning(deps, {
-        ...report,
-        change: latest,
-        autoApply: () => deps.autoApplyDecision(project.id),
-      });
-      if (leftToLearning) {
-        deps.logger.info(
-          { projectId: project.id, runId: run.run_id },
-          'a learning run failed or badly missed the SLA: the next recommendation moves on from it',
-        );
-        return;
-      }
-      const guardState = await deps.store.guard(project.id);
-      const previousGood = guardState.lastGoodConfigId ?? configs.at(-2)?.id;
-      // reported first: auto-apply pauses before the revert is written (the service's rule, on every platform)
-      const reason = await pauseAutoApplyForRevert({ store: deps.store, audit: deps.audit }, report);
-      // The intent is a queued job, not a write inside this collection: the run is already stored, so a
-      // retried collection returns early and a write that failed here would never be tried again.
-      await deps.queueRevert({
-        projectId: project.id,
-        configId: latest.id,
-        toConfigId: previousGood,
-        reason,
-      });
-      deps.logger.warn(
-        { projectId: project.id, runId: run.run_id },
-        'reverting a configuration after a bad run',
-      );
-      return;
-    }
-    if (!failed) await deps.store.saveGuard(project.id, { lastGoodConfigId: latest.id });
+    await deps.runFinished(project.id, {
+      label: `run ${run.run_id}`,
+      runtimeMinutes,
+      failed,
+      failure,
+      // the run's times are the workspace's clock, not Setpoint's
+      startedAt: null,
+    });
   }
 
   async function collect(

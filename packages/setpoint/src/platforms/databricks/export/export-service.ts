@@ -1,39 +1,25 @@
-import { ConflictError } from '@setpoint/foundation/errors';
+import type { ExportFormat } from '@setpoint/api-contract';
 import { terraformResourceName } from '../../../export/hcl-writer.js';
-import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
-import { managedFieldsOf } from '../apply/applier.js';
+import type { Project } from '../../../service/projects/project-records.js';
+import type { RecommendationRecord } from '../../../service/recommendations/recommendation-records.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { parseClusterRefKey } from '../jobs/job-clusters.js';
+import { managedFieldsOf } from '../jobs/managed-fields.js';
 import { exportTerraform } from './terraform-export.js';
 
-export type ExportFormat = 'terraform' | 'json';
+export type ExportDatabricksRecommendation = (
+  project: Project,
+  recommendation: RecommendationRecord,
+  format: ExportFormat,
+) => Promise<string>;
 
 /**
  * A recommendation as Terraform (the `new_cluster` block plus `ignore_changes` for the managed
  * fields, indexed like the job's own list) or as the JSON fragment Setpoint would write.
  */
-export function createExportService(deps: {
-  connect: ConnectWorkspace;
-  projects: Pick<ProjectService, 'get'>;
-  recommendations: Pick<RecommendationService, 'get' | 'latest'>;
-}) {
-  return async function exportRecommendation(
-    projectId: string,
-    format: ExportFormat,
-    recommendationId?: string,
-  ): Promise<string> {
-    const project = await deps.projects.get(projectId);
-    const rec = recommendationId
-      ? await deps.recommendations.get(projectId, recommendationId)
-      : await deps.recommendations.latest(projectId);
-    if (rec.state !== 'SUCCESS' || !rec.configuration) {
-      throw new ConflictError(
-        'RECOMMENDATION_NOT_READY',
-        `recommendation ${rec.id} is ${rec.state}; only a SUCCESS recommendation can be exported`,
-      );
-    }
-    const managed = managedFieldsOf(rec.configuration);
+export function createExportService(deps: { connect: ConnectWorkspace }): ExportDatabricksRecommendation {
+  return async function exportRecommendation(project, rec, format) {
+    const managed = managedFieldsOf(rec.configuration ?? {});
     if (format === 'json')
       return `${JSON.stringify({ project: project.id, recommendation: rec.id, new_cluster: managed }, null, 2)}\n`;
     const ref = (project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined) ?? {

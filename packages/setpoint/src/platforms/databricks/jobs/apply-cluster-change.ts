@@ -35,16 +35,21 @@ export function buildClusterUpdate(
   if (!previous)
     throw new NotFoundError('JOB_CLUSTER_NOT_FOUND', `the job has no ${describeClusterRef(ref)} any more`);
   const next = withManagedFields(previous, managed, options);
+  return { previous, next, newSettings: settingsWithCluster(settings, ref, next) };
+}
+
+/** The `new_settings` of jobs/update that gives the job's cluster entry `next`, its other fields as they are. */
+export function settingsWithCluster(
+  settings: JobSettings,
+  ref: JobClusterRef,
+  next: NewClusterSpec,
+): JobSettings {
   if (ref.kind === 'job_cluster') {
     const entry = settings.job_clusters?.find((cluster) => cluster.job_cluster_key === ref.jobClusterKey);
-    return {
-      previous,
-      next,
-      newSettings: { job_clusters: [{ ...entry, job_cluster_key: ref.jobClusterKey, new_cluster: next }] },
-    };
+    return { job_clusters: [{ ...entry, job_cluster_key: ref.jobClusterKey, new_cluster: next }] };
   }
   const task = settings.tasks?.find((candidate) => candidate.task_key === ref.taskKey);
-  return { previous, next, newSettings: { tasks: [{ ...task, task_key: ref.taskKey, new_cluster: next }] } };
+  return { tasks: [{ ...task, task_key: ref.taskKey, new_cluster: next }] };
 }
 
 export function withManagedFields(

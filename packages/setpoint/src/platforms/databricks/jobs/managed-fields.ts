@@ -37,6 +37,22 @@ export type ManagedClusterFields = Pick<NewClusterSpec, (typeof managedTopLevelF
   azure_attributes?: Partial<Record<(typeof managedAzureAttributes)[number], string | number | null>>;
 };
 
+/** The managed fields of a recommendation's `new_cluster` fragment (or of a whole stored spec). */
+export function managedFieldsOf(spec: Record<string, unknown>): ManagedClusterFields {
+  const managed: Record<string, unknown> = {};
+  for (const field of managedTopLevelFields) if (spec[field] !== undefined) managed[field] = spec[field];
+  const pick = (source: unknown, allowed: readonly string[]) => {
+    if (!source || typeof source !== 'object') return undefined;
+    const picked = Object.fromEntries(Object.entries(source).filter(([key]) => allowed.includes(key)));
+    return Object.keys(picked).length ? picked : undefined;
+  };
+  const aws = pick(spec.aws_attributes, managedAwsAttributes);
+  const azure = pick(spec.azure_attributes, managedAzureAttributes);
+  if (aws) managed.aws_attributes = aws;
+  if (azure) managed.azure_attributes = azure;
+  return managed as ManagedClusterFields;
+}
+
 /** Values the service fills in on read when a job omits them; they are not a change by anyone. */
 const serverDefaults: Record<string, unknown> = {
   'aws_attributes.availability': 'SPOT_WITH_FALLBACK',

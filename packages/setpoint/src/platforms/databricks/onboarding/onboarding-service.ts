@@ -35,6 +35,13 @@ export interface OnboardingDependencies {
   workspaces: Pick<WorkspaceService, 'get' | 'update' | 'credentials'>;
   /** Base URL Databricks can reach this server at, for the webhook destination. */
   publicUrl: () => string;
+  /** The cluster as imported: the first entry of the project's apply history. */
+  recordBaseline: (input: {
+    projectId: string;
+    configuration: Record<string, unknown>;
+    actor: string;
+    reason: string;
+  }) => Promise<unknown>;
 }
 
 export function webhookUrl(publicUrl: string, workspaceId: string): string {
@@ -121,11 +128,9 @@ export function createOnboardingService(deps: OnboardingDependencies) {
       for (const { ref, projectId } of created) {
         const spec = findClusterSpec({ ...job.settings, ...change.newSettings }, ref);
         if (spec) {
-          await deps.store.recordAppliedConfig({
+          await deps.recordBaseline({
             projectId,
-            recommendationId: null,
-            kind: 'baseline',
-            clusterSpec: spec,
+            configuration: spec,
             actor,
             reason: 'configuration at import',
           });

@@ -1,10 +1,8 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { idParams } from '@setpoint/api-contract';
 import {
-  type AppliedConfigResource,
   accessCheckBody,
   accessCheckSchema,
-  appliedConfigListSchema,
   billingAccuracySchema,
   collectRunBody,
   collectRunQueuedSchema,
@@ -14,13 +12,9 @@ import {
   detachSchema,
   discoverQuery,
   discoverSchema,
-  exportQuery,
   type ImportResource,
   importBody,
   importSchema,
-  resumeAutoApplySchema,
-  rollbackBody,
-  rollbackSchema,
   runBillingListSchema,
   webhookAcceptedSchema,
   webhookParams,
@@ -41,22 +35,9 @@ import { workspaceAuthOf } from '../auth/workspace-auth.js';
 import type { DatabricksIntegration } from '../databricks-integration.js';
 import type { DiscoverResult } from '../onboarding/discovery.js';
 import type { ImportedJob } from '../onboarding/onboarding-service.js';
-import type { AppliedConfig } from '../store/databricks-repository.js';
 import { parseBasicAuth, secretsEqual } from './webhook-auth.js';
 
 const bearer = [{ bearerAuth: [] }];
-
-function presentConfig(config: AppliedConfig): AppliedConfigResource {
-  return {
-    id: config.id,
-    recommendation_id: config.recommendationId,
-    kind: config.kind,
-    cluster: config.clusterSpec,
-    actor: config.actor,
-    reason: config.reason,
-    created_at: config.createdAt,
-  };
-}
 
 function presentDiscovery(result: DiscoverResult): DiscoverResource {
   return {
@@ -334,31 +315,6 @@ export function databricksRoutes(deps: {
     );
 
     app.get(
-      '/api/v1/projects/:id/applied-configs',
-      {
-        schema: {
-          tags: ['databricks'],
-          summary: 'Every configuration written into the job, oldest first, and whether auto-apply is paused',
-          security: bearer,
-          params: idParams,
-          response: { 200: appliedConfigListSchema },
-        },
-      },
-      async (request) => {
-        await deps.projects.get(request.params.id);
-        const [history, guard] = await Promise.all([
-          integration.applier.history(request.params.id),
-          integration.store.guard(request.params.id),
-        ]);
-        return {
-          items: history.map(presentConfig),
-          auto_apply_paused: guard.paused,
-          pause_reason: guard.pauseReason,
-        };
-      },
-    );
-
-    app.get(
       '/api/v1/projects/:id/billing',
       {
         schema: {
@@ -387,69 +343,6 @@ export function databricksRoutes(deps: {
         },
       },
       async () => billingAccuracy(await integration.store.allBilling()),
-    );
-
-    app.post(
-      '/api/v1/projects/:id/rollback',
-      {
-        schema: {
-          tags: ['databricks'],
-          summary:
-            'Write an earlier applied configuration back into the job (default: the one before the current)',
-          security: bearer,
-          params: idParams,
-          body: rollbackBody,
-          response: { 200: rollbackSchema },
-        },
-      },
-      async (request) => {
-        const result = await integration.applier.rollback(request.params.id, {
-          toConfigId: request.body.to,
-          actor: principalOf(request).actor,
-        });
-        return { config: presentConfig(result.config), changed_fields: result.changedFields };
-      },
-    );
-
-    app.get(
-      '/api/v1/projects/:id/export',
-      {
-        schema: {
-          tags: ['databricks'],
-          summary: 'A recommendation as Terraform (new_cluster + lifecycle.ignore_changes) or JSON',
-          security: bearer,
-          params: idParams,
-          querystring: exportQuery,
-        },
-      },
-      async (request, reply) => {
-        const text = await integration.exportRecommendation(
-          request.params.id,
-          request.query.format,
-          request.query.recommendation,
-        );
-        return reply
-          .type(request.query.format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
-          .send(text);
-      },
-    );
-
-    app.post(
-      '/api/v1/projects/:id/resume-auto-apply',
-      {
-        schema: {
-          tags: ['databricks'],
-          summary: 'Resume auto-apply after an external change paused it',
-          security: bearer,
-          params: idParams,
-          response: { 200: resumeAutoApplySchema },
-        },
-      },
-      async (request) => {
-        await deps.projects.get(request.params.id);
-        await integration.applier.resumeAutoApply(request.params.id, principalOf(request).actor);
-        return { resumed: true as const };
-      },
     );
   };
 }

@@ -65,7 +65,10 @@ function nodesFromClusterEvents(
     .filter((node) => node.endMs > node.startMs || node.role === 'driver');
 }
 
-/** The driver for the whole application; each executor as a worker for the time it was up. */
+/**
+ * The driver for the whole application; each executor as a worker for the time it was up within the
+ * application (a log may carry an executor time outside it: it is never priced beyond the application).
+ */
 function nodesFromEventLog(
   profile: RunProfile,
   shape: DatabricksClusterShape,
@@ -73,14 +76,15 @@ function nodesFromEventLog(
 ): TimelineNode[] {
   const executors = profile.executors.timeline.filter((executor) => executor.id !== 'driver');
   let onDemandWorkersLeft = Math.max(0, shape.firstOnDemand - 1);
-  const workerNode = (startMs: number, endMs: number): TimelineNode => {
+  const workerNode = (addedMs: number, removedMs: number): TimelineNode => {
     const onDemand = shape.market === 'on-demand' || onDemandWorkersLeft > 0;
     if (onDemand && shape.market !== 'on-demand') onDemandWorkersLeft -= 1;
+    const startMs = Math.min(Math.max(addedMs, span.start), span.end);
     return {
       role: 'worker',
       nodeType: shape.workerNodeType,
       startMs,
-      endMs: Math.max(startMs, endMs),
+      endMs: Math.max(startMs, Math.min(removedMs, span.end)),
       market: onDemand ? 'on-demand' : shape.market,
     };
   };

@@ -1,19 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../store/database-schema.js';
-import { newId } from '../../../store/ids.js';
-import type { JobSettings, NewClusterSpec } from '../api/schema.js';
-import type { AppliedConfigKind, DatabricksTables } from './databricks-tables.js';
-
-export interface AppliedConfig {
-  id: string;
-  projectId: string;
-  recommendationId: string | null;
-  kind: AppliedConfigKind;
-  clusterSpec: NewClusterSpec;
-  actor: string;
-  reason: string;
-  createdAt: number;
-}
+import type { JobSettings } from '../api/schema.js';
+import type { DatabricksTables } from './databricks-tables.js';
 
 export interface RestoreSnapshot {
   newSettings: JobSettings;
@@ -101,75 +89,6 @@ export function createDatabricksRepository(database: Kysely<Database>) {
           eb.or([eb('last_seen_run_start', 'is', null), eb('last_seen_run_start', '<', runStart)]),
         )
         .execute();
-    },
-    async recordAppliedConfig(input: Omit<AppliedConfig, 'id' | 'createdAt'>): Promise<AppliedConfig> {
-      const config: AppliedConfig = { ...input, id: newId('cfg'), createdAt: Date.now() };
-      await db
-        .insertInto('databricks_applied_configs')
-        .values({
-          id: config.id,
-          project_id: config.projectId,
-          recommendation_id: config.recommendationId,
-          kind: config.kind,
-          cluster_spec: JSON.stringify(config.clusterSpec),
-          actor: config.actor,
-          reason: config.reason,
-          created_at: config.createdAt,
-        })
-        .execute();
-      return config;
-    },
-    async appliedConfigs(projectId: string): Promise<AppliedConfig[]> {
-      const rows = await db
-        .selectFrom('databricks_applied_configs')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        projectId: row.project_id,
-        recommendationId: row.recommendation_id,
-        kind: row.kind as AppliedConfigKind,
-        clusterSpec: JSON.parse(row.cluster_spec) as NewClusterSpec,
-        actor: row.actor,
-        reason: row.reason,
-        createdAt: row.created_at,
-      }));
-    },
-    async guard(projectId: string) {
-      const row = await db
-        .selectFrom('databricks_project_guard')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
-      return {
-        paused: Boolean(row?.auto_apply_paused),
-        pauseReason: row?.pause_reason ?? null,
-        lastGoodConfigId: row?.last_good_config_id ?? null,
-      };
-    },
-    async saveGuard(
-      projectId: string,
-      values: { paused?: boolean; pauseReason?: string | null; lastGoodConfigId?: string | null },
-    ) {
-      const current = await this.guard(projectId);
-      const row = {
-        project_id: projectId,
-        auto_apply_paused: (values.paused ?? current.paused) ? 1 : 0,
-        pause_reason: values.pauseReason === undefined ? current.pauseReason : values.pauseReason,
-        last_good_config_id:
-          values.lastGoodConfigId === undefined ? current.lastGoodConfigId : values.lastGoodConfigId,
-        updated_at: Date.now(),
-      };
-      const updated = await db
-        .updateTable('databricks_project_guard')
-        .set(row)
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
-      if (Number(updated.numUpdatedRows) === 0)
-        await db.insertInto('databricks_project_guard').values(row).execute();
     },
     /** Webhook deliveries of the given event types (keys are `<workspace>:<event type>:<run id>`). */
     async webhookDeliveries(eventTypes: string[]): Promise<Array<{ eventKey: string; receivedAt: number }>> {

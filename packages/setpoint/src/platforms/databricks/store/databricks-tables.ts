@@ -58,28 +58,6 @@ export type DatabricksOnboardedJobsTable = {
   created_at: number;
 };
 
-export type AppliedConfigKind = 'baseline' | 'apply' | 'auto-apply' | 'revert' | 'rollback';
-
-export type DatabricksAppliedConfigsTable = {
-  id: string;
-  project_id: string;
-  recommendation_id: string | null;
-  kind: string;
-  /** JSON: the whole `new_cluster` as written to the job. */
-  cluster_spec: string;
-  actor: string;
-  reason: string;
-  created_at: number;
-};
-
-export type DatabricksProjectGuardTable = {
-  project_id: string;
-  auto_apply_paused: number;
-  pause_reason: string | null;
-  last_good_config_id: string | null;
-  updated_at: number;
-};
-
 export type DatabricksWebhookEventsTable = {
   event_key: string;
   workspace_id: string;
@@ -89,8 +67,6 @@ export type DatabricksWebhookEventsTable = {
 export type DatabricksTables = {
   databricks_workspace_links: DatabricksWorkspaceLinksTable;
   databricks_onboarded_jobs: DatabricksOnboardedJobsTable;
-  databricks_applied_configs: DatabricksAppliedConfigsTable;
-  databricks_project_guard: DatabricksProjectGuardTable;
   databricks_webhook_events: DatabricksWebhookEventsTable;
   databricks_run_billing: DatabricksRunBillingTable;
   databricks_launch_delays: DatabricksLaunchDelaysTable;

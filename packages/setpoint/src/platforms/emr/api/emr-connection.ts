@@ -63,6 +63,17 @@ export type EmrConnection = z.infer<typeof emrConnectionSchema>;
 
 export const defaultSessionName = 'setpoint';
 
+/**
+ * Whether requests of the connection are signed with the identity of the server Setpoint runs on (its
+ * environment, instance or container role): the default chain, or a role assumed by it. Such an account
+ * spends the server's own AWS rights, so only an admin may connect one.
+ */
+export function signsAsServer(connection: Pick<EmrConnection, 'credentials'>): boolean {
+  const { credentials } = connection;
+  if (credentials.kind === 'default-chain') return true;
+  return credentials.kind === 'assume-role' && credentials.source?.kind !== 'access-keys';
+}
+
 function staticKeys(keys: z.infer<typeof accessKeysSchema>): AwsCredentialIdentity {
   return {
     accessKeyId: keys.accessKeyId,

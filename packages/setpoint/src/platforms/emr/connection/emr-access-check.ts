@@ -43,18 +43,23 @@ export async function checkEmrAccess(
   options: { logLocations?: readonly string[]; recentDays?: number; now?: number } = {},
 ): Promise<PermissionCheck[]> {
   const checks: PermissionCheck[] = [];
+  /** A call on the cluster that does not exist was answered as if it did: the endpoint is not Amazon EMR. */
+  let impostor: string | undefined;
   const record = async (
     permission: string,
     neededFor: PermissionUse,
     call: () => Promise<string>,
     resource?: string,
+    onProbe = false,
   ) => {
     try {
+      const detail = await call();
+      if (onProbe) impostor ??= permission;
       checks.push({
         permission,
         neededFor,
-        status: 'held',
-        detail: await call(),
+        status: onProbe ? 'unknown' : 'held',
+        detail: onProbe ? notEmr(permission) : detail,
         ...(resource ? { resource } : {}),
       });
     } catch (error) {
@@ -104,29 +109,60 @@ export async function checkEmrAccess(
   });
   const target = sample ?? probeClusterId;
   const logLocations = new Set(options.logLocations ?? []);
-  await record('elasticmapreduce:DescribeCluster', 'collect', async () => {
-    const cluster = await client.describeCluster(target);
-    if (cluster.LogUri) logLocations.add(cluster.LogUri);
-    const eventLogDir = eventLogDirOf(cluster);
-    if (eventLogDir.startsWith('s3://')) logLocations.add(eventLogDir);
-    return `allowed (${cluster.Id} ${cluster.Name})`;
-  });
-  await record('elasticmapreduce:ListSteps', 'collect', async () => {
-    for await (const _step of client.listSteps(target)) return `allowed on ${target}`;
-    return `allowed on ${target}`;
-  });
-  await record('elasticmapreduce:ListInstanceGroups', 'collect', async () => {
-    await client.listInstanceGroups(target);
-    return `allowed on ${target}`;
-  });
-  await record('elasticmapreduce:ListInstanceFleets', 'collect', async () => {
-    await client.listInstanceFleets(target);
-    return `allowed on ${target}`;
-  });
-  await record('elasticmapreduce:ListInstances', 'collect', async () => {
-    const instances = await client.listInstances(target);
-    return `allowed on ${target} (${instances.length} instances)`;
-  });
+  const probing = target === probeClusterId;
+  await record(
+    'elasticmapreduce:DescribeCluster',
+    'collect',
+    async () => {
+      const cluster = await client.describeCluster(target);
+      if (cluster.LogUri) logLocations.add(cluster.LogUri);
+      const eventLogDir = eventLogDirOf(cluster);
+      if (eventLogDir.startsWith('s3://')) logLocations.add(eventLogDir);
+      return `allowed (${cluster.Id} ${cluster.Name})`;
+    },
+    undefined,
+    probing,
+  );
+  await record(
+    'elasticmapreduce:ListSteps',
+    'collect',
+    async () => {
+      for await (const _step of client.listSteps(target)) return `allowed on ${target}`;
+      return `allowed on ${target}`;
+    },
+    undefined,
+    probing,
+  );
+  await record(
+    'elasticmapreduce:ListInstanceGroups',
+    'collect',
+    async () => {
+      await client.listInstanceGroups(target);
+      return `allowed on ${target}`;
+    },
+    undefined,
+    probing,
+  );
+  await record(
+    'elasticmapreduce:ListInstanceFleets',
+    'collect',
+    async () => {
+      await client.listInstanceFleets(target);
+      return `allowed on ${target}`;
+    },
+    undefined,
+    probing,
+  );
+  await record(
+    'elasticmapreduce:ListInstances',
+    'collect',
+    async () => {
+      const instances = await client.listInstances(target);
+      return `allowed on ${target} (${instances.length} instances)`;
+    },
+    undefined,
+    probing,
+  );
 
   for (const location of [...logLocations].filter((uri) => /^s3[an]?:\/\//.test(uri))) {
     const url = location.replace(/^s3[an]:/, 's3:');
@@ -166,23 +202,52 @@ export async function checkEmrAccess(
     );
   }
 
-  await record('elasticmapreduce:ModifyInstanceGroups', 'apply', async () => {
-    await client.modifyInstanceGroupCount(probeClusterId, 'ig-SETPOINTPROBE', 1);
-    return 'allowed';
-  });
-  await record('elasticmapreduce:ModifyInstanceFleet', 'apply', async () => {
-    await client.modifyInstanceFleetTargets(probeClusterId, 'if-SETPOINTPROBE', { onDemand: 1, spot: 0 });
-    return 'allowed';
-  });
-  await record('elasticmapreduce:PutManagedScalingPolicy', 'apply', async () => {
-    await client.putManagedScalingPolicy(probeClusterId, {
-      UnitType: 'Instances',
-      MinimumCapacityUnits: 1,
-      MaximumCapacityUnits: 2,
-    });
-    return 'allowed';
-  });
-  return checks;
+  await record(
+    'elasticmapreduce:ModifyInstanceGroups',
+    'apply',
+    async () => {
+      await client.modifyInstanceGroupCount(probeClusterId, 'ig-SETPOINTPROBE', 1);
+      return 'allowed';
+    },
+    undefined,
+    true,
+  );
+  await record(
+    'elasticmapreduce:ModifyInstanceFleet',
+    'apply',
+    async () => {
+      await client.modifyInstanceFleetTargets(probeClusterId, 'if-SETPOINTPROBE', { onDemand: 1, spot: 0 });
+      return 'allowed';
+    },
+    undefined,
+    true,
+  );
+  await record(
+    'elasticmapreduce:PutManagedScalingPolicy',
+    'apply',
+    async () => {
+      await client.putManagedScalingPolicy(probeClusterId, {
+        UnitType: 'Instances',
+        MinimumCapacityUnits: 1,
+        MaximumCapacityUnits: 2,
+      });
+      return 'allowed';
+    },
+    undefined,
+    true,
+  );
+  if (impostor === undefined) return checks;
+  // an EMR endpoint that answers for a cluster that does not exist proves nothing it answered
+  return checks.map((check) =>
+    check.status === 'held' && check.permission.startsWith('elasticmapreduce:')
+      ? { ...check, status: 'unknown', detail: notEmr(impostor as string) }
+      : check,
+  );
+}
+
+/** Why no permission is known from an endpoint that answered a call on the cluster that does not exist. */
+function notEmr(permission: string): string {
+  return `not known: the endpoint answered ${permission} on cluster ${probeClusterId}, which does not exist, as if it did; Amazon EMR refuses such a call, so this endpoint does not behave like EMR`;
 }
 
 function codeOf(error: unknown): string {

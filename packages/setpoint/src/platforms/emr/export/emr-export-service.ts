@@ -1,15 +1,20 @@
-import { ConflictError, ValidationError } from '@setpoint/foundation/errors';
+import type { ExportFormat } from '@setpoint/api-contract';
+import { ValidationError } from '@setpoint/foundation/errors';
 import { z } from 'zod';
 import { terraformResourceName } from '../../../export/hcl-writer.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
-import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { RecommendationService } from '../../../service/recommendations/recommendation-service.js';
+import type { Project } from '../../../service/projects/project-records.js';
+import type { RecommendationRecord } from '../../../service/recommendations/recommendation-records.js';
 import type { EmrVolume } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrChoice } from '../recommender/emr-choice.js';
 import type { EmrRepository } from '../store/emr-repository.js';
 import { exportEmrTerraform } from './emr-terraform-export.js';
 
-export type EmrExportFormat = 'json' | 'terraform';
+export type ExportEmrRecommendation = (
+  project: Project,
+  recommendation: RecommendationRecord,
+  format: ExportFormat,
+) => Promise<string>;
 
 const ebsSchema = z
   .object({
@@ -131,26 +136,11 @@ export function choiceOfConfiguration(configuration: unknown, longRunning: boole
  */
 export function createEmrExportService(deps: {
   store: Pick<EmrRepository, 'workloadOfProject'>;
-  projects: Pick<ProjectService, 'get'>;
-  recommendations: Pick<RecommendationService, 'get' | 'latest'>;
   catalog: PriceCatalog;
   region(workspaceId: string | null): Promise<string>;
-}) {
-  return async function exportEmrRecommendation(
-    projectId: string,
-    format: EmrExportFormat,
-    recommendationId?: string,
-  ): Promise<string> {
-    const project = await deps.projects.get(projectId);
-    const rec = recommendationId
-      ? await deps.recommendations.get(projectId, recommendationId)
-      : await deps.recommendations.latest(projectId);
-    if (rec.state !== 'SUCCESS' || !rec.configuration)
-      throw new ConflictError(
-        'RECOMMENDATION_NOT_READY',
-        `recommendation ${rec.id} is ${rec.state}; only a SUCCESS recommendation can be exported`,
-      );
-    const workload = await deps.store.workloadOfProject(projectId);
+}): ExportEmrRecommendation {
+  return async function exportEmrRecommendation(project, rec, format) {
+    const workload = await deps.store.workloadOfProject(project.id);
     const choice = choiceOfConfiguration(rec.configuration, Boolean(workload?.clusterId));
     if (format === 'json')
       return `${JSON.stringify({ project: project.id, recommendation: rec.id, run_job_flow: rec.configuration }, null, 2)}\n`;

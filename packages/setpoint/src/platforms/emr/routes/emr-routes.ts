@@ -25,11 +25,11 @@ import {
 } from '@setpoint/api-contract/emr';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppliedChange } from '../../../service/apply/applied-change-records.js';
+import type { ApplyService } from '../../../service/apply/apply-service.js';
 import { principalOf } from '../../../service/auth/principal.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
 import type { EmrConnection } from '../api/emr-connection.js';
-import type { EmrAppliedConfig } from '../apply/emr-applier.js';
-import type { ResizeAction } from '../apply/resize-plan.js';
 import { parseGroupingRule } from '../discovery/grouping.js';
 import type { DiscoveredWorkload, EmrAccount, EmrIntegration } from '../emr-integration.js';
 
@@ -56,38 +56,22 @@ function presentAccount(account: EmrAccount): EmrAccountResource {
   };
 }
 
-function presentAction(action: ResizeAction) {
-  switch (action.kind) {
-    case 'instance-group':
-      return {
-        kind: action.kind,
-        instance_group_id: action.instanceGroupId,
-        from: action.from,
-        to: action.to,
-      };
-    case 'instance-fleet':
-      return {
-        kind: action.kind,
-        instance_fleet_id: action.instanceFleetId,
-        from: { on_demand: action.from.onDemand, spot: action.from.spot },
-        to: { on_demand: action.to.onDemand, spot: action.to.spot },
-      };
-    case 'managed-scaling':
-      return { kind: action.kind, from: action.from, to: action.to };
-  }
-}
-
-function presentConfig(config: EmrAppliedConfig): EmrAppliedConfigResource {
+/**
+ * An entry of the apply history in the shape the deprecated `/emr/…` aliases answered with before the
+ * history was one for every platform (`cluster_id` and `actions` at the top level).
+ */
+function presentLegacyConfig(applies: Pick<ApplyService, 'describe'>, change: AppliedChange) {
+  const { cluster } = applies.describe(change);
   return {
-    id: config.id,
-    recommendation_id: config.recommendationId,
-    kind: config.kind,
-    cluster_id: config.clusterId,
-    actions: config.plan.actions.map(presentAction),
-    undoes: config.undoes,
-    actor: config.actor,
-    reason: config.reason,
-    created_at: config.createdAt,
+    id: change.id,
+    recommendation_id: change.recommendationId,
+    kind: change.kind as Exclude<AppliedChange['kind'], 'baseline'>,
+    cluster_id: String(cluster.cluster_id ?? ''),
+    actions: (cluster.actions ?? []) as EmrAppliedConfigResource['actions'],
+    undoes: change.undoes,
+    actor: change.actor,
+    reason: change.reason,
+    created_at: change.createdAt,
   };
 }
 
@@ -149,8 +133,10 @@ function connectionOf(body: ReturnType<typeof emrAccountBody.parse>): EmrConnect
 export function emrRoutes(deps: {
   integration: EmrIntegration;
   projects: Pick<ProjectService, 'get'>;
+  applies: ApplyService;
 }): FastifyPluginAsyncZod {
-  const { integration } = deps;
+  const { integration, applies } = deps;
+  const legacy = (change: AppliedChange) => presentLegacyConfig(applies, change);
   /** The project's EMR account, or the one given. */
   const accountOfProject = async (projectId: string, given?: string) => {
     const project = await deps.projects.get(projectId);
@@ -184,7 +170,7 @@ export function emrRoutes(deps: {
               : null,
             rule: request.body.grouping,
           },
-          principalOf(request).actor,
+          principalOf(request),
         );
         return reply.status(201).send(presentAccount(account));
       },
@@ -248,7 +234,14 @@ export function emrRoutes(deps: {
       async (request) => {
         const checks = await integration.checkAccess(request.params.id, request.body.log_locations);
         return {
-          ok: checks.every((check) => check.neededFor !== 'collect' || check.status !== 'missing'),
+          // collection needs every EMR permission confirmed; an S3 line may stay unknown (an empty bucket)
+          ok: checks.every(
+            (check) =>
+              check.neededFor !== 'collect' ||
+              (check.permission.startsWith('elasticmapreduce:')
+                ? check.status === 'held'
+                : check.status !== 'missing'),
+          ),
           checks: checks.map((check) => ({
             permission: check.permission,
             needed_for: check.neededFor,
@@ -358,13 +351,17 @@ export function emrRoutes(deps: {
       },
     );
 
+    // Deprecated aliases for one release: the apply core's routes serve every platform
+    // (`/api/v1/projects/:id/{applied-configs,rollback,resume-auto-apply,export}`, and applying through the
+    // recommendation's own route).
     app.post(
       '/api/v1/projects/:id/emr/apply',
       {
         schema: {
           tags,
+          deprecated: true,
           summary:
-            "Resize the project's long-running cluster to a recommendation (task capacity, scaling limits)",
+            "Deprecated: POST /api/v1/projects/:id/recommendations/:rid/apply. Resize the project's long-running cluster to a recommendation",
           security: bearer,
           params: idParams,
           body: emrApplyBody,
@@ -375,14 +372,12 @@ export function emrRoutes(deps: {
         const { project } = await accountOfProject(request.params.id);
         const recommendationId =
           request.body.recommendation_id ?? (await integration.latestRecommendationId(project.id));
-        const result = await integration.applier.apply(project.id, recommendationId, {
+        const { change } = await applies.apply(project.id, recommendationId, {
           actor: principalOf(request).actor,
           kind: 'apply',
         });
-        return {
-          config: result.config ? presentConfig(result.config) : null,
-          actions: result.plan.actions.map(presentAction),
-        };
+        const config = change ? legacy(change) : null;
+        return { config, actions: config?.actions ?? [] };
       },
     );
 
@@ -391,8 +386,8 @@ export function emrRoutes(deps: {
       {
         schema: {
           tags,
-          summary:
-            "Undo Setpoint's latest change to the cluster, or every change after an applied configuration",
+          deprecated: true,
+          summary: 'Deprecated: POST /api/v1/projects/:id/rollback',
           security: bearer,
           params: idParams,
           body: emrRollbackBody,
@@ -400,12 +395,11 @@ export function emrRoutes(deps: {
         },
       },
       async (request) => {
-        await deps.projects.get(request.params.id);
-        const undone = await integration.applier.rollback(request.params.id, {
+        const { recorded } = await applies.rollback(request.params.id, {
           toConfigId: request.body.to,
           actor: principalOf(request).actor,
         });
-        return { undone: undone.map(presentConfig) };
+        return { undone: recorded.map(legacy) };
       },
     );
 
@@ -414,21 +408,20 @@ export function emrRoutes(deps: {
       {
         schema: {
           tags,
-          summary:
-            "Every change Setpoint made to the project's cluster, oldest first, and whether auto-apply is paused",
+          deprecated: true,
+          summary: 'Deprecated: GET /api/v1/projects/:id/applied-configs',
           security: bearer,
           params: idParams,
           response: { 200: emrAppliedConfigListSchema },
         },
       },
       async (request) => {
-        await deps.projects.get(request.params.id);
         const [history, guard] = await Promise.all([
-          integration.applier.history(request.params.id),
-          integration.store.guard(request.params.id),
+          applies.history(request.params.id),
+          applies.guard(request.params.id),
         ]);
         return {
-          items: history.map(presentConfig),
+          items: history.filter((change) => change.kind !== 'baseline').map(legacy),
           auto_apply_paused: guard.paused,
           pause_reason: guard.pauseReason,
         };
@@ -440,15 +433,15 @@ export function emrRoutes(deps: {
       {
         schema: {
           tags,
-          summary: 'Resume auto-apply after an external change or a revert paused it',
+          deprecated: true,
+          summary: 'Deprecated: POST /api/v1/projects/:id/resume-auto-apply',
           security: bearer,
           params: idParams,
           response: { 200: emrResumeAutoApplySchema },
         },
       },
       async (request) => {
-        await deps.projects.get(request.params.id);
-        await integration.applier.resumeAutoApply(request.params.id, principalOf(request).actor);
+        await applies.resumeAutoApply(request.params.id, principalOf(request).actor);
         return { resumed: true as const };
       },
     );
@@ -458,22 +451,19 @@ export function emrRoutes(deps: {
       {
         schema: {
           tags,
-          summary:
-            'A recommendation as RunJobFlow JSON (Instances, ManagedScalingPolicy) or Terraform for aws_emr_cluster',
+          deprecated: true,
+          summary: 'Deprecated: GET /api/v1/projects/:id/export (its default format here stays json)',
           security: bearer,
           params: idParams,
           querystring: emrExportQuery,
         },
       },
       async (request, reply) => {
-        const text = await integration.exportRecommendation(
-          request.params.id,
-          request.query.format,
-          request.query.recommendation,
-        );
-        return reply
-          .type(request.query.format === 'json' ? 'application/json' : 'text/plain; charset=utf-8')
-          .send(text);
+        const { format, text } = await applies.exportRecommendation(request.params.id, {
+          format: request.query.format,
+          recommendationId: request.query.recommendation,
+        });
+        return reply.type(format === 'json' ? 'application/json' : 'text/plain; charset=utf-8').send(text);
       },
     );
   };

@@ -1,8 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../../store/database-schema.js';
-import { newId } from '../../../store/ids.js';
-import type { EmrAppliedConfig, EmrAppliedConfigKind } from '../apply/emr-applier.js';
-import type { ResizePlan } from '../apply/resize-plan.js';
 import type { GroupingRule } from '../discovery/grouping.js';
 import type { EmrTables } from './emr-tables.js';
 
@@ -136,82 +133,6 @@ export function createEmrRepository(database: Kysely<Database>) {
           collected_at: Date.now(),
         })
         .onConflict((conflict) => conflict.columns(['project_id', 'cluster_id', 'step_id']).doNothing())
-        .execute();
-    },
-
-    async recordAppliedConfig(input: Omit<EmrAppliedConfig, 'id' | 'createdAt'>): Promise<EmrAppliedConfig> {
-      // strictly after the project's previous entry: a rollback in the same millisecond still sorts after
-      const previous = await db
-        .selectFrom('emr_applied_configs')
-        .select((eb) => eb.fn.max('created_at').as('latest'))
-        .where('project_id', '=', input.projectId)
-        .executeTakeFirst();
-      const createdAt = Math.max(Date.now(), Number(previous?.latest ?? 0) + 1);
-      const config: EmrAppliedConfig = { ...input, id: newId('cfg'), createdAt };
-      await db
-        .insertInto('emr_applied_configs')
-        .values({
-          id: config.id,
-          project_id: config.projectId,
-          recommendation_id: config.recommendationId,
-          kind: config.kind,
-          cluster_id: config.clusterId,
-          plan: JSON.stringify(config.plan),
-          undoes: config.undoes,
-          actor: config.actor,
-          reason: config.reason,
-          created_at: config.createdAt,
-        })
-        .execute();
-      return config;
-    },
-    async appliedConfigs(projectId: string): Promise<EmrAppliedConfig[]> {
-      const rows = await db
-        .selectFrom('emr_applied_configs')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute();
-      return rows.map((row) => ({
-        id: row.id,
-        projectId: row.project_id,
-        recommendationId: row.recommendation_id,
-        kind: row.kind as EmrAppliedConfigKind,
-        clusterId: row.cluster_id,
-        plan: JSON.parse(row.plan) as ResizePlan,
-        undoes: row.undoes,
-        actor: row.actor,
-        reason: row.reason,
-        createdAt: row.created_at,
-      }));
-    },
-
-    async guard(projectId: string) {
-      const row = await db
-        .selectFrom('emr_project_guard')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .executeTakeFirst();
-      return { paused: Boolean(row?.auto_apply_paused), pauseReason: row?.pause_reason ?? null };
-    },
-    async saveGuard(projectId: string, values: { paused: boolean; pauseReason: string | null }) {
-      const row = {
-        project_id: projectId,
-        auto_apply_paused: values.paused ? 1 : 0,
-        pause_reason: values.pauseReason,
-        updated_at: Date.now(),
-      };
-      await db
-        .insertInto('emr_project_guard')
-        .values(row)
-        .onConflict((conflict) =>
-          conflict.column('project_id').doUpdateSet({
-            auto_apply_paused: row.auto_apply_paused,
-            pause_reason: row.pause_reason,
-            updated_at: row.updated_at,
-          }),
-        )
         .execute();
     },
   };

@@ -32,32 +32,8 @@ export type EmrCollectedStepsTable = {
   collected_at: number;
 };
 
-export type EmrAppliedConfigsTable = {
-  id: string;
-  project_id: string;
-  recommendation_id: string | null;
-  kind: string;
-  cluster_id: string;
-  /** JSON `ResizePlan`: every change with its value before and after. */
-  plan: string;
-  /** The applied config a rollback or revert undid. */
-  undoes: string | null;
-  actor: string;
-  reason: string;
-  created_at: number;
-};
-
-export type EmrProjectGuardTable = {
-  project_id: string;
-  auto_apply_paused: number;
-  pause_reason: string | null;
-  updated_at: number;
-};
-
 export type EmrTables = {
   emr_accounts: EmrAccountsTable;
   emr_workloads: EmrWorkloadsTable;
   emr_collected_steps: EmrCollectedStepsTable;
-  emr_applied_configs: EmrAppliedConfigsTable;
-  emr_project_guard: EmrProjectGuardTable;
 };

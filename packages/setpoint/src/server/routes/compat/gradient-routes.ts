@@ -17,7 +17,13 @@ import type {
   RecommendationService,
 } from '../../../service/recommendations/recommendation-service.js';
 import type { Run, RunService, UploadedFile } from '../../../service/runs/run-service.js';
-import { asUploadError, parseJsonText, UploadBudget } from '../run-upload.js';
+import {
+  asUploadError,
+  fieldTooLarge,
+  maxClusterReportBytes,
+  parseJsonText,
+  UploadBudget,
+} from '../run-upload.js';
 import {
   gradientTime,
   presentGradientProject,
@@ -181,7 +187,11 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
 
     app.post(
       '/v1/projects/:id/submissions',
-      { schema: { hide: true, params: projectParams, body: submissionBody } },
+      {
+        // a JSON submission carries at most a cluster report besides its URI
+        bodyLimit: maxClusterReportBytes + 64 * 1024,
+        schema: { hide: true, params: projectParams, body: submissionBody },
+      },
       async (request) => {
         const projectId = request.params.id;
         await projects.get(projectId);
@@ -227,6 +237,8 @@ export function gradientCompatRoutes(deps: GradientCompatDependencies): FastifyP
           let receivedFile = false;
           for await (const part of request.parts()) {
             if (part.type === 'field') {
+              // a field cut at the multipart field limit is refused, never read as a shorter value
+              if (part.valueTruncated) throw fieldTooLarge(part.fieldname);
               fields[part.fieldname] = String(part.value);
               continue;
             }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../audit/audit-repository.js';
+import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { AutoApplyDecision } from './auto-apply-policy.js';
 import { leaveBadRunToLearning } from './learning-run-miss.js';
-import type { RecommendationRecord } from './recommendation-records.js';
 
 const learningRun = (run: number) =>
   ({ learning: { active: true, run } }) as RecommendationRecord['decision'];

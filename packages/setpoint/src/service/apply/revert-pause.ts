@@ -1,12 +1,12 @@
 import type { AuditService } from '../audit/audit-service.js';
 
-/** A project's auto-apply pause as each platform keeps it (its guard table). */
+/** A project's auto-apply pause (the apply guard). */
 export interface AutoApplyPause {
   paused: boolean;
   pauseReason: string | null;
 }
 
-/** Where a platform keeps its projects' auto-apply pause. */
+/** Where the projects' auto-apply pause is kept. */
 export interface AutoApplyPauseStore {
   saveGuard(projectId: string, values: AutoApplyPause): Promise<void>;
 }
@@ -15,7 +15,7 @@ export interface AutoApplyPauseStore {
 export const autoApplyPausedAction = 'auto_apply_paused';
 export const autoApplyResumedAction = 'auto_apply_resumed';
 
-/** What a platform reports when its SLA guard undoes a change Setpoint made. */
+/** What the SLA guard reports when it undoes a change Setpoint made. */
 export interface RevertReport {
   projectId: string;
   platform: string;
@@ -26,7 +26,7 @@ export interface RevertReport {
 /**
  * Setpoint's one rule after an SLA-guard revert, the same on every platform: auto-apply pauses until a
  * person resumes it, the pause's reason is shown with the project's applied configurations, and the audit
- * trail says when and why. The platform reports the revert before it writes it, so a recommendation made
+ * trail says when and why. The revert is reported before it is written, so a recommendation made
  * from the very run that failed is not applied while the revert runs. Returns the revert's reason.
  */
 export async function pauseAutoApplyForRevert(

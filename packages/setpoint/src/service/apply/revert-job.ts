@@ -1,8 +1,8 @@
 import { ConflictError } from '@setpoint/foundation/errors';
 
 /**
- * An SLA-guard revert as a platform queues it: undo `configId`, the change Setpoint made that a bad run ran
- * on, back to `toConfigId` when the platform chose one (otherwise the configuration before it).
+ * An SLA-guard revert as the apply core queues it: undo `configId`, the change Setpoint made that a bad run
+ * ran on, back to `toConfigId` when one was chosen (otherwise the configuration before it).
  */
 export interface RevertIntent {
   projectId: string;
@@ -14,7 +14,7 @@ export interface RevertIntent {
 /** The idempotency key of a revert job: one per change, however many bad runs report it. */
 export const revertJobKey = (kind: string, configId: string) => `${kind}:${configId}`;
 
-/** What a platform's applier gives the revert job. */
+/** What the apply core gives the revert job. */
 export interface RevertTarget {
   /** Setpoint's changes still in effect, oldest first: an undone change is not among them. */
   standing(projectId: string): Promise<ReadonlyArray<{ id: string }>>;

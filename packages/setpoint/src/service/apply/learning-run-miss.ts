@@ -1,7 +1,7 @@
 import type { AuditService } from '../audit/audit-service.js';
+import { risksSlaByDesign } from '../recommendations/learning.js';
+import type { RecommendationService } from '../recommendations/recommendation-service.js';
 import type { AutoApplyDecision } from './auto-apply-policy.js';
-import { risksSlaByDesign } from './learning.js';
-import type { RecommendationService } from './recommendation-service.js';
 import type { RevertReport } from './revert-pause.js';
 
 /** The audit action of a bad learning run left to the learning phase (no revert, no pause). */

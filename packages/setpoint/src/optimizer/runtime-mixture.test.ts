@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { RuntimeMixture } from './runtime-mixture.js';
+
+/** The plain bisection `quantiles` must agree with to the last bit: every step evaluates `cdfAtLog`. */
+function bisected(
+  mixture: RuntimeMixture,
+  candidate: number,
+  ps: readonly number[],
+  bounds: [number, number],
+) {
+  const order = ps.map((_, i) => i).sort((a, b) => (ps[a] as number) - (ps[b] as number));
+  const out = new Array<number>(ps.length);
+  let floor = bounds[0];
+  for (const i of order) {
+    let low = floor;
+    let high = bounds[1];
+    while (high - low > 1e-8) {
+      const middle = (low + high) / 2;
+      if (mixture.cdfAtLog(candidate, middle) < (ps[i] as number)) low = middle;
+      else high = middle;
+    }
+    floor = low;
+    out[i] = Math.exp((low + high) / 2);
+  }
+  return out;
+}
+
+const component = fc.record({
+  weight: fc.double({ min: 1e-6, max: 1, noNaN: true }),
+  mu: fc.double({ min: 2, max: 10, noNaN: true }),
+  sigma: fc.double({ min: 0.01, max: 1.5, noNaN: true }),
+});
+
+describe('RuntimeMixture.quantiles', () => {
+  it('answers exactly what bisection on cdfAtLog answers', () => {
+    fc.assert(
+      fc.property(
+        fc.array(component, { minLength: 1, maxLength: 40 }),
+        fc.array(fc.double({ min: 0.001, max: 0.999, noNaN: true }), { minLength: 1, maxLength: 20 }),
+        (components, ps) => {
+          const total = components.reduce((sum, entry) => sum + entry.weight, 0);
+          const weights = components.map((entry) => entry.weight / total);
+          // candidate 1 of 2, so the per-candidate arrays are read at an index other than 0
+          const mus = components.map((entry) => Float64Array.from([0, entry.mu]));
+          const sigmas = components.map((entry) => Float64Array.from([1, entry.sigma]));
+          const mixture = new RuntimeMixture(weights, mus, sigmas, []);
+          const lowest = Math.min(...components.map((entry) => entry.mu - 6 * entry.sigma));
+          const highest = Math.max(...components.map((entry) => entry.mu + 6 * entry.sigma));
+          expect(mixture.quantiles(1, ps)).toEqual(bisected(mixture, 1, ps, [lowest, highest]));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('finds the median of a lone Gaussian at its mean', () => {
+    const mixture = new RuntimeMixture(
+      [1],
+      [Float64Array.from([Math.log(600)])],
+      [Float64Array.from([0.2])],
+      [],
+    );
+    expect(mixture.quantile(0, 0.5)).toBeCloseTo(600, 3);
+  });
+});

@@ -1,0 +1,193 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { registeredPlatforms } from 'setpoint/composition/platforms';
+import { createAppliedChangeRepository } from 'setpoint/service/apply/applied-change-repository';
+import type { Database } from 'setpoint/store/database-schema';
+import type { DialectName } from 'setpoint/store/dialect';
+import { migrationProvider } from 'setpoint/store/migrations/index';
+// the int8 parser every Setpoint connection uses (epoch milliseconds as numbers)
+import 'setpoint/store/open-database';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import { describeFull } from '../support/tiers.js';
+
+/** The last migration before the apply history became one for every platform. */
+const beforeTheMove = '0101-databricks-cluster-end';
+
+const databricksSpec = {
+  node_type_id: 'm5.xlarge',
+  num_workers: 4,
+  aws_attributes: { availability: 'SPOT_WITH_FALLBACK' },
+};
+const emrPlan = {
+  clusterId: 'j-LONG',
+  actions: [{ kind: 'instance-group', instanceGroupId: 'ig-1', role: 'TASK', from: 6, to: 2 }],
+};
+
+/**
+ * A database of the release before: each platform's apply history and guard in its own tables. Migrating it
+ * moves every row into the one history and guard, on both databases, and drops the platforms' tables.
+ */
+function appliedChangesContract(open: () => { db: Kysely<Database>; dialect: DialectName }) {
+  let db: Kysely<Database>;
+  let dialect: DialectName;
+  const migrator = () =>
+    new Migrator({
+      db,
+      provider: migrationProvider(
+        dialect,
+        registeredPlatforms().map((platform) => (name: DialectName) => platform.migrations(name)),
+      ),
+    });
+
+  beforeAll(async () => {
+    ({ db, dialect } = open());
+    const before = await migrator().migrateTo(beforeTheMove);
+    if (before.error) throw before.error;
+    await sql`
+      INSERT INTO databricks_applied_configs
+        (id, project_id, recommendation_id, kind, cluster_spec, actor, reason, created_at)
+      VALUES
+        ('cfg_base', 'prj_dbx', NULL, 'baseline', ${JSON.stringify(databricksSpec)}, 'ana', 'configuration at import', 100),
+        ('cfg_apply', 'prj_dbx', 'rec_1', 'auto-apply', ${JSON.stringify({ ...databricksSpec, num_workers: 2 })}, 'setpoint:auto-apply', 'fewer workers', 200)
+    `.execute(db);
+    await sql`
+      INSERT INTO databricks_project_guard (project_id, auto_apply_paused, pause_reason, last_good_config_id, updated_at)
+      VALUES ('prj_dbx', 1, 'reverted: run 7 failed', 'cfg_base', 300)
+    `.execute(db);
+    await sql`
+      INSERT INTO emr_applied_configs
+        (id, project_id, recommendation_id, kind, cluster_id, plan, undoes, actor, reason, created_at)
+      VALUES
+        ('cfg_resize', 'prj_emr', 'rec_2', 'apply', 'j-LONG', ${JSON.stringify(emrPlan)}, NULL, 'ana', 'fewer task instances', 100),
+        ('cfg_undo', 'prj_emr', 'rec_2', 'rollback', 'j-LONG', ${JSON.stringify(emrPlan)}, 'cfg_resize', 'ana', 'undo', 100)
+    `.execute(db);
+    await sql`
+      INSERT INTO emr_project_guard (project_id, auto_apply_paused, pause_reason, updated_at)
+      VALUES ('prj_emr', 0, NULL, 300)
+    `.execute(db);
+    const after = await migrator().migrateToLatest();
+    if (after.error) throw after.error;
+  });
+
+  afterAll(async () => {
+    await db?.destroy();
+  });
+
+  it('moves both platforms’ histories into the one history, in order, each with its platform', async () => {
+    const changes = createAppliedChangeRepository(db);
+    expect(await changes.history('prj_dbx')).toEqual([
+      expect.objectContaining({
+        id: 'cfg_base',
+        platform: 'databricks',
+        kind: 'baseline',
+        recommendationId: null,
+        configuration: databricksSpec,
+        undoes: null,
+        createdAt: 100,
+      }),
+      expect.objectContaining({
+        id: 'cfg_apply',
+        platform: 'databricks',
+        kind: 'auto-apply',
+        actor: 'setpoint:auto-apply',
+        configuration: { ...databricksSpec, num_workers: 2 },
+      }),
+    ]);
+    const emr = await changes.history('prj_emr');
+    expect(emr.map((change) => [change.id, change.platform, change.kind, change.undoes])).toEqual([
+      ['cfg_resize', 'emr', 'apply', null],
+      ['cfg_undo', 'emr', 'rollback', 'cfg_resize'],
+    ]);
+    expect(emr[0]?.configuration).toEqual(emrPlan);
+  });
+
+  it('moves both guards, the pause and the last good configuration kept', async () => {
+    const changes = createAppliedChangeRepository(db);
+    expect(await changes.guard('prj_dbx')).toEqual({
+      paused: true,
+      pauseReason: 'reverted: run 7 failed',
+      lastGoodChangeId: 'cfg_base',
+    });
+    expect(await changes.guard('prj_emr')).toEqual({
+      paused: false,
+      pauseReason: null,
+      lastGoodChangeId: null,
+    });
+  });
+
+  it('drops the platforms’ own apply tables', async () => {
+    for (const table of [
+      'databricks_applied_configs',
+      'databricks_project_guard',
+      'emr_applied_configs',
+      'emr_project_guard',
+    ])
+      await expect(sql`SELECT 1 FROM ${sql.table(table)}`.execute(db)).rejects.toThrow();
+  });
+
+  it('records after the newest entry, even in the same millisecond, and updates a guard in place', async () => {
+    const changes = createAppliedChangeRepository(db);
+    const first = await changes.record({
+      projectId: 'prj_new',
+      platform: 'emr',
+      recommendationId: 'rec_3',
+      kind: 'apply',
+      configuration: emrPlan,
+      undoes: null,
+      actor: 'ana',
+      reason: 'resize',
+    });
+    const undo = await changes.record({
+      projectId: 'prj_new',
+      platform: 'emr',
+      recommendationId: 'rec_3',
+      kind: 'rollback',
+      configuration: emrPlan,
+      undoes: first.id,
+      actor: 'ana',
+      reason: 'undo',
+    });
+    expect(undo.createdAt).toBeGreaterThan(first.createdAt);
+    expect((await changes.history('prj_new')).map((change) => change.id)).toEqual([first.id, undo.id]);
+    await changes.saveGuard('prj_new', { paused: true, pauseReason: 'changed outside Setpoint' });
+    await changes.saveGuard('prj_new', { lastGoodChangeId: first.id });
+    expect(await changes.guard('prj_new')).toEqual({
+      paused: true,
+      pauseReason: 'changed outside Setpoint',
+      lastGoodChangeId: first.id,
+    });
+  });
+}
+
+describe('apply history on SQLite', () => {
+  appliedChangesContract(() => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-applied-'));
+    const file = new SqliteDatabase(path.join(dataDir, 'setpoint.db'));
+    return {
+      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }),
+      dialect: 'sqlite',
+    };
+  });
+});
+
+describeFull('apply history on PostgreSQL', 'a PostgreSQL server (SETPOINT_TEST_PG_URL)', () => {
+  let database: TestPostgresDatabase;
+  beforeAll(async () => {
+    database = await createTestPostgresDatabase();
+  });
+  // registered before the contract's own after-hook, so it runs after the pool has closed
+  afterAll(async () => {
+    await database?.drop();
+  });
+  appliedChangesContract(() => ({
+    db: new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
+    }),
+    dialect: 'postgres',
+  }));
+});
