@@ -1,5 +1,5 @@
 import { type CostBiller, type CostComponent, type CostKind, costKinds } from '@setpoint/api-contract';
-import type { UsageLine } from './cost-model.js';
+import type { UsageLine } from './node-rate.js';
 import { addRanges, type CostRange, exactly, multiplyRanges, zeroRange } from './range.js';
 
 /** One component being summed: what it is, how much of it, what it cost (fees: the price per unit). */

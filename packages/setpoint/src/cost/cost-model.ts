@@ -1,5 +1,5 @@
 import { ValidationError } from '@setpoint/foundation/errors';
-import { type FeeRate, feeRate } from '../pricing/fee-prices.js';
+import { feeRate } from '../pricing/fee-prices.js';
 import {
   assertPositiveVolume,
   type PriceCatalog,
@@ -9,43 +9,10 @@ import {
 import type { Cloud } from '../pricing/schema.js';
 import type { ClusterCostSpec, CostBreakdown, Market } from './cluster-spec.js';
 import { componentsOfUsage } from './components.js';
-import { billingKey, type NodeFee, type PlatformBilling } from './platform-billing.js';
+import type { NodeHourlyRate, UsageLine, VolumeRate } from './node-rate.js';
+import { billingKey, type PlatformBilling } from './platform-billing.js';
 import type { CostRange } from './range.js';
 import { exactly } from './range.js';
-
-/** One volume spec of a node: its size in all and what it costs per hour. */
-export interface VolumeRate {
-  volume: VolumeSpec;
-  usdPerHour: number;
-}
-
-/** A fee of the node's platform for this node type. */
-export interface NodeFeeRate extends FeeRate {
-  fee: NodeFee;
-}
-
-/** What one node costs per hour it is up, per purchase option. */
-export interface NodeHourlyRate {
-  /** Where the rate applies: the cloud and region it was priced in, the platform's billing, the node. */
-  cloud: Cloud;
-  billing: PlatformBilling;
-  nodeType: string;
-  market: Market;
-  /** VM $/h: a range when the spot price is modelled or observed within bounds. */
-  compute: CostRange;
-  /** $/h of all the node's volumes. */
-  storage: number;
-  volumes: readonly VolumeRate[];
-  /** The platform's fees per node-hour, in the order its billing lists them. */
-  fees: readonly NodeFeeRate[];
-  spotSimulated: boolean;
-}
-
-/** Hours some nodes were up, at one node rate. */
-export interface UsageLine {
-  hours: CostRange;
-  rate: NodeHourlyRate;
-}
 
 export interface NodeRateQuery {
   cloud: Cloud;

@@ -4,7 +4,8 @@ import type { VolumeSpec } from '../pricing/price-catalog.js';
 import type { Cloud } from '../pricing/schema.js';
 import type { CostBreakdown, Market } from './cluster-spec.js';
 import { byKind, costComponent } from './components.js';
-import type { CostModel, UsageLine } from './cost-model.js';
+import type { CostModel } from './cost-model.js';
+import type { UsageLine } from './node-rate.js';
 import type { PlatformBilling } from './platform-billing.js';
 import { type CostRange, exactly, zeroRange } from './range.js';
 

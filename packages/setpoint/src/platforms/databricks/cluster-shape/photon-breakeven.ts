@@ -1,6 +1,7 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { ClusterCostSpec } from '../../../cost/cluster-spec.js';
-import type { CostModel, NodeHourlyRate } from '../../../cost/cost-model.js';
+import type { CostModel } from '../../../cost/cost-model.js';
+import type { NodeHourlyRate } from '../../../cost/node-rate.js';
 import { databricksBilling, dbuFee } from './billing.js';
 
 /** Nodes of one type: what each costs per hour in machine time and in DBUs, without and with Photon. */
