@@ -35,6 +35,16 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 2,
     stderr: /cannot mkdir .*not-a-directory\.json: a file is in the way$/,
   },
+  backup: {
+    args: ['backup', '--out', path.join(root, 'backup-of-nothing'), '--data-dir', missing],
+    exitCode: 2,
+    stderr: /missing[/]setpoint\.db does not exist: nothing to back up$/,
+  },
+  restore: {
+    args: ['restore', '--from', missing],
+    exitCode: 2,
+    stderr: /missing is not a Setpoint backup \(no readable backup\.json beside setpoint\.db\)/,
+  },
   'keys revoke': { args: ['keys', 'revoke'], exitCode: 2, stderr: /missing required argument 'id'/ },
   demo: {
     args: ['demo', '--port', 'nope'],

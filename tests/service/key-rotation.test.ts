@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { alertDestinationCreateSchema } from '@setpoint/api-contract';
 import { composeServices } from 'setpoint/composition/compose-services';
 import { configSchema } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
@@ -10,16 +11,35 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/run-cli.js';
 
 describe('master key rotation', () => {
-  it('keeps old secrets readable after rotation and re-encrypts them under the new key', async () => {
+  it('keeps old secrets readable after rotation and re-encrypts every one of them under the new key', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-rotation-'));
     const oldKey = `old:${randomBytes(32).toString('base64')}`;
     const newKey = `new:${randomBytes(32).toString('base64')}`;
     const open = (masterKey: string) =>
-      composeServices({ config: configSchema.parse({ dataDir, masterKey }), logger: createLogger('silent') });
+      composeServices({
+        config: configSchema.parse({ dataDir, masterKey, outboundAllowList: '127.0.0.1' }),
+        logger: createLogger('silent'),
+      });
 
     const before = await open(oldKey);
     const workspace = await before.workspaces.create(
       { name: 'w', platform: 'databricks', cloud: 'aws', credentials: { token: 'dapi-rotate-me' } },
+      'test',
+    );
+    // an alert destination holds a secret too: a rotation that left it under the old key would lock the
+    // server out once the old key is dropped
+    const destination = await before.alerts.createDestination(
+      alertDestinationCreateSchema.parse({
+        kind: 'email',
+        name: 'mail',
+        smtp_host: '127.0.0.1',
+        smtp_port: 2525,
+        tls: 'none',
+        from: 'setpoint@example.com',
+        to: ['oncall@example.com'],
+        username: 'setpoint',
+        password: 'smtp-rotate-me',
+      }),
       'test',
     );
     await before.close();
@@ -34,11 +54,17 @@ describe('master key rotation', () => {
       env: { SETPOINT_MASTER_KEY: `${newKey},${oldKey}` },
     });
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ rewritten: 1 });
+    expect(JSON.parse(result.stdout)).toEqual({ rewritten: 2 });
 
     const after = await open(newKey);
     const row = await after.store.db.selectFrom('workspaces').selectAll().executeTakeFirstOrThrow();
     expect(SecretBox.keyIdOf(row.credentials_ciphertext ?? '')).toBe('new');
+    const destinationRow = await after.store.db
+      .selectFrom('alert_destinations')
+      .select('secret')
+      .where('id', '=', destination.id)
+      .executeTakeFirstOrThrow();
+    expect(SecretBox.keyIdOf(destinationRow.secret ?? '')).toBe('new');
     expect((await after.workspaces.credentials(workspace.id)).credentials).toEqual({
       token: 'dapi-rotate-me',
     });

@@ -36,6 +36,20 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/keys.js')).registerKeysCommand,
   },
   {
+    name: 'backup',
+    term: 'backup [options]',
+    description:
+      'copy a running SQLite deployment consistently (database with its WAL, catalogs); the keys stay apart',
+    load: async () => (await import('./commands/backup.js')).registerBackupCommand,
+  },
+  {
+    name: 'restore',
+    term: 'restore [options]',
+    description:
+      'put a backup in place as the database, once the configured master key is shown to read its secrets',
+    load: async () => (await import('./commands/restore.js')).registerRestoreCommand,
+  },
+  {
     name: 'demo',
     term: 'demo [options]',
     description:

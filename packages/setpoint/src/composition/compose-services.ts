@@ -24,7 +24,7 @@ import {
 import { PgBossJobQueue } from '../queue/pg-boss-job-queue.js';
 import { SqlJobQueue } from '../queue/sql-job-queue.js';
 import { CredentialSigner } from '../security/credentials.js';
-import { loadKeyMaterial } from '../security/key-material.js';
+import { configuredMasterKeys, loadKeyMaterial, masterKeyLocation } from '../security/key-material.js';
 import { createOutboundGuard } from '../security/outbound-guard.js';
 import { SecretBox } from '../security/secret-box.js';
 import { createAlertService } from '../service/alerts/alert-service.js';
@@ -49,6 +49,7 @@ import { pruneEventLogs } from '../service/runs/eventlog-retention.js';
 import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
 import { pruneRuns } from '../service/runs/run-retention.js';
 import { createRunService } from '../service/runs/run-service.js';
+import { assertSecretsReadable, storedSecrets } from '../service/secrets/stored-secrets.js';
 import { createWorkspaceService } from '../service/workspaces/workspace-service.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 import { LocalBlobStore } from '../store/blobs/local-blob-store.js';
@@ -84,11 +85,24 @@ export async function composeServices(options: ComposeOptions) {
   const { config, logger } = options;
   const plugins = new PlatformRegistry(options.platforms ?? registeredPlatforms());
   const store = options.store ?? (await openStore(config, plugins.entries));
-  const keys = loadKeyMaterial({
+  const keySources = {
     dataDir: config.dataDir,
     masterKey: config.masterKey,
     serverSecret: config.serverSecret,
-  });
+  };
+  const repositories = createRepositories(store.db);
+  // before a key would be minted: a database restored without its master.key refuses to start
+  try {
+    assertSecretsReadable(
+      await storedSecrets(repositories),
+      configuredMasterKeys(keySources),
+      masterKeyLocation(keySources),
+    );
+  } catch (error) {
+    if (!options.store) await store.close();
+    throw error;
+  }
+  const keys = loadKeyMaterial(keySources);
   const secretBox = new SecretBox(keys.masterKeys);
   const outbound = createOutboundGuard(config.outboundAllowList);
   const signer = new CredentialSigner(keys.serverSecret);
@@ -128,7 +142,6 @@ export async function composeServices(options: ComposeOptions) {
     (layer) => layer.instanceTypes,
   );
 
-  const repositories = createRepositories(store.db);
   const alerts = createAlertService({
     alerts: repositories.alerts,
     secretBox,

@@ -34,6 +34,18 @@ export function loadKeyMaterial(sources: KeyMaterialSources): KeyMaterial {
   return { masterKeys, serverSecret };
 }
 
+/** Where the master key comes from, for messages: the setting, or the file in the data directory. */
+export function masterKeyLocation(sources: KeyMaterialSources): string {
+  return sources.masterKey !== undefined ? 'SETPOINT_MASTER_KEY' : path.join(sources.dataDir, 'master.key');
+}
+
+/** The configured master keys, or undefined when none is configured yet (one would be minted). */
+export function configuredMasterKeys(sources: KeyMaterialSources): MasterKey[] | undefined {
+  if (sources.masterKey !== undefined) return parseMasterKeys(sources.masterKey);
+  const file = path.join(sources.dataDir, 'master.key');
+  return existsSync(file) ? parseMasterKeys(readFileSync(file, 'utf8')) : undefined;
+}
+
 function newMasterKeyLine(): string {
   return `k${Date.now().toString(36)}:${randomBytes(32).toString('base64')}`;
 }

@@ -4,11 +4,10 @@ import { openStore } from '../../composition/open-store.js';
 import { loadConfig } from '../../config/load-config.js';
 import { CredentialSigner } from '../../security/credentials.js';
 import { loadKeyMaterial } from '../../security/key-material.js';
-import { createOutboundGuard } from '../../security/outbound-guard.js';
 import { SecretBox } from '../../security/secret-box.js';
 import { createApiKeyService } from '../../service/auth/api-key-service.js';
 import { createRepositories } from '../../service/repositories.js';
-import { createWorkspaceService } from '../../service/workspaces/workspace-service.js';
+import { reencryptStoredSecrets, storedSecrets } from '../../service/secrets/stored-secrets.js';
 
 async function withApiKeys<T>(
   dataDir: string | undefined,
@@ -92,7 +91,7 @@ export function registerKeysCommand(program: Command): void {
   keys
     .command('reencrypt')
     .description(
-      're-encrypt workspace secrets under the first master key of SETPOINT_MASTER_KEY (after rotation)',
+      're-encrypt stored secrets (workspaces, EMR accounts, alert destinations) under the first master key (after rotation)',
     )
     .option('--data-dir <dir>', 'data directory (default ./.setpoint)')
     .option('--json', 'print {rewritten} as JSON')
@@ -109,12 +108,10 @@ export function registerKeysCommand(program: Command): void {
           masterKey: config.masterKey,
           serverSecret: config.serverSecret,
         });
-        const workspaces = createWorkspaceService({
-          workspaces: createRepositories(store.db).workspaces,
-          secretBox: new SecretBox(material.masterKeys),
-          outbound: createOutboundGuard(config.outboundAllowList),
-        });
-        const rewritten = await workspaces.reencryptSecrets();
+        const rewritten = await reencryptStoredSecrets(
+          await storedSecrets(createRepositories(store.db)),
+          new SecretBox(material.masterKeys),
+        );
         process.stdout.write(
           options.json ? `${JSON.stringify({ rewritten })}\n` : `re-encrypted ${rewritten} secret(s)\n`,
         );

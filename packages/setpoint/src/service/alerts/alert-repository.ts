@@ -36,6 +36,10 @@ export function createAlertRepository(db: Kysely<Database>) {
         .where('id', '=', id)
         .execute();
     },
+    /** The same secret under another key (re-encryption after a key rotation); nothing else changes. */
+    async rewriteSecret(id: string, envelope: string): Promise<void> {
+      await db.updateTable('alert_destinations').set({ secret: envelope }).where('id', '=', id).execute();
+    },
     /** Deletes the destination and its rules; false when it did not exist. */
     async deleteDestination(id: string): Promise<boolean> {
       return db.transaction().execute(async (tx) => {

@@ -70,7 +70,8 @@ interface Deps {
   audit?: { record(entry: AuditEntry): Promise<void> };
 }
 
-const secretScope = (id: string) => `alert_destination:${id}`;
+/** The associated data that binds a destination's secret to its record. */
+export const alertSecretScope = (id: string) => `alert_destination:${id}`;
 
 /** What an edit may change on each kind of destination. */
 const editableFields: Record<AlertDestinationRow['kind'], readonly (keyof DestinationUpdate)[]> = {
@@ -142,7 +143,7 @@ export function createAlertService(deps: Deps) {
 
   function secretOf(row: AlertDestinationRow): StoredSecret {
     if (row.secret === null) throw new Error(`alert destination ${row.id} has no stored credentials`);
-    return JSON.parse(secretBox.decrypt(row.secret, secretScope(row.id))) as StoredSecret;
+    return JSON.parse(secretBox.decrypt(row.secret, alertSecretScope(row.id))) as StoredSecret;
   }
 
   function targetOf(row: AlertDestinationRow): DestinationTarget {
@@ -338,7 +339,7 @@ export function createAlertService(deps: Deps) {
         name: input.name,
         kind: input.kind,
         settings: JSON.stringify(settings),
-        secret: secretBox.encrypt(JSON.stringify(secret), secretScope(id)),
+        secret: secretBox.encrypt(JSON.stringify(secret), alertSecretScope(id)),
         max_per_hour: input.max_per_hour,
         created_at: now,
         created_by: actor,
@@ -431,7 +432,7 @@ export function createAlertService(deps: Deps) {
         name: update.name ?? row.name,
         max_per_hour: update.max_per_hour ?? row.max_per_hour,
         settings: JSON.stringify(settings),
-        secret: secretBox.encrypt(JSON.stringify(secret), secretScope(id)),
+        secret: secretBox.encrypt(JSON.stringify(secret), alertSecretScope(id)),
         updated_at: now,
         updated_by: actor,
       };

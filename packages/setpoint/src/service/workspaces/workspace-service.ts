@@ -45,7 +45,7 @@ export interface WorkspaceActor {
   role: UserRole;
 }
 
-type SecretField = 'credentials' | 'webhook_credentials';
+export type SecretField = 'credentials' | 'webhook_credentials';
 
 /** The URL a stored host stands for: the Databricks client adds https:// to a bare host name. */
 export function workspaceHostUrl(host: string): string {
@@ -58,7 +58,8 @@ export function workspaceHostUrl(host: string): string {
   }
   return /^https?:\/\//i.test(host) ? host : `https://${host}`;
 }
-const aad = (id: string, field: SecretField) => `workspace:${id}:${field}`;
+/** The associated data that binds a workspace's secret to its record and column. */
+export const workspaceSecretScope = (id: string, field: SecretField) => `workspace:${id}:${field}`;
 
 export function toWorkspace(row: WorkspaceRow): Workspace {
   return {
@@ -100,7 +101,7 @@ export function createWorkspaceService({
   outbound: Pick<OutboundGuard, 'assertConfigurable'>;
 }) {
   const seal = (id: string, field: SecretField, value: Record<string, string> | null) =>
-    value === null ? null : secretBox.encrypt(JSON.stringify(value), aad(id, field));
+    value === null ? null : secretBox.encrypt(JSON.stringify(value), workspaceSecretScope(id, field));
 
   function columnsOf(id: string, input: Partial<WorkspaceInput>): WorkspaceColumns {
     return {
@@ -130,7 +131,7 @@ export function createWorkspaceService({
   const open = (id: string, envelope: string | null, field: SecretField) =>
     envelope === null
       ? null
-      : (JSON.parse(secretBox.decrypt(envelope, aad(id, field))) as Record<string, string>);
+      : (JSON.parse(secretBox.decrypt(envelope, workspaceSecretScope(id, field))) as Record<string, string>);
 
   return {
     async get(id: string): Promise<Workspace> {
@@ -231,33 +232,7 @@ export function createWorkspaceService({
         webhookCredentials: open(id, found.webhook_credentials_ciphertext, 'webhook_credentials'),
       };
     },
-
-    /** Re-encrypts every secret not yet under the active master key; returns how many were rewritten. */
-    async reencryptSecrets(): Promise<number> {
-      let rewritten = 0;
-      for (const found of await workspaces.list()) {
-        for (const [column, field] of [
-          ['credentials_ciphertext', 'credentials'],
-          ['webhook_credentials_ciphertext', 'webhook_credentials'],
-        ] as const) {
-          const envelope = found[column];
-          if (envelope === null || secretBoxKeyId(envelope) === secretBox.activeKeyId) continue;
-          const plaintext = secretBox.decrypt(envelope, aad(found.id, field));
-          await workspaces.rewriteSecret(
-            found.id,
-            column,
-            secretBox.encrypt(plaintext, aad(found.id, field)),
-          );
-          rewritten += 1;
-        }
-      }
-      return rewritten;
-    },
   };
-}
-
-function secretBoxKeyId(envelope: string): string | undefined {
-  return envelope.split('.')[1];
 }
 
 export type WorkspaceService = ReturnType<typeof createWorkspaceService>;
