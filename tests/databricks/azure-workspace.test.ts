@@ -5,6 +5,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { openPriceCatalog } from 'setpoint/pricing/catalog-store';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { feeUnits, usdOf } from '../support/run-costs.js';
 import { eventually, type Harness, jobIdByName, processedRun, startHarness } from './integration-harness.js';
 
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
@@ -50,11 +51,11 @@ describe('an Azure workspace, closed loop', () => {
     const awsRate = catalog.dbuPrice('aws', 'us-west-2', 'premium', 'jobs').usdPerDbu;
     expect(azureRate).not.toBeCloseTo(awsRate, 3);
     for (const run of [first, second]) {
-      const dbuLine = run.cost?.lines.find((line) => line.item.startsWith('Databricks DBUs'));
-      const dbus = Number(/\(([\d.]+) DBU\)/.exec(dbuLine?.item ?? '')?.[1]);
-      expect(dbus).toBeGreaterThan(0);
-      expect((dbuLine?.usd ?? 0) / dbus).toBeCloseTo(azureRate, 1);
-      expect(run.cost?.lines.find((line) => line.item === 'cloud compute')?.usd ?? 0).toBeGreaterThan(0);
+      const cost = run.cost ?? { components: [] };
+      expect(feeUnits(cost, 'dbu')).toBeGreaterThan(0);
+      expect(usdOf(cost, 'platform_fee', 'dbu') / feeUnits(cost, 'dbu')).toBeCloseTo(azureRate, 1);
+      expect(usdOf(cost, 'compute')).toBeGreaterThan(0);
+      expect(cost.components.every((c) => c.cloud === 'azure')).toBe(true);
     }
     expect(String(applied.configuration.node_type_id)).toMatch(/^Standard_/);
     expect(spec?.node_type_id).toBe(applied.configuration.node_type_id);

@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { CostTotals } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -269,8 +270,9 @@ describe('the closed loop against the emulator', () => {
     ).filter((project) => (project.summary?.runs ?? 0) > 0);
     expect(withRuns.length).toBeGreaterThanOrEqual(3);
     expect(withRuns.every((project) => (project.summary?.cost_per_run_usd ?? 0) > 0)).toBe(true);
-    const spend = summary.json().spend as { cloud_usd: number; dbu_usd: number; total_usd: number };
+    const spend = summary.json().spend as CostTotals;
     expect(spend.total_usd).toBeGreaterThan(0);
-    expect(spend.cloud_usd + spend.dbu_usd).toBeCloseTo(spend.total_usd, 6);
+    expect(Object.values(spend.by_kind).reduce((sum, usd) => sum + usd, 0)).toBeCloseTo(spend.total_usd, 6);
+    expect(spend.by_kind.platform_fee).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { CostTotals } from '@setpoint/api-contract';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
@@ -328,12 +329,11 @@ describeFull(
           url: `/api/v1/insights/summary?from=${from}&to=${to}`,
           headers: { authorization: `Bearer ${accessToken}` },
         });
-        return (response.json() as { spend: { cloud_usd: number; dbu_usd: number; total_usd: number } })
-          .spend;
+        return (response.json() as { spend: CostTotals }).spend;
       };
       const atList = await spend();
       // The job run by the first test was costed, so there is DBU spend to discount.
-      expect(atList.dbu_usd).toBeGreaterThan(0);
+      expect(atList.by_kind.platform_fee).toBeGreaterThan(0);
       const page = await context.newPage();
       await page.goto(`${h.server.url}/settings`);
       const dbu = page.getByLabel('Databricks DBU discount (%)');
@@ -360,8 +360,8 @@ describeFull(
       await shot(page, 'settings-organization');
 
       const discounted = await spend();
-      expect(discounted.dbu_usd).toBeCloseTo(atList.dbu_usd * (1 - 0.175), 9);
-      expect(discounted.cloud_usd).toBeCloseTo(atList.cloud_usd, 9);
+      expect(discounted.by_kind.platform_fee).toBeCloseTo(atList.by_kind.platform_fee * (1 - 0.175), 9);
+      expect(discounted.by_kind.compute).toBeCloseTo(atList.by_kind.compute, 9);
       // The header shows the 30 days up to the end of today, at the discounted prices.
       const headerTo = Math.floor(Date.now() / dayMs) * dayMs + dayMs;
       const header = await spend(headerTo - 30 * dayMs, headerTo);

@@ -24,6 +24,7 @@ import { shippedCatalog } from 'setpoint/pricing/catalog/shipped-catalog';
 import { createPriceCatalog } from 'setpoint/pricing/price-catalog';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type MotoServer, startMotoServer } from '../support/moto-server.js';
+import { usdOf } from '../support/run-costs.js';
 import { describeFull } from '../support/tiers.js';
 
 const keys = { accessKeyId: 'AKIAMOTO00000000', secretAccessKey: 'moto-secret' };
@@ -206,7 +207,7 @@ describeFull(
       expect(report.instances.every((instance) => start + 3_600_000 - instance.createdAt > 3_590_000)).toBe(
         true,
       );
-      expect(cost.cloud.emrFee).toBeCloseTo(expectedFee, 9);
+      expect(usdOf(cost, 'platform_fee', 'emr_fee')).toBeCloseTo(expectedFee, 9);
       expect(expectedFee).toBeCloseTo(0.048 + 2 * 0.096 + 2 * 0.063, 4);
     });
 

@@ -19,6 +19,7 @@ import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
+import { usdOf } from '../support/run-costs.js';
 import { type S3TestServer, startS3FaultProxy } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
 import {
@@ -231,9 +232,9 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
         nodeTypeId: 'r5.2xlarge',
         driverNodeTypeId: 'm5.xlarge',
       });
-      const lines = Object.fromEntries((run.cost?.lines ?? []).map((line) => [line.item, line.usd]));
-      expect(lines['EMR fee']).toBeGreaterThan(0);
-      expect(lines['EC2 compute']).toBeGreaterThan(lines['EMR fee'] ?? Infinity);
+      const cost = run.cost ?? { components: [] };
+      expect(usdOf(cost, 'platform_fee', 'emr_fee')).toBeGreaterThan(0);
+      expect(usdOf(cost, 'compute')).toBeGreaterThan(usdOf(cost, 'platform_fee', 'emr_fee'));
     }
     const recommendation = await settledRecommendation(server.services.recommendations, projectId);
     expect(recommendation.state).toBe('SUCCESS');

@@ -1,15 +1,12 @@
+import type { CostTotals } from '@setpoint/api-contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processedFixtureRun } from '../service/support/fixture-runs.js';
 import { createHarness, type Harness } from '../service/support/service-harness.js';
+import { feeUnits, usdOf } from '../support/run-costs.js';
 
 vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 const summaryUrl = `/api/v1/insights/summary?from=0&to=${Number.MAX_SAFE_INTEGER}`;
-interface Spend {
-  cloud_usd: number;
-  dbu_usd: number;
-  total_usd: number;
-}
 
 /**
  * Discounts are organization settings and nothing else: the price catalog (with the data directory's custom
@@ -36,16 +33,13 @@ describe('organization discounts apply once', () => {
     const run = (await h.request('GET', `/api/v1/projects/${project.id}/runs/${runId}`)).json();
     expect(run.cost).not.toBeNull();
 
-    const dbuLine = (run.cost.lines as Array<{ item: string; usd: number }>).find((line) =>
-      line.item.startsWith('Databricks DBUs'),
-    );
-    const units = Number(/\(([\d.]+) DBU\)/.exec(dbuLine?.item ?? '')?.[1]);
+    const units = feeUnits(run.cost, 'dbu');
     expect(units).toBeGreaterThan(0);
-    expect(dbuLine?.usd).toBeCloseTo(units * 0.2, 2); // the custom $/DBU, not discounted
+    expect(usdOf(run.cost, 'platform_fee', 'dbu')).toBeCloseTo(units * 0.2, 6); // the custom $/DBU, not discounted
 
-    const atList = (await h.request('GET', summaryUrl)).json().spend as Spend;
+    const atList = (await h.request('GET', summaryUrl)).json().spend as CostTotals;
     expect(atList.total_usd).toBeCloseTo(run.cost.total_usd, 6);
-    expect(atList.dbu_usd).toBeGreaterThan(0);
+    expect(atList.by_kind.platform_fee).toBeGreaterThan(0);
 
     const patched = await h.request('PATCH', '/api/v1/organization/settings', {
       dbu_discount_pct: 20,
@@ -53,10 +47,14 @@ describe('organization discounts apply once', () => {
     });
     expect(patched.status).toBe(200);
 
-    const discounted = (await h.request('GET', summaryUrl)).json().spend as Spend;
-    expect(discounted.dbu_usd).toBeCloseTo(atList.dbu_usd * 0.8, 6);
-    // the project has no workspace, so its cloud is unknown: its cloud spend stays at list
-    expect(discounted.cloud_usd).toBeCloseTo(atList.cloud_usd, 6);
+    const discounted = (await h.request('GET', summaryUrl)).json().spend as CostTotals;
+    expect(discounted.by_kind.platform_fee).toBeCloseTo(atList.by_kind.platform_fee * 0.8, 6);
+    // the run was priced at AWS prices (its components say so), so what AWS bills takes the AWS discount
+    expect(discounted.by_kind.compute).toBeCloseTo(atList.by_kind.compute * 0.9, 6);
+    expect(discounted.total_usd).toBeCloseTo(
+      Object.values(discounted.by_kind).reduce((sum, usd) => sum + usd, 0),
+      9,
+    );
     // the run itself stays at list (custom) prices: runs remain comparable when a discount changes
     const again = (await h.request('GET', `/api/v1/projects/${project.id}/runs/${runId}`)).json();
     expect(again.cost.total_usd).toBeCloseTo(run.cost.total_usd, 9);

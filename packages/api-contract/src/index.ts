@@ -4,6 +4,7 @@ export * from './applied-changes.js';
 export * from './audit.js';
 export * from './code.js';
 export * from './common.js';
+export * from './cost.js';
 export * from './csv.js';
 export * from './organization.js';
 export * from './project-settings.js';

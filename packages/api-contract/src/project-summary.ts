@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { costTotalsSchema } from './cost.js';
 
 /**
  * Wire shapes (snake_case) of the ROI and insight figures, for the API to attach to projects
@@ -47,7 +48,8 @@ export const projectSummaryWireSchema = z.object({
 
 export const organizationSummaryWireSchema = z.object({
   period: z.object({ from: z.number(), to: z.number() }),
-  spend: z.object({ cloud_usd: z.number(), dbu_usd: z.number(), total_usd: z.number() }),
+  /** The period's spend at the organization's prices (its discounts applied per component). */
+  spend: costTotalsSchema,
   roi: z.object({
     projects: z.number().int(),
     projects_with_savings: z.number().int(),

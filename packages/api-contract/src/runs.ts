@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idParams, listOf } from './common.js';
+import { costComponentSchema } from './cost.js';
 
 /** The cluster a run used, as its platform's report or the event log described it. */
 export const clusterFactsSchema = z.object({
@@ -27,10 +28,13 @@ export const runCostOverheadSchema = z
   .describe("billed outside the Spark application's span (start-up, idle, termination); part of total_usd");
 export type RunCostOverheadResource = z.infer<typeof runCostOverheadSchema>;
 
+/** A run's cost: its typed components, whose amounts sum to `total_usd` (and their bounds to low and high). */
 export const runCostSchema = z.object({
   currency: z.literal('USD'),
   total_usd: z.number(),
-  lines: z.array(z.object({ item: z.string(), usd: z.number() })),
+  low_usd: z.number(),
+  high_usd: z.number(),
+  components: z.array(costComponentSchema),
   overhead: runCostOverheadSchema.nullable(),
 });
 export type RunCostResource = z.infer<typeof runCostSchema>;

@@ -1,5 +1,15 @@
 export { type ClusterFactsLike, clusterIdentity } from './cluster-identity.js';
-export { type CostLineLike, type CostSplit, splitCostLines } from './cost-split.js';
+export {
+  type ComponentFactor,
+  type CostComponentLike,
+  CostTotalsBuilder,
+  costByKind,
+  costKindLabels,
+  feeLabel,
+  kindUsd,
+  platformLabel,
+  zeroByKind,
+} from './cost-totals.js';
 export { chronological, type InsightRun, isFailed, isSuccessful, runtimeMinutes } from './insight-run.js';
 export {
   dormant,
@@ -26,7 +36,7 @@ export {
   type RoiMethod,
   type RoiReason,
 } from './roi.js';
-export { type CostedRunLike, type Spend, spendInPeriod } from './spend.js';
+export { type CostedRunLike, spendInPeriod, spentInPeriod } from './spend.js';
 export {
   presentInsight,
   presentOrganizationSummary,

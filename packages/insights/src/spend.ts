@@ -1,25 +1,25 @@
-import { type CostLineLike, splitCostLines } from './cost-split.js';
+import { type ComponentFactor, type CostComponentLike, CostTotalsBuilder } from './cost-totals.js';
 
 export interface CostedRunLike {
   startedAt: number | null;
-  cost: { totalUsd: number; lines: readonly CostLineLike[] } | null;
+  cost: { components: readonly CostComponentLike[] } | null;
 }
 
-export interface Spend {
-  cloudUsd: number;
-  dbuUsd: number;
-  totalUsd: number;
+/** Whether a run's spend counts in [from, to): it has a cost and started in the period. */
+export function spentInPeriod(run: CostedRunLike, from: number, to: number): boolean {
+  return run.cost !== null && run.startedAt !== null && run.startedAt >= from && run.startedAt < to;
 }
 
-/** Spend of the runs that started in [from, to), split into cloud and Databricks DBU charges. */
-export function spendInPeriod(runs: Iterable<CostedRunLike>, from: number, to: number): Spend {
-  const spend: Spend = { cloudUsd: 0, dbuUsd: 0, totalUsd: 0 };
+/** Spend of the runs that started in [from, to), by kind, fee and platform (each component × `factor`). */
+export function spendInPeriod(
+  runs: Iterable<CostedRunLike>,
+  from: number,
+  to: number,
+  factor?: ComponentFactor,
+) {
+  const totals = new CostTotalsBuilder();
   for (const run of runs) {
-    if (!run.cost || run.startedAt === null || run.startedAt < from || run.startedAt >= to) continue;
-    const split = splitCostLines(run.cost.lines, run.cost.totalUsd);
-    spend.cloudUsd += split.cloudUsd;
-    spend.dbuUsd += split.dbuUsd;
-    spend.totalUsd += split.totalUsd;
+    if (run.cost && spentInPeriod(run, from, to)) totals.addRun(run.cost.components, factor);
   }
-  return spend;
+  return totals.build();
 }

@@ -29,26 +29,59 @@ it('presents a project summary in the wire shape its schema accepts', () => {
   });
 });
 
-it('sums spend in the period by cloud and DBU and presents the organization summary', () => {
-  const lines = (cloud: number, dbu: number) => [
-    { item: 'cloud compute', usd: cloud },
-    { item: 'Databricks DBUs (1.00 DBU)', usd: dbu },
-  ];
+it('sums spend in the period by kind, fee and platform and presents the organization summary', () => {
+  const cost = (platform: string, compute: number, fee: [string, number]) => ({
+    components: [
+      {
+        kind: 'compute' as const,
+        fee: null,
+        platform,
+        cloud: 'aws',
+        billed_by: 'cloud' as const,
+        usd: compute,
+      },
+      {
+        kind: 'platform_fee' as const,
+        fee: fee[0],
+        platform,
+        cloud: 'aws',
+        billed_by: 'cloud' as const,
+        usd: fee[1],
+      },
+    ],
+  });
   const spend = spendInPeriod(
     [
-      { startedAt: 100, cost: { totalUsd: 3, lines: lines(2, 1) } },
-      { startedAt: 199, cost: { totalUsd: 5, lines: lines(1, 4) } },
-      { startedAt: 200, cost: { totalUsd: 50, lines: lines(25, 25) } },
-      { startedAt: 99, cost: { totalUsd: 50, lines: lines(25, 25) } },
+      { startedAt: 100, cost: cost('databricks', 2, ['dbu', 1]) },
+      { startedAt: 199, cost: cost('emr', 1, ['emr_fee', 4]) },
+      { startedAt: 200, cost: cost('databricks', 25, ['dbu', 25]) },
+      { startedAt: 99, cost: cost('emr', 25, ['emr_fee', 25]) },
       { startedAt: 150, cost: null },
     ],
     100,
     200,
   );
-  expect(spend).toEqual({ cloudUsd: 3, dbuUsd: 5, totalUsd: 8 });
+  expect(spend).toEqual({
+    total_usd: 8,
+    by_kind: { compute: 3, platform_fee: 5, storage: 0, network: 0, other: 0 },
+    platform_fees: [
+      { fee: 'emr_fee', usd: 4 },
+      { fee: 'dbu', usd: 1 },
+    ],
+    platforms: [
+      { platform: 'emr', usd: 5 },
+      { platform: 'databricks', usd: 3 },
+    ],
+    runs: 2,
+  });
   const wire = presentOrganizationSummary({ from: 100, to: 200, spend, roi: organizationRoi([null]) });
   expect(organizationSummaryWireSchema.parse(wire)).toEqual(wire);
-  expect(wire.spend).toEqual({ cloud_usd: 3, dbu_usd: 5, total_usd: 8 });
+  // a discount per component: half off what the platform fee is
+  const discounted = spendInPeriod([{ startedAt: 100, cost: cost('emr', 2, ['emr_fee', 4]) }], 0, 200, (c) =>
+    c.kind === 'platform_fee' ? 0.5 : 1,
+  );
+  expect(discounted.total_usd).toBe(4);
+  expect(discounted.by_kind.platform_fee).toBe(2);
 });
 
 it('treats clusters with the same node types, size, engine and market as one configuration', () => {

@@ -1,5 +1,6 @@
 /** The insights' figures in their wire shapes (`@setpoint/api-contract`), for the API to send. */
 import type {
+  CostTotals,
   InsightWire,
   OrganizationSummaryWire,
   ProjectRoiWire,
@@ -8,7 +9,6 @@ import type {
 import type { Insight } from './project-insights.js';
 import type { ProjectSummary } from './project-summary.js';
 import type { OrganizationRoi, ProjectRoi } from './roi.js';
-import type { Spend } from './spend.js';
 
 export function presentInsight(insight: Insight): InsightWire {
   return { kind: insight.kind, severity: insight.severity, message: insight.message, run_id: insight.runId };
@@ -59,12 +59,12 @@ export function presentProjectSummary(
 export function presentOrganizationSummary(input: {
   from: number;
   to: number;
-  spend: Spend;
+  spend: CostTotals;
   roi: OrganizationRoi;
 }): OrganizationSummaryWire {
   return {
     period: { from: input.from, to: input.to },
-    spend: { cloud_usd: input.spend.cloudUsd, dbu_usd: input.spend.dbuUsd, total_usd: input.spend.totalUsd },
+    spend: input.spend,
     roi: {
       projects: input.roi.projects,
       projects_with_savings: input.roi.projectsWithSavings,

@@ -190,7 +190,6 @@ export async function composeServices(options: ComposeOptions) {
   const insights = createInsightsService({
     runs: repositories.runs,
     projects,
-    workspaces,
     organizationSettings,
   });
   const parkedJobs = createParkedJobService({

@@ -1,15 +1,11 @@
+import type { CostComponent } from '@setpoint/api-contract';
 import type { VolumeSpec } from '../pricing/price-catalog.js';
-import type { Cloud, ComputeType, Plan } from '../pricing/schema.js';
-
-/** Who bills on top of the cloud: Databricks (DBUs), EMR (a per-instance fee), or nobody (plain VMs). */
-export type Billing =
-  | { platform: 'databricks'; plan: Plan; compute: ComputeType; photon: boolean }
-  | { platform: 'emr' }
-  | { platform: 'cloud-only' };
+import type { Cloud } from '../pricing/schema.js';
+import type { PlatformBilling } from './platform-billing.js';
 
 /**
- * `spot-with-fallback`: workers run on spot and fall back to on-demand when spot capacity is missing
- * (Databricks `SPOT_WITH_FALLBACK`, Azure `SPOT_WITH_FALLBACK_AZURE`).
+ * `spot-with-fallback`: workers run on spot and fall back to on-demand when spot capacity is missing (a
+ * platform's fallback availability setting).
  */
 export type Market = 'on-demand' | 'spot' | 'spot-with-fallback';
 
@@ -17,13 +13,14 @@ export type Market = 'on-demand' | 'spot' | 'spot-with-fallback';
 export interface ClusterCostSpec {
   cloud: Cloud;
   region: string;
-  billing: Billing;
+  /** Who bills on top of the cloud, and how: the platform's billing description. */
+  billing: PlatformBilling;
   driverNodeType: string;
   workerNodeType: string;
   market: Market;
-  /** Nodes kept on-demand whatever the market, the driver first (Databricks `first_on_demand`, default 1). */
+  /** Nodes kept on-demand whatever the market, the driver first (a platform's first-on-demand count). */
   firstOnDemand: number;
-  /** Volumes attached to every node (Databricks `ebs_volume_*`, EMR block devices, Azure managed disks). */
+  /** Volumes attached to every node (block devices, managed disks). */
   volumesPerNode: VolumeSpec[];
 }
 
@@ -35,11 +32,13 @@ export type WorkerProfile =
   /** Consecutive periods of `hours` each with a worker count. */
   | { kind: 'steps'; steps: { hours: number; workers: number }[] };
 
-/** The cost of a run or an estimate. Components are expected values; `low`/`high` bound the total. */
+/**
+ * The cost of a run or an estimate: typed components (`@setpoint/api-contract`) whose amounts sum to
+ * `total`; `low`/`high` bound the total.
+ */
 export interface CostBreakdown {
   currency: 'USD';
-  cloud: { compute: number; storage: number; emrFee: number };
-  dbu: { units: number; rate: number; cost: number };
+  components: CostComponent[];
   total: number;
   low: number;
   high: number;

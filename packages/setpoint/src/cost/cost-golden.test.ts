@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { feeUnitPrice, feeUnits, usdOf } from '../../../../tests/support/run-costs.js';
+import { databricksBilling } from '../platforms/databricks/cluster-shape/billing.js';
+import { emrBilling } from '../platforms/emr/cost/emr-billing.js';
 import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
 import { organizationPricingSchema } from '../pricing/overrides.js';
 import { createPriceCatalog } from '../pricing/price-catalog.js';
@@ -6,7 +9,7 @@ import { type CatalogLayer, catalogLayerSchema } from '../pricing/schema.js';
 import type { ClusterCostSpec } from './cluster-spec.js';
 import { createCostModel } from './cost-model.js';
 import { estimateClusterCost } from './estimate.js';
-import { photonBreakEven, photonBreakEvenForCluster } from './photon-breakeven.js';
+import { cloudOnlyBilling } from './platform-billing.js';
 import { runCost } from './run-cost.js';
 
 // Golden tests: every expected figure is written out as the arithmetic from catalog list prices
@@ -18,7 +21,7 @@ const model = createCostModel(createPriceCatalog([shippedCatalog]));
 const awsJobs: ClusterCostSpec = {
   cloud: 'aws',
   region: 'us-east-1',
-  billing: { platform: 'databricks', plan: 'premium', compute: 'jobs', photon: false },
+  billing: databricksBilling({ plan: 'premium', compute: 'jobs', photon: false }),
   driverNodeType: 'm5.xlarge',
   workerNodeType: 'm5.xlarge',
   market: 'on-demand',
@@ -29,16 +32,16 @@ const awsJobs: ClusterCostSpec = {
 describe('estimated cost of a hypothetical cluster', () => {
   it('AWS on-demand fixed cluster: m5.xlarge us-east-1 Premium Jobs, 1 driver + 8 workers, 1 h', () => {
     const estimate = estimateClusterCost(model, awsJobs, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.192, 9);
-    expect(estimate.dbu.units).toBeCloseTo(9 * 0.69, 9);
-    expect(estimate.dbu.rate).toBe(0.15);
-    expect(estimate.dbu.cost).toBeCloseTo(9 * 0.69 * 0.15, 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(9 * 0.192, 9);
+    expect(feeUnits(estimate, 'dbu')).toBeCloseTo(9 * 0.69, 9);
+    expect(feeUnitPrice(estimate, 'dbu')).toBe(0.15);
+    expect(usdOf(estimate, 'platform_fee', 'dbu')).toBeCloseTo(9 * 0.69 * 0.15, 9);
     expect(estimate.total).toBeCloseTo(9 * 0.192 + 9 * 0.69 * 0.15, 9);
     expect(estimate.low).toBeCloseTo(estimate.total, 9);
     expect(estimate.high).toBeCloseTo(estimate.total, 9);
     expect(estimate.nodes).toEqual({ driver: 1, workers: 8 });
-    expect(estimate.cloud.emrFee).toBe(0);
-    expect(estimate.cloud.storage).toBe(0);
+    expect(usdOf(estimate, 'platform_fee', 'emr_fee')).toBe(0);
+    expect(usdOf(estimate, 'storage')).toBe(0);
   });
 
   it('Azure: Standard_DS3_v2 westus2 Premium Jobs, 1 driver + 4 workers, 2 h (short VM name accepted)', () => {
@@ -50,17 +53,20 @@ describe('estimated cost of a hypothetical cluster', () => {
       workerNodeType: 'Standard_DS3_v2',
     };
     const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 4 }, 2);
-    expect(estimate.cloud.compute).toBeCloseTo(5 * 0.229 * 2, 9);
-    expect(estimate.dbu.units).toBeCloseTo(5 * 0.75 * 2, 9);
-    expect(estimate.dbu.cost).toBeCloseTo(5 * 0.75 * 2 * 0.3, 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(5 * 0.229 * 2, 9);
+    expect(feeUnits(estimate, 'dbu')).toBeCloseTo(5 * 0.75 * 2, 9);
+    expect(usdOf(estimate, 'platform_fee', 'dbu')).toBeCloseTo(5 * 0.75 * 2 * 0.3, 9);
     expect(estimate.total).toBeCloseTo(5 * 0.229 * 2 + 5 * 0.75 * 2 * 0.3, 9);
   });
 
   it('Photon: DBU/h per node doubles (default multiplier 2) at the same $/DBU', () => {
-    const photon = { ...awsJobs, billing: { ...awsJobs.billing, photon: true } } as ClusterCostSpec;
+    const photon: ClusterCostSpec = {
+      ...awsJobs,
+      billing: databricksBilling({ plan: 'premium', compute: 'jobs', photon: true }),
+    };
     const estimate = estimateClusterCost(model, photon, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.dbu.units).toBeCloseTo(9 * 0.69 * 2, 9);
-    expect(estimate.dbu.rate).toBe(0.15);
+    expect(feeUnits(estimate, 'dbu')).toBeCloseTo(9 * 0.69 * 2, 9);
+    expect(feeUnitPrice(estimate, 'dbu')).toBe(0.15);
     expect(estimate.total).toBeCloseTo(9 * 0.192 + 9 * 0.69 * 2 * 0.15, 9);
   });
 
@@ -78,23 +84,25 @@ describe('estimated cost of a hypothetical cluster', () => {
       ],
     });
     const withPhoton = createCostModel(createPriceCatalog([shippedCatalog, imported]));
-    const photon = { ...awsJobs, billing: { ...awsJobs.billing, photon: true } } as ClusterCostSpec;
+    const photon: ClusterCostSpec = {
+      ...awsJobs,
+      billing: databricksBilling({ plan: 'premium', compute: 'jobs', photon: true }),
+    };
     const estimate = estimateClusterCost(withPhoton, photon, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.dbu.units).toBeCloseTo(9 * 1.5, 9);
+    expect(feeUnits(estimate, 'dbu')).toBeCloseTo(9 * 1.5, 9);
     // The standard rate still comes from the shipped catalog.
-    expect(estimateClusterCost(withPhoton, awsJobs, { kind: 'fixed', workers: 8 }, 1).dbu.units).toBeCloseTo(
-      9 * 0.69,
-      9,
-    );
+    expect(
+      feeUnits(estimateClusterCost(withPhoton, awsJobs, { kind: 'fixed', workers: 8 }, 1), 'dbu'),
+    ).toBeCloseTo(9 * 0.69, 9);
   });
 
   it('spot workers (driver on-demand) with the default m5 spot model: savings 50% / 62% / 72%', () => {
     const spot: ClusterCostSpec = { ...awsJobs, market: 'spot' };
     const estimate = estimateClusterCost(model, spot, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.cloud.compute).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.62), 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.62), 9);
     expect(estimate.low).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.72) + 9 * 0.69 * 0.15, 9);
     expect(estimate.high).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.5) + 9 * 0.69 * 0.15, 9);
-    expect(estimate.dbu.cost).toBeCloseTo(9 * 0.69 * 0.15, 9); // DBUs do not depend on the market
+    expect(usdOf(estimate, 'platform_fee', 'dbu')).toBeCloseTo(9 * 0.69 * 0.15, 9); // DBUs do not depend on the market
     expect(estimate.spotSimulated).toBe(true);
   });
 
@@ -121,7 +129,7 @@ describe('estimated cost of a hypothetical cluster', () => {
       { kind: 'fixed', workers: 8 },
       1,
     );
-    expect(estimate.cloud.compute).toBeCloseTo(0.192 + 8 * 0.07, 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(0.192 + 8 * 0.07, 9);
     expect(estimate.low).toBeCloseTo(0.192 + 8 * 0.06 + 9 * 0.69 * 0.15, 9);
     expect(estimate.high).toBeCloseTo(0.192 + 8 * 0.09 + 9 * 0.69 * 0.15, 9);
     expect(estimate.spotSimulated).toBe(false);
@@ -135,7 +143,7 @@ describe('estimated cost of a hypothetical cluster', () => {
       1,
     );
     const expectedWorker = 0.9 * 0.192 * (1 - 0.62) + 0.1 * 0.192;
-    expect(estimate.cloud.compute).toBeCloseTo(0.192 + 8 * expectedWorker, 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(0.192 + 8 * expectedWorker, 9);
     expect(estimate.low).toBeCloseTo(0.192 + 8 * 0.192 * (1 - 0.72) + 9 * 0.69 * 0.15, 9);
     expect(estimate.high).toBeCloseTo(9 * 0.192 + 9 * 0.69 * 0.15, 9);
   });
@@ -163,7 +171,7 @@ describe('estimated cost of a hypothetical cluster', () => {
   it('first_on_demand > 1 keeps that many nodes (driver first) on-demand', () => {
     const spec: ClusterCostSpec = { ...awsJobs, market: 'spot', firstOnDemand: 3 };
     const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.cloud.compute).toBeCloseTo(3 * 0.192 + 6 * 0.192 * (1 - 0.62), 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(3 * 0.192 + 6 * 0.192 * (1 - 0.62), 9);
   });
 
   it('EBS volumes: 2 × 100 GB gp3 per node with 4000 IOPS and 250 MiB/s, 9 nodes, 1 h', () => {
@@ -173,7 +181,10 @@ describe('estimated cost of a hypothetical cluster', () => {
     };
     const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 8 }, 1);
     // per disk-month: 100 GB × 0.08 + (4000 − 3000) IOPS × 0.005 + (250 − 125) MiB/s × 0.04 = 18
-    expect(estimate.cloud.storage).toBeCloseTo((9 * 2 * (100 * 0.08 + 1000 * 0.005 + 125 * 0.04)) / 730, 9);
+    expect(usdOf(estimate, 'storage')).toBeCloseTo(
+      (9 * 2 * (100 * 0.08 + 1000 * 0.005 + 125 * 0.04)) / 730,
+      9,
+    );
     expect(estimate.total).toBeCloseTo(9 * 0.192 + (9 * 2 * 18) / 730 + 9 * 0.69 * 0.15, 9);
   });
 
@@ -184,14 +195,14 @@ describe('estimated cost of a hypothetical cluster', () => {
       { kind: 'fixed', workers: 1 },
       3,
     );
-    expect(gp2.cloud.storage).toBeCloseTo((2 * 150 * 0.11 * 3) / 730, 9);
+    expect(usdOf(gp2, 'storage')).toBeCloseTo((2 * 150 * 0.11 * 3) / 730, 9);
     const st1 = estimateClusterCost(
       model,
       { ...awsJobs, volumesPerNode: [{ type: 'st1', sizeGb: 500, count: 1 }] },
       { kind: 'fixed', workers: 0 },
       1,
     );
-    expect(st1.cloud.storage).toBeCloseTo((500 * 0.045) / 730, 9);
+    expect(usdOf(st1, 'storage')).toBeCloseTo((500 * 0.045) / 730, 9);
     const azure = estimateClusterCost(
       model,
       {
@@ -205,7 +216,7 @@ describe('estimated cost of a hypothetical cluster', () => {
       { kind: 'fixed', workers: 1 },
       1,
     );
-    expect(azure.cloud.storage).toBeCloseTo((2 * 38.02) / 730, 9); // 200 GB fits P15 (256 GiB)
+    expect(usdOf(azure, 'storage')).toBeCloseTo((2 * 38.02) / 730, 9); // 200 GB fits P15 (256 GiB)
   });
 
   it('autoscaling 2:10 with a 30-minute ramp for 2 h: low all at min, high all at max', () => {
@@ -231,7 +242,7 @@ describe('estimated cost of a hypothetical cluster', () => {
       1,
     );
     // climb of 8 workers over 2 h, cut after 1 h: 2 × 1 + 8 × 1² / (2 × 2) = 4 worker-hours
-    expect(short.cloud.compute).toBeCloseTo((1 + 4) * 0.192, 9);
+    expect(usdOf(short, 'compute')).toBeCloseTo((1 + 4) * 0.192, 9);
     const steps = estimateClusterCost(
       model,
       awsJobs,
@@ -244,31 +255,112 @@ describe('estimated cost of a hypothetical cluster', () => {
       },
       1.5,
     );
-    expect(steps.cloud.compute).toBeCloseTo((1.5 + 0.5 * 2 + 1 * 6) * 0.192, 9);
+    expect(usdOf(steps, 'compute')).toBeCloseTo((1.5 + 0.5 * 2 + 1 * 6) * 0.192, 9);
   });
 
   it('the corpus nds_q88 Photon cluster: m6gd.xlarge driver + 2 × m6gd.2xlarge, us-west-2 Premium Jobs, 1 h', () => {
     const spec: ClusterCostSpec = {
       ...awsJobs,
       region: 'us-west-2',
-      billing: { platform: 'databricks', plan: 'premium', compute: 'jobs', photon: true },
+      billing: databricksBilling({ plan: 'premium', compute: 'jobs', photon: true }),
       driverNodeType: 'm6gd.xlarge',
       workerNodeType: 'm6gd.2xlarge',
     };
     const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 2 }, 1);
     // VMs: 0.1808 + 2 × 0.3616; DBUs: (0.77 + 2 × 1.54) × 2 (Photon) = 7.70 DBU × $0.15
-    expect(estimate.cloud.compute).toBeCloseTo(0.1808 + 2 * 0.3616, 9);
-    expect(estimate.dbu.units).toBeCloseTo((0.77 + 2 * 1.54) * 2, 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(0.1808 + 2 * 0.3616, 9);
+    expect(feeUnits(estimate, 'dbu')).toBeCloseTo((0.77 + 2 * 1.54) * 2, 9);
     expect(estimate.total).toBeCloseTo(0.1808 + 2 * 0.3616 + 7.7 * 0.15, 9);
   });
 
   it('EMR: EC2 + the EMR fee per instance-hour, no DBUs', () => {
-    const emr: ClusterCostSpec = { ...awsJobs, billing: { platform: 'emr' } };
+    const emr: ClusterCostSpec = { ...awsJobs, billing: emrBilling };
     const estimate = estimateClusterCost(model, emr, { kind: 'fixed', workers: 4 }, 1);
     // m5.xlarge EMR fee: 25% of $0.192 = $0.048
-    expect(estimate.cloud.emrFee).toBeCloseTo(5 * 0.048, 9);
-    expect(estimate.dbu.units).toBe(0);
+    expect(usdOf(estimate, 'platform_fee', 'emr_fee')).toBeCloseTo(5 * 0.048, 9);
+    expect(feeUnits(estimate, 'dbu')).toBe(0);
     expect(estimate.total).toBeCloseTo(5 * 0.192 + 5 * 0.048, 9);
+  });
+});
+
+describe('typed components', () => {
+  it('one per resource: machines by type and market, volumes by type, each fee by node type', () => {
+    const spec: ClusterCostSpec = {
+      ...awsJobs,
+      market: 'spot',
+      volumesPerNode: [{ type: 'gp3', sizeGb: 100, count: 1 }],
+    };
+    const estimate = estimateClusterCost(model, spec, { kind: 'fixed', workers: 2 }, 1);
+    const row = (c: (typeof estimate.components)[number]) => [
+      c.kind,
+      c.fee,
+      c.billed_by,
+      c.description,
+      c.unit,
+      Number(c.quantity.toFixed(9)),
+      Number((c.unit_price_usd ?? Number.NaN).toFixed(9)),
+    ];
+    expect(estimate.components.map(row)).toEqual([
+      ['compute', null, 'cloud', 'm5.xlarge, on-demand', 'node-hour', 1, 0.192],
+      ['compute', null, 'cloud', 'm5.xlarge, spot', 'node-hour', 2, Number((0.192 * (1 - 0.62)).toFixed(9))],
+      ['platform_fee', 'dbu', 'platform', 'DBUs, m5.xlarge', 'DBU', 3 * 0.69, 0.15],
+      // 3 nodes × 100 GB × 1 h at $0.08 per GB-month over 730 h
+      ['storage', null, 'cloud', 'gp3 volumes', 'GB-hour', 300, Number((0.08 / 730).toFixed(9))],
+    ]);
+    expect(estimate.components.every((c) => c.platform === 'databricks' && c.cloud === 'aws')).toBe(true);
+    const sum = (pick: (c: (typeof estimate.components)[number]) => number) =>
+      estimate.components.reduce((total, c) => total + pick(c), 0);
+    expect(sum((c) => c.usd)).toBeCloseTo(estimate.total, 12);
+    expect(sum((c) => c.low_usd)).toBeCloseTo(estimate.low, 12);
+    expect(sum((c) => c.high_usd)).toBeCloseTo(estimate.high, 12);
+    // the spot range lives on the spot machines alone
+    const spotMachines = estimate.components[1]!;
+    expect(spotMachines.low_usd).toBeCloseTo(2 * 0.192 * (1 - 0.72), 12);
+    expect(spotMachines.high_usd).toBeCloseTo(2 * 0.192 * (1 - 0.5), 12);
+  });
+
+  it('EMR: its fee is a platform fee in instance-hours, billed by the cloud', () => {
+    const estimate = estimateClusterCost(
+      model,
+      { ...awsJobs, billing: emrBilling },
+      { kind: 'fixed', workers: 4 },
+      1,
+    );
+    const fee = estimate.components.find((c) => c.kind === 'platform_fee');
+    expect(fee).toMatchObject({ fee: 'emr_fee', platform: 'emr', billed_by: 'cloud', unit: 'instance-hour' });
+    expect(fee?.quantity).toBeCloseTo(5, 12);
+    expect(fee?.unit_price_usd).toBeCloseTo(0.048, 12);
+  });
+
+  it('unit charges price the usage a timeline reports, and refuse a negative quantity', () => {
+    const billing = {
+      ...cloudOnlyBilling,
+      unitCharges: [
+        {
+          usage: 'egress-gb',
+          kind: 'network' as const,
+          fee: null,
+          description: 'data transfer out',
+          unit: 'GB',
+          usdPerUnit: 0.09,
+          billedBy: 'cloud' as const,
+        },
+      ],
+    };
+    const node = {
+      role: 'driver' as const,
+      nodeType: 'm5.xlarge',
+      startMs: 0,
+      endMs: 3_600_000,
+      market: 'on-demand' as const,
+    };
+    const timeline = { cloud: 'aws' as const, region: 'us-east-1', billing, nodes: [node] };
+    const cost = runCost(model, { ...timeline, usage: { 'egress-gb': 10 } });
+    expect(usdOf(cost, 'network')).toBeCloseTo(0.9, 12);
+    expect(cost.total).toBeCloseTo(0.192 + 0.9, 12);
+    expect(cost.low).toBeCloseTo(0.192 + 0.9, 12);
+    expect(runCost(model, timeline).components.map((c) => c.kind)).toEqual(['compute']);
+    expect(() => runCost(model, { ...timeline, usage: { 'egress-gb': -1 } })).toThrow(/egress-gb/);
   });
 });
 
@@ -316,9 +408,9 @@ describe('actual cost of a run from its cluster timeline', () => {
     };
     const cost = runCost(model, timeline);
     const nodeHours = 1 + 1 + 20 / 60 + 35 / 60;
-    expect(cost.cloud.compute).toBeCloseTo(0.192 + 0.192 + 0.07 * (20 / 60) + 0.08 * (35 / 60), 9);
-    expect(cost.dbu.units).toBeCloseTo(0.69 * nodeHours, 9);
-    expect(cost.total).toBeCloseTo(cost.cloud.compute + 0.69 * nodeHours * 0.15, 9);
+    expect(usdOf(cost, 'compute')).toBeCloseTo(0.192 + 0.192 + 0.07 * (20 / 60) + 0.08 * (35 / 60), 9);
+    expect(feeUnits(cost, 'dbu')).toBeCloseTo(0.69 * nodeHours, 9);
+    expect(cost.total).toBeCloseTo(usdOf(cost, 'compute') + 0.69 * nodeHours * 0.15, 9);
     expect(cost.low).toBeCloseTo(cost.total, 9);
     expect(cost.hours).toBeCloseTo(1, 9);
     expect(cost.nodeHours).toBeCloseTo(nodeHours, 9);
@@ -346,7 +438,7 @@ describe('actual cost of a run from its cluster timeline', () => {
       {
         cloud: 'aws',
         region: 'us-east-1',
-        billing: { platform: 'cloud-only' },
+        billing: cloudOnlyBilling,
         nodes: [node, { ...node, preStartMinutes: { low: 0, expected: 6, high: 12 } }],
       },
       { preStartMinutes: { low: 1, expected: 2, high: 3 } },
@@ -359,7 +451,7 @@ describe('actual cost of a run from its cluster timeline', () => {
       runCost(model, {
         cloud: 'aws',
         region: 'us-east-1',
-        billing: { platform: 'cloud-only' },
+        billing: cloudOnlyBilling,
         nodes: [{ ...node, preStartMinutes: { low: 3, expected: 2, high: 1 } }],
       }),
     ).toThrow(/pre-start/);
@@ -369,7 +461,7 @@ describe('actual cost of a run from its cluster timeline', () => {
     const cost = runCost(model, {
       cloud: 'aws',
       region: 'us-east-1',
-      billing: { platform: 'cloud-only' },
+      billing: cloudOnlyBilling,
       nodes: [
         { role: 'worker', nodeType: 'm5.xlarge', startMs: t0, endMs: t0 + 120 * minute, market: 'spot' },
       ],
@@ -384,7 +476,7 @@ describe('actual cost of a run from its cluster timeline', () => {
     const cost = runCost(model, {
       cloud: 'aws',
       region: 'us-east-1',
-      billing: { platform: 'cloud-only' },
+      billing: cloudOnlyBilling,
       nodes: [
         {
           role: 'worker',
@@ -404,32 +496,12 @@ describe('actual cost of a run from its cluster timeline', () => {
     const cost = runCost(model, {
       cloud: 'aws',
       region: 'us-east-1',
-      billing: { platform: 'emr' },
+      billing: emrBilling,
       nodes: [
         { role: 'worker', nodeType: 'm5.xlarge', startMs: t0, endMs: t0 + 10_000, market: 'on-demand' },
       ],
     });
     expect(cost.total).toBeCloseTo((0.192 + 0.048) / 60, 9);
-  });
-});
-
-describe('Photon break-even', () => {
-  it('the worked example: machine and DBU costs 1, Photon DBU factor 2, 10 workers → 1.5 (33% faster)', () => {
-    // 10 workers + 1 driver, each $1/h machine + $1/h DBUs; Photon: $1 + $2.
-    // R_s = 11 × (1 + 1) = 22; R_p = 11 × (1 + 2) = 33; threshold = 33 / 22 = 1.5; runtime cut = 1 − 1/1.5 = 1/3.
-    const result = photonBreakEven([
-      { count: 1, machineUsdPerHour: 1, dbuUsdPerHour: 1, photonDbuUsdPerHour: 2 },
-      { count: 10, machineUsdPerHour: 1, dbuUsdPerHour: 1, photonDbuUsdPerHour: 2 },
-    ]);
-    expect(result.threshold).toBeCloseTo(33 / 22, 12);
-    expect(result.minRuntimeReduction).toBeCloseTo(1 / 3, 12);
-    expect(result.reasoning.join('\n')).toContain('1.5');
-  });
-
-  it('from the catalog: m5.xlarge us-east-1 Premium Jobs, 8 workers', () => {
-    const result = photonBreakEvenForCluster(model, awsJobs, 8);
-    // per node: machine 0.192; DBUs 0.69 × 0.15 = 0.1035; Photon DBUs 2 × 0.1035 = 0.207
-    expect(result.threshold).toBeCloseTo((0.192 + 0.207) / (0.192 + 0.1035), 9);
   });
 });
 
@@ -446,9 +518,9 @@ describe('organization overrides', () => {
       { kind: 'fixed', workers: 8 },
       1,
     );
-    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.192, 9);
-    expect(estimate.cloud.storage).toBeCloseTo((9 * 73 * 0.1) / 730, 9);
-    expect(estimate.dbu.rate).toBeCloseTo(0.15, 12);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(9 * 0.192, 9);
+    expect(usdOf(estimate, 'storage')).toBeCloseTo((9 * 73 * 0.1) / 730, 9);
+    expect(feeUnitPrice(estimate, 'dbu')).toBeCloseTo(0.15, 12);
   });
 
   it('custom $/DBU and custom instance prices replace list prices', () => {
@@ -458,8 +530,8 @@ describe('organization overrides', () => {
     });
     const custom = createCostModel(createPriceCatalog([shippedCatalog], overrides));
     const estimate = estimateClusterCost(custom, awsJobs, { kind: 'fixed', workers: 8 }, 1);
-    expect(estimate.cloud.compute).toBeCloseTo(9 * 0.15, 9);
-    expect(estimate.dbu.cost).toBeCloseTo(9 * 0.69 * 0.11, 9);
+    expect(usdOf(estimate, 'compute')).toBeCloseTo(9 * 0.15, 9);
+    expect(usdOf(estimate, 'platform_fee', 'dbu')).toBeCloseTo(9 * 0.69 * 0.11, 9);
   });
 
   it('the most specific custom $/DBU wins, whatever the order', () => {

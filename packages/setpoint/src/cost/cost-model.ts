@@ -1,37 +1,25 @@
 import { ValidationError } from '@setpoint/foundation/errors';
+import { feeRate } from '../pricing/fee-prices.js';
 import {
   assertPositiveVolume,
   type PriceCatalog,
   type VolumeSpec,
   volumeUsdPerHour,
 } from '../pricing/price-catalog.js';
-import { type Cloud, dbuSkuFor } from '../pricing/schema.js';
-import type { Billing, ClusterCostSpec, CostBreakdown, Market } from './cluster-spec.js';
-import { addRanges, type CostRange, exactly, multiplyRanges, zeroRange } from './range.js';
-
-/** What one node costs per hour it is up, per purchase option. */
-export interface NodeHourlyRate {
-  /** VM $/h: a range when the spot price is modelled or observed within bounds. */
-  compute: CostRange;
-  storage: number;
-  emrFee: number;
-  /** DBUs per hour (0 outside Databricks). */
-  dbuUnits: number;
-  spotSimulated: boolean;
-}
-
-/** Hours some nodes were up, at one node rate. */
-export interface UsageLine {
-  hours: CostRange;
-  rate: NodeHourlyRate;
-}
+import type { Cloud } from '../pricing/schema.js';
+import type { ClusterCostSpec, CostBreakdown, Market } from './cluster-spec.js';
+import { componentsOfUsage } from './components.js';
+import type { NodeHourlyRate, UsageLine, VolumeRate } from './node-rate.js';
+import { billingKey, type PlatformBilling } from './platform-billing.js';
+import type { CostRange } from './range.js';
+import { exactly } from './range.js';
 
 export interface NodeRateQuery {
   cloud: Cloud;
   region: string;
-  billing: Billing;
+  billing: PlatformBilling;
   nodeType: string;
-  /** `spot-with-fallback`: spot unless Databricks had to fall back to on-demand (not known which). */
+  /** `spot-with-fallback`: spot unless the platform had to fall back to on-demand (not known which). */
   market: Market;
   /** An observed spot price for this node, which replaces the catalog's spot range. */
   spotUsdPerHour?: number;
@@ -46,8 +34,6 @@ export interface CostModelOptions {
 /** Hourly rates of one cluster shape, resolved once, for any worker count or timeline. */
 export interface ClusterRate {
   readonly spec: ClusterCostSpec;
-  /** $ per DBU for this cluster's billing (0 outside Databricks). */
-  readonly usdPerDbu: number;
   readonly driver: NodeHourlyRate;
   /** A worker under the cluster's market, blending spot and fallback as configured. */
   readonly worker: NodeHourlyRate;
@@ -63,14 +49,8 @@ export interface CostModel {
   readonly catalog: PriceCatalog;
   nodeRate(query: NodeRateQuery): NodeHourlyRate;
   rateCluster(spec: ClusterCostSpec): ClusterRate;
-  /** Sums usage lines into a breakdown at the given $/DBU. */
-  sum(lines: readonly UsageLine[], usdPerDbu: number): CostBreakdown;
-}
-
-function billingKey(billing: Billing): string {
-  return billing.platform === 'databricks'
-    ? `dbx:${billing.plan}:${billing.compute}:${billing.photon}`
-    : billing.platform;
+  /** Sums usage lines into typed components and their total. */
+  sum(lines: readonly UsageLine[]): CostBreakdown;
 }
 
 function volumesKey(volumes: readonly VolumeSpec[]): string {
@@ -79,9 +59,11 @@ function volumesKey(volumes: readonly VolumeSpec[]): string {
     .join(',');
 }
 
-export function usdPerDbuFor(catalog: PriceCatalog, cloud: Cloud, region: string, billing: Billing): number {
-  if (billing.platform !== 'databricks') return 0;
-  return catalog.dbuPrice(cloud, region, billing.plan, dbuSkuFor(billing.compute, billing.photon)).usdPerDbu;
+/** A node's $/h at one end of its range: machine, disks, then each fee in its billing's order. */
+export function nodeUsdPerHour(node: NodeHourlyRate, pick: keyof CostRange): number {
+  let usd = node.compute[pick] + node.storage;
+  for (const fee of node.fees) usd += fee.unitsPerHour * fee.usdPerUnit;
+  return usd;
 }
 
 /**
@@ -134,41 +116,49 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
       spotSimulated = spot.simulated;
     }
     let storage = 0;
+    const volumes: VolumeRate[] = [];
     for (const volume of query.volumes) {
       assertPositiveVolume(volume);
-      storage += volumeUsdPerHour(catalog.volumePrice(cloud, region, volume));
+      const usdPerHour = volumeUsdPerHour(catalog.volumePrice(cloud, region, volume));
+      volumes.push({ volume, usdPerHour });
+      storage += usdPerHour;
     }
-    const emrFee = billing.platform === 'emr' ? catalog.emrFee(region, nodeType).usdPerHour : 0;
-    const dbuUnits =
-      billing.platform === 'databricks' ? catalog.dbuRate(cloud, nodeType, billing.photon).dbuPerHour : 0;
-    const rate: NodeHourlyRate = { compute, storage, emrFee, dbuUnits, spotSimulated };
+    const fees = billing.nodeFees.map((fee) => ({
+      fee,
+      ...feeRate(catalog, { cloud, region, nodeType }, fee.price),
+    }));
+    const rate: NodeHourlyRate = {
+      cloud,
+      billing,
+      nodeType,
+      market: query.market,
+      compute,
+      storage,
+      volumes,
+      fees,
+      spotSimulated,
+    };
     nodeRates.set(key, rate);
     return rate;
   };
 
-  const sum = (lines: readonly UsageLine[], usdPerDbu: number): CostBreakdown => {
-    let compute = zeroRange;
-    let storage = zeroRange;
-    let emrFee = zeroRange;
-    let dbuUnits = zeroRange;
-    let spotSimulated = false;
-    for (const { hours, rate } of lines) {
-      compute = addRanges(compute, multiplyRanges(hours, rate.compute));
-      storage = addRanges(storage, multiplyRanges(hours, exactly(rate.storage)));
-      emrFee = addRanges(emrFee, multiplyRanges(hours, exactly(rate.emrFee)));
-      dbuUnits = addRanges(dbuUnits, multiplyRanges(hours, exactly(rate.dbuUnits)));
-      spotSimulated ||= rate.spotSimulated && hours.high > 0;
+  const sum = (lines: readonly UsageLine[]): CostBreakdown => {
+    const components = componentsOfUsage(lines);
+    let total = 0;
+    let low = 0;
+    let high = 0;
+    for (const component of components) {
+      total += component.usd;
+      low += component.low_usd;
+      high += component.high_usd;
     }
-    const dbuCost = dbuUnits.expected * usdPerDbu;
-    const total = compute.expected + storage.expected + emrFee.expected + dbuCost;
     return {
       currency: 'USD',
-      cloud: { compute: compute.expected, storage: storage.expected, emrFee: emrFee.expected },
-      dbu: { units: dbuUnits.expected, rate: usdPerDbu, cost: dbuCost },
+      components,
       total,
-      low: compute.low + storage.low + emrFee.low + dbuUnits.low * usdPerDbu,
-      high: compute.high + storage.high + emrFee.high + dbuUnits.high * usdPerDbu,
-      spotSimulated,
+      low,
+      high,
+      spotSimulated: lines.some(({ hours, rate }) => rate.spotSimulated && hours.high > 0),
     };
   };
 
@@ -185,9 +175,6 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
     ].join('|');
     const cached = clusterRates.get(key);
     if (cached) return cached;
-    if (spec.cloud === 'azure' && spec.billing.platform === 'emr') {
-      throw new ValidationError('EMR_ON_AZURE', 'EMR billing applies to AWS clusters only');
-    }
     const base = {
       cloud: spec.cloud,
       region: spec.region,
@@ -201,34 +188,27 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
         ? onDemandDriver
         : nodeRate({ ...base, nodeType: spec.driverNodeType, market: spec.market });
     const worker = nodeRate({ ...base, nodeType: spec.workerNodeType, market: spec.market });
-    const usdPerDbu = usdPerDbuFor(catalog, spec.cloud, spec.region, spec.billing);
     const onDemandWorkerSlots = Math.max(0, spec.firstOnDemand - 1);
-    const nodeTotal = (node: NodeHourlyRate, pick: keyof CostRange): number =>
-      node.compute[pick] + node.storage + node.emrFee + node.dbuUnits * usdPerDbu;
     const totals = (pick: keyof CostRange) => ({
-      driver: nodeTotal(driver, pick),
-      onDemandWorker: nodeTotal(onDemandWorker, pick),
-      worker: nodeTotal(worker, pick),
+      driver: nodeUsdPerHour(driver, pick),
+      onDemandWorker: nodeUsdPerHour(onDemandWorker, pick),
+      worker: nodeUsdPerHour(worker, pick),
     });
     const low = totals('low');
     const expected = totals('expected');
     const high = totals('high');
     const rate: ClusterRate = {
       spec,
-      usdPerDbu,
       driver,
       worker,
       onDemandWorker,
       perHour: (workers) => {
         const onDemandCount = Math.min(workers, onDemandWorkerSlots);
-        return sum(
-          [
-            { hours: exactly(1), rate: driver },
-            { hours: exactly(onDemandCount), rate: onDemandWorker },
-            { hours: exactly(workers - onDemandCount), rate: worker },
-          ],
-          usdPerDbu,
-        );
+        return sum([
+          { hours: exactly(1), rate: driver },
+          { hours: exactly(onDemandCount), rate: onDemandWorker },
+          { hours: exactly(workers - onDemandCount), rate: worker },
+        ]);
       },
       usdPerHour: (workers) => {
         const onDemandCount = Math.min(workers, onDemandWorkerSlots);
@@ -254,6 +234,7 @@ export function createCostModel(catalog: PriceCatalog, options: CostModelOptions
 function withFallback(spot: NodeHourlyRate, onDemand: NodeHourlyRate, fallbackShare: number): NodeHourlyRate {
   return {
     ...spot,
+    market: 'spot-with-fallback',
     compute: {
       low: spot.compute.low,
       expected: (1 - fallbackShare) * spot.compute.expected + fallbackShare * onDemand.compute.expected,

@@ -81,13 +81,10 @@ export function estimateClusterCost(
     expected: all.expected - onDemandHours,
     high: all.high - onDemandHours,
   };
-  const breakdown = model.sum(
-    [
-      { hours: exactly(hours), rate: rate.driver },
-      { hours: exactly(onDemandHours), rate: rate.onDemandWorker },
-      { hours: marketHours, rate: rate.worker },
-    ],
-    rate.usdPerDbu,
-  );
+  const breakdown = model.sum([
+    { hours: exactly(hours), rate: rate.driver },
+    { hours: exactly(onDemandHours), rate: rate.onDemandWorker },
+    { hours: marketHours, rate: rate.worker },
+  ]);
   return { ...breakdown, hours, nodes: { driver: 1, workers: all.expected / hours } };
 }

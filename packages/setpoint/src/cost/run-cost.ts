@@ -1,9 +1,13 @@
+import type { CostComponent } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { VolumeSpec } from '../pricing/price-catalog.js';
 import type { Cloud } from '../pricing/schema.js';
-import type { Billing, CostBreakdown, Market } from './cluster-spec.js';
-import { type CostModel, type UsageLine, usdPerDbuFor } from './cost-model.js';
-import type { CostRange } from './range.js';
+import type { CostBreakdown, Market } from './cluster-spec.js';
+import { byKind, costComponent } from './components.js';
+import type { CostModel } from './cost-model.js';
+import type { UsageLine } from './node-rate.js';
+import type { PlatformBilling } from './platform-billing.js';
+import { type CostRange, exactly, zeroRange } from './range.js';
 
 /** One instance's life in a cluster: each replacement of a lost node is a node of its own. */
 export interface TimelineNode {
@@ -23,8 +27,10 @@ export interface TimelineNode {
 export interface ClusterTimeline {
   cloud: Cloud;
   region: string;
-  billing: Billing;
+  billing: PlatformBilling;
   nodes: TimelineNode[];
+  /** How much of each unit-charged usage the run had, by the name the billing's `unitCharges` give it. */
+  usage?: Readonly<Record<string, number>>;
 }
 
 export interface RunCostOptions {
@@ -49,10 +55,24 @@ function checkedPreStart(preStart: CostRange): CostRange {
   return preStart;
 }
 
-/** EMR bills each instance per second with a one-minute minimum. */
-const emrMinimumHours = 1 / 60;
-
 /** The actual cost of a run from its cluster timeline. */
+/** A breakdown as a run's cost is recorded: its total, its bounds and its components. */
+export function costRecord(breakdown: CostBreakdown): {
+  currency: 'USD';
+  totalUsd: number;
+  lowUsd: number;
+  highUsd: number;
+  components: CostComponent[];
+} {
+  return {
+    currency: 'USD',
+    totalUsd: breakdown.total,
+    lowUsd: breakdown.low,
+    highUsd: breakdown.high,
+    components: breakdown.components,
+  };
+}
+
 export function runCost(
   model: CostModel,
   timeline: ClusterTimeline,
@@ -62,7 +82,7 @@ export function runCost(
     throw new ValidationError('EMPTY_TIMELINE', 'the cluster timeline has no nodes');
   }
   const runPreStart = checkedPreStart(options.preStartMinutes ?? { low: 0, expected: 0, high: 0 });
-  const minimum = timeline.billing.platform === 'emr' ? emrMinimumHours : 0;
+  const minimum = timeline.billing.minimumBilledHours;
   const lines: UsageLine[] = timeline.nodes.map((node) => {
     if (!(node.endMs >= node.startMs)) {
       throw new ValidationError('INVALID_TIMELINE', `node ${node.nodeType} ends before it starts`);
@@ -85,13 +105,49 @@ export function runCost(
     });
     return { hours, rate };
   });
-  const usdPerDbu = usdPerDbuFor(model.catalog, timeline.cloud, timeline.region, timeline.billing);
-  const breakdown = model.sum(lines, usdPerDbu);
+  const breakdown = withUnitCharges(model.sum(lines), timeline);
   const start = Math.min(...timeline.nodes.map((node) => node.startMs));
   const end = Math.max(...timeline.nodes.map((node) => node.endMs));
   return {
     ...breakdown,
     hours: (end - start) / 3_600_000,
     nodeHours: lines.reduce((sum, line) => sum + line.hours.expected, 0),
+  };
+}
+
+/** The billing's unit charges for the usage the timeline reports, added to the node-hours' components. */
+function withUnitCharges(breakdown: CostBreakdown, timeline: ClusterTimeline): CostBreakdown {
+  const charged = timeline.billing.unitCharges.flatMap((charge) => {
+    const quantity = timeline.usage?.[charge.usage] ?? 0;
+    if (!(quantity >= 0) || !Number.isFinite(quantity)) {
+      throw new ValidationError(
+        'INVALID_USAGE',
+        `usage ${charge.usage} must be a number ≥ 0, got ${quantity}`,
+      );
+    }
+    if (quantity === 0) return [];
+    return [
+      costComponent({
+        kind: charge.kind,
+        fee: charge.fee,
+        platform: timeline.billing.platform,
+        cloud: timeline.cloud,
+        billedBy: charge.billedBy,
+        description: charge.description,
+        unit: charge.unit,
+        quantity: exactly(quantity),
+        usd: zeroRange,
+        usdPerUnit: charge.usdPerUnit,
+      }),
+    ];
+  });
+  if (charged.length === 0) return breakdown;
+  const extra = charged.reduce((sum, component) => sum + component.usd, 0);
+  return {
+    ...breakdown,
+    components: byKind([...breakdown.components, ...charged]),
+    total: breakdown.total + extra,
+    low: breakdown.low + extra,
+    high: breakdown.high + extra,
   };
 }

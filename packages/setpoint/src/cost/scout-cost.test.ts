@@ -4,6 +4,7 @@ import { shippedCatalog } from '../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../pricing/price-catalog.js';
 import { createCostModel } from './cost-model.js';
 import { estimateClusterCost } from './estimate.js';
+import { cloudOnlyBilling } from './platform-billing.js';
 
 const scoutCsv = '../shared/datasets/scout/scout_multinode_runs.csv';
 
@@ -25,7 +26,7 @@ describe.skipIf(!existsSync(scoutCsv))('Scout run costs (reads ../shared)', () =
         {
           cloud: 'aws',
           region: 'us-east-1',
-          billing: { platform: 'cloud-only' },
+          billing: cloudOnlyBilling,
           driverNodeType: nodeType,
           workerNodeType: nodeType,
           market: 'on-demand',

@@ -6,6 +6,7 @@ import { endpoints } from '../../api/endpoints.js';
 import { clusterLabel } from '../../api/insight-runs.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { Missing, ValueOr } from '../../components/missing.js';
+import { costKindColors, costKindLabel, formatCostComponent } from '../../lib/cost-kinds.js';
 import { formatBytes, formatDateTime, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 import { formatRunCostSplit, runCostSplit } from '../../lib/run-cost.js';
 import type { ProjectData } from './project-data.js';
@@ -162,12 +163,27 @@ function RunAnalysis({ detail }: { detail: RunDetail }) {
             </dd>
             <dt>Cost</dt>
             <dd>
-              {detail.cost
-                ? detail.cost.lines
-                    .filter((line) => !line.item.startsWith('total'))
-                    .map((line) => `${line.item} ${formatUsd(line.usd)}`)
-                    .join(' · ')
-                : '—'}
+              {detail.cost ? (
+                <ul className="cost-components" data-testid="run-cost-components">
+                  {detail.cost.components.map((component) => (
+                    <li key={`${component.kind}|${component.fee}|${component.description}`}>
+                      <span
+                        className="swatch"
+                        style={{ background: costKindColors[component.kind] }}
+                        aria-hidden="true"
+                      />
+                      {costKindLabel(component.kind)}: {formatCostComponent(component)}
+                    </li>
+                  ))}
+                  <li>
+                    <strong>Total {formatUsd(detail.cost.total_usd)}</strong>
+                    {detail.cost.high_usd - detail.cost.low_usd > 0.005 &&
+                      ` (range ${formatUsd(detail.cost.low_usd)}–${formatUsd(detail.cost.high_usd)})`}
+                  </li>
+                </ul>
+              ) : (
+                '—'
+              )}
             </dd>
             {split && (
               <>

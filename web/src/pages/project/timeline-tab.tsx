@@ -1,8 +1,9 @@
 import type { RunResource as Run } from '@setpoint/api-contract';
-import { splitCostLines } from '@setpoint/insights';
+import { costByKind } from '@setpoint/insights';
 import { useMemo, useState } from 'react';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
+import { costKindColors, costKindLabel, kindsWithCost } from '../../lib/cost-kinds.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { runAxisLabels } from '../../lib/run-axis.js';
 import { useThemeName } from '../../shell/theme.js';
@@ -42,9 +43,15 @@ export function TimelineTab({ data }: { data: ProjectData }) {
     [runs],
   );
   const costs = useMemo(
-    () => runs.map((run) => (run.cost ? splitCostLines(run.cost.lines, run.cost.total_usd) : null)),
+    () =>
+      runs.map((run) =>
+        run.cost
+          ? { byKind: costByKind(run.cost.components), lowUsd: run.cost.low_usd, highUsd: run.cost.high_usd }
+          : null,
+      ),
     [runs],
   );
+  const kinds = useMemo(() => kindsWithCost(costs.flatMap((cost) => (cost ? [cost.byKind] : []))), [costs]);
 
   const zoomTo = (start: number, end: number) => setZoom({ start, end });
   const focusRun = (index: number) => {
@@ -73,27 +80,23 @@ export function TimelineTab({ data }: { data: ProjectData }) {
     legend: {
       top: 0,
       // The range's swatch is drawn like its band (a translucent area), not like a line.
-      data: ['Cloud', 'DBU', { name: 'Cost range', icon: 'rect', itemStyle: { color: rangeColor } }],
+      data: [
+        ...kinds.map(costKindLabel),
+        { name: 'Cost range', icon: 'rect', itemStyle: { color: rangeColor } },
+      ],
     },
     xAxis,
     yAxis: { type: 'value', name: 'USD', axisLabel: { formatter: (value: number) => `$${value}` } },
     dataZoom,
     series: [
-      {
-        name: 'Cloud',
+      ...kinds.map((kind, index) => ({
+        name: costKindLabel(kind),
         type: 'bar',
         stack: 'cost',
-        itemStyle: { color: '#3b82f6' },
-        data: costs.map((cost) => cost?.cloudUsd ?? null),
-        markLine: { symbol: 'none', silent: true, data: changeLines },
-      },
-      {
-        name: 'DBU',
-        type: 'bar',
-        stack: 'cost',
-        itemStyle: { color: '#f59e0b' },
-        data: costs.map((cost) => cost?.dbuUsd ?? null),
-      },
+        itemStyle: { color: costKindColors[kind] },
+        data: costs.map((cost) => cost?.byKind[kind] ?? null),
+        ...(index === 0 ? { markLine: { symbol: 'none', silent: true, data: changeLines } } : {}),
+      })),
       {
         name: 'Range low',
         type: 'line',
@@ -198,8 +201,13 @@ export function TimelineTab({ data }: { data: ProjectData }) {
       <EChart
         option={costOption}
         theme={theme}
-        label={`Cost per run, cloud and DBU stacked, ${runs.length} runs`}
-        data={{ testid: 'cost-chart', points: costs.filter(Boolean).length, changes: changes.length }}
+        label={`Cost per run by kind (${kinds.map(costKindLabel).join(', ') || 'none'}), ${runs.length} runs`}
+        data={{
+          testid: 'cost-chart',
+          points: costs.filter(Boolean).length,
+          changes: changes.length,
+          kinds: kinds.join(' '),
+        }}
         onClickIndex={focusRun}
       />
       <h2 className="section-title">Runtime per run</h2>

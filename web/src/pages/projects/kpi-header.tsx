@@ -1,7 +1,9 @@
-import { type ProjectResource as Project, projectPhases } from '@setpoint/api-contract';
+import { type CostTotals, type ProjectResource as Project, projectPhases } from '@setpoint/api-contract';
+import { feeLabel, platformLabel } from '@setpoint/insights';
 import { afterNextPaint, endpoints } from '../../api/endpoints.js';
 import { useApi } from '../../api/use-api.js';
 import { phaseName } from '../../components/phase-badge.js';
+import { costKindColors, costKindLabel, kindsWithCost } from '../../lib/cost-kinds.js';
 import { formatUsd } from '../../lib/format.js';
 
 const periodDays = 30;
@@ -13,6 +15,31 @@ function Kpi({ label, children, testId }: { label: string; children: React.React
       <h2 className="kpi-label">{label}</h2>
       <div className="kpi-value">{children}</div>
     </section>
+  );
+}
+
+/** The period's spend by kind (platform fees by fee) and by platform: each sums to the total. */
+function SpendSplit({ spend }: { spend: CostTotals }) {
+  const fees = spend.platform_fees.map((fee) => `${feeLabel(fee.fee)} ${formatUsd(fee.usd)}`).join(', ');
+  return (
+    <>
+      <span className="kpi-split" data-testid="kpi-spend-kinds">
+        {kindsWithCost([spend.by_kind]).map((kind) => (
+          <span key={kind} className="kpi-kind" data-kind={kind}>
+            <span className="swatch" style={{ background: costKindColors[kind] }} aria-hidden="true" />
+            {costKindLabel(kind)} {formatUsd(spend.by_kind[kind])}
+            {kind === 'platform_fee' && fees && ` (${fees})`}
+          </span>
+        ))}
+      </span>
+      {spend.platforms.length > 1 && (
+        <span className="kpi-split" data-testid="kpi-spend-platforms">
+          {spend.platforms
+            .map((entry) => `${platformLabel(entry.platform)} ${formatUsd(entry.usd)}`)
+            .join(' · ')}
+        </span>
+      )}
+    </>
   );
 }
 
@@ -57,11 +84,7 @@ export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null;
         {summary ? (
           <>
             <strong>{formatUsd(summary.spend.total_usd)}</strong>
-            <span className="kpi-split">
-              <span className="swatch swatch-cloud" aria-hidden="true" /> Cloud{' '}
-              {formatUsd(summary.spend.cloud_usd)}
-              <span className="swatch swatch-dbu" aria-hidden="true" /> DBU {formatUsd(summary.spend.dbu_usd)}
-            </span>
+            <SpendSplit spend={summary.spend} />
             <span className="kpi-note">
               after your discounts (<a href="/settings">Settings</a>)
             </span>

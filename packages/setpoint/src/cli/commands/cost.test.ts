@@ -21,16 +21,44 @@ describe('setpoint cost estimate', () => {
     );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(Object.keys(json)).toEqual(['currency', 'hours', 'nodes', 'cloud', 'dbu', 'total', 'low', 'high']);
-    expect(Object.keys(json.cloud)).toEqual(['compute', 'storage', 'emrFee']);
-    expect(Object.keys(json.dbu)).toEqual(['units', 'rate', 'cost']);
+    expect(Object.keys(json)).toEqual([
+      'currency',
+      'hours',
+      'nodes',
+      'components',
+      'by_kind',
+      'total',
+      'low',
+      'high',
+    ]);
     expect(json.currency).toBe('USD');
     expect(json.hours).toBe(1);
     expect(json.nodes).toEqual({ driver: 1, workers: 8 });
-    expect(json.cloud.compute).toBeCloseTo(9 * 0.192, 6);
-    expect(json.cloud.emrFee).toBe(0);
-    expect(json.dbu.units).toBeCloseTo(9 * 0.69, 6);
-    expect(json.dbu.rate).toBe(0.15);
+    expect(json.components).toEqual([
+      {
+        kind: 'compute',
+        fee: null,
+        description: 'm5.xlarge, on-demand',
+        quantity: 9,
+        unit: 'node-hour',
+        unit_price_usd: 0.192,
+        usd: 1.728,
+        low_usd: 1.728,
+        high_usd: 1.728,
+      },
+      {
+        kind: 'platform_fee',
+        fee: 'dbu',
+        description: 'DBUs, m5.xlarge',
+        quantity: 6.21,
+        unit: 'DBU',
+        unit_price_usd: 0.15,
+        usd: 0.9315,
+        low_usd: 0.9315,
+        high_usd: 0.9315,
+      },
+    ]);
+    expect(json.by_kind).toEqual({ compute: 1.728, platform_fee: 0.9315, storage: 0, network: 0, other: 0 });
     expect(json.total).toBeCloseTo(9 * 0.192 + 9 * 0.69 * 0.15, 6);
   });
 
@@ -42,10 +70,22 @@ describe('setpoint cost estimate', () => {
     const json = JSON.parse(stdout);
     // ramp 0: 4 workers for the whole 2 h; DBUs: 5 nodes × 0.75 × 2 (Photon) × 2 h × $0.30
     expect(json.nodes.workers).toBe(4);
-    expect(json.dbu.cost).toBeCloseTo(5 * 0.75 * 2 * 2 * 0.3, 6);
-    expect(json.cloud.storage).toBeCloseTo((5 * 19.71 * 2) / 730, 6);
+    expect(json.by_kind.platform_fee).toBeCloseTo(5 * 0.75 * 2 * 2 * 0.3, 6);
+    expect(json.by_kind.storage).toBeCloseTo((5 * 19.71 * 2) / 730, 6);
     expect(json.low).toBeLessThan(json.total);
     expect(json.high).toBeGreaterThan(json.total);
+  });
+
+  it('prints one line per component and an EMR cluster its fee, without DBUs', () => {
+    const { code, stdout } = setpoint(
+      'cost estimate --cloud aws --region us-east-1 --platform emr --node-type m5.xlarge --workers 1 --hours 1',
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('1 driver (m5.xlarge) + 1 worker (m5.xlarge)');
+    expect(stdout).toMatch(/Compute\s+m5\.xlarge, on-demand\s+2 node-hour × \$0\.192\s+\$0\.3840/);
+    expect(stdout).toMatch(/Platform fees\s+EMR fee, m5\.xlarge\s+2 instance-hour × \$0\.048\s+\$0\.0960/);
+    expect(stdout).not.toContain('DBU');
+    expect(stdout).toContain('total  $0.4800');
   });
 
   it('rejects --workers together with --autoscale, and a malformed --ebs, with exit code 2', () => {
@@ -86,8 +126,8 @@ describe('setpoint cost estimate', () => {
     );
     expect(code).toBe(0);
     const json = JSON.parse(stdout);
-    expect(json.cloud.compute).toBeCloseTo(9 * 0.192 * 0.8, 6);
-    expect(json.dbu.cost).toBeCloseTo(9 * 0.69 * 0.1, 6);
+    expect(json.by_kind.compute).toBeCloseTo(9 * 0.192 * 0.8, 6);
+    expect(json.by_kind.platform_fee).toBeCloseTo(9 * 0.69 * 0.1, 6);
   });
 
   it('refuses discounts in overrides.json and says where they live now (organization settings)', () => {

@@ -1,14 +1,18 @@
 import { type Command, Option } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { costByKind, costKindLabels } from '@setpoint/insights';
 import { loadConfig } from '../../config/load-config.js';
 import type { ClusterCostSpec, Market, WorkerProfile } from '../../cost/cluster-spec.js';
 import { createCostModel } from '../../cost/cost-model.js';
 import { type ClusterEstimate, estimateClusterCost } from '../../cost/estimate.js';
+import { cloudOnlyBilling, type PlatformBilling } from '../../cost/platform-billing.js';
+import { databricksBilling } from '../../platforms/databricks/cluster-shape/billing.js';
 import {
   type PhotonBreakEven,
   photonBreakEven,
   photonBreakEvenForCluster,
-} from '../../cost/photon-breakeven.js';
+} from '../../platforms/databricks/cluster-shape/photon-breakeven.js';
+import { emrBilling } from '../../platforms/emr/cost/emr-billing.js';
 import { openPriceCatalog } from '../../pricing/catalog-store.js';
 import type { VolumeSpec } from '../../pricing/price-catalog.js';
 import type { Cloud, ComputeType, Plan } from '../../pricing/schema.js';
@@ -19,6 +23,14 @@ const clouds = ['aws', 'azure'] as const;
 const plans = ['standard', 'premium', 'enterprise'] as const;
 const computeTypes = ['jobs', 'jobs-light', 'all-purpose'] as const;
 const platforms = ['databricks', 'emr', 'cloud-only'] as const;
+
+/** Each `--platform`'s billing description, as its platform publishes it. */
+const billingOf: Record<(typeof platforms)[number], (options: ClusterOptions) => PlatformBilling> = {
+  databricks: (options) =>
+    databricksBilling({ plan: options.plan, compute: options.compute, photon: options.photon ?? false }),
+  emr: () => emrBilling,
+  'cloud-only': () => cloudOnlyBilling,
+};
 
 /** Money in the output is rounded to micro-dollars; DBU units likewise. */
 const micro = (value: number): number => Math.round(value * 1e6) / 1e6;
@@ -91,15 +103,7 @@ function clusterSpecFrom(options: ClusterOptions): ClusterCostSpec {
   return {
     cloud: required(options.cloud, '--cloud'),
     region: required(options.region, '--region'),
-    billing:
-      options.platform === 'databricks'
-        ? {
-            platform: 'databricks',
-            plan: options.plan,
-            compute: options.compute,
-            photon: options.photon ?? false,
-          }
-        : { platform: options.platform },
+    billing: billingOf[options.platform](options),
     driverNodeType: options.driverNodeType ?? nodeType,
     workerNodeType: nodeType,
     market,
@@ -134,16 +138,23 @@ function addClusterOptions(command: ReturnType<Command['command']>) {
 
 /** The exact `--json` shape of `setpoint cost estimate`. */
 export function estimateJson(estimate: ClusterEstimate): Record<string, unknown> {
+  const byKind = costByKind(estimate.components);
   return {
     currency: 'USD',
     hours: estimate.hours,
     nodes: { driver: estimate.nodes.driver, workers: micro(estimate.nodes.workers) },
-    cloud: {
-      compute: micro(estimate.cloud.compute),
-      storage: micro(estimate.cloud.storage),
-      emrFee: micro(estimate.cloud.emrFee),
-    },
-    dbu: { units: micro(estimate.dbu.units), rate: micro(estimate.dbu.rate), cost: micro(estimate.dbu.cost) },
+    components: estimate.components.map((component) => ({
+      kind: component.kind,
+      fee: component.fee,
+      description: component.description,
+      quantity: micro(component.quantity),
+      unit: component.unit,
+      unit_price_usd: component.unit_price_usd === null ? null : micro(component.unit_price_usd),
+      usd: micro(component.usd),
+      low_usd: micro(component.low_usd),
+      high_usd: micro(component.high_usd),
+    })),
+    by_kind: Object.fromEntries(Object.entries(byKind).map(([kind, usd]) => [kind, micro(usd)])),
     total: micro(estimate.total),
     low: micro(estimate.low),
     high: micro(estimate.high),
@@ -153,13 +164,21 @@ export function estimateJson(estimate: ClusterEstimate): Record<string, unknown>
 const usd = (value: number): string => `$${value.toFixed(4)}`;
 
 function renderEstimate(estimate: ClusterEstimate, spec: ClusterCostSpec): string {
+  const workers = micro(estimate.nodes.workers);
+  const rows = estimate.components.map((component) => [
+    costKindLabels[component.kind],
+    component.description,
+    `${micro(component.quantity)} ${component.unit}${component.unit_price_usd === null ? '' : ` × $${micro(component.unit_price_usd)}`}`,
+    usd(component.usd),
+  ]);
+  const widths = [0, 1, 2].map((column) => Math.max(...rows.map((row) => row[column]!.length)));
   const lines = [
-    `Estimated cost for ${estimate.hours} h: 1 driver (${spec.driverNodeType}) + ${micro(estimate.nodes.workers)} workers (${spec.workerNodeType}), ${spec.cloud} ${spec.region}, ${spec.market}`,
-    `  cloud compute  ${usd(estimate.cloud.compute)}`,
-    `  cloud storage  ${usd(estimate.cloud.storage)}`,
-    `  EMR fee        ${usd(estimate.cloud.emrFee)}`,
-    `  DBUs           ${usd(estimate.dbu.cost)}  (${micro(estimate.dbu.units)} DBU × $${estimate.dbu.rate}/DBU)`,
-    `  total          ${usd(estimate.total)}  (range ${usd(estimate.low)} – ${usd(estimate.high)})`,
+    `Estimated cost for ${estimate.hours} h: 1 driver (${spec.driverNodeType}) + ${workers} worker${workers === 1 ? '' : 's'} (${spec.workerNodeType}), ${spec.cloud} ${spec.region}, ${spec.market}`,
+    ...rows.map(
+      (row) =>
+        `  ${row.map((cell, column) => (column < 3 ? cell.padEnd(widths[column]!) : cell)).join('  ')}`,
+    ),
+    `  total  ${usd(estimate.total)}  (range ${usd(estimate.low)} – ${usd(estimate.high)})`,
   ];
   if (estimate.spotSimulated) {
     lines.push(
@@ -212,8 +231,9 @@ Examples:
       --driver-node-type m6gd.xlarge --workers 2 --photon --ebs gp3:100x2 --hours 0.5
   setpoint cost estimate --cloud aws --region us-east-1 --platform emr --node-type r5.xlarge --workers 4 --hours 3
 
---json prints {"currency","hours","nodes":{"driver","workers"},"cloud":{"compute","storage","emrFee"},
-"dbu":{"units","rate","cost"},"total","low","high"} in USD. With --autoscale, nodes.workers is the expected
+--json prints {"currency","hours","nodes":{"driver","workers"},"components":[{"kind","fee","description",
+"quantity","unit","unit_price_usd","usd","low_usd","high_usd"}],"by_kind":{"compute","platform_fee","storage",
+"network","other"},"total","low","high"} in USD. With --autoscale, nodes.workers is the expected
 time-weighted mean; low assumes MIN workers throughout and high MAX workers throughout. Spot ranges come
 from imported spot prices or, when none, the default spot discount model.`,
     )

@@ -1,5 +1,6 @@
 import { recommendationDecisionSchema, runDetailSchema, runSchema } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import { costComponent, storedRunCost } from '../../../../../tests/support/run-costs.js';
 import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
 import type { Run } from '../../service/runs/run-service.js';
 import { presentDecision, presentRun, presentRunDetail } from './presenters.js';
@@ -24,21 +25,23 @@ const run: Run = {
   createdAt: 1_000,
   updatedAt: 61_000,
 };
-const lines = [
-  { item: 'ec2', usd: 0.66 },
-  { item: 'emr', usd: 0.1 },
-];
+const stored = storedRunCost([
+  costComponent('compute', 0.66, { platform: 'emr' }),
+  costComponent('platform_fee', 0.1, { platform: 'emr', fee: 'emr_fee', billed_by: 'cloud' }),
+]);
 
 describe("the run presenter's cost", () => {
   it("passes the stored overhead through as the wire's overhead, and the result is a valid resource", () => {
     const presented = presentRun({
       ...run,
-      cost: { currency: 'USD', totalUsd: 0.76, lines, overhead: { seconds: 586, usd: 0.594 } },
+      cost: { ...stored, overhead: { seconds: 586, usd: 0.594 } },
     });
     expect(presented.cost).toEqual({
       currency: 'USD',
-      total_usd: 0.76,
-      lines,
+      total_usd: stored.totalUsd,
+      low_usd: stored.lowUsd,
+      high_usd: stored.highUsd,
+      components: stored.components,
       overhead: { seconds: 586, usd: 0.594 },
     });
     expect(runSchema.parse(presented)).toEqual(presented);
@@ -47,7 +50,7 @@ describe("the run presenter's cost", () => {
   it('presents a cost without overhead (priced over the application alone) as overhead null', () => {
     const presented = presentRunDetail({
       ...run,
-      cost: { currency: 'USD', totalUsd: 0.2, lines },
+      cost: stored,
       profileSummary: null,
     });
     expect(presented.cost?.overhead).toBeNull();

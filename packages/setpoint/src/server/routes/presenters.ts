@@ -60,7 +60,9 @@ export function presentRunCost(cost: RunCost): RunCostResource {
   return {
     currency: 'USD',
     total_usd: cost.totalUsd,
-    lines: cost.lines,
+    low_usd: cost.lowUsd,
+    high_usd: cost.highUsd,
+    components: cost.components,
     overhead: cost.overhead ? { seconds: cost.overhead.seconds, usd: cost.overhead.usd } : null,
   };
 }

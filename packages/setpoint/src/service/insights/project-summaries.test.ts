@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { computeCost } from '../../../../../tests/support/run-costs.js';
 import { runRow } from '../../../../../tests/support/run-rows.js';
 import { openDatabase, type StoreConnection } from '../../store/open-database.js';
 import { createProjectService, type Project } from '../projects/project-service.js';
@@ -43,7 +44,7 @@ describe('project summaries for the projects list', () => {
           status,
           started_at: startedAt,
           ended_at: startedAt + minutes * 60_000,
-          cost: JSON.stringify({ currency: 'USD', totalUsd: costUsd, lines: [] }),
+          cost: JSON.stringify(computeCost(costUsd)),
           created_at: startedAt,
           updated_at: startedAt + runNumber,
         }),

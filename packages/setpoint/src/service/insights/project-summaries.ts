@@ -1,6 +1,9 @@
-import type { ProjectSummaryWire } from '@setpoint/api-contract';
+import type { CostTotals, ProjectSummaryWire } from '@setpoint/api-contract';
 import {
+  type ComponentFactor,
+  CostTotalsBuilder,
   organizationRoi,
+  type ProjectRoi,
   presentOrganizationSummary,
   presentProjectSummary,
   spendInPeriod,
@@ -83,24 +86,64 @@ export function createProjectSummaries(runs: SummaryRuns, maxEntries = 50_000) {
   };
 }
 
-/** Spend in a period (cloud vs DBU) and savings across every project, for the KPI header. */
-export async function organizationSummary(
+/** One project's spend in a period and its savings, at the organization's prices. */
+export interface ProjectSpend {
+  project: Project;
+  spend: CostTotals;
+  roi: ProjectRoi | null;
+}
+
+/** The share of a project's list-price cost it pays after discounts (1 when it has no cost yet). */
+function paidShare(runs: readonly Run[], factor: ComponentFactor): number {
+  let list = 0;
+  let paid = 0;
+  for (const run of runs) {
+    for (const component of run.cost?.components ?? []) {
+      list += component.usd;
+      paid += component.usd * factor(component);
+    }
+  }
+  return list > 0 ? paid / list : 1;
+}
+
+/**
+ * Each project's spend in [from, to) and its savings, every cost component at `factor` × its list price
+ * (the organization's discounts); savings scale by the share of its list-price cost the project pays.
+ */
+export async function projectSpends(
   runSource: SummaryRuns,
   projects: Project[],
-  from: number,
-  to: number,
+  period: { from: number; to: number },
+  factor: ComponentFactor,
   now = Date.now(),
-) {
+): Promise<ProjectSpend[]> {
   const runs = await runsByProject(
     runSource,
     projects.map((project) => project.id),
   );
-  const all = [...runs.values()].flat();
-  const rois = projects.map((project) => summaryOf(project, runs.get(project.id) ?? [], now).summary.roi);
+  return projects.map((project) => {
+    const own = runs.get(project.id) ?? [];
+    const roi = summaryOf(project, own, now).summary.roi;
+    const share = paidShare(own, factor);
+    return {
+      project,
+      spend: spendInPeriod(own, period.from, period.to, factor),
+      roi: roi && {
+        ...roi,
+        savingsToDateUsd: roi.savingsToDateUsd * share,
+        projected12MonthSavingsUsd: roi.projected12MonthSavingsUsd * share,
+      },
+    };
+  });
+}
+
+/** The organization's figures: the sums of its projects' (spend by kind, fee and platform; savings). */
+export function organizationSummary(period: { from: number; to: number }, projects: readonly ProjectSpend[]) {
+  const spend = new CostTotalsBuilder();
+  for (const project of projects) spend.addTotals(project.spend);
   return presentOrganizationSummary({
-    from,
-    to,
-    spend: spendInPeriod(all, from, to),
-    roi: organizationRoi(rois),
+    ...period,
+    spend: spend.build(),
+    roi: organizationRoi(projects.map((project) => project.roi)),
   });
 }

@@ -1,5 +1,7 @@
+import { spendInPeriod } from '@setpoint/insights';
 import { describe, expect, it } from 'vitest';
-import { applyDiscounts, cloudDiscountPct } from './discounts.js';
+import { costComponent } from '../../../../../tests/support/run-costs.js';
+import { cloudDiscountPct, discountFactor, discountPct } from './discounts.js';
 import { defaultOrganizationSettings } from './organization-settings.js';
 
 const settings = {
@@ -11,41 +13,41 @@ const settings = {
 
 describe('organization discounts', () => {
   it('leaves list prices alone when no discount is set', () => {
-    const figures = applyDiscounts(
-      [{ cloud: 'aws', cloudUsd: 30, dbuUsd: 70, savingsToDateUsd: 12, projected12MonthSavingsUsd: 40 }],
-      defaultOrganizationSettings(),
-    );
-    expect(figures).toEqual({
-      cloudUsd: 30,
-      dbuUsd: 70,
-      totalUsd: 100,
-      savingsToDateUsd: 12,
-      projected12MonthSavingsUsd: 40,
-    });
+    const factor = discountFactor(defaultOrganizationSettings());
+    expect(factor(costComponent('compute', 1))).toBe(1);
+    expect(factor(costComponent('platform_fee', 1, { fee: 'dbu' }))).toBe(1);
   });
 
-  it("takes each cloud's discount off its cloud charges and the DBU discount off every DBU charge", () => {
-    const figures = applyDiscounts(
+  it('takes off each component the discount of who bills it: the cloud, or the platform', () => {
+    // machines, disks and a fee on the AWS invoice (EMR's) take the AWS discount; DBUs the platform discount
+    expect(discountPct(settings, costComponent('compute', 1, { cloud: 'aws' }))).toBe(20);
+    expect(discountPct(settings, costComponent('storage', 1, { cloud: 'azure' }))).toBe(10);
+    expect(
+      discountPct(settings, costComponent('platform_fee', 1, { fee: 'emr_fee', billed_by: 'cloud' })),
+    ).toBe(20);
+    expect(
+      discountPct(settings, costComponent('platform_fee', 1, { fee: 'dbu', billed_by: 'platform' })),
+    ).toBe(50);
+    const spend = spendInPeriod(
       [
-        { cloud: 'aws', cloudUsd: 100, dbuUsd: 100, savingsToDateUsd: 0, projected12MonthSavingsUsd: 0 },
-        { cloud: 'azure', cloudUsd: 100, dbuUsd: 0, savingsToDateUsd: 0, projected12MonthSavingsUsd: 0 },
-        { cloud: null, cloudUsd: 10, dbuUsd: 10, savingsToDateUsd: 0, projected12MonthSavingsUsd: 0 },
+        {
+          startedAt: 0,
+          cost: {
+            components: [
+              costComponent('compute', 100),
+              costComponent('platform_fee', 100, { fee: 'dbu' }),
+              costComponent('platform_fee', 10, { fee: 'emr_fee', billed_by: 'cloud', platform: 'emr' }),
+            ],
+          },
+        },
       ],
-      settings,
+      0,
+      1,
+      discountFactor(settings),
     );
-    expect(figures.cloudUsd).toBeCloseTo(80 + 90 + 10, 9);
-    expect(figures.dbuUsd).toBeCloseTo(50 + 0 + 5, 9);
-    expect(figures.totalUsd).toBeCloseTo(figures.cloudUsd + figures.dbuUsd, 9);
-  });
-
-  it("scales a cloud's savings by its discounted share of spend", () => {
-    const figures = applyDiscounts(
-      [{ cloud: 'AWS', cloudUsd: 50, dbuUsd: 50, savingsToDateUsd: 10, projected12MonthSavingsUsd: 100 }],
-      settings,
-    );
-    // (50 × 0.8 + 50 × 0.5) / 100 = 0.65 of list price.
-    expect(figures.savingsToDateUsd).toBeCloseTo(6.5, 9);
-    expect(figures.projected12MonthSavingsUsd).toBeCloseTo(65, 9);
+    expect(spend.by_kind.compute).toBeCloseTo(80, 9);
+    expect(spend.by_kind.platform_fee).toBeCloseTo(50 + 8, 9);
+    expect(spend.total_usd).toBeCloseTo(138, 9);
   });
 
   it('knows the discount of each cloud by name, whatever its case', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { computeCost } from '../../../../../tests/support/run-costs.js';
 import type { ModelProfile } from '../../eventlog/model-profile.js';
 import { uninformedPrior } from '../../optimizer/fleet-prior.js';
 import { JobOptimizer } from '../../optimizer/recommend.js';
@@ -30,7 +31,7 @@ function run(
     cluster: {} as RecommenderRun['cluster'],
     clusterConfig: null,
     profile,
-    cost: { currency: 'USD', totalUsd, lines: [], ...(overhead ? { overhead } : {}) },
+    cost: { ...computeCost(totalUsd), ...(overhead ? { overhead } : {}) },
     inputBytes,
     recommendationId: null,
   };

@@ -1,3 +1,4 @@
+import type { CostComponent } from '@setpoint/api-contract';
 import type { Selectable } from 'kysely';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import type { RunsTable } from '../../store/database-schema.js';
@@ -29,16 +30,15 @@ export interface StoredClusterFacts {
   config: Record<string, unknown> | null;
 }
 
-export interface CostLine {
-  item: string;
-  usd: number;
-}
-
-/** What a run cost, as stored with it and shown: the total and its lines. */
+/** What a run cost, as stored with it and shown: the total, its bounds and its typed components. */
 export interface RunCost {
   currency: 'USD';
   totalUsd: number;
-  lines: CostLine[];
+  /** Bounds of the total (spot and autoscaling uncertainty). */
+  lowUsd: number;
+  highUsd: number;
+  /** Sum to `totalUsd`; totals everywhere add them up by kind (`@setpoint/api-contract` `CostComponent`). */
+  components: CostComponent[];
   /**
    * The part of the total billed outside the Spark application's span, when the platform bills more than
    * it (an EMR cluster launched for the run: provisioning, bootstrap, idle and termination): how long and

@@ -1,41 +1,45 @@
+import type { CostComponent } from '@setpoint/api-contract';
 import type { RunCost } from '../../../service/runs/run-records.js';
+import { dbuFee } from '../cluster-shape/billing.js';
 
-/** Kept in a billed cost: the list-price DBU charge it replaced (not a DBU line, so never summed). */
-export const estimateLineItem = 'estimated Databricks charge before the bill';
-const billedPrefix = 'Databricks DBUs as billed';
-
-function isDbuLine(item: string): boolean {
-  return item.startsWith('Databricks DBUs');
+function isDbu(component: CostComponent): boolean {
+  return component.kind === 'platform_fee' && component.fee === dbuFee;
 }
 
 /**
- * A run's cost with its DBU charge as billed: the run's list-price DBU line scaled by what the bill says
- * its cluster cost against what Setpoint estimated for the same cluster life; totals move by the same
- * amount. Revising again starts from the kept estimate, so a restatement replaces the earlier bill.
+ * A run's cost with its DBU charge as billed: each DBU component's list-price amount scaled by what the bill
+ * says the run's cluster cost against what Setpoint estimated for the same cluster life; the total and its
+ * bounds move by the same amount. The list-price amount is kept (`estimated_usd`), so a restatement revises
+ * from it and replaces the earlier bill.
  */
 export function billedCost(
   cost: RunCost,
   cluster: { estimatedDbuUsd: number; billedDbuUsd: number; billedDbus: number },
 ): RunCost | undefined {
   if (!(cluster.estimatedDbuUsd > 0) || !(cluster.billedDbuUsd >= 0)) return undefined;
-  const kept = cost.lines.find((line) => line.item === estimateLineItem);
-  const current = cost.lines.find((line) => isDbuLine(line.item));
-  if (!current) return undefined;
-  const estimateUsd = kept?.usd ?? current.usd;
+  if (!cost.components.some(isDbu)) return undefined;
   const ratio = cluster.billedDbuUsd / cluster.estimatedDbuUsd;
-  const billedUsd = estimateUsd * ratio;
-  const delta = billedUsd - current.usd;
-  const lines = cost.lines
-    .filter((line) => line.item !== estimateLineItem)
-    .map((line) => {
-      if (line === current)
-        return {
-          item: `${billedPrefix} (${cluster.billedDbus.toFixed(2)} DBU for the cluster)`,
-          usd: billedUsd,
-        };
-      if (line.item === 'total low' || line.item === 'total high') return { ...line, usd: line.usd + delta };
-      return line;
-    });
-  lines.push({ item: estimateLineItem, usd: estimateUsd });
-  return { ...cost, totalUsd: cost.totalUsd + delta, lines };
+  let delta = 0;
+  const components = cost.components.map((component) => {
+    if (!isDbu(component)) return component;
+    const estimate = component.estimated_usd ?? component.usd;
+    const usd = estimate * ratio;
+    const moved = usd - component.usd;
+    delta += moved;
+    return {
+      ...component,
+      usd,
+      low_usd: component.low_usd + moved,
+      high_usd: component.high_usd + moved,
+      unit_price_usd: component.quantity > 0 ? usd / component.quantity : component.unit_price_usd,
+      estimated_usd: estimate,
+    };
+  });
+  return {
+    ...cost,
+    totalUsd: cost.totalUsd + delta,
+    lowUsd: cost.lowUsd + delta,
+    highUsd: cost.highUsd + delta,
+    components,
+  };
 }

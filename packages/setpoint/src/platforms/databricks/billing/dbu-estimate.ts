@@ -3,7 +3,14 @@ import { runCost } from '../../../cost/run-cost.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import { type ClusterEvent, clusterEventSchema } from '../api/schema.js';
-import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
+import {
+  cloudOf,
+  computeTypeOf,
+  databricksBilling,
+  dbuCharge,
+  dbuFee,
+  planOf,
+} from '../cluster-shape/billing.js';
 import { shapeOfCluster } from '../cluster-shape/cluster-shape.js';
 import {
   launchWindowOf,
@@ -65,13 +72,12 @@ export function estimateClusterDbus(
     cloud,
     // the workspace's region names a region of its own cloud only
     region: (cloud === cloudOf(null, workspace.cloud) ? workspace.region : null) ?? defaultRegions[cloud],
-    billing: {
-      platform: 'databricks',
+    billing: databricksBilling({
       plan: planOf(report.plan_type),
       compute: computeTypeOf(report.compute_type),
       photon: shape.photon,
-    },
-  } as const;
+    }),
+  };
   const breakdown = runCost(model, {
     ...priced,
     nodes: fromInstances
@@ -81,17 +87,14 @@ export function estimateClusterDbus(
   const launchWindows = fromInstances
     ? instances.map((instance) => ({
         ...launchWindowOf(instance, bounds),
-        dbusPerHour: model.nodeRate({
-          ...priced,
-          nodeType: instance.nodeType,
-          market: 'on-demand',
-          volumes: [],
-        }).dbuUnits,
+        dbusPerHour:
+          model
+            .nodeRate({ ...priced, nodeType: instance.nodeType, market: 'on-demand', volumes: [] })
+            .fees.find((rate) => rate.fee.fee === dbuFee)?.unitsPerHour ?? 0,
       }))
     : [];
   return {
-    dbus: breakdown.dbu.units,
-    usd: breakdown.dbu.cost,
+    ...dbuCharge(breakdown.components),
     timing: fromInstances ? 'node-timeline' : 'cluster-events',
     launchDelayMs: fromInstances ? launchDelayMs : null,
     launchWindows,

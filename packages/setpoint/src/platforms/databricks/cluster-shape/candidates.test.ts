@@ -2,13 +2,13 @@ import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-cont
 import { launchableNodeTypes as launchableOf, type NodeTypeFacts } from '@setpoint/validity/databricks';
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
-import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import { buildCandidateSpace, maxPlausiblePhotonSpeedup } from './candidates.js';
 import type { DatabricksClusterShape } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { photonBreakEvenForCluster } from './photon-breakeven.js';
 
 const clusterSpecOf = (shape: DatabricksClusterShape, region: string, plan: 'premium') =>
   costSpecOf(shape, { region, plan, compute: 'jobs' });

@@ -3,7 +3,6 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
-import { photonBreakEvenForCluster } from '../../../cost/photon-breakeven.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
@@ -20,6 +19,7 @@ import {
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
 import { instancePoolFilter } from './instance-pool-filter.js';
+import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
 import { validityFilters } from './validity-filters.js';
 

@@ -7,6 +7,7 @@ import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
 import { runTimeline } from '../runs/run-coster.js';
+import { databricksBilling } from './billing.js';
 import {
   type DatabricksClusterShape,
   defaultFirstOnDemand,
@@ -219,7 +220,10 @@ describe('one shape, every consumer', () => {
       firstOnDemand: 2,
       workerNodeType: 'r5.2xlarge',
     });
-    expect(spec.billing).toEqual({ platform: 'databricks', plan: 'premium', compute: 'jobs', photon: true });
+    expect(spec.billing).toBe(databricksBilling({ plan: 'premium', compute: 'jobs', photon: true }));
+    expect(spec.billing.nodeFees.map((fee) => fee.price)).toEqual([
+      { list: 'dbu', plan: 'premium', compute: 'jobs', photon: true },
+    ]);
   });
 
   it('prices an observed run as the recommender prices the same cluster for the same time', () => {

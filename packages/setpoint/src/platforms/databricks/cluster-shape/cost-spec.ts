@@ -1,5 +1,6 @@
 import type { ClusterCostSpec } from '../../../cost/cluster-spec.js';
 import type { ComputeType, Plan } from '../../../pricing/schema.js';
+import { databricksBilling } from './billing.js';
 import type { DatabricksClusterShape } from './cluster-shape.js';
 
 export interface DatabricksBillingContext {
@@ -16,7 +17,7 @@ export function costSpecOf(
   return {
     cloud: shape.cloud,
     region: billing.region,
-    billing: { platform: 'databricks', plan: billing.plan, compute: billing.compute, photon: shape.photon },
+    billing: databricksBilling({ plan: billing.plan, compute: billing.compute, photon: shape.photon }),
     driverNodeType: shape.driverNodeType,
     workerNodeType: shape.workerNodeType,
     market: shape.market,

@@ -1,5 +1,6 @@
 import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import { computeCost } from '../../../../../../tests/support/run-costs.js';
 import { createCostModel } from '../../../cost/cost-model.js';
 import type { ModelProfile } from '../../../eventlog/model-profile.js';
 import { type FleetPrior, learnFleetPrior } from '../../../optimizer/fleet-prior.js';
@@ -151,7 +152,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
     },
     clusterConfig: null,
     profile,
-    cost: { currency: 'USD', totalUsd: (usdPerHour.expected * runtimeS) / 3600, lines: [] },
+    cost: computeCost((usdPerHour.expected * runtimeS) / 3600),
     inputBytes,
     recommendationId: null,
   };

@@ -1,13 +1,13 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
-import { type ClusterTimeline, runCost, type TimelineNode } from '../../../cost/run-cost.js';
+import { type ClusterTimeline, costRecord, runCost, type TimelineNode } from '../../../cost/run-cost.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
 import type { RunCost } from '../../../service/runs/run-records.js';
 import { clusterEventSchema } from '../api/schema.js';
-import { cloudOf, computeTypeOf, planOf } from '../cluster-shape/billing.js';
+import { cloudOf, computeTypeOf, databricksBilling, planOf } from '../cluster-shape/billing.js';
 import { type DatabricksClusterShape, shapeOfCluster } from '../cluster-shape/cluster-shape.js';
 import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
 import type { ClusterReport } from './cluster-report.js';
@@ -27,18 +27,7 @@ export class CostEngineCoster implements RunCoster {
   }
 
   async cost(input: CostInput): Promise<RunCost> {
-    const breakdown = runCost(this.#model, runTimeline(input));
-    return {
-      currency: 'USD',
-      totalUsd: breakdown.total,
-      lines: [
-        { item: 'cloud compute', usd: breakdown.cloud.compute },
-        { item: 'cloud storage', usd: breakdown.cloud.storage },
-        { item: `Databricks DBUs (${breakdown.dbu.units.toFixed(2)} DBU)`, usd: breakdown.dbu.cost },
-        { item: 'total low', usd: breakdown.low },
-        { item: 'total high', usd: breakdown.high },
-      ],
-    };
+    return costRecord(runCost(this.#model, runTimeline(input)));
   }
 }
 
@@ -131,12 +120,11 @@ export function runTimeline({
   return {
     cloud,
     region: cluster.region ?? workspace?.region ?? defaultRegions[cloud],
-    billing: {
-      platform: 'databricks',
+    billing: databricksBilling({
       plan: planOf(report?.plan_type ?? workspace?.planType),
       compute: computeTypeOf(report?.compute_type ?? workspace?.computeType),
       photon: shape.photon,
-    },
+    }),
     nodes: (report && nodesFromClusterEvents(report, shape, span)) ?? nodesFromEventLog(profile, shape, span),
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { usdOf } from '../../../../../../tests/support/run-costs.js';
 import { createCostModel } from '../../../cost/cost-model.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
@@ -106,11 +107,11 @@ describe('EMR run cost from the instance timeline', () => {
     const emrFee = 0.048 + 2 * 0.096 + 0.5 * 0.063;
     // EBS: roots 3 × 1 h + 0.5 h (15 GiB gp2), core data 2 instances × 2 × 64 GiB gp3 × 1 h
     const storage = 3.5 * root + (2 * 2 * 64 * 0.08) / 730;
-    expect(cost.cloud.compute).toBeCloseTo(compute, 9);
-    expect(cost.cloud.emrFee).toBeCloseTo(emrFee, 9);
-    expect(cost.cloud.storage).toBeCloseTo(storage, 9);
+    expect(usdOf(cost, 'compute')).toBeCloseTo(compute, 9);
+    expect(usdOf(cost, 'platform_fee', 'emr_fee')).toBeCloseTo(emrFee, 9);
+    expect(usdOf(cost, 'storage')).toBeCloseTo(storage, 9);
     expect(cost.total).toBeCloseTo(compute + emrFee + storage, 9);
-    expect(cost.dbu.cost).toBe(0);
+    expect(usdOf(cost, 'platform_fee', 'dbu')).toBe(0);
     // the spot range: saving 75% (low) to 50% (high) on the task instance only
     expect(cost.low).toBeCloseTo(cost.total - 0.5 * 0.09072 + 0.5 * 0.252 * 0.25, 9);
     expect(cost.high).toBeCloseTo(cost.total - 0.5 * 0.09072 + 0.5 * 0.252 * 0.5, 9);
@@ -164,9 +165,9 @@ describe('EMR run cost from the instance timeline', () => {
       }),
     );
     const hours = 90 / 3600 + 60 / 3600;
-    expect(cost.cloud.compute).toBeCloseTo(hours * 0.192, 12);
-    expect(cost.cloud.emrFee).toBeCloseTo(hours * 0.048, 12);
-    expect(cost.cloud.storage).toBeCloseTo(hours * root, 12);
+    expect(usdOf(cost, 'compute')).toBeCloseTo(hours * 0.192, 12);
+    expect(usdOf(cost, 'platform_fee', 'emr_fee')).toBeCloseTo(hours * 0.048, 12);
+    expect(usdOf(cost, 'storage')).toBeCloseTo(hours * root, 12);
   });
 
   it('a step on a shared cluster is charged each instance’s overlap with the step', () => {
@@ -174,14 +175,14 @@ describe('EMR run cost from the instance timeline', () => {
     // step: 8 min → 59 min = 51 min; the task instance overlaps from 30 min: 29 min
     const full = 51 / 60;
     const task = 29 / 60;
-    expect(cost.cloud.compute).toBeCloseTo(full * (0.192 + 2 * 0.384) + task * 0.09072, 9);
-    expect(cost.cloud.emrFee).toBeCloseTo(full * (0.048 + 2 * 0.096) + task * 0.063, 9);
+    expect(usdOf(cost, 'compute')).toBeCloseTo(full * (0.192 + 2 * 0.384) + task * 0.09072, 9);
+    expect(usdOf(cost, 'platform_fee', 'emr_fee')).toBeCloseTo(full * (0.048 + 2 * 0.096) + task * 0.063, 9);
   });
 
   it('a configured root volume size replaces the 15 GiB default', () => {
     const base = report();
     const cost = emrRunCost(model, { ...base, cluster: { ...base.cluster, rootVolumeGb: 100 } });
-    expect(cost.cloud.storage).toBeCloseTo((3.5 * 100 * 0.1) / 730 + (2 * 2 * 64 * 0.08) / 730, 9);
+    expect(usdOf(cost, 'storage')).toBeCloseTo((3.5 * 100 * 0.1) / 730 + (2 * 2 * 64 * 0.08) / 730, 9);
   });
 
   it('refuses a run whose cluster has not ended, and a volume type without a price', async () => {
@@ -207,13 +208,21 @@ describe('EMR run cost from the instance timeline', () => {
     await expect(coster.cost({ clusterReport: null } as never)).rejects.toThrow(/cluster report/);
     const application = { startTime: t0 + 10 * 60_000, endTime: t0 + 40 * 60_000 };
     const priced = await coster.cost({ clusterReport: report(), profile: { application } } as never);
-    expect(priced.lines.map((line) => line.item)).toEqual([
-      'EC2 compute',
-      'EBS storage',
-      'EMR fee',
-      'total low',
-      'total high',
+    expect(priced.components.map((c) => [c.kind, c.fee, c.description])).toEqual([
+      ['compute', null, 'm5.xlarge, on-demand'],
+      ['compute', null, 'm5.2xlarge, on-demand'],
+      ['compute', null, 'r5.xlarge, spot'],
+      ['platform_fee', 'emr_fee', 'EMR fee, m5.xlarge'],
+      ['platform_fee', 'emr_fee', 'EMR fee, m5.2xlarge'],
+      ['platform_fee', 'emr_fee', 'EMR fee, r5.xlarge'],
+      ['storage', null, 'gp2 volumes'],
+      ['storage', null, 'gp3 volumes'],
     ]);
+    expect(priced.components.every((c) => c.platform === 'emr' && c.billed_by === 'cloud')).toBe(true);
+    expect(priced.totalUsd).toBeCloseTo(
+      priced.components.reduce((sum, c) => sum + c.usd, 0),
+      12,
+    );
     expect(priced.overhead?.seconds).toBe(30 * 60);
   });
 });

@@ -1,6 +1,6 @@
 import { ValidationError } from '@setpoint/foundation/errors';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
-import { runCost, type TimelineCost } from '../../../cost/run-cost.js';
+import { costRecord, runCost, type TimelineCost } from '../../../cost/run-cost.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
 import type { RunCost, RunOverheadCost } from '../../../service/runs/run-records.js';
@@ -53,17 +53,6 @@ export class EmrRunCoster implements RunCoster {
       );
     const breakdown = emrRunCost(this.#model, parsed.data);
     const overhead = emrRunOverhead(this.#model, parsed.data, input.profile.application, breakdown.total);
-    return {
-      currency: 'USD',
-      totalUsd: breakdown.total,
-      lines: [
-        { item: 'EC2 compute', usd: breakdown.cloud.compute },
-        { item: 'EBS storage', usd: breakdown.cloud.storage },
-        { item: 'EMR fee', usd: breakdown.cloud.emrFee },
-        { item: 'total low', usd: breakdown.low },
-        { item: 'total high', usd: breakdown.high },
-      ],
-      ...(overhead ? { overhead } : {}),
-    };
+    return { ...costRecord(breakdown), ...(overhead ? { overhead } : {}) };
   }
 }

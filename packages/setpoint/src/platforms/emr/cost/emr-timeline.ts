@@ -3,6 +3,7 @@ import type { ClusterTimeline, TimelineNode } from '../../../cost/run-cost.js';
 import type { VolumeSpec } from '../../../pricing/price-catalog.js';
 import type { EmrVolume } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrRunReport } from '../runs/emr-run-report.js';
+import { emrBilling } from './emr-billing.js';
 
 /** EMR's root volume when `EbsRootVolumeSize` is not set, GiB; priced as gp2. */
 export const defaultRootVolumeGb = 15;
@@ -96,5 +97,5 @@ export function emrClusterTimeline(
       'EMR_NO_INSTANCES',
       `cluster ${report.cluster.id} had no instance running during the run`,
     );
-  return { cloud: 'aws', region: report.region, billing: { platform: 'emr' }, nodes };
+  return { cloud: 'aws', region: report.region, billing: emrBilling, nodes };
 }

@@ -3,6 +3,7 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import type { EmrClusterShape, EmrVolume } from '../cluster-shape/emr-cluster-shape.js';
+import { emrBilling } from '../cost/emr-billing.js';
 import { volumeSpecs } from '../cost/emr-timeline.js';
 import type { EmrRunReport } from '../runs/emr-run-report.js';
 
@@ -114,7 +115,7 @@ export function costSpecOfChoice(choice: EmrChoice, region: string): ClusterCost
   return {
     cloud: 'aws',
     region,
-    billing: { platform: 'emr' },
+    billing: emrBilling,
     driverNodeType: choice.primaryType,
     workerNodeType: choice.workerType,
     market: choice.task === 0 ? 'on-demand' : choice.taskMarket,

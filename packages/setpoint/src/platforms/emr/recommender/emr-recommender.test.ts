@@ -1,5 +1,6 @@
 import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
+import { computeCost } from '../../../../../../tests/support/run-costs.js';
 import { createCostModel } from '../../../cost/cost-model.js';
 import type { ModelProfile } from '../../../eventlog/model-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
@@ -172,7 +173,7 @@ function run(index: number, spec: GroupsSpec, transient = true): RecommenderRun 
     },
     clusterConfig: report as unknown as Record<string, unknown>,
     profile,
-    cost: { currency: 'USD', totalUsd: runCostUsd(spec, transient), lines: [] },
+    cost: computeCost(runCostUsd(spec, transient)),
     inputBytes: 100 * 2 ** 30,
     recommendationId: null,
   };

@@ -1,11 +1,13 @@
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { ClusterCostSpec } from './cluster-spec.js';
-import type { CostModel } from './cost-model.js';
+import type { ClusterCostSpec } from '../../../cost/cluster-spec.js';
+import type { CostModel } from '../../../cost/cost-model.js';
+import type { NodeHourlyRate } from '../../../cost/node-rate.js';
+import { databricksBilling, dbuFee } from './billing.js';
 
 /** Nodes of one type: what each costs per hour in machine time and in DBUs, without and with Photon. */
 export interface PhotonNodeGroup {
   count: number;
-  /** VM + disks (+ EMR-style fees) $/h per node; Photon does not change it. */
+  /** VM + disks $/h per node; Photon does not change it. */
   machineUsdPerHour: number;
   dbuUsdPerHour: number;
   photonDbuUsdPerHour: number;
@@ -59,31 +61,44 @@ export function photonBreakEven(groups: readonly PhotonNodeGroup[]): PhotonBreak
   };
 }
 
-/** Break-even for a Databricks cluster priced from the catalog, with `workers` workers. */
+/** A node's DBU $/h, and everything else it costs per hour. */
+function split(node: NodeHourlyRate): { machine: number; dbu: number } {
+  let dbu = 0;
+  for (const fee of node.fees) if (fee.fee.fee === dbuFee) dbu += fee.unitsPerHour * fee.usdPerUnit;
+  let machine = node.compute.expected + node.storage;
+  for (const fee of node.fees) if (fee.fee.fee !== dbuFee) machine += fee.unitsPerHour * fee.usdPerUnit;
+  return { machine, dbu };
+}
+
+/** Break-even for a Databricks cluster priced from the catalog (its plan and compute type), with `workers` workers. */
 export function photonBreakEvenForCluster(
   model: CostModel,
   spec: ClusterCostSpec,
   workers: number,
 ): PhotonBreakEven {
-  const { billing } = spec;
-  if (billing.platform !== 'databricks') {
+  const price = spec.billing.nodeFees.find((fee) => fee.price.list === 'dbu')?.price;
+  if (price?.list !== 'dbu') {
     throw new ValidationError(
       'PHOTON_NEEDS_DATABRICKS',
       'Photon break-even applies to Databricks clusters only',
     );
   }
-  const standard = model.rateCluster({ ...spec, billing: { ...billing, photon: false } });
-  const photon = model.rateCluster({ ...spec, billing: { ...billing, photon: true } });
+  const terms = { plan: price.plan, compute: price.compute };
+  const standard = model.rateCluster({ ...spec, billing: databricksBilling({ ...terms, photon: false }) });
+  const photon = model.rateCluster({ ...spec, billing: databricksBilling({ ...terms, photon: true }) });
   const group = (
     count: number,
-    standardNode: typeof standard.driver,
-    photonNode: typeof photon.driver,
-  ): PhotonNodeGroup => ({
-    count,
-    machineUsdPerHour: standardNode.compute.expected + standardNode.storage + standardNode.emrFee,
-    dbuUsdPerHour: standardNode.dbuUnits * standard.usdPerDbu,
-    photonDbuUsdPerHour: photonNode.dbuUnits * photon.usdPerDbu,
-  });
+    standardNode: NodeHourlyRate,
+    photonNode: NodeHourlyRate,
+  ): PhotonNodeGroup => {
+    const { machine, dbu } = split(standardNode);
+    return {
+      count,
+      machineUsdPerHour: machine,
+      dbuUsdPerHour: dbu,
+      photonDbuUsdPerHour: split(photonNode).dbu,
+    };
+  };
   return photonBreakEven([
     group(1, standard.driver, photon.driver),
     group(workers, standard.worker, photon.worker),
