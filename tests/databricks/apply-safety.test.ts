@@ -30,7 +30,7 @@ describe('applies that land safely: one at a time per project, superseded ones s
     const { projectId, ref } = await importJob(h, jobId, { autoApply: true });
     if (!ref) throw new Error('the imported project has no cluster');
     const made = Date.now();
-    const nodeTypes = ['c5.2xlarge', 'r5.xlarge', 'm5.2xlarge'];
+    const nodeTypes = ['c5d.2xlarge', 'r5d.xlarge', 'm5d.2xlarge'];
     for (const [index, nodeType] of nodeTypes.entries())
       await insertRecommendation(
         h.server,
@@ -56,7 +56,7 @@ describe('applies that land safely: one at a time per project, superseded ones s
       ['auto-apply', 'rec_queued_3'],
     ]);
     expect(findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)?.node_type_id).toBe(
-      'm5.2xlarge',
+      'm5d.2xlarge',
     );
     expect((await h.server.services.applies.guard(projectId)).paused).toBe(false);
     const skipped = await h.server.services.audit.page({ projectId, action: 'apply_skipped' }, 10, 0);
@@ -80,7 +80,7 @@ describe('applies that land safely: one at a time per project, superseded ones s
       h.server,
       projectId,
       'rec_answer_lost',
-      { node_type_id: 'c5.2xlarge', num_workers: 3 },
+      { node_type_id: 'c5d.2xlarge', num_workers: 3 },
       'fewer, faster nodes',
     );
     // every try changes the job and is answered as throttled: the client gives up, the write has landed
@@ -108,7 +108,7 @@ describe('applies that land safely: one at a time per project, superseded ones s
       ['apply', 'rec_answer_lost'],
     ]);
     expect(findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)).toMatchObject({
-      node_type_id: 'c5.2xlarge',
+      node_type_id: 'c5d.2xlarge',
       custom_tags: expect.objectContaining({ 'setpoint:recommendation-id': 'rec_answer_lost' }),
     });
     const intents = await createApplyIntentRepository(h.server.services.store.db).ofProject(projectId);
@@ -137,10 +137,10 @@ describe('applies that land safely: one at a time per project, superseded ones s
       });
     };
     // met the SLA, then two that missed it (not badly enough for the SLA guard to revert them)
-    await applyAndRun('rec_met', 'c5.2xlarge', 25);
-    await applyAndRun('rec_slow', 'm5.2xlarge', 40);
-    await applyAndRun('rec_slower', 'r5.xlarge', 41);
-    expect(await nodeTypeNow()).toBe('r5.xlarge');
+    await applyAndRun('rec_met', 'c5d.2xlarge', 25);
+    await applyAndRun('rec_slow', 'm5d.2xlarge', 40);
+    await applyAndRun('rec_slower', 'r5d.xlarge', 41);
+    expect(await nodeTypeNow()).toBe('r5d.xlarge');
 
     const key = await h.server.services.apiKeys.create('rollback-test', 'test');
     const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
@@ -153,11 +153,11 @@ describe('applies that land safely: one at a time per project, superseded ones s
     });
     expect(rolled.statusCode).toBe(200);
     expect(rolled.json()).toMatchObject({
-      config: { kind: 'rollback', recommendation_id: 'rec_met', cluster: { node_type_id: 'c5.2xlarge' } },
+      config: { kind: 'rollback', recommendation_id: 'rec_met', cluster: { node_type_id: 'c5d.2xlarge' } },
       auto_apply_paused: true,
       pause_reason: expect.stringContaining('rolled back by api-key:'),
     });
-    expect(await nodeTypeNow()).toBe('c5.2xlarge');
+    expect(await nodeTypeNow()).toBe('c5d.2xlarge');
 
     const history = (
       await h.server.app.inject({
@@ -198,7 +198,7 @@ describe('applies that land safely: one at a time per project, superseded ones s
       h.server,
       projectId,
       'rec_after_pause',
-      { node_type_id: 'c5.2xlarge' },
+      { node_type_id: 'c5d.2xlarge' },
       'smaller',
     );
     // a revert paused auto-apply after the apply was queued and before it ran
