@@ -96,33 +96,6 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
   });
 
-  it('under safe learning auto-applies no learning run below the safe floor: every learning run is held to P(runtime ≤ SLA) ≥ 0.9', async () => {
-    // In the demo this job was put on 1 × r6gd.xlarge at P(runtime ≤ SLA) = 0.18 and ran 21.8 min against 11.
-    const { jobId, projectId } = await importJob(
-      h,
-      await copyJob(h, 'Photon-friendly SQL', 'Safe learning'),
-      {
-        slaMinutes: 11,
-        autoApply: true,
-        learningMissBudget: 0,
-      },
-    );
-    const took: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      const { rec } = await runAndRecommend(jobId, projectId);
-      took.push(Number(/took (\d+\.\d) min for/.exec(rec.explanation ?? '')?.[1]));
-      const { decision } = rec;
-      if (!decision) throw new Error('no decision');
-      expect(decision.learning?.miss_budget).toBeNull();
-      expect(decision.learning_text).toMatch(/safe learning/);
-      if (decision.sla.kind === 'project' && decision.sla.feasible && decision.action === 'change') {
-        expect(decision.sla.probability_meets, rec.explanation ?? undefined).toBeGreaterThanOrEqual(0.9);
-      }
-    }
-    // and no run Setpoint configured overran the SLA badly (each explanation names the run it is based on)
-    for (const minutes of took.slice(1)) expect(minutes).toBeLessThanOrEqual(11 * 1.5);
-  });
-
   it('keeps Photon as it is until runs on both engines exist', async () => {
     const jobId = await jobIdByName(h.databricks, 'Photon-friendly SQL');
     const job = await h.databricks.getJob(jobId);
@@ -649,5 +622,33 @@ describe('recommendation decisions against the emulator', () => {
     expect(shown.stdout).toContain(decision.learning_text);
     const project = await api<{ phase: string }>('GET', `/api/v1/projects/${projectId}`);
     expect(project.phase).toBe('REBASING');
+  });
+
+  // Last: its runs of the Photon-friendly job join the organization's fleet, whose prior the Photon trials above read.
+  it('under safe learning auto-applies no learning run below the safe floor: every learning run is held to P(runtime ≤ SLA) ≥ 0.9', async () => {
+    // In the demo this job was put on 1 × r6gd.xlarge at P(runtime ≤ SLA) = 0.18 and ran 21.8 min against 11.
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Photon-friendly SQL', 'Safe learning'),
+      {
+        slaMinutes: 11,
+        autoApply: true,
+        learningMissBudget: 0,
+      },
+    );
+    const took: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const { rec } = await runAndRecommend(jobId, projectId);
+      took.push(Number(/took (\d+\.\d) min for/.exec(rec.explanation ?? '')?.[1]));
+      const { decision } = rec;
+      if (!decision) throw new Error('no decision');
+      expect(decision.learning?.miss_budget).toBeNull();
+      expect(decision.learning_text).toMatch(/safe learning/);
+      if (decision.sla.kind === 'project' && decision.sla.feasible && decision.action === 'change') {
+        expect(decision.sla.probability_meets, rec.explanation ?? undefined).toBeGreaterThanOrEqual(0.9);
+      }
+    }
+    // and no run Setpoint configured overran the SLA badly (each explanation names the run it is based on)
+    for (const minutes of took.slice(1)) expect(minutes).toBeLessThanOrEqual(11 * 1.5);
   });
 });
