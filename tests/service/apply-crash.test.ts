@@ -96,7 +96,7 @@ function crashScenario(databaseUrl: () => string | undefined) {
     if (!ref) throw new Error('the imported project has no cluster');
     const nodeTypeNow = async () =>
       findClusterSpec((await databricks.getJob(jobId)).settings, ref)?.node_type_id;
-    expect(await nodeTypeNow()).not.toBe('c5.2xlarge');
+    expect(await nodeTypeNow()).not.toBe('c5d.2xlarge');
     const store = await openStore({ dataDir: env.SETPOINT_DATA_DIR as string, databaseUrl: databaseUrl() });
     const now = Date.now();
     await store.db
@@ -107,7 +107,7 @@ function crashScenario(databaseUrl: () => string | undefined) {
         idempotency_key: null,
         state: 'SUCCESS',
         phase: 'OPTIMIZING',
-        configuration: JSON.stringify({ node_type_id: 'c5.2xlarge', num_workers: 3 }),
+        configuration: JSON.stringify({ node_type_id: 'c5d.2xlarge', num_workers: 3 }),
         prediction: null,
         explanation: 'fewer, faster nodes',
         decision: null,
@@ -159,7 +159,7 @@ function crashScenario(databaseUrl: () => string | undefined) {
     );
     expect(asked.status).toBe(202);
     await eventually(
-      async () => ((await nodeTypeNow()) === 'c5.2xlarge' ? true : undefined),
+      async () => ((await nodeTypeNow()) === 'c5d.2xlarge' ? true : undefined),
       'the job to hold the written cluster',
     );
     expect(late.applied).toBe(1);
@@ -173,7 +173,7 @@ function crashScenario(databaseUrl: () => string | undefined) {
     ]);
     expect(history.items[1]).toMatchObject({
       recommendation_id: 'rec_written',
-      cluster: expect.objectContaining({ node_type_id: 'c5.2xlarge' }),
+      cluster: expect.objectContaining({ node_type_id: 'c5d.2xlarge' }),
     });
     expect(history.auto_apply_paused).toBe(false);
     expect(await audit('external_change', projectId)).toHaveLength(0);
@@ -186,7 +186,7 @@ function crashScenario(databaseUrl: () => string | undefined) {
     // the queued apply ends once its job runs again in the restarted server, and writes nothing more
     await applyJobDone();
     expect(late.seen).toBe(1);
-    expect(await nodeTypeNow()).toBe('c5.2xlarge');
+    expect(await nodeTypeNow()).toBe('c5d.2xlarge');
     const parked = (await client.call('GET', '/api/v1/jobs/parked')).json();
     expect(parked.items).toHaveLength(0);
   });
@@ -216,9 +216,9 @@ function crashScenario(databaseUrl: () => string | undefined) {
     expect(history.items.map((item: { kind: string }) => item.kind)).toEqual(['baseline', 'apply']);
     expect(history.items[1]).toMatchObject({
       recommendation_id: 'rec_unwritten',
-      cluster: expect.objectContaining({ node_type_id: 'c5.2xlarge' }),
+      cluster: expect.objectContaining({ node_type_id: 'c5d.2xlarge' }),
     });
-    expect(await nodeTypeNow()).toBe('c5.2xlarge');
+    expect(await nodeTypeNow()).toBe('c5d.2xlarge');
     // the stopped write was reported, not taken for Setpoint's own nor for an outside edit
     expect(await audit('apply_abandoned', projectId)).toEqual([
       expect.objectContaining({

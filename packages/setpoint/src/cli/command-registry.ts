@@ -161,7 +161,7 @@ export const commandRegistry: CommandEntry[] = [
     name: 'iac',
     term: 'iac',
     description:
-      "write recommendations into the job's code (Terraform, bundles, Airflow DAGs) as reviewed changes: diff, propose, proposals",
+      "write recommendations into the job's code (Terraform, bundles, Airflow DAGs) as reviewed changes",
     load: async () => (await import('./commands/iac.js')).registerIacCommand,
   },
   {
