@@ -1,17 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { type TestEmulator, testEmulator } from './support.js';
+import { describe, expect, it } from 'vitest';
+import { freshEmulators, type TestEmulator } from './support.js';
 
-let current: TestEmulator | undefined;
-
-async function fresh(options: Parameters<typeof testEmulator>[0] = {}): Promise<TestEmulator> {
-  current = await testEmulator(options);
-  return current;
-}
-
-afterEach(async () => {
-  await current?.emulator.close();
-  current = undefined;
-});
+const fresh = freshEmulators();
 
 const cluster = {
   spark_version: '15.4.x-scala2.12',
