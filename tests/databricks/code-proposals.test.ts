@@ -3,13 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseHcl } from '@cdktf/hcl2json';
 import type { AppliedConfigListResource, CodeDiffResource, ProjectSourceView } from '@setpoint/api-contract';
-import { remoteBranchSha } from 'setpoint/iac/git/git-client';
-import { withManagedFields } from 'setpoint/platforms/databricks/jobs/apply-cluster-change';
-import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { diffManagedFields, managedFieldsOf } from 'setpoint/platforms/databricks/jobs/managed-fields';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type GitHttpServer, startGitHttpServer } from '../support/forges/git-http-server.js';
-import { type GitHubStandIn, startGitHubStandIn } from '../support/forges/github-stand-in.js';
 import {
   bundleOfJob,
   bundleRoot,
@@ -19,7 +12,14 @@ import {
   settingsOfBundle,
   settingsOfTerraform,
   terraformOfJob,
-} from '../support/iac/job-code.js';
+} from '@setpoint/bench/iac/job-code';
+import { remoteBranchSha } from 'setpoint/iac/git/git-client';
+import { withManagedFields } from 'setpoint/platforms/databricks/jobs/apply-cluster-change';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { diffManagedFields, managedFieldsOf } from 'setpoint/platforms/databricks/jobs/managed-fields';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type GitHttpServer, startGitHttpServer } from '../support/forges/git-http-server.js';
+import { type GitHubStandIn, startGitHubStandIn } from '../support/forges/github-stand-in.js';
 import {
   eventually,
   type Harness,
