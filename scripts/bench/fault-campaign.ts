@@ -1244,7 +1244,8 @@ async function secondProbeClasses(
 
   const slowHandlerAttack =
     'slow handlers: 20 workspace checks against a workspace answering 5 s late (idle timeout 1 s)';
-  if (wanted(slowHandlerAttack)) {
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(slowHandlerAttack, database)) continue;
     const throttled = createServer((request, response) => {
       request.resume();
       setTimeout(() => {
@@ -1258,7 +1259,7 @@ async function secondProbeClasses(
       await campaign(
         slowHandlerAttack,
         'every check answered with a JSON body, none dropped',
-        await sqliteDeployment({
+        await deploy({
           ...baseEnv,
           SETPOINT_IDLE_TIMEOUT_SECONDS: '1',
           SETPOINT_OUTBOUND_ALLOW_LIST: host,
