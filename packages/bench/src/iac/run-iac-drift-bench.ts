@@ -124,10 +124,10 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
     }
 
     async function waitForQueue(): Promise<void> {
-      for (;;) {
-        if ((await services.queue.depth()).every((entry) => entry.count === 0)) return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await eventually(
+        async () => ((await services.queue.depth()).every((entry) => entry.count === 0) ? true : undefined),
+        'the queue to drain',
+      );
     }
 
     /** Launches the EMR workload from its Terraform (`terraform apply`) and waits until its run is digested. */
@@ -137,12 +137,11 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
       const { clusterId, stepId } = await emr.launch(job, undefined, cluster);
       await emr.collect(job, clusterId, stepId);
       const projectId = job.projectIds[0] as string;
-      for (;;) {
+      await eventually(async () => {
         const runs = await services.runs.list(projectId, { limit: 5, offset: 0 });
         const run = runs.items.find((item) => item.externalRunId.includes(clusterId));
-        if (run && (run.pipelineState === 'DONE' || run.pipelineState === 'FAILED')) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+        return run && (run.pipelineState === 'DONE' || run.pipelineState === 'FAILED') ? run : undefined;
+      }, `the run of cluster ${clusterId}`);
       await waitForQueue();
       return clusterId;
     }
@@ -275,20 +274,14 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
       const emrCode = new Map<EmrDemoJob, { work: string; resourceName: string }>();
       for (const job of emrPass) {
         const projectId = job.projectIds[0] as string;
-        const report = (await services.runs.list(projectId, { limit: 1, offset: 0 })).items[0]
-          ?.clusterConfig as
-          | {
-              shape?: {
-                kind: string;
-                groups?: { role: EmrGroup['InstanceRole']; instanceType: string; count: number }[];
-              };
-            }
-          | undefined;
-        const groups: EmrGroup[] = (report?.shape?.groups ?? []).map((group) => ({
-          InstanceRole: group.role,
-          InstanceType: group.instanceType,
-          InstanceCount: group.count,
-        }));
+        // the cluster it was launched with, once the import's first run is collected
+        const groups = await eventually(async () => {
+          const runs = (await services.runs.list(projectId, { limit: 5, offset: 0 })).items;
+          const found = runs
+            .map((run) => launchedGroups(run.clusterConfig))
+            .find((shape) => shape.length > 0);
+          return found;
+        }, `the first run of ${job.name}`);
         repositories += 1;
         const generated = terraformOfEmrCluster(job.name, groups, {
           comment: `${job.name}: launched nightly by the scheduler`,
@@ -389,21 +382,45 @@ function blankCase(job: string, platform: IacDriftCase['platform'], format: Drif
   };
 }
 
-/** Whether a run's EMR report shows the file's groups: primary type, core and task types and counts. */
+/** The instance groups an EMR run's report says its cluster was launched with (none when it has no report). */
+function launchedGroups(report: unknown): EmrGroup[] {
+  const shape = (
+    report as {
+      shape?: { groups?: { role: EmrGroup['InstanceRole']; instanceType: string; count: number }[] };
+    } | null
+  )?.shape;
+  return (shape?.groups ?? [])
+    .filter((group) => group.count > 0)
+    .map((group) => ({
+      InstanceRole: group.role,
+      InstanceType: group.instanceType,
+      InstanceCount: group.count,
+    }));
+}
+
+/** Whether a run's EMR report shows the file's groups: each role's instance type and count. */
 function emrShapeIs(report: unknown, groups: EmrGroup[]): boolean {
-  const shape = (report as { shape?: { groups?: { role: string; instanceType: string; count: number }[] } })
-    ?.shape;
-  if (!shape?.groups) return false;
+  const launched = launchedGroups(report);
+  if (launched.length === 0) return false;
   return (['MASTER', 'CORE', 'TASK'] as const).every((role) => {
-    const launched = shape.groups?.filter((group) => group.role === role && group.count > 0) ?? [];
-    const wanted = groups.filter((group) => group.InstanceRole === role && group.InstanceCount > 0);
-    const count = (items: { count: number }[]) => items.reduce((sum, item) => sum + item.count, 0);
-    return (
-      count(launched) ===
-        wanted.reduce((sum, group) => sum + (role === 'MASTER' ? 1 : group.InstanceCount), 0) &&
-      launched.every((group) => wanted.some((entry) => entry.InstanceType === group.instanceType))
-    );
+    const of = (items: EmrGroup[]) =>
+      items.filter((group) => group.InstanceRole === role && group.InstanceCount > 0);
+    const count = (items: EmrGroup[]) => of(items).reduce((sum, group) => sum + group.InstanceCount, 0);
+    const types = (items: EmrGroup[]) =>
+      [...new Set(of(items).map((group) => group.InstanceType))].sort().join();
+    return count(launched) === count(groups) && types(launched) === types(groups);
   });
+}
+
+/** Polls until `probe` answers (every 100 ms, at most ten minutes). */
+async function eventually<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 export function line(entry: IacDriftCase): string {
