@@ -34,7 +34,9 @@ export function proposalName(proposal: Proposal): string {
  * and the platform whether it was merged and deployed since.
  */
 export function CodeSourcePanel({ projectId, code }: { projectId: string; code: ProjectCode }) {
-  const [proposals, setProposals] = useState(code.proposals);
+  // what "Check now" found, until the page loads the project again
+  const [checked, setChecked] = useState<{ from: ProjectCode; proposals: Proposal[] } | null>(null);
+  const proposals = checked?.from === code ? checked.proposals : code.proposals;
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const { view } = code;
@@ -45,7 +47,7 @@ export function CodeSourcePanel({ projectId, code }: { projectId: string; code: 
     setChecking(true);
     setError(null);
     try {
-      setProposals((await codeEndpoints.proposals(projectId, true)).items);
+      setChecked({ from: code, proposals: (await codeEndpoints.proposals(projectId, true)).items });
     } catch (caught) {
       setError(messageOf(caught));
     } finally {
