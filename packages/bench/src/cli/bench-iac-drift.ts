@@ -50,7 +50,8 @@ apply history (one entry), and one more run (on the file's cluster).`,
         ...(options.jobs ? { jobs: options.jobs.split(',').map((name) => name.trim()) } : {}),
         emr: options.emr,
         formats: chosen as DriftFormat[],
-        log: options.json ? undefined : (text) => process.stderr.write(`${text}\n`),
+        // progress on stderr, so --json's stdout stays one document
+        log: (text) => process.stderr.write(`${text}\n`),
       });
       process.stdout.write(
         options.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatIacDrift(result)}\n`,

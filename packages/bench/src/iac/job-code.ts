@@ -289,12 +289,13 @@ export function createRepository(
   mkdirSync(path.dirname(remote), { recursive: true });
   git(directory, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
   const work = mkdtempSync(path.join(directory, 'work-'));
-  git(directory, 'clone', '--quiet', remote, work);
+  // a clone of the empty remote would warn on stderr; the work tree is made and pointed at it instead
+  git(work, 'init', '--quiet', '--initial-branch=main');
+  git(work, 'remote', 'add', 'origin', remote);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(work, name)), { recursive: true });
     writeFileSync(path.join(work, name), text);
   }
-  git(work, 'checkout', '--quiet', '-b', 'main');
   git(work, 'add', '--all');
   git(work, 'commit', '--quiet', '-m', 'jobs as the team wrote them');
   git(work, 'push', '--quiet', 'origin', 'main');
