@@ -1,4 +1,4 @@
-import { instanceFamily } from './config-features.js';
+import { instanceFamily, memoryPerCore, totalCores } from './config-features.js';
 import type { Candidate, Observation } from './types.js';
 
 /**
@@ -35,14 +35,6 @@ export const defaultSafeExpansion: SafeExpansionSettings = { margin: 1.1, minCor
 export interface MetConfiguration {
   candidate: Candidate;
   worstRuntimeS: number;
-}
-
-function cores(candidate: Candidate): number {
-  return candidate.nodes * candidate.vcpusPerNode;
-}
-
-function memoryPerCore(candidate: Candidate): number {
-  return candidate.memoryGibPerNode / candidate.vcpusPerNode;
 }
 
 /**
@@ -98,9 +90,9 @@ export function safeByExpansion(
   const safe = new Map<string, ExpansionBound>();
   for (const { candidate: from, worstRuntimeS } of met) {
     const family = instanceFamily(from.instanceType);
-    const fromCores = cores(from);
+    const fromCores = totalCores(from);
     for (const candidate of candidates) {
-      const toCores = cores(candidate);
+      const toCores = totalCores(candidate);
       if (toCores >= fromCores || toCores < settings.minCoreShare * fromCores) continue;
       if (instanceFamily(candidate.instanceType) !== family) continue;
       if (memoryPerCore(candidate) < memoryPerCore(from)) continue;
