@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { discoverSchema } from '@setpoint/api-contract/databricks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
 import type { Run } from 'setpoint/platforms/databricks/api/schema';
 import { createStatementClient } from 'setpoint/platforms/databricks/api/statements';
@@ -142,6 +143,28 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     expect(unbilled?.compute).toBe('serverless');
     expect(unbilled?.monthlyCostUsd).toBeNull();
     expect(unbilled?.costNote).toMatch(/no serverless billing records/);
+
+    // the API says the same: the cost or the reason, and the serverless jobs' finding
+    const key = await h.server.services.apiKeys.create('discover-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const response = await h.server.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${h.workspaceId}/discover?window_days=30`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(response.statusCode).toBe(200);
+    const wire = discoverSchema.parse(response.json());
+    expect(wire.jobs.find((job) => job.job_id === jobId)?.monthly_cost_usd).toBeCloseTo(
+      billed!.monthlyCostUsd!,
+      6,
+    );
+    expect(wire.jobs.find((job) => job.job_id === neverRun)).toMatchObject({
+      monthly_cost_usd: null,
+      cost_note: unbilled?.costNote,
+    });
+    expect(wire.findings.find((finding) => finding.id === 'serverless')?.job_ids).toEqual(
+      expect.arrayContaining([jobId, neverRun]),
+    );
   });
 
   it('imports the job as a monitored project: runs costed at once, replaced by the bill, SLA alerts', async () => {
