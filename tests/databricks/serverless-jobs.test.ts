@@ -1,4 +1,3 @@
-import { createServer } from 'node:http';
 import { discoverSchema } from '@setpoint/api-contract/databricks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
 import type { Run } from 'setpoint/platforms/databricks/api/schema';
@@ -9,6 +8,7 @@ import { projectTagKey } from 'setpoint/platforms/databricks/jobs/onboarding';
 import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
 import { createSystemTablesReader } from 'setpoint/platforms/databricks/system-tables/system-tables-reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { eventually, type Harness, processedRun, startHarness } from './integration-harness.js';
 
 const hourMs = 3_600_000;
@@ -168,23 +168,13 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
   });
 
   it('imports the job as a monitored project: runs costed at once, replaced by the bill, SLA alerts', async () => {
-    const received: string[] = [];
-    const receiver = createServer((request, response) => {
-      let body = '';
-      request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      request.on('end', () => {
-        received.push(body);
-        response.end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    const address = receiver.address();
+    const receiver = await startWebhookReceiver();
     const alerts = h.server.services.alerts;
     const destination = await alerts.createDestination(
       {
         kind: 'webhook',
         name: 'data team',
-        url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hook`,
+        url: receiver.url,
         signing_secret: 'whsec-serverless-0123456789',
         max_per_hour: 30,
       },
@@ -301,6 +291,7 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
       return page.rows.find((entry) => entry.event === 'sla_missed' && entry.status === 'SENT');
     }, 'the SLA-missed notification');
     expect(sent.title).toMatch(/over its 1 min SLA/);
+    expect(receiver.received.map((body) => JSON.parse(body).event)).toContain('sla_missed');
     receiver.close();
   }, 180_000);
 });
