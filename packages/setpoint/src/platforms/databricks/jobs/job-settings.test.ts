@@ -179,6 +179,17 @@ describe('diffManagedFields', () => {
     expect(diffManagedFields(written, readBack)).toEqual([]);
   });
 
+  it('takes autoscale read back with its keys in another order as the same (a deploy from code)', () => {
+    const written = { node_type_id: 'm5.xlarge', autoscale: { min_workers: 2, max_workers: 6 } };
+    const deployed = { node_type_id: 'm5.xlarge', autoscale: { max_workers: 6, min_workers: 2 } };
+    expect(diffManagedFields(written, deployed)).toEqual([]);
+    expect(
+      diffManagedFields(written, { ...deployed, autoscale: { max_workers: 7, min_workers: 2 } }).map(
+        (difference) => difference.field,
+      ),
+    ).toEqual(['autoscale']);
+  });
+
   it('lists every managed path exactly once', () => {
     expect(new Set(managedFieldPaths).size).toBe(managedFieldPaths.length);
     expect(managedFieldPaths).toContain('aws_attributes.ebs_volume_count');

@@ -86,13 +86,21 @@ export interface FieldDifference {
   after: unknown;
 }
 
-/** Which managed fields differ between two specs, ignoring server-filled defaults. */
+/** A value as JSON with object keys in one order: `autoscale` read back in another order is the same. */
+const comparable = (value: unknown): string =>
+  JSON.stringify(value, (_key, nested: unknown) =>
+    nested && typeof nested === 'object' && !Array.isArray(nested)
+      ? Object.fromEntries(Object.entries(nested).sort(([a], [b]) => a.localeCompare(b)))
+      : nested,
+  );
+
+/** Which managed fields differ between two specs, ignoring server-filled defaults and key order. */
 export function diffManagedFields(before: NewClusterSpec, after: NewClusterSpec): FieldDifference[] {
   const a = managedFieldValues(before);
   const b = managedFieldValues(after);
   const differences: FieldDifference[] = [];
   for (const field of managedFieldPaths) {
-    if (JSON.stringify(a[field]) !== JSON.stringify(b[field]))
+    if (comparable(a[field]) !== comparable(b[field]))
       differences.push({ field, before: a[field], after: b[field] });
   }
   return differences;
