@@ -1,6 +1,7 @@
 import { AppError } from '@setpoint/foundation/errors';
 import type { Logger } from '../../logging/logger.js';
 import type { AuditService } from '../audit/audit-service.js';
+import { oneAtATimeByKey } from '../one-at-a-time.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
 import type { AppliedChange, ApplyIntent, NewApplyIntent } from './applied-change-records.js';
 import type { AppliedChangeRepository } from './applied-change-repository.js';
@@ -200,17 +201,7 @@ export function createProjectLocks(deps: {
   }
 
   /** A project's writes in this process wait for each other rather than for the queue's next retry. */
-  const inProcess = new Map<string, Promise<unknown>>();
-  async function oneAtATime<T>(projectId: string, work: () => Promise<T>): Promise<T> {
-    const before = inProcess.get(projectId) ?? Promise.resolve();
-    const mine = before.catch(() => undefined).then(work);
-    inProcess.set(projectId, mine);
-    try {
-      return await mine;
-    } finally {
-      if (inProcess.get(projectId) === mine) inProcess.delete(projectId);
-    }
-  }
+  const oneAtATime = oneAtATimeByKey();
 
   async function withLock<T>(
     at: WriteAt,

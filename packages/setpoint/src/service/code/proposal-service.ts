@@ -11,6 +11,7 @@ import { GitCheckout, type GitCredentials, remoteBranchSha } from '../../iac/git
 import { newId } from '../../store/ids.js';
 import type { ApplyService } from '../apply/apply-service.js';
 import { decideAutoApply } from '../apply/auto-apply-policy.js';
+import { oneAtATimeByKey } from '../one-at-a-time.js';
 import type { Project, ProjectService } from '../projects/project-service.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
@@ -170,6 +171,83 @@ export function createProposalService(deps: ProposalServiceDependencies) {
     return remote;
   }
 
+  const proposing = oneAtATimeByKey();
+
+  /** Commits the recommendation on the project's branch and opens or updates its pull or merge request. */
+  async function proposeNow(
+    projectId: string,
+    options: { recommendationId?: string | undefined; actor: string },
+  ): Promise<CodeProposal | null> {
+    const prepared = await prepare(projectId, options.recommendationId);
+    const { project, rec, source, checkout, outcome, credentials } = prepared;
+    try {
+      if (outcome.changes.length === 0) return null;
+      const forge = forgeOf(source, credentials?.token);
+      const branch = proposalBranch(project.id);
+      const title = proposalTitle(project.name, rec);
+      const body = proposalBody({
+        projectName: project.name,
+        projectUrl: `${deps.publicUrl().replace(/\/$/, '')}/projects/${encodeURIComponent(project.id)}`,
+        recommendation: rec,
+        before: await beforeFigures(project, rec),
+        outcome,
+      });
+      const lease = await leaseOf(project, source, credentials);
+      const sha = await checkout.pushBranch(branch, `${title}\n\nRecommendation ${rec.id}.`, lease);
+      const review = forge
+        ? await (async () => {
+            const open = await forge.findOpen(branch, checkout.baseBranch);
+            return open
+              ? forge.update(open.number, { title, body })
+              : forge.open({ title, body, head: branch, base: checkout.baseBranch });
+          })()
+        : null;
+      const now = Date.now();
+      const pending = await deps.proposals.pending(project.id);
+      const id = newId('prop');
+      await deps.proposals.insert(
+        {
+          id,
+          project_id: project.id,
+          recommendation_id: rec.id,
+          state: 'open',
+          repository: source.repository,
+          branch,
+          base_branch: checkout.baseBranch,
+          commit_sha: sha,
+          forge: source.forge,
+          number: review?.number ?? null,
+          url: review?.url ?? null,
+          configuration: JSON.stringify(rec.configuration),
+          files: JSON.stringify(outcome.changes.map((change) => change.path)),
+          diff: prepared.diff,
+          created_by: options.actor,
+          created_at: now,
+          updated_at: now,
+          merged_at: null,
+          applied_at: null,
+        },
+        pending.map((row) => row.id),
+        {
+          entity: 'project',
+          entityId: project.id,
+          action: 'propose',
+          actor: options.actor,
+          detail: {
+            recommendation: rec.id,
+            branch,
+            url: review?.url ?? null,
+            files: outcome.changes.map((change) => change.path),
+          },
+        },
+      );
+      const stored = await deps.proposals.find(project.id, id);
+      return toCodeProposal(stored as NonNullable<typeof stored>);
+    } finally {
+      await checkout.dispose();
+    }
+  }
+
   const service = {
     async diff(projectId: string, recommendationId?: string): Promise<CodeDiff> {
       const prepared = await prepare(projectId, recommendationId);
@@ -191,74 +269,9 @@ export function createProposalService(deps: ProposalServiceDependencies) {
       projectId: string,
       options: { recommendationId?: string | undefined; actor: string },
     ): Promise<CodeProposal | null> {
-      const prepared = await prepare(projectId, options.recommendationId);
-      const { project, rec, source, checkout, outcome, credentials } = prepared;
-      try {
-        if (outcome.changes.length === 0) return null;
-        const forge = forgeOf(source, credentials?.token);
-        const branch = proposalBranch(project.id);
-        const title = proposalTitle(project.name, rec);
-        const body = proposalBody({
-          projectName: project.name,
-          projectUrl: `${deps.publicUrl().replace(/\/$/, '')}/projects/${encodeURIComponent(project.id)}`,
-          recommendation: rec,
-          before: await beforeFigures(project, rec),
-          outcome,
-        });
-        const lease = await leaseOf(project, source, credentials);
-        const sha = await checkout.pushBranch(branch, `${title}\n\nRecommendation ${rec.id}.`, lease);
-        const review = forge
-          ? await (async () => {
-              const open = await forge.findOpen(branch, checkout.baseBranch);
-              return open
-                ? forge.update(open.number, { title, body })
-                : forge.open({ title, body, head: branch, base: checkout.baseBranch });
-            })()
-          : null;
-        const now = Date.now();
-        const pending = await deps.proposals.pending(project.id);
-        const id = newId('prop');
-        await deps.proposals.insert(
-          {
-            id,
-            project_id: project.id,
-            recommendation_id: rec.id,
-            state: 'open',
-            repository: source.repository,
-            branch,
-            base_branch: checkout.baseBranch,
-            commit_sha: sha,
-            forge: source.forge,
-            number: review?.number ?? null,
-            url: review?.url ?? null,
-            configuration: JSON.stringify(rec.configuration),
-            files: JSON.stringify(outcome.changes.map((change) => change.path)),
-            diff: prepared.diff,
-            created_by: options.actor,
-            created_at: now,
-            updated_at: now,
-            merged_at: null,
-            applied_at: null,
-          },
-          pending.map((row) => row.id),
-          {
-            entity: 'project',
-            entityId: project.id,
-            action: 'propose',
-            actor: options.actor,
-            detail: {
-              recommendation: rec.id,
-              branch,
-              url: review?.url ?? null,
-              files: outcome.changes.map((change) => change.path),
-            },
-          },
-        );
-        const stored = await deps.proposals.find(project.id, id);
-        return toCodeProposal(stored as NonNullable<typeof stored>);
-      } finally {
-        await checkout.dispose();
-      }
+      // a person's proposal and auto-apply's for one project, at once, would each find the other's push
+      // on the project's branch and refuse it as not Setpoint's: they take turns instead
+      return proposing(projectId, () => proposeNow(projectId, options));
     },
 
     /**
