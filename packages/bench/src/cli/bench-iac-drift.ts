@@ -20,7 +20,10 @@ export function registerBenchIacDriftCommand(bench: Command): void {
       "propose each Job Bank job's recommendation in its Terraform and its bundle (and each EMR workload's in Terraform), merge, deploy to the emulator, and check nothing drifted",
     )
     .option('--seed <n>', 'the emulated workspace’s seed', '1')
-    .option('--jobs <names>', 'Job Bank jobs by name, comma-separated (default: all 11)')
+    .option(
+      '--jobs <names>',
+      'Job Bank jobs and EMR workloads by name, comma-separated (default: all; the two-cluster pipeline is two projects)',
+    )
     .option('--no-emr', 'leave the EMR workloads out')
     .option('--formats <list>', 'terraform, bundle or both, comma-separated', 'terraform,bundle')
     .option('--json', 'print the results as JSON')

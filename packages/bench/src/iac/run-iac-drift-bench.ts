@@ -53,6 +53,8 @@ export interface IacDriftCase {
   diffAfterDeployEmpty: boolean;
   /** Setpoint saw the deployed change: the proposal `applied` and one entry in the apply history. */
   recordedApplied: boolean;
+  /** Which managed fields of the deployed job differ from the file's, when any do. */
+  mismatch: string | null;
   /** Why the case could not be run through; null when it was. */
   problem: string | null;
 }
@@ -67,6 +69,9 @@ export interface IacDriftResult {
 }
 
 type LoopJob = ClosedLoop['jobs'][number];
+
+/** Runs of a job whose recommendation keeps its cluster, before the case is reported as having nothing to propose. */
+const keepRetries = 3;
 
 const held = (entry: IacDriftCase) =>
   entry.problem === null &&
@@ -146,23 +151,41 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
       return clusterId;
     }
 
-    /** The proposal a run's recommendation opened, or a person's apply of the latest recommendation. */
-    async function proposalOf(projectId: string): Promise<{ proposal: CodeProposal | null; note: string }> {
-      // the code linked now: a proposal left open in the other format's repository is not this case's
-      const repository = (await services.sources.effective(projectId))?.repository;
-      const open = (await services.proposals.list(projectId)).find(
-        (entry) => entry.state === 'open' && entry.repository === repository,
-      );
-      if (open) return { proposal: open, note: 'auto-apply' };
-      const latest = await services.recommendations.latest(projectId);
-      if (latest.state !== 'SUCCESS')
-        return { proposal: null, note: `latest recommendation ${latest.state}` };
-      if (latest.decision?.action === 'keep')
-        return { proposal: null, note: 'the recommendation keeps the cluster' };
-      const { handedOff } = await services.applies.request(projectId, latest.id, 'bench');
-      if (!handedOff?.proposalId)
-        return { proposal: null, note: handedOff?.message ?? 'written through the API' };
-      return { proposal: await services.proposals.get(projectId, handedOff.proposalId), note: 'apply' };
+    /**
+     * The proposal a run's recommendation opened, or a person's apply of the latest recommendation; a
+     * recommendation that keeps the cluster has nothing to propose, so the job runs again (at most
+     * `keepRetries` times) until one changes it.
+     */
+    async function proposalOf(
+      projectId: string,
+      runAgain: () => Promise<void>,
+    ): Promise<{ proposal: CodeProposal | null; note: string }> {
+      for (let runs = 0; ; runs += 1) {
+        // the code linked now: a proposal left open in the other format's repository is not this case's
+        const repository = (await services.sources.effective(projectId))?.repository;
+        const open = (await services.proposals.list(projectId)).find(
+          (entry) => entry.state === 'open' && entry.repository === repository,
+        );
+        const after = runs === 0 ? '' : ` after ${runs} more run(s)`;
+        if (open) return { proposal: open, note: `auto-apply${after}` };
+        const latest = await services.recommendations.latest(projectId);
+        if (latest.state !== 'SUCCESS')
+          return { proposal: null, note: `latest recommendation ${latest.state}` };
+        if (latest.decision?.action === 'keep') {
+          if (runs < keepRetries) {
+            await runAgain();
+            continue;
+          }
+          return { proposal: null, note: `every recommendation kept the cluster${after}` };
+        }
+        const { handedOff } = await services.applies.request(projectId, latest.id, 'bench');
+        if (!handedOff?.proposalId)
+          return { proposal: null, note: handedOff?.message ?? 'written through the API' };
+        return {
+          proposal: await services.proposals.get(projectId, handedOff.proposalId),
+          note: `apply${after}`,
+        };
+      }
     }
 
     async function recorded(projectId: string, proposal: CodeProposal): Promise<boolean> {
@@ -191,11 +214,15 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
       entry: IacDriftCase,
       projectId: string,
       work: string,
-      steps: { deploy(entry: IacDriftCase): Promise<void>; nextRun(entry: IacDriftCase): Promise<void> },
+      steps: {
+        runAgain(): Promise<void>;
+        deploy(entry: IacDriftCase): Promise<void>;
+        nextRun(entry: IacDriftCase): Promise<void>;
+      },
     ): Promise<void> {
       cases.push(entry);
       try {
-        const { proposal, note } = await proposalOf(projectId);
+        const { proposal, note } = await proposalOf(projectId, steps.runAgain);
         if (!proposal) {
           entry.problem = `nothing proposed: ${note}`;
           return;
@@ -233,8 +260,10 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
           file: string[];
         }
       >();
+      // a job with two clusters is two projects, both in the one file
+      const link = (job: LoopJob, source: { repository: string; path: string; target?: string }) =>
+        Promise.all(job.projectIds.map((projectId) => services.sources.link(projectId, source, 'bench')));
       for (const { job } of pass) {
-        const projectId = job.projectIds[0] as string;
         const settings = await jobSettings(job.jobId);
         repositories += 1;
         if (format === 'terraform') {
@@ -244,7 +273,7 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
           const { remote, work } = createRepository(root, `repos/${repositories}.git`, {
             'jobs/job.tf': generated.text,
           });
-          await services.sources.link(projectId, { repository: remote, path: 'jobs/job.tf' }, 'bench');
+          await link(job, { repository: remote, path: 'jobs/job.tf' });
           databricksCode.set(job, {
             work,
             file: ['jobs/job.tf'],
@@ -259,11 +288,7 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
           const { remote, work } = createRepository(root, `repos/${repositories}.git`, files);
           // the team deploys its bundle: the job is then BUNDLE-deployed and locked
           await deployJob(job.jobId, settingsOfBundle(files, 'job', 'prod'));
-          await services.sources.link(
-            projectId,
-            { repository: remote, path: 'databricks.yml', target: 'prod' },
-            'bench',
-          );
+          await link(job, { repository: remote, path: 'databricks.yml', target: 'prod' });
           databricksCode.set(job, {
             work,
             file: Object.keys(files),
@@ -305,35 +330,48 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
       }
       await waitForQueue();
 
-      for (const { job } of pass) {
-        const projectId = job.projectIds[0] as string;
-        const code = databricksCode.get(job)!;
-        let fileSpec: NewClusterSpec | undefined;
-        await throughCase(blankCase(job.name, 'databricks', format), projectId, code.work, {
-          async deploy(entry) {
-            const fileSettings = await code.read(filesAt(code.work, code.file));
-            await deployJob(job.jobId, fileSettings);
-            const ref = parseClusterRefKey((await services.projects.get(projectId)).clusterKey ?? '');
-            if (!ref) throw new Error(`project ${projectId} names no job cluster`);
-            fileSpec = findClusterSpec(fileSettings as never, ref) as NewClusterSpec;
-            const jobSpec = findClusterSpec((await jobSettings(job.jobId)) as never, ref) as NewClusterSpec;
-            entry.clusterMatchesFile = diffManagedFields(jobSpec, fileSpec).length === 0;
-          },
-          async nextRun(entry) {
-            await loop.runJob(job);
-            const ran = (await services.runs.list(projectId, { limit: 1, offset: 0 })).items[0];
-            entry.nextRunMatchesFile =
-              fileSpec !== undefined &&
-              ran?.clusterConfig !== undefined &&
-              diffManagedFields(ran.clusterConfig as NewClusterSpec, fileSpec).length === 0;
-          },
-        });
-      }
+      for (const { job } of pass)
+        for (const [index, projectId] of job.projectIds.entries()) {
+          const code = databricksCode.get(job)!;
+          let fileSpec: NewClusterSpec | undefined;
+          const name = job.projectIds.length > 1 ? `${job.name} (cluster ${index + 1})` : job.name;
+          await throughCase(blankCase(name, 'databricks', format), projectId, code.work, {
+            runAgain: () => loop.runJob(job),
+            async deploy(entry) {
+              const fileSettings = await code.read(filesAt(code.work, code.file));
+              await deployJob(job.jobId, fileSettings);
+              const ref = parseClusterRefKey((await services.projects.get(projectId)).clusterKey ?? '');
+              if (!ref) throw new Error(`project ${projectId} names no job cluster`);
+              fileSpec = findClusterSpec(fileSettings as never, ref) as NewClusterSpec;
+              const jobSpec = findClusterSpec((await jobSettings(job.jobId)) as never, ref) as NewClusterSpec;
+              const differences = diffManagedFields(jobSpec, fileSpec);
+              entry.clusterMatchesFile = differences.length === 0;
+              if (differences.length > 0)
+                entry.mismatch = differences
+                  .map(
+                    (difference) =>
+                      `${difference.field}: job ${JSON.stringify(difference.before)}, file ${JSON.stringify(difference.after)}`,
+                  )
+                  .join('; ');
+            },
+            async nextRun(entry) {
+              await loop.runJob(job);
+              const ran = (await services.runs.list(projectId, { limit: 1, offset: 0 })).items[0];
+              entry.nextRunMatchesFile =
+                fileSpec !== undefined &&
+                ran?.clusterConfig !== undefined &&
+                diffManagedFields(ran.clusterConfig as NewClusterSpec, fileSpec).length === 0;
+            },
+          });
+        }
 
       for (const job of emrPass) {
         const projectId = job.projectIds[0] as string;
         const code = emrCode.get(job)!;
+        const fromFile = async () =>
+          emrClusterOfTerraform(filesAt(code.work, ['emr/cluster.tf']), code.resourceName);
         await throughCase(blankCase(job.name, 'emr', format), projectId, code.work, {
+          runAgain: async () => void (await launchFromFile(job, await fromFile())),
           async deploy(entry) {
             const cluster = await emrClusterOfTerraform(
               filesAt(code.work, ['emr/cluster.tf']),
@@ -349,7 +387,8 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
           async nextRun() {},
         });
       }
-      for (const { job } of pass) await services.sources.unlink(job.projectIds[0] as string, 'bench');
+      for (const { job } of pass)
+        for (const projectId of job.projectIds) await services.sources.unlink(projectId, 'bench');
       for (const job of emrPass) await services.sources.unlink(job.projectIds[0] as string, 'bench');
     }
   } finally {
@@ -378,6 +417,7 @@ function blankCase(job: string, platform: IacDriftCase['platform'], format: Drif
     nextRunMatchesFile: false,
     diffAfterDeployEmpty: false,
     recordedApplied: false,
+    mismatch: null,
     problem: null,
   };
 }
@@ -427,5 +467,5 @@ export function line(entry: IacDriftCase): string {
   const yes = (value: boolean) => (value ? 'yes' : 'NO');
   return entry.problem
     ? `${entry.platform} ${entry.format} ${entry.job}: ${entry.problem}`
-    : `${entry.platform} ${entry.format} ${entry.job}: ${entry.changedLines} line(s) changed, ${entry.bytesOutsideManaged} byte(s) outside managed attributes; cluster = file ${yes(entry.clusterMatchesFile)}, next run = file ${yes(entry.nextRunMatchesFile)}, diff after deploy empty ${yes(entry.diffAfterDeployEmpty)}, recorded applied ${yes(entry.recordedApplied)} (${entry.proposedBy})`;
+    : `${entry.platform} ${entry.format} ${entry.job}: ${entry.changedLines} line(s) changed, ${entry.bytesOutsideManaged} byte(s) outside managed attributes; cluster = file ${yes(entry.clusterMatchesFile)}, next run = file ${yes(entry.nextRunMatchesFile)}, diff after deploy empty ${yes(entry.diffAfterDeployEmpty)}, recorded applied ${yes(entry.recordedApplied)} (${entry.proposedBy})${entry.mismatch ? `; differs: ${entry.mismatch}` : ''}`;
 }
