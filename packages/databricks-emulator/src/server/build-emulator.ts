@@ -5,6 +5,7 @@ import { registerEmrRoutes } from '../emr/emr-routes.js';
 import { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { unauthenticated } from './api-errors.js';
+import { rememberRefusal } from './cluster-validity.js';
 import { registerClustersRoutes } from './clusters-routes.js';
 import { registerComputeRoutes } from './compute-routes.js';
 import { registerDbfsRoutes } from './dbfs-routes.js';
@@ -240,7 +241,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     s3: s3Logs,
     unsupportedInstanceTypes: options.emr?.unsupportedInstanceTypes ?? [],
   });
-  registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [], faults });
+  registerEmrRoutes(app, emr, {
+    region: emrRegion,
+    deniedActions: options.emr?.deniedActions ?? [],
+    faults,
+    rememberRefusal: ({ rule, field, message, endpoint }) =>
+      rememberRefusal(context, { atMs: clock.now(), endpoint, rule, field, message }),
+  });
   if (memoryS3) registerMemoryS3Routes(app, memoryS3);
 
   if (options.preloadJobs ?? true)
