@@ -118,6 +118,20 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
 
   const advance = (ms: number) => emulator.context.clock.advance(ms);
 
+  /** A long-running cluster of `transientCluster`'s groups, without steps, waiting 20 minutes later. */
+  async function startLongRunning(name: string): Promise<string> {
+    const request = transientCluster(name);
+    const { JobFlowId } = await emr.send(
+      new RunJobFlowCommand({
+        ...request,
+        Steps: [],
+        Instances: { ...request.Instances, KeepJobFlowAliveWhenNoSteps: true },
+      }),
+    );
+    advance(20 * minute);
+    return JobFlowId as string;
+  }
+
   it('runs a transient cluster: states, step, instance timeline and a real event log on S3', async () => {
     const { JobFlowId: id, ClusterArn } = await emr.send(
       new RunJobFlowCommand(transientCluster('nightly-orders', 's3://spark-events/apps/')),
@@ -249,15 +263,7 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
   });
 
   it('resizes a long-running cluster, refuses to resize the primary group, and terminates it on request', async () => {
-    const request = transientCluster('shared-etl');
-    const { JobFlowId: id } = await emr.send(
-      new RunJobFlowCommand({
-        ...request,
-        Steps: [],
-        Instances: { ...request.Instances, KeepJobFlowAliveWhenNoSteps: true },
-      }),
-    );
-    advance(20 * minute);
+    const id = await startLongRunning('shared-etl');
     expect((await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster?.Status?.State).toBe(
       'WAITING',
     );
@@ -318,7 +324,7 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     const policy = await emr.send(new GetManagedScalingPolicyCommand({ ClusterId: id }));
     expect(policy.ManagedScalingPolicy?.ComputeLimits?.MaximumCapacityUnits).toBe(8);
 
-    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id as string] }));
+    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id] }));
     advance(2 * minute);
     const ended = (await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster;
     expect([ended?.Status?.State, ended?.Status?.StateChangeReason?.Code]).toEqual([
@@ -514,14 +520,7 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     }
     expect(emulator.emr.clusters.size).toBe(clustersBefore);
 
-    const { JobFlowId: id } = await emr.send(
-      new RunJobFlowCommand({
-        ...request,
-        Steps: [],
-        Instances: { ...request.Instances, KeepJobFlowAliveWhenNoSteps: true },
-      }),
-    );
-    advance(20 * minute);
+    const id = await startLongRunning('refusing');
     // instance-group units in fleet units: EMR refuses the policy and the cluster keeps none
     await expect(
       emr.send(
@@ -576,7 +575,7 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
       ],
       ['ElasticMapReduce.ModifyInstanceGroups', 'instance-counts', 'InstanceGroups[0].InstanceCount'],
     ]);
-    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id as string] }));
+    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id] }));
   });
 
   it('refuses requests without a SigV4 Authorization header', async () => {
