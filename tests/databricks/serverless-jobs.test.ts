@@ -167,7 +167,7 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     );
   });
 
-  it('imports the job as a monitored project: runs costed at once, replaced by the bill, SLA alerts', async () => {
+  it('imports the job as a project without a cluster: runs costed at once, replaced by the bill, SLA alerts', async () => {
     const receiver = await startWebhookReceiver();
     const alerts = h.server.services.alerts;
     const destination = await alerts.createDestination(
@@ -194,16 +194,17 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     const before = await h.databricks.getJob(jobId);
     const [imported] = await integration.onboarding.importJobs(
       h.workspaceId,
-      // even when asked, a serverless project never auto-applies: there is no cluster to write
-      { jobIds: [jobId], settings: { slaMinutes: 1, autoApply: true } },
+      { jobIds: [jobId], settings: { slaMinutes: 1 } },
       'test',
     );
     expect(imported?.skipped).toEqual([]);
     expect(imported?.projects).toHaveLength(1);
     const projectId = imported!.projects[0]!.id;
     expect(imported?.projects[0]?.clusterKey).toBe('serverless');
-    const project = await h.server.services.projects.get(projectId);
-    expect(project.settings.autoApply).toBe(false);
+    // the history starts with the job's performance mode as imported; no cluster is written
+    expect((await h.server.services.applies.history(projectId)).map((entry) => entry.configuration)).toEqual([
+      { performance_target: 'PERFORMANCE_OPTIMIZED' },
+    ]);
     const after = await h.databricks.getJob(jobId);
     expect(after.settings.tags?.[projectTagKey]).toBe(projectId);
     expect(after.settings.tasks).toEqual(before.settings.tasks);
@@ -239,7 +240,8 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     }, 'the recommendation of the serverless run');
     expect(recommendation.state, recommendation.error ?? '').toBe('SUCCESS');
     expect(recommendation.configuration).toEqual({ performance_target: 'PERFORMANCE_OPTIMIZED' });
-    expect(recommendation.explanation).toMatch(/Databricks sizes its compute/);
+    // one run only: no performance-mode advice yet, the job stays as it is
+    expect(recommendation.explanation).toMatch(/stays performance optimized: two successful runs are needed/);
     expect((await h.server.services.projects.get(projectId)).phase).toBe('MONITORING');
 
     // the bill arrives an hour after the hour the run ended in, and replaces the estimate
