@@ -1,43 +1,32 @@
-import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
-import { createStatementClient } from 'setpoint/platforms/databricks/api/statements';
-import { reconcileBilling } from 'setpoint/platforms/databricks/billing/billing-reconciler';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
-import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
-import { createSystemTablesReader } from 'setpoint/platforms/databricks/system-tables/system-tables-reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, type Harness, processedRun, startHarness } from './integration-harness.js';
+import { eventually, type Harness, processedRun } from './integration-harness.js';
+import {
+  emulatorCalls,
+  reconcileNow,
+  serverlessJobSettings,
+  startServerlessHarness,
+} from './serverless-support.js';
 
 const hourMs = 3_600_000;
 
 describe('serverless performance-mode advice through the service', () => {
   let h: Harness;
-  const call = async (path: string, body?: unknown) => {
-    const response = await fetch(`${h.emulator.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  const { call, createJob: create, runNow } = emulatorCalls(() => h);
+  const createJob = (name: string, workload: string) => create(serverlessJobSettings(name, workload));
+  /** The recommendation the test asked for itself (after changing the SLA, or once the bills arrived). */
+  const requested = async (projectId: string, basedOnRunId: string, idempotencyKey: string) => {
+    await h.server.services.recommendations.request(projectId, {
+      actor: 'test',
+      basedOnRunId,
+      idempotencyKey,
     });
-    expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-    return response.json() as Promise<Record<string, unknown>>;
+    return eventually(async () => {
+      const page = await h.server.services.recommendations.list(projectId, { limit: 20, offset: 0 });
+      const latest = page.items.find((item) => item.requestedBy === 'test');
+      return latest && latest.state !== 'PENDING' ? latest : undefined;
+    }, `the recommendation ${idempotencyKey}`);
   };
-  const createJob = async (name: string, workload: string) =>
-    String(
-      (
-        await call('/api/2.2/jobs/create', {
-          name,
-          environments: [{ environment_key: 'default', spec: { client: '2' } }],
-          tasks: [
-            {
-              task_key: 'main',
-              environment_key: 'default',
-              spark_python_task: { python_file: `dbfs:/jobbank/${workload}.py` },
-            },
-          ],
-        })
-      ).job_id,
-    );
-  const runNow = async (jobId: string) =>
-    String((await call('/api/2.2/jobs/run-now', { job_id: Number(jobId) })).run_id);
   const recommendationOf = (projectId: string, runId: string) =>
     eventually(async () => {
       const page = await h.server.services.recommendations.list(projectId, { limit: 20, offset: 0 });
@@ -58,15 +47,7 @@ describe('serverless performance-mode advice through the service', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness({
-      seed: 38,
-      emulator: { systemTables: { billingLagMs: hourMs, restatementRate: 0 } },
-    });
-    await databricksIntegrationOf(h.server.services).checkAccess(
-      h.workspaceId,
-      undefined,
-      defaultWarehouseId,
-    );
+    h = await startServerlessHarness(38);
   });
   afterAll(async () => h?.close());
 
@@ -107,20 +88,8 @@ describe('serverless performance-mode advice through the service', () => {
 
     // once every run is billed, the advice states the saving it measured
     await call('/emulator/admin/clock', { speed: 0 });
-    const statements = createStatementClient((await integration.connect(h.workspaceId)).transport, {
-      warehouseId: defaultWarehouseId,
-    });
     await eventually(async () => {
-      await reconcileBilling(
-        {
-          store: integration.store,
-          reader: createSystemTablesReader(statements),
-          serverless: createServerlessBillingReader(statements),
-          reviseCost: integration.reviseRunCost,
-        },
-        h.workspaceId,
-        { waitingIntervalMs: 0, billedIntervalMs: 0 },
-      );
+      await reconcileNow(h);
       const rows = await integration.store.billingOfProjects([projectId]);
       if (rows.some((row) => row.billed_dbu_usd === null)) {
         await call('/emulator/admin/clock', { advance_ms: hourMs / 2 });
@@ -128,16 +97,7 @@ describe('serverless performance-mode advice through the service', () => {
       }
       return rows;
     }, 'every run billed');
-    await h.server.services.recommendations.request(projectId, {
-      actor: 'test',
-      basedOnRunId: third.run.id,
-      idempotencyKey: 'after-bills',
-    });
-    const billed = await eventually(async () => {
-      const page = await h.server.services.recommendations.list(projectId, { limit: 20, offset: 0 });
-      const latest = page.items.find((item) => item.requestedBy === 'test');
-      return latest && latest.state !== 'PENDING' ? latest : undefined;
-    }, 'the recommendation after the bills');
+    const billed = await requested(projectId, third.run.id, 'after-bills');
     const costs = await Promise.all(
       [first.run, second.run, third.run].map(
         async (run) => (await h.server.services.runs.get(projectId, run.id)).cost!.totalUsd,
@@ -154,7 +114,8 @@ describe('serverless performance-mode advice through the service', () => {
 
   it('keeps performance-optimized mode where the added start-up would miss the SLA', async () => {
     const jobId = await createJob('Serverless tight', 'cpu-bound-ml');
-    const projectId = await importServerless(jobId, { slaMinutes: 240, autoApply: true });
+    // an SLA no mode meets until the runs say how long the job takes: nothing is tried meanwhile
+    const projectId = await importServerless(jobId, { slaMinutes: 1, autoApply: true });
     const first = await runAndRecommend(jobId, projectId);
     const second = await runAndRecommend(jobId, projectId);
     const slowest = Math.max(
@@ -162,16 +123,7 @@ describe('serverless performance-mode advice through the service', () => {
     );
     // an SLA two minutes over the slowest run: standard mode's start-up (4 to 6 minutes) would miss it
     await h.server.services.projects.update(projectId, { settings: { slaMinutes: slowest + 2 } }, 'test');
-    await h.server.services.recommendations.request(projectId, {
-      actor: 'test',
-      basedOnRunId: second.run.id,
-      idempotencyKey: 'tight-sla',
-    });
-    const advice = await eventually(async () => {
-      const page = await h.server.services.recommendations.list(projectId, { limit: 20, offset: 0 });
-      const latest = page.items.find((item) => item.requestedBy === 'test');
-      return latest && latest.state !== 'PENDING' ? latest : undefined;
-    }, 'the advice under a tight SLA');
+    const advice = await requested(projectId, second.run.id, 'tight-sla');
 
     expect(advice.configuration).toEqual({ performance_target: 'PERFORMANCE_OPTIMIZED' });
     expect(advice.decision?.action).toBe('keep');
