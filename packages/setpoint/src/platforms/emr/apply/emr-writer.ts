@@ -244,7 +244,10 @@ export function createEmrWriter(deps: {
       const plan = planOf(configuration);
       return {
         cluster: { cluster_id: plan.clusterId, actions: plan.actions.map(presentAction) },
-        summary: `cluster ${plan.clusterId}: ${plan.actions.map(describeAction).join('; ')}`,
+        summary:
+          plan.actions.length === 0 && typeof configuration.launched === 'string'
+            ? `cluster ${plan.clusterId} launched with ${configuration.launched}`
+            : `cluster ${plan.clusterId}: ${plan.actions.map(describeAction).join('; ')}`,
       };
     },
   };
