@@ -54,8 +54,12 @@ export function printFields(fields: [string, Cell][]): void {
   }
 }
 
+/** Money to the cent: `$0.35`, `-$1.20`, `$1,234.50`. */
 export function formatUsd(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : `$${value.toFixed(2)}`;
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const cents = Math.round(Math.abs(value) * 100) / 100;
+  const text = cents.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${value < 0 && cents > 0 ? '-' : ''}$${text}`;
 }
 
 export function formatTime(epochMs: number | null | undefined): string {

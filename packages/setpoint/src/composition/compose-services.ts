@@ -186,6 +186,7 @@ export async function composeServices(options: ComposeOptions) {
   const insights = createInsightsService({
     runs: repositories.runs,
     projects,
+    workspaces,
     organizationSettings,
   });
   const parkedJobs = createParkedJobService({
