@@ -7,6 +7,7 @@ import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
+import { createRepository, terraformOfJob } from '../support/iac/job-code.js';
 import { runCli } from '../support/run-cli.js';
 import { startS3TestServer } from '../support/s3-test-server.js';
 import { type SpawnedServer, spawnSetpoint } from '../support/spawn-server.js';
@@ -179,6 +180,42 @@ describe('workspace, recommendation and export commands through the real binary'
 
     expect(resource?.task[0].task_key).toBe('main');
     expect(resource?.lifecycle[0].ignore_changes).toContain(`\${task[0].new_cluster[0].node_type_id}`);
+
+    // the job's code, a Terraform file in a git repository the server reads: changes go there, not the API
+    const settings = (await databricks.getJob(job?.job_id ?? '')).settings as Record<string, unknown>;
+    const { remote } = createRepository(root, 'infra.git', {
+      'jobs/daily.tf': terraformOfJob(settings).text,
+    });
+    const linked = await cli(
+      'projects',
+      'link-source',
+      projectId,
+      '--repo',
+      remote,
+      '--path',
+      'jobs/daily.tf',
+      '--forge',
+      'none',
+    );
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(linked.stdout).toMatch(/^code +.*infra\.git \/\/ jobs\/daily\.tf \(terraform\)$/m);
+    expect(linked.stdout).toMatch(/^changes go +to the code, as proposals$/m);
+    const diff = await cli('iac', 'diff', projectId);
+    expect(diff.code, diff.stderr).toBe(0);
+    const latest = JSON.parse((await cli('recommendations', 'latest', projectId, '--json')).stdout) as {
+      id: string;
+      decision: { action: string } | null;
+    };
+    if (latest.decision?.action === 'keep')
+      expect(diff.stderr).toBe(`jobs/daily.tf already holds recommendation ${latest.id}\n`);
+    else expect(diff.stdout).toMatch(/^--- a\/jobs\/daily\.tf\n\+\+\+ b\/jobs\/daily\.tf\n@@ /m);
+    const refused = await cli('recommendations', 'rollback', projectId);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(
+      /^setpoint: project prj_\w+'s cluster is defined in .*infra\.git\/\/jobs\/daily\.tf: Setpoint proposes changes there .*\n$/,
+    );
+    const unlinked = await cli('projects', 'unlink-source', projectId);
+    expect(unlinked.code, unlinked.stderr).toBe(0);
 
     const detached = await cli('workspaces', 'detach', workspaceId, job?.job_id ?? '');
     expect(detached.code).toBe(0);

@@ -82,6 +82,15 @@ describe('recommendation decisions against the emulator', () => {
 
     expect(rec.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(rec.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on \d+/);
+    // said in plain terms: infeasible, with the fastest configuration the job has run and its runtime
+    const sla = rec.decision?.sla;
+    if (sla?.kind !== 'project') throw new Error('no project SLA');
+    expect(sla.infeasible).toBe(true);
+    expect(sla.fastest_known?.configuration).toMatch(/\d+ × /);
+    // the job ran once: its run is the fastest known (the explanation ends with "Run … took X min for $…")
+    const took = Number(/took (\d+\.\d) min for/.exec(rec.explanation ?? '')?.[1]);
+    expect(sla.fastest_known?.runtime_minutes).toBeCloseTo(took, 1);
+    expect(rec.decision?.sla_text).toMatch(/^SLA infeasible: fastest known \d+\.\d min on \d+ × /);
     expect(rec.explanation).not.toMatch(/on-demand workers instead of spot/i);
     expect(rec.configuration?.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
     expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
@@ -613,5 +622,33 @@ describe('recommendation decisions against the emulator', () => {
     expect(shown.stdout).toContain(decision.learning_text);
     const project = await api<{ phase: string }>('GET', `/api/v1/projects/${projectId}`);
     expect(project.phase).toBe('REBASING');
+  });
+
+  // Last: its runs of the Photon-friendly job join the organization's fleet, whose prior the Photon trials above read.
+  it('under safe learning auto-applies no learning run below the safe floor: every learning run is held to P(runtime ≤ SLA) ≥ 0.9', async () => {
+    // In the demo this job was put on 1 × r6gd.xlarge at P(runtime ≤ SLA) = 0.18 and ran 21.8 min against 11.
+    const { jobId, projectId } = await importJob(
+      h,
+      await copyJob(h, 'Photon-friendly SQL', 'Safe learning'),
+      {
+        slaMinutes: 11,
+        autoApply: true,
+        learningMissBudget: 0,
+      },
+    );
+    const took: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      const { rec } = await runAndRecommend(jobId, projectId);
+      took.push(Number(/took (\d+\.\d) min for/.exec(rec.explanation ?? '')?.[1]));
+      const { decision } = rec;
+      if (!decision) throw new Error('no decision');
+      expect(decision.learning?.miss_budget).toBeNull();
+      expect(decision.learning_text).toMatch(/safe learning/);
+      if (decision.sla.kind === 'project' && decision.sla.feasible && decision.action === 'change') {
+        expect(decision.sla.probability_meets, rec.explanation ?? undefined).toBeGreaterThanOrEqual(0.9);
+      }
+    }
+    // and no run Setpoint configured overran the SLA badly (each explanation names the run it is based on)
+    for (const minutes of took.slice(1)) expect(minutes).toBeLessThanOrEqual(11 * 1.5);
   });
 });

@@ -185,7 +185,7 @@ describe('guardrails and the webhook receiver', () => {
       h.server,
       projectId,
       'rec_skewed_small',
-      { node_type_id: 'c5.xlarge', num_workers: 3 },
+      { node_type_id: 'c5d.xlarge', num_workers: 3 },
       'a smaller cluster',
     );
     const { change: applied } = await h.server.services.applies.apply(projectId, 'rec_skewed_small', {
@@ -236,7 +236,8 @@ describe('guardrails and the webhook receiver', () => {
       h.server,
       projectId,
       'rec_queued_before',
-      { node_type_id: 'c5.2xlarge', num_workers: 3 },
+      // with an instance store: an EBS-only type without volumes would fail to launch (ebs-only-node-storage)
+      { node_type_id: 'c5d.2xlarge', num_workers: 3 },
       'queued by the release before',
     );
     await h.server.services.queue.enqueue('databricks.apply', {
@@ -256,7 +257,7 @@ describe('guardrails and the webhook receiver', () => {
       recommendationId: 'rec_queued_before',
     });
     expect(findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)?.node_type_id).toBe(
-      'c5.2xlarge',
+      'c5d.2xlarge',
     );
   });
 

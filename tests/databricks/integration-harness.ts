@@ -191,8 +191,8 @@ export async function insertRecommendation(
   configuration: Record<string, unknown>,
   explanation: string,
   decision: Record<string, unknown> | null = null,
+  now = Date.now(),
 ) {
-  const now = Date.now();
   await server.services.store.db
     .insertInto('recommendations')
     .values({

@@ -152,7 +152,9 @@ describeFull(
       await page.getByRole('button', { name: 'Roll back', exact: true }).click();
       const rollback = page.getByRole('dialog', { name: "Roll back the job's cluster?" });
       await rollback.getByRole('button', { name: 'Roll back', exact: true }).click();
-      await page.getByText('Rolled back: the job uses its previous cluster').waitFor();
+      await page.getByText(/^Rolled back to .*Auto-apply is paused until someone resumes it\.$/).waitFor();
+      // a person's rollback pauses auto-apply, and the page says so at once
+      await page.getByTestId('auto-apply-paused').waitFor();
       await eventually(
         async () => (contains(await clusterNow(), changedBefore) ? true : undefined),
         'the job cluster to be back on its settings from before the apply',

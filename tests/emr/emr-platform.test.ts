@@ -440,6 +440,16 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       {},
     );
     expect(nothingLeft.status).toBe(404);
+    // a person's rollback pauses auto-apply until someone resumes it
+    const afterRollback = await api<AppliedConfigListResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/applied-configs`,
+    );
+    expect(afterRollback.body).toMatchObject({
+      auto_apply_paused: true,
+      pause_reason: expect.stringMatching(/^rolled back by api-key:/),
+    });
+    expect((await api('POST', `/api/v1/projects/${projectId}/resume-auto-apply`)).status).toBe(200);
 
     // someone else resizes after Setpoint: the next auto-apply is refused and auto-apply pauses
     await api('POST', `/api/v1/projects/${projectId}/emr/apply`, { recommendation_id: recommendation.id });

@@ -4,24 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WorkloadRegistry } from '@setpoint/databricks-emulator/workloads/workload-registry';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { type TestEmulator, testEmulator } from './support.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshEmulators } from './support.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'setpoint-emulator-runs-'));
-let current: TestEmulator[] = [];
-
-afterEach(async () => {
-  for (const api of current) await api.emulator.close();
-  current = [];
-});
+const fresh = freshEmulators();
 
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-async function fresh(options: Parameters<typeof testEmulator>[0] = {}): Promise<TestEmulator> {
-  const api = await testEmulator(options);
-  current.push(api);
-  return api;
-}
 
 type TaskView = {
   task_key: string;

@@ -4,6 +4,7 @@ import {
   type EmulatorOptions,
 } from '@setpoint/databricks-emulator/server/build-emulator';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
+import { afterEach } from 'vitest';
 
 export const startTime = Date.UTC(2026, 2, 2, 6, 0, 0);
 
@@ -54,5 +55,18 @@ export async function testEmulator(options: EmulatorOptions = {}): Promise<TestE
       const response = await call('POST', '/emulator/admin/clock', { advance_ms: ms });
       if (response.status !== 200) throw new Error(`clock advance failed: ${response.text}`);
     },
+  };
+}
+
+/** A fresh emulator per call; every one a test opened is closed after it. Call once per test file. */
+export function freshEmulators(): (options?: EmulatorOptions) => Promise<TestEmulator> {
+  const open: TestEmulator[] = [];
+  afterEach(async () => {
+    for (const api of open.splice(0)) await api.emulator.close();
+  });
+  return async (options = {}) => {
+    const api = await testEmulator(options);
+    open.push(api);
+    return api;
   };
 }

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { manyStageEventLog } from '../support/many-stage-eventlog.js';
-import { fixtureFile, multipartBody } from './support/multipart.js';
-import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+import { uploadEventLog } from './support/fixture-runs.js';
+import { createHarness, eventually, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -40,17 +40,7 @@ describe('runs whose times cannot be real', () => {
   });
 
   async function processed(content: Buffer, externalRunId: string) {
-    const body = multipartBody([
-      { name: 'eventlog', filename: 'eventlog', content },
-      { name: 'cluster_report', content: fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8') },
-      { name: 'external_run_id', content: externalRunId },
-    ]);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/v1/projects/${projectId}/runs`,
-      headers: { ...body.headers, authorization: `Bearer ${h.token}` },
-      payload: body.payload,
-    });
+    const response = await uploadEventLog(h, projectId, content, externalRunId);
     expect(response.statusCode).toBe(202);
     const runId = response.json().id as string;
     return eventually(async () => {

@@ -11,8 +11,8 @@ import { maxStoredProfileBytes } from 'setpoint/eventlog/profile-caps';
 import type { RunProfile } from 'setpoint/eventlog/run-profile';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { manyStageEventLog } from '../support/many-stage-eventlog.js';
-import { fixtureFile, multipartBody } from './support/multipart.js';
-import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
+import { uploadEventLog } from './support/fixture-runs.js';
+import { createHarness, eventually, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
@@ -34,17 +34,7 @@ describe('profiles of logs with many stages and long texts', () => {
   });
 
   async function upload(content: Buffer, externalRunId: string): Promise<string> {
-    const body = multipartBody([
-      { name: 'eventlog', filename: 'eventlog.gz', content },
-      { name: 'cluster_report', content: fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8') },
-      { name: 'external_run_id', content: externalRunId },
-    ]);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/v1/projects/${projectId}/runs`,
-      headers: { ...body.headers, authorization: `Bearer ${h.token}` },
-      payload: body.payload,
-    });
+    const response = await uploadEventLog(h, projectId, content, externalRunId, 'eventlog.gz');
     expect(response.statusCode).toBe(202);
     return response.json().id as string;
   }

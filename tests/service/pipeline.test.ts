@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runRow } from '../support/run-rows.js';
-import { fixtureFile, multipartBody } from './support/multipart.js';
+import { uploadEventLog } from './support/fixture-runs.js';
+import { fixtureFile } from './support/multipart.js';
 import { createHarness, eventually, fixturesDir, type Harness } from './support/service-harness.js';
 
 // Whole pipelines run in these tests; a busy shared machine can make them slow.
@@ -18,17 +19,7 @@ describe('processing pipeline', () => {
   });
 
   async function upload(projectId: string, content: Buffer, externalRunId: string) {
-    const body = multipartBody([
-      { name: 'eventlog', filename: 'eventlog', content },
-      { name: 'cluster_report', content: fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8') },
-      { name: 'external_run_id', content: externalRunId },
-    ]);
-    const response = await h.app.inject({
-      method: 'POST',
-      url: `/api/v1/projects/${projectId}/runs`,
-      headers: { ...body.headers, authorization: `Bearer ${h.token}` },
-      payload: body.payload,
-    });
+    const response = await uploadEventLog(h, projectId, content, externalRunId);
     return response.json() as { id: string };
   }
 

@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { registeredPlatforms } from 'setpoint/composition/platforms';
 import { createAppliedChangeRepository } from 'setpoint/service/apply/applied-change-repository';
+import { createApplyIntentRepository } from 'setpoint/service/apply/apply-intent-repository';
 import type { Database } from 'setpoint/store/database-schema';
 import type { DialectName } from 'setpoint/store/dialect';
 import { migrationProvider } from 'setpoint/store/migrations/index';
@@ -162,6 +163,85 @@ function appliedChangesContract(open: () => { db: Kysely<Database>; dialect: Dia
       lastGoodChangeId: first.id,
     });
   });
+
+  it('holds one pending intent per project: a second waits, a lapsed one is taken over once', async () => {
+    const intents = createApplyIntentRepository(db);
+    const changes = createAppliedChangeRepository(db);
+    const intended = {
+      projectId: 'prj_locked',
+      platform: 'databricks',
+      kind: 'auto-apply' as const,
+      recommendationId: 'rec_1',
+      actor: 'setpoint:auto-apply',
+    };
+    const first = await intents.tryBegin(intended, 60_000);
+    if (!first) throw new Error('the first intent was refused');
+    expect(await intents.tryBegin({ ...intended, recommendationId: 'rec_2' }, 60_000)).toBeNull();
+    // another project is not held up
+    expect(await intents.tryBegin({ ...intended, projectId: 'prj_other' }, 60_000)).not.toBeNull();
+    // a live holder is not taken over
+    expect(await intents.takeOver(first.id, 60_000)).toBe(false);
+    // written and recorded in one step: the lock is free again
+    await intents.stage(first.id, {
+      configuration: { node_type_id: 'm5.xlarge' },
+      undoes: null,
+      reason: 'r',
+    });
+    const change = await changes.record(
+      {
+        ...intended,
+        kind: 'auto-apply',
+        configuration: { node_type_id: 'm5.xlarge' },
+        undoes: null,
+        reason: 'r',
+      },
+      { intent: { id: first.id, last: true } },
+    );
+    expect((await intents.ofProject('prj_locked'))[0]).toMatchObject({
+      state: 'written',
+      changeId: change.id,
+      configuration: { node_type_id: 'm5.xlarge' },
+    });
+    // a holder that went silent (its lease ran out already): taken over by one caller only
+    const lapsed = await intents.tryBegin(intended, -1);
+    if (!lapsed) throw new Error('the lock was not free after the write');
+    expect((await intents.lapsed()).map((intent) => intent.id)).toEqual([lapsed.id]);
+    const takers = await Promise.all([
+      intents.takeOver(lapsed.id, 60_000),
+      intents.takeOver(lapsed.id, 60_000),
+    ]);
+    expect(takers.filter(Boolean)).toHaveLength(1);
+    await intents.close(lapsed.id, 'abandoned', 'its process stopped');
+    expect(await intents.pendingOf('prj_locked')).toBeUndefined();
+    expect(await intents.lapsed()).toEqual([]);
+
+    // a write that failed after it was staged, never recorded: its answer may have been lost
+    expect(await intents.lastUnrecordedFailure('prj_locked')).toBeUndefined();
+    const failing = await intents.tryBegin(intended, 60_000);
+    if (!failing) throw new Error('the lock was not free after the abandoned intent');
+    await intents.stage(failing.id, {
+      configuration: { node_type_id: 'c5.xlarge' },
+      undoes: null,
+      reason: 'r',
+    });
+    await intents.close(failing.id, 'failed', 'jobs/update: HTTP 504');
+    expect(await intents.lastUnrecordedFailure('prj_locked')).toMatchObject({
+      id: failing.id,
+      configuration: { node_type_id: 'c5.xlarge' },
+    });
+    // once recorded, it is no longer a candidate
+    await changes.record(
+      {
+        ...intended,
+        kind: 'auto-apply',
+        configuration: { node_type_id: 'c5.xlarge' },
+        undoes: null,
+        reason: 'r',
+      },
+      { intent: { id: failing.id, last: true } },
+    );
+    expect(await intents.lastUnrecordedFailure('prj_locked')).toBeUndefined();
+  });
 }
 
 describe('apply history on SQLite', () => {
@@ -184,10 +264,11 @@ describeFull('apply history on PostgreSQL', 'a PostgreSQL server (SETPOINT_TEST_
   afterAll(async () => {
     await database?.drop();
   });
-  appliedChangesContract(() => ({
-    db: new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 2 }) }),
-    }),
-    dialect: 'postgres',
-  }));
+  appliedChangesContract(() => {
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    // as the product's pool does: the database dropped after the tests ends idle connections, which is no failure
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+  });
 });

@@ -31,6 +31,8 @@ export const appliedConfigSchema = z.object({
   actor: z.string(),
   reason: z.string(),
   created_at: z.number(),
+  /** When a run on it first met the project's SLA; null while none has (a rollback goes to the newest that did). */
+  met_sla_at: z.number().nullable(),
 });
 export type AppliedConfigResource = z.infer<typeof appliedConfigSchema>;
 
@@ -44,7 +46,10 @@ export type AppliedConfigListResource = z.infer<typeof appliedConfigListSchema>;
 
 export const rollbackBody = z
   .object({
-    /** The applied configuration to go back to (default: the one before Setpoint's latest change). */
+    /**
+     * The applied configuration to go back to (default: the newest before the one in place whose runs met
+     * the SLA, the cold start if none did).
+     */
     to: z.string().min(1).max(100).optional(),
   })
   .default({});
@@ -57,6 +62,9 @@ export const rollbackSchema = z.object({
   undone: z.array(appliedConfigSchema),
   /** The settings it changed. */
   changed_fields: z.array(z.string()),
+  /** A person's rollback pauses auto-apply until someone resumes it. */
+  auto_apply_paused: z.boolean(),
+  pause_reason: z.string().nullable(),
 });
 export type RollbackResource = z.infer<typeof rollbackSchema>;
 

@@ -2,6 +2,7 @@ export * from './access.js';
 export * from './alerts.js';
 export * from './applied-changes.js';
 export * from './audit.js';
+export * from './code.js';
 export * from './common.js';
 export * from './cost.js';
 export * from './csv.js';

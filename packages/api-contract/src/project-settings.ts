@@ -38,9 +38,11 @@ const projectSettingsShape = {
     .default(null),
   photonAllowed: z.boolean().default(true),
   /**
-   * SLA misses the job may spend on learning runs after the first recommendation: learning (up to 8
-   * runs) ends once this many of those runs missed the SLA. 0 is the cautious learning phase: 2 learning
-   * runs after the first recommendation. See docs/optimizer.md, "The search".
+   * SLA misses the job may knowingly risk on learning runs. N ≥ 1 (3 by default) is the standard search:
+   * learning runs (up to 8) may go where the SLA is unlikely to be met, until N runs after the first
+   * recommendation missed it. 0 is safe learning: every learning run is held to P(runtime ≤ SLA) ≥ 0.9, may
+   * not overrun the SLA badly and is expected to cost no more than the best known configuration. See
+   * docs/optimizer.md, "Safe learning".
    */
   learningMissBudget: z.number().int().min(0).max(7).default(3),
 };

@@ -25,6 +25,13 @@ export const recommendationDecisionSchema = z.object({
       probability_meets: z.number(),
       /** False when no allowed configuration is predicted to meet it. */
       feasible: z.boolean(),
+      /** `!feasible`, stated: "SLA infeasible". */
+      infeasible: z.boolean(),
+      /**
+       * With an infeasible SLA: the fastest configuration the job has run and its median runtime (null
+       * before any run completed, and when the SLA is feasible).
+       */
+      fastest_known: z.object({ configuration: z.string(), runtime_minutes: z.number() }).nullable(),
     }),
     /** With no SLA, the runtime bound held instead; both null while no run of the job has completed. */
     z.object({
@@ -52,7 +59,7 @@ export const recommendationDecisionSchema = z.object({
   notes: z.array(z.string()),
   /**
    * The learning phase: whether this is a learning run (it may knowingly risk the SLA), which one, and the
-   * SLA misses spent of the project's budget (`miss_budget` null: the cautious phase). Null for decisions
+   * SLA misses spent of the project's budget (`miss_budget` null: safe learning). Null for decisions
    * recorded before the budget existed.
    */
   learning: z

@@ -138,9 +138,20 @@ class RunCluster(TypedDict):
     sparkVersion: Optional[str]
 
 
-class RunCostLinesItem(TypedDict):
-    item: str
+class RunCostComponentsItem(TypedDict):
+    kind: Literal["compute", "platform_fee", "storage", "network", "other"]
+    fee: Optional[str]
+    platform: str
+    cloud: str
+    billed_by: Literal["cloud", "platform"]
+    description: str
+    quantity: float
+    unit: str
+    unit_price_usd: Optional[float]
     usd: float
+    low_usd: float
+    high_usd: float
+    estimated_usd: Optional[float]
 
 
 class RunCostOverhead(TypedDict):
@@ -151,7 +162,9 @@ class RunCostOverhead(TypedDict):
 class RunCost(TypedDict):
     currency: Literal["USD"]
     total_usd: float
-    lines: List[RunCostLinesItem]
+    low_usd: float
+    high_usd: float
+    components: List[RunCostComponentsItem]
     overhead: Optional[RunCostOverhead]
 
 
@@ -249,11 +262,18 @@ class RecommendationPredicted(TypedDict):
     cost_usd: RecommendationPredictedCostUsd
 
 
+class RecommendationDecisionSla1FastestKnown(TypedDict):
+    configuration: str
+    runtime_minutes: float
+
+
 class RecommendationDecisionSla1(TypedDict):
     kind: Literal["project"]
     minutes: float
     probability_meets: float
     feasible: bool
+    infeasible: bool
+    fastest_known: Optional[RecommendationDecisionSla1FastestKnown]
 
 
 class RecommendationDecisionSla2(TypedDict):

@@ -2,6 +2,27 @@ import { expect } from 'vitest';
 import { fixtureFile, multipartBody } from './multipart.js';
 import { eventually, fixturesDir, type Harness } from './service-harness.js';
 
+/** Uploads `content` as a run's event log, with the fixture cluster report; answers the server's response. */
+export function uploadEventLog(
+  h: Harness,
+  projectId: string,
+  content: Buffer,
+  externalRunId: string,
+  filename = 'eventlog',
+) {
+  const body = multipartBody([
+    { name: 'eventlog', filename, content },
+    { name: 'cluster_report', content: fixtureFile(fixturesDir, 'cluster-report.json').toString('utf8') },
+    { name: 'external_run_id', content: externalRunId },
+  ]);
+  return h.app.inject({
+    method: 'POST',
+    url: `/api/v1/projects/${projectId}/runs`,
+    headers: { ...body.headers, authorization: `Bearer ${h.token}` },
+    payload: body.payload,
+  });
+}
+
 /**
  * Uploads the AWS fixture run (event log and cluster report) to a project and waits until the pipeline
  * has processed it: its recommendation reached SUCCESS. Answers the run's id.

@@ -52,7 +52,7 @@ export async function apiClient(baseUrl: string, key: { id: string; secret: stri
     const response = await fetch(`${baseUrl}${url}`, init);
     const text = await response.text();
     // biome-ignore lint/suspicious/noExplicitAny: tests read response JSON by path and assert on it
-    return { status: response.status, json: (): any => JSON.parse(text) };
+    return { status: response.status, text, json: (): any => JSON.parse(text) };
   };
   return { token, call };
 }

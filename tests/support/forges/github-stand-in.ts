@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkRequest, checkResponse, example, githubDescription } from './openapi-check.js';
+import { readBody } from './request-body.js';
 
 interface StoredPull {
   number: number;
@@ -22,13 +23,6 @@ export interface GitHubStandIn {
   /** A reviewer merges the pull request: `merge` is the merge commit on the base branch. */
   merge(number: number, mergeCommitSha: string): void;
   close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : JSON.parse(text);
 }
 
 /**

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pythonForMoto } from '../moto-server.js';
+import { readBody } from './request-body.js';
 
 /** The merge request fields GitLab documents, as python-gitlab (PyPI) declares them for its client. */
 export interface GitLabDocumentedFields {
@@ -45,13 +46,6 @@ export interface GitLabStandIn {
   requests: StoredRequest[];
   merge(iid: number, mergeCommitSha: string): void;
   close(): Promise<void>;
-}
-
-async function readBody(request: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text === '' ? undefined : JSON.parse(text);
 }
 
 /**

@@ -236,7 +236,7 @@ export function registerBenchSweepCommand(bench: Command): void {
     )
     .option(
       '--learning-miss-budget <n>',
-      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget, default 3; 0 = cautious)",
+      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget, default 3; 0: safe learning)",
     )
     .option('--json', 'print the results as JSON')
     .addHelpText(

@@ -67,6 +67,11 @@ export interface SweepBenchOptions {
   maxColdStartsPerWorkload?: number;
   /** Overrides of Setpoint's optimizer settings (used to study the decision rules). */
   setpointSettings?: Partial<OptimizerSettings>;
+  /**
+   * Priors learned for earlier runs of the same dataset and fleet, by held-out workload: a study that
+   * compares decision rules learns each prior once (it depends on the fleet only, never on the rules).
+   */
+  priors?: Map<string, FleetPrior>;
   onWorkloadDone?: (workload: string, done: number, total: number) => void;
 }
 
@@ -442,8 +447,10 @@ export function runSweepBench(
   let coldStarts = 0;
   workloads.forEach((workload, workloadIndex) => {
     const prior = options.optimizers.includes('setpoint')
-      ? learnCalibratedPrior(priorFleetFor(workloads, workload, options))
+      ? (options.priors?.get(workload.name) ??
+        learnCalibratedPrior(priorFleetFor(workloads, workload, options)))
       : learnFleetPrior([]);
+    options.priors?.set(workload.name, prior);
     const policies = options.optimizers.map((name) => ({
       name,
       ...policyFor(name, prior, options.setpointSettings ?? {}),

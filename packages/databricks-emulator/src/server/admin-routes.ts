@@ -14,7 +14,7 @@ const faultBodySchema = z.union([faultRuleSchema, z.array(faultRuleSchema)]);
 
 /**
  * `/emulator/admin/*`: controls that are not part of the Databricks API — the simulated clock, fault
- * rules, webhook delivery records and the ground truth of each simulated run (for the Job Bank).
+ * rules, webhook delivery records, refused requests and the ground truth of each simulated run (for the Job Bank).
  */
 export function registerAdminRoutes(app: FastifyInstance, context: EmulatorContext): void {
   const { clock, faults, state, engine, webhooks } = context;
@@ -66,6 +66,9 @@ export function registerAdminRoutes(app: FastifyInstance, context: EmulatorConte
     await webhooks.settle();
     return { deliveries: state.webhookDeliveries };
   });
+
+  /** Requests refused for an invalid cluster: what the benches count (a writer that is right gets none). */
+  app.get('/emulator/admin/refusals', async () => ({ refusals: state.refusals }));
 
   app.get('/emulator/admin/runs/:runId', async (request) => {
     const runId = Number((request.params as { runId: string }).runId);

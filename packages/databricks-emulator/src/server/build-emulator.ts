@@ -143,6 +143,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     workloads,
     seed,
     nodeSpecs: options.nodeSpecs,
+    cloud: options.cloud ?? 'aws',
     baseUrl: { value: 'http://127.0.0.1' },
   };
   const kit: RouteKit = {

@@ -9,6 +9,7 @@ import { type NodeSpecSource, nodeSpec } from './node-specs.js';
 import { type ApiVersion, parseWith, type RouteKit, registerApi } from './route-kit.js';
 import { decodePageToken, encodePageToken } from './run-views.js';
 import { clusterEventsBodySchema } from './schema.js';
+import type { WorkspaceCloud } from './shipped-jobs.js';
 
 const clusterVersions: ApiVersion[] = ['2.0', '2.1'];
 
@@ -19,8 +20,13 @@ export function requireCluster(context: EmulatorContext, clusterId: string | und
   return cluster;
 }
 
-export function nodeTypesJson(specs: NodeSpecSource | undefined): Record<string, unknown>[] {
-  return nodeTypes.map((type, index) => {
+/** `clusters/list-node-types` of a workspace on `cloud`: that cloud's node types only, as Databricks lists them. */
+export function nodeTypesJson(
+  specs: NodeSpecSource | undefined,
+  cloud: WorkspaceCloud,
+): Record<string, unknown>[] {
+  const ofCloud = nodeTypes.filter((type) => type.cloud.toLowerCase() === cloud);
+  return ofCloud.map((type, index) => {
     const spec = nodeSpec(type, specs);
     const localDiskGb = spec.localNvmeGb ?? Math.round(type.localDiskGbPerCore * type.cores);
     return {
@@ -69,7 +75,7 @@ export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, cont
   });
 
   registerApi(app, kit, 'GET', '/clusters/list-node-types', clusterVersions, () => ({
-    node_types: nodeTypesJson(context.nodeSpecs),
+    node_types: nodeTypesJson(context.nodeSpecs, context.cloud),
   }));
 
   registerApi(app, kit, 'GET', '/clusters/spark-versions', clusterVersions, () => ({

@@ -3,6 +3,7 @@ import type { EmulatorState } from './emulator-state.js';
 import type { FaultInjector } from './faults.js';
 import type { NodeSpecSource } from './node-specs.js';
 import type { RunEngine } from './run-engine.js';
+import type { WorkspaceCloud } from './shipped-jobs.js';
 import type { SimClock } from './sim-clock.js';
 import type { VirtualFs } from './virtual-fs.js';
 import type { WebhookSender } from './webhooks.js';
@@ -19,6 +20,8 @@ export interface EmulatorContext {
   seed: number;
   /** Instance specs list-node-types reports instead of the simulator's own (see `NodeSpecSource`). */
   nodeSpecs: NodeSpecSource | undefined;
+  /** The workspace's cloud: it offers that cloud's node types only. */
+  cloud: WorkspaceCloud;
   /** Base URL used in run_page_url; set once the server listens. */
   baseUrl: { value: string };
 }

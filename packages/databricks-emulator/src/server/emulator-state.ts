@@ -129,6 +129,16 @@ export interface InstancePoolRecord {
   maxCapacity: number | undefined;
 }
 
+/** A request the workspace refused because a cluster in it breaks a validity rule. */
+export interface RefusalRecord {
+  atMs: number;
+  /** The API path refused ("/api/2.2/jobs/update"). */
+  endpoint: string;
+  rule: string;
+  field: string;
+  message: string;
+}
+
 /** Everything the emulated workspace holds, in memory. */
 export class EmulatorState {
   readonly jobs = new Map<number, JobRecord>();
@@ -142,6 +152,8 @@ export class EmulatorState {
   readonly policies = new Map<string, PolicyRecord>();
   readonly instancePools = new Map<string, InstancePoolRecord>();
   readonly webhookDeliveries: WebhookDelivery[] = [];
+  /** Requests refused for an invalid cluster, oldest first (the admin API lists them). */
+  readonly refusals: RefusalRecord[] = [];
   private nextJobId = 1001;
   private nextRunId = 5001;
   private nextObjectId = 3_000_000_000;

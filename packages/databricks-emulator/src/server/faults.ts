@@ -16,9 +16,12 @@ export const faultRuleSchema = z.object({
   /** http: status to answer with (429, 500, 503 …); omit for a slow but otherwise normal response. */
   status: z.number().int().min(400).max(599).optional(),
   retryAfterSeconds: z.number().int().nonnegative().optional(),
-  /** http: delay before answering, real milliseconds. */
+  /** http: delay before answering, real milliseconds (with `afterHandler`, after the state changed). */
   delayMs: z.number().int().nonnegative().optional(),
-  /** http: run the handler (keep its state change) and then replace the response: a lost response. */
+  /**
+   * http: run the handler (keep its state change) and then replace the response (a lost response) or, with
+   * `delayMs` and no status, answer late.
+   */
   afterHandler: z.boolean().default(false),
   /** log-delay: extra simulated seconds before logs are delivered. */
   extraDelaySeconds: z.number().nonnegative().optional(),

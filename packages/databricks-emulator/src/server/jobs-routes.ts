@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { invalidParameter, resourceMissing } from './api-errors.js';
+import { refuseInvalidClusters } from './cluster-validity.js';
 import type { EmulatorContext } from './emulator-context.js';
 import type { JobRecord, RunRecord } from './emulator-state.js';
 import { mergeJobSettings, validateJobSettings, withReadDefaults } from './job-settings.js';
-import { checkClusterPolicies, checkInstancePools } from './policy-rules.js';
 import { type ApiVersion, parseWith, queryBool, queryInt, type RouteKit, registerApi } from './route-kit.js';
 import { decodePageToken, encodePageToken, isRunActive, runJson } from './run-views.js';
 import {
@@ -50,10 +50,13 @@ function settingsView(settings: JobSettings, expand: boolean, page?: { offset: n
   return paged;
 }
 
-export function createJob(context: EmulatorContext, settings: JobSettings): JobRecord {
+export function createJob(
+  context: EmulatorContext,
+  settings: JobSettings,
+  endpoint = 'jobs/create',
+): JobRecord {
   validateJobSettings(settings);
-  checkInstancePools(settings, context.state);
-  checkClusterPolicies(settings, context.state);
+  refuseInvalidClusters(context, endpoint, settings);
   const { access_control_list: _acl, ...stored } = settings as JobSettings & {
     access_control_list?: unknown;
   };
@@ -71,8 +74,8 @@ export function createJob(context: EmulatorContext, settings: JobSettings): JobR
 export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context: EmulatorContext): void {
   const { state, engine, clock } = context;
 
-  registerApi(app, kit, 'POST', '/jobs/create', jobsVersions, ({ body }) => {
-    const job = createJob(context, parseWith(createJobBodySchema, body));
+  registerApi(app, kit, 'POST', '/jobs/create', jobsVersions, ({ body, request }) => {
+    const job = createJob(context, parseWith(createJobBodySchema, body), request.url);
     return { job_id: job.jobId };
   });
 
@@ -117,23 +120,21 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
     };
   });
 
-  registerApi(app, kit, 'POST', '/jobs/update', jobsVersions, ({ body }) => {
+  registerApi(app, kit, 'POST', '/jobs/update', jobsVersions, ({ body, request: { url } }) => {
     const request = parseWith(updateJobBodySchema, body);
     const job = requireJob(context, request.job_id);
     const merged = mergeJobSettings(job.settings, request.new_settings, request.fields_to_remove);
     validateJobSettings(merged);
-    checkInstancePools(merged, state);
-    checkClusterPolicies(merged, state);
+    refuseInvalidClusters(context, url, merged);
     job.settings = merged;
     return {};
   });
 
-  registerApi(app, kit, 'POST', '/jobs/reset', jobsVersions, ({ body }) => {
+  registerApi(app, kit, 'POST', '/jobs/reset', jobsVersions, ({ body, request: { url } }) => {
     const request = parseWith(resetJobBodySchema, body);
     const job = requireJob(context, request.job_id);
     validateJobSettings(request.new_settings);
-    checkInstancePools(request.new_settings, state);
-    checkClusterPolicies(request.new_settings, state);
+    refuseInvalidClusters(context, url, request.new_settings);
     const runAs = (job.settings as Record<string, unknown>).run_as;
     // Omitting run_as on reset does not clear it on the real service.
     job.settings =
@@ -167,7 +168,7 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
     return { run_id: run.runId, number_in_job: run.numberInJob };
   });
 
-  registerApi(app, kit, 'POST', '/jobs/runs/submit', jobsVersions, ({ body }) => {
+  registerApi(app, kit, 'POST', '/jobs/runs/submit', jobsVersions, ({ body, request: { url } }) => {
     const request = parseWith(submitRunBodySchema, body);
     const tokenKey = request.idempotency_token ? `submit:${request.idempotency_token}` : undefined;
     const existing = tokenKey ? state.idempotency.get(tokenKey) : undefined;
@@ -178,6 +179,7 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
       ...(request.webhook_notifications ? { webhook_notifications: request.webhook_notifications } : {}),
     };
     validateJobSettings(settings);
+    refuseInvalidClusters(context, url, settings);
     const run = engine.startRun({ settings, runName: request.run_name ?? 'Untitled', runType: 'SUBMIT_RUN' });
     if (tokenKey) state.idempotency.set(tokenKey, run.runId);
     return { run_id: run.runId };

@@ -80,7 +80,7 @@ export function registerApi(
       handler: async (request, reply) => {
         const urlPath = request.url.split('?')[0] ?? request.url;
         const fault = kit.faults.take('http', urlPath, request.method);
-        if (fault?.delayMs) await sleep(fault.delayMs);
+        if (fault?.delayMs && !fault.afterHandler) await sleep(fault.delayMs);
         if (fault?.status !== undefined && !fault.afterHandler) return sendFault(reply, fault);
         const retryAfter = kit.rateLimiter.check(urlPath.replace(/^\/api\/2\.\d/, ''));
         if (retryAfter !== undefined) {
@@ -103,6 +103,8 @@ export function registerApi(
           query: request.query as Record<string, string | undefined>,
           body: request.body,
         });
+        // after the state changed: a late answer (a client may stop before it arrives) or a lost one
+        if (fault?.delayMs && fault.afterHandler) await sleep(fault.delayMs);
         if (fault?.status !== undefined && fault.afterHandler) return sendFault(reply, fault);
         if (reply.sent) return reply;
         if (typeof result === 'string') return reply.type('application/json').send(result);

@@ -15,8 +15,8 @@ import type {
   TaskRunRecord,
 } from './emulator-state.js';
 import type { FaultInjector } from './faults.js';
+import { withInstancePool } from './instance-pools.js';
 import { deliverClusterLogs, type LogSink } from './log-delivery.js';
-import { withInstancePool } from './policy-rules.js';
 import type { JobSettings, NewClusterSettings, TaskSettings, WebhookNotifications } from './schema.js';
 import type { SimClock } from './sim-clock.js';
 import type { VirtualFs } from './virtual-fs.js';

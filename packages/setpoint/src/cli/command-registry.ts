@@ -165,6 +165,13 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/export.js')).registerExportCommand,
   },
   {
+    name: 'iac',
+    term: 'iac',
+    description:
+      "write recommendations into the job's code (Terraform, bundles, Airflow DAGs) as reviewed changes",
+    load: async () => (await import('./commands/iac.js')).registerIacCommand,
+  },
+  {
     name: 'completion',
     term: 'completion <shell>',
     description: 'print a tab-completion script for bash, zsh or fish (commands, subcommands, options)',

@@ -34,6 +34,10 @@ import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
+import { createChangeRouter } from '../service/code/change-router.js';
+import { createProposalService } from '../service/code/proposal-service.js';
+import { createSourceService } from '../service/code/source-service.js';
+import { writerBehindCode } from '../service/code/writer-behind-code.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
 import { createOrganizationSettingsService } from '../service/organization/organization-settings-service.js';
@@ -202,17 +206,33 @@ export async function composeServices(options: ComposeOptions) {
     if (!writers) throw new Error('the platforms are not created yet');
     return writers;
   };
+  const platformOfProject = async (projectId: string) =>
+    writersOf().forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
+  const codeOfProject = async (projectId: string) => (await platformOfProject(projectId)).code ?? null;
+  const sources = createSourceService({
+    sources: repositories.sources,
+    secretBox,
+    outbound,
+    declared: async (projectId) => (await codeOfProject(projectId))?.declaredSource(projectId) ?? null,
+  });
   const applies = createApplyService({
     changes: repositories.appliedChanges,
+    intents: repositories.applyIntents,
     projects,
     recommendations,
     audit,
     queue,
     logger,
-    writerOf: async (project) => writersOf().forWorkspace(await workspaces.facts(project.workspaceId)).writer,
+    // a job whose configuration lives in code is never written through the platform's API
+    writerOf: async (project) =>
+      writerBehindCode(
+        writersOf().forWorkspace(await workspaces.facts(project.workspaceId)).writer,
+        sources.view,
+      ),
     writerNamed: (platform) => writersOf().named(platform)?.writer,
     maxAutoChangesPerWeek: config.maxAutoChangesPerWeek,
     slaRevertFactor: config.slaRevertFactor,
+    leaseSeconds: config.jobLeaseSeconds,
   });
 
   let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
@@ -237,6 +257,19 @@ export async function composeServices(options: ComposeOptions) {
     plugins.entries.map((plugin) => plugin.create(core)),
   );
   writers = platforms;
+  const proposals = createProposalService({
+    projects,
+    recommendations,
+    runs,
+    sources,
+    proposals: repositories.proposals,
+    code: codeOfProject,
+    fetch: (url, init) => outbound.fetch(url, init),
+    scratchDir,
+    publicUrl: () => publicUrl,
+  });
+  const routeChange = createChangeRouter({ sourceOf: sources.view, projects, audit, logger });
+
   const analysis: AnalysisPorts = {
     profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
     coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
@@ -255,12 +288,23 @@ export async function composeServices(options: ComposeOptions) {
     return plugins.forWorkspace(await workspaces.facts(project.workspaceId)).runs.parseClusterReport(raw);
   };
 
+  // A person's apply request is queued by the apply service before it answers (a job whose configuration
+  // lives in code is refused by its writer's locate()); here it also becomes a proposal for such a job.
   events.on('recommendation.apply_requested', (event: RecommendationEvent) => {
-    void applies
-      .applyRequested(event)
-      .catch((error: unknown) =>
-        logger.error({ err: error, projectId: event.projectId }, 'could not queue the apply'),
-      );
+    void routeChange(
+      event.projectId,
+      {
+        api: async () => {},
+        code: () =>
+          proposals.propose(event.projectId, {
+            recommendationId: event.recommendationId,
+            actor: event.actor,
+          }),
+      },
+      { actor: event.actor, automatic: false },
+    ).catch((error: unknown) =>
+      logger.error({ err: error, projectId: event.projectId }, 'could not propose the change'),
+    );
   });
   const pipeline = createPipeline({
     runs: repositories.runs,
@@ -285,8 +329,20 @@ export async function composeServices(options: ComposeOptions) {
     runClockToleranceMs: config.runClockToleranceHours * 3_600_000,
     logger,
     onIngestedBytes: (bytes) => metrics.ingestedBytes.inc(bytes),
-    onRecommendationReady: (projectId, recommendationId) =>
-      applies.recommendationReady(projectId, recommendationId),
+    onRecommendationReady: async (projectId, recommendationId) => {
+      // a merged proposal the job now runs is recorded as applied before the next change is decided
+      await proposals
+        .refresh(projectId)
+        .catch((error: unknown) => logger.warn({ err: error, projectId }, 'could not follow the proposals'));
+      await routeChange(
+        projectId,
+        {
+          api: () => applies.recommendationReady(projectId, recommendationId),
+          code: () => proposals.proposeAutomatically(projectId, recommendationId),
+        },
+        { actor: 'auto-apply', automatic: true },
+      );
+    },
   });
 
   let workersStarted = false;
@@ -317,6 +373,8 @@ export async function composeServices(options: ComposeOptions) {
     applies,
     insights,
     parkedJobs,
+    sources,
+    proposals,
     pipeline,
     platforms,
     parseClusterReport,
@@ -344,6 +402,13 @@ export async function composeServices(options: ComposeOptions) {
           .catch((error: unknown) => logger.error({ err: error }, 'resuming stalled runs failed'));
       timers.push(setInterval(resume, stalledMs));
       resume();
+      // writes whose process stopped mid-way are found once their lease runs out, not at the project's next apply
+      const settleWrites = () =>
+        void applies
+          .settleStoppedWrites()
+          .catch((error: unknown) => logger.error({ err: error }, 'settling stopped writes failed'));
+      timers.push(setInterval(settleWrites, config.jobLeaseSeconds * 1000));
+      settleWrites();
       // once per start: runs costed before the overhead split get it (a no-op once none is left)
       void pipeline
         .backfillRunOverhead()

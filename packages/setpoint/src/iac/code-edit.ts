@@ -19,7 +19,9 @@ export type DesiredValue =
   /** List entries matched by a key field (EMR's instance groups by role): each set, added, or removed (null). */
   | { keyed: { key: string; entries: Record<string, DesiredFields | null> } }
   /** An expression written as is where the format has them (a Terraform reference); never compared. */
-  | { expression: string };
+  | { expression: string }
+  /** An attribute of a resource found earlier in a Terraform edit (`aws_emr_cluster.<its name>.id`). */
+  | { reference: { resource: number; attribute: string } };
 
 export type DesiredFields = { readonly [field: string]: DesiredValue };
 
@@ -44,9 +46,10 @@ export interface TerraformResourceEdit {
   fields: DesiredFields;
   /**
    * When no resource matches: refuse (the default), leave it (nothing to change, e.g. no task group and
-   * none wanted), or append a new resource with these arguments after the first resource of the edit.
+   * none wanted), or append a new resource with these arguments after the first resource of the edit,
+   * named after it with `suffix` (`orders` → `orders_task`).
    */
-  whenMissing?: 'refuse' | 'skip' | { append: { name: string; fields: DesiredFields } };
+  whenMissing?: 'refuse' | 'skip' | { append: { suffix: string; fields: DesiredFields } };
 }
 
 export interface TerraformEdit {

@@ -4,6 +4,7 @@ import { type FleetJob, learnFleetPrior } from './fleet-prior.js';
 import {
   defaultOptimizerSettings,
   JobOptimizer,
+  missesTooOften,
   type OptimizerSettings,
   swappedForTwin,
 } from './recommend.js';
@@ -140,8 +141,8 @@ describe('JobOptimizer (economy)', () => {
       '16xm4.xlarge',
       1.05,
     );
-    // The cautious learning phase is over after 4 runs (cold start, first recommendation, 2 learning runs).
-    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
+    // A learning phase of 3 runs is over after 4 runs (cold start, first recommendation, 2 learning runs).
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningRuns: 3 });
     const recommendation = explorer.recommend(input);
     const chosen = explorer
       .assess(input)
@@ -166,7 +167,7 @@ describe('JobOptimizer (economy)', () => {
       '8xc4.xlarge',
       1.3,
     );
-    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningMissBudget: 0 });
+    const explorer = new JobOptimizer(prior, catalog, { minExplorationGain: 0, learningRuns: 3 });
     const { assessments, currentCostUsd } = explorer.assess(input);
     const confidentUntried = assessments.filter((entry) => !entry.tried && entry.probabilityMeetsSla >= 0.9);
     const mostPromising = confidentUntried.reduce((best, entry) =>
@@ -186,13 +187,13 @@ describe('JobOptimizer (economy)', () => {
       '16xm4.xlarge',
       1.05,
     );
-    const exploitOnly = new JobOptimizer(prior, catalog, { minExplorationGain: 1, learningMissBudget: 0 });
+    const exploitOnly = new JobOptimizer(prior, catalog, { minExplorationGain: 1, learningRuns: 3 });
     const recommendation = exploitOnly.recommend(input);
     expect(recommendation.candidateId).not.toBe('16xm4.xlarge');
     expect(recommendation.exploration).toBeUndefined();
   });
 
-  it('while no run has met the SLA, learns where it is likeliest met (probability of feasibility)', () => {
+  it('while no run has met the SLA, a miss budget learns where it is likeliest met (probability of feasibility)', () => {
     // three runs, all far over a 25-minute SLA; bigger clusters would meet it
     const input = {
       candidates: catalog,
@@ -200,7 +201,8 @@ describe('JobOptimizer (economy)', () => {
       currentCandidateId: '2xm4.xlarge',
       slaSeconds: 1500,
     };
-    const assessment = optimizer.assess(input);
+    const budgeted = new JobOptimizer(prior, catalog, { learningMissBudget: 3 });
+    const assessment = budgeted.assess(input);
     expect(assessment.bestKnown).toBeUndefined();
     const learnable = assessment.assessments.filter(
       (entry) =>
@@ -217,10 +219,18 @@ describe('JobOptimizer (economy)', () => {
     );
     // constrained expected improvement against the cheapest miss would pick a cluster less likely to meet it
     expect(mostImproving.probabilityMeetsSla).toBeLessThan(likeliest.probabilityMeetsSla);
-    const recommendation = optimizer.recommend(input);
+    const recommendation = budgeted.recommend(input);
     expect(recommendation.phase).toBe('LEARNING');
     expect(recommendation.candidateId).toBe(likeliest.candidate.id);
     expect(job(byId(recommendation.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
+    // Safe learning probes nothing dearer than the cold start: none likely to meet the SLA is cheaper, so
+    // learning ends and the job moves, as any configuration that missed does, to a confident one.
+    const coldStartCost = input.observations[0]!.costUsd;
+    expect(likeliest.expectedCostUsd).toBeGreaterThan(coldStartCost);
+    const safe = new JobOptimizer(prior, catalog, { learningMissBudget: 0 }).recommend(input);
+    expect(safe.phase).not.toBe('LEARNING');
+    expect(safe.probabilityMeetsSla).toBeGreaterThanOrEqual(defaultOptimizerSettings.confidence);
+    expect(job(byId(safe.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
   });
 
   it('shrinks a cluster whose SLA is loose, and says why with numbers', () => {
@@ -411,16 +421,14 @@ describe('JobOptimizer (economy)', () => {
           slaSeconds,
         }),
       );
-    // The cautious phase (miss budget 0): the first recommendation and 2 learning runs, whatever they missed.
-    const cautious = phasesOf({ learningMissBudget: 0 });
-    expect(cautious.map((entry) => entry.phase).slice(0, 3)).toEqual(['LEARNING', 'LEARNING', 'LEARNING']);
-    expect(cautious.map((entry) => entry.currentLearningIteration)).toEqual([0, 1, 2, 3, 3]);
-    expect(['OPTIMIZING', 'MONITORING']).toContain(cautious[4]?.phase);
-    expect(cautious[0]?.totalLearningIterations).toBe(3);
-    expect(cautious[0]?.learningBudget.missBudget).toBeNull();
-    // The default, a risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
+    // The default is a miss budget of 3; 0 is safe learning: up to 8 learning runs, none risking the SLA by choice.
     expect(defaultOptimizerSettings.learningMissBudget).toBe(3);
-    const budgeted = phasesOf({});
+    const safe = phasesOf({ learningMissBudget: 0 });
+    expect(safe[0]?.phase).toBe('LEARNING');
+    expect(safe[0]?.totalLearningIterations).toBe(defaultOptimizerSettings.learningRuns);
+    expect(safe[0]?.learningBudget.missBudget).toBeNull();
+    // A risk budget of 3: up to 8 learning runs while fewer than 3 runs after the first missed.
+    const budgeted = phasesOf({ learningMissBudget: 3 });
     // Misses are counted from the run after the first recommendation (index 2) on.
     const missed = ids.slice(2).filter((id) => job(byId(id)) > slaSeconds).length;
     expect(missed).toBe(2);
@@ -431,6 +439,11 @@ describe('JobOptimizer (economy)', () => {
       maxRuns: defaultOptimizerSettings.learningRuns,
       missBudget: 3,
       missesSpent: missed,
+    });
+    // A budget is never reported overspent: learning ended when it was spent, later misses are not its own.
+    expect(phasesOf({ learningMissBudget: 1 })[4]?.learningBudget).toMatchObject({
+      missBudget: 1,
+      missesSpent: 1,
     });
   });
 });
@@ -530,6 +543,7 @@ describe('JobOptimizer learning runs (risk budget)', () => {
   it('never proposes a learning run below the per-run risk budget P(runtime ≤ SLA) ≥ learningConfidence', () => {
     for (const learningConfidence of [0.05, 0.5, 0.7]) {
       const { recommendation, chosen } = searching(['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'], {
+        learningMissBudget: 3,
         learningConfidence,
       });
       expect(recommendation.phase).toBe('LEARNING');
@@ -547,7 +561,12 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       slaSeconds,
     };
     const choose = (maxLearningFailureRisk: number) => {
-      const optimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, maxLearningFailureRisk });
+      const optimizer = new JobOptimizer(prior, catalog, {
+        learningRuns: 8,
+        learningMissBudget: 3,
+        maxOverrun: Number.POSITIVE_INFINITY,
+        maxLearningFailureRisk,
+      });
       const recommendation = optimizer.recommend(input);
       const chosen = optimizer
         .assess(input)
@@ -580,6 +599,169 @@ describe('JobOptimizer learning runs (risk budget)', () => {
     const left = searching(ids, { learningMissBudget: 3 });
     expect(left.recommendation.phase).toBe('LEARNING');
     expect(left.chosen.tried).toBe(false);
+  });
+
+  it('holds every safe learning run to the confidence of any change, and a budget lowers that floor', () => {
+    const ids = ['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'];
+    const safe = searching(ids, { learningMissBudget: 0 });
+    if (safe.recommendation.phase === 'LEARNING' && !safe.chosen.tried) {
+      expect(safe.chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(
+        defaultOptimizerSettings.safeLearningConfidence,
+      );
+    }
+    // with a budget, a learning run may go where the safe rule would not
+    const risky = searching(ids, { learningMissBudget: 3 });
+    expect(risky.recommendation.phase).toBe('LEARNING');
+    expect(risky.chosen.probabilityMeetsSla).toBeLessThan(defaultOptimizerSettings.safeLearningConfidence);
+  });
+
+  it('never expects a safe learning run to cost more than the cheapest configuration that met the SLA', () => {
+    // 8 × c4 met an SLA 1.3 × 8 × m4's runtime and is the cheapest that did; 4 × c4 missed it
+    const input = {
+      candidates: catalog,
+      observations: observe('8xc4.xlarge', '16xc4.xlarge', '4xc4.xlarge', '8xm4.xlarge'),
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds: job(byId('8xm4.xlarge')) * 1.3,
+    };
+    const safeOptimizer = new JobOptimizer(prior, catalog, {
+      learningRuns: 8,
+      minExplorationGain: 0,
+      learningMissBudget: 0,
+    });
+    const assessment = safeOptimizer.assess(input);
+    expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
+    // Held to the same floor, but only to 3 × the best known cost, a learning run goes to a dearer cluster
+    // whose wide prediction promises the most.
+    const dearerAllowed = new JobOptimizer(prior, catalog, {
+      learningRuns: 8,
+      minExplorationGain: 0,
+      learningMissBudget: 3,
+      learningConfidence: defaultOptimizerSettings.safeLearningConfidence,
+      budgetOverrunConfidence: defaultOptimizerSettings.overrunConfidence,
+    });
+    const dearer = dearerAllowed.recommend(input);
+    const dearerChoice = assessment.assessments.find((a) => a.candidate.id === dearer.candidateId)!;
+    expect(dearer.phase).toBe('LEARNING');
+    expect(dearerChoice.expectedCostUsd).toBeGreaterThan(assessment.bestKnownCostUsd);
+    // Safe learning probes only cheaper; with no such probe likely to meet the SLA, learning ends and the
+    // job goes back to the best configuration it knows.
+    const safe = safeOptimizer.recommend(input);
+    const chosen = assessment.assessments.find((a) => a.candidate.id === safe.candidateId)!;
+    if (safe.phase === 'LEARNING') {
+      expect(chosen.tried).toBe(false);
+      expect(chosen.expectedCostUsd).toBeLessThanOrEqual(assessment.bestKnownCostUsd);
+      expect(chosen.probabilityMeetsSla).toBeGreaterThanOrEqual(
+        defaultOptimizerSettings.safeLearningConfidence,
+      );
+    } else {
+      expect(safe.candidateId).toBe('8xc4.xlarge');
+    }
+  });
+
+  it('ends safe learning when no cheaper probe is likely to meet the SLA, and keeps the best', () => {
+    // 8 × c4 is the cheapest configuration that meets an SLA 1.05 × 8 × m4's runtime; every cheaper
+    // cluster is too small to meet it
+    const slaTight = job(byId('8xm4.xlarge')) * 1.05;
+    const input = {
+      candidates: catalog,
+      observations: observe('16xm4.xlarge', '8xc4.xlarge'),
+      currentCandidateId: '8xc4.xlarge',
+      slaSeconds: slaTight,
+    };
+    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, learningMissBudget: 0 });
+    const assessment = safeOptimizer.assess(input);
+    expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
+    const cheaperLikely = assessment.assessments.filter(
+      (a) =>
+        !a.tried &&
+        a.expectedCostUsd <= assessment.bestKnownCostUsd &&
+        a.probabilityMeetsSla >= defaultOptimizerSettings.safeLearningConfidence,
+    );
+    expect(cheaperLikely).toEqual([]);
+    const safe = safeOptimizer.recommend(input);
+    expect(safe.phase).not.toBe('LEARNING');
+    expect(safe.candidateId).toBe('8xc4.xlarge');
+  });
+
+  it('never tries a configuration that may overrun the SLA badly, whatever the miss budget', () => {
+    const ids = ['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'];
+    const input = {
+      candidates: catalog,
+      observations: observe(...ids),
+      currentCandidateId: ids.at(-1)!,
+      slaSeconds,
+    };
+    const settings = { learningRuns: 8, learningMissBudget: 3 };
+    const unbounded = new JobOptimizer(prior, catalog, { ...settings, maxOverrun: Number.POSITIVE_INFINITY });
+    const free = unbounded.recommend(input);
+    const freeChoice = unbounded.assess(input).assessments.find((a) => a.candidate.id === free.candidateId)!;
+    // the budgeted search likes a cluster that may well take longer than the SLA …
+    const within =
+      (1 - freeChoice.probabilityFails) *
+      unbounded.assess(input).mixture.probabilityBelow(freeChoice.index, slaSeconds);
+    expect(within).toBeLessThan(defaultOptimizerSettings.budgetOverrunConfidence);
+    // … which a bound at 1 × the SLA (for the test: 1.5 × by default) rules out
+    const bounded = new JobOptimizer(prior, catalog, { ...settings, maxOverrun: 1 });
+    const assessment = bounded.assess(input);
+    const chosen = assessment.assessments.find(
+      (a) => a.candidate.id === bounded.recommend(input).candidateId,
+    )!;
+    expect(chosen.candidate.id).not.toBe(freeChoice.candidate.id);
+    // under a budget a learning run is held to the looser overrun bound, every other choice to the default one
+    expect(bounded.overrunCheck(assessment, defaultOptimizerSettings.budgetOverrunConfidence)(chosen)).toBe(
+      false,
+    );
+  });
+});
+
+describe('JobOptimizer keep/move rule', () => {
+  const slaSeconds = job(byId('8xm4.xlarge')) * 1.05;
+  const optimizer = new JobOptimizer(prior, catalog, { learningRuns: 1 });
+  const late = (id: string, factor: number) => run(byId(id), job(byId(id)) * factor);
+
+  it('judges a record by a binomial test against the claimed confidence: 2 misses of the last 5 runs move', () => {
+    const ok = late('8xm4.xlarge', 1);
+    const miss = late('8xm4.xlarge', 1.2);
+    expect(missesTooOften([ok, ok, ok, miss, ok], '8xm4.xlarge', slaSeconds, 0.9)).toBe(false);
+    expect(missesTooOften([ok, miss, ok, miss, ok], '8xm4.xlarge', slaSeconds, 0.9)).toBe(true);
+    expect(missesTooOften([miss, miss, ok, ok, ok, ok, ok, ok], '8xm4.xlarge', slaSeconds, 0.9)).toBe(false);
+    // a lower claimed confidence tolerates more misses
+    expect(missesTooOften([ok, miss, ok, miss, ok], '8xm4.xlarge', slaSeconds, 0.7)).toBe(false);
+  });
+
+  it('moves a configuration that keeps missing to one that met the SLA in its own runs, in any phase', () => {
+    // the job met the SLA on 16 × m4, then moved to 8 × m4, which met it on average but missed 2 of its last 5
+    const observations = [
+      late('16xm4.xlarge', 1),
+      late('8xm4.xlarge', 0.9),
+      late('8xm4.xlarge', 1.2),
+      late('8xm4.xlarge', 0.9),
+      late('8xm4.xlarge', 1.1),
+      late('8xm4.xlarge', 0.9),
+    ];
+    const mean = observations.slice(1).reduce((sum, o) => sum + o.runtimeS, 0) / 5;
+    expect(mean).toBeLessThanOrEqual(slaSeconds);
+    const recommendation = optimizer.recommend({
+      candidates: catalog,
+      observations,
+      currentCandidateId: '8xm4.xlarge',
+      slaSeconds,
+    });
+    expect(recommendation.candidateId).not.toBe('8xm4.xlarge');
+    expect(recommendation.phase).not.toBe('MONITORING');
+  });
+
+  it('keeps a configuration after learning only at the confidence a change needs', () => {
+    // 8 × m4 met an SLA 1.05 × its runtime three times; at a claimed 0.999 nothing, itself included, is confident
+    const observations = [late('8xm4.xlarge', 1), late('8xm4.xlarge', 1), late('8xm4.xlarge', 1)];
+    const input = { candidates: catalog, observations, currentCandidateId: '8xm4.xlarge', slaSeconds };
+    const strict = new JobOptimizer(prior, catalog, { learningRuns: 1, confidence: 0.999 });
+    const current = strict.assess(input).current;
+    expect(current.probabilityMeetsSla).toBeLessThan(0.999);
+    const decided = strict.recommend(input);
+    const chosen = strict.assess(input).assessments.find((a) => a.candidate.id === decided.candidateId)!;
+    // it moves to the cheapest confident candidate, or keeps the cheapest configuration that met the SLA
+    expect(chosen.probabilityMeetsSla >= 0.999 || decided.candidateId === '8xm4.xlarge').toBe(true);
   });
 });
 

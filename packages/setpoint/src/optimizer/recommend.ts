@@ -44,20 +44,35 @@ export interface OptimizerSettings {
    */
   firstConfidence: number;
   /**
-   * SLA misses a job may spend on learning runs: learning (LEARNING → OPTIMIZING) ends once this many runs
-   * after the first recommendation failed or missed the SLA, or after `learningRuns` runs. 0 is the
-   * cautious learning phase: a fixed `cautiousLearningRuns` runs, whatever they missed.
+   * SLA misses a job may spend on learning runs. N ≥ 1 (3 by default) is the standard search: learning
+   * runs need only P(runtime ≤ SLA) ≥ `learningConfidence`, and learning ends once N runs after the first
+   * recommendation failed or missed the SLA, or after `learningRuns` runs. 0 is safe learning, a team's
+   * choice: every learning run is held to P(runtime ≤ SLA) ≥ `safeLearningConfidence` and is expected to
+   * cost no more than the best known configuration; learning ends after `learningRuns` runs or when no such
+   * run is worth it.
    */
   learningMissBudget: number;
-  /** At most this many runs (counting the first recommendation) are learning runs while misses are budgeted. */
+  /** At most this many runs (counting the first recommendation) are learning runs. */
   learningRuns: number;
-  /** Learning runs (counting the first recommendation) of the cautious learning phase (miss budget 0). */
-  cautiousLearningRuns: number;
+  /** Required P(runtime ≤ SLA) of safe learning runs (a miss budget of 0): the confidence of any change. */
+  safeLearningConfidence: number;
   /**
-   * Required P(runtime ≤ SLA) of learning runs after the first recommendation: lower than `confidence` so
-   * the model can learn from informative configurations, never so low that the SLA is ignored.
+   * Required P(runtime ≤ SLA) of learning runs under a miss budget (N ≥ 1): lower than `confidence` so the
+   * model can learn from informative configurations, never so low that the SLA is ignored.
    */
   learningConfidence: number;
+  /**
+   * No untried configuration is run when it may overrun the SLA badly: P(runtime ≤ `maxOverrun` × SLA) must
+   * be at least `overrunConfidence`, whatever the miss budget (a failure counts as an overrun: the job
+   * runs again).
+   */
+  maxOverrun: number;
+  overrunConfidence: number;
+  /**
+   * The overrun bound of learning runs under a miss budget (N ≥ 1): looser, the price of the faster search
+   * the team chose; every other untried configuration keeps `overrunConfidence`.
+   */
+  budgetOverrunConfidence: number;
   /**
    * Learning has converged, and ends, when no learning candidate's expected improvement reaches this
    * fraction of the best known cost (0: learning ends only on the budgets; a convergence stop did not
@@ -89,8 +104,11 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   firstConfidence: 0.95,
   learningMissBudget: 3,
   learningRuns: 8,
-  cautiousLearningRuns: 3,
+  safeLearningConfidence: 0.9,
   learningConfidence: 0.05,
+  maxOverrun: 1.5,
+  overrunConfidence: 0.97,
+  budgetOverrunConfidence: 0.9,
   learningStopGain: 0,
   maxLearningCostMultiple: 3,
   maxLearningFailureRisk: 0.15,
@@ -189,9 +207,13 @@ export interface Exploration {
 export interface LearningBudget {
   /** Learning runs at most, counting the first recommendation. */
   maxRuns: number;
-  /** SLA misses learning runs may spend after the first recommendation; null: the cautious phase (no budget). */
+  /** SLA misses learning runs may spend after the first recommendation; null: safe learning (none by choice). */
   missBudget: number | null;
-  /** Runs after the first recommendation that failed or missed the SLA. */
+  /**
+   * Runs the learning phase configured after the first recommendation (runs 3 to `maxRuns` + 1) that failed
+   * or missed the SLA; under a budget, at most the budget: learning ends when it is spent, and later misses
+   * are the keep/move rule's, never the budget's.
+   */
   missesSpent: number;
 }
 
@@ -235,7 +257,7 @@ export class JobOptimizer {
     const failures = failureProbabilities(candidates, observations, this.prior.failure, (i) =>
       mixture.analogFailureRate(i),
     );
-    const cheapestCompleted = bestKnown(input, Number.POSITIVE_INFINITY);
+    const cheapestCompleted = bestKnown(input, Number.POSITIVE_INFINITY, this.settings.confidence);
     // With no SLA the runtime bound is the cheapest completed configuration's runtime + 10%; while no run
     // has completed there is none, and only the risk of failure limits the choice.
     const slaSeconds =
@@ -246,8 +268,9 @@ export class JobOptimizer {
     const currentRuntime = meanRuntime(observations, current.id);
     const currentMeetsSla =
       currentRuntime <= slaSeconds &&
-      !observations.some((observation) => observation.candidateId === current.id && !observation.completed);
-    const best = bestKnown(input, slaSeconds);
+      !observations.some((observation) => observation.candidateId === current.id && !observation.completed) &&
+      !missesTooOften(observations, current.id, slaSeconds, this.settings.confidence);
+    const best = bestKnown(input, slaSeconds, this.settings.confidence);
     // no configuration met the SLA: the cheapest that completed, else what the failed runs cost (at least
     // what a completed run there would have cost)
     const bestKnownCost = best
@@ -284,6 +307,7 @@ export class JobOptimizer {
     return {
       assessments,
       slaSeconds,
+      hasSla: input.slaSeconds !== undefined,
       current: assessments.find((entry) => entry.candidate.id === current.id)!,
       baseline:
         assessments.find((entry) => entry.candidate.id === observations[0]?.candidateId) ??
@@ -292,6 +316,30 @@ export class JobOptimizer {
       bestKnown: best ? assessments.find((entry) => entry.candidate.id === best.id) : undefined,
       bestKnownCostUsd: bestKnownCost,
       mixture,
+    };
+  }
+
+  /**
+   * Whether an untried candidate may overrun the runtime limit badly: P(runtime ≤ `maxOverrun` × limit),
+   * failures counted as overruns, below `overrunConfidence`. Never true of a configuration the job ran.
+   * Computed on demand: only the candidates a rule would choose are asked.
+   */
+  overrunCheck(
+    assessment: Assessment,
+    confidence = this.settings.overrunConfidence,
+  ): (entry: CandidateAssessment) => boolean {
+    const overrunS = assessment.slaSeconds * this.settings.maxOverrun;
+    const checked = new Map<number, boolean>();
+    return (entry) => {
+      if (entry.tried || !Number.isFinite(overrunS)) return false;
+      let bad = checked.get(entry.index);
+      if (bad === undefined) {
+        const within =
+          (1 - entry.probabilityFails) * assessment.mixture.probabilityBelow(entry.index, overrunS);
+        bad = within < confidence;
+        checked.set(entry.index, bad);
+      }
+      return bad;
     };
   }
 
@@ -310,7 +358,12 @@ export class JobOptimizer {
       (budget.missBudget === null || budget.missesSpent < budget.missBudget);
     const mode: DecisionMode =
       runsAfterFirst === 0 ? 'first' : withinLearningBudget ? 'exploring' : 'optimizing';
-    const { choice, learning, exploring } = this.choose(assessment, input, mode);
+    const { choice, learning, exploring } = this.choose(
+      assessment,
+      input,
+      mode,
+      this.overrunCheck(assessment),
+    );
     const chosen =
       choice ?? (Number.isFinite(assessment.currentCostUsd) ? current : (assessment.bestKnown ?? current));
     const phase: Phase = learning ? 'LEARNING' : choice ? 'OPTIMIZING' : 'MONITORING';
@@ -385,9 +438,12 @@ export class JobOptimizer {
     assessment: Assessment,
     input: RecommendInput,
     mode: DecisionMode,
+    mayOverrunBadly: (entry: CandidateAssessment) => boolean,
   ): { choice: CandidateAssessment | undefined; learning: boolean; exploring: boolean } {
     const {
       preference,
+      learningMissBudget,
+      safeLearningConfidence,
       learningConfidence,
       learningStopGain,
       maxLearningCostMultiple,
@@ -400,30 +456,56 @@ export class JobOptimizer {
     const allowed = assessment.assessments.filter(
       (entry) => withinBounds(entry.candidate, input.bounds) && !swappedForTwin(entry, assessment, swaps),
     );
+    // Safe learning (no miss budget): an untried configuration is a probe for a saving, never expected to
+    // cost more than the cheapest configuration known to meet the SLA. While none has, learning runs are
+    // held to the cold start's cost, and only a move to meet the SLA may cost more. A miss budget buys
+    // dearer learning runs, up to maxLearningCostMultiple × the best known cost.
+    const budgeted = learningMissBudget > 0;
+    const limits: RuleLimits = {
+      untriedCostLimitUsd: budgeted || !assessment.bestKnown ? Number.POSITIVE_INFINITY : bestKnownCostUsd,
+      keepBestMet: !budgeted,
+    };
     if (mode !== 'exploring') {
       const firstLearns = mode === 'first' && learningBudgetOf(this.settings, [], 0).maxRuns > 0;
-      return { ...this.chooseByRules(assessment, allowed, mode), learning: firstLearns };
+      return {
+        ...this.chooseByRules(assessment, allowed, mode, mayOverrunBadly, limits),
+        learning: firstLearns,
+      };
     }
     if (preference !== 'economy') {
-      return { ...this.chooseByRules(assessment, allowed, 'optimizing'), learning: true };
+      return {
+        ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, limits),
+        learning: true,
+      };
     }
-    // A learning run: the untried candidate of largest constrained expected improvement among those within
-    // the per-run risk budget (P(runtime ≤ SLA) ≥ learningConfidence, P(failure) ≤ maxLearningFailureRisk)
-    // and the cost bound.
-    const learnable = allowed.filter(
+    // The bounds every learning run keeps: untried, not likelier to fail than maxLearningFailureRisk, within
+    // the cost bound, and never where it may overrun the SLA badly (less surely so under a miss budget).
+    const overruns = budgeted
+      ? this.overrunCheck(assessment, this.settings.budgetOverrunConfidence)
+      : mayOverrunBadly;
+    const costLimitUsd = budgeted
+      ? maxLearningCostMultiple * bestKnownCostUsd
+      : safeProbeCostLimit(assessment, input.observations);
+    const bounded = allowed.filter(
       (entry) =>
         !entry.tried &&
-        entry.probabilityMeetsSla >= learningConfidence &&
         entry.probabilityFails <= maxLearningFailureRisk &&
-        entry.expectedCostUsd <= maxLearningCostMultiple * bestKnownCostUsd,
+        entry.expectedCostUsd <= costLimitUsd &&
+        !overruns(entry),
     );
+    // A learning run: the candidate of largest constrained expected improvement among those likely enough
+    // to meet the SLA — safe learning holds it to the confidence of any change; a miss budget lowers the
+    // floor to learningConfidence.
+    const floor = budgeted ? learningConfidence : safeLearningConfidence;
+    const learnable = bounded.filter((entry) => entry.probabilityMeetsSla >= floor);
     // While no run has met the SLA there is no feasible configuration to improve on: the improvement is
     // measured against the cheapest run that missed, which only a cheaper (and likely slower) candidate
-    // beats. Learn where the SLA is likeliest met instead (constrained optimization's probability of
-    // feasibility), the cheaper of two equally likely.
-    if (input.slaSeconds !== undefined && !assessment.bestKnown) {
+    // beats. Under a miss budget, learn where the SLA is likeliest met instead (constrained optimization's
+    // probability of feasibility), the cheaper of two equally likely. Safe learning leaves a configuration
+    // that misses to the keep/move rule: a move to meet the SLA is no probe.
+    if (budgeted && input.slaSeconds !== undefined && !assessment.bestKnown) {
       const feasibilityRun = maximumBy(
-        learnable,
+        bounded,
         (entry) => entry.probabilityMeetsSla - 1e-6 * entry.expectedCostUsd,
       );
       if (feasibilityRun) return { choice: feasibilityRun, learning: true, exploring: false };
@@ -433,7 +515,12 @@ export class JobOptimizer {
       learningRun &&
       learningRun.expectedImprovementUsd >= Math.max(learningStopGain, minExplorationGain) * bestKnownCostUsd;
     if (worthLearning) return { choice: learningRun, learning: true, exploring: false };
-    return { ...this.chooseByRules(assessment, allowed, 'optimizing'), learning: false };
+    // No learning run worth it (under safe learning: no cheaper probe likely to meet the SLA): learning ends
+    // and the optimizing rules keep the best known configuration.
+    return {
+      ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, limits),
+      learning: false,
+    };
   }
 
   /**
@@ -444,12 +531,26 @@ export class JobOptimizer {
     assessment: Assessment,
     allowed: readonly CandidateAssessment[],
     mode: Exclude<DecisionMode, 'exploring'>,
+    mayOverrunBadly: (entry: CandidateAssessment) => boolean,
+    { untriedCostLimitUsd, keepBestMet }: RuleLimits,
   ): { choice: CandidateAssessment | undefined; exploring: boolean } {
     const { preference, minSaving, minExplorationGain, confidence, explorationConfidence } = this.settings;
     const { current, currentCostUsd, bestKnownCostUsd } = assessment;
-    const mustMove = !Number.isFinite(currentCostUsd) || !allowed.includes(current);
+    // failed, missed the SLA on average, or missed it more often than the confidence allows
+    const missed = !Number.isFinite(currentCostUsd);
+    // After learning a keep is a claim like any other: it needs the confidence a change needs.
+    const unconfident =
+      mode === 'optimizing' && assessment.hasSla && current.probabilityMeetsSla < confidence;
+    const mustMove = missed || unconfident || !allowed.includes(current);
     const required = mode === 'first' ? this.settings.firstConfidence : confidence;
-    const safe = allowed.filter((entry) => entry.probabilityMeetsSla >= required);
+    // an untried configuration that may overrun the SLA badly, or is expected to cost more than the limit,
+    // is never chosen
+    const safe = allowed.filter(
+      (entry) =>
+        entry.probabilityMeetsSla >= required &&
+        !mayOverrunBadly(entry) &&
+        (entry.tried || entry.expectedCostUsd <= untriedCostLimitUsd),
+    );
     const switchIfWorthIt = (
       best: CandidateAssessment | undefined,
       gain: (entry: CandidateAssessment) => boolean,
@@ -463,6 +564,23 @@ export class JobOptimizer {
     // when nothing satisfies the preference's own rule: to the cheapest confident candidate, else to the
     // one likeliest to meet the SLA. Keeping it would ignore the bounds the team set.
     const moveAnyway = () => (mustMove ? (cheapest ?? rescue(allowed, true)) : undefined);
+    // The cheapest configuration that met the SLA in its own runs (its record judged like the current one's).
+    const bestKnown = assessment.bestKnown;
+    const metOwn = bestKnown && allowed.includes(bestKnown) ? bestKnown : undefined;
+    if (missed) {
+      // A configuration that missed moves, in any phase, to one that met the SLA in its own runs; only when
+      // none did, to the cheapest confident candidate, else to the likeliest to meet the SLA.
+      return { choice: metOwn ?? cheapest ?? rescue(allowed, true), exploring: false };
+    }
+    if (unconfident && preference !== 'balanced') {
+      // Below the confidence a keep needs: the cheapest confident candidate, else the cheapest configuration
+      // that met the SLA in its own runs (the current one: keep). Safe learning keeps the best it knows:
+      // the cheaper of the two, never back to a dearer confident configuration.
+      const cheaperMet =
+        keepBestMet && metOwn && (!cheapest || metOwn.expectedCostUsd < cheapest.expectedCostUsd);
+      const choice = cheaperMet ? metOwn : (cheapest ?? metOwn);
+      return { choice: choice === current ? undefined : choice, exploring: false };
+    }
 
     if (preference === 'performance') {
       const budget = Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd;
@@ -488,7 +606,7 @@ export class JobOptimizer {
         switchIfWorthIt(
           cheapestNoSlower,
           (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),
-        ) ?? moveAnyway();
+        ) ?? (unconfident ? (metOwn === current ? undefined : (cheapest ?? metOwn)) : moveAnyway());
       return { choice, exploring: false };
     }
 
@@ -501,10 +619,15 @@ export class JobOptimizer {
     // Explore only what is not expected to cost more than now (the best known cost when the current
     // configuration failed or missed): a wide prediction gives a dearer candidate some expected improvement
     // too, and spending more on the chance of saving is what learning runs, and their budget, are for.
-    const costLimitUsd = Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd;
+    const costLimitUsd = Math.min(
+      Number.isFinite(currentCostUsd) ? currentCostUsd : bestKnownCostUsd,
+      untriedCostLimitUsd,
+    );
     const confident =
       mode === 'first' ? safe : allowed.filter((entry) => entry.probabilityMeetsSla >= explorationConfidence);
-    const untried = confident.filter((entry) => !entry.tried && entry.expectedCostUsd <= costLimitUsd);
+    const untried = confident.filter(
+      (entry) => !entry.tried && entry.expectedCostUsd <= costLimitUsd && !mayOverrunBadly(entry),
+    );
     const explore = maximumBy(untried, (entry) => entry.expectedImprovementUsd);
     if (explore && explore.expectedImprovementUsd >= minExplorationGain * bestKnownCostUsd)
       return { choice: explore, exploring: true };
@@ -512,21 +635,46 @@ export class JobOptimizer {
   }
 }
 
+/** What the optimizing rules may choose beyond their own tests (safe learning narrows it). */
+interface RuleLimits {
+  /** No untried configuration expected to cost more than this is chosen. */
+  untriedCostLimitUsd: number;
+  /**
+   * Below the confidence a keep needs, prefer the cheapest configuration that met the SLA in its own runs
+   * to a dearer confident one.
+   */
+  keepBestMet: boolean;
+}
+
 /** The learning phase's limits and what of them the job's runs have used. */
 export function learningBudgetOf(
-  settings: Pick<OptimizerSettings, 'learningMissBudget' | 'learningRuns' | 'cautiousLearningRuns'>,
+  settings: Pick<OptimizerSettings, 'learningMissBudget' | 'learningRuns'>,
   observations: readonly Observation[],
   slaSeconds: number,
 ): LearningBudget {
-  const cautious = settings.learningMissBudget <= 0;
+  const missBudget = settings.learningMissBudget > 0 ? settings.learningMissBudget : null;
+  // Runs after the first recommendation (index 0 is the cold start, 1 the first recommendation) that the
+  // learning phase configured.
+  const misses = observations
+    .slice(2, settings.learningRuns + 1)
+    .filter((observation) => !observation.completed || observation.runtimeS > slaSeconds).length;
   return {
-    maxRuns: cautious ? settings.cautiousLearningRuns : settings.learningRuns,
-    missBudget: cautious ? null : settings.learningMissBudget,
-    // Runs after the first recommendation (index 0 is the cold start, 1 the first recommendation).
-    missesSpent: observations
-      .slice(2)
-      .filter((observation) => !observation.completed || observation.runtimeS > slaSeconds).length,
+    maxRuns: settings.learningRuns,
+    missBudget,
+    missesSpent: missBudget === null ? misses : Math.min(misses, missBudget),
   };
+}
+
+/**
+ * What an untried configuration may be expected to cost under safe learning: the mean cost of the cheapest
+ * configuration known to meet the SLA, or the cold start's while none has.
+ */
+function safeProbeCostLimit(assessment: Assessment, observations: readonly Observation[]): number {
+  if (assessment.bestKnown) return assessment.bestKnownCostUsd;
+  const coldStart = observations[0];
+  if (!coldStart) return Number.POSITIVE_INFINITY;
+  const mean = meanCost(observations, coldStart.candidateId);
+  return Number.isFinite(mean) ? mean : coldStart.costUsd;
 }
 
 /** When the current configuration misses the SLA or failed and nothing is confidently safe: the likeliest to meet it. */
@@ -538,13 +686,19 @@ function rescue(allowed: readonly CandidateAssessment[], mustMove: boolean): Can
 export interface Assessment {
   assessments: CandidateAssessment[];
   slaSeconds: number;
+  /** Whether `slaSeconds` is the project's SLA (else the best known runtime plus `maxRuntimeIncrease`). */
+  hasSla: boolean;
+
   current: CandidateAssessment;
   /**
    * The configuration of the first run observed (the job as its team sized it, or as it ran when it last
    * changed): `balanced` may always return to its speed.
    */
   baseline: CandidateAssessment;
-  /** Mean cost of the current configuration, or Infinity when it failed or missed the SLA. */
+  /**
+   * Mean cost of the current configuration, or Infinity when it failed, missed the SLA on average, or
+   * missed more often than the confidence allows (`missesTooOften`).
+   */
   currentCostUsd: number;
   bestKnown: CandidateAssessment | undefined;
   bestKnownCostUsd: number;
@@ -586,14 +740,18 @@ function currentOf(input: RecommendInput): Candidate {
   return current;
 }
 
-/** Cheapest tried configuration whose completed runs met the runtime limit on average. */
-function bestKnown(input: RecommendInput, maxRuntimeS: number): Candidate | undefined {
+/**
+ * Cheapest tried configuration whose completed runs met the runtime limit on average and that does not
+ * miss it more often than the confidence allows.
+ */
+function bestKnown(input: RecommendInput, maxRuntimeS: number, confidence: number): Candidate | undefined {
   let best: Candidate | undefined;
   let bestCost = Number.POSITIVE_INFINITY;
   for (const candidate of input.candidates) {
     const runs = input.observations.filter((observation) => observation.candidateId === candidate.id);
     if (runs.length === 0 || runs.some((observation) => !observation.completed)) continue;
     if (meanRuntime(runs, candidate.id) > maxRuntimeS) continue;
+    if (missesTooOften(runs, candidate.id, maxRuntimeS, confidence)) continue;
     const cost = meanCost(runs, candidate.id);
     if (cost < bestCost) {
       bestCost = cost;
@@ -601,6 +759,43 @@ function bestKnown(input: RecommendInput, maxRuntimeS: number): Candidate | unde
     }
   }
   return best;
+}
+
+/** How many of a configuration's latest runs its record is judged on. */
+export const recentRunsJudged = 5;
+/**
+ * A record this unlikely for a configuration that meets the SLA with the claimed confidence is a
+ * configuration that does not: e.g. 2 misses in its last 5 runs at a claimed 0.9 (P = 0.08).
+ */
+const recordSignificance = 0.1;
+
+/**
+ * Whether a configuration missed the runtime limit (or failed) in its latest `recentRunsJudged` runs more
+ * often than a configuration meeting it with probability `confidence` would, at `recordSignificance`:
+ * P(at least that many misses | a miss rate of 1 − confidence) < `recordSignificance`. One miss of one run
+ * is left to the mean-runtime rule; two of five runs, or two of two, move the job whatever its phase.
+ */
+export function missesTooOften(
+  observations: readonly Observation[],
+  candidateId: string,
+  limitS: number,
+  confidence: number,
+): boolean {
+  const recent = observations.filter((o) => o.candidateId === candidateId).slice(-recentRunsJudged);
+  const misses = recent.filter((o) => !o.completed || o.runtimeS > limitS).length;
+  if (misses < 2) return false;
+  return binomialTail(recent.length, misses, 1 - confidence) < recordSignificance;
+}
+
+/** P(X ≥ k) for X ~ Binomial(n, p). */
+function binomialTail(n: number, k: number, p: number): number {
+  let total = 0;
+  let term = (1 - p) ** n; // P(X = 0)
+  for (let x = 0; x <= n; x++) {
+    if (x >= k) total += term;
+    term *= ((n - x) / (x + 1)) * (p / (1 - p));
+  }
+  return total;
 }
 
 function meanRuntime(observations: readonly Observation[], candidateId: string): number {

@@ -11,6 +11,7 @@ import type { JobHandlers, JobQueue } from '../queue/job-queue.js';
 import type { ApplyService } from '../service/apply/apply-service.js';
 import type { ApplyWriter } from '../service/apply/apply-writer.js';
 import type { AuditService } from '../service/audit/audit-service.js';
+import type { PlatformCode } from '../service/code/platform-code.js';
 import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
 import type { Recommender } from '../service/recommendations/recommender.js';
@@ -131,6 +132,8 @@ export interface PlatformRuntime {
    */
   writer: ApplyWriter;
   schedules: PlatformSchedule[];
+  /** Where its jobs' configuration lives in code and how a recommendation reads there (absent: no mapping). */
+  code?: PlatformCode;
 }
 
 /** Validates a cluster report uploaded for a project with that project's platform; null stays null. */

@@ -18,6 +18,7 @@ import { apiKeyRoutes } from './routes/api-key-routes.js';
 import { applyRoutes } from './routes/apply-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
+import { codeRoutes } from './routes/code-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { insightsRoutes } from './routes/insights-routes.js';
@@ -171,8 +172,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       metrics: services.metrics,
     }),
   );
-  await app.register(recommendationRoutes(services.recommendations));
+  await app.register(recommendationRoutes(services.recommendations, services.applies));
   await app.register(applyRoutes(services.applies));
+  await app.register(
+    codeRoutes({ projects: services.projects, sources: services.sources, proposals: services.proposals }),
+  );
   await app.register(workspaceRoutes(services.workspaces));
   for (const platform of services.platforms.entries) await app.register(platform.routes);
   await app.register(

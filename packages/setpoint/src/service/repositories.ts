@@ -2,9 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../store/database-schema.js';
 import { createAlertRepository } from './alerts/alert-repository.js';
 import { createAppliedChangeRepository } from './apply/applied-change-repository.js';
+import { createApplyIntentRepository } from './apply/apply-intent-repository.js';
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createApiKeyRepository } from './auth/api-key-repository.js';
 import { createUserRepository } from './auth/user-repository.js';
+import { createProposalRepository } from './code/proposal-repository.js';
+import { createSourceRepository } from './code/source-repository.js';
 import { createParkedJobRepository } from './jobs/parked-job-repository.js';
 import { createMaintenancePassRepository } from './maintenance/maintenance-pass-repository.js';
 import { createOrganizationSettingsRepository } from './organization/organization-settings-repository.js';
@@ -20,6 +23,7 @@ export function createRepositories(db: Kysely<Database>) {
   return {
     alerts: createAlertRepository(db),
     appliedChanges: createAppliedChangeRepository(db),
+    applyIntents: createApplyIntentRepository(db),
     audit: createAuditRepository(db),
     apiKeys: createApiKeyRepository(db),
     users: createUserRepository(db),
@@ -28,6 +32,8 @@ export function createRepositories(db: Kysely<Database>) {
     maintenancePasses: createMaintenancePassRepository(db),
     organizationSettings: createOrganizationSettingsRepository(db),
     projects: createProjectRepository(db),
+    proposals: createProposalRepository(db),
+    sources: createSourceRepository(db),
     recommendations: createRecommendationRepository(db),
     runs: createRunRepository(db),
     runRetention: createRunRetentionRepository(db),

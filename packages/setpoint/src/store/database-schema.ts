@@ -241,6 +241,8 @@ export interface AppliedChangesTable {
   actor: string;
   reason: string;
   created_at: number;
+  /** When a run on it first met the project's SLA (migration 0144); null while none has. */
+  met_sla_at: number | null;
 }
 
 /** A project's auto-apply pause and the last configuration a run went well on (migration 0140). */
@@ -252,10 +254,85 @@ export interface ApplyGuardsTable {
   updated_at: number;
 }
 
+/** A write into a project's cluster, recorded before it is written (migration 0143). */
+export interface ApplyIntentsTable {
+  id: string;
+  project_id: string;
+  platform: string;
+  /** `apply`, `auto-apply`, `rollback` or `revert`. */
+  kind: string;
+  recommendation_id: string | null;
+  actor: string;
+  /** `pending` (at most one per project), `written`, `skipped`, `failed`, `abandoned`. */
+  state: string;
+  /** JSON: the write in flight, as the history records it once written. */
+  configuration: string | null;
+  undoes: string | null;
+  reason: string | null;
+  /** Why it was skipped, failed or abandoned. */
+  outcome: string | null;
+  /** The history entry it became. */
+  change_id: string | null;
+  /** A pending intent past its lease was left by a process that died. */
+  lease_until: number;
+  created_at: number;
+  updated_at: number;
+}
+
 /**
  * The core's tables. A platform's tables are not here: its repositories reach them through
  * `db.withTables<ItsTables>()`, so the core never names a platform.
  */
+/** Where a project's configuration lives in code (migration 0160). */
+export interface ProjectSourcesTable {
+  project_id: string;
+  /** terraform | bundle | airflow */
+  format: string;
+  repository: string;
+  path: string;
+  branch: string | null;
+  /** The resource (`databricks_job.orders`), bundle job key or DAG task id, when the file holds several. */
+  address: string | null;
+  target: string | null;
+  tfvars: string | null;
+  /** github | gitlab | none */
+  forge: string;
+  forge_api_url: string | null;
+  /** AES-256-GCM envelope of the forge token; never plaintext. */
+  token_ciphertext: string | null;
+  /** 1: the team lets Setpoint write the job through the platform's API too. */
+  api_writes: number;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A change Setpoint proposed in a project's code (migration 0160). */
+export interface CodeProposalsTable {
+  id: string;
+  project_id: string;
+  recommendation_id: string;
+  /** open | merged | applied | closed | superseded */
+  state: string;
+  repository: string;
+  branch: string;
+  base_branch: string;
+  commit_sha: string;
+  forge: string;
+  number: number | null;
+  url: string | null;
+  /** JSON: the recommendation's configuration the proposal writes. */
+  configuration: string;
+  /** JSON: the files it changes. */
+  files: string;
+  diff: string;
+  created_by: string;
+  created_at: number;
+  updated_at: number;
+  merged_at: number | null;
+  applied_at: number | null;
+}
+
 export interface Database {
   projects: ProjectsTable;
   audit_log: AuditLogTable;
@@ -275,4 +352,7 @@ export interface Database {
   project_learning_summaries: ProjectLearningSummariesTable;
   applied_changes: AppliedChangesTable;
   apply_guards: ApplyGuardsTable;
+  apply_intents: ApplyIntentsTable;
+  project_sources: ProjectSourcesTable;
+  code_proposals: CodeProposalsTable;
 }

@@ -42,6 +42,12 @@ export function AppliedChanges({ history }: { history: AppliedConfig[] }) {
             <td>{formatDateTime(config.created_at)}</td>
             <td>
               {labelOf(config)}
+              {config.met_sla_at !== null && (
+                <span className="muted small" data-testid="met-sla">
+                  {' '}
+                  · met the SLA
+                </span>
+              )}
               {config.reason && <div className="muted small">{config.reason}</div>}
             </td>
             <td>{config.actor}</td>

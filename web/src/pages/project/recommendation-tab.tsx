@@ -1,4 +1,8 @@
-import type { RecommendationResource as Recommendation, RunResource as Run } from '@setpoint/api-contract';
+import type {
+  RecommendationResource as Recommendation,
+  RollbackResource,
+  RunResource as Run,
+} from '@setpoint/api-contract';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -356,19 +360,27 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         danger
         onClose={() => setConfirm(null)}
         onConfirm={async () => {
+          let landed: RollbackResource;
           try {
-            await endpoints.rollback(data.project.id);
+            landed = await endpoints.rollback(data.project.id);
           } catch (error) {
             if (error instanceof ApiError && error.notAvailable) {
               throw new Error('Rollback is not available on this server.');
             }
             throw error;
           }
-          setNotice('Rolled back: the job uses its previous cluster from its next run.');
+          setNotice(
+            `Rolled back to ${landed.config.summary || 'the earlier configuration'}: the job runs on it from its next run.${
+              landed.auto_apply_paused ? ' Auto-apply is paused until someone resumes it.' : ''
+            }`,
+          );
           reload();
         }}
       >
-        <p>The job goes back to the configuration it had before the last applied recommendation.</p>
+        <p>
+          The job goes back to the newest earlier configuration whose runs met the SLA (the configuration it
+          was imported with, if none did). Auto-apply pauses until someone resumes it.
+        </p>
       </ConfirmDialog>
     </div>
   );

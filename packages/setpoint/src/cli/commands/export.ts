@@ -33,7 +33,7 @@ export function registerExportCommand(program: Command): void {
     .option('--profile <name>', 'profile from ~/.setpoint/config')
     .addHelpText(
       'after',
-      '\nExamples:\n  setpoint export p_123 > setpoint.tf\n  setpoint export p_123 --format json --recommendation rec_456\n  setpoint export p_789 --format emr > instances.json\n\nSee docs/terraform.md for the two drift strategies, docs/emr.md for EMR.',
+      '\nExamples:\n  setpoint export p_123 > setpoint.tf\n  setpoint export p_123 --format json --recommendation rec_456\n  setpoint export p_789 --format emr > instances.json\n\nSee docs/iac.md for the two drift strategies, docs/emr.md for EMR.',
     )
     .action(async (project, options) => {
       if (options.format !== 'terraform' && options.format !== 'json' && options.format !== 'emr')

@@ -91,7 +91,7 @@ export function registerKeysCommand(program: Command): void {
   keys
     .command('reencrypt')
     .description(
-      're-encrypt stored secrets (workspaces, EMR accounts, alert destinations) under the first master key (after rotation)',
+      're-encrypt stored secrets (workspaces, EMR accounts, alert destinations, forge tokens) under the first master key (after rotation)',
     )
     .option('--data-dir <dir>', 'data directory (default ./.setpoint)')
     .option('--json', 'print {rewritten} as JSON')

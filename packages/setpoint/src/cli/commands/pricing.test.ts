@@ -109,7 +109,7 @@ describe('setpoint pricing import', () => {
       ].concat(['--hours', '1', '--json']),
       dataDir,
     );
-    expect(JSON.parse(estimate.stdout).cloud.compute).toBeCloseTo(9 * 0.2, 6);
+    expect(JSON.parse(estimate.stdout).by_kind.compute).toBeCloseTo(9 * 0.2, 6);
   });
 
   it('needs exactly one source and refuses non-http(s) URLs', () => {

@@ -4,6 +4,7 @@ import type {
   Page,
   RecommendationRequested,
   RecommendationResource,
+  ResumeAutoApplyResource,
   RollbackBody,
   RollbackResource,
 } from '@setpoint/api-contract';
@@ -281,7 +282,7 @@ export function registerRecommendationsCommand(program: Command): void {
       .argument('<project>', 'project id')
       .option(
         '--to <config>',
-        'the applied configuration to go back to (its id in `GET …/applied-configs`; default: the one before the current)',
+        'the applied configuration to go back to (its id in `setpoint recommendations applied`; default: the newest before the current that met the SLA, else the configuration found when the project was linked)',
       ),
   ).action(async (project, options) => {
     const body: RollbackBody = options.to ? { to: options.to } : {};
@@ -290,7 +291,33 @@ export function registerRecommendationsCommand(program: Command): void {
       `/api/v1/projects/${encodeURIComponent(project)}/rollback`,
       body,
     );
+    if (options.json) {
+      printJson(result);
+      return;
+    }
+    process.stdout.write(
+      `rolled project ${project} back to ${result.config.summary || result.config.id} (${formatTime(result.config.created_at)})\n`,
+    );
+    if (result.auto_apply_paused)
+      process.stdout.write(
+        `auto-apply is paused until someone resumes it: setpoint recommendations resume ${project}\n`,
+      );
+  });
+
+  withRemoteOptions(
+    recs
+      .command('resume')
+      .description(
+        'let auto-apply change the project again after a rollback, a revert or an outside edit paused it',
+      )
+      .addHelpText('after', examples('setpoint recommendations resume prj_8f2c1a'))
+      .argument('<project>', 'project id'),
+  ).action(async (project, options) => {
+    const result = await remoteClient(options).request<ResumeAutoApplyResource>(
+      'POST',
+      `/api/v1/projects/${encodeURIComponent(project)}/resume-auto-apply`,
+    );
     if (options.json) printJson(result);
-    else process.stdout.write(`rolled project ${project} back${options.to ? ` to ${options.to}` : ''}\n`);
+    else process.stdout.write(`auto-apply resumed for project ${project}\n`);
   });
 }

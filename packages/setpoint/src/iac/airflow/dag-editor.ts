@@ -178,7 +178,8 @@ function editDict(context: Context, dictionary: SyntaxNode, fields: DesiredField
       else added.push(`${key}${pythonScalar(desired, context.quote)}`);
       continue;
     }
-    if ('expression' in desired) throw new CodeRefusal(`${label}: a DAG takes no expression edit`);
+    if ('expression' in desired || 'reference' in desired)
+      throw new CodeRefusal(`${label}: a DAG takes no expression edit`);
     if (!value) {
       added.push(`${key}${pythonValue(desired, context.quote)}`);
       continue;

@@ -96,7 +96,8 @@ export function pythonValue(value: DesiredFields[string], quote: '"' | "'"): str
       .filter((entry): entry is [string, DesiredFields] => entry[1] !== null)
       .map(([key, fields]) => pythonDict({ [value.keyed.key]: key, ...fields }, quote))
       .join(', ')}]`;
-  return value.expression;
+  if ('expression' in value) return value.expression;
+  throw new Error('a DAG literal cannot hold a Terraform reference');
 }
 
 /** The dict's pairs by key, for string keys. */

@@ -1,4 +1,4 @@
-import { UpstreamError, ValidationError } from '@setpoint/foundation/errors';
+import { UpstreamError } from '@setpoint/foundation/errors';
 import type { ZodType } from 'zod';
 
 /** Where a repository is hosted, as far as proposals go: a pull request, a merge request, or a pushed branch only. */
@@ -125,14 +125,4 @@ export async function forgeRequest<T>(
       `${forge} answered ${request.method} ${request.path} with an unexpected shape (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`,
     );
   return parsed.data;
-}
-
-export function requireRepository(remote: string, kind: ForgeKind): string {
-  const location = remoteLocation(remote);
-  if (!location)
-    throw new ValidationError(
-      'FORGE_NEEDS_URL',
-      `a ${kind} proposal needs the repository's URL, not a local path`,
-    );
-  return location.path;
 }

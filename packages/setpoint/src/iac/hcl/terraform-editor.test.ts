@@ -328,9 +328,9 @@ resource "databricks_job" "other" {
               ? 'skip'
               : {
                   append: {
-                    name: 'orders_task',
+                    suffix: '_task',
                     fields: {
-                      cluster_id: { expression: 'aws_emr_cluster.orders.id' },
+                      cluster_id: { reference: { resource: 0, attribute: 'id' } },
                       name: 'Task',
                       instance_type: 'm5.2xlarge',
                       instance_count: task,

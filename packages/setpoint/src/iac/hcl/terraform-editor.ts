@@ -125,18 +125,22 @@ export async function editTerraform(
           throw new CodeRefusal(
             `${location.path} has no ${resourceEdit.type} resource${'equals' in resourceEdit.match ? ` with ${resourceEdit.match.attribute} = "${resourceEdit.match.equals}"` : ''}; link the file that defines it`,
           );
-        const lines = renderBlock(
-          context,
-          `resource "${resourceEdit.type}" "${missing.append.name}"`,
-          missing.append.fields,
-          '',
+        const name = `${first.labels[1]}${missing.append.suffix}`;
+        const fields = Object.fromEntries(
+          Object.entries(missing.append.fields).map(([field, value]) => {
+            if (typeof value !== 'object' || value === null || !('reference' in value)) return [field, value];
+            const target = found[value.reference.resource];
+            if (!target) throw new CodeRefusal(`${field} references a resource the edit did not find`);
+            return [field, { expression: `${address(target)}.${value.reference.attribute}` }];
+          }),
         );
+        const lines = renderBlock(context, `resource "${resourceEdit.type}" "${name}"`, fields, '');
         context.edits.add(file.path, file.text, {
           start: first.node.endIndex,
           end: first.node.endIndex,
           text: `${context.eol}${context.eol}${lines.join(context.eol)}`,
         });
-        context.edits.note(`added resource ${resourceEdit.type}.${missing.append.name}`);
+        context.edits.note(`added resource ${resourceEdit.type}.${name}`);
         continue;
       }
       const target = descend(file, resource, resourceEdit.path, address(resource));

@@ -4,6 +4,7 @@ import {
   type DatabricksOptions,
   databricksJobKinds,
 } from './databricks-integration.js';
+import { createDatabricksCode } from './iac/databricks-code.js';
 import { DatabricksRecommender } from './recommender/databricks-recommender.js';
 import { cachedLaunchableNodeTypes } from './recommender/launchable-node-types.js';
 import { databricksRoutes } from './routes/databricks-routes.js';
@@ -59,6 +60,11 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
           ),
         }),
         writer: integration.writer,
+        code: createDatabricksCode({
+          connect: integration.connect,
+          projects: core.projects,
+          runs: core.runs,
+        }),
         schedules:
           core.config.reconcileIntervalSeconds > 0
             ? [

@@ -1,6 +1,7 @@
 import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platform.js';
 import { EmrRunCoster } from './cost/emr-run-coster.js';
 import { createEmrIntegration, emrJobKinds } from './emr-integration.js';
+import { createEmrCode } from './iac/emr-code.js';
 import { EmrRecommender } from './recommender/emr-recommender.js';
 import { cachedSupportedInstanceTypes } from './recommender/supported-instance-types.js';
 import { emrRoutes } from './routes/emr-routes.js';
@@ -43,6 +44,12 @@ export function emrPlatform(): PlatformPlugin {
           ),
         }),
         writer: integration.writer,
+        code: createEmrCode({
+          store: integration.store,
+          runs: core.runs,
+          catalog: core.catalog,
+          region: async (workspaceId) => (await core.workspaces.facts(workspaceId))?.region ?? 'us-east-1',
+        }),
         schedules:
           core.config.reconcileIntervalSeconds > 0
             ? [

@@ -33,6 +33,7 @@ export function presentAppliedChange(
     actor: change.actor,
     reason: change.reason,
     created_at: change.createdAt,
+    met_sla_at: change.metSlaAt,
   };
 }
 
@@ -74,7 +75,7 @@ export function applyRoutes(applies: ApplyService): FastifyPluginAsyncZod {
         schema: {
           tags,
           summary:
-            "Write an earlier applied configuration back into the project's cluster (default: the one before Setpoint's latest change)",
+            "Write an earlier applied configuration back into the project's cluster (default: the newest before the one in place that met the SLA, else the cold start); auto-apply pauses",
           security: bearer,
           params: idParams,
           body: rollbackBody,
@@ -92,6 +93,8 @@ export function applyRoutes(applies: ApplyService): FastifyPluginAsyncZod {
           config: present(last),
           undone: result.recorded.map(present),
           changed_fields: result.changes.map((change) => change.what),
+          auto_apply_paused: result.pauseReason !== null,
+          pause_reason: result.pauseReason,
         };
       },
     );

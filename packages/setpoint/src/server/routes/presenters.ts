@@ -83,6 +83,14 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
             minutes: sla.seconds / 60,
             probability_meets: sla.probabilityMeets,
             feasible: sla.feasible,
+            infeasible: !sla.feasible,
+            fastest_known:
+              !sla.feasible && sla.fastestKnown
+                ? {
+                    configuration: sla.fastestKnown.description,
+                    runtime_minutes: sla.fastestKnown.runtimeSeconds / 60,
+                  }
+                : null,
           }
         : {
             kind: 'none',

@@ -8,13 +8,17 @@ import {
   recommendationSchema,
 } from '@setpoint/api-contract';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { ApplyService } from '../../service/apply/apply-service.js';
 import { principalOf } from '../../service/auth/principal.js';
 import type { RecommendationService } from '../../service/recommendations/recommendation-service.js';
 import { presentRecommendation } from './presenters.js';
 
 const bearer = [{ bearerAuth: [] }];
 
-export function recommendationRoutes(recommendations: RecommendationService): FastifyPluginAsyncZod {
+export function recommendationRoutes(
+  recommendations: RecommendationService,
+  applies: Pick<ApplyService, 'request'>,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/v1/projects/:id/recommendations',
@@ -95,18 +99,14 @@ export function recommendationRoutes(recommendations: RecommendationService): Fa
         schema: {
           tags: ['recommendations'],
           summary:
-            'Record the intent to apply a successful recommendation (emits recommendation.apply_requested)',
+            "Ask to apply a successful recommendation: recorded and queued; the write goes into the project's cluster",
           security: bearer,
           params: recommendationParams,
           response: { 202: recommendationSchema },
         },
       },
       async (request, reply) => {
-        const rec = await recommendations.apply(
-          request.params.id,
-          request.params.rid,
-          principalOf(request).actor,
-        );
+        const rec = await applies.request(request.params.id, request.params.rid, principalOf(request).actor);
         return reply.status(202).send(presentRecommendation(rec));
       },
     );

@@ -20,6 +20,7 @@ function toAppliedChange(row: Selectable<AppliedChangesTable>): AppliedChange {
     actor: row.actor,
     reason: row.reason,
     createdAt: row.created_at,
+    metSlaAt: row.met_sla_at ?? null,
   };
 }
 
@@ -39,34 +40,54 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
   }
 
   return {
-    async record(input: NewAppliedChange): Promise<AppliedChange> {
-      // strictly after the project's previous entry: an undo in the same millisecond still sorts after
-      const previous = await db
-        .selectFrom('applied_changes')
-        .select((eb) => eb.fn.max('created_at').as('latest'))
-        .where('project_id', '=', input.projectId)
-        .executeTakeFirst();
-      const change: AppliedChange = {
-        ...input,
-        id: newId('cfg'),
-        createdAt: Math.max(Date.now(), Number(previous?.latest ?? 0) + 1),
-      };
-      await db
-        .insertInto('applied_changes')
-        .values({
-          id: change.id,
-          project_id: change.projectId,
-          platform: change.platform,
-          recommendation_id: change.recommendationId,
-          kind: change.kind,
-          configuration: JSON.stringify(change.configuration),
-          undoes: change.undoes,
-          actor: change.actor,
-          reason: change.reason,
-          created_at: change.createdAt,
-        })
-        .execute();
-      return change;
+    /**
+     * Records an entry of the history; with `intent`, in the same transaction the intent names it and, when it
+     * is the intent's last write, is marked written: a write is never both recorded and still pending.
+     */
+    async record(
+      input: NewAppliedChange,
+      options: { intent?: { id: string; last: boolean } } = {},
+    ): Promise<AppliedChange> {
+      return db.transaction().execute(async (trx) => {
+        // strictly after the project's previous entry: an undo in the same millisecond still sorts after
+        const previous = await trx
+          .selectFrom('applied_changes')
+          .select((eb) => eb.fn.max('created_at').as('latest'))
+          .where('project_id', '=', input.projectId)
+          .executeTakeFirst();
+        const change: AppliedChange = {
+          ...input,
+          id: newId('cfg'),
+          createdAt: Math.max(Date.now(), Number(previous?.latest ?? 0) + 1),
+          metSlaAt: null,
+        };
+        await trx
+          .insertInto('applied_changes')
+          .values({
+            id: change.id,
+            project_id: change.projectId,
+            platform: change.platform,
+            recommendation_id: change.recommendationId,
+            kind: change.kind,
+            configuration: JSON.stringify(change.configuration),
+            undoes: change.undoes,
+            actor: change.actor,
+            reason: change.reason,
+            created_at: change.createdAt,
+          })
+          .execute();
+        if (options.intent)
+          await trx
+            .updateTable('apply_intents')
+            .set({
+              change_id: change.id,
+              updated_at: Date.now(),
+              ...(options.intent.last ? { state: 'written' } : {}),
+            })
+            .where('id', '=', options.intent.id)
+            .execute();
+        return change;
+      });
     },
 
     /** The project's history, oldest first. */
@@ -79,6 +100,16 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
         .orderBy('id', 'asc')
         .execute();
       return rows.map(toAppliedChange);
+    },
+
+    /** A run on the entry met the project's SLA: the first time is kept. */
+    async markMetSla(id: string, at: number): Promise<void> {
+      await db
+        .updateTable('applied_changes')
+        .set({ met_sla_at: at })
+        .where('id', '=', id)
+        .where('met_sla_at', 'is', null)
+        .execute();
     },
 
     guard,

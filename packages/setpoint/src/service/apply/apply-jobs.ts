@@ -8,6 +8,8 @@ declare module '../../queue/job-queue.js' {
       recommendationId: string;
       actor: string;
       kind: 'apply' | 'auto-apply';
+      /** When a person asked for it: a change Setpoint wrote since makes the request stale. */
+      requestedAt?: number | undefined;
     };
     /**
      * Undo one change Setpoint made (`configId`), back to `toConfigId` when given, after the SLA guard found a

@@ -1,28 +1,36 @@
 import type { ExportFormat } from '@setpoint/api-contract';
-import { ConflictError } from '@setpoint/foundation/errors';
+import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { Logger } from '../../logging/logger.js';
-import type { JobQueue } from '../../queue/job-queue.js';
+import type { JobPayloads, JobQueue } from '../../queue/job-queue.js';
 import { externalChangeAction } from '../alerts/alert-service.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { rollbackAuditEntry } from '../audit/rollback-audit.js';
 import type { Project } from '../projects/project-records.js';
 import type { ProjectService } from '../projects/project-service.js';
 import type { RecommendationEvent } from '../recommendations/recommendation-events.js';
+import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
-import { type AppliedChange, type AppliedChangeKind, isChange } from './applied-change-records.js';
+import { type AppliedChange, isChange } from './applied-change-records.js';
 import type { AppliedChangeRepository } from './applied-change-repository.js';
+import type { ApplyIntentRepository } from './apply-intent-repository.js';
 import { autoApplyJobKey, requestedApplyJobKey } from './apply-jobs.js';
 import type { ApplyWriter, PlannedWrite, SettingChange, WriteLocation } from './apply-writer.js';
 import { type AutoApplyDecision, decideAutoApply } from './auto-apply-policy.js';
 import { leaveBadRunToLearning } from './learning-run-miss.js';
+import { ApplyInProgressError, createProjectLocks, type ProjectLock, type WriteAt } from './project-lock.js';
 import { type RevertIntent, type RevertTarget, revertChange, revertJobKey } from './revert-job.js';
-import { pauseAutoApplyForRevert, resumeAutoApply as resumeAutoApplyOf } from './revert-pause.js';
+import {
+  pauseAutoApplyForRevert,
+  pauseAutoApplyForRollback,
+  resumeAutoApply as resumeAutoApplyOf,
+} from './revert-pause.js';
 import { rollbackTarget, standingChanges } from './standing-changes.js';
 
 export interface ApplyServiceDependencies {
   changes: AppliedChangeRepository;
+  intents: ApplyIntentRepository;
   projects: Pick<ProjectService, 'get'>;
-  recommendations: Pick<RecommendationService, 'get' | 'latest' | 'recordAutoApplied'>;
+  recommendations: Pick<RecommendationService, 'get' | 'latest' | 'recordAutoApplied' | 'apply'>;
   /** External changes, rollbacks, reverts, pauses and resumes are audited; alert rules watch them. */
   audit: Pick<AuditService, 'record'>;
   queue: Pick<JobQueue, 'enqueue'>;
@@ -35,19 +43,28 @@ export interface ApplyServiceDependencies {
   maxAutoChangesPerWeek: number;
   /** A run slower than this multiple of the SLA on a configuration Setpoint just wrote is reverted. */
   slaRevertFactor: number;
+  /** How long a process writing a project may go silent before another takes its lock over. */
+  leaseSeconds: number;
 }
 
 export interface ApplyResult {
-  /** What was written and recorded; null when the platform already holds it (nothing written, no history). */
+  /** What was written and recorded; null when nothing was written (no history entry). */
   change: AppliedChange | null;
   /** The settings it changed. */
   changes: SettingChange[];
+  /** Why a queued apply was not written (superseded, paused, stale); null when it was, or had nothing to write. */
+  skipped: string | null;
 }
+
+/** An apply as the queue carries it. */
+export type QueuedApply = JobPayloads['project.apply'];
 
 export interface RollbackResult {
   /** What the rollback recorded, oldest first (one entry per change undone where the platform undoes them one by one). */
   recorded: AppliedChange[];
   changes: SettingChange[];
+  /** Why auto-apply is paused now (a person's rollback pauses it); null after the SLA guard's revert. */
+  pauseReason: string | null;
 }
 
 /** A finished run on the project's cluster, as its platform reports it to the SLA guard. */
@@ -65,7 +82,7 @@ export interface FinishedRun {
   startedAt: number | null;
 }
 
-type Located = { project: Project; writer: ApplyWriter; target: unknown; description: string };
+type Located = WriteAt & { project: Project };
 
 /**
  * The apply core: one history of what Setpoint wrote into each project's cluster, one guard (auto-apply
@@ -75,6 +92,14 @@ type Located = { project: Project; writer: ApplyWriter; target: unknown; descrip
  */
 export function createApplyService(deps: ApplyServiceDependencies) {
   const { changes } = deps;
+  const locks = createProjectLocks({
+    intents: deps.intents,
+    changes,
+    recommendations: deps.recommendations,
+    audit: deps.audit,
+    logger: deps.logger,
+    leaseMs: deps.leaseSeconds * 1000,
+  });
 
   async function locate(project: Project): Promise<{ writer: ApplyWriter } & WriteLocation<unknown>> {
     const writer = await deps.writerOf(project);
@@ -86,7 +111,13 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     const project = await deps.projects.get(projectId);
     const found = await locate(project);
     if (found.refusal !== undefined) throw found.refusal;
-    return { project, writer: found.writer, target: found.target, description: found.description };
+    return {
+      projectId,
+      project,
+      writer: found.writer,
+      target: found.target,
+      description: found.description,
+    };
   }
 
   async function history(projectId: string): Promise<AppliedChange[]> {
@@ -132,56 +163,100 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     await at.writer.validate?.(at.target, planned);
   }
 
+  /**
+   * Writes a planned write, noted first as intended (write-ahead), and records it; one the platform holds
+   * already (an earlier try wrote it, unrecorded) is recorded without writing.
+   */
   async function writeAndRecord(
     at: Located,
+    lock: ProjectLock,
     planned: PlannedWrite,
-    entry: {
-      kind: AppliedChangeKind;
-      recommendationId: string | null;
-      actor: string;
-      reason: string;
-      alreadyHeld: boolean;
-    },
+    entry: { recommendationId: string | null; reason: string; alreadyHeld: boolean; last: boolean },
   ): Promise<AppliedChange> {
+    await lock.stage(planned, entry.reason);
     if (!entry.alreadyHeld) {
       await validateBeforeWrite(at, planned);
-      await at.writer.write(at.target, planned);
+      try {
+        await at.writer.write(at.target, planned);
+      } catch (error) {
+        // a lost answer: the platform may hold the write all the same; if it cannot tell now, the intent
+        // stays failed with its write staged, and the next holder of the lock looks again
+        if (!(await at.writer.holds(at.target, planned).catch(() => false))) throw error;
+        deps.logger.warn(
+          { projectId: at.projectId, err: error },
+          "the platform's answer to a write was lost; it holds the write, recorded as Setpoint's own",
+        );
+      }
     }
-    return changes.record({
-      projectId: at.project.id,
-      platform: at.writer.platform,
-      recommendationId: entry.recommendationId,
-      kind: entry.kind,
-      configuration: planned.configuration,
-      undoes: planned.undoes?.id ?? null,
-      actor: entry.actor,
-      reason: entry.reason,
-    });
+    return lock.record(planned, entry, entry.last);
   }
 
-  async function apply(
-    projectId: string,
-    recommendationId: string,
-    options: { actor: string; kind: 'apply' | 'auto-apply' },
+  /** Why a queued apply is no longer wanted, decided against the history as it is now; null when it is. */
+  async function staleReason(
+    payload: QueuedApply,
+    recommendation: RecommendationRecord,
+  ): Promise<string | null> {
+    if (payload.kind === 'auto-apply') {
+      const decision = await autoApplyDecision(payload.projectId);
+      if (!decision.apply) return decision.reason;
+      const newest = await deps.recommendations.latest(payload.projectId);
+      if (newest.id !== recommendation.id && newest.createdAt > recommendation.createdAt)
+        return `superseded by recommendation ${newest.id}, made after it`;
+      return null;
+    }
+    if (payload.requestedAt === undefined) return null;
+    const since = (await changes.history(payload.projectId)).find(
+      (entry) => entry.createdAt > (payload.requestedAt ?? 0) && entry.kind !== 'baseline',
+    );
+    return since
+      ? `the cluster changed after this apply was asked for (${since.kind} by ${since.actor}); apply again if still wanted`
+      : null;
+  }
+
+  /** The history's record of a queued apply, written by an earlier try of its job. */
+  async function alreadyWritten(projectId: string, queued: QueuedApply): Promise<AppliedChange | undefined> {
+    const since = queued.requestedAt ?? 0;
+    return (await changes.history(projectId)).findLast(
+      (entry) =>
+        entry.recommendationId === queued.recommendationId &&
+        entry.kind === queued.kind &&
+        entry.createdAt >= since,
+    );
+  }
+
+  async function applyLocked(
+    at: Located,
+    lock: ProjectLock,
+    rec: RecommendationRecord,
+    options: { actor: string; kind: 'apply' | 'auto-apply'; queued?: QueuedApply },
   ): Promise<ApplyResult> {
-    const rec = await deps.recommendations.get(projectId, recommendationId);
-    if (rec.state !== 'SUCCESS' || !rec.configuration)
-      throw new ConflictError(
-        'RECOMMENDATION_NOT_READY',
-        `recommendation ${recommendationId} is ${rec.state}; only a SUCCESS recommendation can be applied`,
-      );
-    const at = await located(projectId);
+    const nothing = (skipped: string | null = null): ApplyResult => ({ change: null, changes: [], skipped });
+    // An earlier try of this very apply wrote it before its process stopped or its answer was lost: found in
+    // the platform and recorded (on taking the lock, or by the periodic pass), it is not written again.
+    const earlier = options.queued
+      ? await alreadyWritten(at.projectId, options.queued)
+      : lock.recovered?.recommendationId === rec.id && lock.recovered.kind === options.kind
+        ? lock.recovered
+        : undefined;
+    if (earlier) return { change: earlier, changes: [], skipped: null };
+    if (options.queued) {
+      const stale = await staleReason(options.queued, rec);
+      if (stale) {
+        await lock.skip(stale);
+        return nothing(stale);
+      }
+    }
     if (options.kind === 'auto-apply') {
-      const guard = await changes.guard(projectId);
+      const guard = await changes.guard(at.projectId);
       if (guard.paused)
         throw new ConflictError(
           'AUTO_APPLY_PAUSED',
-          `auto-apply is paused for project ${projectId}: ${guard.pauseReason ?? 'paused'}`,
+          `auto-apply is paused for project ${at.projectId}: ${guard.pauseReason ?? 'paused'}`,
         );
     }
     // A recommendation to keep the cluster changes nothing: nothing is written, no history entry.
-    if (rec.decision?.action === 'keep') return { change: null, changes: [] };
-    const changedOutside = await noticeOutsideChange(at, await changes.history(projectId));
+    if (rec.decision?.action === 'keep') return nothing();
+    const changedOutside = await noticeOutsideChange(at, await changes.history(at.projectId));
     // an automatic write never overwrites a person's edit: auto-apply is paused
     if (changedOutside.length > 0 && options.kind === 'auto-apply')
       throw new ConflictError(
@@ -190,47 +265,65 @@ export function createApplyService(deps: ApplyServiceDependencies) {
       );
     const planned = await at.writer.planApply(
       at.target,
-      { id: rec.id, configuration: rec.configuration },
+      { id: rec.id, configuration: rec.configuration ?? {} },
       at.project,
     );
-    if (planned.changes.length === 0) return { change: null, changes: [] };
-    const change = await writeAndRecord(at, planned, {
-      kind: options.kind,
-      recommendationId,
-      actor: options.actor,
-      reason: rec.explanation ?? `recommendation ${recommendationId}`,
+    if (planned.changes.length === 0) return nothing();
+    const change = await writeAndRecord(at, lock, planned, {
+      recommendationId: rec.id,
+      reason: rec.explanation ?? `recommendation ${rec.id}`,
       alreadyHeld: false,
+      last: true,
     });
     if (options.kind === 'auto-apply')
-      await deps.recommendations.recordAutoApplied(projectId, recommendationId, options.actor);
-    return { change, changes: planned.changes };
+      await deps.recommendations.recordAutoApplied(at.projectId, rec.id, options.actor);
+    return { change, changes: planned.changes, skipped: null };
+  }
+
+  async function readyRecommendation(projectId: string, recommendationId: string) {
+    const rec = await deps.recommendations.get(projectId, recommendationId);
+    if (rec.state !== 'SUCCESS' || !rec.configuration)
+      throw new ConflictError(
+        'RECOMMENDATION_NOT_READY',
+        `recommendation ${recommendationId} is ${rec.state}; only a SUCCESS recommendation can be applied`,
+      );
+    return rec;
+  }
+
+  /** Writes a recommendation into the project's cluster now, holding the project's lock. */
+  async function apply(
+    projectId: string,
+    recommendationId: string,
+    options: { actor: string; kind: 'apply' | 'auto-apply' },
+  ): Promise<ApplyResult> {
+    const rec = await readyRecommendation(projectId, recommendationId);
+    const at = await located(projectId);
+    return locks.withLock(at, { kind: options.kind, recommendationId, actor: options.actor }, (lock) =>
+      applyLocked(at, lock, rec, options),
+    );
   }
 
   /**
    * Back to an earlier entry of the history (default: the one before Setpoint's latest change still in
-   * place). An undo the platform already holds (an earlier try wrote it, unrecorded) is recorded without
-   * writing and is not taken for an edit made outside Setpoint; a revert never overwrites such an edit.
+   * place), the caller holding the project's lock. An undo the platform already holds (an earlier try wrote
+   * it, unrecorded) is recorded without writing and is not taken for an edit made outside Setpoint; a
+   * revert never overwrites such an edit.
    */
-  async function rollback(
-    projectId: string,
-    options: {
-      toConfigId?: string | undefined;
-      actor: string;
-      kind?: 'rollback' | 'revert';
-      reason?: string;
-    },
+  async function rollbackLocked(
+    at: Located,
+    lock: ProjectLock,
+    options: { toConfigId?: string | undefined; actor: string; kind: 'rollback' | 'revert'; reason?: string },
   ): Promise<RollbackResult> {
-    const at = await located(projectId);
-    const kind = options.kind ?? 'rollback';
-    const record = await changes.history(projectId);
-    const { to, undo } = rollbackTarget(projectId, record, options.toConfigId);
+    const { kind } = options;
+    const record = await changes.history(at.projectId);
+    const { to, undo } = rollbackTarget(at.projectId, record, options.toConfigId);
     const latestStanding = standingChanges(record).at(-1);
     const plans = await at.writer.planUndo(at.target, { to, undo, latest: record.at(-1) });
     const recorded: AppliedChange[] = [];
     const written: SettingChange[] = [];
     let checkedOutside = false;
     try {
-      for (const planned of plans) {
+      for (const [index, planned] of plans.entries()) {
         const alreadyHeld = await at.writer.holds(at.target, planned);
         if (!alreadyHeld && !checkedOutside) {
           checkedOutside = true;
@@ -249,14 +342,13 @@ export function createApplyService(deps: ApplyServiceDependencies) {
             : // shown under the kind's label ("Rolled back"), so it names only the target
               `to the configuration of ${new Date(to?.createdAt ?? Date.now()).toISOString()}`);
         recorded.push(
-          await writeAndRecord(at, planned, {
-            kind,
+          await writeAndRecord(at, lock, planned, {
             recommendationId: planned.undoes
               ? planned.undoes.recommendationId
               : (to?.recommendationId ?? null),
-            actor: options.actor,
             reason,
             alreadyHeld,
+            last: index === plans.length - 1,
           }),
         );
         written.push(...planned.changes);
@@ -266,7 +358,7 @@ export function createApplyService(deps: ApplyServiceDependencies) {
       if (recorded.length > 0)
         await deps.audit.record(
           rollbackAuditEntry({
-            projectId,
+            projectId: at.projectId,
             actor: options.actor,
             kind,
             platform: at.writer.platform,
@@ -277,7 +369,29 @@ export function createApplyService(deps: ApplyServiceDependencies) {
           }),
         );
     }
-    return { recorded, changes: written };
+    return { recorded, changes: written, pauseReason: null };
+  }
+
+  /**
+   * A person goes back to an earlier configuration (default: the newest before the one in place whose runs
+   * met the SLA, the cold start if none did); auto-apply pauses until someone resumes it.
+   */
+  async function rollback(
+    projectId: string,
+    options: { toConfigId?: string | undefined; actor: string },
+  ): Promise<RollbackResult> {
+    const at = await located(projectId);
+    const result = await locks.withLock(
+      at,
+      { kind: 'rollback', recommendationId: null, actor: options.actor },
+      (lock) => rollbackLocked(at, lock, { ...options, kind: 'rollback' }),
+    );
+    if (result.recorded.length === 0) return result;
+    const pauseReason = await pauseAutoApplyForRollback(
+      { store: changes, audit: deps.audit },
+      { projectId, platform: at.writer.platform, actor: options.actor },
+    );
+    return { ...result, pauseReason };
   }
 
   async function resumeAutoApply(projectId: string, actor: string): Promise<void> {
@@ -336,29 +450,55 @@ export function createApplyService(deps: ApplyServiceDependencies) {
         recommendationId: event.recommendationId,
         actor: event.actor,
         kind: 'apply',
+        requestedAt: event.at,
       },
       { idempotencyKey: requestedApplyJobKey(event.recommendationId, event.at) },
     );
   }
 
   /**
-   * The SLA guard, after each run on the project's cluster: an edit made outside Setpoint pauses auto-apply;
-   * a change Setpoint just made that failed the run or badly missed the SLA is undone (auto-apply pauses),
-   * unless it was an auto-applied learning run the next recommendation moves on from
-   * (`leaveBadRunToLearning`); a run that did not fail marks the configuration as the last good one.
+   * A person asks to apply a recommendation: the request is recorded (and audited) and its write queued
+   * before the answer, so an answered request is never lost; asking again queues nothing new.
    */
-  async function runFinished(projectId: string, run: FinishedRun): Promise<void> {
-    const project = await deps.projects.get(projectId);
-    const found = await locate(project);
-    if (found.refusal !== undefined) return;
-    const at: Located = {
-      project,
-      writer: found.writer,
-      target: found.target,
-      description: found.description,
-    };
+  async function request(
+    projectId: string,
+    recommendationId: string,
+    actor: string,
+  ): Promise<RecommendationRecord> {
+    const rec = await deps.recommendations.apply(projectId, recommendationId, actor);
+    if (rec.applyRequestedAt !== null)
+      await applyRequested({
+        type: 'recommendation.apply_requested',
+        projectId,
+        recommendationId,
+        actor: rec.applyRequestedBy ?? actor,
+        at: rec.applyRequestedAt,
+      });
+    return rec;
+  }
+
+  /** Looks at a finished run under the project's lock; with another write in progress, without the outside-edit check. */
+  async function guardRun(at: Located, project: Project, run: FinishedRun): Promise<void> {
+    try {
+      await locks.withLock(at, { kind: 'guard', recommendationId: null, actor: 'setpoint' }, () =>
+        judgeRun(at, project, run, { checkOutside: true }),
+      );
+    } catch (error) {
+      if (!(error instanceof ApplyInProgressError)) throw error;
+      // the write in progress compares the cluster with the record itself
+      await judgeRun(at, project, run, { checkOutside: false });
+    }
+  }
+
+  async function judgeRun(
+    at: Located,
+    project: Project,
+    run: FinishedRun,
+    options: { checkOutside: boolean },
+  ): Promise<void> {
+    const projectId = at.projectId;
     const record = await changes.history(projectId);
-    const changedOutside = await noticeOutsideChange(at, record);
+    const changedOutside = options.checkOutside ? await noticeOutsideChange(at, record) : [];
     if (changedOutside.length > 0) {
       deps.logger.warn(
         { projectId, fields: changedOutside },
@@ -404,51 +544,88 @@ export function createApplyService(deps: ApplyServiceDependencies) {
       deps.logger.warn({ projectId, run: run.label }, 'reverting a configuration after a bad run');
       return;
     }
-    if (!run.failed) await changes.saveGuard(projectId, { lastGoodChangeId: latest.id });
-  }
-
-  /** What the revert job undoes with: the changes in place, and a revert to the chosen configuration. */
-  const revertTarget: RevertTarget = {
-    standing: async (projectId) => standingChanges(await changes.history(projectId)),
-    undo: ({ projectId, toConfigId, reason }) =>
-      rollback(projectId, { toConfigId, actor: 'setpoint', kind: 'revert', reason }),
-  };
-
-  /** A project's applies in this process run one after another, so each sees the history the one before wrote. */
-  const applying = new Map<string, Promise<unknown>>();
-  async function oneAtATime(projectId: string, work: () => Promise<void>): Promise<void> {
-    const before = applying.get(projectId) ?? Promise.resolve();
-    const mine = before.catch(() => undefined).then(work);
-    applying.set(projectId, mine);
-    try {
-      await mine;
-    } finally {
-      if (applying.get(projectId) === mine) applying.delete(projectId);
+    // the configuration met the SLA: a rollback or a revert may go back to it
+    if (!run.failed && (sla === null || run.runtimeMinutes <= sla)) {
+      await changes.markMetSla(latest.id, Date.now());
+      await changes.saveGuard(projectId, { lastGoodChangeId: latest.id });
     }
   }
 
-  /** The queued apply: the policy is decided again (several may be ready before the first runs). */
-  async function applyJob(payload: {
-    projectId: string;
-    recommendationId: string;
-    actor: string;
-    kind: 'apply' | 'auto-apply';
-  }): Promise<void> {
-    await oneAtATime(payload.projectId, async () => {
-      if (payload.kind === 'auto-apply') {
-        const decision = await autoApplyDecision(payload.projectId);
-        if (!decision.apply) {
-          deps.logger.info({ ...payload, reason: decision.reason }, 'recommendation not auto-applied');
-          return;
-        }
-      }
-      await apply(payload.projectId, payload.recommendationId, { actor: payload.actor, kind: payload.kind });
+  /**
+   * The SLA guard, after each run on the project's cluster: an edit made outside Setpoint pauses auto-apply;
+   * a change Setpoint just made that failed the run or badly missed the SLA is undone (auto-apply pauses),
+   * unless it was an auto-applied learning run the next recommendation moves on from
+   * (`leaveBadRunToLearning`); a run that did not fail marks the configuration as the last good one.
+   */
+  async function runFinished(projectId: string, run: FinishedRun): Promise<void> {
+    const project = await deps.projects.get(projectId);
+    const found = await locate(project);
+    if (found.refusal !== undefined) return;
+    await guardRun(
+      { projectId, project, writer: found.writer, target: found.target, description: found.description },
+      project,
+      run,
+    );
+  }
+
+  /** The queued apply: decided again, under the project's lock, against the history as it is now. */
+  async function applyJob(payload: QueuedApply): Promise<void> {
+    const rec = await readyRecommendation(payload.projectId, payload.recommendationId);
+    const at = await located(payload.projectId);
+    await locks.withLock(
+      at,
+      { kind: payload.kind, recommendationId: payload.recommendationId, actor: payload.actor },
+      (lock) => applyLocked(at, lock, rec, { actor: payload.actor, kind: payload.kind, queued: payload }),
+    );
+  }
+
+  /** The queued SLA-guard revert, decided under the project's lock. */
+  async function revertJob(intent: RevertIntent): Promise<void> {
+    const at = await located(intent.projectId);
+    await locks.withLock(at, { kind: 'revert', recommendationId: null, actor: 'setpoint' }, (lock) => {
+      const target: RevertTarget = {
+        standing: async (projectId) => standingChanges(await changes.history(projectId)),
+        undo: ({ toConfigId, reason }) =>
+          rollbackLocked(at, lock, { toConfigId, actor: 'setpoint', kind: 'revert', reason }),
+      };
+      return revertChange(target, intent);
     });
   }
 
-  /** The queued SLA-guard revert. */
-  async function revertJob(intent: RevertIntent): Promise<void> {
-    await oneAtATime(intent.projectId, () => revertChange(revertTarget, intent));
+  /**
+   * Finds writes whose process stopped mid-way (their intent's lease ran out) and settles them: recorded as
+   * Setpoint's own when the platform holds them, otherwise abandoned and audited. Run at start and
+   * periodically, so a stopped write is found without waiting for its project's next apply or run.
+   */
+  async function settleStoppedWrites(): Promise<number> {
+    let settled = 0;
+    for (const left of await deps.intents.lapsed()) {
+      try {
+        const project = await deps.projects.get(left.projectId).catch((error: unknown) => {
+          if (error instanceof NotFoundError) return undefined;
+          throw error;
+        });
+        const found = project ? await locate(project) : undefined;
+        if (!found || found.refusal !== undefined) {
+          // nothing left to ask (the project is gone or no longer linked): what it wrote cannot be known
+          if (await deps.intents.takeOver(left.id, deps.leaseSeconds * 1000))
+            await deps.intents.close(left.id, 'abandoned', 'its project is no longer written by Setpoint');
+          continue;
+        }
+        const at: WriteAt = {
+          projectId: left.projectId,
+          writer: found.writer,
+          target: found.target,
+          description: found.description,
+        };
+        await locks.settleStopped(at, left);
+        settled += 1;
+      } catch (error) {
+        // tried again by the next pass, or by the project's next write
+        deps.logger.error({ err: error, projectId: left.projectId }, 'settling a stopped write failed');
+      }
+    }
+    return settled;
   }
 
   /** A recommendation (default: the latest successful one) as the file a team keeps. */
@@ -503,13 +680,14 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     resumeAutoApply,
     autoApplyDecision,
     recommendationReady,
-    applyRequested,
+    request,
     runFinished,
     applyJob,
     revertJob,
     exportRecommendation,
     describe,
     recordBaseline,
+    settleStoppedWrites,
   };
 }
 

@@ -45,6 +45,26 @@ export async function pauseAutoApplyForRevert(
   return reason;
 }
 
+/**
+ * A person rolled the project back: auto-apply pauses until someone resumes it, so the next recommendation
+ * does not undo the rollback on its own; audited. Returns the pause's reason.
+ */
+export async function pauseAutoApplyForRollback(
+  deps: { store: AutoApplyPauseStore; audit: Pick<AuditService, 'record'> },
+  rollback: { projectId: string; platform: string; actor: string },
+): Promise<string> {
+  const reason = `rolled back by ${rollback.actor}; auto-apply waits until someone resumes it`;
+  await deps.store.saveGuard(rollback.projectId, { paused: true, pauseReason: reason });
+  await deps.audit.record({
+    entity: 'project',
+    entityId: rollback.projectId,
+    action: autoApplyPausedAction,
+    actor: rollback.actor,
+    detail: { platform: rollback.platform, cause: 'rollback', reason },
+  });
+  return reason;
+}
+
 /** A person lets auto-apply go on after a pause (a revert's or an external change's); audited. */
 export async function resumeAutoApply(
   deps: { store: AutoApplyPauseStore; audit: Pick<AuditService, 'record'> },

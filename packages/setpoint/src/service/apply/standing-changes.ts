@@ -18,8 +18,9 @@ export function standingChanges(history: readonly AppliedChange[]): AppliedChang
 }
 
 /**
- * Where a rollback goes: the entry asked for, or by default the one before Setpoint's latest change still in
- * place (with none in place, the one before the newest entry); and the changes after it that still stand.
+ * Where a rollback goes: the entry asked for, or by default the newest configuration before the one in place
+ * whose runs met the SLA (`metSlaAt`), the cold start if none did (the configuration found when the project
+ * was linked, or before every change of Setpoint's still in place); and the changes after it that still stand.
  */
 export function rollbackTarget(
   projectId: string,
@@ -36,13 +37,14 @@ export function rollbackTarget(
         `project ${projectId} has no applied configuration ${toId}`,
       );
   } else {
-    const latest = standing.at(-1);
-    position = latest ? history.indexOf(latest) - 1 : history.length - 2;
-    if (!latest && position < 0)
+    const inPlace = history.length - 1;
+    if (inPlace < 1 && standing.length === 0)
       throw new NotFoundError(
         'NO_EARLIER_CONFIG',
         `project ${projectId} has no earlier configuration to roll back to`,
       );
+    position = history.slice(0, Math.max(inPlace, 0)).findLastIndex((entry) => entry.metSlaAt !== null);
+    if (position < 0) position = history[0]?.kind === 'baseline' ? 0 : -1;
   }
   const to = history[position] ?? null;
   return { to, undo: standing.filter((change) => history.indexOf(change) > position) };

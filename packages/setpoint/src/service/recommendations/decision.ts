@@ -42,6 +42,8 @@ export interface Decided<Shape> {
   runtimeS: Range;
   costUsd: Range;
   feasible: boolean;
+  /** With an infeasible SLA: the fastest configuration the job has run, by its median runtime. */
+  fastestKnown: { description: string; runtimeSeconds: number } | null;
   notes: string[];
   /** Set when the decision is a trial run on an engine the job never ran (the SLA needs it). */
   trial: RecommendationDecision['trial'] | null;
@@ -183,6 +185,7 @@ function engineTrialOf<Shape>(
   return {
     ...trialDecided(trial, trials, 'sla'),
     feasible: false,
+    fastestKnown: infeasible.fastestKnown,
     notes: [
       ...infeasible.notes.filter((note) => note.startsWith('SLA infeasible')),
       `SLA infeasible without ${trials.engine}; trying ${trials.engine} to learn its speed-up: ` +
@@ -234,6 +237,7 @@ function savingsTrialOf<Shape>(
   return {
     ...trialDecided(trial, trials, 'savings'),
     feasible: true,
+    fastestKnown: null,
     notes: [
       `trying ${trials.engine} for what it may save: with ${speedup.source}, ${describe(trial.entry)} is ` +
         `expected to cost $${smallDollars(trial.assessment.expectedCostUsd)} per run (${trials.engine}'s DBU rate ` +
@@ -251,7 +255,7 @@ function trialDecided<Shape>(
   trial: EngineTrialChoice<Shape>,
   trials: EngineTrials<Shape>,
   reason: 'sla' | 'savings',
-): Omit<Decided<Shape>, 'feasible' | 'notes'> {
+): Omit<Decided<Shape>, 'feasible' | 'fastestKnown' | 'notes'> {
   const { speedup } = trials;
   return {
     entry: trial.entry,
@@ -333,9 +337,27 @@ function decideOnEngine<Shape>(context: DecisionContext<Shape>): Decided<Shape> 
     runtimeS,
     costUsd,
     feasible,
+    fastestKnown: feasible ? null : fastestObserved(context),
     notes,
     trial: null,
   };
+}
+
+/** The configuration the job has run fastest (median of its completed runs), in the platform's words. */
+function fastestObserved<Shape>(
+  context: DecisionContext<Shape>,
+): { description: string; runtimeSeconds: number } | null {
+  const runtimes = new Map<string, number[]>();
+  for (const o of context.observations)
+    if (o.completed) runtimes.set(o.candidateId, [...(runtimes.get(o.candidateId) ?? []), o.runtimeS]);
+  let fastest: { id: string; runtimeSeconds: number } | null = null;
+  for (const [id, values] of runtimes) {
+    const runtimeSeconds = median(values) as number;
+    if (!fastest || runtimeSeconds < fastest.runtimeSeconds) fastest = { id, runtimeSeconds };
+  }
+  const entry = fastest ? context.space.byId.get(fastest.id) : undefined;
+  if (!fastest || !entry) return null;
+  return { description: context.model.describe(entry.shape), runtimeSeconds: fastest.runtimeSeconds };
 }
 
 /** The completed configuration with the lowest mean cost per run (the current one first among equals). */
@@ -417,7 +439,11 @@ export function slaText(decision: Pick<RecommendationDecision, 'sla' | 'trial'>)
     const onTrial = `${probability} on a ${trial.engine} trial (speed-up prior ${trial.speedup.mid}×, ${trial.speedup.low}–${trial.speedup.high}×)`;
     return trial.reason === 'savings' ? onTrial : `SLA infeasible without ${trial.engine}: ${onTrial}`;
   }
-  return sla.feasible ? probability : `SLA infeasible: ${probability}`;
+  if (sla.feasible) return probability;
+  const fastest = sla.fastestKnown
+    ? `fastest known ${minutes(sla.fastestKnown.runtimeSeconds)} min on ${sla.fastestKnown.description}; `
+    : '';
+  return `SLA infeasible: ${fastest}${probability}`;
 }
 
 /**
@@ -442,9 +468,18 @@ function learningPhaseText(
   learning: NonNullable<RecommendationDecision['learning']>,
 ): string {
   const { sla } = decision;
+  const floor = defaultOptimizerSettings.safeLearningConfidence.toFixed(2);
+  const missedAfterFirst =
+    learning.missesSpent === 0
+      ? 'no run after the first recommendation missed'
+      : `${learning.missesSpent} run(s) after the first recommendation missed`;
   const spent =
     learning.missBudget === null
-      ? `cautious learning (no SLA-miss budget; ${learning.missesSpent} run(s) after the first recommendation missed)`
+      ? `safe learning: every learning run is held to ${
+          sla.kind === 'project'
+            ? `P(runtime ≤ SLA) ≥ ${floor}`
+            : `a probability of ${floor} to stay within the runtime bound`
+        } (${missedAfterFirst})`
       : `${learning.missesSpent} of ${learning.missBudget} allowed SLA misses spent`;
   if (!learning.active) {
     const why =
@@ -452,7 +487,9 @@ function learningPhaseText(
         ? 'the SLA-miss budget is spent'
         : learning.run >= learning.maxRuns
           ? `${learning.maxRuns} learning runs done`
-          : 'no learning run was worth its risk';
+          : learning.missBudget === null
+            ? 'no untried configuration likely to meet the SLA is expected to cost less than the best known one'
+            : 'no learning run was worth its risk';
     const over = `not a learning run: learning is over (${why}; ${spent})`;
     return learning.exploration ? `${over}; ${explorationText(learning.exploration)}` : over;
   }
@@ -460,7 +497,7 @@ function learningPhaseText(
     sla.kind === 'project'
       ? `it may miss the SLA: P(runtime ≤ SLA) = ${sla.probabilityMeets.toFixed(2)}`
       : 'no SLA set';
-  const of = learning.missBudget === null ? `${learning.maxRuns}` : `at most ${learning.maxRuns}`;
+  const of = `at most ${learning.maxRuns}`;
   return `learning run ${learning.run} of ${of}${decision.trial ? ` (a ${decision.trial.engine} trial)` : ''}: ${risk}; ${spent}`;
 }
 

@@ -4,7 +4,12 @@ const freshForMs = 60 * 60 * 1000;
 const unknownForMs = 5 * 60 * 1000;
 
 /** The instance types a platform can launch for a key (a workspace; an account and release), or null. */
-export type OfferedTypesReader<Key> = (key: Key) => Promise<ReadonlySet<string> | null>;
+export type OfferedTypesReader<Key, Offered extends OfferedTypes = ReadonlySet<string>> = (
+  key: Key,
+) => Promise<Offered | null>;
+
+/** The types offered, by name (a set of names, or a map of names to what the platform says of each). */
+export type OfferedTypes = { readonly size: number };
 
 /**
  * The instance types a platform says it can launch, read at most once an hour per key (`cacheKey` names
@@ -12,17 +17,17 @@ export type OfferedTypesReader<Key> = (key: Key) => Promise<ReadonlySet<string> 
  * any transient error. Anything else — no credentials, a refused or missing endpoint, an empty list —
  * cannot say: null, nothing is left out, and the key is asked again after five minutes.
  */
-export function cachedOfferedTypes<Key>(
-  read: (key: Key) => Promise<ReadonlySet<string>>,
+export function cachedOfferedTypes<Key, Offered extends OfferedTypes = ReadonlySet<string>>(
+  read: (key: Key) => Promise<Offered>,
   options: { isTransient: (error: unknown) => boolean; cacheKey: (key: Key) => string; now?: () => number },
-): OfferedTypesReader<Key> {
+): OfferedTypesReader<Key, Offered> {
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { until: number; offered: ReadonlySet<string> | null }>();
+  const cache = new Map<string, { until: number; offered: Offered | null }>();
   return async (key) => {
     const id = options.cacheKey(key);
     const cached = cache.get(id);
     if (cached && now() < cached.until) return cached.offered;
-    let offered: ReadonlySet<string> | null;
+    let offered: Offered | null;
     try {
       offered = await read(key);
     } catch (error) {

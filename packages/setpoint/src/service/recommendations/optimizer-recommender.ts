@@ -536,6 +536,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
               seconds: settings.slaMinutes * 60,
               probabilityMeets: decided.assessment.probabilityMeetsSla,
               feasible: decided.feasible,
+              ...(decided.feasible ? {} : { fastestKnown: decided.fastestKnown }),
             },
       probabilityFails: decided.assessment.probabilityFails,
       basis: recommendation.basis,

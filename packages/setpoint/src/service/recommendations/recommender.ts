@@ -97,7 +97,14 @@ export interface RecommendationDecision {
   /** The change in words ("8 × r5d.xlarge → 32 × r5d.xlarge"), or "no change". */
   change: string;
   sla:
-    | { kind: 'project'; seconds: number; probabilityMeets: number; feasible: boolean }
+    | {
+        kind: 'project';
+        seconds: number;
+        probabilityMeets: number;
+        feasible: boolean;
+        /** With an infeasible SLA, the fastest configuration the job has run (median runtime); else absent. */
+        fastestKnown?: { description: string; runtimeSeconds: number } | null;
+      }
     /** With no SLA, the runtime bound held instead; both null while no run has completed (no bound yet). */
     | { kind: 'none'; bestSeenSeconds: number | null; limitSeconds: number | null };
   probabilityFails: number;
@@ -120,7 +127,7 @@ export interface RecommendationDecision {
   /**
    * Where the job stands in its learning phase: whether this recommendation is a learning run (it may
    * knowingly risk the SLA), which one, and how much of the project's SLA-miss budget runs after the first
-   * recommendation have spent (`missBudget` null: the cautious phase, no budget). Absent from decisions
+   * recommendation have spent (`missBudget` null: safe learning, no misses risked by choice). Absent from decisions
    * recorded before the budget existed.
    */
   learning?: {

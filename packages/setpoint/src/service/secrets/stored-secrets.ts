@@ -1,6 +1,7 @@
 import { ConfigError } from '@setpoint/foundation/errors';
 import { type MasterKey, SecretBox } from '../../security/secret-box.js';
 import { alertSecretScope } from '../alerts/alert-service.js';
+import { sourceTokenScope } from '../code/source-service.js';
 import type { Repositories } from '../repositories.js';
 import { workspaceSecretScope } from '../workspaces/workspace-service.js';
 
@@ -15,10 +16,10 @@ export interface StoredSecret {
 
 /**
  * Every encrypted secret in the database: workspace and EMR account credentials, alert destination
- * secrets. A table that starts holding secrets adds them here, so that key checks and re-encryption see them.
+ * secrets, the forge tokens of linked code. A table that starts holding secrets adds them here, so that key checks and re-encryption see them.
  */
 export async function storedSecrets(
-  repositories: Pick<Repositories, 'workspaces' | 'alerts'>,
+  repositories: Pick<Repositories, 'workspaces' | 'alerts' | 'sources'>,
 ): Promise<StoredSecret[]> {
   const secrets: StoredSecret[] = [];
   for (const workspace of await repositories.workspaces.list()) {
@@ -43,6 +44,14 @@ export async function storedSecrets(
         envelope: destination.secret,
         scope: alertSecretScope(destination.id),
         rewrite: (rewritten) => repositories.alerts.rewriteSecret(destination.id, rewritten),
+      });
+  for (const source of await repositories.sources.withTokens())
+    if (source.token_ciphertext !== null)
+      secrets.push({
+        holder: `the linked code of project ${source.project_id}`,
+        envelope: source.token_ciphertext,
+        scope: sourceTokenScope(source.project_id),
+        rewrite: (rewritten) => repositories.sources.replaceToken(source.project_id, rewritten),
       });
   return secrets;
 }

@@ -18,7 +18,10 @@ import { migration0083 } from './0083-project-learning-summaries.js';
 import { migration0090 } from './0090-run-model-profiles.js';
 import { migration0091 } from './0091-usernames-any-case.js';
 import { migration0140 } from './0140-applied-changes.js';
+import { migration0143 } from './0143-apply-intents.js';
+import { migration0144 } from './0144-applied-changes-met-sla.js';
 import { migration0150 } from './0150-run-cost-components.js';
+import { migration0160 } from './0160-code-proposals.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -49,7 +52,10 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0090-run-model-profiles': migration0090(dialect),
         '0091-usernames-any-case': migration0091(),
         '0140-applied-changes': migration0140(dialect),
+        '0143-apply-intents': migration0143(dialect),
+        '0144-applied-changes-met-sla': migration0144(dialect),
         '0150-run-cost-components': migration0150(),
+        '0160-code-proposals': migration0160(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {

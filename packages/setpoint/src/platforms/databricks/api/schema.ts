@@ -48,6 +48,10 @@ export const jobSettingsSchema = z.looseObject({
   job_clusters: z.array(jobClusterSchema).optional(),
   webhook_notifications: attributes.optional(),
   tags: z.record(z.string(), z.string()).optional(),
+  /** Set on jobs a bundle deployed (`kind: BUNDLE`): the next `bundle deploy` overwrites API edits. */
+  deployment: z.looseObject({ kind: z.string(), metadata_file_path: z.string().optional() }).optional(),
+  /** `UI_LOCKED` on bundle-deployed jobs, `EDITABLE` otherwise. */
+  edit_mode: z.string().optional(),
 });
 export type JobSettings = z.infer<typeof jobSettingsSchema>;
 

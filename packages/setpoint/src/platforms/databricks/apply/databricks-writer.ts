@@ -14,6 +14,7 @@ import {
 } from '../jobs/job-clusters.js';
 import { diffManagedFields, type FieldDifference, managedFieldsOf } from '../jobs/managed-fields.js';
 import { recommendationTagKey } from '../jobs/onboarding.js';
+import { checkBeforeWrite } from '../validity/write-check.js';
 
 /** The job cluster a project optimizes; the job as read once per operation (a write reads it afresh). */
 export interface DatabricksTarget {
@@ -148,9 +149,30 @@ export function createDatabricksWriter(deps: {
       return [{ configuration: update.next, changes: settingChanges(differences), undoes: null }];
     },
 
+    // Setpoint's own write: the managed fields it writes and its tag naming the recommendation they came from
     async holds(target, planned: PlannedWrite) {
       const { spec } = await current(target);
-      return diffManagedFields(spec, planned.configuration as NewClusterSpec).length === 0;
+      const wanted = planned.configuration as NewClusterSpec;
+      return (
+        diffManagedFields(spec, wanted).length === 0 &&
+        spec.custom_tags?.[recommendationTagKey] === wanted.custom_tags?.[recommendationTagKey]
+      );
+    },
+
+    /**
+     * Databricks' validity contract, right before jobs/update: the whole cluster as it would be written,
+     * against the workspace's node types and the policy it names, read now. A cluster Databricks would
+     * refuse throws `CLUSTER_INVALID` naming each rule; nothing is written or recorded.
+     */
+    async validate(target, planned) {
+      const { spec } = await current(target);
+      const connection = await deps.connect(target.workspaceId);
+      await checkBeforeWrite(
+        connection,
+        planned.configuration as NewClusterSpec,
+        `the change to job ${target.jobId}`,
+        spec,
+      );
     },
 
     async write(target, planned) {

@@ -1,8 +1,10 @@
 import { defaultProjectSettings, type ProjectSettings } from '@setpoint/api-contract';
+import { launchableNodeTypes as launchableOf, type NodeTypeFacts } from '@setpoint/validity/databricks';
 import { describe, expect, it } from 'vitest';
 import { createCostModel } from '../../../cost/cost-model.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
+import type { NewClusterSpec } from '../api/schema.js';
 import { buildCandidateSpace, maxPlausiblePhotonSpeedup } from './candidates.js';
 import type { DatabricksClusterShape } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
@@ -12,6 +14,12 @@ const clusterSpecOf = (shape: DatabricksClusterShape, region: string, plan: 'pre
   costSpecOf(shape, { region, plan, compute: 'jobs' });
 
 const catalog = createPriceCatalog([shippedCatalog]);
+
+/** `clusters/list-node-types` facts of node types, as the reader returns them. */
+function launchable(ids: string[]): ReadonlyMap<string, NodeTypeFacts> {
+  const listed = ids.map((id) => ({ node_type_id: id, num_cores: 4, memory_mb: 16_384 }));
+  return new Map(launchableOf(listed).map((facts) => [facts.nodeTypeId, facts]));
+}
 const costModel = createCostModel(catalog);
 const current: DatabricksClusterShape = {
   cloud: 'aws',
@@ -28,6 +36,7 @@ function space(
   settings: Partial<ProjectSettings>,
   observed: DatabricksClusterShape[] = [current],
   launchableNodeTypes: ReadonlySet<string> | null = null,
+  baseCluster: NewClusterSpec | null = null,
 ) {
   return buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
     cloud: 'aws',
@@ -36,7 +45,8 @@ function space(
     settings: { ...defaultProjectSettings(), ...settings },
     current,
     observed,
-    launchableNodeTypes,
+    launchableNodeTypes: launchableNodeTypes ? launchable([...launchableNodeTypes]) : null,
+    baseCluster,
   });
 }
 /** The worker node types of a space's allowed candidates. */
@@ -59,11 +69,9 @@ describe('buildCandidateSpace', () => {
     const bounds = { minWorkers: 2, maxWorkers: 12 };
     const built = space(bounds, [current], launchable);
     expect([...allowedWorkerTypes(built)].sort()).toEqual([...launchable].sort());
-    const outcome = built.filtered.find((entry) => entry.filter === 'workspace-node-types');
+    const outcome = built.filtered.find((entry) => entry.filter === 'node-type-offered');
     expect(outcome?.dropped).toBeGreaterThan(0);
-    expect(outcome?.example).toMatch(
-      /the workspace cannot launch [a-z0-9]+\.\w+ \(clusters\/list-node-types\)/,
-    );
+    expect(outcome?.example).toMatch(/Node type "[a-z0-9]+\.\w+" is not supported in this workspace/);
     // The current cluster's own type stays even when the list no longer offers it (it runs).
     const withoutCurrent = space(bounds, [current], new Set(['c5.xlarge']));
     expect([...allowedWorkerTypes(withoutCurrent)].sort()).toEqual(['c5.xlarge', 'm5.xlarge']);

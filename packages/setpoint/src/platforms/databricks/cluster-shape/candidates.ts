@@ -1,5 +1,6 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
+import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
@@ -8,7 +9,8 @@ import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js'
 import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
 import type { EngineTrialEntry, SpeedupPrior } from '../../../service/recommendations/engine-trial.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
-import type { ClusterPolicy } from '../api/schema.js';
+import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
+import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {
   type DatabricksClusterShape,
   defaultFirstOnDemand,
@@ -16,9 +18,10 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
-import { instancePoolFilter, launchableNodeTypeFilter, policyCandidateFilters } from './policy-filters.js';
+import { validityFilters } from './validity-filters.js';
 
 export interface SpaceContext {
   cloud: Cloud;
@@ -33,8 +36,10 @@ export interface SpaceContext {
   policy?: ClusterPolicy | null;
   /** The instance pool the cluster runs on: its node type and market are kept. */
   instancePoolId?: string | null;
-  /** The node types the workspace can launch (`clusters/list-node-types`); null: not known, none left out. */
-  launchableNodeTypes?: ReadonlySet<string> | null;
+  /** The node types the workspace can launch (`clusters/list-node-types`), by id; null: not known, none left out. */
+  launchableNodeTypes?: ReadonlyMap<string, NodeTypeFacts> | null;
+  /** The job's cluster as reported (`new_cluster`): candidates are checked as written into it. */
+  baseCluster?: NewClusterSpec | null;
   /** The cluster's Databricks Runtime (`spark_version`): Photon trials need one that runs Photon. */
   sparkVersion?: string | null;
   /** What Photon may do to this job's task time before it ran on Photon (`photonSpeedupPriorOf` its run). */
@@ -53,6 +58,18 @@ export const maxPlausiblePhotonSpeedup = 2.5;
 export const spotInterruptionAllowance = 0.05;
 /** Autoscaling clusters scale down to this share of their maximum. */
 const autoscaleMinShare = 0.25;
+
+/**
+ * The autoscale range of a cluster that may grow to `maxWorkers`: down to a quarter of it, never below the
+ * project's minimum, and below the maximum (Databricks requires `max_workers` > `min_workers`). A maximum at
+ * the project's minimum leaves no such range: the candidate keeps the quarter rule's bounds and the
+ * validity filter (`autoscale-bounds`) leaves it out, saying why.
+ */
+export function autoscaleRangeOf(maxWorkers: number, settings: Pick<ProjectSettings, 'minWorkers'>) {
+  const floor = Math.max(settings.minWorkers, 1);
+  const min = Math.max(floor, Math.ceil(maxWorkers * autoscaleMinShare));
+  return { minWorkers: min < maxWorkers ? min : Math.max(floor, maxWorkers - 1), maxWorkers };
+}
 
 /** The AWS / Azure instance family letters Setpoint treats as sensible alternatives of each other. */
 function alternativeFamilies(family: string, cloud: Cloud): string[] {
@@ -164,12 +181,7 @@ export function buildCandidateSpace(
               workerNodeType: type.instanceType,
               driverNodeType: current.driverNodeType,
               workers,
-              autoscale: autoscaling
-                ? {
-                    minWorkers: Math.max(settings.minWorkers, 1, Math.ceil(workers * autoscaleMinShare)),
-                    maxWorkers: workers,
-                  }
-                : null,
+              autoscale: autoscaling ? autoscaleRangeOf(workers, settings) : null,
               market,
               firstOnDemand: market === 'on-demand' ? 0 : firstOnDemand,
               photon,
@@ -186,13 +198,15 @@ export function buildCandidateSpace(
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];
-  const dbusPerHour = (shape: DatabricksClusterShape) =>
-    catalog.dbuRate(cloud, shape.driverNodeType, shape.photon).dbuPerHour +
-    shape.workers * catalog.dbuRate(cloud, shape.workerNodeType, shape.photon).dbuPerHour;
+  const facts = databricksWorkspaceFacts({
+    cloud,
+    nodeTypes: context.launchableNodeTypes ?? null,
+    policy: context.policy ?? null,
+    catalog,
+  });
   const chain = [
-    ...(context.launchableNodeTypes ? [launchableNodeTypeFilter(context.launchableNodeTypes, current)] : []),
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
-    ...(context.policy ? policyCandidateFilters(context.policy, { current, dbusPerHour }) : []),
+    ...validityFilters({ facts, base: context.baseCluster ?? null, current }),
     ...databricksCandidateFilters(costModel, { current, observed: context.observed }),
   ];
   const filters = new FilterTally<PricedShape>(chain);

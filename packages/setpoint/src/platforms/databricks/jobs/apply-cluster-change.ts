@@ -66,9 +66,6 @@ export function withManagedFields(
       `the recommendation makes a ${wasAutoscaling ? 'autoscaling' : 'fixed-size'} cluster ${willAutoscale ? 'autoscaling' : 'fixed-size'}, but the project keeps its scaling type`,
     );
   }
-  if (managed.autoscale && managed.autoscale.min_workers > managed.autoscale.max_workers) {
-    throw new ValidationError('INVALID_AUTOSCALE', 'autoscale min_workers must not exceed max_workers');
-  }
   const next: NewClusterSpec = structuredClone(previous);
   for (const field of managedTopLevelFields) {
     const value = managed[field];

@@ -1,3 +1,4 @@
+import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import type { CostModel } from '../../../cost/cost-model.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
@@ -21,8 +22,8 @@ import { photonSpeedupPriorOf } from '../cluster-shape/photon-trial.js';
 export interface WorkspaceConstraints {
   /** The compute policy the based-on run's cluster names, when it names one. */
   policy: ClusterPolicy | null;
-  /** The node types the workspace can launch; null when not read. */
-  launchableNodeTypes: ReadonlySet<string> | null;
+  /** The node types the workspace can launch, by id; null when not read. */
+  launchableNodeTypes: ReadonlyMap<string, NodeTypeFacts> | null;
 }
 
 /** Databricks job clusters as the recommender sees them: one shape model, parsed once per run. */
@@ -62,6 +63,7 @@ export function databricksClusterModel(deps: {
           policy: constraints?.policy ?? null,
           launchableNodeTypes: constraints?.launchableNodeTypes ?? null,
           instancePoolId: typeof poolId === 'string' ? poolId : null,
+          baseCluster: spec,
           sparkVersion: spec?.spark_version ?? null,
           photonSpeedup: photonSpeedupPriorOf(basedOn.profile),
         },

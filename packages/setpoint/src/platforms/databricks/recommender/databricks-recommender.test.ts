@@ -182,6 +182,13 @@ function input(runs: RecommenderRun[], settings: Partial<ProjectSettings> = {}):
 
 // The uninformed prior keeps these unit tests fast; the shipped fleet prior is the service's default.
 const recommender = new OptimizerRecommender({ catalog, nodeTypes, prior: null });
+/** The same with a learning phase of 3 runs, for tests of what comes after learning. */
+const shortLearning = new OptimizerRecommender({
+  catalog,
+  nodeTypes,
+  prior: null,
+  optimizer: { learningRuns: 3 },
+});
 
 function totalMemoryGib(configuration: Record<string, unknown>): number {
   const workers =
@@ -244,11 +251,29 @@ describe('OptimizerRecommender', () => {
     expect(kept.configuration.autoscale).toBeDefined();
     expect(kept.configuration.num_workers).toBeUndefined();
     const autoscale = kept.configuration.autoscale as { min_workers: number; max_workers: number };
-    expect(autoscale.min_workers).toBeLessThanOrEqual(autoscale.max_workers);
+    expect(autoscale.max_workers).toBeGreaterThan(autoscale.min_workers);
 
     const free = recommender.recommendNow(input(runs, { maintainScalingType: false }));
     expect(free.configuration.autoscale).toBeUndefined();
     expect(typeof free.configuration.num_workers).toBe('number');
+  });
+
+  it('never recommends an autoscale range Databricks refuses (max_workers = min_workers), and names the rule', () => {
+    // a small autoscaling job whose learning may go down to one worker: 1–1 is not a range Databricks takes
+    const runs = [run(1, { autoscale: true, workers: 2 }), run(2, { autoscale: true, workers: 4 })];
+    for (const preference of ['economy', 'balanced', 'performance'] as const) {
+      const output = recommender.recommendNow(
+        input(runs, { maintainScalingType: true, minWorkers: 1, maxWorkers: 8, preference }),
+      );
+      const autoscale = output.configuration.autoscale as { min_workers: number; max_workers: number };
+      expect(autoscale.max_workers).toBeGreaterThan(autoscale.min_workers);
+      const bounds = output.decision?.filtered.find((outcome) => outcome.filter === 'autoscale-bounds');
+      expect(bounds?.dropped).toBeGreaterThan(0);
+      expect(bounds?.example).toMatch(
+        /^1–1 × \S+ \(autoscaling\).*max_workers \(1\) must be strictly greater than min_workers \(1\)/,
+      );
+      expect(output.explanation).toMatch(/autoscale-bounds removed \d+/);
+    }
   });
 
   it('never goes below the memory of a configuration that failed, nor below the observed peak memory', () => {
@@ -506,11 +531,13 @@ describe('OptimizerRecommender', () => {
   });
 
   it('reaches OPTIMIZING after its learning runs and reports the iteration', () => {
+    // Under a miss budget the learning phase runs its course (safe learning may end it sooner: no probe
+    // cheaper than the best known configuration).
     let runs = [run(1)];
     const phases: string[] = [];
     for (let i = 2; i <= 6; i++) {
-      const output = recommender.recommendNow(
-        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 0 }),
+      const output = shortLearning.recommendNow(
+        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 3 }),
       );
       phases.push(output.phase);
       runs = [
@@ -527,12 +554,20 @@ describe('OptimizerRecommender', () => {
 
   it('after learning explores only what is not expected to cost more than now, and says so', () => {
     // A cold start on many small nodes: after learning, an untried configuration is still worth a run.
+    // Under a miss budget (safe learning explores nothing dearer than the best known configuration).
     let runs = [run(1, { type: 'c5.xlarge', workers: 32 })];
     const slaMinutes = (jobRuntimeS('c5.xlarge', 32) * 1.5) / 60;
     let explored = 0;
+    // the explore rule's cost bound, apart from the overrun bound (which, with one run, rules most out)
+    const exploring = new OptimizerRecommender({
+      catalog,
+      nodeTypes,
+      prior: null,
+      optimizer: { learningRuns: 3, maxOverrun: Number.POSITIVE_INFINITY },
+    });
     for (let i = 2; i <= 12; i++) {
-      const output = recommender.recommendNow(
-        input(runs, { spotPolicy: 'on-demand-only', learningMissBudget: 0, slaMinutes }),
+      const output = exploring.recommendNow(
+        input(runs, { spotPolicy: 'on-demand-only', slaMinutes, learningMissBudget: 3 }),
       );
       const decision = output.decision!;
       const type = output.configuration.node_type_id as string;
@@ -566,8 +601,10 @@ describe('OptimizerRecommender', () => {
         expect(expectedCostUsd).toBeLessThanOrEqual(currentMetSla ? currentCostUsd : bestKnownCostUsd);
         expect(text.includes('though its expected cost is')).toBe(expectedCostUsd > bestKnownCostUsd);
       } else if (decision.action === 'change' && !decision.learning?.active) {
-        // Any other change after learning is the exploit rule's: expected to cost less than the cheapest run.
-        expect(output.prediction.costUsd.mid).toBeLessThan(cheapestRunUsd * 1.02);
+        // Any other change after learning is the exploit rule's (expected to cost less than the cheapest
+        // run) or the keep/move rule's (a keep below the confidence moves to a confident configuration).
+        const confident = decision.sla.kind === 'project' && decision.sla.probabilityMeets >= 0.9;
+        expect(output.prediction.costUsd.mid < cheapestRunUsd * 1.02 || confident).toBe(true);
       }
       runs = [...runs, run(i, { type, workers })];
     }
@@ -600,9 +637,12 @@ describe('OptimizerRecommender', () => {
     expect(spent.explanation).toMatch(
       /^Not a learning run: learning is over \(the SLA-miss budget is spent; 1 of 1/,
     );
-    // 0: the cautious phase of 3 learning runs, no budget.
-    const cautious = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 0 }));
-    expect(cautious.decision?.learning).toMatchObject({ maxRuns: 3, missBudget: null, missesSpent: 1 });
+    // 0: safe learning, no budget to spend; the text says what holds a learning run instead.
+    const safe = recommender.recommendNow(input(runs, { slaMinutes, learningMissBudget: 0 }));
+    expect(safe.decision?.learning).toMatchObject({ maxRuns: 8, missBudget: null, missesSpent: 1 });
+    expect(learningText(safe.decision!)).toMatch(
+      /safe learning: every learning run is held to P\(runtime ≤ SLA\) ≥ 0\.90/,
+    );
   });
 });
 

@@ -1,3 +1,4 @@
+import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
@@ -17,8 +18,10 @@ import { databricksClusterModel, type WorkspaceConstraints } from './databricks-
 
 /** Reads a compute policy of a workspace (`policies/clusters/get`). */
 export type ClusterPolicyReader = (workspaceId: string, policyId: string) => Promise<ClusterPolicy>;
-/** Reads the node types a workspace can launch (`clusters/list-node-types`); null when it cannot say. */
-export type LaunchableNodeTypeReader = (workspaceId: string) => Promise<ReadonlySet<string> | null>;
+/** Reads the node types a workspace can launch (`clusters/list-node-types`), by id; null when it cannot say. */
+export type LaunchableNodeTypeReader = (
+  workspaceId: string,
+) => Promise<ReadonlyMap<string, NodeTypeFacts> | null>;
 
 export interface DatabricksRecommenderOptions extends OptimizerRecommenderOptions {
   catalog: PriceCatalog;

@@ -1,7 +1,8 @@
 import type { EmrVolume } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrChoice } from './emr-choice.js';
 
-function ebsConfiguration(volumes: readonly EmrVolume[]) {
+/** EBS volumes per instance as RunJobFlow groups them: one entry per distinct volume, with its count. */
+export function ebsConfiguration(volumes: readonly EmrVolume[]) {
   if (volumes.length === 0) return undefined;
   const configs: { VolumeSpecification: Record<string, unknown>; VolumesPerInstance: number }[] = [];
   for (const volume of volumes) {
