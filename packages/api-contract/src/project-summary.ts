@@ -45,7 +45,8 @@ export const projectSummaryWireSchema = z.object({
    * up to the end of today), at the organization's prices: the header's spend is the sum of these.
    */
   spend: costTotalsSchema,
-  spend_window: z.object({ from: z.number(), to: z.number() }),
+  /** Epoch ms, `to` exclusive (named for Python clients, where `from` is a keyword). */
+  spend_window: z.object({ from_ms: z.number(), to_ms: z.number() }),
   /**
    * `roi`'s savings at the organization's prices (its discounts, as `spend`): what the KPI header sums.
    * `roi` itself compares runs at list prices. Null when `roi` is.

@@ -54,7 +54,7 @@ export function presentProjectSummary(
       : null,
     cost_per_run_usd: summary.costPerRunUsd,
     spend: summary.spend,
-    spend_window: summary.spendWindow,
+    spend_window: { from_ms: summary.spendWindow.from, to_ms: summary.spendWindow.to },
     savings: summary.roi
       ? {
           to_date_usd: summary.roi.savingsToDateUsd * paidShare,
