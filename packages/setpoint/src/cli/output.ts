@@ -30,7 +30,7 @@ const tableBorderChars = [
   'middle',
 ] as const;
 
-/** An aligned table; headers bold on a TTY. */
+/** An aligned table; headers bold on a TTY; no line ends in padding (scripts split rows on runs of spaces). */
 export function printTable(headers: string[], rows: Cell[][]): void {
   const color = colorEnabled();
   const table = new Table({
@@ -40,7 +40,7 @@ export function printTable(headers: string[], rows: Cell[][]): void {
   });
   for (const row of rows)
     table.push(row.map((cell) => (cell === null || cell === undefined ? '—' : String(cell))));
-  process.stdout.write(`${table.toString()}\n`);
+  process.stdout.write(`${table.toString().replace(/[ \t]+$/gm, '')}\n`);
 }
 
 export function printFields(fields: [string, Cell][]): void {

@@ -90,7 +90,7 @@ export const projectColumns: Column[] = [
   {
     id: 'name',
     label: 'Project',
-    width: 'minmax(140px, 2fr)',
+    width: 'minmax(120px, 2fr)',
     fixed: true,
     sortValue: (row) => row.project.name.toLowerCase(),
     render: (row) => (
@@ -110,7 +110,7 @@ export const projectColumns: Column[] = [
   {
     id: 'workspace',
     label: 'Workspace',
-    width: 'minmax(80px, 1fr)',
+    width: 'minmax(72px, 1fr)',
     sortValue: (row) => row.workspaceName.toLowerCase() || null,
     render: (row) =>
       row.workspaceName ? (
@@ -123,7 +123,7 @@ export const projectColumns: Column[] = [
   {
     id: 'phase',
     label: 'Phase',
-    width: 'minmax(100px, 140px)',
+    width: 'minmax(96px, 140px)',
     sortValue: (row) => phaseLabel(row.project),
     render: (row) => <PhaseBadge project={row.project} />,
     csv: [
@@ -137,7 +137,7 @@ export const projectColumns: Column[] = [
   {
     id: 'last_run',
     label: 'Last run',
-    width: 'minmax(72px, 110px)',
+    width: 'minmax(68px, 110px)',
     sortValue: (row) => row.project.summary?.last_run?.status ?? null,
     render: (row) => {
       const lastRun = row.project.summary?.last_run;
@@ -157,7 +157,7 @@ export const projectColumns: Column[] = [
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: 'minmax(110px, 150px)',
+    width: 'minmax(100px, 150px)',
     align: 'end',
     sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
     render: runtimeCell,
@@ -170,7 +170,7 @@ export const projectColumns: Column[] = [
   {
     id: 'sla_hit',
     label: 'SLA hit, last 10',
-    width: 'minmax(84px, 120px)',
+    width: 'minmax(76px, 120px)',
     align: 'end',
     sortValue: (row) => slaHealth(row)?.hit_rate ?? null,
     render: slaHitCell,
@@ -184,7 +184,7 @@ export const projectColumns: Column[] = [
   {
     id: 'cost',
     label: 'Cost / run',
-    width: 'minmax(72px, 100px)',
+    width: 'minmax(64px, 100px)',
     align: 'end',
     sortValue: (row) => row.project.summary?.cost_per_run_usd ?? null,
     render: (row) => {
@@ -200,7 +200,7 @@ export const projectColumns: Column[] = [
   {
     id: 'spend',
     label: `Spend, ${spendWindowDays} d`,
-    width: 'minmax(80px, 110px)',
+    width: 'minmax(72px, 110px)',
     align: 'end',
     sortValue: (row) => spend(row)?.total_usd ?? null,
     render: (row) => {
@@ -228,7 +228,7 @@ export const projectColumns: Column[] = [
   {
     id: 'savings',
     label: 'Savings to date',
-    width: 'minmax(80px, 130px)',
+    width: 'minmax(76px, 130px)',
     align: 'end',
     sortValue: savings,
     render: (row) => {
@@ -265,7 +265,7 @@ export const projectColumns: Column[] = [
   {
     id: 'insights',
     label: 'Insights',
-    width: 'minmax(90px, 1.2fr)',
+    width: 'minmax(80px, 1.2fr)',
     sortValue: (row) => row.project.summary?.insights.length ?? null,
     render: (row) => <InsightChips insights={row.project.summary?.insights ?? []} />,
     csv: [
@@ -280,7 +280,7 @@ export const projectColumns: Column[] = [
   {
     id: 'auto_apply',
     label: 'Auto-apply',
-    width: 'minmax(64px, 96px)',
+    width: 'minmax(60px, 96px)',
     sortValue: (row) => (row.project.settings.autoApply ? 1 : 0),
     render: (row) => (
       <span className={row.project.settings.autoApply ? 'toggle-on' : 'muted'}>

@@ -37,7 +37,7 @@ export function spendTable(report: SpendReportWire): { headers: string[]; rows: 
     ]);
   rows.push([
     'TOTAL',
-    '',
+    'all',
     String(report.total.runs),
     ...amounts(report.total),
     formatUsd(report.savings_to_date_usd),
