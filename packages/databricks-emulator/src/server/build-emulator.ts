@@ -227,7 +227,10 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerNotificationRoutes(app, kit, context);
   registerAdminRoutes(app, context);
   registerOAuthRoutes(app, oauth, context.baseUrl);
-  const systemTables = new SystemTables({ state, clock, seed, workspaceId }, options.systemTables);
+  const systemTables = new SystemTables(
+    { state, clock, seed, workspaceId, cloud: context.cloud },
+    options.systemTables,
+  );
   registerStatementRoutes(app, kit, systemTables, options.statements);
   app.post('/emulator/admin/oauth/revoke', async () => ({ revoked: oauth.revokeAll() }));
   const emrRegion = options.emr?.region ?? 'us-east-1';

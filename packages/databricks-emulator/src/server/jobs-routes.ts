@@ -162,6 +162,7 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
       runName: job.settings.name ?? `Untitled job ${job.jobId}`,
       runType: 'JOB_RUN',
       ...(request.job_parameters ? { jobParameters: request.job_parameters } : {}),
+      ...(request.performance_target ? { performanceTarget: request.performance_target } : {}),
       ...(request.only ? { only: request.only } : {}),
     });
     if (tokenKey) state.idempotency.set(tokenKey, run.runId);
