@@ -16,6 +16,7 @@ import {
   submitRunBodySchema,
   updateJobBodySchema,
 } from './schema.js';
+import { workspaceUser } from './workspace-user.js';
 
 const jobsVersions: ApiVersion[] = ['2.0', '2.1', '2.2'];
 const arrayCap = 100;
@@ -63,7 +64,7 @@ export function createJob(
   const job: JobRecord = {
     jobId: context.state.allocateJobId(),
     createdTimeMs: context.clock.now(),
-    creatorUserName: 'setpoint-emulator@example.com',
+    creatorUserName: workspaceUser.userName,
     settings: stored as JobSettings,
     runCount: 0,
   };

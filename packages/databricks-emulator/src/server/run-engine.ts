@@ -22,6 +22,7 @@ import { effectivePerformanceTarget, isServerlessTask, runServerlessTask } from 
 import type { SimClock } from './sim-clock.js';
 import type { VirtualFs } from './virtual-fs.js';
 import type { JobEventType, WebhookSender } from './webhooks.js';
+import { workspaceUser } from './workspace-user.js';
 
 const logDeliveryIntervalMs = 5 * 60_000;
 const weekMs = 7 * 86_400_000;
@@ -213,7 +214,7 @@ export class RunEngine {
       runName: request.runName,
       runType: request.runType,
       trigger: 'ONE_TIME',
-      creatorUserName: 'setpoint-emulator@example.com',
+      creatorUserName: workspaceUser.userName,
       startMs: now,
       endMs: now,
       tasks: [],

@@ -1,5 +1,6 @@
 import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import type { RunRecord } from '../emulator-state.js';
+import { workspaceUser } from '../workspace-user.js';
 import { day, iso, json, stableId } from './record-values.js';
 
 const hourMs = 3_600_000;
@@ -65,7 +66,7 @@ export function serverlessBillingRows(run: RunRecord, options: ServerlessBilling
       run_name: run.runName,
       job_name: run.runName,
     }),
-    identity_metadata: json({ run_as: 'setpoint-emulator@example.com', owned_by: null, created_by: null }),
+    identity_metadata: json({ run_as: workspaceUser.userName, owned_by: null, created_by: null }),
     record_type: type,
     ingestion_date: day(visibleAt),
     billing_origin_product: 'JOBS',

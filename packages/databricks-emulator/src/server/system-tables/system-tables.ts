@@ -6,6 +6,7 @@ import { clusterTimes } from '../cluster-timeline.js';
 import { driverInstanceId } from '../cluster-views.js';
 import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.js';
 import type { SimClock } from '../sim-clock.js';
+import { workspaceUser } from '../workspace-user.js';
 import { toSqlite } from './databricks-sql.js';
 import { day, iso, json, stableId } from './record-values.js';
 import { serverlessBillingRows, serverlessListPrices } from './serverless-billing.js';
@@ -226,7 +227,7 @@ export class SystemTables {
         ...base,
         cluster_id: cluster.clusterId,
         cluster_name: cluster.clusterName,
-        owned_by: 'setpoint-emulator@example.com',
+        owned_by: workspaceUser.userName,
         create_time: iso(times.requestedMs),
         delete_time: iso(times.terminatedMs),
         driver_node_type: cluster.sim.driverNodeType.nodeTypeId,
@@ -352,7 +353,7 @@ export class SystemTables {
         run_name: run?.runName ?? null,
         job_name: cluster.jobName,
       }),
-      identity_metadata: json({ run_as: 'setpoint-emulator@example.com', owned_by: null, created_by: null }),
+      identity_metadata: json({ run_as: workspaceUser.userName, owned_by: null, created_by: null }),
       record_type: recordType,
       ingestion_date: day(visibleAt),
       billing_origin_product: 'JOBS',

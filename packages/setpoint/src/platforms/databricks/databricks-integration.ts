@@ -20,6 +20,7 @@ import {
   type ServerlessBillingReader,
 } from './serverless/serverless-billing-reader.js';
 import { billedServerlessCost } from './serverless/serverless-cost.js';
+import { createServerlessWriter, withServerlessJobs } from './serverless/serverless-writer.js';
 import { createDatabricksRepository } from './store/databricks-repository.js';
 import {
   createSystemTablesReader,
@@ -62,7 +63,10 @@ export function createDatabricksIntegration(
     outbound: deps.outbound,
     transport: options.transport,
   });
-  const writer = createDatabricksWriter({ connect, exportRecommendation: createExportService({ connect }) });
+  const writer = withServerlessJobs(
+    createDatabricksWriter({ connect, exportRecommendation: createExportService({ connect }) }),
+    createServerlessWriter(connect),
+  );
   const onboarding = createOnboardingService({
     connect,
     store,

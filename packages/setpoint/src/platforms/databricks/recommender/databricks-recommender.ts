@@ -18,6 +18,7 @@ import type {
 import type { ClusterPolicy } from '../api/schema.js';
 import type { DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
+import { performanceModeAdvice } from '../serverless/performance-mode-advice.js';
 import { isServerlessRun, serverlessMonitoring } from '../serverless/serverless-monitoring.js';
 import { databricksClusterModel, type WorkspaceConstraints } from './databricks-cluster-model.js';
 
@@ -70,7 +71,8 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
 
   override async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
-    if (basedOn && isServerlessRun(basedOn)) return serverlessMonitoring(input);
+    if (basedOn && isServerlessRun(basedOn))
+      return performanceModeAdvice(input) ?? serverlessMonitoring(input);
     return this.#withConstraints(input, () => super.recommend(input));
   }
 
