@@ -10,6 +10,8 @@ declare module '../../queue/job-queue.js' {
       kind: 'apply' | 'auto-apply';
       /** When a person asked for it: a change Setpoint wrote since makes the request stale. */
       requestedAt?: number | undefined;
+      /** When a person approved this learning run (apply mode `approve-learning`; `actor` is who). */
+      approvedAt?: number | undefined;
     };
     /**
      * Undo one change Setpoint made (`configId`), back to `toConfigId` when given, after the SLA guard found a
