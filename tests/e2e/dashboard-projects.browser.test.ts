@@ -210,7 +210,9 @@ describeFull(
       it('asks before turning auto-apply on and leaves it off when cancelled', async () => {
         const page = await context.newPage();
         await page.goto(`${server.url}/projects/${etl.id}/settings`);
-        const autoApply = page.getByLabel('Auto-apply recommendations after each run');
+        const autoApply = page
+          .getByRole('radiogroup', { name: 'Apply mode' })
+          .getByLabel('Auto', { exact: true });
         await autoApply.click();
         const dialog = page.getByRole('dialog', { name: 'Turn on auto-apply?' });
         await dialog.waitFor();
