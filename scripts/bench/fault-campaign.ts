@@ -22,17 +22,24 @@ import { connect } from 'node:net';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
+import { startEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import { S3Client } from '@setpoint/foundation/s3';
 import { zipSync } from 'fflate';
 import pg from 'pg';
+import { openStore } from 'setpoint/composition/open-store';
 import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
+import { manyStageEventLog } from '../../tests/support/many-stage-eventlog.js';
 import {
   type S3FaultProxy,
   startS3FaultProxy,
   startS3TestServer,
 } from '../../tests/support/s3-test-server.js';
+import { startSmtpListener } from '../../tests/support/smtp-listener.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
 import { machineLine, repoRoot } from './docs-section.js';
 
@@ -61,6 +68,8 @@ interface Row {
   seconds: number;
   /** The machine's 1-minute load average, the higher of the class's start and end (2 cores, shared). */
   load: number;
+  /** The row is red when the peak RSS is above this (MiB); the bound is named in `expected`. */
+  rssBoundMiB?: number;
 }
 
 /** Probes `/healthz` every 100 ms on its own thread (the campaign's own work cannot delay it). */
@@ -143,19 +152,31 @@ async function upload(client: Client, projectId: string, file: Upload) {
   return client.call('POST', `/api/v1/projects/${projectId}/runs`, form);
 }
 
-/** Every run's state, or undefined when a page was refused (a 429, a restarting server): ask again later. */
-async function runStates(client: Client, projectId: string): Promise<string[] | undefined> {
-  const states: string[] = [];
+/** What the campaign reads of a run. */
+interface RunItem {
+  pipeline_state: string;
+  error: string | null;
+  cost: unknown;
+}
+
+/** Every run, or undefined when a page was refused (a 429, a restarting server): ask again later. */
+async function projectRuns(client: Client, projectId: string): Promise<RunItem[] | undefined> {
+  const runs: RunItem[] = [];
   for (let offset = 0; ; offset += 500) {
     const response = await client.call(
       'GET',
       `/api/v1/projects/${projectId}/runs?limit=500&offset=${offset}`,
     );
     if (response.status !== 200) return undefined;
-    const page = response.json() as { items: Array<{ pipeline_state: string }>; total: number };
-    states.push(...page.items.map((run) => run.pipeline_state));
-    if (page.items.length === 0 || states.length >= page.total) return states;
+    const page = response.json() as { items: RunItem[]; total: number };
+    runs.push(...page.items);
+    if (page.items.length === 0 || runs.length >= page.total) return runs;
   }
+}
+
+/** Every run's state (see `projectRuns`). */
+async function runStates(client: Client, projectId: string): Promise<string[] | undefined> {
+  return (await projectRuns(client, projectId))?.map((run) => run.pipeline_state);
 }
 
 interface Deployment {
@@ -211,6 +232,14 @@ const baseEnv = {
 /** The 1-minute load average now, for a row's `load` (the higher of its start and end). */
 const loadNow = () => Number((loadavg()[0] ?? 0).toFixed(1));
 
+/** The state every accepted run must end in, and what else its record must show (`check`). */
+interface Outcome {
+  state: 'DONE' | 'FAILED' | 'ANY';
+  check?: (run: RunItem) => boolean;
+  /** Peak RSS above this fails the row (MiB). */
+  rssBoundMiB?: number;
+}
+
 async function campaign(
   attack: string,
   expected: string,
@@ -222,7 +251,7 @@ async function campaign(
     restart(signal: NodeJS.Signals): Promise<void>;
     databaseName: string | null;
   }) => Promise<{ tried: number; accepted: number; refusedAsExpected: number }>,
-  outcome: { state: 'DONE' | 'FAILED' | 'ANY' } = { state: 'ANY' },
+  outcome: Outcome = { state: 'ANY' },
 ): Promise<Row> {
   const started = performance.now();
   const loadAtStart = loadNow();
@@ -263,12 +292,14 @@ async function campaign(
       current = await apiClient(server.url, key);
     },
   }).catch(stopOnError);
-  const states =
+  const runs =
     (await until(async () => {
-      const all = await runStates(current, project.id);
-      return all?.every((state) => terminal.has(state)) && all.length >= result.accepted ? all : undefined;
+      const all = await projectRuns(current, project.id);
+      return all?.every((run) => terminal.has(run.pipeline_state)) && all.length >= result.accepted
+        ? all
+        : undefined;
     }, 600_000).catch(stopOnError)) ??
-    (await runStates(current, project.id)) ??
+    (await projectRuns(current, project.id)) ??
     [];
   peak = Math.max(peak, peakRssMiB(server.process.pid));
   let maxHealthzMs = 0;
@@ -280,8 +311,11 @@ async function campaign(
   }
   await server.stop();
   await deployment.drop();
-  const finished = states.filter((state) => terminal.has(state));
-  const asExpected = finished.filter((state) => outcome.state === 'ANY' || state === outcome.state).length;
+  const finished = runs.filter((run) => terminal.has(run.pipeline_state));
+  const asExpected = finished.filter(
+    (run) =>
+      (outcome.state === 'ANY' || run.pipeline_state === outcome.state) && (outcome.check?.(run) ?? true),
+  ).length;
   const row: Row = {
     attack,
     database: deployment.database,
@@ -289,11 +323,12 @@ async function campaign(
     tried: result.tried,
     handled: result.refusedAsExpected + Math.min(asExpected, result.accepted),
     lost: Math.max(0, result.accepted - finished.length),
-    duplicated: Math.max(0, states.length - result.accepted),
+    duplicated: Math.max(0, runs.length - result.accepted),
     peakRssMiB: peak,
     maxHealthzMs: healthFailures > 0 ? Number.POSITIVE_INFINITY : Math.round(maxHealthzMs),
     seconds: Math.round((performance.now() - started) / 1000),
     load: Math.max(loadAtStart, loadNow()),
+    ...(outcome.rssBoundMiB !== undefined && { rssBoundMiB: outcome.rssBoundMiB }),
   };
   process.stdout.write(`${JSON.stringify({ ...row, perIncarnation: probed })}\n`);
   return row;
@@ -1067,7 +1102,487 @@ async function main(): Promise<void> {
       ),
     );
   }
+  await secondProbeClasses(rows, onBoth);
   writeReliabilitySection(rows);
+}
+
+/** Compressed with zstd where this Node.js has it (22.15+), gzip before: the server reads both. */
+function compressed(log: Buffer): Upload {
+  return 'zstdCompressSync' in zlib && typeof zlib.zstdCompressSync === 'function'
+    ? { name: 'eventlog.zst', bytes: zlib.zstdCompressSync(log) }
+    : { name: 'eventlog.gz', bytes: gzipSync(log) };
+}
+
+/**
+ * The classes of the second outside probe (docs/reliability.md, "Second probe"): many-stage profiles,
+ * SMTP destinations, handlers slower than the idle timeout, implausible run times.
+ */
+async function secondProbeClasses(
+  rows: Row[],
+  onBoth: Array<{ database: Row['database']; deploy: (extra: NodeJS.ProcessEnv) => Promise<Deployment> }>,
+): Promise<void> {
+  const manyStagesAttack =
+    'hostile upload: 11 logs of 20,000 stages and 20,000 SQL executions (4 KB texts, ~1.6 MB each), kill -9, restart';
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(manyStagesAttack, database)) continue;
+    const manyStages = compressed(
+      manyStageEventLog({ stages: 20_000, sqlExecutions: 20_000, textChars: 4_096 }),
+    );
+    rows.push(
+      await campaign(
+        manyStagesAttack,
+        `every run DONE once; the restarted server recommends; peak RSS ≤ ${manyStagesRssBoundMiB} MiB`,
+        await deploy(baseEnv),
+        async (context) => {
+          const { projectId } = context;
+          const uploads = Array.from({ length: 11 }, (_, i) => ({
+            name: `${i}-${manyStages.name}`,
+            bytes: manyStages.bytes,
+            withReport: true,
+          }));
+          const sent = await sendAll(context.client, projectId, uploads);
+          await until(async () => {
+            const states = await runStates(context.client, projectId);
+            return states && states.length >= sent.accepted && states.every((state) => terminal.has(state))
+              ? true
+              : undefined;
+          }, 600_000);
+          // the crash loop came back after a restart, when the recommendation window read profiles whole
+          await context.restart('SIGKILL');
+          // the client of the restarted server
+          const client = context.client;
+          const recommended = await until(async () => {
+            const latest = await client.call('POST', `/api/v1/projects/${projectId}/recommendations`, {});
+            if (latest.status !== 202 && latest.status !== 200) return undefined;
+            const id = latest.json().id as string;
+            return until(async () => {
+              const read = await client.call('GET', `/api/v1/projects/${projectId}/recommendations/${id}`);
+              return read.status === 200 && read.json().state !== 'PENDING' ? read.json().state : undefined;
+            }, 300_000);
+          }, 120_000);
+          process.stdout.write(
+            `many stages: the restarted server's recommendation ${recommended ?? 'never came'}\n`,
+          );
+          return {
+            tried: sent.tried + 1,
+            accepted: sent.accepted,
+            refusedAsExpected: recommended === 'SUCCESS' ? 1 : 0,
+          };
+        },
+        { state: 'DONE', rssBoundMiB: manyStagesRssBoundMiB },
+      ),
+    );
+  }
+
+  const smtpAttack =
+    'SMTP destinations: loopback, private, metadata, unspecified, encoded and untrusted-port hosts; a trusted host moved';
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(smtpAttack, database)) continue;
+    const trusted = await startSmtpListener();
+    const moved = await startSmtpListener();
+    const stranger = await startSmtpListener();
+    const deployment = await deploy({
+      ...baseEnv,
+      SETPOINT_OUTBOUND_ALLOW_LIST: `127.0.0.1:${trusted.port}, 127.0.0.1:${moved.port}`,
+      SETPOINT_ALERT_INTERVAL_SECONDS: '3600',
+    });
+    rows.push(
+      await campaign(
+        smtpAttack,
+        '400 OUTBOUND_URL_REFUSED; no listener outside the allow-list reached; no password sent to a moved host',
+        deployment,
+        async ({ client }) => {
+          const password = `smtp-${randomBytes(8).toString('hex')}`;
+          const destination = (host: string, port: number) =>
+            client.call('POST', '/api/v1/alerts/destinations', {
+              kind: 'email',
+              name: `mail via ${host}:${port}`,
+              smtp_host: host,
+              smtp_port: port,
+              tls: 'none',
+              from: 'setpoint@example.com',
+              to: ['oncall@example.com'],
+              username: 'setpoint',
+              password,
+            });
+          const hostile: Array<[string, number]> = [
+            ...['127.0.0.1', '::1', 'localhost', '169.254.169.254', '10.0.0.1', '0.0.0.0', '2130706433'].map(
+              (host): [string, number] => [host, 25],
+            ),
+            ['127.0.0.1', stranger.port],
+            ['localhost', stranger.port],
+          ];
+          let refused = 0;
+          for (const [host, port] of hostile) {
+            const answer = await destination(host, port);
+            if (answer.status === 400 && answer.json().error?.code === 'OUTBOUND_URL_REFUSED') refused += 1;
+            else process.stdout.write(`smtp: ${host}:${port} answered ${answer.status}\n`);
+          }
+          // a trusted destination moved to another trusted port: delivered there without the old password
+          const created = await destination('127.0.0.1', trusted.port);
+          const id = created.json().id as string;
+          const patched = await client.call('PATCH', `/api/v1/alerts/destinations/${id}`, {
+            smtp_port: moved.port,
+          });
+          const delivered = patched.status === 200 && (await deliverOnce(client, deployment, id)) === 'SENT';
+          const movedClean = delivered && moved.connections() === 1 && moved.authLines().length === 0;
+          if (!movedClean)
+            process.stdout.write(
+              `smtp: the moved destination answered ${patched.status}, ${moved.authLines().length} AUTH lines there\n`,
+            );
+          const untouched = stranger.connections() === 0 && trusted.authLines().length === 0;
+          return {
+            tried: hostile.length + 1,
+            accepted: 0,
+            refusedAsExpected: untouched ? refused + (movedClean ? 1 : 0) : 0,
+          };
+        },
+      ),
+    );
+    await Promise.all([trusted.close(), moved.close(), stranger.close()]);
+  }
+
+  const slowHandlerAttack =
+    'slow handlers: 20 workspace checks against a workspace answering 5 s late (idle timeout 1 s)';
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(slowHandlerAttack, database)) continue;
+    const throttled = createServer((request, response) => {
+      request.resume();
+      setTimeout(() => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.end(JSON.stringify({ jobs: [], has_more: false, clusters: [], node_types: [] }));
+      }, 5_000);
+    });
+    await new Promise<void>((resolve) => throttled.listen(0, '127.0.0.1', resolve));
+    const host = `127.0.0.1:${(throttled.address() as AddressInfo).port}`;
+    rows.push(
+      await campaign(
+        slowHandlerAttack,
+        'every check answered with a JSON body, none dropped',
+        await deploy({
+          ...baseEnv,
+          SETPOINT_IDLE_TIMEOUT_SECONDS: '1',
+          SETPOINT_OUTBOUND_ALLOW_LIST: host,
+        }),
+        async ({ client, baseUrl: url }) => {
+          const workspace = await client.call('POST', '/api/v1/workspaces', {
+            name: 'throttled',
+            cloud: 'aws',
+            host: `http://${host}`,
+            credentials: { token: 'dapi-throttled-0123' },
+          });
+          if (workspace.status !== 201)
+            throw new Error(`the throttled workspace answered ${workspace.status}`);
+          const checks = Array.from({ length: 20 }, async () => {
+            try {
+              const response = await fetch(`${url}/api/v1/workspaces/${workspace.json().id}/check`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${client.token}`, 'content-type': 'application/json' },
+                body: '{}',
+                signal: AbortSignal.timeout(120_000),
+              });
+              JSON.parse(await response.text());
+              return true;
+            } catch (error) {
+              process.stdout.write(`slow handlers: a check got no answer (${String(error)})\n`);
+              return false;
+            }
+          });
+          const answered = (await Promise.all(checks)).filter(Boolean).length;
+          return { tried: 20, accepted: 0, refusedAsExpected: answered };
+        },
+      ),
+    );
+    throttled.close();
+  }
+
+  for (const { database, deploy } of onBoth) {
+    if (wanted(applyCrashAttack, database)) rows.push(await applyCrashFaults(deploy));
+  }
+
+  const timesAttack =
+    'implausible run times: logs dated 2150, at epoch 0, ending before they start, an executor in 2150';
+  for (const { database, deploy } of onBoth) {
+    if (!wanted(timesAttack, database)) continue;
+    const year2150 = Date.UTC(2150, 0, 1);
+    const logs = [
+      logDated(year2150),
+      logDated(0),
+      logDated(1_700_000_000_000, (event) => {
+        if (event.Event === 'SparkListenerApplicationEnd') event.Timestamp = 1_700_000_000_000 - 5;
+      }),
+      logDated(1_700_000_000_000, (event) => {
+        if (event.Event === 'SparkListenerExecutorAdded') event.Timestamp = year2150;
+      }),
+    ];
+    rows.push(
+      await campaign(
+        timesAttack,
+        'accepted, each run FAILED (times not plausible), none costed',
+        await deploy(baseEnv),
+        ({ client, projectId }) =>
+          sendAll(
+            client,
+            projectId,
+            logs.map((bytes, i) => ({ name: `clock-${i}`, bytes, withReport: true })),
+          ),
+        {
+          state: 'FAILED',
+          check: (run) => /times are not plausible/.test(run.error ?? '') && run.cost === null,
+        },
+      ),
+    );
+  }
+}
+
+const applyCrashAttack =
+  'apply crash: kill -9 while jobs/update is answered late (4 applies: 2 written, 2 not), restart';
+
+/**
+ * Issue 40 finding 3 at campaign scale: each apply's server is killed while Databricks holds jobs/update's
+ * answer back, after changing the job (written) or instead of changing it (not written), then started
+ * again on the same database. Handled: the apply recorded once as the apply it was, the job on the
+ * recommended cluster, no external change taken, auto-apply not paused. Lost: never recorded.
+ * Duplicated: recorded more than once, or written more often than the one try (and one retry) allows.
+ */
+async function applyCrashFaults(deploy: (extra: NodeJS.ProcessEnv) => Promise<Deployment>): Promise<Row> {
+  const started = performance.now();
+  const loadAtStart = loadNow();
+  const emulator = await startEmulator({
+    nodeSpecs: catalogNodeSpecs,
+    port: 0,
+    seed: 31,
+    clockSpeed: 3600,
+    rateLimitScale: 0,
+    cloud: 'aws',
+  });
+  const deployment = await deploy({
+    ...baseEnv,
+    SETPOINT_OUTBOUND_ALLOW_LIST: '127.0.0.1',
+    SETPOINT_RECONCILE_INTERVAL_SECONDS: '0',
+    // the killed process's job and intent are taken over once this runs out
+    SETPOINT_JOB_LEASE_SECONDS: '3',
+    SETPOINT_JOB_RETRY_DELAY_SECONDS: '1',
+  });
+  const env = deployment.env;
+  const key = await createKey(env);
+  let server = await startApi(env, true);
+  let probe = healthProbe(server.url);
+  const probed: Array<{ max: number; failures: number }> = [];
+  let peak = 0;
+  let client = await apiClient(server.url, key);
+  const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
+  const workspaceId = (
+    await client.call('POST', '/api/v1/workspaces', {
+      name: 'emulated',
+      platform: 'databricks',
+      cloud: 'aws',
+      region: 'us-west-2',
+      host: emulator.url,
+      credentials: { token: emulator.token },
+    })
+  ).json().id as string;
+  const jobNames = ['Skewed join', 'Daily aggregation', 'Join-heavy ETL', 'CPU-bound ML scoring'];
+  let tried = 0;
+  let handled = 0;
+  let lost = 0;
+  let duplicated = 0;
+  try {
+    for (const [i, jobName] of jobNames.entries()) {
+      let jobId = '';
+      for await (const job of databricks.listJobs()) if (job.settings.name === jobName) jobId = job.job_id;
+      const imported = await client.call('POST', `/api/v1/workspaces/${workspaceId}/import`, {
+        job_ids: [jobId],
+        settings: { autoApply: true },
+      });
+      const project = imported.json().jobs[0].projects[0] as { id: string; cluster_key: string };
+      const ref = parseClusterRefKey(project.cluster_key);
+      if (!ref) throw new Error(`the imported ${jobName} has no cluster`);
+      const nodeTypeNow = async () =>
+        findClusterSpec((await databricks.getJob(jobId)).settings, ref)?.node_type_id;
+      const recommendationId = `rec_crash_${i}`;
+      await storedRecommendation(deployment, project.id, recommendationId);
+      const written = i % 2 === 0;
+      // written: jobs/update changes the job, then its answer waits; not written: it waits, then fails
+      const fault = emulator.context.faults.add({
+        kind: 'http',
+        match: 'POST /api/2.*/jobs/update',
+        delayMs: 20_000,
+        count: 1,
+        ...(written ? { afterHandler: true } : { status: 503 }),
+      });
+      await client.call('POST', `/api/v1/projects/${project.id}/recommendations/${recommendationId}/apply`);
+      await until(
+        async () =>
+          fault.applied === 1 && (!written || (await nodeTypeNow()) === recommendedNodeType)
+            ? true
+            : undefined,
+        120_000,
+      );
+      peak = Math.max(peak, peakRssMiB(server.process.pid));
+      probed.push(await probe.stop());
+      const exited = new Promise((resolve) => server.process.once('exit', resolve));
+      server.process.kill('SIGKILL');
+      await exited;
+      server = await startApi(env, true);
+      probe = healthProbe(server.url);
+      client = await apiClient(server.url, key);
+      // settled before the next apply starts, so each fault counts this apply's writes alone
+      const outcome = await settledApply(client, project.id, recommendationId, nodeTypeNow);
+      const writes = fault.seen;
+      const allowedWrites = written ? 1 : 2;
+      if (!outcome) lost += 1;
+      else if (outcome.recorded > 1 || writes > allowedWrites) duplicated += 1;
+      else if (outcome.recorded === 1 && outcome.outsideChanges === 0 && !outcome.paused) handled += 1;
+      process.stdout.write(
+        `apply crash: ${recommendationId} (${written ? 'written' : 'not written'}) ${JSON.stringify({ ...outcome, writes })}\n`,
+      );
+      tried += 1;
+    }
+    peak = Math.max(peak, peakRssMiB(server.process.pid));
+    probed.push(await probe.stop());
+    const row: Row = {
+      attack: applyCrashAttack,
+      database: deployment.database,
+      expected:
+        'each apply recorded once, the job on the recommended cluster, no external change, not paused',
+      tried,
+      handled,
+      lost,
+      duplicated,
+      peakRssMiB: peak,
+      maxHealthzMs: probed.some((p) => p.failures > 0)
+        ? Number.POSITIVE_INFINITY
+        : Math.round(Math.max(...probed.map((p) => p.max))),
+      seconds: Math.round((performance.now() - started) / 1000),
+      load: Math.max(loadAtStart, loadNow()),
+    };
+    process.stdout.write(`${JSON.stringify(row)}\n`);
+    return row;
+  } finally {
+    await server.stop();
+    await emulator.close();
+    await deployment.drop();
+  }
+}
+
+const recommendedNodeType = 'c5d.2xlarge';
+
+/**
+ * The apply once the restarted server's queued apply job has ended (its metrics count it): how often the
+ * recommendation is in the history, outside changes taken, whether auto-apply paused; undefined when it was
+ * never recorded with the job on the recommended cluster.
+ */
+async function settledApply(
+  client: Client,
+  projectId: string,
+  recommendationId: string,
+  nodeTypeNow: () => Promise<string | undefined>,
+): Promise<{ recorded: number; outsideChanges: number; paused: boolean } | undefined> {
+  await until(async () => {
+    const metrics = (await client.call('GET', '/metrics')).text;
+    const done = /setpoint_job_duration_seconds_count\{kind="project\.apply",outcome="done"\} (\d+)/.exec(
+      metrics,
+    );
+    return Number(done?.[1] ?? 0) >= 1 ? true : undefined;
+  }, 120_000);
+  const answer = await client.call('GET', `/api/v1/projects/${projectId}/applied-configs`);
+  if (answer.status !== 200) return undefined;
+  const history = answer.json() as {
+    items: Array<{ kind: string; recommendation_id: string | null }>;
+    auto_apply_paused: boolean;
+  };
+  const recorded = history.items.filter((item) => item.recommendation_id === recommendationId).length;
+  if (recorded === 0 || (await nodeTypeNow()) !== recommendedNodeType) return undefined;
+  const outside = await client.call('GET', `/api/v1/audit?action=external_change&project_id=${projectId}`);
+  return { recorded, outsideChanges: outside.json().items.length, paused: history.auto_apply_paused };
+}
+
+/** A recommendation for the project as the pipeline stores one (the campaign needs no run history). */
+async function storedRecommendation(deployment: Deployment, projectId: string, id: string): Promise<void> {
+  const store = await openStore({
+    dataDir: deployment.env.SETPOINT_DATA_DIR as string,
+    databaseUrl: deployment.env.SETPOINT_DATABASE_URL,
+  });
+  try {
+    const now = Date.now();
+    await store.db
+      .insertInto('recommendations')
+      .values({
+        id,
+        project_id: projectId,
+        idempotency_key: null,
+        state: 'SUCCESS',
+        phase: 'OPTIMIZING',
+        configuration: JSON.stringify({ node_type_id: recommendedNodeType, num_workers: 3 }),
+        prediction: null,
+        explanation: 'fewer, faster nodes',
+        decision: null,
+        based_on_run_id: null,
+        error: null,
+        requested_by: 'fault campaign',
+        apply_requested_at: null,
+        apply_requested_by: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  } finally {
+    await store.close();
+  }
+}
+
+/** The server's bound on its own peak RSS with 11 many-stage uploads (two parse workers of 1 GiB heap each). */
+const manyStagesRssBoundMiB = 2560;
+
+/** A two-stage log starting at `startMs`, each event rewritten by `edit`. */
+function logDated(startMs: number, edit: (event: Record<string, unknown>) => void = () => undefined): Buffer {
+  const lines = manyStageEventLog({ stages: 2, sqlExecutions: 0, textChars: 20, startMs })
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const event = JSON.parse(line) as Record<string, unknown>;
+      edit(event);
+      return JSON.stringify(event);
+    });
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+/** Sends one notification to the destination now: a failed one written to the store, retried through the API. */
+async function deliverOnce(client: Client, deployment: Deployment, destinationId: string): Promise<string> {
+  const rule = await client.call('POST', '/api/v1/alerts/rules', {
+    event: 'sla_missed',
+    destination_id: destinationId,
+  });
+  if (rule.status !== 201) throw new Error(`the alert rule answered ${rule.status}`);
+  const id = `ntf_${randomBytes(6).toString('hex')}`;
+  const store = await openStore({
+    dataDir: deployment.env.SETPOINT_DATA_DIR as string,
+    databaseUrl: deployment.env.SETPOINT_DATABASE_URL,
+  });
+  try {
+    await store.db
+      .insertInto('notifications')
+      .values({
+        id,
+        rule_id: rule.json().id,
+        destination_id: destinationId,
+        project_id: null,
+        event: 'sla_missed',
+        dedupe_key: id,
+        title: 'a run missed its SLA',
+        detail: '{}',
+        status: 'FAILED',
+        error: 'first attempt',
+        created_at: Date.now(),
+      })
+      .execute();
+  } finally {
+    await store.close();
+  }
+  const retried = await client.call('POST', `/api/v1/notifications/${id}/retry`);
+  return retried.status === 200 ? (retried.json().status as string) : `HTTP ${retried.status}`;
 }
 
 const campaignLoad = { start: loadNow() };
@@ -1101,7 +1616,11 @@ const keyOf = (line: string) => line.split(' | ').slice(0, 2).join(' | ');
 
 function writeReliabilitySection(rows: Row[]): void {
   const green = (row: Row) =>
-    row.handled === row.tried && row.lost === 0 && row.duplicated === 0 && row.maxHealthzMs <= healthBoundMs;
+    row.handled === row.tried &&
+    row.lost === 0 &&
+    row.duplicated === 0 &&
+    row.maxHealthzMs <= healthBoundMs &&
+    row.peakRssMiB <= (row.rssBoundMiB ?? Number.POSITIVE_INFINITY);
   const docs = path.join(repoRoot, 'docs/reliability.md');
   let text = readFileSync(docs, 'utf8');
   // a partial run (SETPOINT_FAULTS_ONLY) replaces its own rows and keeps the others' last figures
