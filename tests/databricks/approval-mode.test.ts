@@ -1,8 +1,8 @@
-import { createServer, type Server } from 'node:http';
 import type { ApprovalResource, ProjectResource } from '@setpoint/api-contract';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { createAppliedChangeRepository } from 'setpoint/service/apply/applied-change-repository';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import {
   copyJob,
   eventually,
@@ -16,36 +16,9 @@ import {
 // The first recommendation of the process learns the shipped fleet prior (seconds on a busy machine).
 vi.setConfig({ testTimeout: 180_000 });
 
-interface Hook {
-  event: string;
-  project_id: string | null;
-  title: string;
-  detail: Record<string, unknown>;
-}
-
-/** A webhook receiver on 127.0.0.1 that keeps every payload. */
-async function startReceiver(): Promise<{ server: Server; url: string; hooks: Hook[] }> {
-  const hooks: Hook[] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      hooks.push(JSON.parse(body) as Hook);
-      response.end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  return {
-    server,
-    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
-    hooks,
-  };
-}
-
 describe('approval mode (approve-learning) against the emulator', () => {
   let h: Harness;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let headers: Record<string, string>;
 
   /** A request to Setpoint's API as an API key (its actor is `api-key:<id>`). */
@@ -66,7 +39,7 @@ describe('approval mode (approve-learning) against the emulator', () => {
     findClusterSpec((await h.databricks.getJob(jobId)).settings, ref)?.node_type_id;
 
   beforeAll(async () => {
-    receiver = await startReceiver();
+    receiver = await startWebhookReceiver();
     h = await startHarness({ seed: 31 });
     const key = await h.server.services.apiKeys.create('approval-test', 'test');
     const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);

@@ -1,20 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { registeredPlatforms } from 'setpoint/composition/platforms';
 import { createApprovalRepository } from 'setpoint/service/apply/approval-repository';
 import { createProjectRepository } from 'setpoint/service/projects/project-repository';
 import type { Database } from 'setpoint/store/database-schema';
 import type { DialectName } from 'setpoint/store/dialect';
 import { migrationProvider } from 'setpoint/store/migrations/index';
-// the int8 parser every Setpoint connection uses (epoch milliseconds as numbers)
-import 'setpoint/store/open-database';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
-import { describeFull } from '../support/tiers.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnBothDatabases, type OpenDatabase } from '../support/store-contract.js';
 
 /** The last migration before the apply mode. */
 const beforeApplyModes = '0160-code-proposals';
@@ -24,7 +16,7 @@ const beforeApplyModes = '0160-code-proposals';
  * Migrating gives each the apply mode its switch meant (on: auto, off: manual), on both databases; the
  * approvals table holds one waiting approval per project, and a decision is taken once.
  */
-function approvalsContract(open: () => { db: Kysely<Database>; dialect: DialectName }) {
+function approvalsContract(open: OpenDatabase) {
   let db: Kysely<Database>;
   let dialect: DialectName;
   const migrator = () =>
@@ -122,31 +114,4 @@ function approvalsContract(open: () => { db: Kysely<Database>; dialect: DialectN
   });
 }
 
-describe('approvals and apply modes on SQLite', () => {
-  approvalsContract(() => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-approvals-'));
-    const file = new SqliteDatabase(path.join(dataDir, 'setpoint.db'));
-    return {
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }),
-      dialect: 'sqlite',
-    };
-  });
-});
-
-describeFull('approvals and apply modes on PostgreSQL', 'a PostgreSQL server (SETPOINT_TEST_PG_URL)', () => {
-  let database: TestPostgresDatabase;
-  beforeAll(async () => {
-    database = await createTestPostgresDatabase();
-  });
-  // registered before the contract's own after-hook, so it runs after the pool has closed
-  afterAll(async () => {
-    await database?.drop();
-  });
-  approvalsContract(() => {
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-    // as the product's pool does: the database dropped after the tests ends idle connections, which is no failure
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
-  });
-});
+describeOnBothDatabases('approvals and apply modes', approvalsContract);
