@@ -1,6 +1,7 @@
 import type { ApprovalResource, ProjectResource } from '@setpoint/api-contract';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { createAppliedChangeRepository } from 'setpoint/service/apply/applied-change-repository';
+import { createApprovalRepository } from 'setpoint/service/apply/approval-repository';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -169,7 +170,8 @@ describe('approval mode (approve-learning) against the emulator', () => {
     );
     await h.server.services.applies.recommendationReady(projectId, 'rec_paused_probe');
     expect((await waitingOf(projectId))?.recommendation_id).toBe('rec_paused_probe');
-    await createAppliedChangeRepository(h.server.services.store.db).saveGuard(projectId, {
+    const guards = createAppliedChangeRepository(h.server.services.store.db);
+    await guards.saveGuard(projectId, {
       paused: true,
       pauseReason: 'rolled back by user:ana; auto-apply waits until someone resumes it',
     });
@@ -191,6 +193,42 @@ describe('approval mode (approve-learning) against the emulator', () => {
       async () => ((await nodeTypeOf(jobId, ref)) === 'c5d.2xlarge' ? true : undefined),
       'the approved run to be written after the resume',
     );
+
+    // approved, then paused before its queued write ran: skipped and superseded, never written late
+    await insertRecommendation(
+      h.server,
+      projectId,
+      'rec_paused_later',
+      { node_type_id: 'r5d.xlarge', num_workers: 3 },
+      'another learning probe',
+    );
+    await h.server.services.applies.recommendationReady(projectId, 'rec_paused_later');
+    const approvals = createApprovalRepository(h.server.services.store.db);
+    const approvedAt = Date.now();
+    await approvals.decide('rec_paused_later', ['waiting'], 'approved', {
+      at: approvedAt,
+      by: 'user:ana',
+      reason: null,
+    });
+    await guards.saveGuard(projectId, {
+      paused: true,
+      pauseReason: 'the cluster was changed outside Setpoint (num_workers)',
+    });
+    await h.server.services.applies.applyJob({
+      projectId,
+      recommendationId: 'rec_paused_later',
+      actor: 'user:ana',
+      kind: 'auto-apply',
+      approvedAt,
+    });
+    expect(await nodeTypeOf(jobId, ref)).toBe('c5d.2xlarge');
+    expect(await approvals.find('rec_paused_later')).toMatchObject({
+      state: 'superseded',
+      reason:
+        'auto-apply was paused before it was written (the cluster was changed outside Setpoint (num_workers))',
+    });
+    const skipped = await h.server.services.audit.page({ projectId, action: 'apply_skipped' }, 10, 0);
+    expect(skipped.rows.map((row) => row.detail.recommendation_id)).toContain('rec_paused_later');
   });
 
   it('applies optimizing changes on its own, keeps a rejected learning run out, and recommends only in manual', async () => {

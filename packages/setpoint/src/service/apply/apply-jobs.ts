@@ -27,6 +27,9 @@ export const applyJobKinds = ['project.apply', 'project.revert'] as const;
 /** The idempotency key of an automatic apply: one job per recommendation. */
 export const autoApplyJobKey = (recommendationId: string) => `project.apply:${recommendationId}`;
 
+/** The idempotency key of an approved learning run's write: one job per approval. */
+export const approvedApplyJobKey = (recommendationId: string) => `project.apply:${recommendationId}:approved`;
+
 /** The idempotency key of a person's apply: one job per request. */
 export const requestedApplyJobKey = (recommendationId: string, at: number) =>
   `project.apply:${recommendationId}:${at}`;

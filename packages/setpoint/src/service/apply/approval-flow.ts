@@ -7,7 +7,7 @@ import { recommendationIsLearning } from '../recommendations/learning.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
 import type { ApplyGuard } from './applied-change-records.js';
-import { autoApplyJobKey } from './apply-jobs.js';
+import { approvedApplyJobKey } from './apply-jobs.js';
 import type { Approval, ApprovalRepository } from './approval-repository.js';
 
 /** The audit actions of approvals (`approval_needed`, what the alert of that name watches, is the alerts'). */
@@ -179,7 +179,7 @@ export function createApprovalFlow(deps: ApprovalFlowDependencies) {
     await deps.queue.enqueue(
       'project.apply',
       { projectId, recommendationId, actor, kind: 'auto-apply', approvedAt: at },
-      { idempotencyKey: autoApplyJobKey(recommendationId) },
+      { idempotencyKey: approvedApplyJobKey(recommendationId) },
     );
     return (await approvals.find(recommendationId)) ?? approval;
   }
@@ -213,17 +213,22 @@ export function createApprovalFlow(deps: ApprovalFlowDependencies) {
   }
 
   /**
-   * Why an approved write, about to be written, is no longer wanted: its approval is gone, or a newer
-   * recommendation replaced it (the approval is then superseded); null when it is.
+   * Why an approved write, about to be written, is no longer wanted: its approval is gone, a newer
+   * recommendation replaced it, or auto-apply was paused since (the approval is then superseded: it is
+   * never written late); null when it is.
    */
   async function staleApproved(recommendation: RecommendationRecord): Promise<string | null> {
     const approval = await approvals.find(recommendation.id);
     if (approval?.state !== 'approved')
       return `its approval is ${approval?.state ?? 'missing'}${approval?.reason ? `: ${approval.reason}` : ''}`;
     const newer = await newerThan(recommendation);
-    if (!newer) return null;
-    const reason = `replaced by recommendation ${newer.id}, made from a later run, before it was written`;
-    await supersede(approval, reason, ['approved']);
+    const guard = newer ? null : await deps.guard(recommendation.projectId);
+    const reason = newer
+      ? `replaced by recommendation ${newer.id}, made from a later run, before it was written`
+      : guard?.paused
+        ? `auto-apply was paused before it was written (${guard.pauseReason ?? 'paused'})`
+        : null;
+    if (reason) await supersede(approval, reason, ['approved']);
     return reason;
   }
 
