@@ -708,7 +708,10 @@ export function createApplyService(deps: ApplyServiceDependencies) {
   async function explained(approval: Approval): Promise<ExplainedApproval> {
     const recommendation = await deps.recommendations
       .get(approval.projectId, approval.recommendationId)
-      .catch(() => null);
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
     return { ...approval, explanation: recommendation?.explanation ?? null };
   }
 

@@ -1,5 +1,5 @@
 import type { ApplyMode } from '@setpoint/api-contract';
-import { ConflictError } from '@setpoint/foundation/errors';
+import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { JobQueue } from '../../queue/job-queue.js';
 import { approvalNeededAction } from '../alerts/alert-service.js';
 import type { AuditService } from '../audit/audit-service.js';
@@ -94,7 +94,10 @@ export function createApprovalFlow(deps: ApprovalFlowDependencies) {
 
   /** The newer recommendation that replaces `recommendation`, if one was made after it. */
   async function newerThan(recommendation: RecommendationRecord): Promise<RecommendationRecord | null> {
-    const newest = await deps.recommendations.latest(recommendation.projectId).catch(() => null);
+    const newest = await deps.recommendations.latest(recommendation.projectId).catch((error: unknown) => {
+      if (error instanceof NotFoundError) return null;
+      throw error;
+    });
     return newest && newest.id !== recommendation.id && newest.createdAt > recommendation.createdAt
       ? newest
       : null;
