@@ -2,12 +2,14 @@
 
 import base64
 import gzip
+import re
+import time
 from datetime import timedelta
 
 import pytest
 
 sdk = pytest.importorskip("databricks.sdk")
-from databricks.sdk.service import jobs, settings  # noqa: E402
+from databricks.sdk.service import compute, jobs, settings  # noqa: E402
 
 @pytest.fixture(scope="module")
 def workspace(databricks_emulator):
@@ -129,3 +131,91 @@ def test_retries_after_a_429_with_retry_after(workspace, databricks_emulator):
     assert workspace.jobs.get(job_id=job.job_id).job_id == job.job_id
     faults = databricks_emulator.admin("GET", "/emulator/admin/faults")["faults"]
     assert any(rule["applied"] == 1 and rule["status"] == 429 for rule in faults)
+
+
+# What a typical automation script asks a workspace before it creates anything (issue: the emulator answered
+# these unlike Databricks): who am I, which runtime, which node type, what is in the workspace.
+
+
+def test_current_user_and_workspace_id(workspace):
+    me = workspace.current_user.me()
+    assert me.user_name == "setpoint-emulator@example.com"
+    assert me.active is True
+    assert me.emails[0].value == me.user_name
+    assert workspace.get_workspace_id() == 1234567890123456
+    # the user who runs the jobs is the one the token belongs to
+    job = next(iter(workspace.jobs.list(limit=1)))
+    assert workspace.jobs.get(job_id=job.job_id).creator_user_name == me.user_name
+
+
+def test_selects_spark_versions_by_their_databricks_names(workspace):
+    clusters = workspace.clusters
+    assert clusters.select_spark_version(latest=True, long_term_support=True) == "16.4.x-scala2.12"
+    assert clusters.select_spark_version(latest=True, long_term_support=True, photon=True) == "16.4.x-photon-scala2.12"
+    assert clusters.select_spark_version(latest=True, long_term_support=True, ml=True) == "16.4.x-cpu-ml-scala2.12"
+    assert clusters.select_spark_version(latest=True, long_term_support=True, scala="2.13") == "17.3.x-scala2.13"
+    assert clusters.select_spark_version(latest=True, beta=True, scala="2.13") == "18.0.x-scala2.13"
+    names = {version.key: version.name for version in clusters.spark_versions().versions}
+    assert names["15.4.x-photon-scala2.12"] == "15.4 LTS Photon (includes Apache Spark 3.5.0, Scala 2.12)"
+
+
+def test_selects_a_node_type_of_the_workspace_cloud(workspace):
+    node_type = workspace.clusters.select_node_type(min_cores=8, local_disk=True)
+    # an AWS workspace: an EC2 type with instance storage, never an Azure VM size
+    assert re.fullmatch(r"[a-z0-9-]+\.\d*x?large", node_type), node_type
+    listed = workspace.clusters.list_node_types().node_types
+    chosen = next(entry for entry in listed if entry.node_type_id == node_type)
+    assert chosen.num_cores >= 8
+    assert chosen.node_instance_type.local_disks >= 1
+    assert not any(entry.node_type_id.startswith("Standard_") for entry in listed)
+
+
+def test_lists_the_workspace_root(workspace):
+    root = {entry.path: entry.object_type for entry in workspace.workspace.list("/")}
+    assert root["/Users"] == sdk.service.workspace.ObjectType.DIRECTORY
+    assert root["/Shared"] == sdk.service.workspace.ObjectType.DIRECTORY
+    assert "/" not in root
+    homes = [entry.path for entry in workspace.workspace.list("/Users")]
+    assert homes == ["/Users/setpoint-emulator@example.com"]
+
+
+def test_a_script_creates_runs_and_deletes_a_job_on_what_it_selected(workspace):
+    spark_version = workspace.clusters.select_spark_version(latest=True, long_term_support=True)
+    node_type = workspace.clusters.select_node_type(min_cores=8, local_disk=True)
+    created = workspace.jobs.create(
+        name="setpoint-sdk-script",
+        tasks=[
+            jobs.Task(
+                task_key="main",
+                spark_python_task=jobs.SparkPythonTask(python_file="dbfs:/jobbank/daily-aggregation.py"),
+                new_cluster=compute.ClusterSpec(spark_version=spark_version, node_type_id=node_type, num_workers=2),
+            )
+        ],
+    )
+    try:
+        run = workspace.jobs.run_now(job_id=created.job_id).result(timeout=timedelta(minutes=3))
+        assert run.state.result_state == jobs.RunResultState.SUCCESS
+        listed = list(workspace.jobs.list_runs(job_id=created.job_id))
+        assert [item.run_id for item in listed] == [run.run_id]
+        assert any(cluster.cluster_id == run.tasks[0].cluster_instance.cluster_id for cluster in workspace.clusters.list())
+        policy = workspace.cluster_policies.create(
+            name="setpoint-sdk-policy", definition='{"autoscale.max_workers": {"type": "range", "maxValue": 8}}'
+        )
+        pool = workspace.instance_pools.create(instance_pool_name="setpoint-sdk-pool", node_type_id=node_type)
+        assert policy.policy_id in [item.policy_id for item in workspace.cluster_policies.list()]
+        assert pool.instance_pool_id in [item.instance_pool_id for item in workspace.instance_pools.list()]
+        workspace.cluster_policies.delete(policy_id=policy.policy_id)
+    finally:
+        workspace.jobs.delete(job_id=created.job_id)
+    assert created.job_id not in [job.job_id for job in workspace.jobs.list(name="setpoint-sdk-script")]
+
+
+def test_runs_are_never_dated_in_the_future(workspace, finished_run):
+    # the standalone emulator's clock runs fast until it reaches real time, never past it, so a dashboard's
+    # "last 30 days" holds every run
+    _, run = finished_run
+    now_ms = time.time() * 1000
+    assert run.start_time <= now_ms
+    assert run.end_time <= now_ms
+    for listed in workspace.jobs.list_runs(limit=25):
+        assert listed.start_time <= now_ms

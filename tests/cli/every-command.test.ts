@@ -118,6 +118,11 @@ const badInputs: Record<string, BadInput> = {
     stderr: /required option '--name <name>'/,
   },
   'bench sweep': { args: ['bench', 'sweep'], exitCode: 2, stderr: /required option '--dataset <csv>'/ },
+  'bench iac-drift': {
+    args: ['bench', 'iac-drift', '--seed', '0'],
+    exitCode: 2,
+    stderr: /--seed expects a whole number from 1 to 1000000, got "0"$/,
+  },
   'bench jobbank': {
     args: ['bench', 'jobbank', '--runs', 'zero'],
     exitCode: 2,

@@ -2,14 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse as parseHcl } from '@cdktf/hcl2json';
-import type { CodeDiffResource, ProjectSourceView } from '@setpoint/api-contract';
-import { remoteBranchSha } from 'setpoint/iac/git/git-client';
-import { withManagedFields } from 'setpoint/platforms/databricks/jobs/apply-cluster-change';
-import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { diffManagedFields, managedFieldsOf } from 'setpoint/platforms/databricks/jobs/managed-fields';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type GitHttpServer, startGitHttpServer } from '../support/forges/git-http-server.js';
-import { type GitHubStandIn, startGitHubStandIn } from '../support/forges/github-stand-in.js';
+import type { AppliedConfigListResource, CodeDiffResource, ProjectSourceView } from '@setpoint/api-contract';
 import {
   bundleOfJob,
   bundleRoot,
@@ -19,7 +12,14 @@ import {
   settingsOfBundle,
   settingsOfTerraform,
   terraformOfJob,
-} from '../support/iac/job-code.js';
+} from '@setpoint/bench/iac/job-code';
+import { remoteBranchSha } from 'setpoint/iac/git/git-client';
+import { withManagedFields } from 'setpoint/platforms/databricks/jobs/apply-cluster-change';
+import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
+import { diffManagedFields, managedFieldsOf } from 'setpoint/platforms/databricks/jobs/managed-fields';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { type GitHttpServer, startGitHttpServer } from '../support/forges/git-http-server.js';
+import { type GitHubStandIn, startGitHubStandIn } from '../support/forges/github-stand-in.js';
 import {
   eventually,
   type Harness,
@@ -161,12 +161,13 @@ describe("proposals in a job's code, through the service, against the emulator, 
         '',
       ]).toContain(name);
 
-    const proposed = await api<{ proposal: { url: string; branch: string; number: number; state: string } }>(
-      'POST',
-      `/api/v1/projects/${projectId}/iac/proposals`,
-      {},
-    );
+    // applying a recommendation of a job whose code is linked opens the pull request, and answers with it
+    const proposed = await api<{
+      proposal: { url: string; branch: string; number: number; state: string };
+      message: string;
+    }>('POST', `/api/v1/projects/${projectId}/recommendations/${recommendation.id}/apply`, {});
     expect(proposed.status).toBe(201);
+    expect(proposed.body.message).toBe('proposed: https://github.com/acme/infra/pull/1');
     expect(proposed.body.proposal).toMatchObject({
       url: 'https://github.com/acme/infra/pull/1',
       number: 1,
@@ -196,6 +197,28 @@ describe("proposals in a job's code, through the service, against the emulator, 
     expect(
       await runsRecommendation(jobId, project.clusterKey ?? '', recommendation.configuration ?? {}),
     ).toBe(true);
+    // the merged proposal is in the apply history like any change of Setpoint's, once
+    await api('GET', `/api/v1/projects/${projectId}/iac/proposals?refresh=true`);
+    const history = await api<AppliedConfigListResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/applied-configs`,
+    );
+    const recorded = history.body.items.filter((entry) => entry.recommendation_id === recommendation.id);
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]).toMatchObject({
+      kind: 'apply',
+      platform: 'databricks',
+      reason: 'proposed in https://github.com/acme/infra/pull/1, merged and deployed',
+    });
+    expect(
+      diffManagedFields(
+        recorded[0]?.cluster ?? {},
+        findClusterSpec(
+          (await h.databricks.getJob(jobId)).settings,
+          parseClusterRefKey(project.clusterKey ?? '') ?? { kind: 'job_cluster', jobClusterKey: '' },
+        ) ?? {},
+      ),
+    ).toEqual([]);
     const again = await api<CodeDiffResource>(
       'GET',
       `/api/v1/projects/${projectId}/iac/diff?recommendation=${recommendation.id}`,
@@ -236,11 +259,20 @@ describe("proposals in a job's code, through the service, against the emulator, 
     expect(before.body.route_reason).toContain(
       'a change written through the API would be reverted by the next deploy',
     );
-    await h.server.services.recommendations.apply(projectId, 'rec_bundle_1', 'test');
-    await eventually(async () => {
-      const entries = await h.server.services.projects.audit(projectId);
-      return entries.find((entry) => entry.action === 'apply-refused');
-    }, 'the apply to be refused');
+    const refused = await api<{ error: { code: string; message: string } }>(
+      'POST',
+      `/api/v1/projects/${projectId}/recommendations/rec_bundle_1/apply`,
+      {},
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe('DEPLOYED_FROM_CODE');
+    expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
+    // an automatic change is refused the same way, said in the audit trail
+    await h.server.services.projects.update(projectId, { settings: { autoApply: true } }, 'test');
+    await h.server.services.applies.recommendationReady(projectId, 'rec_bundle_1');
+    expect(
+      (await h.server.services.projects.audit(projectId)).find((entry) => entry.action === 'apply-refused'),
+    ).toBeDefined();
     expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
     // the apply core itself refuses: no apply, rollback or revert goes through the Jobs API
     const rollback = await api<{ error: { code: string; message: string } }>(
@@ -270,12 +302,18 @@ describe("proposals in a job's code, through the service, against the emulator, 
       message: expect.stringContaining(`${remote}//databricks.yml`),
     });
     expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(false);
-    const proposed = await api<{ proposal: { branch: string; url: string | null } }>(
-      'POST',
+    // auto-apply of a linked job opens (or updates) the proposal: a branch, as no forge is linked
+    await h.server.services.applies.recommendationReady(projectId, 'rec_bundle_1');
+    const proposed = await api<{ items: { branch: string; url: string | null; created_by: string }[] }>(
+      'GET',
       `/api/v1/projects/${projectId}/iac/proposals`,
-      { recommendation_id: 'rec_bundle_1' },
     );
-    expect(proposed.body.proposal).toMatchObject({ url: null, branch: `setpoint/${projectId}` });
+    expect(proposed.body.items).toHaveLength(1);
+    expect(proposed.body.items[0]).toMatchObject({
+      url: null,
+      branch: `setpoint/${projectId}`,
+      created_by: 'auto-apply',
+    });
     mergeBranch(work, `setpoint/${projectId}`);
     const merged = filesAt(work, Object.keys(files));
     expect(merged['resources/pipeline.yml']).toContain(
@@ -290,6 +328,13 @@ describe("proposals in a job's code, through the service, against the emulator, 
     );
     expect(listed.body.items[0]?.state).toBe('applied');
     expect(await runsRecommendation(jobId, project.clusterKey ?? '', configuration)).toBe(true);
+    const history = await api<AppliedConfigListResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/applied-configs`,
+    );
+    expect(history.body.items.filter((entry) => entry.recommendation_id === 'rec_bundle_1')).toMatchObject([
+      { kind: 'auto-apply', actor: 'auto-apply' },
+    ]);
     expect(
       (
         await api<CodeDiffResource>(
@@ -358,6 +403,21 @@ describe("proposals in a job's code, through the service, against the emulator, 
     expect(refused.status).toBe(409);
     expect(refused.body.error.code).toBe('IAC_REFUSED');
     expect(refused.body.error.message).toContain('num_workers is `max(var.floor, 6)` (jobs.tf:');
+    // asked to apply, the API names the code and the command that proposes there
+    const applied = await api<{ error: { code: string; message: string; details: Record<string, unknown> } }>(
+      'POST',
+      `/api/v1/projects/${projectId}/recommendations/rec_expression/apply`,
+      {},
+    );
+    expect(applied.status).toBe(409);
+    expect(applied.body.error).toMatchObject({
+      code: 'CONFIGURATION_IN_CODE',
+      details: {
+        source: { format: 'terraform', repository: remote, path: 'jobs.tf' },
+        command: `setpoint iac propose ${projectId}`,
+      },
+    });
+    expect(applied.body.error.message).toContain('num_workers is `max(var.floor, 6)` (jobs.tf:');
     expect(await remoteBranchSha(remote, `setpoint/${projectId}`)).toBeNull();
   });
 });

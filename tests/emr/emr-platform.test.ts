@@ -1,5 +1,6 @@
 import {
   type EMRClient,
+  GetManagedScalingPolicyCommand,
   ListInstanceGroupsCommand,
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
@@ -18,7 +19,7 @@ import { S3Client } from '@setpoint/foundation/s3';
 import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { eventually } from '../databricks/integration-harness.js';
+import { eventually, insertRecommendation } from '../databricks/integration-harness.js';
 import { usdOf } from '../support/run-costs.js';
 import { type S3TestServer, startS3FaultProxy } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
@@ -78,6 +79,8 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   let launcher: EMRClient;
   let token: string;
   let accountId: string;
+  /** The long-running cluster the resize test imported, with its project and recommendation. */
+  let resized: { projectId: string; clusterId: string; configuration: Record<string, unknown> } | undefined;
 
   const api = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
     const response = await server.app.inject({
@@ -475,6 +478,64 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     );
     expect(paused.body.auto_apply_paused).toBe(true);
     expect(paused.body.pause_reason).toMatch(/changed outside Setpoint/);
+    resized = { projectId, clusterId, configuration: recommendation.configuration ?? {} };
+  });
+
+  it('never sends or exports a request EMR would refuse, and names the rule', async () => {
+    if (!resized) throw new Error('the resize test did not import its cluster');
+    const { projectId, clusterId } = resized;
+    // managed-scaling limits in fleet units for a cluster of instance groups: EMR refuses the policy
+    const configuration = {
+      ...resized.configuration,
+      ManagedScalingPolicy: {
+        ComputeLimits: { UnitType: 'InstanceFleetUnits', MinimumCapacityUnits: 2, MaximumCapacityUnits: 6 },
+      },
+    };
+    await insertRecommendation(server, projectId, 'rec_fleet_units', configuration, 'fleet units on groups');
+    const groupsBefore = (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId })))
+      .InstanceGroups;
+    const scalingBefore = (await launcher.send(new GetManagedScalingPolicyCommand({ ClusterId: clusterId })))
+      .ManagedScalingPolicy;
+    const { applies } = server.services;
+    const history = await applies.history(projectId);
+    await expect(
+      applies.apply(projectId, 'rec_fleet_units', { actor: 'test', kind: 'apply' }),
+    ).rejects.toMatchObject({
+      code: 'EMR_REQUEST_INVALID',
+      message: expect.stringContaining(
+        'PutManagedScalingPolicy: compute-limits: UnitType InstanceFleetUnits does not apply to an INSTANCE_GROUP cluster. [ManagedScalingPolicy.ComputeLimits.UnitType]',
+      ),
+    });
+    expect(await applies.history(projectId)).toEqual(history);
+    expect(
+      (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.map(
+        (group) => [group.Id, group.RequestedInstanceCount],
+      ),
+    ).toEqual(groupsBefore?.map((group) => [group.Id, group.RequestedInstanceCount]));
+    expect(
+      (await launcher.send(new GetManagedScalingPolicyCommand({ ClusterId: clusterId })))
+        .ManagedScalingPolicy,
+    ).toEqual(scalingBefore);
+
+    // the launch request an export hands to the next cluster is refused the same way, in both formats
+    for (const format of ['json', 'terraform'] as const) {
+      const exported = await api<{ error: { code: string; message: string } }>(
+        'GET',
+        `/api/v1/projects/${projectId}/export?format=${format}&recommendation=rec_fleet_units`,
+      );
+      expect(exported.status).toBe(400);
+      expect(exported.body.error).toMatchObject({
+        code: 'EMR_REQUEST_INVALID',
+        message: expect.stringContaining('RunJobFlow: compute-limits: UnitType InstanceFleetUnits'),
+      });
+    }
+    // Setpoint sent none of it: the emulated account refused nothing
+    const refusals = (await (
+      await fetch(`${emulator.url}/emulator/admin/refusals`, {
+        headers: { authorization: `Bearer ${emulator.token}` },
+      })
+    ).json()) as { refusals: unknown[] };
+    expect(refusals.refusals).toEqual([]);
   });
 
   it('queues the collection of one step for a project and says when its logs stayed on HDFS', async () => {

@@ -118,6 +118,20 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
 
   const advance = (ms: number) => emulator.context.clock.advance(ms);
 
+  /** A long-running cluster of `transientCluster`'s groups, without steps, waiting 20 minutes later. */
+  async function startLongRunning(name: string): Promise<string> {
+    const request = transientCluster(name);
+    const { JobFlowId } = await emr.send(
+      new RunJobFlowCommand({
+        ...request,
+        Steps: [],
+        Instances: { ...request.Instances, KeepJobFlowAliveWhenNoSteps: true },
+      }),
+    );
+    advance(20 * minute);
+    return JobFlowId as string;
+  }
+
   it('runs a transient cluster: states, step, instance timeline and a real event log on S3', async () => {
     const { JobFlowId: id, ClusterArn } = await emr.send(
       new RunJobFlowCommand(transientCluster('nightly-orders', 's3://spark-events/apps/')),
@@ -249,15 +263,7 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
   });
 
   it('resizes a long-running cluster, refuses to resize the primary group, and terminates it on request', async () => {
-    const request = transientCluster('shared-etl');
-    const { JobFlowId: id } = await emr.send(
-      new RunJobFlowCommand({
-        ...request,
-        Steps: [],
-        Instances: { ...request.Instances, KeepJobFlowAliveWhenNoSteps: true },
-      }),
-    );
-    advance(20 * minute);
+    const id = await startLongRunning('shared-etl');
     expect((await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster?.Status?.State).toBe(
       'WAITING',
     );
@@ -318,7 +324,7 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     const policy = await emr.send(new GetManagedScalingPolicyCommand({ ClusterId: id }));
     expect(policy.ManagedScalingPolicy?.ComputeLimits?.MaximumCapacityUnits).toBe(8);
 
-    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id as string] }));
+    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id] }));
     advance(2 * minute);
     const ended = (await emr.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster;
     expect([ended?.Status?.State, ended?.Status?.StateChangeReason?.Code]).toEqual([
@@ -443,7 +449,9 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
       // the transient cluster's task group asks for r5.xlarge
       await expect(narrowEmr.send(new RunJobFlowCommand(transientCluster('narrow')))).rejects.toMatchObject({
         name: 'ValidationException',
-        message: expect.stringContaining('r5.xlarge is not supported in us-east-1'),
+        message: expect.stringContaining(
+          'The instance type r5.xlarge is not supported by emr-7.2.0 in us-east-1',
+        ),
       });
     } finally {
       narrowEmr.destroy();
@@ -458,6 +466,116 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     // every cluster the tests above launched
     expect(ids).toHaveLength(6);
     expect(new Set(ids).size).toBe(6);
+  });
+
+  it('refuses what EMR refuses with a ValidationException naming the problem, changes nothing and remembers it', async () => {
+    const refusals = async () =>
+      (
+        (await (
+          await fetch(`${emulator.url}/emulator/admin/refusals`, {
+            headers: { authorization: `Bearer ${emulator.token}` },
+          })
+        ).json()) as { refusals: Array<{ endpoint: string; rule: string; field: string }> }
+      ).refusals;
+    const clustersBefore = emulator.emr.clusters.size;
+    const earlier = (await refusals()).length;
+    const request = transientCluster('refused');
+    const groups = request.Instances?.InstanceGroups ?? [];
+    const refusedLaunches: Array<[RunJobFlowCommandInput, string]> = [
+      [
+        {
+          ...request,
+          Instances: {
+            InstanceGroups: groups.map((g) => (g.InstanceRole === 'MASTER' ? { ...g, InstanceCount: 2 } : g)),
+          },
+        },
+        'The MASTER instance group has 1 or 3 instances.',
+      ],
+      [
+        {
+          ...request,
+          Instances: {
+            InstanceGroups: groups.map((g) =>
+              g.InstanceRole === 'CORE'
+                ? {
+                    ...g,
+                    EbsConfiguration: {
+                      EbsBlockDeviceConfigs: [{ VolumeSpecification: { VolumeType: 'gp3', SizeInGB: 2048 } }],
+                    },
+                  }
+                : g,
+            ),
+          },
+        },
+        'The volume size 2048 GiB is outside 1 - 1024.',
+      ],
+    ];
+    for (const [launch, message] of refusedLaunches) {
+      const refused = emr.send(new RunJobFlowCommand(launch));
+      await expect(refused).rejects.toMatchObject({
+        name: 'ValidationException',
+        message,
+        $metadata: { httpStatusCode: 400 },
+      });
+    }
+    expect(emulator.emr.clusters.size).toBe(clustersBefore);
+
+    const id = await startLongRunning('refusing');
+    // instance-group units in fleet units: EMR refuses the policy and the cluster keeps none
+    await expect(
+      emr.send(
+        new PutManagedScalingPolicyCommand({
+          ClusterId: id,
+          ManagedScalingPolicy: {
+            ComputeLimits: {
+              UnitType: 'InstanceFleetUnits',
+              MinimumCapacityUnits: 2,
+              MaximumCapacityUnits: 8,
+            },
+          },
+        }),
+      ),
+    ).rejects.toMatchObject({
+      name: 'ValidationException',
+      message: 'UnitType InstanceFleetUnits does not apply to an INSTANCE_GROUP cluster.',
+    });
+    expect(
+      (await emr.send(new GetManagedScalingPolicyCommand({ ClusterId: id }))).ManagedScalingPolicy,
+    ).toBeUndefined();
+    const task = (await emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).InstanceGroups?.find(
+      (group) => group.InstanceGroupType === 'TASK',
+    );
+    await expect(
+      emr.send(
+        new ModifyInstanceGroupsCommand({
+          ClusterId: id,
+          InstanceGroups: [{ InstanceGroupId: task?.Id, InstanceCount: -1 }],
+        }),
+      ),
+    ).rejects.toMatchObject({ name: 'ValidationException', message: 'InstanceCount -1 must be 0 or more.' });
+    expect(
+      (await emr.send(new ListInstanceGroupsCommand({ ClusterId: id }))).InstanceGroups?.find(
+        (g) => g.Id === task?.Id,
+      )?.RequestedInstanceCount,
+    ).toBe(task?.RequestedInstanceCount);
+
+    expect(
+      (await refusals()).slice(earlier).map(({ endpoint, rule, field }) => [endpoint, rule, field]),
+    ).toEqual([
+      ['ElasticMapReduce.RunJobFlow', 'node-roles', 'Instances.InstanceGroups[0].InstanceCount'],
+      [
+        'ElasticMapReduce.RunJobFlow',
+        'ebs-volumes',
+        'Instances.InstanceGroups[1].EbsConfiguration.EbsBlockDeviceConfigs[0].VolumeSpecification.SizeInGB',
+      ],
+      [
+        'ElasticMapReduce.PutManagedScalingPolicy',
+        'compute-limits',
+        'ManagedScalingPolicy.ComputeLimits.UnitType',
+      ],
+      ['ElasticMapReduce.ModifyInstanceGroups', 'instance-counts', 'InstanceGroups[0].InstanceCount'],
+    ]);
+    await emr.send(new TerminateJobFlowsCommand({ JobFlowIds: [id] }));
   });
 
   it('refuses requests without a SigV4 Authorization header', async () => {

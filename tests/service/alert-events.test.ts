@@ -1,17 +1,44 @@
+import { createServer, type Server } from 'node:http';
 import { createRepositories } from 'setpoint/service/repositories';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { createHarness, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
+interface Hook {
+  event: string;
+  project_id: string | null;
+  title: string;
+  detail: Record<string, unknown>;
+}
+
+/** A webhook receiver on 127.0.0.1 that answers 200 and keeps every payload. */
+async function startReceiver(): Promise<{ server: Server; url: string; hooks: Hook[] }> {
+  const hooks: Hook[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      hooks.push(JSON.parse(body) as Hook);
+      response.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    server,
+    url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`,
+    hooks,
+  };
+}
+
 /** The events that come from the pipeline's own records: a phase change and jobs parked after their attempts. */
 describe('alerts on learning finished, collection parked and apply failed', () => {
   let h: Harness;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   beforeAll(async () => {
-    receiver = await startWebhookReceiver();
+    receiver = await startReceiver();
     h = await createHarness({ config: { outboundAllowList: '127.0.0.1' } });
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 
 /** Debian's Chromium; never a downloaded browser build. */
 export const chromiumPath = process.env.SETPOINT_CHROMIUM ?? '/usr/bin/chromium';
@@ -23,4 +23,20 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** Signs a browser context in through the login page, as a person does; the session cookie stays in it. */
+export async function signIn(
+  context: BrowserContext,
+  serverUrl: string,
+  username: string,
+  password: string,
+): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(`${serverUrl}/login`);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL('**/projects');
+  await page.close();
 }

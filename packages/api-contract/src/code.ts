@@ -111,6 +111,7 @@ export const proposeResponseSchema = z.object({
   proposal: codeProposalSchema.nullable(),
   message: z.string(),
 });
+export type ProposeResponse = z.infer<typeof proposeResponseSchema>;
 
 export const proposalListQuery = z.object({
   /** Ask the forge and the platform first: merged, closed or applied since last looked. */

@@ -47,7 +47,8 @@ const projectSettingsShape = {
   /**
    * SLA misses the job may knowingly risk on learning runs. N ≥ 1 (3 by default) is the standard search:
    * learning runs (up to 8) may go where the SLA is unlikely to be met, until N runs after the first
-   * recommendation missed it. 0 is safe learning: every learning run is held to P(runtime ≤ SLA) ≥ 0.9, may
+   * recommendation missed it. 0 is safe learning: every learning run is held to P(runtime ≤ SLA) ≥ 0.9 (or
+   * is a smaller cluster that a configuration which met the SLA bounds by its slack: safe expansion), may
    * not overrun the SLA badly and is expected to cost no more than the best known configuration. See
    * docs/optimizer.md, "Safe learning".
    */

@@ -79,6 +79,11 @@ export function formatJobBankTable(result: JobBankResult): string {
     ['runs with an incomplete log', String(metrics.operations.incompleteRuns), ''],
     ['reverts', String(metrics.operations.reverts), ''],
     [
+      'writes the platform refused / Setpoint refused before writing',
+      `${result.validity.refusedByPlatform} / ${result.validity.refusedBySetpoint}`,
+      '0 / 0',
+    ],
+    [
       'median |estimated − billed| DBU cost',
       `${finePercent(result.billing.medianAbsError)} (${result.billing.runs} runs, ${result.billing.restatedRuns} restated)`,
       '≤ 2%',
@@ -125,7 +130,8 @@ export function formatJobBankTable(result: JobBankResult): string {
     (entry) =>
       `${entry.project} (seed ${entry.seed}) ${percent(entry.saving)}: ${entry.clusterChanged ? 'on a cluster Setpoint chose' : 'on its cold-start cluster, never changed'}`,
   );
-  const dearerText = `dearer than its cold start: ${dearer.length === 0 ? 'none' : dearer.join('; ')}\n`;
+  const refused = result.validity.examples;
+  const dearerText = `dearer than its cold start: ${dearer.length === 0 ? 'none' : dearer.join('; ')}\n${refused.length === 0 ? '' : `refused writes: ${refused.join('; ')}\n`}`;
   return (
     `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}${result.emr ? ' with EMR workloads' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
     `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n${dearerText}`

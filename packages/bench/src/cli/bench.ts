@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { registerBenchIacDriftCommand } from './bench-iac-drift.js';
 import { registerBenchJobBankCommand } from './bench-jobbank.js';
 import { registerBenchSimCommand } from './bench-sim.js';
 import { registerBenchSweepCommand } from './bench-sweep.js';
@@ -15,9 +16,11 @@ Examples:
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv
   setpoint bench sweep --dataset my-sweep.csv --sla 1.1 --seeds 5 --json
   setpoint bench sim --runs 12 --seeds 5 --plots bench-plots
-  setpoint bench jobbank --runs 12 --seeds 3`,
+  setpoint bench jobbank --runs 12 --seeds 3
+  setpoint bench iac-drift`,
     );
   registerBenchSweepCommand(bench);
   registerBenchSimCommand(bench);
   registerBenchJobBankCommand(bench);
+  registerBenchIacDriftCommand(bench);
 }

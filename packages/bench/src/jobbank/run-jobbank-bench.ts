@@ -13,6 +13,7 @@ import {
   jobBankMetrics,
 } from './jobbank-metrics.js';
 import { type LatencyRun, latencyBreakdown } from './latency-breakdown.js';
+import { addValidityCounts, type ValidityCounts, validityCounts } from './validity-counts.js';
 
 export interface JobBankOptions {
   runs: number;
@@ -124,6 +125,8 @@ export interface JobBankResult {
   metrics: JobBankMetrics;
   /** DBU cost estimated vs billed (system tables), over every seed; collection timed on the last. */
   billing: BillingFigures;
+  /** Writes a platform would refuse (goal: none), over every seed. */
+  validity: ValidityCounts;
 }
 
 async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankProject[]> {
@@ -239,6 +242,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     restatedRuns: 0,
     collection: null,
   };
+  let validity: ValidityCounts = { refusedByPlatform: 0, refusedBySetpoint: 0, examples: [] };
   const billingErrors: number[] = [];
   const learnedErrors: number[] = [];
   for (const seed of seeds) {
@@ -270,6 +274,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       operations.collectionFailures += observed.collectionFailures;
       operations.incompleteRuns += observed.incompleteRuns;
       operations.reverts += observed.reverts;
+      validity = addValidityCounts(validity, await validityCounts(loop));
       const figures = await billingFigures(loop, settleBillingMs);
       billing.runs += figures.runs;
       billing.restatedRuns += figures.restatedRuns;
@@ -292,6 +297,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     jobs,
     wallSeconds: (performance.now() - started) / 1000,
     metrics: jobBankMetrics(projects, operations),
+    validity,
     billing: {
       ...billing,
       medianAbsError: median(billingErrors),

@@ -169,8 +169,6 @@ export class EmrEngine {
     const instances = request.Instances;
     const groupsRequested = instances.InstanceGroups ?? [];
     const fleetsRequested = instances.InstanceFleets ?? [];
-    if (groupsRequested.length > 0 && fleetsRequested.length > 0)
-      throw emrError('ValidationException', 'Specify either InstanceGroups or InstanceFleets, not both.');
     const cluster: ClusterState = {
       id,
       name: request.Name,
@@ -207,7 +205,6 @@ export class EmrEngine {
           : this.#uniformGroups(instances.MasterInstanceType, instances);
       for (const group of groups) cluster.groups.push(this.#newGroup(group, now));
     }
-    this.#checkRoles(cluster);
     for (const group of cluster.groups)
       this.#resizeGroup(cluster, group, group.requestedCount, now, cluster.readyAtMs);
     for (const fleet of cluster.fleets) this.#resizeFleet(cluster, fleet, now, cluster.readyAtMs);
@@ -259,14 +256,6 @@ export class EmrEngine {
 
   putManagedScaling(clusterId: string, limits: ComputeLimits): void {
     const cluster = this.#activeCluster(clusterId);
-    if (limits.MinimumCapacityUnits > limits.MaximumCapacityUnits)
-      throw emrError('ValidationException', 'MinimumCapacityUnits must not exceed MaximumCapacityUnits.');
-    const expected = cluster.collectionType === 'INSTANCE_FLEET' ? 'InstanceFleetUnits' : 'Instances';
-    if (limits.UnitType !== expected && limits.UnitType !== 'VCPU')
-      throw emrError(
-        'ValidationException',
-        `UnitType ${limits.UnitType} does not apply to an ${cluster.collectionType} cluster.`,
-      );
     cluster.managedScaling = limits;
   }
 
@@ -330,37 +319,14 @@ export class EmrEngine {
     return groups;
   }
 
-  #checkRoles(cluster: ClusterState): void {
-    const roles = [
-      ...cluster.groups.map((group) => group.role),
-      ...cluster.fleets.map((fleet) => fleet.role),
-    ];
-    if (roles.filter((role) => role === 'MASTER').length !== 1)
-      throw emrError('ValidationException', 'A cluster needs exactly one MASTER instance group or fleet.');
-    if (roles.filter((role) => role === 'CORE').length > 1)
-      throw emrError('ValidationException', 'A cluster has at most one CORE instance group or fleet.');
-  }
-
   /** The instance types this region supports for EMR releases (the emulator's AWS node types it offers). */
   supportedInstanceTypes(): NodeType[] {
     const unsupported = new Set(this.deps.unsupportedInstanceTypes ?? []);
     return nodeTypes.filter((type) => type.cloud === 'AWS' && !unsupported.has(type.nodeTypeId));
   }
 
-  /** A type a new instance group or fleet may launch: known to the emulator and offered in the region. */
-  #requireLaunchable(instanceType: string): void {
-    requireNodeType(instanceType);
-    if (this.deps.unsupportedInstanceTypes?.includes(instanceType))
-      throw emrError(
-        'ValidationException',
-        `The instance type ${instanceType} is not supported in ${this.deps.region}.`,
-      );
-  }
-
   #newGroup(config: InstanceGroupConfig, now: number): InstanceGroupState {
-    this.#requireLaunchable(config.InstanceType);
-    if (config.InstanceRole === 'MASTER' && config.InstanceCount !== 1 && config.InstanceCount !== 3)
-      throw emrError('ValidationException', 'The MASTER instance group has 1 or 3 instances.');
+    requireNodeType(config.InstanceType);
     const volumes = expandVolumes(config.EbsConfiguration);
     return {
       id: this.#ids.next('ig-'),
@@ -380,7 +346,7 @@ export class EmrEngine {
 
   #newFleet(config: InstanceFleetConfig, now: number): InstanceFleetState {
     const types: FleetInstanceType[] = config.InstanceTypeConfigs.map((type) => {
-      this.#requireLaunchable(type.InstanceType);
+      requireNodeType(type.InstanceType);
       const volumes = expandVolumes(type.EbsConfiguration);
       return {
         instanceType: type.InstanceType,
@@ -392,8 +358,6 @@ export class EmrEngine {
     });
     const onDemand = config.TargetOnDemandCapacity ?? 0;
     const spot = config.TargetSpotCapacity ?? 0;
-    if (config.InstanceFleetType === 'MASTER' && onDemand + spot !== 1)
-      throw emrError('ValidationException', 'The MASTER instance fleet has a target capacity of 1.');
     return {
       id: this.#ids.next('if-'),
       name: config.Name ?? `${config.InstanceFleetType.toLowerCase()} fleet`,

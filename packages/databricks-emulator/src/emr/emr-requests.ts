@@ -19,9 +19,13 @@ export const configurationSchema: z.ZodType<EmrConfiguration> = z.lazy(() =>
   }),
 );
 
+/**
+ * What EMR accepts of the values below is judged first by the validity contract (`emr-validity.ts`, with
+ * EMR's own messages); these schemas only read the request.
+ */
 export const volumeSpecificationSchema = z.object({
   VolumeType: z.string(),
-  SizeInGB: z.number().int().positive(),
+  SizeInGB: z.number().int(),
   Iops: z.number().int().optional(),
   Throughput: z.number().int().optional(),
 });
@@ -31,7 +35,7 @@ const ebsConfigurationSchema = z.object({
     .array(
       z.object({
         VolumeSpecification: volumeSpecificationSchema,
-        VolumesPerInstance: z.number().int().positive().optional(),
+        VolumesPerInstance: z.number().int().optional(),
       }),
     )
     .optional(),
@@ -49,7 +53,7 @@ export const instanceGroupConfigSchema = z.object({
   InstanceRole: instanceRoleSchema,
   BidPrice: z.string().optional(),
   InstanceType: z.string(),
-  InstanceCount: z.number().int().min(0),
+  InstanceCount: z.number().int(),
   EbsConfiguration: ebsConfigurationSchema.optional(),
   Configurations: z.array(configurationSchema).optional(),
 });
@@ -57,7 +61,7 @@ export type InstanceGroupConfig = z.infer<typeof instanceGroupConfigSchema>;
 
 export const instanceTypeConfigSchema = z.object({
   InstanceType: z.string(),
-  WeightedCapacity: z.number().int().positive().optional(),
+  WeightedCapacity: z.number().int().optional(),
   BidPrice: z.string().optional(),
   BidPriceAsPercentageOfOnDemandPrice: z.number().optional(),
   EbsConfiguration: ebsConfigurationSchema.optional(),
@@ -68,9 +72,9 @@ export type InstanceTypeConfig = z.infer<typeof instanceTypeConfigSchema>;
 export const instanceFleetConfigSchema = z.object({
   Name: z.string().optional(),
   InstanceFleetType: instanceRoleSchema,
-  TargetOnDemandCapacity: z.number().int().min(0).optional(),
-  TargetSpotCapacity: z.number().int().min(0).optional(),
-  InstanceTypeConfigs: z.array(instanceTypeConfigSchema).min(1),
+  TargetOnDemandCapacity: z.number().int().optional(),
+  TargetSpotCapacity: z.number().int().optional(),
+  InstanceTypeConfigs: z.array(instanceTypeConfigSchema),
   LaunchSpecifications: z.record(z.string(), z.unknown()).optional(),
 });
 export type InstanceFleetConfig = z.infer<typeof instanceFleetConfigSchema>;
@@ -91,24 +95,24 @@ export type StepConfig = z.infer<typeof stepConfigSchema>;
 
 export const computeLimitsSchema = z.object({
   UnitType: z.enum(['InstanceFleetUnits', 'Instances', 'VCPU']),
-  MinimumCapacityUnits: z.number().int().min(0),
-  MaximumCapacityUnits: z.number().int().min(1),
-  MaximumOnDemandCapacityUnits: z.number().int().min(0).optional(),
-  MaximumCoreCapacityUnits: z.number().int().min(0).optional(),
+  MinimumCapacityUnits: z.number().int(),
+  MaximumCapacityUnits: z.number().int(),
+  MaximumOnDemandCapacityUnits: z.number().int().optional(),
+  MaximumCoreCapacityUnits: z.number().int().optional(),
 });
 export type ComputeLimits = z.infer<typeof computeLimitsSchema>;
 const managedScalingPolicySchema = z.object({ ComputeLimits: computeLimitsSchema.optional() });
 
 export const runJobFlowSchema = z
   .object({
-    Name: z.string().min(1),
+    Name: z.string(),
     LogUri: z.string().optional(),
     ReleaseLabel: z.string().optional(),
     Instances: z
       .object({
         MasterInstanceType: z.string().optional(),
         SlaveInstanceType: z.string().optional(),
-        InstanceCount: z.number().int().min(1).optional(),
+        InstanceCount: z.number().int().optional(),
         InstanceGroups: z.array(instanceGroupConfigSchema).optional(),
         InstanceFleets: z.array(instanceFleetConfigSchema).optional(),
         KeepJobFlowAliveWhenNoSteps: z.boolean().optional(),

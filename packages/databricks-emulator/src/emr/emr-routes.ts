@@ -1,3 +1,4 @@
+import type { EmrOperation } from '@setpoint/validity/emr';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { clusterStateAt, stepStateAt } from './emr-cluster.js';
@@ -18,6 +19,7 @@ import {
   runJobFlowSchema,
   terminateJobFlowsSchema,
 } from './emr-requests.js';
+import { type EmrRefusal, refuseInvalidEmrRequest } from './emr-validity.js';
 import {
   clusterSummaryView,
   clusterView,
@@ -38,6 +40,8 @@ export interface EmrFaceOptions {
    * operation runs or, with `afterHandler`, after it changed the cluster (a lost response).
    */
   faults?: EmrFaults;
+  /** Where a request refused for breaking a validity rule is remembered (`/emulator/admin/refusals`). */
+  rememberRefusal?: (refusal: EmrRefusal) => void;
 }
 
 /** The part of the emulator's fault injector the EMR face uses (`server/faults.ts`). */
@@ -118,8 +122,11 @@ function faultError(status: number): EmrApiError {
 export function registerEmrRoutes(app: FastifyInstance, engine: EmrEngine, options: EmrFaceOptions): void {
   const region = options.region;
   const denied = new Set(options.deniedActions ?? []);
+  const validated = (operation: EmrOperation, body: unknown) =>
+    refuseInvalidEmrRequest(engine, region, operation, body, options.rememberRefusal ?? (() => {}));
   const operations: Record<string, Operation> = {
     RunJobFlow: (body) => {
+      validated('RunJobFlow', body);
       const cluster = engine.runJobFlow(parse(runJobFlowSchema, body));
       return { JobFlowId: cluster.id, ClusterArn: cluster.arn };
     },
@@ -219,6 +226,7 @@ export function registerEmrRoutes(app: FastifyInstance, engine: EmrEngine, optio
       return { Instances: items, ...(Marker ? { Marker } : {}) };
     },
     ModifyInstanceGroups: (body) => {
+      validated('ModifyInstanceGroups', body);
       const input = parse(modifyInstanceGroupsSchema, body);
       for (const group of input.InstanceGroups)
         if (group.InstanceCount !== undefined)
@@ -226,6 +234,7 @@ export function registerEmrRoutes(app: FastifyInstance, engine: EmrEngine, optio
       return {};
     },
     ModifyInstanceFleet: (body) => {
+      validated('ModifyInstanceFleet', body);
       const input = parse(modifyInstanceFleetSchema, body);
       engine.modifyInstanceFleet(input.ClusterId, input.InstanceFleet.InstanceFleetId, {
         onDemand: input.InstanceFleet.TargetOnDemandCapacity,
@@ -234,6 +243,7 @@ export function registerEmrRoutes(app: FastifyInstance, engine: EmrEngine, optio
       return {};
     },
     PutManagedScalingPolicy: (body) => {
+      validated('PutManagedScalingPolicy', body);
       const input = parse(putManagedScalingPolicySchema, body);
       engine.putManagedScaling(input.ClusterId, input.ManagedScalingPolicy.ComputeLimits);
       return {};

@@ -87,6 +87,20 @@ export function registerAdminRoutes(app: FastifyInstance, context: EmulatorConte
         cost: cluster.simulation.cost,
         workloads: cluster.simulation.segments,
       })),
+      // tasks on serverless compute: the ground truth of their mode, start-up and DBUs
+      serverless_tasks: run.tasks.flatMap((task) =>
+        task.serverless
+          ? [
+              {
+                task_key: task.taskKey,
+                performance_target: task.serverless.performanceTarget,
+                startup_ms: task.execStartMs - task.startMs,
+                execution_ms: task.execEndMs - task.execStartMs,
+                dbus: task.serverless.dbus,
+              },
+            ]
+          : [],
+      ),
     };
   });
 }

@@ -5,6 +5,7 @@ import { registerEmrRoutes } from '../emr/emr-routes.js';
 import { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { registerAdminRoutes } from './admin-routes.js';
 import { unauthenticated } from './api-errors.js';
+import { rememberRefusal } from './cluster-validity.js';
 import { registerClustersRoutes } from './clusters-routes.js';
 import { registerComputeRoutes } from './compute-routes.js';
 import { registerDbfsRoutes } from './dbfs-routes.js';
@@ -12,6 +13,7 @@ import type { EmulatorContext } from './emulator-context.js';
 import { EmulatorState } from './emulator-state.js';
 import { FaultInjector, type FaultRuleInput } from './faults.js';
 import { registerFilesRoutes } from './files-routes.js';
+import { registerIdentityRoutes } from './identity-routes.js';
 import { createJob, registerJobsRoutes } from './jobs-routes.js';
 import { type S3DeliveryOptions, S3LogSink } from './log-delivery-s3.js';
 import { MemoryS3Store, registerMemoryS3Routes } from './memory-s3.js';
@@ -22,7 +24,7 @@ import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
 import { shippedJobSettings, type WorkspaceCloud } from './shipped-jobs.js';
-import { SimClock } from './sim-clock.js';
+import { catchUpStart, SimClock } from './sim-clock.js';
 import { registerStatementRoutes, type StatementOptions } from './statements-routes.js';
 import { SystemTables, type SystemTablesOptions } from './system-tables/system-tables.js';
 import { VirtualFs } from './virtual-fs.js';
@@ -34,8 +36,14 @@ export interface EmulatorOptions {
   /** Simulated ms per real ms (default 600: a one-hour job takes six seconds). 0 freezes the clock. */
   clockSpeed?: number;
   token?: string;
-  /** Simulated epoch ms at start; defaults to the real time. */
+  /** Simulated epoch ms at start; defaults to the real time (with `neverAheadOfRealTime`, earlier). */
   startTimeMs?: number;
+  /**
+   * The clock never passes the real one: it runs at `clockSpeed` until it reaches real time, then at real
+   * time, so no run is dated in the future (the standalone emulator). Without `startTimeMs` it starts an
+   * hour of real time back at `clockSpeed` (at most 30 days): that long, runs finish fast.
+   */
+  neverAheadOfRealTime?: boolean;
   faults?: FaultRuleInput[];
   /** Multiplies the published rate limits; 0 switches rate limiting off. */
   rateLimitScale?: number;
@@ -112,7 +120,14 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const workspaceId = options.workspaceId ?? '1234567890123456';
   const state = new EmulatorState();
   const fs = new VirtualFs(options.stateDirectory);
-  const clock = new SimClock(options.clockSpeed ?? defaultClockSpeed, options.startTimeMs ?? Date.now());
+  const speed = options.clockSpeed ?? defaultClockSpeed;
+  const neverAhead = options.neverAheadOfRealTime ?? false;
+  const clock = new SimClock(
+    speed,
+    options.startTimeMs ?? (neverAhead ? catchUpStart(speed, Date.now()) : Date.now()),
+    Date.now,
+    neverAhead,
+  );
   const faults = new FaultInjector();
   for (const rule of options.faults ?? []) faults.add(rule);
   const webhooks = new WebhookSender(state, faults, workspaceId);
@@ -225,9 +240,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   registerWorkspaceRoutes(app, kit, context);
   registerComputeRoutes(app, kit, context);
   registerNotificationRoutes(app, kit, context);
+  registerIdentityRoutes(app, kit, workspaceId);
   registerAdminRoutes(app, context);
   registerOAuthRoutes(app, oauth, context.baseUrl);
-  const systemTables = new SystemTables({ state, clock, seed, workspaceId }, options.systemTables);
+  const systemTables = new SystemTables(
+    { state, clock, seed, workspaceId, cloud: context.cloud },
+    options.systemTables,
+  );
   registerStatementRoutes(app, kit, systemTables, options.statements);
   app.post('/emulator/admin/oauth/revoke', async () => ({ revoked: oauth.revokeAll() }));
   const emrRegion = options.emr?.region ?? 'us-east-1';
@@ -240,7 +259,13 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     s3: s3Logs,
     unsupportedInstanceTypes: options.emr?.unsupportedInstanceTypes ?? [],
   });
-  registerEmrRoutes(app, emr, { region: emrRegion, deniedActions: options.emr?.deniedActions ?? [], faults });
+  registerEmrRoutes(app, emr, {
+    region: emrRegion,
+    deniedActions: options.emr?.deniedActions ?? [],
+    faults,
+    rememberRefusal: ({ rule, field, message, endpoint }) =>
+      rememberRefusal(context, { atMs: clock.now(), endpoint, rule, field, message }),
+  });
   if (memoryS3) registerMemoryS3Routes(app, memoryS3);
 
   if (options.preloadJobs ?? true)

@@ -3,13 +3,13 @@ import {
   type DatabricksWorkspaceFacts,
   launchableNodeTypes,
   type PolicyFacts,
-  type Violation,
 } from '@setpoint/validity/databricks';
 import { photonDbuMultiplier } from '../physics/cost.js';
 import { findNodeType } from '../physics/node-types.js';
 import { invalidParameter } from './api-errors.js';
 import { nodeTypesJson } from './clusters-routes.js';
 import type { EmulatorContext } from './emulator-context.js';
+import type { RefusalRecord } from './emulator-state.js';
 import type { JobSettings } from './schema.js';
 
 /** What this workspace offers, as the validity rules read it: its cloud's node types, pools, policies. */
@@ -53,12 +53,14 @@ export function refuseInvalidClusters(
     (violation) => violation.refusedAt === 'request',
   );
   if (!refused) return;
-  remember(context, endpoint, refused);
+  const { rule, field, message } = refused;
+  rememberRefusal(context, { atMs: context.clock.now(), endpoint, rule, field, message });
   throw invalidParameter(refused.message);
 }
 
-function remember(context: EmulatorContext, endpoint: string, violation: Violation): void {
+/** Keeps a refusal (the newest `refusalMemory`) for `GET /emulator/admin/refusals`. */
+export function rememberRefusal(context: Pick<EmulatorContext, 'state'>, refusal: RefusalRecord): void {
   const { refusals } = context.state;
-  refusals.push({ atMs: context.clock.now(), endpoint, ...violation });
+  refusals.push(refusal);
   if (refusals.length > refusalMemory) refusals.splice(0, refusals.length - refusalMemory);
 }

@@ -1,6 +1,7 @@
 import { clusterTimes } from './cluster-timeline.js';
 import type { ClusterRecord } from './emulator-state.js';
 import { clusterWithDefaults } from './job-settings.js';
+import { workspaceUser } from './workspace-user.js';
 
 type Json = Record<string, unknown>;
 
@@ -54,7 +55,7 @@ export function clusterJson(cluster: ClusterRecord, now: number): Json {
     spark_context_id: int64(cluster.identity.sparkContextId),
     jdbc_port: 10000,
     cluster_source: 'JOB',
-    creator_user_name: 'setpoint-emulator@example.com',
+    creator_user_name: workspaceUser.userName,
     state,
     state_message: message,
     start_time: cluster.requestedAtMs,
@@ -68,7 +69,7 @@ export function clusterJson(cluster: ClusterRecord, now: number): Json {
     cluster_memory_mb: nodeType.memoryMb * workers + cluster.sim.driverNodeType.memoryMb,
     default_tags: {
       Vendor: 'Databricks',
-      Creator: 'setpoint-emulator@example.com',
+      Creator: workspaceUser.userName,
       ClusterName: cluster.clusterName,
       ClusterId: cluster.clusterId,
       ...(cluster.jobId === undefined ? {} : { JobId: String(cluster.jobId) }),
@@ -98,7 +99,7 @@ export function clusterJson(cluster: ClusterRecord, now: number): Json {
     const reason =
       cluster.cutAtMs !== undefined &&
       cluster.cutAtMs < cluster.requestedAtMs + cluster.simulation.terminatingMs
-        ? { code: 'USER_REQUEST', type: 'SUCCESS', parameters: { username: 'setpoint-emulator@example.com' } }
+        ? { code: 'USER_REQUEST', type: 'SUCCESS', parameters: { username: workspaceUser.userName } }
         : { code: 'JOB_FINISHED', type: 'SUCCESS', parameters: {} };
     json.termination_reason = reason;
   }

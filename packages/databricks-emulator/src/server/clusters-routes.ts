@@ -10,6 +10,7 @@ import { type ApiVersion, parseWith, type RouteKit, registerApi } from './route-
 import { decodePageToken, encodePageToken } from './run-views.js';
 import { clusterEventsBodySchema } from './schema.js';
 import type { WorkspaceCloud } from './shipped-jobs.js';
+import { sparkVersionsJson } from './spark-versions.js';
 
 const clusterVersions: ApiVersion[] = ['2.0', '2.1'];
 
@@ -79,13 +80,7 @@ export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, cont
   }));
 
   registerApi(app, kit, 'GET', '/clusters/spark-versions', clusterVersions, () => ({
-    versions: [
-      '13.3.x-scala2.12',
-      '14.3.x-scala2.12',
-      '15.4.x-scala2.12',
-      '15.4.x-photon-scala2.12',
-      '16.4.x-scala2.12',
-    ].map((key) => ({ key, name: key })),
+    versions: sparkVersionsJson(),
   }));
 
   registerApi(app, kit, 'POST', '/clusters/events', clusterVersions, ({ body }) => {

@@ -5,6 +5,7 @@ import { invalidParameter, resourceMissing } from './api-errors.js';
 import type { EmulatorContext } from './emulator-context.js';
 import type { InstancePoolRecord, PolicyRecord } from './emulator-state.js';
 import { parseWith, type RouteKit, registerApi } from './route-kit.js';
+import { workspaceUser } from './workspace-user.js';
 
 const createPolicyBodySchema = z.looseObject({
   name: z.string().min(1),
@@ -27,7 +28,7 @@ function policyJson(policy: PolicyRecord): Record<string, unknown> {
     name: policy.name,
     definition: policy.definition,
     ...(policy.description ? { description: policy.description } : {}),
-    creator_user_name: 'setpoint-emulator@example.com',
+    creator_user_name: workspaceUser.userName,
     created_at_timestamp: policy.createdAtMs,
     is_default: false,
   };

@@ -7,6 +7,7 @@ import type {
   JobClusterSettings,
   JobSettings,
   NewClusterSettings,
+  PerformanceTarget,
   TaskSettings,
 } from './schema.js';
 
@@ -35,6 +36,8 @@ export interface TaskRunRecord {
   endMs: number;
   outcome: TaskOutcome;
   message: string;
+  /** Set on a task that ran on serverless compute: its mode and the DBUs it was billed. */
+  serverless?: { performanceTarget: PerformanceTarget; dbus: number };
 }
 
 export interface RunRecord {
@@ -51,6 +54,8 @@ export interface RunRecord {
   jobClusters: JobClusterSettings[];
   jobParameters: Record<string, string> | undefined;
   settings: JobSettings;
+  /** The performance mode the run's serverless tasks used (`effective_performance_target`). */
+  performanceTarget: PerformanceTarget;
   cancelledAtMs?: number;
   /** When the job's `timeout_seconds` stopped the run. */
   timedOutAtMs?: number;

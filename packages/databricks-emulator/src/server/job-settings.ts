@@ -87,6 +87,12 @@ export function validateJobSettings(settings: JobSettings): void {
         `The job cluster with key ${task.job_cluster_key} referenced by task ${task.task_key} does not exist.`,
       );
     }
+    const environment = task.environment_key;
+    if (environment !== undefined && !settings.environments?.some((e) => e.environment_key === environment)) {
+      throw invalidParameter(
+        `The environment with key ${environment} referenced by task ${task.task_key} does not exist.`,
+      );
+    }
     for (const dependency of task.depends_on ?? []) {
       if (!taskKeys.has(dependency.task_key)) {
         throw invalidParameter(

@@ -16,6 +16,7 @@ import {
   submitRunBodySchema,
   updateJobBodySchema,
 } from './schema.js';
+import { workspaceUser } from './workspace-user.js';
 
 const jobsVersions: ApiVersion[] = ['2.0', '2.1', '2.2'];
 const arrayCap = 100;
@@ -63,7 +64,7 @@ export function createJob(
   const job: JobRecord = {
     jobId: context.state.allocateJobId(),
     createdTimeMs: context.clock.now(),
-    creatorUserName: 'setpoint-emulator@example.com',
+    creatorUserName: workspaceUser.userName,
     settings: stored as JobSettings,
     runCount: 0,
   };
@@ -162,6 +163,7 @@ export function registerJobsRoutes(app: FastifyInstance, kit: RouteKit, context:
       runName: job.settings.name ?? `Untitled job ${job.jobId}`,
       runType: 'JOB_RUN',
       ...(request.job_parameters ? { jobParameters: request.job_parameters } : {}),
+      ...(request.performance_target ? { performanceTarget: request.performance_target } : {}),
       ...(request.only ? { only: request.only } : {}),
     });
     if (tokenKey) state.idempotency.set(tokenKey, run.runId);

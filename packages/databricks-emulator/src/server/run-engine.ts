@@ -18,9 +18,11 @@ import type { FaultInjector } from './faults.js';
 import { withInstancePool } from './instance-pools.js';
 import { deliverClusterLogs, type LogSink } from './log-delivery.js';
 import type { JobSettings, NewClusterSettings, TaskSettings, WebhookNotifications } from './schema.js';
+import { effectivePerformanceTarget, isServerlessTask, runServerlessTask } from './serverless-tasks.js';
 import type { SimClock } from './sim-clock.js';
 import type { VirtualFs } from './virtual-fs.js';
 import type { JobEventType, WebhookSender } from './webhooks.js';
+import { workspaceUser } from './workspace-user.js';
 
 const logDeliveryIntervalMs = 5 * 60_000;
 const weekMs = 7 * 86_400_000;
@@ -59,6 +61,8 @@ export interface StartRunRequest {
   runType: RunRecord['runType'];
   jobParameters?: Record<string, string>;
   only?: string[];
+  /** run-now's `performance_target`, over the job's own for this run. */
+  performanceTarget?: string;
 }
 
 function topologicalOrder(tasks: TaskSettings[]): TaskSettings[] {
@@ -210,13 +214,17 @@ export class RunEngine {
       runName: request.runName,
       runType: request.runType,
       trigger: 'ONE_TIME',
-      creatorUserName: 'setpoint-emulator@example.com',
+      creatorUserName: workspaceUser.userName,
       startMs: now,
       endMs: now,
       tasks: [],
       jobClusters: request.settings.job_clusters ?? [],
       jobParameters: request.jobParameters,
       settings: request.settings,
+      performanceTarget: effectivePerformanceTarget(
+        request.performanceTarget,
+        (request.settings as { performance_target?: string }).performance_target,
+      ),
       startNotified: false,
       endNotified: false,
     };
@@ -246,13 +254,20 @@ export class RunEngine {
         });
         continue;
       }
+      if (isServerlessTask(task)) {
+        finished.set(
+          task.task_key,
+          this.serverlessTask(run, task, taskRunId, readyMs, job, runIndex, weeksElapsed),
+        );
+        continue;
+      }
       const clusterKey = task.job_cluster_key ?? `task:${task.task_key}`;
       const clusterSpec =
         task.new_cluster ??
         run.jobClusters.find((cluster) => cluster.job_cluster_key === task.job_cluster_key)?.new_cluster;
       if (!clusterSpec) {
         throw invalidParameter(
-          `Task ${task.task_key} needs new_cluster or job_cluster_key: the emulator simulates job clusters only.`,
+          `Task ${task.task_key} needs new_cluster, job_cluster_key or serverless compute (environment_key, or a notebook, Python or dbt task without a cluster).`,
         );
       }
       let cluster = clusters.get(clusterKey);
@@ -315,6 +330,42 @@ export class RunEngine {
     this.scheduleNotifications(run);
     this.catchUp();
     return run;
+  }
+
+  /** A task on serverless compute: no cluster, the mode's start-up, then the work; billed in DBUs by the run. */
+  private serverlessTask(
+    run: RunRecord,
+    task: TaskSettings,
+    taskRunId: number,
+    readyMs: number,
+    job: JobRecord | undefined,
+    runIndex: number,
+    weeksElapsed: number,
+  ): TaskRunRecord {
+    const execution = runServerlessTask(this.deps.workloads.resolveTask(task), run.performanceTarget, {
+      seed: this.deps.seed,
+      jobKey: job?.jobId ?? run.runName,
+      taskKey: task.task_key,
+      runIndex,
+      weeksElapsed,
+    });
+    const execStartMs = readyMs + execution.startupMs;
+    const execEndMs = execStartMs + execution.executionMs;
+    return {
+      runId: taskRunId,
+      taskKey: task.task_key,
+      settings: task,
+      startMs: readyMs,
+      execStartMs,
+      execEndMs,
+      endMs: execEndMs + 1_000,
+      outcome: execution.outcome,
+      message:
+        execution.outcome === 'SUCCESS'
+          ? ''
+          : (execution.failureMessage ?? 'Workload failed, see run output for details.'),
+      serverless: { performanceTarget: execution.performanceTarget, dbus: execution.dbus },
+    };
   }
 
   cancelRun(run: RunRecord): void {

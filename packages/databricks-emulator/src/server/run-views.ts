@@ -145,12 +145,14 @@ function taskJson(
     'spark_jar_task',
     'python_wheel_task',
     'sql_task',
+    'environment_key',
     'libraries',
     'description',
   ]) {
     const value = (task.settings as Json)[field];
     if (value !== undefined) json[field] = value;
   }
+  if (task.serverless) json.effective_performance_target = task.serverless.performanceTarget;
   if (cluster && now >= cluster.requestedAtMs) {
     json.cluster_instance = {
       cluster_id: cluster.clusterId,
@@ -212,6 +214,7 @@ export function runJson(
       : {}),
   };
   if (run.jobId === undefined) delete json.job_id;
+  if (run.tasks.some((task) => task.serverless)) json.effective_performance_target = run.performanceTarget;
   const only = run.tasks.length === 1 ? run.tasks[0]! : undefined;
   if (only && terminated) {
     // Single-task runs report the phases at run level too; multi-task runs leave them 0.

@@ -61,12 +61,19 @@ export const webhookNotificationsSchema = z.looseObject({
   on_duration_warning_threshold_exceeded: webhookListSchema.optional(),
 });
 
+/** The Jobs API's serverless performance modes (`performance_target`); the first is Databricks' default. */
+export const performanceTargets = ['PERFORMANCE_OPTIMIZED', 'STANDARD'] as const;
+export type PerformanceTarget = (typeof performanceTargets)[number];
+const performanceTargetSchema = z.enum(performanceTargets);
+
 export const taskSchema = z.looseObject({
   task_key: z.string().min(1),
   depends_on: z.array(z.looseObject({ task_key: z.string(), outcome: z.string().optional() })).optional(),
   new_cluster: newClusterSchema.optional(),
   job_cluster_key: z.string().optional(),
   existing_cluster_id: z.string().optional(),
+  /** Serverless compute: the key of one of the job's `environments`. */
+  environment_key: z.string().min(1).optional(),
   webhook_notifications: webhookNotificationsSchema.optional(),
   run_if: z.string().optional(),
   timeout_seconds: nonNegativeInt().optional(),
@@ -91,6 +98,10 @@ export const jobSettingsSchema = z.looseObject({
     })
     .optional(),
   max_concurrent_runs: nonNegativeInt().optional(),
+  performance_target: performanceTargetSchema.optional(),
+  environments: z
+    .array(z.looseObject({ environment_key: z.string().min(1), spec: z.looseObject({}).optional() }))
+    .optional(),
   timeout_seconds: nonNegativeInt().optional(),
   health: z
     .looseObject({
@@ -120,6 +131,8 @@ export const runNowBodySchema = z.looseObject({
   idempotency_token: z.string().max(64).optional(),
   job_parameters: z.record(z.string(), z.string()).optional(),
   only: z.array(z.string()).optional(),
+  /** This run's performance mode, over the job's. */
+  performance_target: performanceTargetSchema.optional(),
 });
 
 export const submitRunBodySchema = z.looseObject({

@@ -11,6 +11,7 @@ import {
   workspaceImportBodySchema,
   workspacePathBodySchema,
 } from './schema.js';
+import { workspaceUser } from './workspace-user.js';
 
 const maxImportBytes = 10 * 1024 * 1024;
 
@@ -44,6 +45,10 @@ export function registerWorkspaceRoutes(app: FastifyInstance, kit: RouteKit, con
       objectId: state.allocateObjectId(),
     });
   };
+
+  // what a new workspace holds: its root, the user's home folder and the shared folder
+  for (const directory of ['/', '/Users', `/Users/${workspaceUser.userName}`, '/Shared', '/Repos'])
+    ensureDirectory(directory);
 
   registerApi(app, kit, 'POST', '/workspace/import', ['2.0'], ({ body }) => {
     const request = parseWith(workspaceImportBodySchema, body);
@@ -95,7 +100,12 @@ export function registerWorkspaceRoutes(app: FastifyInstance, kit: RouteKit, con
     if (directory.objectType !== 'DIRECTORY') return { objects: [objectInfo(directory)] };
     const prefix = directory.path === '/' ? '/' : `${directory.path}/`;
     const objects = [...state.workspace.values()]
-      .filter((object) => object.path.startsWith(prefix) && !object.path.slice(prefix.length).includes('/'))
+      .filter(
+        (object) =>
+          object.path !== directory.path &&
+          object.path.startsWith(prefix) &&
+          !object.path.slice(prefix.length).includes('/'),
+      )
       .sort((a, b) => (a.path < b.path ? -1 : 1));
     return { objects: objects.map(objectInfo) };
   });

@@ -34,7 +34,7 @@ import { createAuditService } from '../service/audit/audit-service.js';
 import { createApiKeyService } from '../service/auth/api-key-service.js';
 import { createOneTimeSignIn } from '../service/auth/one-time-sign-in.js';
 import { createUserService } from '../service/auth/user-service.js';
-import { createChangeRouter } from '../service/code/change-router.js';
+import { createCodeHandoff } from '../service/code/code-handoff.js';
 import { createProposalService } from '../service/code/proposal-service.js';
 import { createSourceService } from '../service/code/source-service.js';
 import { writerBehindCode } from '../service/code/writer-behind-code.js';
@@ -214,6 +214,19 @@ export async function composeServices(options: ComposeOptions) {
     outbound,
     declared: async (projectId) => (await codeOfProject(projectId))?.declaredSource(projectId) ?? null,
   });
+  let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+  const proposals = createProposalService({
+    projects,
+    recommendations,
+    runs,
+    sources,
+    proposals: repositories.proposals,
+    code: codeOfProject,
+    fetch: (url, init) => outbound.fetch(url, init),
+    scratchDir,
+    publicUrl: () => publicUrl,
+    recordApplied: (entry) => applies.recordDeployed(entry),
+  });
   const applies = createApplyService({
     changes: repositories.appliedChanges,
     intents: repositories.applyIntents,
@@ -233,9 +246,10 @@ export async function composeServices(options: ComposeOptions) {
     maxAutoChangesPerWeek: config.maxAutoChangesPerWeek,
     slaRevertFactor: config.slaRevertFactor,
     leaseSeconds: config.jobLeaseSeconds,
+    // a job whose configuration lives in code gets its change proposed there
+    code: createCodeHandoff({ sourceOf: sources.view, projects, proposals, audit, logger }),
   });
 
-  let publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const core: PlatformCore = {
     db: store.db,
     config,
@@ -257,18 +271,6 @@ export async function composeServices(options: ComposeOptions) {
     plugins.entries.map((plugin) => plugin.create(core)),
   );
   writers = platforms;
-  const proposals = createProposalService({
-    projects,
-    recommendations,
-    runs,
-    sources,
-    proposals: repositories.proposals,
-    code: codeOfProject,
-    fetch: (url, init) => outbound.fetch(url, init),
-    scratchDir,
-    publicUrl: () => publicUrl,
-  });
-  const routeChange = createChangeRouter({ sourceOf: sources.view, projects, audit, logger });
 
   const analysis: AnalysisPorts = {
     profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
@@ -288,24 +290,6 @@ export async function composeServices(options: ComposeOptions) {
     return plugins.forWorkspace(await workspaces.facts(project.workspaceId)).runs.parseClusterReport(raw);
   };
 
-  // A person's apply request is queued by the apply service before it answers (a job whose configuration
-  // lives in code is refused by its writer's locate()); here it also becomes a proposal for such a job.
-  events.on('recommendation.apply_requested', (event: RecommendationEvent) => {
-    void routeChange(
-      event.projectId,
-      {
-        api: async () => {},
-        code: () =>
-          proposals.propose(event.projectId, {
-            recommendationId: event.recommendationId,
-            actor: event.actor,
-          }),
-      },
-      { actor: event.actor, automatic: false },
-    ).catch((error: unknown) =>
-      logger.error({ err: error, projectId: event.projectId }, 'could not propose the change'),
-    );
-  });
   const pipeline = createPipeline({
     runs: repositories.runs,
     maintenancePasses: repositories.maintenancePasses,
@@ -334,14 +318,7 @@ export async function composeServices(options: ComposeOptions) {
       await proposals
         .refresh(projectId)
         .catch((error: unknown) => logger.warn({ err: error, projectId }, 'could not follow the proposals'));
-      await routeChange(
-        projectId,
-        {
-          api: () => applies.recommendationReady(projectId, recommendationId),
-          code: () => proposals.proposeAutomatically(projectId, recommendationId),
-        },
-        { actor: 'auto-apply', automatic: true },
-      );
+      await applies.recommendationReady(projectId, recommendationId);
     },
   });
 

@@ -56,6 +56,8 @@ export interface ClosedLoop {
   setSlaFromFirstRun(job: ClosedLoop['jobs'][number]): Promise<void>;
   /** The emulated workspace's clock (simulated epoch ms). */
   workspaceNow(): number;
+  /** The EMR account and its workloads, when the loop has them. */
+  emr: EmrDemo | undefined;
   /** The project's runs, oldest first, each marked with whether a learning recommendation configured it. */
   runsOf(projectId: string): Promise<ProjectRun[]>;
   close(): Promise<void>;
@@ -277,6 +279,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     workspaceId: workspace.id,
     jobs,
     runsOf,
+    emr,
     async round() {
       roundNumber += 1;
       fleetPriorSource.relearnOnlyOnRefresh();

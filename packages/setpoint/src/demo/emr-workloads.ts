@@ -42,7 +42,7 @@ const demoKeys = { accessKeyId: 'AKIADEMOEMULATOR0000', secretAccessKey: 'emulat
 const recommendationTagKey = 'setpoint:recommendation-id';
 
 type RunJobFlowRequest = RunJobFlowCommandInput;
-type InstanceGroupRequest = NonNullable<
+export type InstanceGroupRequest = NonNullable<
   NonNullable<RunJobFlowRequest['Instances']>['InstanceGroups']
 >[number];
 
@@ -78,8 +78,15 @@ export interface EmrDemoJob {
 export interface EmrDemo {
   accountId: string;
   jobs: EmrDemoJob[];
-  /** Launches the workload's next transient cluster and returns its cluster and step ids once the step ended. */
-  launch(job: EmrDemoJob, signal?: AbortSignal): Promise<{ clusterId: string; stepId: string }>;
+  /**
+   * Launches the workload's next transient cluster and returns its cluster and step ids once the step ended;
+   * `from` launches a cluster as the team's code names and sizes it (a Terraform deploy) instead.
+   */
+  launch(
+    job: EmrDemoJob,
+    signal?: AbortSignal,
+    from?: { name: string; groups: InstanceGroupRequest[] },
+  ): Promise<{ clusterId: string; stepId: string }>;
   /** Queues the collection of a finished step for the job's project. */
   collect(job: EmrDemoJob, clusterId: string, stepId: string): Promise<void>;
   close(): void;
@@ -167,13 +174,24 @@ export async function startEmrWorkloads(
     };
   }
 
-  async function launch(job: EmrDemoJob, signal?: AbortSignal) {
+  async function launch(
+    job: EmrDemoJob,
+    signal?: AbortSignal,
+    from?: { name: string; groups: InstanceGroupRequest[] },
+  ) {
     const workload = byJob.get(job.jobId)!;
-    const { request, tags } = await instancesFor(job);
+    const { request, tags } = from
+      ? {
+          request: {
+            Instances: { KeepJobFlowAliveWhenNoSteps: false, InstanceGroups: from.groups },
+          } as Partial<RunJobFlowRequest>,
+          tags: [],
+        }
+      : await instancesFor(job);
     const day = new Date(emulator.context.clock.now()).toISOString().slice(0, 16).replace(':', '');
     const { JobFlowId } = await launcher.send(
       new RunJobFlowCommand({
-        Name: `${workload.key}-${day}`,
+        Name: from?.name ?? `${workload.key}-${day}`,
         ReleaseLabel: 'emr-7.2.0',
         LogUri: 's3://demo-emr-logs/logs/',
         Tags: [

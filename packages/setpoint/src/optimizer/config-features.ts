@@ -11,6 +11,10 @@ export function totalMemoryGib(candidate: Candidate): number {
   return candidate.nodes * candidate.memoryGibPerNode;
 }
 
+export function memoryPerCore(candidate: Candidate): number {
+  return candidate.memoryGibPerNode / candidate.vcpusPerNode;
+}
+
 /** Knots (log2 GiB of cluster memory) of the memory-pressure hinges: 32 GiB … 512 GiB. */
 const memoryKnotsLog2 = [5, 6, 7, 8, 9];
 

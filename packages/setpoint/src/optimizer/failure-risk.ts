@@ -1,4 +1,4 @@
-import { totalMemoryGib } from './config-features.js';
+import { memoryPerCore, totalMemoryGib } from './config-features.js';
 import { conditionalFailure, type FailurePrior } from './failure-prior.js';
 import type { Candidate, Observation } from './types.js';
 
@@ -6,10 +6,6 @@ import type { Candidate, Observation } from './types.js';
 export const peakMemoryHeadroom = 1.1;
 const dominatedFailureProbability = 0.9;
 const repeatedFailureProbability = 0.95;
-
-function memoryPerCore(candidate: Candidate): number {
-  return candidate.memoryGibPerNode / candidate.vcpusPerNode;
-}
 
 /**
  * Probability that a run on each candidate fails, from the strongest evidence down: a measured peak

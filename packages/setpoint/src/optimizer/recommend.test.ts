@@ -683,6 +683,47 @@ describe('JobOptimizer learning runs (risk budget)', () => {
     expect(safe.candidateId).toBe('8xc4.xlarge');
   });
 
+  it('safe learning shrinks a cluster that met the SLA with slack, by that slack, where the model is unsure', () => {
+    // No fleet to learn from: the model alone is confident of no untried cluster. 32 × c4 met an SLA of
+    // 2 × its runtime twice; perfect scaling bounds 24 × c4 (two thirds of the cores and more) by the slack.
+    const fine: Candidate[] = [8, 12, 16, 20, 24, 32].map((nodes) => ({
+      ...byId('32xc4.xlarge'),
+      id: `${nodes}xc4.xlarge`,
+      nodes,
+    }));
+    const parallel = amdahl(40, 60_000);
+    const slaLoose = parallel(fine.at(-1)!) * 2;
+    const observed = (...nodes: number[]) =>
+      nodes.map((n) => run(fine.find((c) => c.nodes === n)!, parallel(fine.find((c) => c.nodes === n)!)));
+    const inputOf = (observations: Observation[]) => ({
+      candidates: fine,
+      observations,
+      currentCandidateId: observations.at(-1)!.candidateId,
+      slaSeconds: slaLoose,
+    });
+    const unsure = learnFleetPrior([]);
+    const input = inputOf(observed(32, 32));
+    const expanding = new JobOptimizer(unsure, fine, { learningMissBudget: 0 });
+    const step = expanding.recommend(input);
+    const assessed = expanding.assess(input).assessments.find((a) => a.candidate.id === step.candidateId)!;
+    expect(step.phase).toBe('LEARNING');
+    expect(step.candidateId).toBe('24xc4.xlarge');
+    expect(step.expansion).toMatchObject({ fromCandidateId: '32xc4.xlarge' });
+    expect(step.expansion?.boundRuntimeS).toBeCloseTo((parallel(fine.at(-1)!) * 32) / 24, 6);
+    expect(assessed.probabilityMeetsSla).toBeLessThan(defaultOptimizerSettings.safeLearningConfidence);
+    // the model alone keeps the job where it is
+    const modelOnly = new JobOptimizer(unsure, fine, { learningMissBudget: 0, safeExpansion: null });
+    expect(modelOnly.recommend(input).candidateId).toBe('32xc4.xlarge');
+    // the next step is bounded by what 24 × c4 measured: down to 16 × c4, never to 12 × c4
+    const next = expanding.recommend(inputOf(observed(32, 32, 24)));
+    expect(next.phase).toBe('LEARNING');
+    expect(['16xc4.xlarge', '20xc4.xlarge']).toContain(next.candidateId);
+    // a run after the cold start that missed the SLA ends expansion: the safe set is the model's again
+    const missed = [...observed(32, 32), run(fine.find((c) => c.nodes === 24)!, slaLoose * 1.2)];
+    const afterMiss = expanding.recommend(inputOf(missed));
+    expect(['16xc4.xlarge', '20xc4.xlarge']).not.toContain(afterMiss.candidateId);
+  });
+
   it('never tries a configuration that may overrun the SLA badly, whatever the miss budget', () => {
     const ids = ['16xm4.xlarge', '16xm4.xlarge', '32xc4.xlarge'];
     const input = {

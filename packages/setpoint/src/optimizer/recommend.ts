@@ -5,6 +5,13 @@ import type { SummarizedConfiguration } from './observed-configurations.js';
 import type { RuntimeMixture } from './runtime-mixture.js';
 import { type AnalogSettings, defaultAnalogSettings, RuntimeModel } from './runtime-model.js';
 import {
+  defaultSafeExpansion,
+  type ExpansionBound,
+  metConfigurations,
+  type SafeExpansionSettings,
+  safeByExpansion,
+} from './safe-expansion.js';
+import {
   type Candidate,
   candidateRateUsdPerHour,
   type Observation,
@@ -57,6 +64,11 @@ export interface OptimizerSettings {
   /** Required P(runtime ≤ SLA) of safe learning runs (a miss budget of 0): the confidence of any change. */
   safeLearningConfidence: number;
   /**
+   * Safe learning may also try a smaller cluster that a configuration which met the SLA bounds by its
+   * slack (`safe-expansion.ts`), below the model's confidence; null: only what the model is confident of.
+   */
+  safeExpansion: SafeExpansionSettings | null;
+  /**
    * Required P(runtime ≤ SLA) of learning runs under a miss budget (N ≥ 1): lower than `confidence` so the
    * model can learn from informative configurations, never so low that the SLA is ignored.
    */
@@ -105,6 +117,7 @@ export const defaultOptimizerSettings: OptimizerSettings = {
   learningMissBudget: 3,
   learningRuns: 8,
   safeLearningConfidence: 0.9,
+  safeExpansion: defaultSafeExpansion,
   learningConfidence: 0.05,
   maxOverrun: 1.5,
   overrunConfidence: 0.97,
@@ -191,6 +204,11 @@ export interface Recommendation {
    * to cost more than the best known configuration when the job runs on a dearer one.
    */
   exploration?: Exploration;
+  /**
+   * Set when the choice is a safe learning run below the model's confidence, made because a configuration
+   * that met the SLA bounds it (safe expansion, `safe-expansion.ts`).
+   */
+  expansion?: ExpansionBound;
   explanation: string;
 }
 
@@ -358,7 +376,7 @@ export class JobOptimizer {
       (budget.missBudget === null || budget.missesSpent < budget.missBudget);
     const mode: DecisionMode =
       runsAfterFirst === 0 ? 'first' : withinLearningBudget ? 'exploring' : 'optimizing';
-    const { choice, learning, exploring } = this.choose(
+    const { choice, learning, exploring, expansion } = this.choose(
       assessment,
       input,
       mode,
@@ -418,6 +436,7 @@ export class JobOptimizer {
             },
           }
         : {}),
+      ...(expansion ? { expansion } : {}),
       explanation: explain(
         { ...chosen, runtimeS, costUsd },
         current,
@@ -439,7 +458,12 @@ export class JobOptimizer {
     input: RecommendInput,
     mode: DecisionMode,
     mayOverrunBadly: (entry: CandidateAssessment) => boolean,
-  ): { choice: CandidateAssessment | undefined; learning: boolean; exploring: boolean } {
+  ): {
+    choice: CandidateAssessment | undefined;
+    learning: boolean;
+    exploring: boolean;
+    expansion?: ExpansionBound;
+  } {
     const {
       preference,
       learningMissBudget,
@@ -486,18 +510,27 @@ export class JobOptimizer {
     const costLimitUsd = budgeted
       ? maxLearningCostMultiple * bestKnownCostUsd
       : safeProbeCostLimit(assessment, input.observations);
-    const bounded = allowed.filter(
-      (entry) =>
-        !entry.tried &&
-        entry.probabilityFails <= maxLearningFailureRisk &&
-        entry.expectedCostUsd <= costLimitUsd &&
-        !overruns(entry),
-    );
+    // Safe learning also tries what a configuration that met the SLA bounds by its slack (safe expansion):
+    // the model's confidence lags at the SLA's edge, where the cheapest configurations are. The bound caps
+    // such a run's runtime below the SLA, so its cost too, whatever the model's tails say.
+    const expanded = this.expandedSafeSet(assessment, input, budgeted);
+    const overheadS = input.overheadSeconds ?? 0;
+    const bounded = allowed.filter((entry) => {
+      if (entry.tried || entry.probabilityFails > maxLearningFailureRisk) return false;
+      const bound = expanded.get(entry.candidate.id);
+      if (!bound) return entry.expectedCostUsd <= costLimitUsd && !overruns(entry);
+      const boundCostUsd =
+        (candidateRateUsdPerHour(entry.candidate) / 3600) * bound.boundRuntimeS +
+        overheadCostUsd(entry.candidate, overheadS);
+      return Math.min(entry.expectedCostUsd, boundCostUsd) <= costLimitUsd;
+    });
     // A learning run: the candidate of largest constrained expected improvement among those likely enough
     // to meet the SLA — safe learning holds it to the confidence of any change; a miss budget lowers the
     // floor to learningConfidence.
     const floor = budgeted ? learningConfidence : safeLearningConfidence;
-    const learnable = bounded.filter((entry) => entry.probabilityMeetsSla >= floor);
+    const learnable = bounded.filter(
+      (entry) => entry.probabilityMeetsSla >= floor || expanded.has(entry.candidate.id),
+    );
     // While no run has met the SLA there is no feasible configuration to improve on: the improvement is
     // measured against the cheapest run that missed, which only a cheaper (and likely slower) candidate
     // beats. Under a miss budget, learn where the SLA is likeliest met instead (constrained optimization's
@@ -514,13 +547,38 @@ export class JobOptimizer {
     const worthLearning =
       learningRun &&
       learningRun.expectedImprovementUsd >= Math.max(learningStopGain, minExplorationGain) * bestKnownCostUsd;
-    if (worthLearning) return { choice: learningRun, learning: true, exploring: false };
+    if (worthLearning) {
+      // safe by expansion only: the model alone would not have run it
+      const bound =
+        learningRun.probabilityMeetsSla < floor ? expanded.get(learningRun.candidate.id) : undefined;
+      return {
+        choice: learningRun,
+        learning: true,
+        exploring: false,
+        ...(bound ? { expansion: bound } : {}),
+      };
+    }
     // No learning run worth it (under safe learning: no cheaper probe likely to meet the SLA): learning ends
     // and the optimizing rules keep the best known configuration.
     return {
       ...this.chooseByRules(assessment, allowed, 'optimizing', mayOverrunBadly, limits),
       learning: false,
     };
+  }
+
+  /**
+   * The candidates safe by expansion with their perfect-scaling runtime bound (`safe-expansion.ts`): none
+   * under a miss budget or with expansion off.
+   */
+  private expandedSafeSet(
+    assessment: Assessment,
+    input: RecommendInput,
+    budgeted: boolean,
+  ): Map<string, ExpansionBound> {
+    const expansion = this.settings.safeExpansion;
+    if (budgeted || !expansion) return new Map();
+    const met = metConfigurations(input.candidates, input.observations, assessment.slaSeconds);
+    return safeByExpansion(input.candidates, met, assessment.slaSeconds, expansion);
   }
 
   /**

@@ -178,7 +178,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       metrics: services.metrics,
     }),
   );
-  await app.register(recommendationRoutes(services.recommendations, services.applies));
+  await app.register(recommendationRoutes(services.recommendations, services.applies, services.proposals));
   await app.register(applyRoutes(services.applies));
   await app.register(
     codeRoutes({ projects: services.projects, sources: services.sources, proposals: services.proposals }),

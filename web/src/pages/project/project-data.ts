@@ -6,7 +6,9 @@ import type {
 } from '@setpoint/api-contract';
 import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
 import { ApiError } from '../../api/client.js';
+import { codeEndpoints } from '../../api/code-endpoints.js';
 import { endpoints } from '../../api/endpoints.js';
+import type { ProjectCode } from './code-source.js';
 
 export interface ProjectData {
   project: Project;
@@ -22,6 +24,8 @@ export interface ProjectData {
   billing: Map<string, RunBilling>;
   /** The platform of the project's workspace (its platform tabs); null without a workspace. */
   platform: string | null;
+  /** Where the configuration lives in code and the proposals made there; null when no code is known. */
+  code: ProjectCode | null;
 }
 
 const startOf = (run: Run) => run.started_at ?? run.created_at;
@@ -38,8 +42,19 @@ async function platformOf(project: Project): Promise<string | null> {
   );
 }
 
+/** The project's code, when it has any Setpoint knows of (linked, tagged, or deployed from a bundle). */
+async function codeOf(id: string): Promise<ProjectCode | null> {
+  const view = await codeEndpoints.source(id).catch((error: unknown) => {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500) return null;
+    throw error;
+  });
+  if (!view || (view.source === null && view.route === 'api')) return null;
+  const proposals = view.source ? (await codeEndpoints.proposals(id)).items : [];
+  return { view, proposals };
+}
+
 export async function loadProjectData(id: string, signal: AbortSignal): Promise<ProjectData> {
-  const [{ project, platform }, runs, recommendations, appliedConfigs, billing] = await Promise.all([
+  const [{ project, platform }, runs, recommendations, appliedConfigs, billing, code] = await Promise.all([
     endpoints.project(id).then(async (project) => ({ project, platform: await platformOf(project) })),
     endpoints.runs(id, signal),
     endpoints.recommendations(id, signal).catch((error: unknown) => {
@@ -61,6 +76,7 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
         throw error;
       },
     ),
+    codeOf(id),
   ]);
   return {
     project,
@@ -72,5 +88,6 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
     autoApplyPause: appliedConfigs?.auto_apply_paused ? { reason: appliedConfigs.pause_reason } : null,
     billing: new Map(billing.map((row) => [row.run_id, row])),
     platform,
+    code,
   };
 }

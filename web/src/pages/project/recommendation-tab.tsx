@@ -5,6 +5,7 @@ import type {
 } from '@setpoint/api-contract';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
+import { codeEndpoints } from '../../api/code-endpoints.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
 import { AutoApplyPaused } from '../../components/auto-apply-paused.js';
@@ -16,6 +17,7 @@ import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { useSession } from '../../shell/session.js';
 import { useThemeName } from '../../shell/theme.js';
 import { AppliedChanges } from './applied-changes.js';
+import { CodeSourcePanel, ProposalDiff } from './code-source.js';
 import { DecisionSummary } from './decision-summary.js';
 import type { ProjectData } from './project-data.js';
 
@@ -63,7 +65,10 @@ function triedConfigs(runs: Run[]): ParetoPoint[] {
 export function RecommendationTab({ data, reload }: { data: ProjectData; reload(): void }) {
   const theme = useThemeName();
   const { canChange } = useSession();
-  const [confirm, setConfirm] = useState<'apply' | 'rollback' | null>(null);
+  const [confirm, setConfirm] = useState<'apply' | 'propose' | 'rollback' | null>(null);
+  const [proposalDiff, setProposalDiff] = useState<{ text: string; files: string[]; notes: string[] } | null>(
+    null,
+  );
   const [notice, setNotice] = useState<string | null>(null);
   const [requesting, setRequesting] = useState(false);
   const recommendations = data.recommendations;
@@ -76,6 +81,27 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
     const timer = setTimeout(reload, 2000);
     return () => clearTimeout(timer);
   }, [pending, reload]);
+  // a job whose configuration lives in code is changed by a proposal there, never through the API
+  const route = data.code?.view.route ?? 'api';
+  const proposing = confirm === 'propose' ? latest?.id : undefined;
+  useEffect(() => {
+    if (!proposing) return;
+    setProposalDiff(null);
+    let current = true;
+    codeEndpoints.diff(data.project.id, proposing).then(
+      (answer) => {
+        if (current) setProposalDiff({ text: answer.diff, files: answer.files, notes: answer.notes });
+      },
+      (error: unknown) => {
+        if (!current) return;
+        setConfirm(null);
+        setNotice(error instanceof Error ? error.message : String(error));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [proposing, data.project.id]);
   const diff = useMemo(
     () => (latest ? reviewLines(diffConfigs(current ?? {}, latest.configuration ?? {})) : []),
     [latest, current],
@@ -199,6 +225,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
           testId="auto-apply-paused"
         />
       )}
+      {data.code && <CodeSourcePanel projectId={data.project.id} code={data.code} />}
       <div className="rec-header">
         <h2 className="section-title">Latest recommendation</h2>
         <span className="toolbar-spacer" />
@@ -210,19 +237,41 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
             <button
               type="button"
               onClick={() => setConfirm('rollback')}
-              disabled={!canRollBack || lastWritten?.kind === 'baseline'}
+              disabled={!canRollBack || lastWritten?.kind === 'baseline' || route !== 'api'}
             >
               Roll back
             </button>
-            <button
-              type="button"
-              className="primary"
-              onClick={() => setConfirm('apply')}
-              disabled={!latest || latest.applied !== null || latest.decision?.action === 'keep'}
-              title={rolledBack ? 'Rolled back; generate a new recommendation to apply again' : undefined}
-            >
-              {rolledBack ? 'Rolled back' : latest?.applied ? 'Applied' : 'Apply'}
-            </button>
+            {route === 'code' ? (
+              <button
+                type="button"
+                className="primary"
+                onClick={() => setConfirm('propose')}
+                disabled={!latest || latest.decision?.action === 'keep'}
+              >
+                Propose change
+              </button>
+            ) : (
+              <button
+                type="button"
+                className="primary"
+                onClick={() => setConfirm('apply')}
+                disabled={
+                  !latest ||
+                  latest.applied !== null ||
+                  latest.decision?.action === 'keep' ||
+                  route === 'refuse'
+                }
+                title={
+                  route === 'refuse'
+                    ? (data.code?.view.route_reason ?? undefined)
+                    : rolledBack
+                      ? 'Rolled back; generate a new recommendation to apply again'
+                      : undefined
+                }
+              >
+                {rolledBack ? 'Rolled back' : latest?.applied ? 'Applied' : 'Apply'}
+              </button>
+            )}
           </>
         )}
       </div>
@@ -352,6 +401,23 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
               </li>
             ))}
         </ul>
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirm === 'propose'}
+        title="Propose this change in the code?"
+        confirmLabel="Open the proposal"
+        onClose={() => setConfirm(null)}
+        onConfirm={async () => {
+          const answer = await codeEndpoints.propose(data.project.id, latest!.id);
+          setNotice('message' in answer ? answer.message : 'Proposed.');
+          reload();
+        }}
+      >
+        <p>
+          Setpoint commits this change on its branch of the repository and opens (or updates) the pull
+          request. The job changes when the team merges and deploys it.
+        </p>
+        <ProposalDiff diff={proposalDiff} />
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'rollback'}

@@ -205,9 +205,10 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
           <small>
             3 (the default): Setpoint may miss the SLA this many times while it learns; on the Scout sweep
             about 23% of the runs after the first recommendation missed, the worst 1% by 3.4× the SLA. 0: safe
-            learning — every learning run is held to a 90% chance of meeting the SLA, may not overrun it badly
-            and is expected to cost no more than the best configuration known: far fewer misses
-            (docs/benchmarks.md has the figures), a slower search.
+            learning — every learning run is held to a 90% chance of meeting the SLA (or is a smaller cluster
+            that a run which met the SLA bounds by its slack), may not overrun it badly and is expected to
+            cost no more than the best configuration known: far fewer misses (docs/benchmarks.md has the
+            figures), a slower search.
           </small>
         </label>
       </fieldset>

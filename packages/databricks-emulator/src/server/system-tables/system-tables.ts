@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import Database from 'better-sqlite3';
 import { photonDbuMultiplier } from '../../physics/cost.js';
@@ -7,7 +6,10 @@ import { clusterTimes } from '../cluster-timeline.js';
 import { driverInstanceId } from '../cluster-views.js';
 import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.js';
 import type { SimClock } from '../sim-clock.js';
+import { workspaceUser } from '../workspace-user.js';
 import { toSqlite } from './databricks-sql.js';
+import { day, iso, json, stableId } from './record-values.js';
+import { serverlessBillingRows, serverlessListPrices } from './serverless-billing.js';
 import { isNestedType, systemTables, type TableDefinition } from './table-definitions.js';
 
 const minuteMs = 60_000;
@@ -70,16 +72,8 @@ export const listPrices: ReadonlyArray<{
   { cloud: 'AZURE', sku: 'PREMIUM_JOBS_LIGHT_COMPUTE', previousUsd: 0.3, usd: 0.22 },
   { cloud: 'AZURE', sku: 'PREMIUM_ALL_PURPOSE_COMPUTE', previousUsd: 0.65, usd: 0.55 },
   { cloud: 'AZURE', sku: 'PREMIUM_ALL_PURPOSE_COMPUTE_(PHOTON)', previousUsd: 0.65, usd: 0.55 },
+  ...serverlessListPrices,
 ];
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const day = (ms: number) => iso(ms).slice(0, 10);
-const json = (value: unknown) => JSON.stringify(value);
-
-function stableId(...parts: Array<string | number>): string {
-  const hex = createHash('sha256').update(parts.join('|')).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
-}
 
 function storedName(table: TableDefinition): string {
   return `${table.name.replaceAll('.', '_')}__all`;
@@ -104,7 +98,14 @@ export class SystemTables {
   private readonly accountId: string;
 
   constructor(
-    private readonly deps: { state: EmulatorState; clock: SimClock; seed: number; workspaceId: string },
+    private readonly deps: {
+      state: EmulatorState;
+      clock: SimClock;
+      seed: number;
+      workspaceId: string;
+      /** The workspace's cloud, which serverless usage is billed in (default aws). */
+      cloud?: 'aws' | 'azure';
+    },
     options: SystemTablesOptions = {},
   ) {
     this.billingLagMs = options.billingLagMs ?? 2 * hourMs;
@@ -226,7 +227,7 @@ export class SystemTables {
         ...base,
         cluster_id: cluster.clusterId,
         cluster_name: cluster.clusterName,
-        owned_by: 'setpoint-emulator@example.com',
+        owned_by: workspaceUser.userName,
         create_time: iso(times.requestedMs),
         delete_time: iso(times.terminatedMs),
         driver_node_type: cluster.sim.driverNodeType.nodeTypeId,
@@ -352,7 +353,7 @@ export class SystemTables {
         run_name: run?.runName ?? null,
         job_name: cluster.jobName,
       }),
-      identity_metadata: json({ run_as: 'setpoint-emulator@example.com', owned_by: null, created_by: null }),
+      identity_metadata: json({ run_as: workspaceUser.userName, owned_by: null, created_by: null }),
       record_type: recordType,
       ingestion_date: day(visibleAt),
       billing_origin_product: 'JOBS',
@@ -431,6 +432,18 @@ export class SystemTables {
       }),
     );
     this.insert(this.table('system.lakeflow.job_task_run_timeline'), taskRows);
+    this.insert(
+      this.table('system.billing.usage'),
+      serverlessBillingRows(run, {
+        accountId: this.accountId,
+        workspaceId: this.deps.workspaceId,
+        cloud: this.deps.cloud ?? 'aws',
+        seed: this.deps.seed,
+        billingLagMs: this.billingLagMs,
+        restatementRate: this.restatementRate,
+        restatementDelayMs: this.restatementDelayMs,
+      }),
+    );
   }
 
   /** Runs a Databricks SQL query over what is visible now; cells come back as strings, as INLINE JSON_ARRAY sends them. */

@@ -75,7 +75,10 @@ export function registerEmulatorCommand(program: Command): void {
     )
     .option('--faults <file>', 'JSON list of fault rules to start with (see docs/emulator.md)')
     .option('--workloads <dir>', 'extra workload models (*.json from import-workload) to serve')
-    .option('--start-time <iso>', 'simulated time at start, e.g. 2026-01-05T06:00:00Z (default: now)')
+    .option(
+      '--start-time <iso>',
+      'simulated time at start, e.g. 2026-01-05T06:00:00Z (default: an hour of real time back at the clock speed, at most 30 days; the clock then never passes real time)',
+    )
     .option('--rate-limit-scale <x>', 'multiply the published API rate limits (0 disables them)', '1')
     .option('--no-preload', 'start without the shipped Job Bank jobs')
     .option(
@@ -115,7 +118,11 @@ Examples:
         memoryS3: options.memoryS3,
         workloads,
         ...(options.faults ? { faults: readFaults(options.faults, emulatorPackage) } : {}),
-        ...(options.startTime ? { startTimeMs: parseStartTime(options.startTime) } : {}),
+        // a clock ahead of real time dates runs in the future (a dashboard's "last 30 days" misses them);
+        // a chosen start time is the user's to keep
+        ...(options.startTime
+          ? { startTimeMs: parseStartTime(options.startTime) }
+          : { neverAheadOfRealTime: true }),
         ...(options.state ? { stateDirectory: options.state } : {}),
       });
       const line = options.json

@@ -40,7 +40,7 @@ function withProjectFields<Args extends unknown[], Opts extends OptionValues, Gl
     .option(
       '--learning-miss-budget <n>',
       'SLA misses learning runs may risk (0-7; default 3: about 23% of runs after the first recommendation miss on Scout, the worst 1% by 3.4x; ' +
-        '0: safe learning, each learning run held to P(runtime ≤ SLA) ≥ 0.9 and to the best known cost: far fewer misses, a slower search)',
+        '0: safe learning, each learning run held to P(runtime ≤ SLA) ≥ 0.9 (or a smaller cluster that a run which met the SLA bounds by its slack) and to the best known cost: far fewer misses, a slower search)',
       wholeNumber,
     );
 }

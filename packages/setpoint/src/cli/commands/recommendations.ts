@@ -4,6 +4,7 @@ import type {
   ApprovalListResource,
   ApprovalResource,
   Page,
+  ProposeResponse,
   RecommendationRequested,
   RecommendationResource,
   ResumeAutoApplyResource,
@@ -236,12 +237,14 @@ export function registerRecommendationsCommand(program: Command): void {
       .argument('<project>', 'project id')
       .argument('<recommendation>', 'recommendation id'),
   ).action(async (project, id, options) => {
-    const rec = await remoteClient(options).request<RecommendationResource>(
+    // a project whose configuration lives in code answers with its proposal instead
+    const answer = await remoteClient(options).request<RecommendationResource | ProposeResponse>(
       'POST',
       `${recommendationPath(project, id)}/apply`,
       {},
     );
-    if (options.json) printJson(rec);
+    if (options.json) printJson(answer);
+    else if ('message' in answer) process.stdout.write(`${answer.message}\n`);
     else process.stdout.write(`applied recommendation ${id} to project ${project}\n`);
   });
 

@@ -315,6 +315,10 @@ export function registerWorkspacesCommand(program: Command): void {
             job.imported ? 'yes' : '',
           ]),
       );
+      // a cost shown as — says why (serverless without a bill yet, a node type without a price)
+      for (const job of result.jobs)
+        if (job.monthly_cost_usd === null && job.cost_note && !job.run_submit)
+          process.stdout.write(`${job.job_id} ${job.name}: cost unknown: ${job.cost_note}\n`);
       for (const finding of result.findings)
         process.stdout.write(
           `${finding.title}: ${finding.job_ids.length ? finding.job_ids.join(', ') : 'none'}\n`,

@@ -53,6 +53,16 @@ describe('GitCheckout', () => {
     }
   });
 
+  it('makes the scratch directory on first use (a server that has not taken an upload yet)', async () => {
+    const checkout = await GitCheckout.clone(remote, undefined, path.join(scratch, 'data', 'tmp'));
+    try {
+      expect(checkout.directory.startsWith(path.join(scratch, 'data', 'tmp'))).toBe(true);
+      expect(checkout.baseBranch).toBe('trunk');
+    } finally {
+      await checkout.dispose();
+    }
+  });
+
   it('replaces its own branch but never a commit someone else pushed to it', async () => {
     const first = await GitCheckout.clone(remote, 'trunk', scratch);
     await writeFile(path.join(first.directory, 'main.tf'), 'num_workers = 5\n');

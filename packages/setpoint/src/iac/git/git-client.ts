@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ConflictError, UpstreamError, ValidationError } from '@setpoint/foundation/errors';
 
@@ -133,6 +133,8 @@ export class GitCheckout {
     options: GitOptions = {},
   ): Promise<GitCheckout> {
     checkRemote(remote);
+    // the data directory's scratch space is made on first use (a server that has not taken an upload yet)
+    await mkdir(scratchDir, { recursive: true });
     const directory = await mkdtemp(path.join(scratchDir, 'iac-'));
     try {
       const args = ['clone', '--quiet', '--depth', '1', '--no-tags', '--single-branch'];

@@ -14,6 +14,11 @@ import { createWorkspaceConnector } from './connection/workspace-connection.js';
 import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
+import {
+  createServerlessBillingReader,
+  type ServerlessBillingReader,
+} from './serverless/serverless-billing-reader.js';
+import { billedServerlessCost } from './serverless/serverless-cost.js';
 import { createDatabricksRepository } from './store/databricks-repository.js';
 import {
   createSystemTablesReader,
@@ -60,18 +65,29 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     workspaces: deps.workspaces,
     publicUrl: deps.publicUrl,
   });
-  /** The workspace's system tables, read through its SQL warehouse with its own sign-in. */
-  async function systemTablesFor(workspaceId: string): Promise<SystemTablesReader | undefined> {
+  /** Statements on the workspace's SQL warehouse, with its own sign-in; undefined without a warehouse. */
+  async function statementsFor(workspaceId: string) {
     const warehouseId = (await store.workspaceLink(workspaceId))?.sql_warehouse_id;
     if (!warehouseId) return undefined;
     const { transport } = await connect(workspaceId);
-    return createSystemTablesReader(createStatementClient(transport, { warehouseId, ...options.statements }));
+    return createStatementClient(transport, { warehouseId, ...options.statements });
+  }
+  /** The workspace's system tables, read through its SQL warehouse. */
+  async function systemTablesFor(workspaceId: string): Promise<SystemTablesReader | undefined> {
+    const statements = await statementsFor(workspaceId);
+    return statements && createSystemTablesReader(statements);
+  }
+  /** The workspace's serverless usage in system.billing.usage, read through its SQL warehouse. */
+  async function serverlessBillingFor(workspaceId: string): Promise<ServerlessBillingReader | undefined> {
+    const statements = await statementsFor(workspaceId);
+    return statements && createServerlessBillingReader(statements);
   }
   const coresByType = new Map(
     deps.nodeTypes.map((entry) => [`${entry.cloud}:${entry.instanceType}`, entry.vcpus]),
   );
   const collector = createCollector({
     systemTables: systemTablesFor,
+    serverlessBilling: serverlessBillingFor,
     coresOf: (cloud, nodeType) => coresByType.get(`${cloud}:${nodeType}`),
     runStored: async ({ runId, projectId, databricksRunId, report, instances }) => {
       const project = await deps.projects.get(projectId);
@@ -110,7 +126,12 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     completenessPollMs: config.logCompletenessPollMs,
     maxIncompleteAttempts: config.logMaxIncompleteAttempts,
   });
-  const discover = createDiscovery({ connect, store, costModel: createCostModel(deps.catalog) });
+  const discover = createDiscovery({
+    connect,
+    store,
+    costModel: createCostModel(deps.catalog),
+    serverlessBilling: serverlessBillingFor,
+  });
 
   async function enqueueCollect(workspaceId: string, runId: string, projectId?: string): Promise<void> {
     await deps.queue.enqueue(
@@ -172,6 +193,10 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
   async function reviseRunCost(row: { runId: string; projectId: string }, bill: RunBilling): Promise<void> {
     const [stored] = await store.billingOfRuns([row.runId]);
     if (!stored) return;
+    if (stored.performance_target !== null) {
+      await deps.runs.reviseCost(row.projectId, row.runId, (cost) => billedServerlessCost(cost, bill));
+      return;
+    }
     await deps.runs.reviseCost(row.projectId, row.runId, (cost) =>
       billedCost(cost, {
         estimatedDbuUsd: stored.estimated_dbu_usd,
@@ -183,15 +208,24 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
 
   /** Estimated DBU costs of the workspace's runs against system.billing.usage. */
   async function reconcileBillingOf(workspaceId: string) {
-    const reader = await systemTablesFor(workspaceId);
-    if (!reader) return { checked: 0, billed: 0 };
-    return reconcileBilling({ store, reader, reviseCost: reviseRunCost }, workspaceId);
+    const statements = await statementsFor(workspaceId);
+    if (!statements) return { checked: 0, billed: 0 };
+    return reconcileBilling(
+      {
+        store,
+        reader: createSystemTablesReader(statements),
+        serverless: createServerlessBillingReader(statements),
+        reviseCost: reviseRunCost,
+      },
+      workspaceId,
+    );
   }
 
   return {
     store,
     connect,
     systemTablesFor,
+    serverlessBillingFor,
     reconcileBilling: reconcileBillingOf,
     reviseRunCost,
     writer,

@@ -15,6 +15,7 @@ import { migration0020 } from './store/0020-databricks-system-tables.js';
 import { migration0100 } from './store/0100-databricks-launch-delay.js';
 import { migration0101 } from './store/0101-databricks-cluster-end.js';
 import { migration0141 } from './store/0141-databricks-applied-changes.js';
+import { migration0170 } from './store/0170-databricks-serverless-billing.js';
 
 /** The Databricks runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface DatabricksRuntime extends PlatformRuntime {
@@ -34,6 +35,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
       '0100-databricks-launch-delay': migration0100(dialect),
       '0101-databricks-cluster-end': migration0101(dialect),
       '0141-databricks-applied-changes': migration0141(),
+      '0170-databricks-serverless-billing': migration0170(),
     }),
     jobKinds: databricksJobKinds,
     runs: databricksRunReports,

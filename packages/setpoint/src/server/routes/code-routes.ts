@@ -15,6 +15,7 @@ import {
 import { ForbiddenError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { principalOf } from '../../service/auth/principal.js';
+import { nothingToPropose, proposedMessage } from '../../service/code/code-handoff.js';
 import type { CodeProposal, ProjectSource } from '../../service/code/code-records.js';
 import type { ProposalService } from '../../service/code/proposal-service.js';
 import type { SourceService, SourceView } from '../../service/code/source-service.js';
@@ -211,17 +212,10 @@ export function codeRoutes(deps: {
           recommendationId: request.body.recommendation_id,
           actor: principalOf(request).actor,
         });
-        if (!proposal)
-          return reply.status(200).send({
-            proposal: null,
-            message: 'the code already holds the recommendation: nothing to propose',
-          });
-        return reply.status(201).send({
-          proposal: presentProposal(proposal),
-          message: proposal.url
-            ? `proposed: ${proposal.url}`
-            : `pushed ${proposal.branch} to ${proposal.repository}`,
-        });
+        if (!proposal) return reply.status(200).send({ proposal: null, message: nothingToPropose });
+        return reply
+          .status(201)
+          .send({ proposal: presentProposal(proposal), message: proposedMessage(proposal) });
       },
     );
 

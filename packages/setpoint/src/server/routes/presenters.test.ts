@@ -91,7 +91,7 @@ describe("the decision presenter's learning", () => {
     });
     expect(presented.learning_text).toBe(
       'not a learning run: learning is over (3 learning runs done; safe learning: every learning run is held ' +
-        'to P(runtime ≤ SLA) ≥ 0.90 (no run after the first recommendation missed)); exploring a configuration not run yet: it may ' +
+        'to P(runtime ≤ SLA) ≥ 0.90, or to a bound from a configuration that met it (no run after the first recommendation missed)); exploring a configuration not run yet: it may ' +
         'cost less than the cheapest configuration that met the SLA so far ($0.061 a run), an expected ' +
         'improvement of $0.0042 a run, though its expected cost is $0.075',
     );

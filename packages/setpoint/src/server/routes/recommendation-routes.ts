@@ -1,5 +1,6 @@
 import {
   idParams,
+  proposeResponseSchema,
   recommendationListQuery,
   recommendationListSchema,
   recommendationParams,
@@ -10,7 +11,9 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { ApplyService } from '../../service/apply/apply-service.js';
 import { principalOf } from '../../service/auth/principal.js';
+import type { ProposalService } from '../../service/code/proposal-service.js';
 import type { RecommendationService } from '../../service/recommendations/recommendation-service.js';
+import { presentProposal } from './code-routes.js';
 import { presentRecommendation } from './presenters.js';
 
 const bearer = [{ bearerAuth: [] }];
@@ -18,6 +21,7 @@ const bearer = [{ bearerAuth: [] }];
 export function recommendationRoutes(
   recommendations: RecommendationService,
   applies: Pick<ApplyService, 'request'>,
+  proposals: Pick<ProposalService, 'get'>,
 ): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
@@ -99,15 +103,20 @@ export function recommendationRoutes(
         schema: {
           tags: ['recommendations'],
           summary:
-            "Ask to apply a successful recommendation: recorded and queued; the write goes into the project's cluster",
+            "Ask to apply a successful recommendation: recorded and queued (202), the write goes into the project's cluster; where its configuration lives in code, the proposal there is opened or updated (201, or 200 when the code already holds it)",
           security: bearer,
           params: recommendationParams,
-          response: { 202: recommendationSchema },
+          response: { 200: proposeResponseSchema, 201: proposeResponseSchema, 202: recommendationSchema },
         },
       },
       async (request, reply) => {
-        const rec = await applies.request(request.params.id, request.params.rid, principalOf(request).actor);
-        return reply.status(202).send(presentRecommendation(rec));
+        const { id, rid } = request.params;
+        const { recommendation, handedOff } = await applies.request(id, rid, principalOf(request).actor);
+        if (!handedOff) return reply.status(202).send(presentRecommendation(recommendation));
+        const proposal = handedOff.proposalId ? await proposals.get(id, handedOff.proposalId) : null;
+        return reply
+          .status(proposal ? 201 : 200)
+          .send({ proposal: proposal && presentProposal(proposal), message: handedOff.message });
       },
     );
   };

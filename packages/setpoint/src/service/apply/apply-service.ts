@@ -18,6 +18,7 @@ import type { ApplyWriter, PlannedWrite, SettingChange, WriteLocation } from './
 import { createApprovalFlow, waitsForApproval } from './approval-flow.js';
 import type { Approval, ApprovalRepository } from './approval-repository.js';
 import { type AutoApplyDecision, decideAutoApply } from './auto-apply-policy.js';
+import type { ChangesInCode, CodeHandoff } from './changes-in-code.js';
 import { leaveBadRunToLearning } from './learning-run-miss.js';
 import { ApplyInProgressError, createProjectLocks, type ProjectLock, type WriteAt } from './project-lock.js';
 import { type RevertIntent, type RevertTarget, revertChange, revertJobKey } from './revert-job.js';
@@ -49,6 +50,8 @@ export interface ApplyServiceDependencies {
   slaRevertFactor: number;
   /** How long a process writing a project may go silent before another takes its lock over. */
   leaseSeconds: number;
+  /** Projects whose configuration lives in code: their changes become proposals there. */
+  code?: ChangesInCode;
 }
 
 export interface ApplyResult {
@@ -62,6 +65,13 @@ export interface ApplyResult {
 
 /** An approval with its recommendation's explanation, as people see it. */
 export type ExplainedApproval = Approval & { explanation: string | null };
+
+/** A person's apply request: queued for the platform's API, or handed to the project's code (a proposal). */
+export interface ApplyRequest {
+  recommendation: RecommendationRecord;
+  /** Null when the write was queued for the platform's API. */
+  handedOff: CodeHandoff | null;
+}
 
 /** An apply as the queue carries it. */
 export type QueuedApply = JobPayloads['project.apply'];
@@ -451,6 +461,8 @@ export function createApplyService(deps: ApplyServiceDependencies) {
    * queued when the project's auto-apply allows it.
    */
   async function recommendationReady(projectId: string, recommendationId: string): Promise<void> {
+    const automatic = { actor: 'setpoint:auto-apply', automatic: true };
+    if (await deps.code?.handOff(projectId, recommendationId, automatic)) return;
     const project = await deps.projects.get(projectId);
     const found = await locate(project);
     if (found.refusal !== undefined) return;
@@ -493,13 +505,13 @@ export function createApplyService(deps: ApplyServiceDependencies) {
 
   /**
    * A person asks to apply a recommendation: the request is recorded (and audited) and its write queued
-   * before the answer, so an answered request is never lost; asking again queues nothing new.
+   * before the answer, so an answered request is never lost; asking again queues nothing new. A project whose
+   * configuration lives in code gets its proposal opened or updated instead (or the refusal saying why not).
    */
-  async function request(
-    projectId: string,
-    recommendationId: string,
-    actor: string,
-  ): Promise<RecommendationRecord> {
+  async function request(projectId: string, recommendationId: string, actor: string): Promise<ApplyRequest> {
+    const handedOff = await deps.code?.handOff(projectId, recommendationId, { actor, automatic: false });
+    if (handedOff)
+      return { recommendation: await deps.recommendations.get(projectId, recommendationId), handedOff };
     const rec = await deps.recommendations.apply(projectId, recommendationId, actor);
     if (rec.applyRequestedAt !== null)
       await applyRequested({
@@ -509,7 +521,7 @@ export function createApplyService(deps: ApplyServiceDependencies) {
         actor: rec.applyRequestedBy ?? actor,
         at: rec.applyRequestedAt,
       });
-    return rec;
+    return { recommendation: rec, handedOff: null };
   }
 
   /** Looks at a finished run under the project's lock; with another write in progress, without the outside-edit check. */
@@ -734,6 +746,29 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     return new Map(entries);
   }
 
+  /**
+   * A change made in the project's code (a merged proposal) that its platform now runs: recorded in the
+   * history like a write of Setpoint's, once (`configuration` is the platform's own record of the cluster).
+   */
+  async function recordDeployed(input: {
+    projectId: string;
+    recommendationId: string;
+    kind: 'apply' | 'auto-apply';
+    configuration: Record<string, unknown>;
+    actor: string;
+    reason: string;
+    /** When the change was proposed: an entry for the recommendation since then is this one, recorded already. */
+    since: number;
+  }): Promise<AppliedChange> {
+    const { since, ...entry } = input;
+    const recorded = (await changes.history(input.projectId)).findLast(
+      (change) => change.recommendationId === input.recommendationId && change.createdAt >= since,
+    );
+    if (recorded) return recorded;
+    const writer = await deps.writerOf(await deps.projects.get(input.projectId));
+    return changes.record({ ...entry, platform: writer.platform, undoes: null });
+  }
+
   return {
     apply,
     approve: async (projectId: string, recommendationId: string, actor: string) =>
@@ -759,6 +794,7 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     exportRecommendation,
     describe,
     recordBaseline,
+    recordDeployed,
     settleStoppedWrites,
   };
 }

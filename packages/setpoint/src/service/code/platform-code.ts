@@ -14,10 +14,14 @@ export interface DeclaredSource {
 /**
  * The platform's side of proposals: what its API says about the job's code, a recommendation as edits of
  * the formats it maps to (Terraform, bundle YAML, Airflow DAG), and whether the job now runs a
- * configuration (a merged proposal, deployed). The core owns linking, git, the forges and the lifecycle.
+ * configuration (a merged proposal, deployed), as its apply history records it. The core owns linking, git, the forges and the lifecycle.
  */
 export interface PlatformCode {
   declaredSource(projectId: string): Promise<DeclaredSource>;
   edits(projectId: string, configuration: ClusterConfiguration): Promise<CodeEdits>;
-  runs(projectId: string, configuration: ClusterConfiguration): Promise<boolean>;
+  /**
+   * When the job now runs `configuration` (a merged proposal, deployed): the cluster as the platform's
+   * writer records it, for the apply history; null while it does not.
+   */
+  deployed(projectId: string, configuration: ClusterConfiguration): Promise<Record<string, unknown> | null>;
 }

@@ -9,6 +9,7 @@ import { githubForge } from '../../iac/forge/github-forge.js';
 import { gitlabForge } from '../../iac/forge/gitlab-forge.js';
 import { GitCheckout, type GitCredentials, remoteBranchSha } from '../../iac/git/git-client.js';
 import { newId } from '../../store/ids.js';
+import type { ApplyService } from '../apply/apply-service.js';
 import { decideAutoApply } from '../apply/auto-apply-policy.js';
 import type { Project, ProjectService } from '../projects/project-service.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
@@ -40,6 +41,8 @@ export interface ProposalServiceDependencies {
   /** Calls to a forge's API go through the outbound guard. */
   fetch: ForgeFetch;
   scratchDir: string;
+  /** A merged proposal the platform runs, into the apply core's history (`ApplyService.recordDeployed`). */
+  recordApplied(entry: Parameters<ApplyService['recordDeployed']>[0]): Promise<unknown>;
   /** The dashboard's address, for the link in a pull request. */
   publicUrl(): string;
   gitTimeoutMs?: number;
@@ -331,8 +334,19 @@ export function createProposalService(deps: ProposalServiceDependencies) {
         }
         const deployable = state === 'merged' || (state === 'open' && row.forge === 'none');
         if (!deployable || !code) continue;
-        const configuration = JSON.parse(row.configuration) as Record<string, unknown>;
-        if (!(await code.runs(projectId, configuration))) continue;
+        const proposal = toCodeProposal(row);
+        const deployed = await code.deployed(projectId, proposal.configuration);
+        if (!deployed) continue;
+        // the apply history first: a proposal left merged by a stop is recorded there once, when seen again
+        await deps.recordApplied({
+          projectId,
+          recommendationId: proposal.recommendationId,
+          kind: proposal.createdBy === autoProposer ? 'auto-apply' : 'apply',
+          configuration: deployed,
+          actor: proposal.createdBy,
+          reason: `proposed in ${proposal.url ?? `${proposal.repository} ${proposal.branch}`}, merged and deployed`,
+          since: proposal.createdAt,
+        });
         await deps.proposals.update(
           row.id,
           { state: 'applied', applied_at: now, updated_at: now, merged_at: row.merged_at ?? now },

@@ -1,3 +1,4 @@
+import { ConflictError } from '@setpoint/foundation/errors';
 import type { ProjectSource } from './code-records.js';
 import type { SourceView } from './source-service.js';
 
@@ -28,4 +29,31 @@ export function writeRoute(view: SourceView): WriteRoute {
       reason: `the job names its code, but ${view.tagProblem}: fix the tag or link the code (setpoint projects link-source)`,
     };
   return { kind: 'api' };
+}
+
+/**
+ * The refusal of a write through the platform's API to a job whose configuration lives in code: it names the
+ * file and the command that proposes there, with why a proposal could not be made when one was tried.
+ */
+export function configurationInCode(
+  projectId: string,
+  source: ProjectSource,
+  cause?: unknown,
+): ConflictError {
+  const command = `setpoint iac propose ${projectId}`;
+  const why = cause instanceof Error ? cause.message : cause === undefined ? null : String(cause);
+  return new ConflictError(
+    'CONFIGURATION_IN_CODE',
+    why
+      ? `project ${projectId}'s cluster is defined in ${source.repository}//${source.path} and the proposal there could not be made: ${why}; fix that, then run ${command}`
+      : `project ${projectId}'s cluster is defined in ${source.repository}//${source.path}: Setpoint proposes changes there (${command}) instead of writing the job through the API`,
+    {
+      cause,
+      details: {
+        source: { format: source.format, repository: source.repository, path: source.path },
+        command,
+        ...(why ? { proposal_error: why } : {}),
+      },
+    },
+  );
 }

@@ -2,7 +2,7 @@ import { ConflictError } from '@setpoint/foundation/errors';
 import type { ApplyWriter, WriteLocation } from '../apply/apply-writer.js';
 import type { Project } from '../projects/project-records.js';
 import type { SourceView } from './source-service.js';
-import { writeRoute } from './write-route.js';
+import { configurationInCode, writeRoute } from './write-route.js';
 
 /**
  * A platform's writer that never writes a job behind its code's back: where the project's configuration
@@ -19,13 +19,7 @@ export function writerBehindCode<Target>(
     async locate(project: Project): Promise<WriteLocation<Target>> {
       const route = writeRoute(await sourceOf(project.id));
       if (route.kind === 'refuse') return { refusal: new ConflictError('DEPLOYED_FROM_CODE', route.reason) };
-      if (route.kind === 'code')
-        return {
-          refusal: new ConflictError(
-            'CONFIGURATION_IN_CODE',
-            `project ${project.id}'s cluster is defined in ${route.source.repository}//${route.source.path}: Setpoint proposes changes there (setpoint iac propose ${project.id}) instead of writing the job through the API`,
-          ),
-        };
+      if (route.kind === 'code') return { refusal: configurationInCode(project.id, route.source) };
       return writer.locate(project);
     },
   };

@@ -2,7 +2,7 @@ import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, CandidateAssessment, Recommendation } from '../../optimizer/recommend.js';
 import type { Candidate, Observation } from '../../optimizer/types.js';
-import { decide } from './decision.js';
+import { decide, learningText } from './decision.js';
 import type { CandidateSpace, ShapeEntry } from './optimizer-recommender.js';
 import type { RecommenderRun } from './recommender.js';
 
@@ -142,6 +142,30 @@ describe('decide', () => {
     expect(decided.assessment.expectedCostUsd).toBeLessThanOrEqual(costOf(spot8));
     expect(decided.notes[1]).toMatch(
       /at no more than \$\d+\.\d\d, the cheapest this job has run \(8 × m5\.xlarge, spot\)/,
+    );
+  });
+});
+
+describe('learningText', () => {
+  it('says what bounds a safe learning run made by expansion, besides its probability', () => {
+    const text = learningText({
+      sla: { kind: 'project', seconds: 1200, probabilityMeets: 0.62, feasible: true },
+      learning: {
+        active: true,
+        run: 3,
+        maxRuns: 8,
+        missBudget: null,
+        missesSpent: 0,
+        rebaseReason: null,
+        exploration: null,
+        expansion: { from: '12 × m5.xlarge, on-demand', boundSeconds: 900 },
+      },
+    });
+    expect(text).toBe(
+      'learning run 3 of at most 8: it may miss the SLA: P(runtime ≤ SLA) = 0.62; safe learning: every ' +
+        'learning run is held to P(runtime ≤ SLA) ≥ 0.90, or to a bound from a configuration that met it ' +
+        '(no run after the first recommendation missed); safe by expansion: 12 × m5.xlarge, on-demand met ' +
+        "the SLA, and its slowest run scaled perfectly to this cluster's cores takes 15.0 min",
     );
   });
 });

@@ -479,7 +479,7 @@ function learningPhaseText(
           sla.kind === 'project'
             ? `P(runtime ≤ SLA) ≥ ${floor}`
             : `a probability of ${floor} to stay within the runtime bound`
-        } (${missedAfterFirst})`
+        }, or to a bound from a configuration that met it (${missedAfterFirst})`
       : `${learning.missesSpent} of ${learning.missBudget} allowed SLA misses spent`;
   if (!learning.active) {
     const why =
@@ -498,7 +498,10 @@ function learningPhaseText(
       ? `it may miss the SLA: P(runtime ≤ SLA) = ${sla.probabilityMeets.toFixed(2)}`
       : 'no SLA set';
   const of = `at most ${learning.maxRuns}`;
-  return `learning run ${learning.run} of ${of}${decision.trial ? ` (a ${decision.trial.engine} trial)` : ''}: ${risk}; ${spent}`;
+  const bounded = learning.expansion
+    ? `; safe by expansion: ${learning.expansion.from} met the SLA, and its slowest run scaled perfectly to this cluster's cores takes ${minutes(learning.expansion.boundSeconds)} min`
+    : '';
+  return `learning run ${learning.run} of ${of}${decision.trial ? ` (a ${decision.trial.engine} trial)` : ''}: ${risk}; ${spent}${bounded}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type MarketSwaps,
   type OptimizerSettings,
   type ProjectBounds,
+  type Recommendation,
   swappedForTwin,
 } from '../../optimizer/recommend.js';
 import type { Candidate, Observation, Range } from '../../optimizer/types.js';
@@ -560,6 +561,10 @@ export class OptimizerRecommender<Shape> implements Recommender {
           decided.entry.candidate.id === recommendation.candidateId
             ? recommendation.exploration
             : null,
+        expansion: expansionOf(recommendation, decided.entry.candidate.id, (id) => {
+          const entry = space.byId.get(id);
+          return entry ? model.describe(entry.shape) : id;
+        }),
       },
     };
     return {
@@ -588,4 +593,16 @@ export class OptimizerRecommender<Shape> implements Recommender {
 
 function scaleRange(range: Range, factor: number): Range {
   return { low: range.low * factor, mid: range.mid * factor, high: range.high * factor };
+}
+
+/** The safe expansion behind the optimizer's learning run, when the service kept its choice. */
+function expansionOf(
+  recommendation: Recommendation,
+  chosenId: string,
+  describe: (candidateId: string) => string,
+): { from: string; boundSeconds: number } | null {
+  const { expansion } = recommendation;
+  if (!expansion || recommendation.phase !== 'LEARNING' || chosenId !== recommendation.candidateId)
+    return null;
+  return { from: describe(expansion.fromCandidateId), boundSeconds: expansion.boundRuntimeS };
 }

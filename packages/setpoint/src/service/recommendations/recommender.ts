@@ -148,6 +148,12 @@ export interface RecommendationDecision {
      * Absent or null otherwise, and in decisions recorded before explorations were told apart.
      */
     exploration?: Exploration | null;
+    /**
+     * Set when this safe learning run is below the model's confidence, made because a configuration that
+     * met the SLA bounds it (safe expansion): that configuration, and its worst runtime scaled perfectly to
+     * this cluster's cores. Absent or null otherwise.
+     */
+    expansion?: { from: string; boundSeconds: number } | null;
   };
 }
 

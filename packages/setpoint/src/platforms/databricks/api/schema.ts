@@ -38,6 +38,7 @@ export const taskSchema = z.looseObject({
   existing_cluster_id: z.string().optional(),
   new_cluster: newClusterSpecSchema.optional(),
   job_cluster_key: z.string().optional(),
+  /** Serverless compute: one of the job's `environments`. */
   environment_key: z.string().optional(),
 });
 export type JobTask = z.infer<typeof taskSchema>;
@@ -52,6 +53,8 @@ export const jobSettingsSchema = z.looseObject({
   deployment: z.looseObject({ kind: z.string(), metadata_file_path: z.string().optional() }).optional(),
   /** `UI_LOCKED` on bundle-deployed jobs, `EDITABLE` otherwise. */
   edit_mode: z.string().optional(),
+  /** Serverless tasks' performance mode: `PERFORMANCE_OPTIMIZED` (the default when absent) or `STANDARD`. */
+  performance_target: z.string().optional(),
 });
 export type JobSettings = z.infer<typeof jobSettingsSchema>;
 
@@ -95,6 +98,9 @@ export const runTaskSchema = z.looseObject({
   new_cluster: newClusterSpecSchema.optional(),
   job_cluster_key: z.string().optional(),
   existing_cluster_id: z.string().optional(),
+  environment_key: z.string().optional(),
+  /** The performance mode a serverless task ran in. */
+  effective_performance_target: z.string().optional(),
 });
 export type RunTask = z.infer<typeof runTaskSchema>;
 
@@ -109,6 +115,8 @@ export const runSchema = z.looseObject({
   cluster_instance: clusterInstanceSchema.optional(),
   job_clusters: z.array(jobClusterSchema).optional(),
   tasks: z.array(runTaskSchema).optional(),
+  /** The performance mode the run's serverless tasks ran in (it may differ from the one asked for). */
+  effective_performance_target: z.string().optional(),
   next_page_token: z.string().optional(),
   has_more: z.boolean().optional(),
 });

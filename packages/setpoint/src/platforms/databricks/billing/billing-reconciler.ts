@@ -1,4 +1,5 @@
 import { parseJsonColumn } from '../../../store/json-column.js';
+import type { ServerlessBillingReader } from '../serverless/serverless-billing-reader.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 import type { RunBilling, SystemTablesReader } from '../system-tables/system-tables-reader.js';
 import {
@@ -43,7 +44,8 @@ function billCoversCluster(bill: RunBilling, clusterTerminatedAt: number | null)
 }
 
 /**
- * Reconciles estimated DBU costs with the bill: for every run of the workspace that is due, sums its
+ * Reconciles estimated DBU costs with the bill: for every run of the workspace that is due (classic clusters
+ * by their cluster's records, serverless runs by the run's serverless records), sums its
  * records in system.billing.usage (a RETRACTION cancels its ORIGINAL, a RESTATEMENT replaces it), stores
  * what was billed beside the estimate, and decides when to look again. One statement per run. A bill
  * still missing the cluster's last hour is waited for like a missing one, so neither the run's cost nor
@@ -54,6 +56,8 @@ export async function reconcileBilling(
   deps: {
     store: DatabricksRepository;
     reader: Pick<SystemTablesReader, 'billing'>;
+    /** Where serverless runs' bills are read (a run marked with its performance mode has no cluster). */
+    serverless?: Pick<ServerlessBillingReader, 'runBill'>;
     now?: () => number;
     /** The run's stored cost takes the bill (savings and ROI then use it). */
     reviseCost?: (row: { runId: string; projectId: string }, bill: RunBilling) => Promise<void>;
@@ -65,7 +69,10 @@ export async function reconcileBilling(
   let billed = 0;
   const due = await deps.store.billingDue(workspaceId, now());
   for (const row of due) {
-    const bill = await deps.reader.billing(row.databricks_run_id, row.cluster_id);
+    const bill =
+      row.performance_target !== null && deps.serverless
+        ? await deps.serverless.runBill(row.databricks_run_id)
+        : await deps.reader.billing(row.databricks_run_id, row.cluster_id);
     const at = now();
     if (bill.records === 0 || !billCoversCluster(bill, row.cluster_terminated_at)) {
       const waited = at - row.created_at;

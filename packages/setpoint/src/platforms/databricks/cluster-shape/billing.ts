@@ -40,6 +40,9 @@ export interface DatabricksBillingTerms {
   photon: boolean;
 }
 
+/** The platform's name, as its workspaces and every component of its costs carry it. */
+export const databricksPlatformName = 'databricks';
+
 /** The fee Databricks bills: DBUs. */
 export const dbuFee = 'dbu';
 
@@ -54,7 +57,7 @@ export function databricksBilling(terms: DatabricksBillingTerms): PlatformBillin
   let billing = billings.get(key);
   if (!billing) {
     billing = {
-      platform: 'databricks',
+      platform: databricksPlatformName,
       nodeFees: [
         {
           fee: dbuFee,

@@ -16,6 +16,9 @@ import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js';
 import type { ClusterReport } from '../runs/cluster-report.js';
 import { projectRunSpan } from '../runs/project-run-span.js';
+import type { ServerlessBillingReader } from '../serverless/serverless-billing-reader.js';
+import { collectServerlessRun } from '../serverless/serverless-collector.js';
+import { serverlessProjectKey } from '../serverless/serverless-tasks.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 import { agentlessProfile } from '../system-tables/agentless-profile.js';
 import type { NodeUsageSummary, SystemTablesReader } from '../system-tables/system-tables-reader.js';
@@ -51,6 +54,8 @@ export interface CollectorDependencies {
   }) => Promise<void>;
   /** Cores of a node type, for profiles built from system tables. */
   coresOf: (cloud: string, nodeType: string) => number | undefined;
+  /** The workspace's serverless usage in system tables, when it has a SQL warehouse for them. */
+  serverlessBilling: (workspaceId: string) => Promise<ServerlessBillingReader | undefined>;
 }
 
 type WorkspaceFacts = {
@@ -164,6 +169,10 @@ export function createCollector(deps: CollectorDependencies) {
     project: Project,
     attempt: number,
   ) {
+    if (project.clusterKey === serverlessProjectKey) {
+      await collectServerless(workspace, run, project);
+      return;
+    }
     const ref = project.jobId && project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined;
     // a project not linked to a job cluster (a one-time run submitted for it) owns every task of the run
     const tasks = ref ? tasksOnCluster(run, ref) : (run.tasks ?? []);
@@ -225,6 +234,24 @@ export function createCollector(deps: CollectorDependencies) {
         instances: observedInstances(stored.nodes ?? (await nodeUsageOrNone(systemTables, clusterId))),
       });
     if (ref) await guard(project, run, tasks);
+  }
+
+  /** The job's serverless tasks: no cluster, no log; runtime from the Jobs API, cost from system tables. */
+  async function collectServerless(workspace: WorkspaceFacts, run: Run, project: Project) {
+    const billing = await deps.serverlessBilling(workspace.id);
+    if (!billing)
+      throw new PermanentJobError(
+        `run ${run.run_id} ran on serverless compute, which is billed only in system.billing.usage, and workspace ${workspace.id} has no SQL warehouse for system tables; give it one (workspaces check --sql-warehouse-id)`,
+      );
+    const span = await collectServerlessRun(deps, billing, { workspace, run, project });
+    if (span)
+      await deps.runFinished(project.id, {
+        label: `run ${run.run_id}`,
+        runtimeMinutes: span.runtimeMinutes,
+        failed: span.failed,
+        failure: span.failure,
+        startedAt: null,
+      });
   }
 
   /** The node timeline times each node of the estimate; without it the cluster's events do. */

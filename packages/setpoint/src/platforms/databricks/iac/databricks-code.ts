@@ -141,13 +141,14 @@ export function createDatabricksCode(deps: {
       };
     },
 
-    async runs(projectId, configuration) {
+    // the whole new_cluster, as the writer records what it writes
+    async deployed(projectId, configuration) {
       const current = await currentSpec(projectId);
-      if (!current) return false;
+      if (!current) return null;
       const wanted = withManagedFields(current, managedFieldsOf(configuration), {
         maintainScalingType: false,
       });
-      return diffManagedFields(current, wanted).length === 0;
+      return diffManagedFields(current, wanted).length === 0 ? current : null;
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Job, JobSettings, NewClusterSpec } from '../api/schema.js';
+import { isServerlessTask } from '../serverless/serverless-tasks.js';
 
 /**
  * Where a job's compute is declared. Setpoint optimizes one job cluster per project: a shared
@@ -11,7 +12,8 @@ export type JobClusterRef =
 export type ComputeClassification =
   | { kind: 'manageable'; ref: JobClusterRef; spec: NewClusterSpec; taskKeys: string[] }
   | { kind: 'all_purpose'; taskKey: string; existingClusterId: string; reason: string }
-  | { kind: 'serverless'; taskKey: string; reason: string };
+  | { kind: 'serverless'; taskKey: string }
+  | { kind: 'no_compute'; taskKey: string; reason: string };
 
 export function clusterRefKey(ref: JobClusterRef): string {
   return ref.kind === 'job_cluster' ? `job_cluster:${ref.jobClusterKey}` : `task:${ref.taskKey}`;
@@ -62,11 +64,13 @@ export function classifyJobCompute(settings: JobSettings): ComputeClassification
         reason:
           'runs on an existing all-purpose cluster shared with other work; Setpoint changes only job clusters',
       });
+    } else if (isServerlessTask(task)) {
+      result.push({ kind: 'serverless', taskKey: task.task_key });
     } else if (!task.job_cluster_key) {
       result.push({
-        kind: 'serverless',
+        kind: 'no_compute',
         taskKey: task.task_key,
-        reason: 'runs on serverless compute, which Databricks sizes itself',
+        reason: 'runs no code on job compute (a condition, another job, SQL on a warehouse or a pipeline)',
       });
     }
   }

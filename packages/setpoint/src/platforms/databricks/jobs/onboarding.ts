@@ -18,6 +18,8 @@ export interface OnboardingPlan {
   logDestination: string | undefined;
   /** The projects being created, one per job cluster. */
   projects: { ref: JobClusterRef; projectId: string }[];
+  /** Projects of the job on no cluster of its own (its serverless tasks): tagged, nothing else changed. */
+  otherProjectIds?: string[];
 }
 
 /**
@@ -62,7 +64,10 @@ export function planOnboarding(settings: JobSettings, plan: OnboardingPlan): Onb
   if (settings.webhook_notifications) restoreSettings.webhook_notifications = settings.webhook_notifications;
   else fieldsToRemove.push('webhook_notifications');
 
-  const projectIds = plan.projects.map((project) => project.projectId).join(',');
+  const projectIds = [
+    ...plan.projects.map((project) => project.projectId),
+    ...(plan.otherProjectIds ?? []),
+  ].join(',');
   newSettings.tags = { ...settings.tags, [projectTagKey]: projectIds };
   if (settings.tags) restoreSettings.tags = settings.tags;
   else fieldsToRemove.push('tags');

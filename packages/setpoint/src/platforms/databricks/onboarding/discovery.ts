@@ -7,7 +7,9 @@ import { clusterTraits, shapeOfCluster } from '../cluster-shape/cluster-shape.js
 import { costSpecOf } from '../cluster-shape/cost-spec.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { classifyJobCompute, jobName } from '../jobs/job-clusters.js';
+import type { ServerlessBillingReader } from '../serverless/serverless-billing-reader.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
+import { serverlessSpendByJob } from './serverless-spend.js';
 
 const dayMs = 86_400_000;
 
@@ -47,6 +49,8 @@ export function createDiscovery(deps: {
   connect: ConnectWorkspace;
   store: DatabricksRepository;
   costModel: CostModel;
+  /** The workspace's serverless usage (system tables), when it has a SQL warehouse for them. */
+  serverlessBilling: (workspaceId: string) => Promise<ServerlessBillingReader | undefined>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -79,12 +83,15 @@ export function createDiscovery(deps: {
     } catch {
       // core-hours are then estimated without node sizes
     }
+    const serverlessSpend = await serverlessSpendByJob(await deps.serverlessBilling(workspaceId), since);
     const jobs: DiscoveredJob[] = [];
     const daily = new Map<string, { jobs: Set<string>; coreHours: number }>();
     for await (const job of client.listJobs()) {
       const compute = classifyJobCompute(job.settings);
       const kinds = new Set(
-        compute.map((entry) => (entry.kind === 'manageable' ? 'job_cluster' : entry.kind)),
+        compute.flatMap((entry) =>
+          entry.kind === 'no_compute' ? [] : [entry.kind === 'manageable' ? 'job_cluster' : entry.kind],
+        ),
       );
       const specs = compute.flatMap((entry) => (entry.kind === 'manageable' ? [entry.spec] : []));
       const traits = specs.map((spec) => clusterTraits(spec, cloud));
@@ -117,6 +124,11 @@ export function createDiscovery(deps: {
           0,
         );
         daily.set(day, entry);
+      }
+      if (kinds.has('serverless')) {
+        const serverless = serverlessSpend.of(job.job_id);
+        if (serverless.usd === null) costNote = serverless.note;
+        else monthly += serverless.usd;
       }
       const monthlyCostUsd = costNote ? null : (monthly * 30) / windowDays;
       jobs.push({
@@ -186,6 +198,13 @@ export function createDiscovery(deps: {
           title: 'Jobs on all-purpose compute',
           jobIds: pick((job) => job.compute === 'all_purpose' || job.compute === 'mixed'),
           detail: 'all-purpose DBUs cost more than jobs compute',
+        },
+        {
+          id: 'serverless',
+          title: 'Jobs on serverless compute',
+          jobIds: pick((job) => job.compute === 'serverless'),
+          detail:
+            'costed as billed in system.billing.usage; Setpoint monitors them (Databricks sizes the compute)',
         },
         {
           id: 'run-submit',

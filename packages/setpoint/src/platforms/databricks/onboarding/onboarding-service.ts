@@ -12,6 +12,7 @@ import {
   jobName,
 } from '../jobs/job-clusters.js';
 import { planOnboarding } from '../jobs/onboarding.js';
+import { serverlessProjectKey } from '../serverless/serverless-tasks.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 
 export interface ImportOptions {
@@ -99,15 +100,43 @@ export function createOnboardingService(deps: OnboardingDependencies) {
       const job = await client.getJob(jobId);
       const compute = classifyJobCompute(job.settings);
       const manageable = compute.filter((entry) => entry.kind === 'manageable');
-      const skipped = compute
-        .filter((entry) => entry.kind !== 'manageable')
-        .map((entry) => ({ what: `task "${entry.taskKey}"`, reason: entry.reason }));
+      const serverlessTasks = compute.filter((entry) => entry.kind === 'serverless');
+      // serverless compute is billed only in system tables: without a warehouse its cost could not be known
+      const serverlessReadable = Boolean(link?.sql_warehouse_id);
+      const skipped = compute.flatMap((entry) => {
+        if (entry.kind === 'all_purpose' || entry.kind === 'no_compute')
+          return [{ what: `task "${entry.taskKey}"`, reason: entry.reason }];
+        if (entry.kind === 'serverless' && !serverlessReadable)
+          return [
+            {
+              what: `task "${entry.taskKey}"`,
+              reason:
+                'runs on serverless compute, billed only in system.billing.usage: give the workspace a SQL warehouse (workspaces check --sql-warehouse-id) and import the job again',
+            },
+          ];
+        return [];
+      });
       const name = jobName(job);
-      if (manageable.length === 0) {
+      const withServerless = serverlessTasks.length > 0 && serverlessReadable;
+      if (manageable.length === 0 && !withServerless) {
         results.push({ jobId, name, projects: [], skipped });
         continue;
       }
       const destinationId = await ensureDestination(workspaceId);
+      // one project for all the job's serverless tasks: their performance mode is the job's
+      const serverlessProject = withServerless
+        ? await deps.projects.create(
+            {
+              name: manageable.length > 0 ? `${name} · serverless tasks` : name,
+              workspaceId,
+              jobId,
+              clusterKey: serverlessProjectKey,
+              // monitored and advised: there is no cluster to write
+              settings: { ...options.settings, autoApply: false },
+            },
+            actor,
+          )
+        : undefined;
       const created = [];
       for (const entry of manageable) {
         const project = await deps.projects.create(
@@ -122,7 +151,12 @@ export function createOnboardingService(deps: OnboardingDependencies) {
         );
         created.push({ ref: entry.ref, projectId: project.id });
       }
-      const change = planOnboarding(job.settings, { destinationId, logDestination, projects: created });
+      const change = planOnboarding(job.settings, {
+        destinationId,
+        logDestination,
+        projects: created,
+        otherProjectIds: serverlessProject ? [serverlessProject.id] : [],
+      });
       await client.updateJob(jobId, change.newSettings);
       await deps.store.recordOnboarding(workspaceId, jobId, change.restore);
       for (const { ref, projectId } of created) {
@@ -139,7 +173,10 @@ export function createOnboardingService(deps: OnboardingDependencies) {
       results.push({
         jobId,
         name,
-        projects: created.map((entry) => ({ id: entry.projectId, clusterKey: clusterRefKey(entry.ref) })),
+        projects: [
+          ...created.map((entry) => ({ id: entry.projectId, clusterKey: clusterRefKey(entry.ref) })),
+          ...(serverlessProject ? [{ id: serverlessProject.id, clusterKey: serverlessProjectKey }] : []),
+        ],
         skipped,
       });
     }

@@ -2,18 +2,22 @@ import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
+import type { FoldedStatistics } from '../../../service/recommendations/learning-summary.js';
 import {
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
 } from '../../../service/recommendations/optimizer-recommender.js';
 import { ReadsByRun } from '../../../service/recommendations/reads-by-run.js';
 import type {
+  FleetProjectHistory,
+  FoldInput,
   RecommendationInput,
   RecommendationOutput,
 } from '../../../service/recommendations/recommender.js';
 import type { ClusterPolicy } from '../api/schema.js';
 import type { DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
+import { isServerlessRun, serverlessMonitoring } from '../serverless/serverless-monitoring.js';
 import { databricksClusterModel, type WorkspaceConstraints } from './databricks-cluster-model.js';
 
 /** Reads a compute policy of a workspace (`policies/clusters/get`). */
@@ -65,6 +69,7 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
 
   override async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
+    if (basedOn && isServerlessRun(basedOn)) return serverlessMonitoring(input);
     const workspaceId = input.project.workspace?.id;
     if (!basedOn || !workspaceId) return super.recommend(input);
     const policyId = parseNewCluster(basedOn.clusterConfig)?.policy_id;
@@ -74,5 +79,17 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
       launchableNodeTypes: this.#launchableNodeTypes ? await this.#launchableNodeTypes(workspaceId) : null,
     };
     return this.#constraints.during(basedOn.id, constraints, () => super.recommend(input));
+  }
+
+  /** Serverless runs have no cluster to learn candidates from: their summary stays as it is. */
+  override async fold(input: FoldInput): Promise<FoldedStatistics> {
+    if (input.runs.some(isServerlessRun)) return input.folded;
+    return super.fold(input);
+  }
+
+  /** A serverless job teaches the fleet prior nothing about clusters. */
+  override fleetJobOf(history: FleetProjectHistory) {
+    if (history.runs.some(isServerlessRun)) return null;
+    return super.fleetJobOf(history);
   }
 }

@@ -1,5 +1,6 @@
 import { awsAttributesSchema, azureAttributesSchema } from '@setpoint/api-contract/databricks';
 import { z } from 'zod';
+import { serverlessReportSchema } from '../serverless/serverless-report.js';
 
 /**
  * The cluster report a client uploads with a run (the reference library's format): the Databricks
@@ -57,6 +58,7 @@ export const clusterReportSchema = z
       )
       .optional(),
     volumes: z.array(z.record(z.string(), z.unknown())).optional(),
+    serverless: serverlessReportSchema.optional(),
   })
   .loose();
 

@@ -7,9 +7,17 @@ import { defaultRegions } from '../../../pricing/regions.js';
 import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
 import type { RunCost } from '../../../service/runs/run-records.js';
 import { clusterEventSchema } from '../api/schema.js';
-import { cloudOf, computeTypeOf, databricksBilling, planOf } from '../cluster-shape/billing.js';
+import {
+  cloudOf,
+  computeTypeOf,
+  databricksBilling,
+  databricksPlatformName,
+  planOf,
+} from '../cluster-shape/billing.js';
 import { type DatabricksClusterShape, shapeOfCluster } from '../cluster-shape/cluster-shape.js';
 import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
+import { serverlessRunCost } from '../serverless/serverless-cost.js';
+import { performanceTargetOf } from '../serverless/serverless-tasks.js';
 import type { ClusterReport } from './cluster-report.js';
 import { parseClusterReport } from './run-report-reader.js';
 
@@ -27,6 +35,12 @@ export class CostEngineCoster implements RunCoster {
   }
 
   async cost(input: CostInput): Promise<RunCost> {
+    const serverless = input.clusterReport ? parseClusterReport(input.clusterReport).serverless : undefined;
+    if (serverless)
+      return serverlessRunCost(
+        { ...serverless, performanceTarget: performanceTargetOf(serverless.performance_target) },
+        { platform: databricksPlatformName, cloud: cloudOf(input.cluster.cloud, input.workspace?.cloud) },
+      );
     return costRecord(runCost(this.#model, runTimeline(input)));
   }
 }

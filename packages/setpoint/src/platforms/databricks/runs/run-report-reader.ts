@@ -49,7 +49,12 @@ export function describeRun(stored: unknown, profile: RunProfile): RunDescriptio
   const resultStates = tasks.map((task) => task.state?.result_state).filter((s): s is string => Boolean(s));
   return {
     facts,
-    configuration: report ? report.cluster : configurationFromFacts(facts, profile),
+    // a serverless run has no cluster: what configures it is its performance mode
+    configuration: report?.serverless
+      ? { performance_target: report.serverless.performance_target }
+      : report
+        ? report.cluster
+        : configurationFromFacts(facts, profile),
     timeline: clusterTimeline(report, profile),
     startedAt: profile.application.startTime ?? (taskTimes.length ? Math.min(...taskTimes) : null),
     endedAt: profile.application.endTime ?? (taskTimes.length ? Math.max(...taskTimes) : null),

@@ -124,6 +124,8 @@ export function createDatabricksRepository(database: Kysely<Database>) {
       launchDelayMs: number | null;
       /** When the cluster terminated, so the bill is taken only once it reaches that hour. */
       clusterTerminatedAt: number | null;
+      /** A run of serverless compute: the mode it ran in (its `clusterId` is empty). */
+      performanceTarget?: string;
     }): Promise<void> {
       const now = Date.now();
       await db
@@ -147,6 +149,7 @@ export function createDatabricksRepository(database: Kysely<Database>) {
           launch_windows: input.launchWindows.length > 0 ? JSON.stringify(input.launchWindows) : null,
           launch_delay_ms: input.launchDelayMs,
           cluster_terminated_at: input.clusterTerminatedAt,
+          performance_target: input.performanceTarget ?? null,
         })
         .onConflict((conflict) => conflict.column('run_id').doNothing())
         .execute();

@@ -36,6 +36,11 @@ export type DatabricksRunBillingTable = {
   launch_delay_ms: number | null;
   /** When the run's cluster terminated (migration 0101; null: not known, the first records are taken as the bill). */
   cluster_terminated_at: number | null;
+  /**
+   * Set on a run of serverless compute, to the mode it ran in (migration 0170): its bill is the job run's
+   * serverless records and `cluster_id` is empty; `cluster_terminated_at` is when its serverless tasks ended.
+   */
+  performance_target: string | null;
 };
 
 /** The launch delay each workspace's reconciled bills taught (launch_delay_ms null: none used yet). */

@@ -40,6 +40,11 @@ import {
   stepSummarySchema,
   supportedInstanceTypeSchema,
 } from './schema.js';
+import {
+  instanceFleetTargetsRequest,
+  instanceGroupCountRequest,
+  managedScalingRequest,
+} from './write-requests.js';
 
 /** A page's items cap: a runaway `Marker` loop stops here rather than spinning forever. */
 const maxPages = 1_000;
@@ -177,14 +182,8 @@ export class EmrClient {
   }
 
   async modifyInstanceGroupCount(clusterId: string, instanceGroupId: string, count: number): Promise<void> {
-    await this.#send('ModifyInstanceGroups', () =>
-      this.sdk.send(
-        new ModifyInstanceGroupsCommand({
-          ClusterId: clusterId,
-          InstanceGroups: [{ InstanceGroupId: instanceGroupId, InstanceCount: count }],
-        }),
-      ),
-    );
+    const { input } = instanceGroupCountRequest(clusterId, instanceGroupId, count);
+    await this.#send('ModifyInstanceGroups', () => this.sdk.send(new ModifyInstanceGroupsCommand(input)));
   }
 
   async modifyInstanceFleetTargets(
@@ -192,18 +191,8 @@ export class EmrClient {
     instanceFleetId: string,
     targets: { onDemand: number; spot: number },
   ): Promise<void> {
-    await this.#send('ModifyInstanceFleet', () =>
-      this.sdk.send(
-        new ModifyInstanceFleetCommand({
-          ClusterId: clusterId,
-          InstanceFleet: {
-            InstanceFleetId: instanceFleetId,
-            TargetOnDemandCapacity: targets.onDemand,
-            TargetSpotCapacity: targets.spot,
-          },
-        }),
-      ),
-    );
+    const { input } = instanceFleetTargetsRequest(clusterId, instanceFleetId, targets);
+    await this.#send('ModifyInstanceFleet', () => this.sdk.send(new ModifyInstanceFleetCommand(input)));
   }
 
   async getManagedScalingPolicy(clusterId: string): Promise<ComputeLimits | null> {
@@ -215,13 +204,9 @@ export class EmrClient {
   }
 
   async putManagedScalingPolicy(clusterId: string, limits: ComputeLimits): Promise<void> {
+    const { input } = managedScalingRequest(clusterId, limits);
     await this.#send('PutManagedScalingPolicy', () =>
-      this.sdk.send(
-        new PutManagedScalingPolicyCommand({
-          ClusterId: clusterId,
-          ManagedScalingPolicy: { ComputeLimits: limits },
-        }),
-      ),
+      this.sdk.send(new PutManagedScalingPolicyCommand(input)),
     );
   }
 

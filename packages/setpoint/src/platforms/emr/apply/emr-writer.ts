@@ -5,12 +5,14 @@ import type { ComputeLimits } from '../api/schema.js';
 import type { ConnectEmrAccount } from '../connection/emr-account.js';
 import type { ExportEmrRecommendation } from '../export/emr-export-service.js';
 import type { EmrRepository } from '../store/emr-repository.js';
+import { assertEmrAccepted } from '../validity/accepted-request.js';
 import { applyResize, planClusterResize } from './cluster-resizer.js';
 import type { RecommendedConfiguration, ResizeAction, ResizePlan } from './resize-plan.js';
+import { resizeRequestsOf } from './resize-requests.js';
 
 type Client = Pick<
   EmrClient,
-  'listSteps' | 'listInstanceGroups' | 'listInstanceFleets' | 'getManagedScalingPolicy'
+  'describeCluster' | 'listSteps' | 'listInstanceGroups' | 'listInstanceFleets' | 'getManagedScalingPolicy'
 >;
 
 /** The long-running cluster a project's workload runs on. */
@@ -195,6 +197,24 @@ export function createEmrWriter(deps: {
       return (await changedSince(await clientOf(target), planOf(write.configuration))).length === 0;
     },
 
+    /**
+     * EMR's validity contract, right before the resize: every request the write sends, checked as botocore
+     * and the service check it, against the cluster as it is now (its collection type decides the managed
+     * scaling units). A request EMR would refuse throws `EMR_REQUEST_INVALID` naming each rule; nothing is
+     * sent or recorded.
+     */
+    async validate(target, planned) {
+      const cluster = await (await clientOf(target)).describeCluster(target.clusterId);
+      assertEmrAccepted(
+        resizeRequestsOf(planOf(planned.configuration)),
+        {
+          collectionType: cluster.InstanceCollectionType ?? null,
+          releaseLabel: cluster.ReleaseLabel ?? null,
+        },
+        `the resize of cluster ${target.clusterId}`,
+      );
+    },
+
     async write(target, write) {
       const client = await clientOf(target);
       const plan = planOf(write.configuration);
@@ -224,7 +244,10 @@ export function createEmrWriter(deps: {
       const plan = planOf(configuration);
       return {
         cluster: { cluster_id: plan.clusterId, actions: plan.actions.map(presentAction) },
-        summary: `cluster ${plan.clusterId}: ${plan.actions.map(describeAction).join('; ')}`,
+        summary:
+          plan.actions.length === 0 && typeof configuration.launched === 'string'
+            ? `cluster ${plan.clusterId} launched with ${configuration.launched}`
+            : `cluster ${plan.clusterId}: ${plan.actions.map(describeAction).join('; ')}`,
       };
     },
   };

@@ -8,6 +8,7 @@ import type { RecommendationRecord } from '../../../service/recommendations/reco
 import type { EmrVolume } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrChoice } from '../recommender/emr-choice.js';
 import type { EmrRepository } from '../store/emr-repository.js';
+import { assertEmrAccepted, launchRequestOf } from '../validity/accepted-request.js';
 import { exportEmrTerraform } from './emr-terraform-export.js';
 
 export type ExportEmrRecommendation = (
@@ -142,6 +143,13 @@ export function createEmrExportService(deps: {
   return async function exportEmrRecommendation(project, rec, format) {
     const workload = await deps.store.workloadOfProject(project.id);
     const choice = choiceOfConfiguration(rec.configuration, Boolean(workload?.clusterId));
+    // What is exported is what the next cluster is launched with: its RunJobFlow is checked as EMR would.
+    // The instance types were checked against ListSupportedInstanceTypes when the candidate was chosen.
+    assertEmrAccepted(
+      [launchRequestOf(workload?.key ?? project.name, rec.configuration ?? {})],
+      {},
+      `the export of recommendation ${rec.id}`,
+    );
     if (format === 'json')
       return `${JSON.stringify({ project: project.id, recommendation: rec.id, run_job_flow: rec.configuration }, null, 2)}\n`;
     const region = await deps.region(project.workspaceId);

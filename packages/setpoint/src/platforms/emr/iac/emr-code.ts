@@ -81,6 +81,22 @@ function shapeIs(report: EmrRunReport, choice: EmrChoice): boolean {
   );
 }
 
+/** A launched cluster as the EMR writer's history holds it: a change with no resize, and what it launched. */
+function launchRecord(report: EmrRunReport): Record<string, unknown> {
+  const launched = (['MASTER', 'CORE', 'TASK'] as const)
+    .map((role) => {
+      const groups = report.shape.kind === 'instance-groups' ? report.shape.groups : [];
+      const count = groups
+        .filter((group) => group.role === role)
+        .reduce((sum, group) => sum + group.count, 0);
+      const type = groups.find((group) => group.role === role && group.count > 0)?.instanceType;
+      return type ? `${count} × ${type} ${role.toLowerCase()}` : null;
+    })
+    .filter((part) => part !== null)
+    .join(', ');
+  return { clusterId: report.cluster.id, actions: [], launched };
+}
+
 /**
  * EMR's side of proposals: the recommendation as Terraform (`aws_emr_cluster` primary and core groups,
  * the task group's `aws_emr_instance_group`, added when the recommendation starts one) and as an Airflow
@@ -176,11 +192,12 @@ export function createEmrCode(deps: {
       };
     },
 
-    async runs(projectId, configuration) {
+    async deployed(projectId, configuration) {
       const report = await latest(projectId);
-      if (!report) return false;
+      if (!report) return null;
       const workload = await deps.store.workloadOfProject(projectId);
-      return shapeIs(report, choiceOfConfiguration(configuration, Boolean(workload?.clusterId)));
+      if (!shapeIs(report, choiceOfConfiguration(configuration, Boolean(workload?.clusterId)))) return null;
+      return launchRecord(report);
     },
   };
 }

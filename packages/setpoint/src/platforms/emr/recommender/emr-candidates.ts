@@ -2,9 +2,10 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import type { CostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
+import { FilterTally } from '../../../service/recommendations/candidate-filters.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
 import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
+import { emrValidityFilters } from './emr-validity-filters.js';
 
 /** Executor-node counts tried: a geometric ladder, plus the bounds and the counts runs used. */
 const nodeLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
@@ -41,25 +42,6 @@ function allowedWorkerTypes(
 export interface SupportedInstanceTypes {
   releaseLabel: string;
   types: ReadonlySet<string>;
-}
-
-/**
- * A worker type the account's region does not support for the cluster's EMR release is left out: the
- * next RunJobFlow would be refused. The running cluster's own type is kept: it runs.
- */
-export function supportedInstanceTypeFilter(
-  supported: SupportedInstanceTypes,
-  region: string,
-  current: EmrChoice,
-): CandidateFilter<{ choice: EmrChoice; allowed: boolean }> {
-  return {
-    name: 'release-instance-types',
-    reject({ choice, allowed }) {
-      if (!allowed || choice.workerType === current.workerType || supported.types.has(choice.workerType))
-        return null;
-      return `${choice.core + choice.task} × ${choice.workerType}: ${supported.releaseLabel} in ${region} does not support ${choice.workerType} (ListSupportedInstanceTypes)`;
-    },
-  };
 }
 
 /**
@@ -114,7 +96,14 @@ export function buildEmrCandidateSpace(
     if (!allowedIds.has(emrChoiceId(choice))) choices.push({ choice, allowed: false });
 
   const filters = new FilterTally(
-    context.supported ? [supportedInstanceTypeFilter(context.supported, context.region, current)] : [],
+    emrValidityFilters({
+      facts: {
+        supportedInstanceTypes: context.supported?.types ?? null,
+        releaseLabel: context.supported?.releaseLabel ?? null,
+        region: context.region,
+      },
+      current,
+    }),
   );
   const byId = new Map<string, ShapeEntry<EmrChoice>>();
   const entries: ShapeEntry<EmrChoice>[] = [];

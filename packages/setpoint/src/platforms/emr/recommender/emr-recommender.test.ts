@@ -255,12 +255,12 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
     const runs = [run(1, { type: 'm5.2xlarge', core: 2, task: 2 })];
     const output = await limited.recommend(input(runs));
     expect(asked).toEqual([['acct', 'emr-7.2.0']]);
-    const dropped = output.decision?.filtered.find((outcome) => outcome.filter === 'release-instance-types');
+    const dropped = output.decision?.filtered.find((outcome) => outcome.filter === 'instance-type-supported');
     expect(dropped?.dropped).toBeGreaterThan(0);
     expect(dropped?.example).toMatch(
-      /: emr-7\.2\.0 in us-east-1 does not support r5\.\w+ \(ListSupportedInstanceTypes\)$/,
+      /: The instance type r5\.\w+ is not supported by emr-7\.2\.0 in us-east-1 \(ListSupportedInstanceTypes\)\.$/,
     );
-    expect(output.explanation).toContain('release-instance-types removed');
+    expect(output.explanation).toContain('instance-type-supported removed');
     expect(specOfConfiguration(output.configuration, false).type).not.toMatch(/^r5\./);
     // the running cluster's own type is kept although the list leaves it out
     const space = buildEmrCandidateSpace(nodeTypes, costModel, {
@@ -280,7 +280,7 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
     expect(space.entries.some((entry) => entry.shape.workerType.startsWith('r5.'))).toBe(false);
     // without the reader nothing is left out for the release
     const open = await recommender.recommend(input(runs));
-    expect(open.decision?.filtered.some((outcome) => outcome.filter === 'release-instance-types')).toBe(
+    expect(open.decision?.filtered.some((outcome) => outcome.filter === 'instance-type-supported')).toBe(
       false,
     );
   });

@@ -289,12 +289,13 @@ export function createRepository(
   mkdirSync(path.dirname(remote), { recursive: true });
   git(directory, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
   const work = mkdtempSync(path.join(directory, 'work-'));
-  git(directory, 'clone', '--quiet', remote, work);
+  // a clone of the empty remote would warn on stderr; the work tree is made and pointed at it instead
+  git(work, 'init', '--quiet', '--initial-branch=main');
+  git(work, 'remote', 'add', 'origin', remote);
   for (const [name, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(work, name)), { recursive: true });
     writeFileSync(path.join(work, name), text);
   }
-  git(work, 'checkout', '--quiet', '-b', 'main');
   git(work, 'add', '--all');
   git(work, 'commit', '--quiet', '-m', 'jobs as the team wrote them');
   git(work, 'push', '--quiet', 'origin', 'main');
@@ -320,4 +321,137 @@ export function filesAt(work: string, names: string[]): Record<string, string> {
       execFileSync('git', ['show', `origin/main:${name}`], { cwd: work, encoding: 'utf8' }),
     ]),
   );
+}
+
+/** An EMR instance group as RunJobFlow takes it (what `terraform apply` of the cluster launches). */
+export interface EmrGroup {
+  InstanceRole: 'MASTER' | 'CORE' | 'TASK';
+  InstanceType: string;
+  InstanceCount: number;
+  Market?: 'ON_DEMAND' | 'SPOT';
+  BidPrice?: string;
+  EbsConfiguration?: {
+    EbsBlockDeviceConfigs: {
+      VolumeSpecification: { SizeInGB: number; VolumeType: string };
+      VolumesPerInstance: number;
+    }[];
+  };
+}
+
+/**
+ * A transient EMR cluster as a team writes it in Terraform: `aws_emr_cluster` with its primary and core
+ * groups, and the task group as an `aws_emr_instance_group` (none when it has no task nodes).
+ */
+export function terraformOfEmrCluster(
+  name: string,
+  groups: EmrGroup[],
+  options: { comment?: string; tags?: Record<string, string> } = {},
+): { resourceName: string; text: string } {
+  const resourceName = terraformResourceName(name);
+  const of = (role: EmrGroup['InstanceRole']) => groups.find((group) => group.InstanceRole === role);
+  const primary = of('MASTER');
+  const core = of('CORE');
+  const task = of('TASK');
+  if (!primary || !core) throw new Error(`${name} needs a primary and a core group`);
+  const tags = Object.entries(options.tags ?? {})
+    .map(([key, value]) => `${JSON.stringify(key)} = ${JSON.stringify(value)}`)
+    .join(', ');
+  const lines = [
+    ...(options.comment ? [`# ${options.comment}`] : []),
+    `resource "aws_emr_cluster" "${resourceName}" {`,
+    `  name          = ${JSON.stringify(name)}`,
+    '  release_label = "emr-7.2.0"',
+    '  applications  = ["Spark"]',
+    '  service_role  = "EMR_DefaultRole"',
+    '',
+    '  master_instance_group {',
+    `    instance_type = ${JSON.stringify(primary.InstanceType)}`,
+    '  }',
+    '',
+    '  # sized by hand once; Setpoint proposes changes here',
+    '  core_instance_group {',
+    `    instance_type  = ${JSON.stringify(core.InstanceType)}`,
+    `    instance_count = ${core.InstanceCount}`,
+    '  }',
+    ...(tags ? ['', `  tags = { ${tags} }`] : []),
+    '}',
+    ...(task && task.InstanceCount > 0
+      ? [
+          '',
+          `resource "aws_emr_instance_group" "${resourceName}_task" {`,
+          `  cluster_id     = aws_emr_cluster.${resourceName}.id`,
+          '  name           = "Task"',
+          `  instance_type  = ${JSON.stringify(task.InstanceType)}`,
+          `  instance_count = ${task.InstanceCount}`,
+          '}',
+        ]
+      : []),
+  ];
+  return { resourceName, text: `${lines.join('\n')}\n` };
+}
+
+type HclEbs = { size: number; type: string; volumes_per_instance?: number }[];
+type HclGroup = { instance_type: string; instance_count?: number; bid_price?: string; ebs_config?: HclEbs };
+
+const ebsOf = (ebs: HclEbs | undefined): Pick<EmrGroup, 'EbsConfiguration'> =>
+  ebs && ebs.length > 0
+    ? {
+        EbsConfiguration: {
+          EbsBlockDeviceConfigs: ebs.map((volume) => ({
+            VolumeSpecification: { SizeInGB: volume.size, VolumeType: volume.type },
+            VolumesPerInstance: volume.volumes_per_instance ?? 1,
+          })),
+        },
+      }
+    : {};
+
+/** What `terraform apply` launches for an `aws_emr_cluster` and its instance groups, read with @cdktf/hcl2json. */
+export async function emrClusterOfTerraform(
+  files: Record<string, string>,
+  resourceName: string,
+): Promise<{ name: string; groups: EmrGroup[] }> {
+  let cluster:
+    | { name: string; master_instance_group: HclGroup[]; core_instance_group: HclGroup[] }
+    | undefined;
+  const taskGroups: HclGroup[] = [];
+  for (const [name, text] of Object.entries(files)) {
+    if (!name.endsWith('.tf')) continue;
+    const parsed = (await parseHcl(name, text)) as {
+      resource?: {
+        aws_emr_cluster?: Record<string, [NonNullable<typeof cluster>]>;
+        aws_emr_instance_group?: Record<string, [HclGroup & { cluster_id: string }]>;
+      };
+    };
+    cluster ??= parsed.resource?.aws_emr_cluster?.[resourceName]?.[0];
+    for (const [group] of Object.values(parsed.resource?.aws_emr_instance_group ?? {}))
+      if (group.cluster_id.includes(`aws_emr_cluster.${resourceName}.id`)) taskGroups.push(group);
+  }
+  if (!cluster) throw new Error(`no aws_emr_cluster.${resourceName}`);
+  const primary = cluster.master_instance_group[0];
+  const core = cluster.core_instance_group[0];
+  if (!primary || !core) throw new Error(`aws_emr_cluster.${resourceName} needs its primary and core groups`);
+  return {
+    name: cluster.name,
+    groups: [
+      { InstanceRole: 'MASTER', InstanceType: primary.instance_type, InstanceCount: 1 },
+      {
+        InstanceRole: 'CORE',
+        InstanceType: core.instance_type,
+        InstanceCount: core.instance_count ?? 1,
+        ...ebsOf(core.ebs_config),
+      },
+      ...taskGroups
+        .filter((group) => (group.instance_count ?? 0) > 0)
+        .map(
+          (group): EmrGroup => ({
+            InstanceRole: 'TASK',
+            InstanceType: group.instance_type,
+            InstanceCount: group.instance_count ?? 0,
+            Market: group.bid_price ? 'SPOT' : 'ON_DEMAND',
+            ...(group.bid_price ? { BidPrice: group.bid_price } : {}),
+            ...ebsOf(group.ebs_config),
+          }),
+        ),
+    ],
+  };
 }

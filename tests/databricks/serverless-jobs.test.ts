@@ -1,0 +1,297 @@
+import { discoverSchema } from '@setpoint/api-contract/databricks';
+import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
+import type { Run } from 'setpoint/platforms/databricks/api/schema';
+import { createStatementClient } from 'setpoint/platforms/databricks/api/statements';
+import { reconcileBilling } from 'setpoint/platforms/databricks/billing/billing-reconciler';
+import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
+import { projectTagKey } from 'setpoint/platforms/databricks/jobs/onboarding';
+import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
+import { createSystemTablesReader } from 'setpoint/platforms/databricks/system-tables/system-tables-reader';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startWebhookReceiver } from '../support/webhook-receiver.js';
+import { eventually, type Harness, processedRun, startHarness } from './integration-harness.js';
+
+const hourMs = 3_600_000;
+/** The emulator's list price of its serverless jobs SKU on AWS (us-west-2). */
+const serverlessUsdPerDbu = 0.35;
+
+/** A job whose one task runs on serverless compute: a Python script in an environment, no cluster. */
+function serverlessJob(name: string, workload: string, performanceTarget?: string) {
+  return {
+    name,
+    ...(performanceTarget ? { performance_target: performanceTarget } : {}),
+    environments: [{ environment_key: 'default', spec: { client: '2' } }],
+    tasks: [
+      {
+        task_key: 'main',
+        environment_key: 'default',
+        spark_python_task: { python_file: `dbfs:/jobbank/${workload}.py` },
+      },
+    ],
+  };
+}
+
+interface EmulatorTruth {
+  serverless_tasks: Array<{
+    performance_target: string;
+    startup_ms: number;
+    execution_ms: number;
+    dbus: number;
+  }>;
+}
+
+describe('serverless jobs: discovered, imported, costed from system.billing.usage', () => {
+  let h: Harness;
+  const call = async (path: string, body?: unknown) => {
+    const response = await fetch(`${h.emulator.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
+    return response.json() as Promise<Record<string, unknown>>;
+  };
+  const clock = (body: { speed?: number; advance_ms?: number }) => call('/emulator/admin/clock', body);
+  const runNow = async (jobId: string, performanceTarget?: string) =>
+    String(
+      (
+        await call('/api/2.2/jobs/run-now', {
+          job_id: Number(jobId),
+          ...(performanceTarget ? { performance_target: performanceTarget } : {}),
+        })
+      ).run_id,
+    );
+  const finishedRun = (runId: string) =>
+    eventually(async () => {
+      const run = await h.databricks.getRun(runId);
+      return run.state.life_cycle_state === 'TERMINATED' ? run : undefined;
+    }, `run ${runId} to finish`);
+  const serverless = () =>
+    databricksIntegrationOf(h.server.services)
+      .connect(h.workspaceId)
+      .then(({ transport }) =>
+        createServerlessBillingReader(createStatementClient(transport, { warehouseId: defaultWarehouseId })),
+      );
+  let jobId = '';
+
+  beforeAll(async () => {
+    h = await startHarness({
+      seed: 37,
+      emulator: { systemTables: { billingLagMs: hourMs, restatementRate: 0 } },
+    });
+    await databricksIntegrationOf(h.server.services).checkAccess(
+      h.workspaceId,
+      undefined,
+      defaultWarehouseId,
+    );
+    jobId = String(
+      (await call('/api/2.2/jobs/create', serverlessJob('Serverless aggregation', 'daily-aggregation')))
+        .job_id,
+    );
+  });
+  afterAll(async () => h?.close());
+
+  it('the emulator runs serverless tasks in both performance modes as documented and bills them', async () => {
+    const standard = await finishedRun(await runNow(jobId, 'STANDARD'));
+    const optimized = await finishedRun(await runNow(jobId));
+    const task = (run: Run) => run.tasks![0]!;
+
+    expect(standard.effective_performance_target).toBe('STANDARD');
+    expect(task(optimized).effective_performance_target).toBe('PERFORMANCE_OPTIMIZED');
+    // no cluster: serverless compute is Databricks'
+    expect(task(standard).cluster_instance).toBeUndefined();
+    // standard starts in 4 to 6 minutes, performance-optimized in under one
+    expect(task(standard).setup_duration).toBeGreaterThanOrEqual(4 * 60_000);
+    expect(task(standard).setup_duration).toBeLessThanOrEqual(6 * 60_000);
+    expect(task(optimized).setup_duration).toBeLessThan(60_000);
+
+    const reader = await serverless();
+    const [standardBill, optimizedBill] = await Promise.all(
+      [standard, optimized].map((run) =>
+        eventually(async () => {
+          const bill = await reader.runBill(String(run.run_id));
+          return bill.records > 0 ? bill : undefined;
+        }, `the bill of run ${run.run_id}`),
+      ),
+    );
+    expect(standardBill?.performanceTarget).toBe('STANDARD');
+    expect(optimizedBill?.performanceTarget).toBe('PERFORMANCE_OPTIMIZED');
+    // the same SKU and price per DBU in both modes
+    expect(standardBill!.usd / standardBill!.dbus).toBeCloseTo(serverlessUsdPerDbu, 9);
+    expect(optimizedBill!.usd / optimizedBill!.dbus).toBeCloseTo(serverlessUsdPerDbu, 9);
+    // fewer DBUs per second of work in standard mode
+    const perSecond = (bill: typeof standardBill, run: Run) =>
+      bill!.dbus / ((task(run).execution_duration ?? 0) / 1000);
+    expect(perSecond(standardBill, standard) / perSecond(optimizedBill, optimized)).toBeCloseTo(0.7, 6);
+    // the bill is the simulator's own DBUs, summed over the several records of each hour
+    const truth = (await call(`/emulator/admin/runs/${standard.run_id}`)) as unknown as EmulatorTruth;
+    expect(standardBill!.dbus).toBeCloseTo(truth.serverless_tasks[0]!.dbus, 9);
+    expect(standardBill!.records).toBeGreaterThanOrEqual(2);
+  });
+
+  it('Discover shows what a serverless job was billed, and never $0 for one without a bill', async () => {
+    const neverRun = String(
+      (await call('/api/2.2/jobs/create', serverlessJob('Serverless never run', 'cpu-bound-ml', 'STANDARD')))
+        .job_id,
+    );
+    const result = await databricksIntegrationOf(h.server.services).discover(h.workspaceId, 30);
+    const billed = result.jobs.find((job) => job.jobId === jobId);
+    const unbilled = result.jobs.find((job) => job.jobId === neverRun);
+
+    expect(billed).toMatchObject({ compute: 'serverless', runsInWindow: 2, costNote: null });
+    expect(billed?.monthlyCostUsd).toBeGreaterThan(0);
+    expect(unbilled?.compute).toBe('serverless');
+    expect(unbilled?.monthlyCostUsd).toBeNull();
+    expect(unbilled?.costNote).toMatch(/no serverless billing records/);
+
+    // the API says the same: the cost or the reason, and the serverless jobs' finding
+    const key = await h.server.services.apiKeys.create('discover-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const response = await h.server.app.inject({
+      method: 'GET',
+      url: `/api/v1/workspaces/${h.workspaceId}/discover?window_days=30`,
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect(response.statusCode).toBe(200);
+    const wire = discoverSchema.parse(response.json());
+    expect(wire.jobs.find((job) => job.job_id === jobId)?.monthly_cost_usd).toBeCloseTo(
+      billed!.monthlyCostUsd!,
+      6,
+    );
+    expect(wire.jobs.find((job) => job.job_id === neverRun)).toMatchObject({
+      monthly_cost_usd: null,
+      cost_note: unbilled?.costNote,
+    });
+    expect(wire.findings.find((finding) => finding.id === 'serverless')?.job_ids).toEqual(
+      expect.arrayContaining([jobId, neverRun]),
+    );
+  });
+
+  it('imports the job as a monitored project: runs costed at once, replaced by the bill, SLA alerts', async () => {
+    const receiver = await startWebhookReceiver();
+    const alerts = h.server.services.alerts;
+    const destination = await alerts.createDestination(
+      {
+        kind: 'webhook',
+        name: 'data team',
+        url: receiver.url,
+        signing_secret: 'whsec-serverless-0123456789',
+        max_per_hour: 30,
+      },
+      'test',
+    );
+    await alerts.createRule(
+      {
+        project_id: null,
+        event: 'sla_missed',
+        destination_id: destination.id,
+        params: { threshold_pct: 20, window_runs: 5, at_risk_fraction: 0.9 },
+        enabled: true,
+      },
+      'test',
+    );
+    const integration = databricksIntegrationOf(h.server.services);
+    const before = await h.databricks.getJob(jobId);
+    const [imported] = await integration.onboarding.importJobs(
+      h.workspaceId,
+      // even when asked, a serverless project never auto-applies: there is no cluster to write
+      { jobIds: [jobId], settings: { slaMinutes: 1, autoApply: true } },
+      'test',
+    );
+    expect(imported?.skipped).toEqual([]);
+    expect(imported?.projects).toHaveLength(1);
+    const projectId = imported!.projects[0]!.id;
+    expect(imported?.projects[0]?.clusterKey).toBe('serverless');
+    const project = await h.server.services.projects.get(projectId);
+    expect(project.settings.autoApply).toBe(false);
+    const after = await h.databricks.getJob(jobId);
+    expect(after.settings.tags?.[projectTagKey]).toBe(projectId);
+    expect(after.settings.tasks).toEqual(before.settings.tasks);
+
+    const databricksRunId = await runNow(jobId);
+    const processed = await processedRun(h, projectId, databricksRunId);
+    await clock({ speed: 0 });
+    const detail = await h.server.services.runs.get(projectId, processed.id);
+    expect(detail.status).toBe('SUCCESS');
+    // the runtime counts the start-up: it is what the performance mode changes
+    const truth = (await call(`/emulator/admin/runs/${databricksRunId}`)) as unknown as EmulatorTruth;
+    const [simulated] = truth.serverless_tasks;
+    expect((detail.endedAt! - detail.startedAt!) / 1000).toBeCloseTo(
+      (simulated!.startup_ms + simulated!.execution_ms) / 1000,
+      0,
+    );
+    // estimated at once from the job's two billed runs, as one typed component: compute billed in DBUs
+    expect(detail.cost?.totalUsd).toBeGreaterThan(0);
+    expect(detail.cost?.components).toEqual([
+      expect.objectContaining({
+        kind: 'compute',
+        fee: null,
+        platform: 'databricks',
+        billed_by: 'platform',
+        unit: 'DBU',
+        estimated_usd: null,
+        description: 'Serverless jobs compute, performance optimized',
+      }),
+    ]);
+    const recommendation = await eventually(async () => {
+      const page = await h.server.services.recommendations.list(projectId, { limit: 5, offset: 0 });
+      return page.items.find((item) => item.basedOnRunId === processed.id && item.state !== 'PENDING');
+    }, 'the recommendation of the serverless run');
+    expect(recommendation.state, recommendation.error ?? '').toBe('SUCCESS');
+    expect(recommendation.configuration).toEqual({ performance_target: 'PERFORMANCE_OPTIMIZED' });
+    expect(recommendation.explanation).toMatch(/Databricks sizes its compute/);
+    expect((await h.server.services.projects.get(projectId)).phase).toBe('MONITORING');
+
+    // the bill arrives an hour after the hour the run ended in, and replaces the estimate
+    const statements = createStatementClient((await integration.connect(h.workspaceId)).transport, {
+      warehouseId: defaultWarehouseId,
+    });
+    const reconcile = () =>
+      reconcileBilling(
+        {
+          store: integration.store,
+          reader: createSystemTablesReader(statements),
+          serverless: createServerlessBillingReader(statements),
+          reviseCost: integration.reviseRunCost,
+        },
+        h.workspaceId,
+        { waitingIntervalMs: 0, billedIntervalMs: 0 },
+      );
+    const billed = await eventually(async () => {
+      await reconcile();
+      const [row] = await integration.store.billingOfRuns([processed.id]);
+      if (row?.billed_dbu_usd === null) await clock({ advance_ms: hourMs / 2 });
+      return row?.billed_dbu_usd === null ? undefined : row;
+    }, 'the bill of the serverless run');
+    expect(billed.performance_target).toBe('PERFORMANCE_OPTIMIZED');
+    expect(billed.billed_dbus).toBeCloseTo(simulated!.dbus, 9);
+    const revised = await h.server.services.runs.get(projectId, processed.id);
+    const [component] = revised.cost?.components ?? [];
+    expect(component?.usd).toBeCloseTo(simulated!.dbus * serverlessUsdPerDbu, 9);
+    expect(component?.estimated_usd).toBeCloseTo(detail.cost!.totalUsd, 9);
+    expect(revised.cost?.totalUsd).toBeCloseTo(component!.usd, 9);
+
+    // the Projects table and the SLA alert, as for any project
+    const key = await h.server.services.apiKeys.create('serverless-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const list = await h.server.app.inject({
+      method: 'GET',
+      url: '/api/v1/projects?limit=100',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    const row = (
+      list.json().items as Array<{ id: string; summary?: { runs: number; cost_per_run_usd: number | null } }>
+    ).find((item) => item.id === projectId);
+    expect(row?.summary?.runs).toBe(1);
+    expect(row?.summary?.cost_per_run_usd).toBeCloseTo(revised.cost!.totalUsd, 6);
+    expect((detail.endedAt! - detail.startedAt!) / 60_000).toBeGreaterThan(1);
+    await alerts.evaluate();
+    const sent = await eventually(async () => {
+      const page = await alerts.notifications({ limit: 10, offset: 0, projectId });
+      return page.rows.find((entry) => entry.event === 'sla_missed' && entry.status === 'SENT');
+    }, 'the SLA-missed notification');
+    expect(sent.title).toMatch(/over its 1 min SLA/);
+    expect(receiver.received.map((body) => JSON.parse(body).event)).toContain('sla_missed');
+    receiver.close();
+  }, 180_000);
+});
