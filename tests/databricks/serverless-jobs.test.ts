@@ -2,34 +2,22 @@ import { discoverSchema } from '@setpoint/api-contract/databricks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
 import type { Run } from 'setpoint/platforms/databricks/api/schema';
 import { createStatementClient } from 'setpoint/platforms/databricks/api/statements';
-import { reconcileBilling } from 'setpoint/platforms/databricks/billing/billing-reconciler';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { projectTagKey } from 'setpoint/platforms/databricks/jobs/onboarding';
 import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
-import { createSystemTablesReader } from 'setpoint/platforms/databricks/system-tables/system-tables-reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
-import { eventually, type Harness, processedRun, startHarness } from './integration-harness.js';
+import { eventually, type Harness, processedRun } from './integration-harness.js';
+import {
+  emulatorCalls,
+  reconcileNow,
+  serverlessJobSettings,
+  startServerlessHarness,
+} from './serverless-support.js';
 
 const hourMs = 3_600_000;
 /** The emulator's list price of its serverless jobs SKU on AWS (us-west-2). */
 const serverlessUsdPerDbu = 0.35;
-
-/** A job whose one task runs on serverless compute: a Python script in an environment, no cluster. */
-function serverlessJob(name: string, workload: string, performanceTarget?: string) {
-  return {
-    name,
-    ...(performanceTarget ? { performance_target: performanceTarget } : {}),
-    environments: [{ environment_key: 'default', spec: { client: '2' } }],
-    tasks: [
-      {
-        task_key: 'main',
-        environment_key: 'default',
-        spark_python_task: { python_file: `dbfs:/jobbank/${workload}.py` },
-      },
-    ],
-  };
-}
 
 interface EmulatorTruth {
   serverless_tasks: Array<{
@@ -42,25 +30,7 @@ interface EmulatorTruth {
 
 describe('serverless jobs: discovered, imported, costed from system.billing.usage', () => {
   let h: Harness;
-  const call = async (path: string, body?: unknown) => {
-    const response = await fetch(`${h.emulator.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { authorization: `Bearer ${h.emulator.token}`, 'content-type': 'application/json' },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    expect(response.status, `${path}: ${await response.clone().text()}`).toBe(200);
-    return response.json() as Promise<Record<string, unknown>>;
-  };
-  const clock = (body: { speed?: number; advance_ms?: number }) => call('/emulator/admin/clock', body);
-  const runNow = async (jobId: string, performanceTarget?: string) =>
-    String(
-      (
-        await call('/api/2.2/jobs/run-now', {
-          job_id: Number(jobId),
-          ...(performanceTarget ? { performance_target: performanceTarget } : {}),
-        })
-      ).run_id,
-    );
+  const { call, clock, runNow } = emulatorCalls(() => h);
   const finishedRun = (runId: string) =>
     eventually(async () => {
       const run = await h.databricks.getRun(runId);
@@ -75,18 +45,14 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
   let jobId = '';
 
   beforeAll(async () => {
-    h = await startHarness({
-      seed: 37,
-      emulator: { systemTables: { billingLagMs: hourMs, restatementRate: 0 } },
-    });
-    await databricksIntegrationOf(h.server.services).checkAccess(
-      h.workspaceId,
-      undefined,
-      defaultWarehouseId,
-    );
+    h = await startServerlessHarness(37);
     jobId = String(
-      (await call('/api/2.2/jobs/create', serverlessJob('Serverless aggregation', 'daily-aggregation')))
-        .job_id,
+      (
+        await call(
+          '/api/2.2/jobs/create',
+          serverlessJobSettings('Serverless aggregation', 'daily-aggregation'),
+        )
+      ).job_id,
     );
   });
   afterAll(async () => h?.close());
@@ -131,8 +97,12 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
 
   it('Discover shows what a serverless job was billed, and never $0 for one without a bill', async () => {
     const neverRun = String(
-      (await call('/api/2.2/jobs/create', serverlessJob('Serverless never run', 'cpu-bound-ml', 'STANDARD')))
-        .job_id,
+      (
+        await call(
+          '/api/2.2/jobs/create',
+          serverlessJobSettings('Serverless never run', 'cpu-bound-ml', 'STANDARD'),
+        )
+      ).job_id,
     );
     const result = await databricksIntegrationOf(h.server.services).discover(h.workspaceId, 30);
     const billed = result.jobs.find((job) => job.jobId === jobId);
@@ -167,7 +137,7 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     );
   });
 
-  it('imports the job as a monitored project: runs costed at once, replaced by the bill, SLA alerts', async () => {
+  it('imports the job as a project without a cluster: runs costed at once, replaced by the bill, SLA alerts', async () => {
     const receiver = await startWebhookReceiver();
     const alerts = h.server.services.alerts;
     const destination = await alerts.createDestination(
@@ -194,16 +164,17 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     const before = await h.databricks.getJob(jobId);
     const [imported] = await integration.onboarding.importJobs(
       h.workspaceId,
-      // even when asked, a serverless project never auto-applies: there is no cluster to write
-      { jobIds: [jobId], settings: { slaMinutes: 1, autoApply: true } },
+      { jobIds: [jobId], settings: { slaMinutes: 1 } },
       'test',
     );
     expect(imported?.skipped).toEqual([]);
     expect(imported?.projects).toHaveLength(1);
     const projectId = imported!.projects[0]!.id;
     expect(imported?.projects[0]?.clusterKey).toBe('serverless');
-    const project = await h.server.services.projects.get(projectId);
-    expect(project.settings.autoApply).toBe(false);
+    // the history starts with the job's performance mode as imported; no cluster is written
+    expect((await h.server.services.applies.history(projectId)).map((entry) => entry.configuration)).toEqual([
+      { performance_target: 'PERFORMANCE_OPTIMIZED' },
+    ]);
     const after = await h.databricks.getJob(jobId);
     expect(after.settings.tags?.[projectTagKey]).toBe(projectId);
     expect(after.settings.tasks).toEqual(before.settings.tasks);
@@ -239,26 +210,13 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     }, 'the recommendation of the serverless run');
     expect(recommendation.state, recommendation.error ?? '').toBe('SUCCESS');
     expect(recommendation.configuration).toEqual({ performance_target: 'PERFORMANCE_OPTIMIZED' });
-    expect(recommendation.explanation).toMatch(/Databricks sizes its compute/);
+    // one run only: no performance-mode advice yet, the job stays as it is
+    expect(recommendation.explanation).toMatch(/stays performance optimized: two successful runs are needed/);
     expect((await h.server.services.projects.get(projectId)).phase).toBe('MONITORING');
 
     // the bill arrives an hour after the hour the run ended in, and replaces the estimate
-    const statements = createStatementClient((await integration.connect(h.workspaceId)).transport, {
-      warehouseId: defaultWarehouseId,
-    });
-    const reconcile = () =>
-      reconcileBilling(
-        {
-          store: integration.store,
-          reader: createSystemTablesReader(statements),
-          serverless: createServerlessBillingReader(statements),
-          reviseCost: integration.reviseRunCost,
-        },
-        h.workspaceId,
-        { waitingIntervalMs: 0, billedIntervalMs: 0 },
-      );
     const billed = await eventually(async () => {
-      await reconcile();
+      await reconcileNow(h);
       const [row] = await integration.store.billingOfRuns([processed.id]);
       if (row?.billed_dbu_usd === null) await clock({ advance_ms: hourMs / 2 });
       return row?.billed_dbu_usd === null ? undefined : row;

@@ -14,17 +14,21 @@ function protoNumber(integer: boolean) {
 const protoInt = () => protoNumber(true).pipe(z.number().int());
 const nonNegativeInt = () => protoNumber(true).pipe(z.number().int().nonnegative());
 
+/**
+ * The cluster fields are only coerced here (proto3 numbers); what values Databricks accepts is judged by
+ * the validity contract (`cluster-validity.ts`), which answers with the platform's own messages.
+ */
 const awsAttributesSchema = z.looseObject({
-  first_on_demand: nonNegativeInt().optional(),
-  spot_bid_price_percent: nonNegativeInt().optional(),
-  ebs_volume_count: nonNegativeInt().optional(),
-  ebs_volume_size: nonNegativeInt().optional(),
-  ebs_volume_iops: nonNegativeInt().optional(),
-  ebs_volume_throughput: nonNegativeInt().optional(),
+  first_on_demand: protoInt().optional(),
+  spot_bid_price_percent: protoInt().optional(),
+  ebs_volume_count: protoInt().optional(),
+  ebs_volume_size: protoInt().optional(),
+  ebs_volume_iops: protoInt().optional(),
+  ebs_volume_throughput: protoInt().optional(),
 });
 
 const azureAttributesSchema = z.looseObject({
-  first_on_demand: nonNegativeInt().optional(),
+  first_on_demand: protoInt().optional(),
   spot_bid_max_price: protoNumber(false).optional(),
 });
 
@@ -32,12 +36,12 @@ const newClusterSchema = z.looseObject({
   spark_version: z.string().optional(),
   node_type_id: z.string().optional(),
   driver_node_type_id: z.string().optional(),
-  num_workers: nonNegativeInt().optional(),
+  num_workers: protoInt().optional(),
   autoscale: z
-    .looseObject({ min_workers: nonNegativeInt(), max_workers: protoInt().pipe(z.number().positive()) })
+    .looseObject({ min_workers: protoInt().optional(), max_workers: protoInt().optional() })
     .optional(),
   autotermination_minutes: nonNegativeInt().optional(),
-  runtime_engine: z.enum(['STANDARD', 'PHOTON', 'NULL']).optional(),
+  runtime_engine: z.string().optional(),
   spark_conf: z.record(z.string(), z.string()).optional(),
   aws_attributes: awsAttributesSchema.optional(),
   azure_attributes: azureAttributesSchema.optional(),

@@ -14,10 +14,11 @@ import type { Candidate, Observation } from './types.js';
  *
  * Perfect scaling is not a bound where a smaller cluster's memory no longer holds the job's data (spill,
  * out-of-memory failures). On Scout's sweeps (18 workloads, every same-family pair) such cliffs made 9–10%
- * of the configurations this bound admitted miss when a step could halve the cluster or more, whatever
- * the margin; steps that keep at least two thirds of the cores missed 4.3% (2.1% failed, 2.2% late, 0.5%
- * above 1.5 × the SLA) with a margin of 1.1, on the generated sweeps 1.0%. Hence `minCoreShare` and
- * `margin` below; the model's failure and overrun bounds still apply to every such run.
+ * of the configurations this bound admitted miss when a step's size was not limited, whatever the margin;
+ * steps that keep at least two thirds of the cores missed 4.3% (2.1% failed, 2.2% late, 0.5% above 1.5 ×
+ * the SLA) with a margin of 1.1, on the generated sweeps 1.0%. Hence `minCoreShare` and `margin` below.
+ * The model's failure bound still applies to every such run; the bound takes the place of the model's
+ * overrun and cost tails.
  *
  * A job whose run after the cold start missed the SLA or failed has shown that its runs are less
  * predictable than the bound assumes: its safe set shrinks back to what the model is confident of.

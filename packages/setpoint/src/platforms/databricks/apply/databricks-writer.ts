@@ -14,7 +14,6 @@ import {
 } from '../jobs/job-clusters.js';
 import { diffManagedFields, type FieldDifference, managedFieldsOf } from '../jobs/managed-fields.js';
 import { recommendationTagKey } from '../jobs/onboarding.js';
-import { serverlessProjectKey } from '../serverless/serverless-tasks.js';
 import { checkBeforeWrite } from '../validity/write-check.js';
 
 /** The job cluster a project optimizes; the job as read once per operation (a write reads it afresh). */
@@ -90,13 +89,6 @@ export function createDatabricksWriter(deps: {
     defaultExportFormat: 'terraform',
 
     async locate(project: Project) {
-      if (project.clusterKey === serverlessProjectKey)
-        return {
-          refusal: new ValidationError(
-            'SERVERLESS_NOT_WRITTEN',
-            `project ${project.id} is the serverless tasks of job ${project.jobId}: Databricks sizes serverless compute, so Setpoint has no cluster to write`,
-          ),
-        };
       const ref = project.clusterKey ? parseClusterRefKey(project.clusterKey) : undefined;
       if (!project.workspaceId || !project.jobId || !ref)
         return {

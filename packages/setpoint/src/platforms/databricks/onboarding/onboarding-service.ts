@@ -12,7 +12,7 @@ import {
   jobName,
 } from '../jobs/job-clusters.js';
 import { planOnboarding } from '../jobs/onboarding.js';
-import { serverlessProjectKey } from '../serverless/serverless-tasks.js';
+import { performanceTargetOf, serverlessProjectKey } from '../serverless/serverless-tasks.js';
 import type { DatabricksRepository } from '../store/databricks-repository.js';
 
 export interface ImportOptions {
@@ -131,8 +131,7 @@ export function createOnboardingService(deps: OnboardingDependencies) {
               workspaceId,
               jobId,
               clusterKey: serverlessProjectKey,
-              // monitored and advised: there is no cluster to write
-              settings: { ...options.settings, autoApply: false },
+              settings: options.settings,
             },
             actor,
           )
@@ -159,6 +158,13 @@ export function createOnboardingService(deps: OnboardingDependencies) {
       });
       await client.updateJob(jobId, change.newSettings);
       await deps.store.recordOnboarding(workspaceId, jobId, change.restore);
+      if (serverlessProject)
+        await deps.recordBaseline({
+          projectId: serverlessProject.id,
+          configuration: { performance_target: performanceTargetOf(job.settings.performance_target) },
+          actor,
+          reason: 'performance mode at import',
+        });
       for (const { ref, projectId } of created) {
         const spec = findClusterSpec({ ...job.settings, ...change.newSettings }, ref);
         if (spec) {

@@ -1,0 +1,94 @@
+import { defaultProjectSettings } from '@setpoint/api-contract';
+import { describe, expect, it } from 'vitest';
+import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
+import { performanceModeAdvice, probabilityMeets } from './performance-mode-advice.js';
+
+let next = 0;
+function run(target: string, runtimeMinutes: number, usd: number, status = 'SUCCESS'): RecommenderRun {
+  next += 1;
+  return {
+    id: `r${next}`,
+    externalRunId: String(next),
+    status,
+    startedAt: 0,
+    endedAt: runtimeMinutes * 60_000,
+    cluster: {} as RecommenderRun['cluster'],
+    clusterConfig: { performance_target: target },
+    profile: { analysis: { wallTimeMs: runtimeMinutes * 60_000 } } as RecommenderRun['profile'],
+    cost: { currency: 'USD', totalUsd: usd, lowUsd: usd, highUsd: usd, components: [] },
+    inputBytes: null,
+    recommendationId: null,
+  };
+}
+
+function input(runs: RecommenderRun[], slaMinutes: number | null): RecommendationInput {
+  return {
+    project: {
+      id: 'p',
+      name: 'job',
+      phase: 'MONITORING',
+      settings: { ...defaultProjectSettings(), slaMinutes },
+      workspace: null,
+    },
+    basedOnRunId: runs.at(-1)?.id ?? '',
+    runs,
+    recommendations: [],
+  };
+}
+
+const PO = 'PERFORMANCE_OPTIMIZED';
+
+describe('probabilityMeets', () => {
+  it('is high well inside the SLA, low past it, never certain from one alike run', () => {
+    expect(probabilityMeets([20, 21, 22], 40)).toBeGreaterThan(0.99);
+    expect(probabilityMeets([20, 21, 22], 18)).toBeLessThan(0.1);
+    expect(probabilityMeets([20], 21)).toBeLessThan(0.9);
+    expect(probabilityMeets([], 100)).toBe(0);
+  });
+});
+
+describe('performanceModeAdvice', () => {
+  it('gives none without an SLA', () => {
+    expect(performanceModeAdvice(input([run(PO, 10, 1), run(PO, 10, 1)], null))).toBeNull();
+  });
+
+  it('tries standard mode once when two runs plus its start-up still meet the SLA, as a learning run', () => {
+    const advice = performanceModeAdvice(input([run(PO, 20, 2), run(PO, 21, 2)], 60));
+
+    expect(advice?.configuration).toEqual({ performance_target: 'STANDARD' });
+    expect(advice?.phase).toBe('LEARNING');
+    expect(advice?.decision).toMatchObject({ action: 'change', learning: { active: true } });
+    // the prediction is the same work with 6 more minutes of start-up
+    expect(advice?.prediction.runtimeMinutes.mid).toBeCloseTo(26.5, 9);
+  });
+
+  it('keeps performance-optimized mode when the added start-up would risk the SLA, or with one run', () => {
+    expect(performanceModeAdvice(input([run(PO, 20, 2), run(PO, 21, 2)], 24))?.configuration).toEqual({
+      performance_target: PO,
+    });
+    expect(performanceModeAdvice(input([run(PO, 20, 2)], 600))?.explanation).toMatch(
+      /two successful runs are needed/,
+    );
+  });
+
+  it('keeps standard mode on its own runs and states the saving measured in both modes', () => {
+    const advice = performanceModeAdvice(
+      input([run(PO, 20, 2), run(PO, 21, 2), run('STANDARD', 26, 1.4), run('STANDARD', 25, 1.4)], 60),
+    );
+
+    expect(advice?.configuration).toEqual({ performance_target: 'STANDARD' });
+    expect(advice?.decision?.action).toBe('keep');
+    expect(advice?.phase).toBe('MONITORING');
+    expect(advice?.explanation).toMatch(/\$0\.60 saved per run in standard mode/);
+  });
+
+  it('moves back to performance-optimized when standard runs miss the SLA', () => {
+    const advice = performanceModeAdvice(
+      input([run(PO, 20, 2), run(PO, 21, 2), run('STANDARD', 31, 1.4), run('STANDARD', 33, 1.4)], 30),
+    );
+
+    expect(advice?.configuration).toEqual({ performance_target: PO });
+    expect(advice?.decision).toMatchObject({ action: 'change', change: 'standard → performance optimized' });
+    expect(advice?.explanation).toMatch(/only \(< 0\.9\)/);
+  });
+});
