@@ -271,6 +271,24 @@ const badInputs: Record<string, BadInput> = {
     stderr: /recommendation rec_missing does not exist in project prj_missing$/,
     remote: true,
   },
+  'recommendations awaiting': {
+    args: ['recommendations', 'awaiting', '--project', 'prj_missing'],
+    exitCode: 3,
+    stderr: /project prj_missing does not exist$/,
+    remote: true,
+  },
+  'recommendations approve': {
+    args: ['recommendations', 'approve', 'prj_missing', 'rec_missing'],
+    exitCode: 3,
+    stderr: /recommendation rec_missing does not exist in project prj_missing$/,
+    remote: true,
+  },
+  'recommendations reject': {
+    args: ['recommendations', 'reject', 'prj_missing', 'rec_missing', '--reason', ' '],
+    exitCode: 2,
+    stderr: /--reason must be 1 to 500 characters of text \(or leave --reason out\)$/,
+    remote: true,
+  },
   'recommendations applied': {
     args: ['recommendations', 'applied', 'prj_missing'],
     exitCode: 3,

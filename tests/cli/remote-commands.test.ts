@@ -115,6 +115,44 @@ describe('CLI commands against a running server', () => {
     expect(result.stderr).toMatch(/^setpoint: .*minWorkers/);
   });
 
+  it('sets the apply mode, names the allowed ones when given another, and lists what awaits approval', async () => {
+    const bad = await cli('projects', 'create', '--name', 'modes', '--apply-mode', 'sometimes');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^setpoint: [^\n]*--apply-mode[^\n]*manual, approve-learning, auto[^\n]*\n$/);
+    const twice = await cli(
+      'projects',
+      'create',
+      '--name',
+      'modes',
+      '--apply-mode',
+      'auto',
+      '--no-auto-apply',
+    );
+    expect(twice.code).toBe(2);
+    expect(twice.stderr.trim()).toBe(
+      'setpoint: give either --apply-mode or --auto-apply/--no-auto-apply, not both (--apply-mode manual | approve-learning | auto)',
+    );
+
+    const created = JSON.parse(
+      (await cli('projects', 'create', '--name', 'modes', '--apply-mode', 'approve-learning', '--json'))
+        .stdout,
+    ) as { id: string; settings: { applyMode: string; autoApply: boolean } };
+    expect(created.settings).toMatchObject({ applyMode: 'approve-learning', autoApply: true });
+    const shown = await cli('projects', 'get', created.id);
+    expect(shown.stdout).toMatch(/apply mode\s+approve-learning/);
+    const off = await cli('projects', 'update', created.id, '--no-auto-apply', '--json');
+    expect(JSON.parse(off.stdout).settings).toMatchObject({ applyMode: 'manual', autoApply: false });
+
+    const awaiting = await cli('recommendations', 'awaiting', '--project', created.id);
+    expect(awaiting.code, awaiting.stderr).toBe(0);
+    expect(awaiting.stdout).toBe('nothing is waiting for approval\n');
+    const approve = await cli('recommendations', 'approve', created.id, 'rec_none');
+    expect(approve.code).toBe(3);
+    expect(approve.stderr.trim()).toBe(
+      `setpoint: recommendation rec_none does not exist in project ${created.id}`,
+    );
+  });
+
   it('refuses a directory as an event log before uploading', async () => {
     const created = JSON.parse((await cli('projects', 'create', '--name', 'y', '--json')).stdout) as {
       id: string;

@@ -248,6 +248,64 @@ describeFull(
       await page.close();
     });
 
+    it('approves a learning run awaiting approval from the Projects table and the project page, and the job takes it', async () => {
+      const jobId = await jobIdByName(h.databricks, 'Skewed join');
+      const { projectId, ref } = await importJob(h, jobId, {
+        applyMode: 'approve-learning',
+        slaMinutes: 240,
+      });
+      if (!ref) throw new Error('the imported project has no cluster');
+      const clusterNow = async () => findClusterSpec((await h.databricks.getJob(jobId)).settings, ref);
+      const before = await clusterNow();
+      await processedRun(h, projectId, await h.databricks.runNow(jobId));
+      const [waiting] = await eventually(async () => {
+        const items = await h.server.services.applies.listApprovals({
+          state: 'waiting',
+          projectId,
+          limit: 1,
+        });
+        return items.length > 0 ? items : undefined;
+      }, 'a learning run waiting for approval');
+      if (!waiting) throw new Error('nothing waits for approval');
+      const recommended = (await h.server.services.recommendations.get(projectId, waiting.recommendationId))
+        .configuration;
+      // the learning run changes something, so the job cannot match it before the approval
+      expect(contains(before, recommended)).toBe(false);
+
+      const page = await context.newPage();
+      await page.goto(`${h.server.url}/projects`);
+      const row = page.getByTestId('projects-table').locator('tr', { hasText: 'Skewed join' });
+      const awaiting = row.getByRole('link', { name: 'Awaiting approval' });
+      await awaiting.waitFor();
+      await awaiting.click();
+      await page.waitForURL(`**/projects/${projectId}`);
+      const banner = page.getByTestId('awaiting-approval');
+      await banner.waitFor();
+      expect(await banner.textContent()).toContain('waits for a person before Setpoint writes it');
+      await shot(page, 'project-awaiting-approval');
+      // nothing is written while it waits
+      expect(await clusterNow()).toEqual(before);
+
+      await banner.getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Approved: Setpoint is writing this learning run into the job.').waitFor();
+      await eventually(
+        async () => (contains(await clusterNow(), recommended) ? true : undefined),
+        'the approved learning run to be written into the job',
+      );
+      const history = await h.server.services.applies.history(projectId);
+      expect(history.at(-1)).toMatchObject({
+        kind: 'auto-apply',
+        recommendationId: waiting.recommendationId,
+        actor: 'user:ada',
+      });
+      await page.reload();
+      await page.getByRole('heading', { name: 'Skewed join', exact: false }).first().waitFor();
+      expect(await page.getByTestId('awaiting-approval').count()).toBe(0);
+      await page.goto(`${h.server.url}/projects`);
+      await row.getByText('Approve learning').waitFor();
+      await page.close();
+    });
+
     it('discovers the workspace and imports a job from the Discover page', async () => {
       const jobName = 'Many small jobs';
       const jobId = await jobIdByName(h.databricks, jobName);

@@ -210,8 +210,10 @@ describeFull(
       it('asks before turning auto-apply on and leaves it off when cancelled', async () => {
         const page = await context.newPage();
         await page.goto(`${server.url}/projects/${etl.id}/settings`);
-        const autoApply = page.getByLabel('Auto-apply recommendations after each run');
-        await autoApply.click();
+        const modes = page.getByRole('radiogroup', { name: 'Apply mode' });
+        const autoApply = modes.getByRole('radio', { name: 'Auto', exact: true });
+        // the radio itself is hidden under its label, which is what a person clicks
+        await modes.getByText('Auto', { exact: true }).click();
         const dialog = page.getByRole('dialog', { name: 'Turn on auto-apply?' });
         await dialog.waitFor();
         expect(await dialog.textContent()).toContain('without asking anyone');

@@ -101,7 +101,7 @@ describeFull('dashboard tables at 1280 px in Chromium', 'Debian chromium (/usr/b
       await scroller.evaluate((element) => element.scrollWidth - element.clientWidth),
     ).toBeLessThanOrEqual(0);
     const lastHeader = page.locator('[data-testid="projects-table"] thead th').last();
-    expect(await lastHeader.textContent()).toContain('Auto-apply');
+    expect(await lastHeader.textContent()).toContain('Apply');
     const box = await lastHeader.boundingBox();
     expect((box?.x ?? Infinity) + (box?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
     // The Columns menu opens inside the window, not over the sidebar.

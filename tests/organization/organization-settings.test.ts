@@ -48,6 +48,7 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
       dbu_discount_pct: 0,
       default_sla_minutes: null,
       default_preference: 'economy',
+      default_apply_mode: 'manual',
       default_auto_apply: false,
       run_retention_days: 400,
       updated_at: null,
@@ -122,6 +123,25 @@ function organizationSettingsSuite(databaseUrl: () => Promise<string | undefined
 
     expect(plain.settings).toMatchObject({ slaMinutes: 45, preference: 'balanced' });
     expect(chosen.settings).toMatchObject({ slaMinutes: null, preference: 'performance' });
+  });
+
+  it('keeps the default apply mode and the auto-apply switch of earlier versions in agreement', async () => {
+    const switched = (await h.request('PATCH', url, { default_auto_apply: true })).json();
+    expect(switched).toMatchObject({ default_apply_mode: 'auto', default_auto_apply: true });
+    const moded = (await h.request('PATCH', url, { default_apply_mode: 'approve-learning' })).json();
+    expect(moded).toMatchObject({ default_apply_mode: 'approve-learning', default_auto_apply: true });
+
+    const plain = (await h.request('POST', '/api/v1/projects', { name: 'approving' })).json();
+    expect(plain.settings).toMatchObject({ applyMode: 'approve-learning', autoApply: true });
+    // a creator who names only the switch (a client of an earlier version) turns it off: manual
+    const off = (
+      await h.request('POST', '/api/v1/projects', { name: 'recommend only', settings: { autoApply: false } })
+    ).json();
+    expect(off.settings).toMatchObject({ applyMode: 'manual', autoApply: false });
+    const bad = await h.request('PATCH', url, { default_apply_mode: 'always' });
+    expect(bad.status).toBe(400);
+    expect(bad.json().error.message).toContain('default_apply_mode');
+    await h.request('PATCH', url, { default_apply_mode: 'manual' });
   });
 }
 

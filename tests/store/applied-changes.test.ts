@@ -1,20 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import { type Kysely, Migrator, sql } from 'kysely';
 import { registeredPlatforms } from 'setpoint/composition/platforms';
 import { createAppliedChangeRepository } from 'setpoint/service/apply/applied-change-repository';
 import { createApplyIntentRepository } from 'setpoint/service/apply/apply-intent-repository';
 import type { Database } from 'setpoint/store/database-schema';
 import type { DialectName } from 'setpoint/store/dialect';
 import { migrationProvider } from 'setpoint/store/migrations/index';
-// the int8 parser every Setpoint connection uses (epoch milliseconds as numbers)
-import 'setpoint/store/open-database';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
-import { describeFull } from '../support/tiers.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeOnBothDatabases, type OpenDatabase } from '../support/store-contract.js';
 
 /** The last migration before the apply history became one for every platform. */
 const beforeTheMove = '0101-databricks-cluster-end';
@@ -33,7 +25,7 @@ const emrPlan = {
  * A database of the release before: each platform's apply history and guard in its own tables. Migrating it
  * moves every row into the one history and guard, on both databases, and drops the platforms' tables.
  */
-function appliedChangesContract(open: () => { db: Kysely<Database>; dialect: DialectName }) {
+function appliedChangesContract(open: OpenDatabase) {
   let db: Kysely<Database>;
   let dialect: DialectName;
   const migrator = () =>
@@ -244,31 +236,4 @@ function appliedChangesContract(open: () => { db: Kysely<Database>; dialect: Dia
   });
 }
 
-describe('apply history on SQLite', () => {
-  appliedChangesContract(() => {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'setpoint-applied-'));
-    const file = new SqliteDatabase(path.join(dataDir, 'setpoint.db'));
-    return {
-      db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }),
-      dialect: 'sqlite',
-    };
-  });
-});
-
-describeFull('apply history on PostgreSQL', 'a PostgreSQL server (SETPOINT_TEST_PG_URL)', () => {
-  let database: TestPostgresDatabase;
-  beforeAll(async () => {
-    database = await createTestPostgresDatabase();
-  });
-  // registered before the contract's own after-hook, so it runs after the pool has closed
-  afterAll(async () => {
-    await database?.drop();
-  });
-  appliedChangesContract(() => {
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-    // as the product's pool does: the database dropped after the tests ends idle connections, which is no failure
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
-  });
-});
+describeOnBothDatabases('apply history', appliedChangesContract);

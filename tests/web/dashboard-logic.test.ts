@@ -93,7 +93,7 @@ describe('recommendation diff', () => {
 describe('project settings form', () => {
   const form = {
     sla: '45',
-    autoApply: false,
+    applyMode: 'approve-learning' as const,
     maintainScalingType: true,
     preference: 'balanced' as const,
     families: 'm5, r5',
@@ -121,6 +121,11 @@ describe('project settings form', () => {
       }),
     });
     expect(toSettings({ ...form, sla: '' })).toMatchObject({ settings: { slaMinutes: null } });
+    // the apply mode, with the switch of earlier versions in agreement
+    expect(toSettings(form)).toMatchObject({ settings: { applyMode: 'approve-learning', autoApply: true } });
+    expect(toSettings({ ...form, applyMode: 'manual' })).toMatchObject({
+      settings: { applyMode: 'manual', autoApply: false },
+    });
     expect(toSettings({ ...form, learningMissBudget: '0' })).toMatchObject({
       settings: { learningMissBudget: 0 },
     });

@@ -11,6 +11,8 @@ export const alertEvents = [
   'apply_failed',
   'collection_parked',
   'learning_finished',
+  /** A learning run waits for a person's approval before Setpoint writes it (apply mode `approve-learning`). */
+  'approval_needed',
 ] as const;
 export type AlertEvent = (typeof alertEvents)[number];
 

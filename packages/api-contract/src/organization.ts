@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { applyModeSchema } from './apply-mode.js';
 import { preferences } from './project-settings.js';
 
 const percent = z.number().min(0).max(100);
@@ -15,6 +16,9 @@ export const organizationSettingsSchema = z
     dbu_discount_pct: percent.default(0),
     default_sla_minutes: z.number().positive().max(10_080).nullable().default(null),
     default_preference: z.enum(preferences).default('economy'),
+    /** The apply mode of new projects (`manual`, `approve-learning`, `auto`). */
+    default_apply_mode: applyModeSchema.default('manual'),
+    /** Earlier versions' switch, kept in agreement with `default_apply_mode`: false is `manual`, true `auto`. */
     default_auto_apply: z.boolean().default(false),
     /**
      * Processed runs older than this many days are deleted (rows and event logs), except those a
@@ -35,6 +39,7 @@ export const organizationSettingsPatchSchema = z
     dbu_discount_pct: percent,
     default_sla_minutes: z.number().positive().max(10_080).nullable(),
     default_preference: z.enum(preferences),
+    default_apply_mode: applyModeSchema,
     default_auto_apply: z.boolean(),
     run_retention_days: z.number().int().min(0).max(36_500),
   })

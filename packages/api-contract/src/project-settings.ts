@@ -1,5 +1,6 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
+import { applyModeSchema } from './apply-mode.js';
 
 export const projectPhases = ['PENDING_SETUP', 'LEARNING', 'OPTIMIZING', 'REBASING', 'MONITORING'] as const;
 export type ProjectPhase = (typeof projectPhases)[number];
@@ -22,6 +23,12 @@ const cronExpression = z.string().refine(
 const projectSettingsShape = {
   /** Runtime the job must finish within; null means no SLA. */
   slaMinutes: z.number().positive().nullable().default(null),
+  /**
+   * How recommendations reach the cluster: `manual` (recommend only), `approve-learning` (learning runs wait
+   * for a person's approval, optimizing changes apply on their own), `auto`. See docs/optimizer.md, "Apply modes".
+   */
+  applyMode: applyModeSchema.default('manual'),
+  /** Earlier versions' switch, kept in agreement with `applyMode`: false is `manual`, true `auto`. */
   autoApply: z.boolean().default(false),
   /** Keep autoscaling jobs autoscaling and fixed-size jobs fixed. */
   maintainScalingType: z.boolean().default(true),

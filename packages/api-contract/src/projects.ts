@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalSchema } from './approvals.js';
 import { listOf, pageQuery } from './common.js';
 import { projectPhases, projectSettingsResourceSchema, projectSettingsSchema } from './project-settings.js';
 import { projectSummaryWireSchema } from './project-summary.js';
@@ -20,6 +21,8 @@ export const projectSchema = z.object({
   updated_at: z.number(),
   /** Figures for the projects table (last run, runtime vs SLA, cost, savings, insights); on list pages. */
   summary: projectSummaryWireSchema.optional(),
+  /** The recommendation waiting for a person's approval before Setpoint writes it (apply mode `approve-learning`), or null. */
+  awaiting_approval: approvalSchema.nullable().optional(),
 });
 export type ProjectResource = z.infer<typeof projectSchema>;
 

@@ -36,6 +36,7 @@ class ProjectSettingsOptimizationWindow(TypedDict):
 
 class ProjectSettings(TypedDict):
     slaMinutes: Optional[float]
+    applyMode: Literal["manual", "approve-learning", "auto"]
     autoApply: bool
     maintainScalingType: bool
     preference: Literal["economy", "balanced", "performance"]
@@ -151,6 +152,18 @@ class ProjectSummary(TypedDict):
     insights: List[ProjectSummaryInsightsItem]
 
 
+class ProjectAwaitingApproval(TypedDict):
+    recommendation_id: str
+    project_id: str
+    state: Literal["waiting", "approved", "rejected", "superseded"]
+    waiting_since: float
+    learning_run: Optional[int]
+    explanation: Optional[str]
+    decided_at: Optional[float]
+    decided_by: Optional[str]
+    reason: Optional[str]
+
+
 class _ProjectRequired(TypedDict):
     id: str
     name: str
@@ -168,6 +181,7 @@ class _ProjectRequired(TypedDict):
 
 class Project(_ProjectRequired, total=False):
     summary: ProjectSummary
+    awaiting_approval: Optional[ProjectAwaitingApproval]
 
 
 class ProjectPage(TypedDict):

@@ -3,6 +3,7 @@ import type {
   AlertRuleResource as AlertRule,
   ApiKeyResource as ApiKey,
   AppliedConfigListResource as AppliedConfigList,
+  ApprovalResource,
   AuditTrailEntryResource as AuditEntry,
   AuditFacets,
   ExportFormat,
@@ -190,6 +191,16 @@ export const endpoints = {
   applyRecommendation: (projectId: string, recommendationId: string) =>
     api.post<Recommendation>(
       `/api/v1/projects/${enc(projectId)}/recommendations/${enc(recommendationId)}/apply`,
+      {},
+    ),
+  approveRecommendation: (projectId: string, recommendationId: string) =>
+    api.post<ApprovalResource>(
+      `/api/v1/projects/${enc(projectId)}/recommendations/${enc(recommendationId)}/approve`,
+      {},
+    ),
+  rejectRecommendation: (projectId: string, recommendationId: string) =>
+    api.post<ApprovalResource>(
+      `/api/v1/projects/${enc(projectId)}/recommendations/${enc(recommendationId)}/reject`,
       {},
     ),
   rollback: (projectId: string) =>

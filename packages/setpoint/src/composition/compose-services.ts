@@ -231,6 +231,7 @@ export async function composeServices(options: ComposeOptions) {
   const applies = createApplyService({
     changes: repositories.appliedChanges,
     intents: repositories.applyIntents,
+    approvals: repositories.approvals,
     projects,
     recommendations,
     audit,

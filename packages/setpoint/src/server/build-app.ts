@@ -15,7 +15,7 @@ import { registerRequestDeadline } from './plugins/request-deadline.js';
 import { registerWebApp } from './plugins/web-app.js';
 import { alertRoutes } from './routes/alert-routes.js';
 import { apiKeyRoutes } from './routes/api-key-routes.js';
-import { applyRoutes } from './routes/apply-routes.js';
+import { applyRoutes, awaitingApprovalOf } from './routes/apply-routes.js';
 import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { codeRoutes } from './routes/code-routes.js';
@@ -157,7 +157,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     }),
   );
   await app.register(systemRoutes(services.store.dialect, services.projects));
-  await app.register(projectRoutes(services.projects, services.insights.projectSummaries));
+  await app.register(
+    projectRoutes(
+      services.projects,
+      services.insights.projectSummaries,
+      awaitingApprovalOf(services.applies),
+    ),
+  );
   await app.register(insightsRoutes(services.insights));
   await app.register(organizationRoutes(services.organizationSettings));
   await app.register(alertRoutes(services.alerts));

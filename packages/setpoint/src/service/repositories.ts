@@ -3,6 +3,7 @@ import type { Database } from '../store/database-schema.js';
 import { createAlertRepository } from './alerts/alert-repository.js';
 import { createAppliedChangeRepository } from './apply/applied-change-repository.js';
 import { createApplyIntentRepository } from './apply/apply-intent-repository.js';
+import { createApprovalRepository } from './apply/approval-repository.js';
 import { createAuditRepository } from './audit/audit-repository.js';
 import { createApiKeyRepository } from './auth/api-key-repository.js';
 import { createUserRepository } from './auth/user-repository.js';
@@ -24,6 +25,7 @@ export function createRepositories(db: Kysely<Database>) {
     alerts: createAlertRepository(db),
     appliedChanges: createAppliedChangeRepository(db),
     applyIntents: createApplyIntentRepository(db),
+    approvals: createApprovalRepository(db),
     audit: createAuditRepository(db),
     apiKeys: createApiKeyRepository(db),
     users: createUserRepository(db),

@@ -255,6 +255,19 @@ export interface ApplyGuardsTable {
 }
 
 /** A write into a project's cluster, recorded before it is written (migration 0143). */
+/** A learning run waiting for a person's approval, and what became of it (migration 0170). */
+export interface ApplyApprovalsTable {
+  recommendation_id: string;
+  project_id: string;
+  /** `waiting` (at most one per project), `approved`, `rejected`, `superseded`. */
+  state: string;
+  learning_run: number | null;
+  waiting_since: number;
+  decided_at: number | null;
+  decided_by: string | null;
+  reason: string | null;
+}
+
 export interface ApplyIntentsTable {
   id: string;
   project_id: string;
@@ -353,6 +366,7 @@ export interface Database {
   applied_changes: AppliedChangesTable;
   apply_guards: ApplyGuardsTable;
   apply_intents: ApplyIntentsTable;
+  apply_approvals: ApplyApprovalsTable;
   project_sources: ProjectSourcesTable;
   code_proposals: CodeProposalsTable;
 }

@@ -9,6 +9,7 @@ export const eventLabels: Record<AlertRuleResource['event'], string> = {
   apply_failed: 'Apply failed',
   collection_parked: 'Collection parked',
   learning_finished: 'Learning finished',
+  approval_needed: 'Approval needed',
 };
 
 export const statusLabels: Record<string, string> = {

@@ -1,12 +1,14 @@
 import { summarizeProject } from '@setpoint/insights';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link, NavLink, useParams } from 'react-router';
 import { toInsightRun } from '../../api/insight-runs.js';
 import { useApi } from '../../api/use-api.js';
 import { LoadView } from '../../components/load-view.js';
 import { PhaseBadge } from '../../components/phase-badge.js';
+import { useSession } from '../../shell/session.js';
 import { emrProjectTab } from '../emr/emr-project-tab.js';
 import { AlertsTab } from './alerts-tab.js';
+import { AwaitingApproval } from './awaiting-approval.js';
 import { MetricsTab } from './metrics-tab.js';
 import { loadProjectData, type ProjectData } from './project-data.js';
 import { RecommendationTab } from './recommendation-tab.js';
@@ -82,6 +84,8 @@ function ProjectView({
   const shown = tabsOf(data.platform);
   const active: TabId = shown.find((entry) => entry.id === tab)?.id ?? 'summary';
   const PlatformTab = platformTabs.find((entry) => entry.id === active)?.Tab;
+  const { canChange } = useSession();
+  const [decided, setDecided] = useState<{ message: string; ok: boolean } | null>(null);
   return (
     <>
       <header className="page-header project-header">
@@ -100,6 +104,25 @@ function ProjectView({
         </div>
         <PhaseBadge project={project} />
       </header>
+      {project.awaiting_approval && (
+        <AwaitingApproval
+          approval={project.awaiting_approval}
+          canDecide={canChange}
+          onDecided={(message, ok) => {
+            setDecided({ message, ok });
+            reload();
+          }}
+        />
+      )}
+      {decided && (
+        <p
+          className={decided.ok ? 'notice notice-ok' : 'notice notice-error'}
+          role="status"
+          data-testid="approval-outcome"
+        >
+          {decided.message}
+        </p>
+      )}
       <nav className="tabs" aria-label="Project sections">
         {shown.map((entry) => (
           <NavLink

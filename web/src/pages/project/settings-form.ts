@@ -1,7 +1,8 @@
-import type { ProjectSettings } from '@setpoint/api-contract';
+import { type ApplyMode, applyModeOf, type ProjectSettings } from '@setpoint/api-contract';
 
 const defaults: ProjectSettings = {
   slaMinutes: null,
+  applyMode: 'manual',
   autoApply: false,
   maintainScalingType: true,
   preference: 'economy',
@@ -18,7 +19,7 @@ const defaults: ProjectSettings = {
 
 export interface Form {
   sla: string;
-  autoApply: boolean;
+  applyMode: ApplyMode;
   maintainScalingType: boolean;
   preference: ProjectSettings['preference'];
   families: string;
@@ -37,7 +38,7 @@ export function toForm(settings: Partial<ProjectSettings>): Form {
   const s = { ...defaults, ...settings };
   return {
     sla: s.slaMinutes === null ? '' : String(s.slaMinutes),
-    autoApply: s.autoApply,
+    applyMode: applyModeOf(s),
     maintainScalingType: s.maintainScalingType,
     preference: s.preference,
     families: s.allowedInstanceFamilies.join(', '),
@@ -87,7 +88,8 @@ export function toSettings(form: Form): { settings: ProjectSettings } | { proble
   return {
     settings: {
       slaMinutes: sla,
-      autoApply: form.autoApply,
+      applyMode: form.applyMode,
+      autoApply: form.applyMode !== 'manual',
       maintainScalingType: form.maintainScalingType,
       preference: form.preference,
       allowedInstanceFamilies: list(form.families),

@@ -7,6 +7,25 @@ import { ConfirmDialog } from '../../components/confirm-dialog.js';
 import { useSession } from '../../shell/session.js';
 import { type Form, toForm, toSettings } from './settings-form.js';
 
+/** The apply modes as the settings form offers them, each with what it means for the job. */
+const applyModeChoices: { value: Form['applyMode']; label: string; help: string }[] = [
+  {
+    value: 'manual',
+    label: 'Manual',
+    help: 'Setpoint recommends; a person applies each change.',
+  },
+  {
+    value: 'approve-learning',
+    label: 'Approve learning runs',
+    help: "Learning runs wait for a person's approval (here, the CLI or the API) and are dropped if the next run starts first; optimizing changes apply on their own.",
+  },
+  {
+    value: 'auto',
+    label: 'Auto',
+    help: "Setpoint changes the job's cluster after every run without asking anyone.",
+  },
+];
+
 export function SettingsTab({ project, onSaved }: { project: Project; onSaved(project: Project): void }) {
   const { canChange } = useSession();
   const navigate = useNavigate();
@@ -80,15 +99,24 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
             ))}
           </div>
         </div>
-        <label className="check">
-          <input
-            type="checkbox"
-            name="autoApply"
-            checked={form.autoApply}
-            onChange={(event) => (event.target.checked ? setAskAutoApply(true) : set('autoApply', false))}
-          />
-          Auto-apply recommendations after each run
-        </label>
+        <div className="field">
+          <span>Apply mode</span>
+          <div className="segmented" role="radiogroup" aria-label="Apply mode">
+            {applyModeChoices.map(({ value, label }) => (
+              <label key={value} className={form.applyMode === value ? 'segment segment-on' : 'segment'}>
+                <input
+                  type="radio"
+                  name="applyMode"
+                  value={value}
+                  checked={form.applyMode === value}
+                  onChange={() => (value === 'auto' ? setAskAutoApply(true) : set('applyMode', value))}
+                />
+                {label}
+              </label>
+            ))}
+          </div>
+          <small>{applyModeChoices.find((choice) => choice.value === form.applyMode)?.help}</small>
+        </div>
       </fieldset>
       <fieldset disabled={disabled}>
         <legend>Cluster limits</legend>
@@ -240,7 +268,7 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
         title="Turn on auto-apply?"
         confirmLabel="Turn on auto-apply"
         onClose={() => setAskAutoApply(false)}
-        onConfirm={async () => set('autoApply', true)}
+        onConfirm={async () => set('applyMode', 'auto')}
       >
         <p>
           Setpoint will change this job's cluster after every run without asking anyone. While it is learning

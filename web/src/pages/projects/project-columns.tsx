@@ -1,4 +1,9 @@
-import { costKinds, type ProjectResource as Project } from '@setpoint/api-contract';
+import {
+  type ApplyMode,
+  applyModeOf,
+  costKinds,
+  type ProjectResource as Project,
+} from '@setpoint/api-contract';
 import { spendWindowDays } from '@setpoint/insights';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -58,6 +63,13 @@ function slaHitCell(row: ProjectRow): ReactNode {
   );
 }
 const seconds = (minutes: number | null) => (minutes === null ? null : minutes * 60);
+
+const applyModeLabels: Record<ApplyMode, string> = {
+  manual: 'Manual',
+  'approve-learning': 'Approve learning',
+  auto: 'Auto',
+};
+const applyModeRank: Record<ApplyMode, number> = { auto: 2, 'approve-learning': 1, manual: 0 };
 
 const methodLabel = { cost_change: 'cost change', cost_per_gb_change: 'cost/GB change' } as const;
 
@@ -279,14 +291,32 @@ export const projectColumns: Column[] = [
   },
   {
     id: 'auto_apply',
-    label: 'Auto-apply',
+    label: 'Apply',
     width: 'minmax(60px, 96px)',
-    sortValue: (row) => (row.project.settings.autoApply ? 1 : 0),
-    render: (row) => (
-      <span className={row.project.settings.autoApply ? 'toggle-on' : 'muted'}>
-        {row.project.settings.autoApply ? 'On' : 'Off'}
-      </span>
-    ),
-    csv: [{ header: 'auto_apply', value: (row) => row.project.settings.autoApply }],
+    // what waits for a person first, then the modes from the most automatic
+    sortValue: (row) =>
+      row.project.awaiting_approval ? 3 : applyModeRank[applyModeOf(row.project.settings)],
+    render: (row) =>
+      row.project.awaiting_approval ? (
+        <Link
+          className="awaiting-approval"
+          to={`/projects/${encodeURIComponent(row.project.id)}`}
+          title={`Recommendation ${row.project.awaiting_approval.recommendation_id} waits for approval`}
+        >
+          Awaiting approval
+        </Link>
+      ) : (
+        <span className={applyModeOf(row.project.settings) === 'manual' ? 'muted' : 'toggle-on'}>
+          {applyModeLabels[applyModeOf(row.project.settings)]}
+        </span>
+      ),
+    csv: [
+      { header: 'auto_apply', value: (row) => row.project.settings.autoApply },
+      { header: 'apply_mode', value: (row) => applyModeOf(row.project.settings) },
+      {
+        header: 'awaiting_approval',
+        value: (row) => row.project.awaiting_approval?.recommendation_id ?? null,
+      },
+    ],
   },
 ];

@@ -27,6 +27,7 @@ const eventMeanings: Record<AlertEvent, string> = {
   apply_failed: 'applying or reverting a configuration failed',
   collection_parked: "collecting a run's event log failed",
   learning_finished: 'a project finished learning',
+  approval_needed: "a learning run waits for a person's approval (apply mode approve-learning)",
 };
 
 const perHour = numberArgument({ whole: true, min: 1, max: 1000 });

@@ -1,5 +1,5 @@
-import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { Page, ProjectResource } from '@setpoint/api-contract';
+import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
+import type { ApplyMode, Page, ProjectResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { slaHealthWindow, spendWindowDays } from '@setpoint/insights';
 import { examples } from '../help-text.js';
@@ -10,6 +10,7 @@ import { registerProjectSourceCommands } from './project-source.js';
 
 const positiveNumber = numberArgument({ above: 0 });
 const wholeNumber = numberArgument({ whole: true, min: 0 });
+const applyModes = ['manual', 'approve-learning', 'auto'] as const satisfies readonly ApplyMode[];
 
 /** Flags shared by `create` and `update`; only what was given is sent. */
 function withProjectFields<Args extends unknown[], Opts extends OptionValues, Globals extends OptionValues>(
@@ -23,8 +24,14 @@ function withProjectFields<Args extends unknown[], Opts extends OptionValues, Gl
     .option('--cluster-key <key>', 'job cluster key (job_cluster:<key> or task:<key>)')
     .option('--app-id <id>', 'application id for runs submitted from outside a workspace')
     .option('--sla <minutes>', 'runtime SLA in minutes', positiveNumber)
-    .option('--auto-apply', 'apply recommendations to the job automatically')
-    .option('--no-auto-apply', 'only recommend; never change the job')
+    .addOption(
+      new Option(
+        '--apply-mode <mode>',
+        "manual: only recommend; approve-learning: learning runs wait for a person's approval (recommendations approve), optimizing changes apply on their own; auto: apply every change",
+      ).choices(applyModes),
+    )
+    .option('--auto-apply', 'apply recommendations to the job automatically (= --apply-mode auto)')
+    .option('--no-auto-apply', 'only recommend; never change the job (= --apply-mode manual)')
     .option('--preference <preference>', 'economy | balanced | performance')
     .option('--min-workers <n>', 'fewest workers Setpoint may choose', wholeNumber)
     .option('--max-workers <n>', 'most workers Setpoint may choose', wholeNumber)
@@ -47,6 +54,7 @@ interface ProjectFlags {
   clusterKey?: string;
   appId?: string;
   sla?: number;
+  applyMode?: ApplyMode;
   autoApply?: boolean;
   preference?: string;
   minWorkers?: number;
@@ -60,6 +68,12 @@ interface ProjectFlags {
 export function projectBody(flags: ProjectFlags): Record<string, unknown> {
   const settings: Record<string, unknown> = {};
   if (flags.sla !== undefined) settings.slaMinutes = flags.sla;
+  if (flags.applyMode !== undefined && flags.autoApply !== undefined)
+    throw new ValidationError(
+      'APPLY_MODE_TWICE',
+      'give either --apply-mode or --auto-apply/--no-auto-apply, not both (--apply-mode manual | approve-learning | auto)',
+    );
+  if (flags.applyMode !== undefined) settings.applyMode = flags.applyMode;
   if (flags.autoApply !== undefined) settings.autoApply = flags.autoApply;
   if (flags.preference !== undefined) settings.preference = flags.preference;
   if (flags.minWorkers !== undefined) settings.minWorkers = flags.minWorkers;
@@ -95,7 +109,13 @@ function showProject(project: ProjectResource): void {
     ['job', project.job_id ? `${project.job_id} (${project.cluster_key ?? 'only cluster'})` : null],
     ['app id', project.app_id],
     ['SLA', settings.slaMinutes ? `${settings.slaMinutes} min` : 'none'],
-    ['auto-apply', settings.autoApply ? 'on' : 'off'],
+    ['apply mode', settings.applyMode],
+    [
+      'awaiting approval',
+      project.awaiting_approval
+        ? `recommendation ${project.awaiting_approval.recommendation_id} since ${formatTime(project.awaiting_approval.waiting_since)}`
+        : null,
+    ],
     ['preference', String(settings.preference ?? '')],
     ['workers', `${settings.minWorkers ?? '?'}–${settings.maxWorkers ?? '?'}`],
     ['spot policy', String(settings.spotPolicy ?? '')],
@@ -109,7 +129,7 @@ export function registerProjectsCommand(program: Command): void {
     .description('list, create and change projects (one per optimized job cluster)')
     .addHelpText(
       'after',
-      '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update prj_8f2c1a --auto-apply --preference economy',
+      '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update prj_8f2c1a --apply-mode approve-learning --preference economy',
     );
   registerProjectSourceCommands(projects);
 
@@ -147,7 +167,7 @@ export function registerProjectsCommand(program: Command): void {
           `SLA HIT (LAST ${slaHealthWindow})`,
           'COST/RUN',
           `SPEND ${spendWindowDays}D`,
-          'AUTO-APPLY',
+          'APPLY MODE',
           'UPDATED',
         ],
         page.items.map((project) => [
@@ -158,7 +178,9 @@ export function registerProjectsCommand(program: Command): void {
           slaHitText(project.summary?.sla_health),
           formatUsd(project.summary?.cost_per_run_usd),
           formatUsd(project.summary?.spend.total_usd),
-          project.settings.autoApply ? 'on' : 'off',
+          project.awaiting_approval
+            ? `${project.settings.applyMode} (awaiting approval)`
+            : project.settings.applyMode,
           formatTime(project.updated_at),
         ]),
       );
@@ -217,7 +239,7 @@ export function registerProjectsCommand(program: Command): void {
         .addHelpText(
           'after',
           examples(
-            'setpoint projects update prj_8f2c1a --auto-apply --preference economy',
+            'setpoint projects update prj_8f2c1a --apply-mode approve-learning --preference economy',
             'setpoint projects update prj_8f2c1a --min-workers 2 --max-workers 20 --families m6i,r6i',
           ),
         )

@@ -1,6 +1,8 @@
 import type { Command } from '@commander-js/extra-typings';
 import type {
   AppliedConfigListResource,
+  ApprovalListResource,
+  ApprovalResource,
   Page,
   ProposeResponse,
   RecommendationRequested,
@@ -9,7 +11,7 @@ import type {
   RollbackBody,
   RollbackResource,
 } from '@setpoint/api-contract';
-import { AppError } from '@setpoint/foundation/errors';
+import { AppError, ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseNumberOption } from '../option-values.js';
 import { formatTime, printFields, printJson, printTable } from '../output.js';
@@ -87,6 +89,22 @@ export async function waitForRecommendation(
   } finally {
     spinner.stop();
   }
+}
+
+function showApproval(approval: ApprovalResource): void {
+  printFields([
+    ['recommendation', approval.recommendation_id],
+    ['project', approval.project_id],
+    ['state', approval.state],
+    ['learning run', approval.learning_run],
+    ['waiting since', formatTime(approval.waiting_since)],
+    [
+      'decided',
+      approval.decided_at ? `${formatTime(approval.decided_at)} by ${approval.decided_by ?? '?'}` : null,
+    ],
+    ['reason', approval.reason],
+    ['why', approval.explanation],
+  ]);
 }
 
 function finish(rec: RecommendationResource, json: boolean | undefined): void {
@@ -228,6 +246,94 @@ export function registerRecommendationsCommand(program: Command): void {
     if (options.json) printJson(answer);
     else if ('message' in answer) process.stdout.write(`${answer.message}\n`);
     else process.stdout.write(`applied recommendation ${id} to project ${project}\n`);
+  });
+
+  withRemoteOptions(
+    recs
+      .command('awaiting')
+      .description(
+        "learning runs waiting for a person's approval (projects in apply mode approve-learning), newest first",
+      )
+      .addHelpText(
+        'after',
+        examples('setpoint recommendations awaiting', 'setpoint recs awaiting --project prj_8f2c1a --json'),
+      )
+      .option('--project <project>', "only this project's"),
+  ).action(async (options) => {
+    const query = new URLSearchParams({ state: 'waiting' });
+    if (options.project) query.set('project_id', options.project);
+    const result = await remoteClient(options).request<ApprovalListResource>(
+      'GET',
+      `/api/v1/approvals?${query}`,
+    );
+    if (options.json) {
+      printJson(result);
+      return;
+    }
+    if (result.items.length === 0) {
+      process.stdout.write('nothing is waiting for approval\n');
+      return;
+    }
+    printTable(
+      ['project', 'recommendation', 'learning run', 'waiting since', 'why'],
+      result.items.map((item) => [
+        item.project_id,
+        item.recommendation_id,
+        item.learning_run,
+        formatTime(item.waiting_since),
+        item.explanation,
+      ]),
+    );
+  });
+
+  withRemoteOptions(
+    recs
+      .command('approve')
+      .description(
+        'approve a learning run waiting for approval: Setpoint writes it into the job (refused once the next run started, or while auto-apply is paused)',
+      )
+      .addHelpText('after', examples('setpoint recommendations approve prj_8f2c1a rec_77b1'))
+      .argument('<project>', 'project id')
+      .argument('<recommendation>', 'recommendation id (setpoint recommendations awaiting)'),
+  ).action(async (project, id, options) => {
+    const approval = await remoteClient(options).request<ApprovalResource>(
+      'POST',
+      `${recommendationPath(project, id)}/approve`,
+      {},
+    );
+    if (options.json) printJson(approval);
+    else
+      process.stdout.write(`approved recommendation ${id}; Setpoint is writing it into project ${project}\n`);
+  });
+
+  withRemoteOptions(
+    recs
+      .command('reject')
+      .description('reject a learning run waiting for approval: it is never written')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint recommendations reject prj_8f2c1a rec_77b1',
+          'setpoint recommendations reject prj_8f2c1a rec_77b1 --reason "month-end close tonight"',
+        ),
+      )
+      .argument('<project>', 'project id')
+      .argument('<recommendation>', 'recommendation id (setpoint recommendations awaiting)')
+      .option('--reason <text>', 'a note kept with the rejection (up to 500 characters)'),
+  ).action(async (project, id, options) => {
+    const reason = options.reason?.trim();
+    if (options.reason !== undefined && (!reason || reason.length > 500))
+      throw new ValidationError(
+        'REJECT_REASON_INVALID',
+        '--reason must be 1 to 500 characters of text (or leave --reason out)',
+      );
+    const approval = await remoteClient(options).request<ApprovalResource>(
+      'POST',
+      `${recommendationPath(project, id)}/reject`,
+      reason ? { reason } : {},
+    );
+    if (options.json) printJson(approval);
+    else showApproval(approval);
   });
 
   withRemoteOptions(

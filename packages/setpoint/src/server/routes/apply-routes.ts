@@ -1,8 +1,14 @@
 import {
   type AppliedConfigResource,
+  type ApprovalResource,
   appliedConfigListSchema,
+  approvalListQuery,
+  approvalListSchema,
+  approvalSchema,
   exportQuery,
   idParams,
+  recommendationParams,
+  rejectBody,
   resumeAutoApplySchema,
   rollbackBody,
   rollbackSchema,
@@ -10,7 +16,7 @@ import {
 import { NotFoundError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppliedChange } from '../../service/apply/applied-change-records.js';
-import type { ApplyService } from '../../service/apply/apply-service.js';
+import type { ApplyService, ExplainedApproval } from '../../service/apply/apply-service.js';
 import { principalOf } from '../../service/auth/principal.js';
 
 const bearer = [{ bearerAuth: [] }];
@@ -34,6 +40,29 @@ export function presentAppliedChange(
     reason: change.reason,
     created_at: change.createdAt,
     met_sla_at: change.metSlaAt,
+  };
+}
+
+/** An approval as the API shows it. */
+export function presentApproval(approval: ExplainedApproval): ApprovalResource {
+  return {
+    recommendation_id: approval.recommendationId,
+    project_id: approval.projectId,
+    state: approval.state,
+    waiting_since: approval.waitingSince,
+    learning_run: approval.learningRun,
+    explanation: approval.explanation,
+    decided_at: approval.decidedAt,
+    decided_by: approval.decidedBy,
+    reason: approval.reason,
+  };
+}
+
+/** What waits for approval in each of these projects, as the API shows it (the projects' `awaiting_approval`). */
+export function awaitingApprovalOf(applies: Pick<ApplyService, 'awaitingApproval'>) {
+  return async (projectIds: readonly string[]): Promise<Map<string, ApprovalResource>> => {
+    const waiting = await applies.awaitingApproval(projectIds);
+    return new Map([...waiting].map(([projectId, approval]) => [projectId, presentApproval(approval)]));
   };
 }
 
@@ -114,6 +143,73 @@ export function applyRoutes(applies: ApplyService): FastifyPluginAsyncZod {
         await applies.resumeAutoApply(request.params.id, principalOf(request).actor);
         return { resumed: true as const };
       },
+    );
+
+    app.get(
+      '/api/v1/approvals',
+      {
+        schema: {
+          tags,
+          summary:
+            "Learning runs waiting for a person's approval (apply mode approve-learning), or those approved, rejected or superseded; newest first",
+          security: bearer,
+          querystring: approvalListQuery,
+          response: { 200: approvalListSchema },
+        },
+      },
+      async (request) => {
+        const items = await applies.listApprovals({
+          state: request.query.state,
+          projectId: request.query.project_id,
+          limit: request.query.limit,
+        });
+        return { items: items.map(presentApproval) };
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/recommendations/:rid/approve',
+      {
+        schema: {
+          tags,
+          summary:
+            'Approve a learning run waiting for approval: recorded and its write queued (409 when it was superseded, rejected, or auto-apply is paused)',
+          security: bearer,
+          params: recommendationParams,
+          response: { 202: approvalSchema },
+        },
+      },
+      async (request, reply) => {
+        const approval = await applies.approve(
+          request.params.id,
+          request.params.rid,
+          principalOf(request).actor,
+        );
+        return reply.status(202).send(presentApproval(approval));
+      },
+    );
+
+    app.post(
+      '/api/v1/projects/:id/recommendations/:rid/reject',
+      {
+        schema: {
+          tags,
+          summary: 'Reject a learning run waiting for approval: it is never written',
+          security: bearer,
+          params: recommendationParams,
+          body: rejectBody,
+          response: { 200: approvalSchema },
+        },
+      },
+      async (request) =>
+        presentApproval(
+          await applies.reject(
+            request.params.id,
+            request.params.rid,
+            principalOf(request).actor,
+            request.body.reason ?? null,
+          ),
+        ),
     );
 
     app.get(

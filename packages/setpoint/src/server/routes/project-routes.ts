@@ -1,4 +1,5 @@
 import {
+  type ApprovalResource,
   idParams,
   type ProjectSettings,
   type ProjectSummaryWire,
@@ -17,8 +18,14 @@ import { presentProject } from './presenters.js';
 const bearer = [{ bearerAuth: [] }];
 
 export type ProjectSummaries = (projects: Project[]) => Promise<Map<string, ProjectSummaryWire>>;
+/** What waits for a person's approval in each project (apply mode approve-learning). */
+export type AwaitingApprovals = (projectIds: readonly string[]) => Promise<Map<string, ApprovalResource>>;
 
-export function projectRoutes(projects: ProjectService, summaries?: ProjectSummaries): FastifyPluginAsyncZod {
+export function projectRoutes(
+  projects: ProjectService,
+  summaries?: ProjectSummaries,
+  awaiting?: AwaitingApprovals,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/v1/projects',
@@ -71,11 +78,15 @@ export function projectRoutes(projects: ProjectService, summaries?: ProjectSumma
           limit: query.limit,
           offset: query.offset,
         });
-        const figures = summaries ? await summaries(items) : undefined;
+        const [figures, waiting] = await Promise.all([
+          summaries ? summaries(items) : undefined,
+          awaiting ? awaiting(items.map((project) => project.id)) : undefined,
+        ]);
         return {
           items: items.map((project) => {
             const summary = figures?.get(project.id);
-            return summary ? { ...presentProject(project), summary } : presentProject(project);
+            const shown = summary ? { ...presentProject(project), summary } : presentProject(project);
+            return waiting ? { ...shown, awaiting_approval: waiting.get(project.id) ?? null } : shown;
           }),
           total,
           limit: query.limit,
@@ -95,7 +106,11 @@ export function projectRoutes(projects: ProjectService, summaries?: ProjectSumma
           response: { 200: projectSchema },
         },
       },
-      async (request) => presentProject(await projects.get(request.params.id)),
+      async (request) => {
+        const project = presentProject(await projects.get(request.params.id));
+        if (!awaiting) return project;
+        return { ...project, awaiting_approval: (await awaiting([project.id])).get(project.id) ?? null };
+      },
     );
 
     app.patch(

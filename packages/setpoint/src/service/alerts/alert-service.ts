@@ -42,6 +42,8 @@ export type RuleUpdate = z.infer<typeof alertRuleUpdateSchema>;
 const hourMs = 3_600_000;
 /** The audit action a platform records when it finds a project's cluster edited outside Setpoint. */
 export const externalChangeAction = 'external_change';
+/** The audit action the apply core records when a learning run starts waiting for a person's approval. */
+export const approvalNeededAction = 'approval_needed';
 /** Rules look back this far at most, so a new rule on an old fleet does not replay its history. */
 const lookbackMs = 7 * 24 * hourMs;
 const runEvents: AlertEvent[] = ['sla_missed', 'sla_at_risk', 'cost_spike'];
@@ -291,6 +293,23 @@ export function createAlertService(deps: Deps) {
           projectId: change.entity_id,
           key: `${event}:${change.id}`,
           title: `${change.name}: its cluster was changed outside Setpoint (${(detail.fields ?? []).join(', ')}); auto-apply is paused`,
+          detail: detail as Record<string, unknown>,
+        };
+      });
+    }
+    if (event === 'approval_needed') {
+      const asked = await alerts.projectChanges(approvalNeededAction, since, rule.project_id);
+      return asked.map((entry) => {
+        const detail = JSON.parse(entry.detail) as {
+          recommendation_id?: string;
+          learning_run?: number | null;
+        };
+        const run = detail.learning_run ? ` (learning run ${detail.learning_run})` : '';
+        return {
+          event,
+          projectId: entry.entity_id,
+          key: `${event}:${entry.id}`,
+          title: `${entry.name}: recommendation ${detail.recommendation_id ?? ''}${run} waits for approval before Setpoint applies it; it is dropped if the next run starts first`,
           detail: detail as Record<string, unknown>,
         };
       });

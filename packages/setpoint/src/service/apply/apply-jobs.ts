@@ -10,6 +10,8 @@ declare module '../../queue/job-queue.js' {
       kind: 'apply' | 'auto-apply';
       /** When a person asked for it: a change Setpoint wrote since makes the request stale. */
       requestedAt?: number | undefined;
+      /** When a person approved this learning run (apply mode `approve-learning`; `actor` is who). */
+      approvedAt?: number | undefined;
     };
     /**
      * Undo one change Setpoint made (`configId`), back to `toConfigId` when given, after the SLA guard found a
@@ -24,6 +26,9 @@ export const applyJobKinds = ['project.apply', 'project.revert'] as const;
 
 /** The idempotency key of an automatic apply: one job per recommendation. */
 export const autoApplyJobKey = (recommendationId: string) => `project.apply:${recommendationId}`;
+
+/** The idempotency key of an approved learning run's write: one job per approval. */
+export const approvedApplyJobKey = (recommendationId: string) => `project.apply:${recommendationId}:approved`;
 
 /** The idempotency key of a person's apply: one job per request. */
 export const requestedApplyJobKey = (recommendationId: string, at: number) =>

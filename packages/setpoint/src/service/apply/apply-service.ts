@@ -1,4 +1,4 @@
-import type { ExportFormat } from '@setpoint/api-contract';
+import { type ApprovalState, applyModeOf, type ExportFormat } from '@setpoint/api-contract';
 import { ConflictError, NotFoundError } from '@setpoint/foundation/errors';
 import type { Logger } from '../../logging/logger.js';
 import type { JobPayloads, JobQueue } from '../../queue/job-queue.js';
@@ -15,6 +15,8 @@ import type { AppliedChangeRepository } from './applied-change-repository.js';
 import type { ApplyIntentRepository } from './apply-intent-repository.js';
 import { autoApplyJobKey, requestedApplyJobKey } from './apply-jobs.js';
 import type { ApplyWriter, PlannedWrite, SettingChange, WriteLocation } from './apply-writer.js';
+import { createApprovalFlow, waitsForApproval } from './approval-flow.js';
+import type { Approval, ApprovalRepository } from './approval-repository.js';
 import { type AutoApplyDecision, decideAutoApply } from './auto-apply-policy.js';
 import type { ChangesInCode, CodeHandoff } from './changes-in-code.js';
 import { leaveBadRunToLearning } from './learning-run-miss.js';
@@ -30,6 +32,8 @@ import { rollbackTarget, standingChanges } from './standing-changes.js';
 export interface ApplyServiceDependencies {
   changes: AppliedChangeRepository;
   intents: ApplyIntentRepository;
+  /** Learning runs waiting for a person's approval (apply mode `approve-learning`). */
+  approvals: ApprovalRepository;
   projects: Pick<ProjectService, 'get'>;
   recommendations: Pick<RecommendationService, 'get' | 'latest' | 'recordAutoApplied' | 'apply'>;
   /** External changes, rollbacks, reverts, pauses and resumes are audited; alert rules watch them. */
@@ -58,6 +62,9 @@ export interface ApplyResult {
   /** Why a queued apply was not written (superseded, paused, stale); null when it was, or had nothing to write. */
   skipped: string | null;
 }
+
+/** An approval with its recommendation's explanation, as people see it. */
+export type ExplainedApproval = Approval & { explanation: string | null };
 
 /** A person's apply request: queued for the platform's API, or handed to the project's code (a proposal). */
 export interface ApplyRequest {
@@ -109,6 +116,13 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     audit: deps.audit,
     logger: deps.logger,
     leaseMs: deps.leaseSeconds * 1000,
+  });
+  const approvals = createApprovalFlow({
+    approvals: deps.approvals,
+    recommendations: deps.recommendations,
+    audit: deps.audit,
+    queue: deps.queue,
+    guard: (projectId) => changes.guard(projectId),
   });
 
   async function locate(project: Project): Promise<{ writer: ApplyWriter } & WriteLocation<unknown>> {
@@ -206,7 +220,12 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     payload: QueuedApply,
     recommendation: RecommendationRecord,
   ): Promise<string | null> {
+    if (payload.kind === 'auto-apply' && payload.approvedAt !== undefined)
+      return approvals.staleApproved(recommendation);
     if (payload.kind === 'auto-apply') {
+      const project = await deps.projects.get(payload.projectId);
+      if (waitsForApproval(applyModeOf(project.settings), recommendation))
+        return "it is a learning run and waits for a person's approval (apply mode approve-learning)";
       const decision = await autoApplyDecision(payload.projectId);
       if (!decision.apply) return decision.reason;
       const newest = await deps.recommendations.latest(payload.projectId);
@@ -279,9 +298,13 @@ export function createApplyService(deps: ApplyServiceDependencies) {
       at.project,
     );
     if (planned.changes.length === 0) return nothing();
+    const explanation = rec.explanation ?? `recommendation ${rec.id}`;
     const change = await writeAndRecord(at, lock, planned, {
       recommendationId: rec.id,
-      reason: rec.explanation ?? `recommendation ${rec.id}`,
+      reason:
+        options.queued?.approvedAt === undefined
+          ? explanation
+          : `learning run approved by ${options.actor}: ${explanation}`,
       alreadyHeld: false,
       last: true,
     });
@@ -432,11 +455,23 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     return (await locate(await deps.projects.get(projectId))).refusal === undefined;
   }
 
-  /** A recommendation reached SUCCESS: queue its apply when the project's auto-apply allows it. */
+  /**
+   * A recommendation reached SUCCESS: one still waiting for approval from before it is superseded; in apply
+   * mode `approve-learning` a learning run waits for a person (`approval_needed`); otherwise its apply is
+   * queued when the project's auto-apply allows it.
+   */
   async function recommendationReady(projectId: string, recommendationId: string): Promise<void> {
     const automatic = { actor: 'setpoint:auto-apply', automatic: true };
     if (await deps.code?.handOff(projectId, recommendationId, automatic)) return;
-    if (!(await writes(projectId))) return;
+    const project = await deps.projects.get(projectId);
+    const found = await locate(project);
+    if (found.refusal !== undefined) return;
+    const recommendation = await deps.recommendations.get(projectId, recommendationId);
+    await approvals.replaceWaiting(recommendation);
+    if (waitsForApproval(applyModeOf(project.settings), recommendation)) {
+      await approvals.ask(recommendation, found.writer.platform);
+      return;
+    }
     const decision = await autoApplyDecision(projectId);
     if (!decision.apply) {
       deps.logger.info(
@@ -570,6 +605,7 @@ export function createApplyService(deps: ApplyServiceDependencies) {
    * (`leaveBadRunToLearning`); a run that did not fail marks the configuration as the last good one.
    */
   async function runFinished(projectId: string, run: FinishedRun): Promise<void> {
+    await approvals.runFinished(projectId, run);
     const project = await deps.projects.get(projectId);
     const found = await locate(project);
     if (found.refusal !== undefined) return;
@@ -680,6 +716,36 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     return changes.record({ ...input, recommendationId: null, kind: 'baseline', undoes: null });
   }
 
+  /** An approval with the recommendation's explanation, for the person deciding. */
+  async function explained(approval: Approval): Promise<ExplainedApproval> {
+    const recommendation = await deps.recommendations
+      .get(approval.projectId, approval.recommendationId)
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
+    return { ...approval, explanation: recommendation?.explanation ?? null };
+  }
+
+  /** Approvals in a state (default: what waits for a person now), newest first. */
+  async function listApprovals(query: {
+    state: ApprovalState;
+    projectId?: string | undefined;
+    limit: number;
+  }): Promise<ExplainedApproval[]> {
+    if (query.projectId !== undefined) await deps.projects.get(query.projectId);
+    return Promise.all((await deps.approvals.list(query)).map(explained));
+  }
+
+  /** What waits for approval in each of these projects. */
+  async function awaitingApproval(projectIds: readonly string[]): Promise<Map<string, ExplainedApproval>> {
+    const waiting = await deps.approvals.waitingOf(projectIds);
+    const entries = await Promise.all(
+      [...waiting].map(async ([projectId, approval]) => [projectId, await explained(approval)] as const),
+    );
+    return new Map(entries);
+  }
+
   /**
    * A change made in the project's code (a merged proposal) that its platform now runs: recorded in the
    * history like a write of Setpoint's, once (`configuration` is the platform's own record of the cluster).
@@ -705,6 +771,12 @@ export function createApplyService(deps: ApplyServiceDependencies) {
 
   return {
     apply,
+    approve: async (projectId: string, recommendationId: string, actor: string) =>
+      explained(await approvals.approve(projectId, recommendationId, actor)),
+    reject: async (projectId: string, recommendationId: string, actor: string, reason: string | null) =>
+      explained(await approvals.reject(projectId, recommendationId, actor, reason)),
+    listApprovals,
+    awaitingApproval,
     rollback,
     history,
     guard: async (projectId: string) => {

@@ -23,18 +23,20 @@ describe('decideAutoApply', () => {
     now: saturday0230,
   };
 
-  it('applies only when auto-apply is on', () => {
+  it('applies only when the apply mode lets changes apply on their own', () => {
     expect(decideAutoApply({ ...base, settings: defaultProjectSettings() })).toEqual({
       apply: false,
-      reason: 'auto-apply is off',
+      reason: 'auto-apply is off (apply mode manual: recommend only)',
     });
-    expect(
-      decideAutoApply({ ...base, settings: { ...defaultProjectSettings(), autoApply: true } }).apply,
-    ).toBe(true);
+    const inMode = (applyMode: 'auto' | 'approve-learning') =>
+      decideAutoApply({ ...base, settings: { ...defaultProjectSettings(), applyMode, autoApply: true } });
+    expect(inMode('auto').apply).toBe(true);
+    // optimizing changes apply on their own; learning runs wait for a person before this is asked
+    expect(inMode('approve-learning').apply).toBe(true);
   });
 
   it('respects a pause, the window and the weekly cap', () => {
-    const settings = { ...defaultProjectSettings(), autoApply: true };
+    const settings = { ...defaultProjectSettings(), applyMode: 'auto' as const, autoApply: true };
 
     expect(decideAutoApply({ ...base, settings, paused: true, pauseReason: 'edited in the UI' }).reason).toBe(
       'auto-apply is paused: edited in the UI',

@@ -1,4 +1,4 @@
-import type { ProjectSettings } from '@setpoint/api-contract';
+import { applyModeOf, type ProjectSettings } from '@setpoint/api-contract';
 import { Cron } from 'croner';
 
 /** Inside the optimization window when one is set: a window opened within the last `durationMinutes`. */
@@ -27,7 +27,8 @@ export interface AppliedChange {
 }
 
 /**
- * Whether a fresh recommendation may be written into the job without a person. The cap counts the
+ * Whether a fresh recommendation may be written into the job without a person (in apply mode
+ * `approve-learning`, a learning run waits for one all the same: `waitsForApproval`). The cap counts the
  * project's automatic changes of the last seven days.
  */
 export function decideAutoApply(input: {
@@ -38,7 +39,8 @@ export function decideAutoApply(input: {
   maxChangesPerWeek: number;
   now: number;
 }): AutoApplyDecision {
-  if (!input.settings.autoApply) return { apply: false, reason: 'auto-apply is off' };
+  if (applyModeOf(input.settings) === 'manual')
+    return { apply: false, reason: 'auto-apply is off (apply mode manual: recommend only)' };
   if (input.paused) return { apply: false, reason: `auto-apply is paused: ${input.pauseReason ?? 'paused'}` };
   if (!insideOptimizationWindow(input.settings.optimizationWindow, input.now)) {
     return { apply: false, reason: 'outside the optimization window' };

@@ -5,7 +5,7 @@ import {
   organizationSettingsSchema,
 } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
-import { defaultOrganizationSettings } from './organization-settings.js';
+import { defaultOrganizationSettings, organizationApplyMode } from './organization-settings.js';
 import type { OrganizationSettingsRepository } from './organization-settings-repository.js';
 
 export interface OrganizationSettingsView {
@@ -19,7 +19,11 @@ export function createOrganizationSettingsService({ store }: { store: Organizati
     const stored = await store.read();
     if (!stored) return { settings: defaultOrganizationSettings(), updatedAt: null, updatedBy: null };
     // Fields added by later versions take their defaults.
-    const parsed = organizationSettingsSchema.safeParse(stored.settings);
+    const settings = stored.settings as Partial<OrganizationSettings>;
+    const parsed = organizationSettingsSchema.safeParse({
+      ...settings,
+      ...organizationApplyMode({}, settings),
+    });
     return {
       settings: parsed.success ? parsed.data : defaultOrganizationSettings(),
       updatedAt: stored.updatedAt,
@@ -41,7 +45,11 @@ export function createOrganizationSettingsService({ store }: { store: Organizati
       }
       const changes: OrganizationSettingsPatch = parsed.data;
       const before = (await get()).settings;
-      const after: OrganizationSettings = { ...before, ...changes };
+      const after: OrganizationSettings = {
+        ...before,
+        ...changes,
+        ...organizationApplyMode(before, changes),
+      };
       const changed = Object.fromEntries(
         Object.entries(changes)
           .filter(

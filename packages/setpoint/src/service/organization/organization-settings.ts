@@ -1,4 +1,21 @@
-import { type OrganizationSettings, organizationSettingsSchema } from '@setpoint/api-contract';
+import { type OrganizationSettings, organizationSettingsSchema, withApplyMode } from '@setpoint/api-contract';
+
+/**
+ * Stored settings as they read today: a document older than the apply mode says it by its auto-apply switch
+ * (on is `auto`, off `manual`); a change naming only one of the two sets the other
+ * (`withApplyMode`).
+ */
+export function organizationApplyMode(
+  current: Partial<OrganizationSettings>,
+  change: Partial<OrganizationSettings>,
+): Pick<OrganizationSettings, 'default_apply_mode' | 'default_auto_apply'> {
+  const fields = (settings: Partial<OrganizationSettings>) => ({
+    applyMode: settings.default_apply_mode,
+    autoApply: settings.default_auto_apply,
+  });
+  const { applyMode, autoApply } = withApplyMode(fields(current), fields(change));
+  return { default_apply_mode: applyMode, default_auto_apply: autoApply };
+}
 
 export const defaultOrganizationSettings = (): OrganizationSettings => organizationSettingsSchema.parse({});
 
@@ -7,6 +24,7 @@ export function projectDefaultsOf(settings: OrganizationSettings) {
   return {
     slaMinutes: settings.default_sla_minutes,
     preference: settings.default_preference,
-    autoApply: settings.default_auto_apply,
+    applyMode: settings.default_apply_mode,
+    autoApply: settings.default_apply_mode !== 'manual',
   };
 }

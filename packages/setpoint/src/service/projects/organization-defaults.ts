@@ -1,3 +1,4 @@
+import { withApplyMode } from '@setpoint/api-contract';
 import { projectDefaultsOf } from '../organization/organization-settings.js';
 import type { OrganizationSettingsService } from '../organization/organization-settings-service.js';
 import type { Project, ProjectInput } from './project-service.js';
@@ -16,7 +17,12 @@ export function withOrganizationDefaults<
       const given = Object.fromEntries(
         Object.entries(input.settings ?? {}).filter(([, value]) => value !== undefined),
       );
-      return projects.create({ ...input, settings: { ...defaults, ...given } }, actor);
+      // a creator who names only the auto-apply switch (clients of earlier versions) sets the mode with it
+      const mode =
+        typeof given.autoApply === 'boolean' && given.applyMode === undefined
+          ? withApplyMode(defaults, { autoApply: given.autoApply })
+          : {};
+      return projects.create({ ...input, settings: { ...defaults, ...given, ...mode } }, actor);
     },
   };
 }

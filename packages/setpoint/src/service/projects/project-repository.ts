@@ -1,4 +1,9 @@
-import { defaultProjectSettings, type ProjectPhase, type ProjectSettings } from '@setpoint/api-contract';
+import {
+  applyModeOf,
+  defaultProjectSettings,
+  type ProjectPhase,
+  type ProjectSettings,
+} from '@setpoint/api-contract';
 import { NotFoundError } from '@setpoint/foundation/errors';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, ProjectsTable } from '../../store/database-schema.js';
@@ -6,6 +11,11 @@ import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
 import type { Project, ProjectListQuery } from './project-records.js';
 
 const defaultSettings = defaultProjectSettings();
+
+/** Stored settings with the defaults added since; a document older than the apply mode says it by its switch. */
+function settingsOf(stored: Partial<ProjectSettings>): ProjectSettings {
+  return { ...defaultSettings, ...stored, applyMode: applyModeOf(stored) };
+}
 
 function toProject(row: Selectable<ProjectsTable>): Project {
   return {
@@ -17,7 +27,7 @@ function toProject(row: Selectable<ProjectsTable>): Project {
     clusterKey: row.cluster_key,
     appId: row.app_id,
     // Validated on every write; reads only fill in defaults added since (the list endpoint is hot).
-    settings: { ...defaultSettings, ...(JSON.parse(row.settings) as Partial<ProjectSettings>) },
+    settings: settingsOf(JSON.parse(row.settings) as Partial<ProjectSettings>),
     phase: row.phase as ProjectPhase,
     learningResetAt: row.learning_reset_at,
     createdAt: row.created_at,
@@ -154,6 +164,7 @@ export function createProjectRepository(db: Kysely<Database>) {
           .execute();
         await trx.deleteFrom('runs').where('project_id', '=', id).execute();
         await trx.deleteFrom('recommendations').where('project_id', '=', id).execute();
+        await trx.deleteFrom('apply_approvals').where('project_id', '=', id).execute();
         await trx.deleteFrom('project_learning_summaries').where('project_id', '=', id).execute();
         await trx.deleteFrom('projects').where('id', '=', id).execute();
         await recordAudit(trx, audit);

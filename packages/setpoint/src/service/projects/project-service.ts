@@ -1,4 +1,9 @@
-import { type ProjectPhase, type ProjectSettings, projectSettingsSchema } from '@setpoint/api-contract';
+import {
+  type ProjectPhase,
+  type ProjectSettings,
+  projectSettingsSchema,
+  withApplyMode,
+} from '@setpoint/api-contract';
 import { NotFoundError, ValidationError } from '@setpoint/foundation/errors';
 import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
@@ -19,6 +24,19 @@ function parseSettings(settings: unknown): ProjectSettings {
     );
   }
   return parsed.data;
+}
+
+/**
+ * Settings after a change, validated, with the apply mode and the auto-apply switch in agreement
+ * (`withApplyMode`): a change that names only `autoApply` (clients of earlier versions) sets the mode.
+ */
+function settingsAfter(current: Partial<ProjectSettings>, given: Partial<ProjectSettings>): ProjectSettings {
+  const merged = parseSettings({ ...current, ...given });
+  const { applyMode, autoApply } = withApplyMode(current, {
+    applyMode: given.applyMode === undefined ? undefined : merged.applyMode,
+    autoApply: given.autoApply === undefined ? undefined : merged.autoApply,
+  });
+  return { ...merged, applyMode, autoApply };
 }
 
 export interface ProjectServiceDependencies {
@@ -44,7 +62,7 @@ export function createProjectService({ projects, workspaces, audit, blobs }: Pro
 
     async create(input: ProjectInput, actor: string): Promise<Project> {
       if (input.workspaceId) await workspaces.assertExists(input.workspaceId);
-      const settings = parseSettings(input.settings ?? {});
+      const settings = settingsAfter({}, input.settings ?? {});
       const now = Date.now();
       const project: Project = {
         id: newId('prj'),
@@ -77,9 +95,7 @@ export function createProjectService({ projects, workspaces, audit, blobs }: Pro
     ): Promise<Project> {
       const current = await get(id);
       if (patch.workspaceId) await workspaces.assertExists(patch.workspaceId);
-      const settings = patch.settings
-        ? parseSettings({ ...current.settings, ...patch.settings })
-        : current.settings;
+      const settings = patch.settings ? settingsAfter(current.settings, patch.settings) : current.settings;
       const { settings: _given, ...fields } = patch;
       await projects.update(id, { ...fields, settings }, Date.now(), {
         entity: 'project',

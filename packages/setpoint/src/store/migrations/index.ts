@@ -22,6 +22,7 @@ import { migration0143 } from './0143-apply-intents.js';
 import { migration0144 } from './0144-applied-changes-met-sla.js';
 import { migration0150 } from './0150-run-cost-components.js';
 import { migration0160 } from './0160-code-proposals.js';
+import { migration0170 } from './0170-apply-approvals.js';
 
 /** Migrations a platform brings for its own tables (see `PlatformPlugin.migrations`). */
 export type ExtraMigrations = (dialect: DialectName) => Record<string, Migration>;
@@ -56,6 +57,7 @@ export function migrationProvider(dialect: DialectName, extra: ExtraMigrations[]
         '0144-applied-changes-met-sla': migration0144(dialect),
         '0150-run-cost-components': migration0150(),
         '0160-code-proposals': migration0160(dialect),
+        '0170-apply-approvals': migration0170(dialect),
       };
       const all = { ...core };
       for (const migrations of extra) {
