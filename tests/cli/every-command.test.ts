@@ -465,6 +465,11 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 2,
     stderr: /option '--since <time>' argument 'last tuesday' is invalid\. expected an ISO 8601 date/,
   },
+  spend: {
+    args: ['spend', '--since', '2026-12-01', '--until', '2026-11-01'],
+    exitCode: 2,
+    stderr: /^setpoint: --since must be before --until$/,
+  },
   'audit export': {
     args: ['audit', 'export', '--format', 'xlsx'],
     exitCode: 2,

@@ -284,6 +284,17 @@ describeFull(
           `overhead (${(newestOverhead.seconds / 60).toFixed(1)} min outside the application)`,
       );
       await shot(page, 'emr-run-cost-split');
+      // Its cost kind by kind: the EMR fee is a platform fee like any other, with its quantity and price.
+      expect(await page.getByTestId('run-cost-components').textContent()).toMatch(
+        /Platform fees: EMR fee, [a-z0-9.]+: [\d.]+ instance-hours? × \$[\d.]+ = \$\d/,
+      );
+      // The cost-per-run chart draws every costed step, each kind of its cost stacked.
+      await page.getByRole('link', { name: 'Timeline', exact: true }).click();
+      const costChart = page.getByTestId('cost-chart');
+      await costChart.waitFor();
+      expect(await costChart.getAttribute('data-points')).toBe(String(runs.filter((run) => run.cost).length));
+      expect(await costChart.getAttribute('data-kinds')).toBe('compute platform_fee storage');
+      await shot(page, 'emr-cost-per-run');
       await page.getByRole('link', { name: 'EMR cluster' }).click();
       await page.getByTestId('emr-steps').waitFor();
 

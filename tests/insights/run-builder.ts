@@ -25,6 +25,19 @@ export function dailyRuns(specs: RunSpec[], firstDay = 0): InsightRun[] {
       endedAt: startedAt + (spec.minutes ?? 10) * 60_000,
       status: spec.status === undefined ? 'SUCCESS' : spec.status,
       costUsd: spec.cost === undefined ? 10 : spec.cost,
+      costComponents:
+        spec.cost === null
+          ? null
+          : [
+              {
+                kind: 'compute',
+                fee: null,
+                platform: 'databricks',
+                cloud: 'aws',
+                billed_by: 'cloud',
+                usd: spec.cost === undefined ? 10 : spec.cost,
+              },
+            ],
       inputBytes: spec.inputGb === undefined || spec.inputGb === null ? null : spec.inputGb * gb,
       configKey: spec.config === undefined ? 'm5.xlarge x4' : spec.config,
       recommendationId: spec.rec ?? null,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { CostComponent } from '@setpoint/api-contract';
 import type { Kysely } from 'kysely';
 import { projectSpends } from 'setpoint/service/insights/project-summaries';
+import { listPrices } from 'setpoint/service/organization/discounts';
 import { createProjectService } from 'setpoint/service/projects/project-service';
 import { createRepositories } from 'setpoint/service/repositories';
 import { migration0150 } from 'setpoint/store/migrations/0150-run-cost-components';
@@ -140,7 +141,7 @@ function migrationContract(open: () => Promise<StoreConnection>) {
       createRepositories(store.db).runs,
       [project],
       { from: 0, to: 1e9 },
-      () => 1,
+      listPrices,
     );
     expect(spend?.spend.total_usd).toBeCloseTo((runs / 2) * (5 + 3), 6);
     expect(spend?.spend.platform_fees).toEqual([

@@ -123,7 +123,10 @@ export const alertRuleParamsSchema = z
     threshold_pct: z.number().positive().max(1000).default(20),
     /** cost_spike: how many previous runs the mean covers. */
     window_runs: z.number().int().min(1).max(50).default(5),
-    /** sla_at_risk: the share of the SLA at which a run's runtime counts as at risk. */
+    /**
+     * sla_at_risk: the SLA-hit target — the rule fires when a run takes the share of the project's last 10
+     * runs that met the SLA below it (the projects table's SLA health).
+     */
     at_risk_fraction: z.number().gt(0).lt(1).default(0.9),
   })
   .strict();

@@ -123,9 +123,19 @@ export const discoveredJobSchema = z.object({
   core_hours_in_window: z.number(),
   /** Estimated spend per 30 days at list prices, or null with the reason in `cost_note`. */
   monthly_cost_usd: z.number().nullable(),
+  /** Why there is no monthly cost (serverless, all-purpose, an unpriced cluster…), or what it leaves out. */
   cost_note: z.string().nullable(),
-  /** A typical saving of a tuned cluster applied to the monthly cost: an estimate, never a promise. */
+  /**
+   * What the job could save a month, from evidence: for a job not imported yet, its own runs and the fleet
+   * model through the optimizer pass of a first recommendation (the cheapest configuration at least as
+   * likely to keep within the runtime bound as the optimizer's confidence); for an imported job, what its
+   * newest recommendation still leaves. Null: not estimated (`saving_note` says why); 0: nothing to save.
+   */
   estimated_monthly_savings_usd: z.number().nullable(),
+  /** What the estimate rests on, in words; null without one. */
+  saving_basis: z.string().nullable(),
+  /** Why there is no estimate, or why it is 0; null when there is a saving. */
+  saving_note: z.string().nullable(),
 });
 export type DiscoveredJobResource = z.infer<typeof discoveredJobSchema>;
 

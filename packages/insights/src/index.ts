@@ -13,6 +13,7 @@ export {
 export { chronological, type InsightRun, isFailed, isSuccessful, runtimeMinutes } from './insight-run.js';
 export {
   dormant,
+  exactMinutes,
   externalConfigChange,
   type Insight,
   type InsightContext,
@@ -21,6 +22,7 @@ export {
   projectInsights,
   repeatedFailures,
   runtimeRegression,
+  runtimeRising,
   slaAtRisk,
   spotInterruptions,
   variableDataSize,
@@ -36,7 +38,23 @@ export {
   type RoiMethod,
   type RoiReason,
 } from './roi.js';
-export { type CostedRunLike, spendInPeriod, spentInPeriod } from './spend.js';
+export {
+  rollingSlaHealth,
+  type SlaHealth,
+  type SlaOutcome,
+  type SlaRun,
+  slaHealth,
+  slaHealthTarget,
+  slaHealthWindow,
+  slaOutcome,
+} from './sla-health.js';
+export {
+  type CostedRunLike,
+  spendInPeriod,
+  spendWindow,
+  spendWindowDays,
+  spentInPeriod,
+} from './spend.js';
 export {
   presentInsight,
   presentOrganizationSummary,

@@ -1,3 +1,5 @@
+import type { CostComponentLike } from './cost-totals.js';
+
 /**
  * What ROI and insight computations need to know about one run. Callers map their run records
  * (domain runs on the server, wire runs in the dashboard) onto this shape.
@@ -10,6 +12,8 @@ export interface InsightRun {
   /** Databricks result state (SUCCESS, FAILED, TIMEDOUT, CANCELED…) or null when not reported. */
   status: string | null;
   costUsd: number | null;
+  /** The cost's typed components (null: not costed); spend sums them by kind. */
+  costComponents: readonly CostComponentLike[] | null;
   inputBytes: number | null;
   /** Identity of the cluster configuration the run used; equal keys mean the same configuration. */
   configKey: string | null;
@@ -23,16 +27,16 @@ export interface InsightRun {
 
 const failedStatus = /FAIL|TIMEDOUT|TIMED_OUT|ERROR|INTERNAL/i;
 
-export function isFailed(run: InsightRun): boolean {
+export function isFailed(run: Pick<InsightRun, 'status'>): boolean {
   return run.status !== null && failedStatus.test(run.status);
 }
 
 /** A run counts as successful unless it reported a failure; uploads without a status are successes. */
-export function isSuccessful(run: InsightRun): boolean {
+export function isSuccessful(run: Pick<InsightRun, 'status'>): boolean {
   return run.status === null ? true : /SUCC/i.test(run.status) && !failedStatus.test(run.status);
 }
 
-export function runtimeMinutes(run: InsightRun): number | null {
+export function runtimeMinutes(run: Pick<InsightRun, 'startedAt' | 'endedAt'>): number | null {
   if (run.startedAt === null || run.endedAt === null || run.endedAt < run.startedAt) return null;
   return (run.endedAt - run.startedAt) / 60_000;
 }

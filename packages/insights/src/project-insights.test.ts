@@ -7,6 +7,7 @@ import {
   projectInsights,
   repeatedFailures,
   runtimeRegression,
+  runtimeRising,
   slaAtRisk,
   spotInterruptions,
   variableDataSize,
@@ -33,19 +34,39 @@ describe('dormant', () => {
 });
 
 describe('slaAtRisk', () => {
-  it('is critical when the latest run missed the SLA', () => {
-    const insight = slaAtRisk(dailyRuns([{ minutes: 20 }, { minutes: 31 }]), 30);
+  it('follows the rolling SLA-hit rate of the last ten runs, not the latest run alone', () => {
+    // the latest run missed, but it is the only miss in ten: 90% holds the target
+    const oneLate = dailyRuns([...repeat(9, () => ({ minutes: 20 })), { minutes: 30.5 }]);
+    expect(slaAtRisk(oneLate, 30)).toBeNull();
+    // two misses in the last ten (the latest on time): at risk
+    const insight = slaAtRisk(
+      dailyRuns([
+        { minutes: 31 },
+        ...repeat(4, () => ({ minutes: 20 })),
+        { minutes: 30.02 },
+        ...repeat(4, () => ({ minutes: 20 })),
+      ]),
+      30,
+    );
     expect(insight?.severity).toBe('critical');
-    expect(insight?.runId).toBe('run-1');
+    expect(insight?.runId).toBe('run-5');
+    expect(insight?.message).toBe(
+      '2 of the last 10 runs missed the 30 min SLA: 80% met, below the 90% target. The newest miss took 30.02 min.',
+    );
+    expect(slaAtRisk(oneLate, null)).toBeNull();
   });
+});
 
-  it('warns when the runtime trend reaches the SLA within the horizon', () => {
+describe('runtimeRising', () => {
+  it('warns when the runtime trend reaches the SLA within the horizon, while it is still met', () => {
     const rising = dailyRuns([16, 18, 20, 22, 24].map((minutes) => ({ minutes })));
     // slope 2 min per run: the 5th run from now would take 24 + 5·2 = 34 min
-    expect(slaAtRisk(rising, 30)?.severity).toBe('warning');
-    expect(slaAtRisk(rising, 40)).toBeNull();
-    expect(slaAtRisk(dailyRuns([24, 22, 20, 18].map((minutes) => ({ minutes }))), 25)).toBeNull();
-    expect(slaAtRisk(rising, null)).toBeNull();
+    expect(runtimeRising(rising, 30)?.severity).toBe('warning');
+    expect(runtimeRising(rising, 40)).toBeNull();
+    expect(runtimeRising(dailyRuns([24, 22, 20, 18].map((minutes) => ({ minutes }))), 25)).toBeNull();
+    expect(runtimeRising(rising, null)).toBeNull();
+    // over the SLA already: that is the SLA health's, not a warning
+    expect(runtimeRising(dailyRuns([16, 18, 20, 22, 31].map((minutes) => ({ minutes }))), 30)).toBeNull();
   });
 });
 

@@ -1,10 +1,12 @@
 import { coefficientOfVariation, linearFit, median } from '@setpoint/foundation/statistics';
 import { chronological, type InsightRun, isFailed, isSuccessful, runtimeMinutes } from './insight-run.js';
+import { slaHealth } from './sla-health.js';
 
 export type InsightKind =
   | 'variable_data_size'
   | 'dormant'
   | 'sla_at_risk'
+  | 'runtime_rising'
   | 'runtime_regression'
   | 'spot_interruptions'
   | 'repeated_failures'
@@ -56,10 +58,32 @@ export function dormant(runs: readonly InsightRun[], now: number, days = 14): In
 }
 
 /**
- * Warns when the latest successful run missed the SLA, or when the runtime trend over the last runs
- * reaches the SLA within `horizon` more runs.
+ * The project's SLA health is below its target: fewer of its last runs met the SLA than a recommendation
+ * claims (`slaHealth`: the last 10 judged runs, a failure or any runtime over the SLA is a miss). One late
+ * run among ten is within the target; the chip follows the rolling rate, not the latest run alone.
  */
-export function slaAtRisk(
+export function slaAtRisk(runs: readonly InsightRun[], slaMinutes: number | null): Insight | null {
+  const health = slaHealth(runs, slaMinutes);
+  if (!health.atRisk || slaMinutes === null) return null;
+  const newest = health.lastMiss;
+  const newestText = !newest
+    ? ''
+    : newest.failed
+      ? ' The newest miss failed.'
+      : ` The newest miss took ${exactMinutes(newest.runtimeMinutes)}.`;
+  return {
+    kind: 'sla_at_risk',
+    severity: 'critical',
+    message: `${health.missed} of the last ${health.runs} runs missed the ${exactMinutes(slaMinutes)} SLA: ${Math.round((health.hitRate ?? 0) * 100)}% met, below the ${Math.round(health.target * 100)}% target.${newestText}`,
+    runId: newest?.runId ?? null,
+  };
+}
+
+/**
+ * The runtime trend of the last successful runs reaches the SLA within `horizon` more runs, while the SLA is
+ * still met: an early warning, separate from the SLA health.
+ */
+export function runtimeRising(
   runs: readonly InsightRun[],
   slaMinutes: number | null,
   window = 10,
@@ -74,26 +98,23 @@ export function slaAtRisk(
     })
     .slice(-window);
   const latest = recent[recent.length - 1];
-  if (!latest) return null;
-  if (latest.minutes > slaMinutes) {
-    return {
-      kind: 'sla_at_risk',
-      severity: 'critical',
-      message: `The latest run took ${latest.minutes.toFixed(1)} min, over the ${slaMinutes} min SLA.`,
-      runId: latest.run.id,
-    };
-  }
-  if (recent.length < 4) return null;
+  if (!latest || latest.minutes > slaMinutes || recent.length < 4) return null;
   const fit = linearFit(recent.map((entry, index) => [index, entry.minutes] as const));
   if (!fit || fit.slope <= 0) return null;
   const projected = fit.intercept + fit.slope * (recent.length - 1 + horizon);
   if (projected < slaMinutes) return null;
   return {
-    kind: 'sla_at_risk',
+    kind: 'runtime_rising',
     severity: 'warning',
-    message: `Runtime is rising ${fit.slope.toFixed(1)} min per run and would reach the ${slaMinutes} min SLA within ${horizon} runs.`,
+    message: `Runtime is rising ${fit.slope.toFixed(1)} min per run and would reach the ${exactMinutes(slaMinutes)} SLA within ${horizon} runs.`,
     runId: latest.run.id,
   };
+}
+
+/** Minutes as exactly as a person compares them with an SLA: "4.02 min", "4 min". */
+export function exactMinutes(minutes: number | null): string {
+  if (minutes === null) return 'an unknown time';
+  return `${Number(minutes.toFixed(2))} min`;
 }
 
 /**
@@ -217,6 +238,7 @@ export function projectInsights(runs: readonly InsightRun[], context: InsightCon
   const found = [
     repeatedFailures(runs),
     slaAtRisk(runs, context.slaMinutes),
+    runtimeRising(runs, context.slaMinutes),
     runtimeRegression(runs),
     externalConfigChange(runs),
     spotInterruptions(runs),

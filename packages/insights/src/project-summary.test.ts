@@ -19,7 +19,11 @@ it('summarizes the last run, recent cost and runtime, SLA hit rate, ROI and insi
   });
   expect(summary.costPerRunUsd).toBeCloseTo((10 + 10 + 6) / 3, 12);
   expect(summary.runtimeMinutes).toBeCloseTo((20 + 40 + 20) / 3, 12);
-  expect(summary.slaHitRate).toBeCloseTo(2 / 3, 12);
+  // the rolling SLA-hit rate: 20 met, 40 missed, 20 met, and the failed run missed too
+  expect(summary.slaHitRate).toBeCloseTo(2 / 4, 12);
+  expect(summary.slaHealth).toMatchObject({ runs: 4, met: 2, missed: 2, atRisk: true });
+  // the spend of the window the KPI header sums: every costed run's components
+  expect(summary.spend.total_usd).toBeCloseTo(10 + 10 + 6 + 6, 12);
   expect(summary.roi?.savingsToDateUsd).toBeCloseTo(4, 12);
   expect(summarizeProject([], { now: start, slaMinutes: null })).toMatchObject({
     runs: 0,

@@ -23,3 +23,17 @@ export function spendInPeriod(
   }
   return totals.build();
 }
+
+const dayMs = 86_400_000;
+
+/** Days of spend the projects table and its KPI header show. */
+export const spendWindowDays = 30;
+
+/**
+ * The spend window of the projects table and the KPI header: the `days` whole UTC days up to the end of
+ * today, so the server's per-project figures and the header's total cover the same runs.
+ */
+export function spendWindow(now: number, days = spendWindowDays): { from: number; to: number } {
+  const to = Math.floor(now / dayMs) * dayMs + dayMs;
+  return { from: to - days * dayMs, to };
+}

@@ -30,10 +30,14 @@ export function presentProjectRoi(roi: ProjectRoi): ProjectRoiWire {
   };
 }
 
-/** `learning` says how far the learning phase is ("Learning 2/3"); null outside it. */
+/**
+ * `learning` says how far the learning phase is ("Learning 2/3"); null outside it. `paidShare` is the share of
+ * the project's list-price cost it pays at the organization's prices (1 without discounts).
+ */
 export function presentProjectSummary(
   summary: ProjectSummary,
   learning: { completedRuns: number; requiredRuns: number } | null = null,
+  paidShare = 1,
 ): ProjectSummaryWire {
   return {
     runs: summary.runs,
@@ -49,8 +53,32 @@ export function presentProjectSummary(
         }
       : null,
     cost_per_run_usd: summary.costPerRunUsd,
+    spend: summary.spend,
+    spend_window: { from_ms: summary.spendWindow.from, to_ms: summary.spendWindow.to },
+    savings: summary.roi
+      ? {
+          to_date_usd: summary.roi.savingsToDateUsd * paidShare,
+          projected_12_month_usd: summary.roi.projected12MonthSavingsUsd * paidShare,
+          at_risk: summary.slaHealth.atRisk,
+        }
+      : null,
     runtime_minutes: summary.runtimeMinutes,
     sla_hit_rate: summary.slaHitRate,
+    sla_health: {
+      runs: summary.slaHealth.runs,
+      met: summary.slaHealth.met,
+      missed: summary.slaHealth.missed,
+      hit_rate: summary.slaHealth.hitRate,
+      target: summary.slaHealth.target,
+      at_risk: summary.slaHealth.atRisk,
+      last_miss: summary.slaHealth.lastMiss
+        ? {
+            run_id: summary.slaHealth.lastMiss.runId,
+            runtime_minutes: summary.slaHealth.lastMiss.runtimeMinutes,
+            failed: summary.slaHealth.lastMiss.failed,
+          }
+        : null,
+    },
     roi: summary.roi ? presentProjectRoi(summary.roi) : null,
     insights: summary.insights.map(presentInsight),
   };
@@ -61,6 +89,7 @@ export function presentOrganizationSummary(input: {
   to: number;
   spend: CostTotals;
   roi: OrganizationRoi;
+  savingsAtRiskUsd?: number;
 }): OrganizationSummaryWire {
   return {
     period: { from: input.from, to: input.to },
@@ -70,6 +99,7 @@ export function presentOrganizationSummary(input: {
       projects_with_savings: input.roi.projectsWithSavings,
       savings_to_date_usd: input.roi.savingsToDateUsd,
       projected_12_month_savings_usd: input.roi.projected12MonthSavingsUsd,
+      savings_at_risk_usd: input.savingsAtRiskUsd ?? 0,
       methods: input.roi.methods,
     },
   };

@@ -62,6 +62,59 @@ class ProjectSummaryLastRun(TypedDict):
     runtime_minutes: Optional[float]
 
 
+class ProjectSummarySpendByKind(TypedDict):
+    compute: float
+    platform_fee: float
+    storage: float
+    network: float
+    other: float
+
+
+class ProjectSummarySpendPlatformFeesItem(TypedDict):
+    fee: str
+    usd: float
+
+
+class ProjectSummarySpendPlatformsItem(TypedDict):
+    platform: str
+    usd: float
+
+
+class ProjectSummarySpend(TypedDict):
+    total_usd: float
+    by_kind: ProjectSummarySpendByKind
+    platform_fees: List[ProjectSummarySpendPlatformFeesItem]
+    platforms: List[ProjectSummarySpendPlatformsItem]
+    runs: int
+
+
+class ProjectSummarySpendWindow(TypedDict):
+    from_ms: float
+    to_ms: float
+
+
+class ProjectSummarySavings(TypedDict):
+    to_date_usd: float
+    projected_12_month_usd: float
+    at_risk: bool
+
+
+class ProjectSummarySlaHealthLastMiss(TypedDict):
+    run_id: str
+    runtime_minutes: Optional[float]
+    failed: bool
+
+
+class ProjectSummarySlaHealth(TypedDict):
+    runs: int
+    met: int
+    missed: int
+    hit_rate: Optional[float]
+    target: float
+    at_risk: bool
+    last_miss: Optional[ProjectSummarySlaHealthLastMiss]
+
+
 class ProjectSummaryRoi(TypedDict):
     method: Literal["cost_change", "cost_per_gb_change"]
     reason: str
@@ -88,8 +141,12 @@ class ProjectSummary(TypedDict):
     learning: Optional[ProjectSummaryLearning]
     last_run: Optional[ProjectSummaryLastRun]
     cost_per_run_usd: Optional[float]
+    spend: ProjectSummarySpend
+    spend_window: ProjectSummarySpendWindow
+    savings: Optional[ProjectSummarySavings]
     runtime_minutes: Optional[float]
     sla_hit_rate: Optional[float]
+    sla_health: ProjectSummarySlaHealth
     roi: Optional[ProjectSummaryRoi]
     insights: List[ProjectSummaryInsightsItem]
 

@@ -13,7 +13,7 @@ export function clusterLabel(run: Run): string {
   const size = cluster.autoscale
     ? `${cluster.autoscale.minWorkers}–${cluster.autoscale.maxWorkers} workers`
     : cluster.workers !== null && cluster.workers !== undefined
-      ? `${cluster.workers} workers`
+      ? `${cluster.workers} ${cluster.workers === 1 ? 'worker' : 'workers'}`
       : '';
   return [cluster.nodeTypeId, size, cluster.photon ? 'Photon' : '', cluster.availability ?? '']
     .filter(Boolean)
@@ -27,6 +27,7 @@ export function toInsightRun(run: Run, coreUtilization: number | null = null): I
     endedAt: run.ended_at,
     status: run.status,
     costUsd: run.cost?.total_usd ?? null,
+    costComponents: run.cost?.components ?? null,
     inputBytes: run.input_bytes,
     configKey: clusterKey(run),
     recommendationId: run.on_recommendation_id,

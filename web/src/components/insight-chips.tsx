@@ -4,6 +4,7 @@ const short: Record<string, string> = {
   variable_data_size: 'Variable data',
   dormant: 'Dormant',
   sla_at_risk: 'SLA at risk',
+  runtime_rising: 'Runtime rising',
   runtime_regression: 'Code change?',
   spot_interruptions: 'Spot loss',
   repeated_failures: 'Failing',

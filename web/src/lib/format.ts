@@ -19,6 +19,14 @@ export function formatMinutes(value: number | null | undefined): string {
   return `${Math.floor(value / 60)} h ${Math.round(value % 60)} min`;
 }
 
+/** A runtime as exactly as it is compared with an SLA: "4.02 min", "2 h 5 min 30 s". */
+export function formatExactMinutes(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return dash;
+  if (value < 120) return `${Number(value.toFixed(2))} min`;
+  const seconds = Math.round(value * 60);
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min ${seconds % 60} s`;
+}
+
 export function formatPercent(fraction: number | null | undefined, digits = 0): string {
   if (fraction === null || fraction === undefined || !Number.isFinite(fraction)) return dash;
   return `${(fraction * 100).toFixed(digits)}%`;

@@ -118,6 +118,18 @@ interface JobColumn {
 
 const yesNo = (value: boolean) => (value ? 'yes' : 'no');
 
+/** A figure with what qualifies it (what it rests on, what it leaves out) on hover, marked so it is seen. */
+function Noted({ value, note }: { value: string; note: string | null }) {
+  if (!note) return value;
+  return (
+    <span className="noted" title={note} data-note={note}>
+      {value}
+      <sup aria-hidden="true">i</sup>
+      <span className="sr-only"> ({note})</span>
+    </span>
+  );
+}
+
 export const discoverColumns: JobColumn[] = [
   {
     id: 'name',
@@ -187,7 +199,7 @@ export const discoverColumns: JobColumn[] = [
       job.monthly_cost_usd === null ? (
         <Missing reason={job.cost_note ?? 'No estimate: the job has no priced runs in the window.'} />
       ) : (
-        formatUsd(job.monthly_cost_usd)
+        <Noted value={formatUsd(job.monthly_cost_usd)} note={job.cost_note} />
       ),
     csv: [
       { header: 'monthly_cost_usd', value: (job) => job.monthly_cost_usd },
@@ -201,17 +213,18 @@ export const discoverColumns: JobColumn[] = [
     sortValue: (job) => job.estimated_monthly_savings_usd,
     render: (job) =>
       job.estimated_monthly_savings_usd === null ? (
-        <Missing
-          reason={
-            job.monthly_cost_usd === null
-              ? 'No estimate without a monthly cost.'
-              : 'Only jobs on job clusters can be tuned by Setpoint.'
-          }
-        />
+        <Missing reason={job.saving_note ?? 'Not estimated.'} />
       ) : (
-        formatUsd(job.estimated_monthly_savings_usd)
+        <Noted
+          value={formatUsd(job.estimated_monthly_savings_usd)}
+          note={[job.saving_note, job.saving_basis && `Basis: ${job.saving_basis}`].filter(Boolean).join(' ')}
+        />
       ),
-    csv: [{ header: 'estimated_monthly_savings_usd', value: (job) => job.estimated_monthly_savings_usd }],
+    csv: [
+      { header: 'estimated_monthly_savings_usd', value: (job) => job.estimated_monthly_savings_usd },
+      { header: 'saving_basis', value: (job) => job.saving_basis },
+      { header: 'saving_note', value: (job) => job.saving_note },
+    ],
   },
 ];
 

@@ -126,6 +126,13 @@ export const commandRegistry: CommandEntry[] = [
     load: async () => (await import('./commands/alerts.js')).registerAlertsCommand,
   },
   {
+    name: 'spend',
+    term: 'spend [options]',
+    description:
+      'spend by project and by kind (compute, platform fees, storage, network, other) at your prices; default the last 30 days, as the dashboard',
+    load: async () => (await import('./commands/spend.js')).registerSpendCommand,
+  },
+  {
     name: 'audit',
     term: 'audit',
     description: 'the audit trail: who changed what and when (admins), filtered, listed or exported',

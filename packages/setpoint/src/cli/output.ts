@@ -30,7 +30,7 @@ const tableBorderChars = [
   'middle',
 ] as const;
 
-/** An aligned table; headers bold on a TTY. */
+/** An aligned table; headers bold on a TTY; no line ends in padding (scripts split rows on runs of spaces). */
 export function printTable(headers: string[], rows: Cell[][]): void {
   const color = colorEnabled();
   const table = new Table({
@@ -40,7 +40,7 @@ export function printTable(headers: string[], rows: Cell[][]): void {
   });
   for (const row of rows)
     table.push(row.map((cell) => (cell === null || cell === undefined ? '—' : String(cell))));
-  process.stdout.write(`${table.toString()}\n`);
+  process.stdout.write(`${table.toString().replace(/[ \t]+$/gm, '')}\n`);
 }
 
 export function printFields(fields: [string, Cell][]): void {
@@ -54,8 +54,12 @@ export function printFields(fields: [string, Cell][]): void {
   }
 }
 
+/** Money to the cent: `$0.35`, `-$1.20`, `$1,234.50`. */
 export function formatUsd(value: number | null | undefined): string {
-  return value === null || value === undefined ? '—' : `$${value.toFixed(2)}`;
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  const cents = Math.round(Math.abs(value) * 100) / 100;
+  const text = cents.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return `${value < 0 && cents > 0 ? '-' : ''}$${text}`;
 }
 
 export function formatTime(epochMs: number | null | undefined): string {

@@ -190,6 +190,7 @@ export async function composeServices(options: ComposeOptions) {
   const insights = createInsightsService({
     runs: repositories.runs,
     projects,
+    workspaces,
     organizationSettings,
   });
   const parkedJobs = createParkedJobService({

@@ -64,6 +64,7 @@ describe('the demo pace', () => {
           endedAt: startedAt + longestRunMs,
           status: 'SUCCESS',
           costUsd: 1,
+          costComponents: null,
           inputBytes: null,
           configKey: null,
           recommendationId: null,

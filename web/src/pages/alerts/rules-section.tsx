@@ -46,7 +46,7 @@ function conditionOf(rule: Rule): string {
   if (rule.event === 'cost_spike')
     return `≥ ${rule.params.threshold_pct}% above the mean of the last ${rule.params.window_runs} runs`;
   if (rule.event === 'sla_at_risk')
-    return `runtime at ${Math.round(rule.params.at_risk_fraction * 100)}% of the SLA and rising`;
+    return `under ${Math.round(rule.params.at_risk_fraction * 100)}% of the last 10 runs met the SLA`;
   return '—';
 }
 
@@ -289,7 +289,7 @@ export function RulesSection({
           )}
           {form.event === 'sla_at_risk' && (
             <label className="field">
-              <span>At risk from (% of the SLA)</span>
+              <span>SLA-hit target (% of the last 10 runs)</span>
               <input
                 required
                 type="number"

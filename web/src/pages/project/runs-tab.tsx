@@ -1,5 +1,6 @@
 import type { RunResource as Run, RunDetailResource as RunDetail } from '@setpoint/api-contract';
 import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
+import { slaOutcome } from '@setpoint/insights';
 import { Fragment, type ReactNode, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -7,7 +8,14 @@ import { clusterLabel } from '../../api/insight-runs.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { Missing, ValueOr } from '../../components/missing.js';
 import { costKindColors, costKindLabel, formatCostComponent } from '../../lib/cost-kinds.js';
-import { formatBytes, formatDateTime, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import {
+  formatBytes,
+  formatDateTime,
+  formatExactMinutes,
+  formatMinutes,
+  formatPercent,
+  formatUsd,
+} from '../../lib/format.js';
 import { formatRunCostSplit, runCostSplit } from '../../lib/run-cost.js';
 import type { ProjectData } from './project-data.js';
 
@@ -28,6 +36,24 @@ function missingReason(run: Run, what: 'runtime' | 'cost' | 'input'): string {
   if (what === 'runtime') return 'The run reported no start or end time.';
   if (what === 'cost') return 'Not priced: the cluster or its prices are unknown for this run.';
   return 'No Spark event log was read for this run.';
+}
+
+/** The run's exact runtime, and a miss marker when it missed the SLA (insights' one definition of a miss). */
+function RuntimeCell({ run, slaMinutes }: { run: Run; slaMinutes: number | null }) {
+  const minutes = runtimeOf(run);
+  const outcome = slaOutcome({ id: run.id, status: run.status, runtimeMinutes: minutes }, slaMinutes);
+  const exact = formatExactMinutes(minutes);
+  if (outcome !== 'missed' || slaMinutes === null)
+    return <ValueOr text={exact} reason={missingReason(run, 'runtime')} />;
+  const why =
+    minutes !== null && minutes > slaMinutes
+      ? `${exact} against the ${formatExactMinutes(slaMinutes)} SLA: ${formatExactMinutes(minutes - slaMinutes)} over`
+      : `The run failed: it missed the ${formatExactMinutes(slaMinutes)} SLA`;
+  return (
+    <span className="over-sla" title={why} data-testid="sla-miss">
+      {minutes === null ? '—' : exact} <span className="miss-marker">missed SLA</span>
+    </span>
+  );
 }
 
 /** "$0.07 / $0.07", "$0.07 / pending" or "—" (no system tables); a restated bill says so. */
@@ -96,7 +122,7 @@ export function RunsTab({ data }: { data: ProjectData }) {
                 </span>
               </td>
               <td className="num">
-                <ValueOr text={formatMinutes(runtimeOf(run))} reason={missingReason(run, 'runtime')} />
+                <RuntimeCell run={run} slaMinutes={data.project.settings.slaMinutes ?? null} />
               </td>
               <td className="num">
                 <ValueOr text={formatUsd(run.cost?.total_usd)} reason={missingReason(run, 'cost')} />

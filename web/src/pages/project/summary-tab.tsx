@@ -1,5 +1,5 @@
-import type { ProjectSummary } from '@setpoint/insights';
-import { formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import { type ProjectSummary, slaHealthWindow } from '@setpoint/insights';
+import { formatExactMinutes, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 import type { ProjectData } from './project-data.js';
 
 const methodText = {
@@ -20,16 +20,18 @@ function Metric({
   value,
   note,
   testId,
+  atRisk = false,
 }: {
   label: string;
   value: string;
   note?: string;
   testId?: string;
+  atRisk?: boolean;
 }) {
   return (
-    <div className="metric" data-testid={testId}>
+    <div className="metric" data-testid={testId} data-at-risk={atRisk ? 'true' : undefined}>
       <span className="metric-label">{label}</span>
-      <span className="metric-value">{value}</span>
+      <span className={atRisk ? 'metric-value over-sla' : 'metric-value'}>{value}</span>
       {note && <span className="metric-note">{note}</span>}
     </div>
   );
@@ -37,6 +39,7 @@ function Metric({
 
 export function SummaryTab({ data, summary }: { data: ProjectData; summary: ProjectSummary }) {
   const roi = summary.roi;
+  const health = summary.slaHealth;
   const sla = data.project.settings.slaMinutes ?? null;
   const baselineRuntime = (() => {
     const first = data.runs.filter(
@@ -74,10 +77,11 @@ export function SummaryTab({ data, summary }: { data: ProjectData; summary: Proj
           value={roi ? formatUsd(roi.savingsToDateUsd) : '—'}
           note={
             roi
-              ? `${formatPercent(roi.savingsFraction)} ${methodText[roi.method]}`
+              ? `${formatPercent(roi.savingsFraction)} ${methodText[roi.method]}${health.atRisk ? '; at risk while the SLA is missed' : ''}`
               : 'after the first run on a Setpoint configuration'
           }
           testId="summary-savings"
+          atRisk={health.atRisk && roi !== null}
         />
         <Metric
           label="Projected 12-month savings"
@@ -85,10 +89,17 @@ export function SummaryTab({ data, summary }: { data: ProjectData; summary: Proj
           note={roi ? `${Math.round(roi.runsPerYear)} runs a year at the current cadence` : undefined}
         />
         <Metric
-          label="SLA hit rate"
-          value={sla === null ? 'No SLA' : formatPercent(summary.slaHitRate)}
-          note={sla === null ? 'set one in Settings' : `within ${formatMinutes(sla)}`}
+          label={`SLA hit rate, last ${slaHealthWindow} runs`}
+          value={sla === null ? 'No SLA' : formatPercent(health.hitRate)}
+          note={
+            sla === null
+              ? 'set one in Settings'
+              : health.runs === 0
+                ? 'no finished run to judge yet'
+                : `${health.met} of ${health.runs} within ${formatExactMinutes(sla)}; target ${formatPercent(health.target)}${health.atRisk ? ': at risk' : ''}`
+          }
           testId="summary-sla"
+          atRisk={health.atRisk}
         />
       </div>
       {roi && (

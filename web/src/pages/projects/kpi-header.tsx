@@ -1,13 +1,10 @@
 import { type CostTotals, type ProjectResource as Project, projectPhases } from '@setpoint/api-contract';
-import { feeLabel, platformLabel } from '@setpoint/insights';
+import { feeLabel, platformLabel, spendWindow, spendWindowDays } from '@setpoint/insights';
 import { afterNextPaint, endpoints } from '../../api/endpoints.js';
 import { useApi } from '../../api/use-api.js';
 import { phaseName } from '../../components/phase-badge.js';
 import { costKindColors, costKindLabel, kindsWithCost } from '../../lib/cost-kinds.js';
 import { formatUsd } from '../../lib/format.js';
-
-const periodDays = 30;
-const dayMs = 24 * 3600 * 1000;
 
 function Kpi({ label, children, testId }: { label: string; children: React.ReactNode; testId: string }) {
   return (
@@ -55,8 +52,7 @@ const methodText = (methods: Record<string, number>) =>
  * project, and on a busy server it would otherwise delay them.
  */
 export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null; rowsShown: boolean }) {
-  const to = Math.floor(Date.now() / dayMs) * dayMs + dayMs;
-  const from = to - periodDays * dayMs;
+  const { from, to } = spendWindow(Date.now());
   const { result } = useApi(`summary:${from}:${rowsShown}`, () =>
     rowsShown
       ? afterNextPaint().then(() => endpoints.organizationSummary(from, to))
@@ -80,7 +76,7 @@ export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null;
 
   return (
     <div className="kpis">
-      <Kpi label={`Spend, last ${periodDays} days`} testId="kpi-spend">
+      <Kpi label={`Spend, last ${spendWindowDays} days`} testId="kpi-spend">
         {summary ? (
           <>
             <strong>{formatUsd(summary.spend.total_usd)}</strong>
@@ -98,6 +94,11 @@ export function KpiHeader({ projects, rowsShown }: { projects: Project[] | null;
           <>
             <strong>{formatUsd(summary.roi.savings_to_date_usd)}</strong>
             <span className="kpi-note">{methodText(summary.roi.methods) || 'no optimized runs yet'}</span>
+            {summary.roi.savings_at_risk_usd > 0 && (
+              <span className="kpi-note over-sla" data-testid="kpi-savings-at-risk">
+                {formatUsd(summary.roi.savings_at_risk_usd)} at risk: projects below their SLA target
+              </span>
+            )}
           </>
         ) : (
           fallback

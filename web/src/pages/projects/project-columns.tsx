@@ -1,11 +1,13 @@
-import type { ProjectResource as Project } from '@setpoint/api-contract';
+import { costKinds, type ProjectResource as Project } from '@setpoint/api-contract';
+import { spendWindowDays } from '@setpoint/insights';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { InsightChips, insightLabel } from '../../components/insight-chips.js';
 import { Missing } from '../../components/missing.js';
 import { PhaseBadge, phaseLabel } from '../../components/phase-badge.js';
+import { costKindLabel, kindsWithCost } from '../../lib/cost-kinds.js';
 import type { CsvField } from '../../lib/csv-values.js';
-import { formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import { formatExactMinutes, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 
 export interface ProjectRow {
   project: Project;
@@ -29,7 +31,32 @@ export interface Column {
 
 const sla = (row: ProjectRow) => row.project.settings.slaMinutes ?? null;
 const lastRuntime = (row: ProjectRow) => row.project.summary?.last_run?.runtime_minutes ?? null;
-const savings = (row: ProjectRow) => row.project.summary?.roi?.savings_to_date_usd ?? null;
+/** Savings at the organization's prices: what the KPI header sums. */
+const savings = (row: ProjectRow) => row.project.summary?.savings?.to_date_usd ?? null;
+const spend = (row: ProjectRow) => row.project.summary?.spend ?? null;
+const slaHealth = (row: ProjectRow) => row.project.summary?.sla_health ?? null;
+
+function slaHitCell(row: ProjectRow): ReactNode {
+  const limit = sla(row);
+  const health = slaHealth(row);
+  if (limit === null) return <Missing reason="No SLA set: set one in the project's settings." />;
+  if (!health || health.runs === 0) return <Missing reason="No finished run to judge against the SLA yet." />;
+  const miss = health.last_miss;
+  const newest = !miss
+    ? ''
+    : miss.failed
+      ? ' The newest miss failed.'
+      : ` The newest miss took ${formatExactMinutes(miss.runtime_minutes)}.`;
+  return (
+    <span
+      className={health.at_risk ? 'over-sla' : undefined}
+      data-testid="sla-hit"
+      title={`${health.met} of the last ${health.runs} runs met the ${formatExactMinutes(limit)} SLA; the target is ${formatPercent(health.target)}.${newest}`}
+    >
+      {health.met}/{health.runs} · {formatPercent(health.hit_rate)}
+    </span>
+  );
+}
 const seconds = (minutes: number | null) => (minutes === null ? null : minutes * 60);
 
 const methodLabel = { cost_change: 'cost change', cost_per_gb_change: 'cost/GB change' } as const;
@@ -63,7 +90,7 @@ export const projectColumns: Column[] = [
   {
     id: 'name',
     label: 'Project',
-    width: 'minmax(140px, 2fr)',
+    width: 'minmax(120px, 2fr)',
     fixed: true,
     sortValue: (row) => row.project.name.toLowerCase(),
     render: (row) => (
@@ -83,7 +110,7 @@ export const projectColumns: Column[] = [
   {
     id: 'workspace',
     label: 'Workspace',
-    width: 'minmax(80px, 1fr)',
+    width: 'minmax(72px, 1fr)',
     sortValue: (row) => row.workspaceName.toLowerCase() || null,
     render: (row) =>
       row.workspaceName ? (
@@ -96,7 +123,7 @@ export const projectColumns: Column[] = [
   {
     id: 'phase',
     label: 'Phase',
-    width: 'minmax(100px, 140px)',
+    width: 'minmax(96px, 140px)',
     sortValue: (row) => phaseLabel(row.project),
     render: (row) => <PhaseBadge project={row.project} />,
     csv: [
@@ -110,7 +137,7 @@ export const projectColumns: Column[] = [
   {
     id: 'last_run',
     label: 'Last run',
-    width: 'minmax(72px, 110px)',
+    width: 'minmax(68px, 110px)',
     sortValue: (row) => row.project.summary?.last_run?.status ?? null,
     render: (row) => {
       const lastRun = row.project.summary?.last_run;
@@ -130,7 +157,7 @@ export const projectColumns: Column[] = [
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: 'minmax(110px, 150px)',
+    width: 'minmax(100px, 150px)',
     align: 'end',
     sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
     render: runtimeCell,
@@ -141,9 +168,23 @@ export const projectColumns: Column[] = [
     ],
   },
   {
+    id: 'sla_hit',
+    label: 'SLA hit, last 10',
+    width: 'minmax(76px, 120px)',
+    align: 'end',
+    sortValue: (row) => slaHealth(row)?.hit_rate ?? null,
+    render: slaHitCell,
+    csv: [
+      { header: 'sla_hit_rate', value: (row) => slaHealth(row)?.hit_rate ?? null },
+      { header: 'sla_runs_judged', value: (row) => slaHealth(row)?.runs ?? null },
+      { header: 'sla_runs_missed', value: (row) => slaHealth(row)?.missed ?? null },
+      { header: 'sla_at_risk', value: (row) => slaHealth(row)?.at_risk ?? null },
+    ],
+  },
+  {
     id: 'cost',
     label: 'Cost / run',
-    width: 'minmax(72px, 100px)',
+    width: 'minmax(64px, 100px)',
     align: 'end',
     sortValue: (row) => row.project.summary?.cost_per_run_usd ?? null,
     render: (row) => {
@@ -157,9 +198,37 @@ export const projectColumns: Column[] = [
     csv: [{ header: 'cost_per_run_usd', value: (row) => row.project.summary?.cost_per_run_usd ?? null }],
   },
   {
+    id: 'spend',
+    label: `Spend, ${spendWindowDays} d`,
+    width: 'minmax(72px, 110px)',
+    align: 'end',
+    sortValue: (row) => spend(row)?.total_usd ?? null,
+    render: (row) => {
+      const totals = spend(row);
+      if (!totals) return <Missing reason="No figures yet for this project." />;
+      const split = kindsWithCost([totals.by_kind])
+        .map((kind) => `${costKindLabel(kind)} ${formatUsd(totals.by_kind[kind])}`)
+        .join(', ');
+      return (
+        <span
+          title={`${totals.runs} run${totals.runs === 1 ? '' : 's'} in the last ${spendWindowDays} days at your prices${split ? `: ${split}` : ''}`}
+        >
+          {formatUsd(totals.total_usd)}
+        </span>
+      );
+    },
+    csv: [
+      { header: `spend_${spendWindowDays}d_usd`, value: (row) => spend(row)?.total_usd ?? null },
+      ...costKinds.map((kind) => ({
+        header: `spend_${spendWindowDays}d_${kind}_usd`,
+        value: (row: ProjectRow) => spend(row)?.by_kind[kind] ?? null,
+      })),
+    ],
+  },
+  {
     id: 'savings',
     label: 'Savings to date',
-    width: 'minmax(80px, 130px)',
+    width: 'minmax(76px, 130px)',
     align: 'end',
     sortValue: savings,
     render: (row) => {
@@ -174,14 +243,21 @@ export const projectColumns: Column[] = [
             }
           />
         );
+      const atRisk = row.project.summary?.savings?.at_risk ?? false;
       return (
-        <span title={`${formatPercent(roi.savings_fraction)} by ${methodLabel[roi.method]}`}>
-          {formatUsd(roi.savings_to_date_usd)}
+        <span
+          className={atRisk ? 'over-sla' : undefined}
+          data-testid={atRisk ? 'savings-at-risk' : undefined}
+          title={`${formatPercent(roi.savings_fraction)} by ${methodLabel[roi.method]}, at your prices${atRisk ? '. At risk: fewer of the last runs met the SLA than the target, so these savings hold only once the misses stop.' : ''}`}
+        >
+          {formatUsd(savings(row))}
+          {atRisk && <span className="miss-marker">at risk</span>}
         </span>
       );
     },
     csv: [
       { header: 'savings_to_date_usd', value: savings },
+      { header: 'savings_at_risk', value: (row) => row.project.summary?.savings?.at_risk ?? null },
       { header: 'savings_fraction', value: (row) => row.project.summary?.roi?.savings_fraction ?? null },
       { header: 'savings_method', value: (row) => row.project.summary?.roi?.method ?? null },
     ],
@@ -189,7 +265,7 @@ export const projectColumns: Column[] = [
   {
     id: 'insights',
     label: 'Insights',
-    width: 'minmax(90px, 1.2fr)',
+    width: 'minmax(80px, 1.2fr)',
     sortValue: (row) => row.project.summary?.insights.length ?? null,
     render: (row) => <InsightChips insights={row.project.summary?.insights ?? []} />,
     csv: [
@@ -204,7 +280,7 @@ export const projectColumns: Column[] = [
   {
     id: 'auto_apply',
     label: 'Auto-apply',
-    width: 'minmax(64px, 96px)',
+    width: 'minmax(60px, 96px)',
     sortValue: (row) => (row.project.settings.autoApply ? 1 : 0),
     render: (row) => (
       <span className={row.project.settings.autoApply ? 'toggle-on' : 'muted'}>

@@ -21,7 +21,7 @@ type Notification = z.infer<typeof notificationSchema>;
 /** Every event a rule can watch (a Record, so the compiler notices a new one). */
 const eventMeanings: Record<AlertEvent, string> = {
   sla_missed: 'a run took longer than its SLA',
-  sla_at_risk: 'a run used most of its SLA and ran longer than the one before',
+  sla_at_risk: "a run took the share of the project's last 10 runs that met the SLA below the target",
   cost_spike: 'a run cost more than the mean of the previous runs',
   external_change: "the project's cluster was changed outside Setpoint (auto-apply pauses)",
   apply_failed: 'applying or reverting a configuration failed',
@@ -229,7 +229,7 @@ export function registerAlertsCommand(program: Command): void {
         rule.event === 'cost_spike'
           ? `≥ ${rule.params.threshold_pct}% over the mean of ${rule.params.window_runs} runs`
           : rule.event === 'sla_at_risk'
-            ? `≥ ${rule.params.at_risk_fraction * 100}% of the SLA`
+            ? `< ${Math.round(rule.params.at_risk_fraction * 100)}% of the last 10 runs met the SLA`
             : '',
         rule.enabled ? 'yes' : 'no',
       ]),
@@ -251,7 +251,7 @@ export function registerAlertsCommand(program: Command): void {
       .option('--window-runs <n>', 'cost_spike: runs the mean covers', wholeNumber, 5)
       .option(
         '--at-risk-fraction <x>',
-        'sla_at_risk: share of the SLA',
+        'sla_at_risk: SLA-hit target, the share of the last 10 runs that must meet the SLA (default 0.9)',
         numberArgument({ above: 0, max: 0.99 }),
         0.9,
       )
@@ -291,7 +291,7 @@ export function registerAlertsCommand(program: Command): void {
       .option('--window-runs <n>', 'cost_spike: runs the mean covers', wholeNumber)
       .option(
         '--at-risk-fraction <x>',
-        'sla_at_risk: share of the SLA',
+        'sla_at_risk: SLA-hit target, the share of the last 10 runs that must meet the SLA (default 0.9)',
         numberArgument({ above: 0, max: 0.99 }),
       )
       .addHelpText(

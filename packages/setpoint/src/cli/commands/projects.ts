@@ -1,9 +1,10 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import type { Page, ProjectResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { slaHealthWindow, spendWindowDays } from '@setpoint/insights';
 import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
-import { formatTime, printFields, printJson, printTable } from '../output.js';
+import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 import { registerProjectSourceCommands } from './project-source.js';
 
@@ -78,6 +79,12 @@ export function projectBody(flags: ProjectFlags): Record<string, unknown> {
   return body;
 }
 
+/** "8/10 (80%)", with "at risk" when below the target; "—" without an SLA or a judged run. */
+function slaHitText(health: NonNullable<ProjectResource['summary']>['sla_health'] | undefined): string {
+  if (!health || health.runs === 0 || health.hit_rate === null) return '—';
+  return `${health.met}/${health.runs} (${Math.round(health.hit_rate * 100)}%)${health.at_risk ? ' at risk' : ''}`;
+}
+
 function showProject(project: ProjectResource): void {
   const settings = project.settings;
   printFields([
@@ -132,12 +139,25 @@ export function registerProjectsCommand(program: Command): void {
       );
       if (options.json) return printJson(page);
       printTable(
-        ['ID', 'NAME', 'PHASE', 'SLA', 'AUTO-APPLY', 'UPDATED'],
+        [
+          'ID',
+          'NAME',
+          'PHASE',
+          'SLA',
+          `SLA HIT (LAST ${slaHealthWindow})`,
+          'COST/RUN',
+          `SPEND ${spendWindowDays}D`,
+          'AUTO-APPLY',
+          'UPDATED',
+        ],
         page.items.map((project) => [
           project.id,
           project.name,
           project.phase,
           project.settings.slaMinutes ? `${project.settings.slaMinutes}m` : '—',
+          slaHitText(project.summary?.sla_health),
+          formatUsd(project.summary?.cost_per_run_usd),
+          formatUsd(project.summary?.spend.total_usd),
           project.settings.autoApply ? 'on' : 'off',
           formatTime(project.updated_at),
         ]),

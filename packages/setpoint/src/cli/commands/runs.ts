@@ -5,6 +5,7 @@ import type { Page, RunDetailResource, RunResource } from '@setpoint/api-contrac
 import type { CollectRunQueued } from '@setpoint/api-contract/databricks';
 import type { EmrCollectQueued } from '@setpoint/api-contract/emr';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { costKindLabels } from '@setpoint/insights';
 import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
 import type { UploadPart } from '../remote/api-client.js';
@@ -97,6 +98,10 @@ export function registerRunsCommand(program: Command): void {
       ['started', formatTime(run.started_at)],
       ['runtime', runtimeMinutes(run)],
       ['cost', formatUsd(run.cost?.total_usd)],
+      ...(run.cost?.components ?? []).map((component): [string, string] => [
+        `  ${costKindLabels[component.kind].toLowerCase()}`,
+        `${formatUsd(component.usd)}  ${component.description}, ${Number(component.quantity.toFixed(3))} ${component.unit}${component.estimated_usd === null ? '' : ` (as billed; estimated ${formatUsd(component.estimated_usd)})`}`,
+      ]),
       ['overhead', overheadText(run)],
       ['error', run.error],
     ]);

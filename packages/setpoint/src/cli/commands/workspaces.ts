@@ -3,6 +3,7 @@ import type { WorkspaceResource } from '@setpoint/api-contract';
 import type {
   AccessCheckResource,
   DetachResource,
+  DiscoveredJobResource,
   DiscoverResource,
   ImportResource,
   WorkspaceAuthBody,
@@ -11,7 +12,7 @@ import type {
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
-import { colorEnabled, printJson, printTable } from '../output.js';
+import { colorEnabled, formatUsd, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 const plans: Record<string, string> = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' };
@@ -128,6 +129,55 @@ function withAuthOptions<Args extends unknown[], Opts extends OptionValues, Glob
     .option('--azure-tenant-id <id>', 'Entra ID tenant of the service principal')
     .option('--azure-client-id <id>', 'Entra ID application (client) id (secret: ARM_CLIENT_SECRET)')
     .option('--azure-authority-host <url>', 'Entra ID authority (default https://login.microsoftonline.com)');
+}
+
+/**
+ * Discover's table, money in cents, then every "—" or $0 with its reason (a cost or saving not estimated,
+ * and why) and what each saving rests on, then the findings by name.
+ */
+function printDiscovery(result: DiscoverResource): void {
+  const jobs = [...result.jobs].sort((a, b) => (b.monthly_cost_usd ?? 0) - (a.monthly_cost_usd ?? 0));
+  printTable(
+    ['JOB', 'NAME', 'COMPUTE', 'RUNS', '$/MONTH', 'EST. SAVING/MONTH', 'PHOTON', 'AUTOSCALE', 'IMPORTED'],
+    jobs.map((job) => [
+      job.job_id,
+      job.name,
+      job.compute,
+      job.runs_in_window,
+      formatUsd(job.monthly_cost_usd),
+      formatUsd(job.estimated_monthly_savings_usd),
+      job.photon ? 'yes' : '',
+      job.autoscale ? 'yes' : '',
+      job.imported ? 'yes' : '',
+    ]),
+  );
+  const lines = (title: string, entries: [DiscoveredJobResource, string | null][]) => {
+    const shown = entries.filter((entry): entry is [DiscoveredJobResource, string] => entry[1] !== null);
+    if (shown.length === 0) return;
+    process.stdout.write(`\n${title}:\n`);
+    for (const [job, text] of shown) process.stdout.write(`  ${job.job_id} ${job.name}: ${text}\n`);
+  };
+  lines(
+    'Cost notes',
+    jobs.map((job) => [job, job.cost_note]),
+  );
+  lines(
+    'Saving estimates',
+    jobs.map((job) => [job, job.saving_note ?? job.saving_basis]),
+  );
+  const names = new Map(result.jobs.map((job) => [job.job_id, job]));
+  process.stdout.write('\n');
+  for (const finding of result.findings) {
+    const members = finding.job_ids.map((id) => {
+      const job = names.get(id);
+      const saving =
+        finding.id === 'top-savings' && job ? ` ${formatUsd(job.estimated_monthly_savings_usd)}/month` : '';
+      return `${job?.name ?? id} (${id})${saving}`;
+    });
+    process.stdout.write(
+      `${finding.title} (${finding.job_ids.length}): ${members.length ? members.join(', ') : 'none'} — ${finding.detail}\n`,
+    );
+  }
 }
 
 export function registerWorkspacesCommand(program: Command): void {
@@ -298,31 +348,7 @@ export function registerWorkspacesCommand(program: Command): void {
         `/api/v1/workspaces/${encodeURIComponent(id)}/discover?window_days=${parseCount('--days', options.days, 1, 60)}`,
       );
       if (options.json) return printJson(result);
-      const money = (value: number | null) => (value === null ? '—' : `$${value.toFixed(0)}`);
-      printTable(
-        ['JOB', 'NAME', 'COMPUTE', 'RUNS', '$/MONTH', 'EST. SAVING', 'PHOTON', 'AUTOSCALE', 'IMPORTED'],
-        [...result.jobs]
-          .sort((a, b) => (b.monthly_cost_usd ?? 0) - (a.monthly_cost_usd ?? 0))
-          .map((job) => [
-            job.job_id,
-            job.name,
-            job.compute,
-            job.runs_in_window,
-            money(job.monthly_cost_usd),
-            money(job.estimated_monthly_savings_usd),
-            job.photon ? 'yes' : '',
-            job.autoscale ? 'yes' : '',
-            job.imported ? 'yes' : '',
-          ]),
-      );
-      // a cost shown as — says why (serverless without a bill yet, a node type without a price)
-      for (const job of result.jobs)
-        if (job.monthly_cost_usd === null && job.cost_note && !job.run_submit)
-          process.stdout.write(`${job.job_id} ${job.name}: cost unknown: ${job.cost_note}\n`);
-      for (const finding of result.findings)
-        process.stdout.write(
-          `${finding.title}: ${finding.job_ids.length ? finding.job_ids.join(', ') : 'none'}\n`,
-        );
+      printDiscovery(result);
     });
 
   withRemoteOptions(

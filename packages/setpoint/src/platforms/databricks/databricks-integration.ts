@@ -14,6 +14,7 @@ import { createWorkspaceConnector } from './connection/workspace-connection.js';
 import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
+import type { ConfidentChoiceOf } from './onboarding/saving-estimate.js';
 import {
   createServerlessBillingReader,
   type ServerlessBillingReader,
@@ -49,7 +50,12 @@ export interface DatabricksOptions {
 }
 
 /** Everything Setpoint does with a Databricks workspace, wired from the core's services. */
-export function createDatabricksIntegration(deps: PlatformCore, options: DatabricksOptions = {}) {
+export function createDatabricksIntegration(
+  deps: PlatformCore,
+  options: DatabricksOptions = {},
+  /** The recommender's pass Discover estimates a job's saving with (its runs and the fleet model). */
+  estimates: { confidentChoice: ConfidentChoiceOf },
+) {
   const { config } = deps;
   const store = createDatabricksRepository(deps.db);
   const connect = createWorkspaceConnector({
@@ -134,6 +140,10 @@ export function createDatabricksIntegration(deps: PlatformCore, options: Databri
     connect,
     store,
     costModel: createCostModel(deps.catalog),
+    projects: deps.projects,
+    recommendations: deps.recommendations,
+    coresOf: (cloud, nodeType) => coresByType.get(`${cloud}:${nodeType}`),
+    confidentChoice: estimates.confidentChoice,
     serverlessBilling: serverlessBillingFor,
   });
 

@@ -40,7 +40,18 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
     jobKinds: databricksJobKinds,
     runs: databricksRunReports,
     create(core): DatabricksRuntime {
-      const integration = createDatabricksIntegration(core, options);
+      const integration = createDatabricksIntegration(core, options, {
+        confidentChoice: (input) => recommender.confidentChoice(input),
+      });
+      const recommender = new DatabricksRecommender({
+        catalog: core.catalog,
+        nodeTypes: core.nodeTypes,
+        policies: async (workspaceId, policyId) =>
+          (await integration.connect(workspaceId)).client.getClusterPolicy(policyId),
+        launchableNodeTypes: cachedLaunchableNodeTypes(
+          async (workspaceId) => (await integration.connect(workspaceId)).client,
+        ),
+      });
       return {
         name: 'databricks',
         integration,
@@ -52,15 +63,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
           webhookRateLimitPerMinute: core.config.webhookRateLimitPerMinute,
         }),
         coster: new CostEngineCoster(core.catalog),
-        recommender: new DatabricksRecommender({
-          catalog: core.catalog,
-          nodeTypes: core.nodeTypes,
-          policies: async (workspaceId, policyId) =>
-            (await integration.connect(workspaceId)).client.getClusterPolicy(policyId),
-          launchableNodeTypes: cachedLaunchableNodeTypes(
-            async (workspaceId) => (await integration.connect(workspaceId)).client,
-          ),
-        }),
+        recommender,
         writer: integration.writer,
         code: createDatabricksCode({
           connect: integration.connect,

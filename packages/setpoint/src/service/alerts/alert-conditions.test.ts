@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { type RunFacts, runFinding } from './alert-conditions.js';
 
 const params = { thresholdPct: 20, windowRuns: 5, atRiskFraction: 0.9 };
-const run = (id: string, runtimeMinutes: number | null, costUsd: number | null): RunFacts => ({
+const run = (
+  id: string,
+  runtimeMinutes: number | null,
+  costUsd: number | null,
+  status: string | null = 'SUCCESS',
+): RunFacts => ({
   id,
   projectId: 'prj_1',
+  status,
   runtimeMinutes,
   costUsd,
 });
@@ -20,11 +26,28 @@ describe('alert conditions', () => {
     expect(runFinding('sla_missed', run('r', 90, 1), [], { ...context, slaMinutes: null })).toBeUndefined();
   });
 
-  it('finds an SLA at risk when the runtime rises into the last tenth of the SLA', () => {
-    expect(runFinding('sla_at_risk', run('r', 28, 1), [run('p', 25, 1)], context)?.key).toBe('sla_at_risk:r');
-    expect(runFinding('sla_at_risk', run('r', 28, 1), [run('p', 29, 1)], context)).toBeUndefined();
-    expect(runFinding('sla_at_risk', run('r', 26, 1), [run('p', 20, 1)], context)).toBeUndefined();
-    expect(runFinding('sla_at_risk', run('r', 31, 1), [run('p', 20, 1)], context)).toBeUndefined();
+  it('finds an SLA at risk when the rolling SLA-hit rate falls below the target, not on one late run', () => {
+    // newest first: nine runs, one of them late (8 of 9 met, 89%): already below 90%
+    const nineWithOneLate = Array.from({ length: 9 }, (_, index) =>
+      run(`p${index}`, index === 4 ? 31 : 20, 1),
+    );
+    const tenOnTime = Array.from({ length: 10 }, (_, index) => run(`p${index}`, 20, 1));
+    // one late run after ten on time: 9 of 10 met, the target holds
+    expect(runFinding('sla_at_risk', run('r', 30.01, 1), tenOnTime, context)).toBeUndefined();
+    // a second miss within the last ten: 8 of 10 met, at risk
+    const finding = runFinding('sla_at_risk', run('r', 30.01, 1), [run('p', 31, 1), ...tenOnTime], context);
+    expect(finding?.key).toBe('sla_at_risk:r');
+    expect(finding?.detail).toMatchObject({ runs: 10, missed: 2, sla_hit_rate: 0.8, target: 0.9 });
+    expect(finding?.title).toBe(
+      'orders: 2 of the last 10 runs missed the 30 min SLA (80% met, below the 90% target)',
+    );
+    // a failed run is a miss
+    expect(
+      runFinding('sla_at_risk', run('r', 5, 1, 'FAILED'), [run('p', 31, 1), ...tenOnTime], context),
+    ).toBeDefined();
+    // already at risk before this run: no second alert until the rate recovers
+    expect(runFinding('sla_at_risk', run('r', 31, 1), nineWithOneLate, context)).toBeUndefined();
+    expect(runFinding('sla_at_risk', run('r', 31, 1), [], { ...context, slaMinutes: null })).toBeUndefined();
   });
 
   it('finds a cost spike at 20% over the mean of the last five runs, configurable', () => {

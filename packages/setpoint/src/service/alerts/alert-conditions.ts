@@ -1,10 +1,13 @@
 import type { AlertEvent } from '@setpoint/api-contract';
 import { mean } from '@setpoint/foundation/statistics';
+import { rollingSlaHealth } from '@setpoint/insights';
 
 /** What a run-based rule needs to know about one run. */
 export interface RunFacts {
   id: string;
   projectId: string;
+  /** The platform's result state (SUCCESS, FAILED…); null when not reported. */
+  status: string | null;
   runtimeMinutes: number | null;
   costUsd: number | null;
 }
@@ -12,6 +15,7 @@ export interface RunFacts {
 export interface RuleParams {
   thresholdPct: number;
   windowRuns: number;
+  /** `sla_at_risk`: the SLA-hit rate of the last 10 runs below which the project's SLA is at risk. */
   atRiskFraction: number;
 }
 
@@ -47,24 +51,26 @@ export function runFinding(
       detail: { run_id: run.id, runtime_minutes: round(run.runtimeMinutes, 3), sla_minutes: slaMinutes },
     };
   }
-  if (event === 'sla_at_risk' && slaMinutes !== null && run.runtimeMinutes !== null) {
-    const previous = earlier.find((candidate) => candidate.runtimeMinutes !== null)?.runtimeMinutes;
-    const atRisk =
-      run.runtimeMinutes <= slaMinutes &&
-      run.runtimeMinutes >= params.atRiskFraction * slaMinutes &&
-      previous !== undefined &&
-      previous !== null &&
-      run.runtimeMinutes > previous;
-    if (!atRisk) return undefined;
+  if (event === 'sla_at_risk' && slaMinutes !== null) {
+    // The rolling SLA-hit rate (insights' `slaHealth`, the projects table's column): the alert goes when
+    // this run takes it below the target, once; it goes again only after the rate has recovered.
+    const oldestFirst = [...earlier].reverse();
+    const options = { target: params.atRiskFraction };
+    const before = rollingSlaHealth(oldestFirst, slaMinutes, options);
+    const after = rollingSlaHealth([...oldestFirst, run], slaMinutes, options);
+    if (!after.atRisk || before.atRisk) return undefined;
+    const percent = (share: number | null) => Math.round((share ?? 0) * 100);
     return {
       ...base,
-      title: `${projectName}: runtime ${round(run.runtimeMinutes, 1)} min is rising toward its ${slaMinutes} min SLA`,
+      title: `${projectName}: ${after.missed} of the last ${after.runs} runs missed the ${slaMinutes} min SLA (${percent(after.hitRate)}% met, below the ${percent(after.target)}% target)`,
       detail: {
         run_id: run.id,
-        runtime_minutes: round(run.runtimeMinutes, 3),
-        previous_runtime_minutes: round(previous, 3),
+        runtime_minutes: run.runtimeMinutes === null ? null : round(run.runtimeMinutes, 3),
         sla_minutes: slaMinutes,
-        share_of_sla_pct: round((100 * run.runtimeMinutes) / slaMinutes, 1),
+        runs: after.runs,
+        missed: after.missed,
+        sla_hit_rate: round(after.hitRate ?? 0, 3),
+        target: after.target,
       },
     };
   }

@@ -148,6 +148,7 @@ export function createAlertRepository(db: Kysely<Database>) {
         .select([
           'runs.id',
           'runs.project_id',
+          'runs.status',
           'runs.started_at',
           'runs.ended_at',
           'runs.cost',
@@ -164,7 +165,7 @@ export function createAlertRepository(db: Kysely<Database>) {
     earlierRuns(projectId: string, before: number, limit: number) {
       return db
         .selectFrom('runs')
-        .select(['id', 'project_id', 'started_at', 'ended_at', 'cost'])
+        .select(['id', 'project_id', 'status', 'started_at', 'ended_at', 'cost'])
         .where('project_id', '=', projectId)
         .where('pipeline_state', '=', 'DONE')
         .where('created_at', '<', before)

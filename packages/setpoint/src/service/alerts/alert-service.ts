@@ -7,6 +7,7 @@ import {
   retryableNotificationStatuses,
 } from '@setpoint/api-contract';
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
+import { slaHealthWindow } from '@setpoint/insights';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -118,12 +119,14 @@ const costOf = (cost: string | null) =>
 const factsOf = (run: {
   id: string;
   project_id: string;
+  status: string | null;
   started_at: number | null;
   ended_at: number | null;
   cost: string | null;
 }): RunFacts => ({
   id: run.id,
   projectId: run.project_id,
+  status: run.status,
   runtimeMinutes: runtimeMinutes(run),
   costUsd: costOf(run.cost),
 });
@@ -256,9 +259,8 @@ export function createAlertService(deps: Deps) {
       const findings: Finding[] = [];
       for (const run of await alerts.recentRuns(since, rule.project_id)) {
         const settings = JSON.parse(run.project_settings) as { slaMinutes?: number | null };
-        const earlier = (await alerts.earlierRuns(run.project_id, run.created_at, params.windowRuns)).map(
-          factsOf,
-        );
+        const window = event === 'sla_at_risk' ? slaHealthWindow : params.windowRuns;
+        const earlier = (await alerts.earlierRuns(run.project_id, run.created_at, window)).map(factsOf);
         const finding = runFinding(event, factsOf(run), earlier, {
           projectName: run.project_name,
           slaMinutes: settings.slaMinutes ?? null,

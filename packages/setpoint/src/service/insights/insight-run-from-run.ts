@@ -10,6 +10,7 @@ export function insightRunFromRun(run: Run, coreUtilization: number | null = nul
     endedAt: run.endedAt,
     status: run.status,
     costUsd: run.cost?.totalUsd ?? null,
+    costComponents: run.cost?.components ?? null,
     inputBytes: run.inputBytes,
     configKey: clusterIdentity(run.clusterFacts),
     recommendationId: run.recommendationId,

@@ -1,7 +1,9 @@
-import { discountFactor } from '../organization/discounts.js';
+import type { SpendReportWire } from '@setpoint/api-contract';
+import { organizationPrices } from '../organization/discounts.js';
 import type { OrganizationSettingsService } from '../organization/organization-settings-service.js';
 import type { Project } from '../projects/project-records.js';
 import type { ProjectService } from '../projects/project-service.js';
+import type { WorkspaceService } from '../workspaces/workspace-service.js';
 import {
   createProjectSummaries,
   organizationSummary,
@@ -9,13 +11,15 @@ import {
   type SummaryRuns,
 } from './project-summaries.js';
 
-/** The figures of the projects table and of the organization's KPI header. */
+/** The figures of the projects table, the organization's KPI header and its spend report. */
 export function createInsightsService(deps: {
   runs: SummaryRuns;
   projects: Pick<ProjectService, 'list'>;
+  workspaces: Pick<WorkspaceService, 'list'>;
   organizationSettings: Pick<OrganizationSettingsService, 'get'>;
 }) {
-  const projectSummaries = createProjectSummaries(deps.runs);
+  const prices = async () => organizationPrices((await deps.organizationSettings.get()).settings);
+  const projectSummaries = createProjectSummaries(deps.runs, prices);
 
   async function allProjects(): Promise<Project[]> {
     const all: Project[] = [];
@@ -28,17 +32,38 @@ export function createInsightsService(deps: {
 
   /** Every project's spend in the period and its savings, at the organization's discounted prices. */
   async function spendByProject(from: number, to: number) {
-    const { settings } = await deps.organizationSettings.get();
-    return projectSpends(deps.runs, await allProjects(), { from, to }, discountFactor(settings));
+    return projectSpends(deps.runs, await allProjects(), { from, to }, await prices());
   }
 
   return {
     projectSummaries,
-    spendByProject,
 
     /** Spend and savings of every project in a period, at the organization's discounted prices. */
     async organizationSummary(from: number, to: number) {
       return organizationSummary({ from, to }, await spendByProject(from, to));
+    },
+
+    /** The organization's ledger for a period: its total, and each project's share of it. */
+    async spendReport(from: number, to: number): Promise<SpendReportWire> {
+      const projects = await spendByProject(from, to);
+      const platformOf = new Map((await deps.workspaces.list()).map((w) => [w.id, w.platform]));
+      const summary = organizationSummary({ from, to }, projects);
+      return {
+        period: summary.period,
+        total: summary.spend,
+        savings_to_date_usd: summary.roi.savings_to_date_usd,
+        projected_12_month_savings_usd: summary.roi.projected_12_month_savings_usd,
+        savings_at_risk_usd: summary.roi.savings_at_risk_usd,
+        projects: projects.map(({ project, spend, roi, slaAtRisk }) => ({
+          project_id: project.id,
+          name: project.name,
+          platform: (project.workspaceId && platformOf.get(project.workspaceId)) || null,
+          spend,
+          savings_to_date_usd: roi?.savingsToDateUsd ?? null,
+          projected_12_month_savings_usd: roi?.projected12MonthSavingsUsd ?? null,
+          sla_at_risk: slaAtRisk,
+        })),
+      };
     },
   };
 }

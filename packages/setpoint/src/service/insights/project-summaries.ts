@@ -9,6 +9,7 @@ import {
   spendInPeriod,
   summarizeProject,
 } from '@setpoint/insights';
+import { listPrices, type OrganizationPrices } from '../organization/discounts.js';
 import type { Project } from '../projects/project-records.js';
 import { learningRunsFor } from '../recommendations/learning.js';
 import { type Run, toRun } from '../runs/run-records.js';
@@ -26,17 +27,18 @@ async function runsByProject(runs: SummaryRuns, projectIds: string[]): Promise<M
   return byProject;
 }
 
-function summaryOf(project: Project, runs: Run[], now: number) {
+function summaryOf(project: Project, runs: Run[], now: number, prices: OrganizationPrices) {
   const summary = summarizeProject(
     runs.map((run) => insightRunFromRun(run)),
-    { now, slaMinutes: project.settings.slaMinutes },
+    { now, slaMinutes: project.settings.slaMinutes, factor: prices.factor },
   );
   const learningRuns = learningRunsFor(project.settings.learningMissBudget);
   const learning =
     project.phase === 'LEARNING'
       ? { completedRuns: Math.min(learningRuns, Math.max(0, runs.length - 1)), requiredRuns: learningRuns }
       : null;
-  return { summary, wire: presentProjectSummary(summary, learning) };
+  const share = paidShare(runs, prices.factor);
+  return { summary, share, wire: presentProjectSummary(summary, learning, share) };
 }
 
 /** Insights such as "dormant" depend on the clock; an hour is far finer than any of their thresholds. */
@@ -47,7 +49,11 @@ const clockBucketMs = 3_600_000;
  * projects. Summaries are computed from every run of a project, so each one is kept until the
  * project, its runs or the hour change: a page costs one index-only version query when nothing moved.
  */
-export function createProjectSummaries(runs: SummaryRuns, maxEntries = 50_000) {
+export function createProjectSummaries(
+  runs: SummaryRuns,
+  pricesNow: () => Promise<OrganizationPrices> = async () => listPrices,
+  maxEntries = 50_000,
+) {
   const cache = new Map<string, { version: string; wire: ProjectSummaryWire }>();
 
   function remember(projectId: string, version: string, wire: ProjectSummaryWire): void {
@@ -64,9 +70,10 @@ export function createProjectSummaries(runs: SummaryRuns, maxEntries = 50_000) {
     const result = new Map<string, ProjectSummaryWire>();
     if (projects.length === 0) return result;
     const runVersion = await runs.versions(projects.map((project) => project.id));
+    const prices = await pricesNow();
     const clock = Math.floor(now / clockBucketMs);
     const version = (project: Project) =>
-      `${project.updatedAt}:${project.settings.slaMinutes}:${runVersion.get(project.id) ?? '0'}:${clock}`;
+      `${project.updatedAt}:${project.settings.slaMinutes}:${runVersion.get(project.id) ?? '0'}:${clock}:${prices.key}`;
     const stale = projects.filter((project) => {
       const cached = cache.get(project.id);
       if (cached?.version !== version(project)) return true;
@@ -78,7 +85,7 @@ export function createProjectSummaries(runs: SummaryRuns, maxEntries = 50_000) {
       stale.map((project) => project.id),
     );
     for (const project of stale) {
-      const wire = summaryOf(project, staleRuns.get(project.id) ?? [], now).wire;
+      const wire = summaryOf(project, staleRuns.get(project.id) ?? [], now, prices).wire;
       remember(project.id, version(project), wire);
       result.set(project.id, wire);
     }
@@ -91,6 +98,8 @@ export interface ProjectSpend {
   project: Project;
   spend: CostTotals;
   roi: ProjectRoi | null;
+  /** Its SLA health is below its target: its savings are at risk. */
+  slaAtRisk: boolean;
 }
 
 /** The share of a project's list-price cost it pays after discounts (1 when it has no cost yet). */
@@ -107,14 +116,14 @@ function paidShare(runs: readonly Run[], factor: ComponentFactor): number {
 }
 
 /**
- * Each project's spend in [from, to) and its savings, every cost component at `factor` × its list price
- * (the organization's discounts); savings scale by the share of its list-price cost the project pays.
+ * Each project's spend in [from, to) and its savings at the organization's prices: every cost component at
+ * its discount; savings scale by the share of its list-price cost the project pays (as the projects table's).
  */
 export async function projectSpends(
   runSource: SummaryRuns,
   projects: Project[],
   period: { from: number; to: number },
-  factor: ComponentFactor,
+  prices: OrganizationPrices,
   now = Date.now(),
 ): Promise<ProjectSpend[]> {
   const runs = await runsByProject(
@@ -123,11 +132,12 @@ export async function projectSpends(
   );
   return projects.map((project) => {
     const own = runs.get(project.id) ?? [];
-    const roi = summaryOf(project, own, now).summary.roi;
-    const share = paidShare(own, factor);
+    const { summary, share } = summaryOf(project, own, now, prices);
+    const roi = summary.roi;
     return {
       project,
-      spend: spendInPeriod(own, period.from, period.to, factor),
+      slaAtRisk: summary.slaHealth.atRisk,
+      spend: spendInPeriod(own, period.from, period.to, prices.factor),
       roi: roi && {
         ...roi,
         savingsToDateUsd: roi.savingsToDateUsd * share,
@@ -140,10 +150,15 @@ export async function projectSpends(
 /** The organization's figures: the sums of its projects' (spend by kind, fee and platform; savings). */
 export function organizationSummary(period: { from: number; to: number }, projects: readonly ProjectSpend[]) {
   const spend = new CostTotalsBuilder();
-  for (const project of projects) spend.addTotals(project.spend);
+  let savingsAtRiskUsd = 0;
+  for (const project of projects) {
+    spend.addTotals(project.spend);
+    if (project.slaAtRisk) savingsAtRiskUsd += project.roi?.savingsToDateUsd ?? 0;
+  }
   return presentOrganizationSummary({
     ...period,
     spend: spend.build(),
     roi: organizationRoi(projects.map((project) => project.roi)),
+    savingsAtRiskUsd,
   });
 }

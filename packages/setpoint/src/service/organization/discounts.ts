@@ -33,3 +33,20 @@ export function discountPct(
 export function discountFactor(settings: OrganizationSettings): ComponentFactor {
   return (component) => 1 - discountPct(settings, component) / 100;
 }
+
+/** The organization's prices: the factor per component, and a key that changes when a discount does. */
+export interface OrganizationPrices {
+  factor: ComponentFactor;
+  key: string;
+}
+
+export function organizationPrices(settings: OrganizationSettings): OrganizationPrices {
+  const { aws_discount_pct, azure_discount_pct, gcp_discount_pct, dbu_discount_pct } = settings;
+  return {
+    factor: discountFactor(settings),
+    key: [aws_discount_pct, azure_discount_pct, gcp_discount_pct, dbu_discount_pct].join(':'),
+  };
+}
+
+/** List prices: every component at its amount. */
+export const listPrices: OrganizationPrices = { factor: () => 1, key: 'list' };

@@ -9,6 +9,7 @@ import {
   type OptimizerSettings,
   type ProjectBounds,
   type Recommendation,
+  type RecommendationBasis,
   swappedForTwin,
 } from '../../optimizer/recommend.js';
 import type { Candidate, Observation, Range } from '../../optimizer/types.js';
@@ -117,6 +118,18 @@ export interface OptimizerRecommenderOptions {
 export type OptimizerPassRunner = (input: OptimizerPassInput) => Promise<OptimizerPassResult>;
 
 const runInProcess: OptimizerPassRunner = async (input) => runOptimizerPass(input);
+
+/** The cheapest configuration a job's runs and the fleet model make the optimizer confident in. */
+export interface ConfidentChoice {
+  current: { description: string; expectedCostUsd: number };
+  /** Null when no allowed configuration reaches the confidence (the current one may not either). */
+  choice: { description: string; expectedCostUsd: number; probabilityMeetsSla: number } | null;
+  confidence: number;
+  /** The SLA, or without one the runtime bound, the probabilities are against; null while there is no bound. */
+  slaSeconds: number | null;
+  hasSla: boolean;
+  basis: RecommendationBasis;
+}
 
 /** What `#prepare` hands to the optimizer pass and, with the pass's answer, to `#finish`. */
 interface Prepared<Shape> {
@@ -339,6 +352,58 @@ export class OptimizerRecommender<Shape> implements Recommender {
     } catch {
       return null;
     }
+  }
+
+  /**
+   * What a job could save, read from the optimizer pass a first recommendation runs on its runs and the
+   * fleet model: the cheapest configuration the filters keep that it expects to meet the SLA (without one,
+   * the runtime bound: the best seen runtime plus `maxRuntimeIncrease`) with probability at least
+   * `confidence`, to fail no more often than the current one, and that a spot margin would not swap for
+   * its twin. Nothing is recorded and nothing is learned: Discover estimates jobs not imported yet with it.
+   */
+  async confidentChoice(input: RecommendationInput): Promise<ConfidentChoice> {
+    const prior =
+      this.#prior !== undefined
+        ? undefined
+        : await this.#priorSource.priorFor(input.project.id, input.fleet, (history) =>
+            this.fleetJobOf(history),
+          );
+    const prepared = this.#prepare(input, prior);
+    const runPass = this.#runPass ?? (prior === undefined ? runInProcess : runOptimizerPassOffThread);
+    const { assessment, recommendation } = await runPass(prepared.pass);
+    const { confidence } = { ...defaultOptimizerSettings, ...this.#optimizer };
+    const { space, bounds, currentId } = prepared;
+    const describe = (id: string) => {
+      const entry = space.byId.get(id);
+      return entry ? this.#model.describe(entry.shape) : id;
+    };
+    const current = assessment.current;
+    const swaps = prepared.pass.request.marketSwaps;
+    const [cheapest] = assessment.assessments
+      .filter(
+        (entry) =>
+          space.byId.get(entry.candidate.id)?.allowed === true &&
+          entry.candidate.nodes >= bounds.minNodes &&
+          entry.candidate.nodes <= bounds.maxNodes &&
+          entry.probabilityMeetsSla >= confidence &&
+          entry.probabilityFails <= current.probabilityFails &&
+          !swappedForTwin(entry, assessment, swaps),
+      )
+      .sort((a, b) => a.expectedCostUsd - b.expectedCostUsd);
+    return {
+      current: { description: describe(currentId), expectedCostUsd: current.expectedCostUsd },
+      choice: cheapest
+        ? {
+            description: describe(cheapest.candidate.id),
+            expectedCostUsd: cheapest.expectedCostUsd,
+            probabilityMeetsSla: cheapest.probabilityMeetsSla,
+          }
+        : null,
+      confidence,
+      slaSeconds: Number.isFinite(assessment.slaSeconds) ? assessment.slaSeconds : null,
+      hasSla: assessment.hasSla,
+      basis: recommendation.basis,
+    };
   }
 
   /** The same decision, synchronously and in-process (the bench calls it thousands of times). */

@@ -1,4 +1,4 @@
-import { modelProfileOf } from '../../eventlog/model-profile.js';
+import { type ModelProfile, modelProfileOf } from '../../eventlog/model-profile.js';
 import { capRunProfile, maxStoredProfileBytes } from '../../eventlog/profile-caps.js';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 
@@ -26,4 +26,12 @@ export function modelProfileColumnsOf(stored: string): { model_profile: string; 
   if (profile === null || typeof profile !== 'object') return null;
   const columns = storedProfileColumns(profile);
   return stored.length > maxStoredProfileBytes ? columns : { model_profile: columns.model_profile };
+}
+
+/**
+ * What the model reads of a profile that is never stored (Discover's, from a job's runs list), cut to the
+ * same caps as a stored one, so a recommender reads it as it reads a stored run's.
+ */
+export function modelProfileFor(profile: RunProfile): ModelProfile {
+  return modelProfileOf(capRunProfile(profile));
 }

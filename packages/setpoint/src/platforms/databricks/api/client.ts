@@ -13,6 +13,8 @@ import {
   dbfsListResponseSchema,
   dbfsReadResponseSchema,
   directoryListResponseSchema,
+  type InstancePool,
+  instancePoolSchema,
   type Job,
   type JobSettings,
   jobSchema,
@@ -199,6 +201,11 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
     return get('/api/2.0/policies/clusters/get', clusterPolicySchema, { policy_id: policyId });
   }
 
+  /** An instance pool, for the node type of the clusters drawn from it (`instance-pools/get`). */
+  async function getInstancePool(instancePoolId: string): Promise<InstancePool> {
+    return get('/api/2.0/instance-pools/get', instancePoolSchema, { instance_pool_id: instancePoolId });
+  }
+
   async function listNodeTypes(): Promise<NodeType[]> {
     return (await get('/api/2.1/clusters/list-node-types', listNodeTypesResponseSchema)).node_types;
   }
@@ -292,6 +299,7 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
     listRuns,
     getCluster,
     getClusterPolicy,
+    getInstancePool,
     listClusterEvents,
     listNodeTypes,
     dbfsList,

@@ -185,6 +185,17 @@ export const policyRuleSchema = z.looseObject({
 });
 export type PolicyRule = z.infer<typeof policyRuleSchema>;
 
+/** `instance-pools/get`: a pool's clusters run its node type (the cluster then names none itself). */
+export const instancePoolSchema = z.looseObject({
+  instance_pool_id: z.string(),
+  instance_pool_name: z.string().optional(),
+  node_type_id: z.string(),
+  /** The pool's market: its clusters' nodes are bought as the pool says. */
+  aws_attributes: awsAttributesSchema.optional(),
+  azure_attributes: azureAttributesSchema.optional(),
+});
+export type InstancePool = z.infer<typeof instancePoolSchema>;
+
 /** `policies/clusters/get`: the definition is a JSON text of rules by path, parsed here at the edge. */
 export const clusterPolicySchema = z.looseObject({
   policy_id: z.string(),

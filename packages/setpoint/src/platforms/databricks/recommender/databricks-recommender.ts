@@ -4,6 +4,7 @@ import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import type { FoldedStatistics } from '../../../service/recommendations/learning-summary.js';
 import {
+  type ConfidentChoice,
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
 } from '../../../service/recommendations/optimizer-recommender.js';
@@ -72,15 +73,25 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
     if (basedOn && isServerlessRun(basedOn))
       return performanceModeAdvice(input) ?? serverlessMonitoring(input);
+    return this.#withConstraints(input, () => super.recommend(input));
+  }
+
+  /** Discover's estimate of a job reads what the workspace imposes, as its recommendation would. */
+  override async confidentChoice(input: RecommendationInput): Promise<ConfidentChoice> {
+    return this.#withConstraints(input, () => super.confidentChoice(input));
+  }
+
+  async #withConstraints<T>(input: RecommendationInput, body: () => Promise<T>): Promise<T> {
+    const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
     const workspaceId = input.project.workspace?.id;
-    if (!basedOn || !workspaceId) return super.recommend(input);
+    if (!basedOn || !workspaceId) return body();
     const policyId = parseNewCluster(basedOn.clusterConfig)?.policy_id;
     const constraints = {
       policy:
         typeof policyId === 'string' && this.#policies ? await this.#policies(workspaceId, policyId) : null,
       launchableNodeTypes: this.#launchableNodeTypes ? await this.#launchableNodeTypes(workspaceId) : null,
     };
-    return this.#constraints.during(basedOn.id, constraints, () => super.recommend(input));
+    return this.#constraints.during(basedOn.id, constraints, body);
   }
 
   /** Serverless runs have no cluster to learn candidates from: their summary stays as it is. */

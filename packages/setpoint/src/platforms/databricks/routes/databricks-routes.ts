@@ -56,6 +56,8 @@ function presentDiscovery(result: DiscoverResult): DiscoverResource {
       monthly_cost_usd: job.monthlyCostUsd,
       cost_note: job.costNote,
       estimated_monthly_savings_usd: job.estimatedMonthlySavingsUsd,
+      saving_basis: job.savingBasis,
+      saving_note: job.savingNote,
     })),
     findings: result.findings.map((finding) => ({
       id: finding.id,
