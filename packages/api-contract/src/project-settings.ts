@@ -45,14 +45,14 @@ const projectSettingsShape = {
     .default(null),
   photonAllowed: z.boolean().default(true),
   /**
-   * SLA misses the job may knowingly risk on learning runs. N ≥ 1 (3 by default) is the standard search:
-   * learning runs (up to 8) may go where the SLA is unlikely to be met, until N runs after the first
-   * recommendation missed it. 0 is safe learning: every learning run is held to P(runtime ≤ SLA) ≥ 0.9 (or
-   * is a smaller cluster that a configuration which met the SLA bounds by its slack: safe expansion), may
-   * not overrun the SLA badly and is expected to cost no more than the best known configuration. See
+   * SLA misses the job may knowingly risk on learning runs. 0 (the default) is safe learning: every
+   * learning run is held to P(runtime ≤ SLA) ≥ 0.9 (or is a smaller cluster that a configuration which met
+   * the SLA bounds by its slack: safe expansion), may not overrun the SLA badly and is expected to cost at
+   * most 1.5 × the best known configuration. N ≥ 1 is the standard search: learning runs (up to 8) may go
+   * where the SLA is unlikely to be met, until N runs after the first recommendation missed it. See
    * docs/optimizer.md, "Safe learning".
    */
-  learningMissBudget: z.number().int().min(0).max(7).default(3),
+  learningMissBudget: z.number().int().min(0).max(7).default(0),
 };
 
 /** Per-project optimization settings; every field has a default so a new project needs none. */

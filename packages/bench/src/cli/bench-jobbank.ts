@@ -160,7 +160,7 @@ export function registerBenchJobBankCommand(bench: Command): void {
     )
     .option(
       '--learning-miss-budget <n>',
-      "every project's learning-run SLA-miss budget, 0–7 (the project setting learningMissBudget; default 3; 0: safe learning)",
+      "every project's learning-run SLA-miss budget, 0–7 (the project setting learningMissBudget; default 0: safe learning; 1–7: the standard search)",
     )
     .option('--json', 'print the results as JSON')
     .addHelpText(

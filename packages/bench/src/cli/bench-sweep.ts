@@ -236,7 +236,7 @@ export function registerBenchSweepCommand(bench: Command): void {
     )
     .option(
       '--learning-miss-budget <n>',
-      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget, default 3; 0: safe learning)",
+      "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget, default 0: safe learning; 1–7: the standard search)",
     )
     .option('--json', 'print the results as JSON')
     .addHelpText(

@@ -227,7 +227,11 @@ describe('JobOptimizer (economy)', () => {
     // learning ends and the job moves, as any configuration that missed does, to a confident one.
     const coldStartCost = input.observations[0]!.costUsd;
     expect(likeliest.expectedCostUsd).toBeGreaterThan(coldStartCost);
-    const safe = new JobOptimizer(prior, catalog, { learningMissBudget: 0 }).recommend(input);
+    // (the bound's multiple at 1 here; the default's 1.5 is the next test's)
+    const safe = new JobOptimizer(prior, catalog, {
+      learningMissBudget: 0,
+      safeLearningCostMultiple: 1,
+    }).recommend(input);
     expect(safe.phase).not.toBe('LEARNING');
     expect(safe.probabilityMeetsSla).toBeGreaterThanOrEqual(defaultOptimizerSettings.confidence);
     expect(job(byId(safe.candidateId))).toBeLessThanOrEqual(input.slaSeconds);
@@ -422,7 +426,7 @@ describe('JobOptimizer (economy)', () => {
         }),
       );
     // The default is a miss budget of 3; 0 is safe learning: up to 8 learning runs, none risking the SLA by choice.
-    expect(defaultOptimizerSettings.learningMissBudget).toBe(3);
+    expect(defaultOptimizerSettings.learningMissBudget).toBe(0);
     const safe = phasesOf({ learningMissBudget: 0 });
     expect(safe[0]?.phase).toBe('LEARNING');
     expect(safe[0]?.totalLearningIterations).toBe(defaultOptimizerSettings.learningRuns);
@@ -615,7 +619,7 @@ describe('JobOptimizer learning runs (risk budget)', () => {
     expect(risky.chosen.probabilityMeetsSla).toBeLessThan(defaultOptimizerSettings.safeLearningConfidence);
   });
 
-  it('never expects a safe learning run to cost more than the cheapest configuration that met the SLA', () => {
+  it('holds safe learning runs to their cost bound: at 1 ×, never dearer than the cheapest configuration that met the SLA', () => {
     // 8 × c4 met an SLA 1.3 × 8 × m4's runtime and is the cheapest that did; 4 × c4 missed it
     const input = {
       candidates: catalog,
@@ -627,9 +631,20 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       learningRuns: 8,
       minExplorationGain: 0,
       learningMissBudget: 0,
+      safeLearningCostMultiple: 1,
     });
     const assessment = safeOptimizer.assess(input);
     expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
+    // the default bound is a multiple of the best known cost: no probe above it, whatever it promises
+    const byDefault = new JobOptimizer(prior, catalog, {
+      learningRuns: 8,
+      minExplorationGain: 0,
+    }).recommend(input);
+    const defaultChoice = assessment.assessments.find((a) => a.candidate.id === byDefault.candidateId)!;
+    if (byDefault.phase === 'LEARNING' && !defaultChoice.tried)
+      expect(defaultChoice.expectedCostUsd).toBeLessThanOrEqual(
+        defaultOptimizerSettings.safeLearningCostMultiple * assessment.bestKnownCostUsd,
+      );
     // Held to the same floor, but only to 3 × the best known cost, a learning run goes to a dearer cluster
     // whose wide prediction promises the most.
     const dearerAllowed = new JobOptimizer(prior, catalog, {
@@ -668,7 +683,11 @@ describe('JobOptimizer learning runs (risk budget)', () => {
       currentCandidateId: '8xc4.xlarge',
       slaSeconds: slaTight,
     };
-    const safeOptimizer = new JobOptimizer(prior, catalog, { learningRuns: 8, learningMissBudget: 0 });
+    const safeOptimizer = new JobOptimizer(prior, catalog, {
+      learningRuns: 8,
+      learningMissBudget: 0,
+      safeLearningCostMultiple: 1,
+    });
     const assessment = safeOptimizer.assess(input);
     expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
     const cheaperLikely = assessment.assessments.filter(

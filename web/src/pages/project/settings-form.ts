@@ -14,7 +14,7 @@ const defaults: ProjectSettings = {
   forceOnDemandDriver: true,
   optimizationWindow: null,
   photonAllowed: true,
-  learningMissBudget: 3,
+  learningMissBudget: 0,
 };
 
 export interface Form {

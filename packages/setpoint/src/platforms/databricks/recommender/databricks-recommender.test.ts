@@ -210,7 +210,7 @@ describe('OptimizerRecommender', () => {
     expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
     expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
     expect(output.explanation).toMatch(
-      /^Learning run 1 of at most 8: no SLA set; 0 of 3 allowed SLA misses spent\./,
+      /^Learning run 1 of at most 8: no SLA set; safe learning: every learning run is held to a probability of 0\.90/,
     );
     expect(output.explanation).toMatch(/stage 1 holds 67% of task time/);
     expect(output.explanation).toMatch(/predicted \d+\.\d min \(\d+\.\d–\d+\.\d\) at \$\d+\.\d\d/);
