@@ -204,11 +204,11 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
           />
           <small>
             0 (the default): safe learning — every learning run is held to a 90% chance of meeting the SLA (or
-            is a smaller cluster that a run which met the SLA bounds by its slack), may not overrun it badly and
-            is expected to cost at most 1.5× the best configuration known; on the Scout sweep 3% of the runs
-            after the first recommendation missed. 1–7: the standard search may miss the SLA this many times
-            while it learns — a faster search that finds more of the saving, but about 22% of the runs after
-            the first recommendation missed on Scout, the worst 1% by 2.4× the SLA (docs/benchmarks.md).
+            is a smaller cluster that a run which met the SLA bounds by its slack), may not overrun it badly
+            and is expected to cost at most 1.5× the best configuration known; on the Scout sweep 3% of the
+            runs after the first recommendation missed. 1–7: the standard search may miss the SLA this many
+            times while it learns — a faster search that finds more of the saving, but about 22% of the runs
+            after the first recommendation missed on Scout, the worst 1% by 2.4× the SLA (docs/benchmarks.md).
           </small>
         </label>
       </fieldset>
