@@ -33,7 +33,8 @@ import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
-import { manyStageEventLog } from '../../tests/support/many-stage-eventlog.js';
+import { storeFailedNotification } from '../../tests/support/failed-notification.js';
+import { manyStageEventLog, twoStageLogAt } from '../../tests/support/many-stage-eventlog.js';
 import {
   type S3FaultProxy,
   startS3FaultProxy,
@@ -1306,12 +1307,12 @@ async function secondProbeClasses(
     if (!wanted(timesAttack, database)) continue;
     const year2150 = Date.UTC(2150, 0, 1);
     const logs = [
-      logDated(year2150),
-      logDated(0),
-      logDated(1_700_000_000_000, (event) => {
+      twoStageLogAt(year2150),
+      twoStageLogAt(0),
+      twoStageLogAt(1_700_000_000_000, (event) => {
         if (event.Event === 'SparkListenerApplicationEnd') event.Timestamp = 1_700_000_000_000 - 5;
       }),
-      logDated(1_700_000_000_000, (event) => {
+      twoStageLogAt(1_700_000_000_000, (event) => {
         if (event.Event === 'SparkListenerExecutorAdded') event.Timestamp = year2150;
       }),
     ];
@@ -1535,20 +1536,6 @@ async function storedRecommendation(deployment: Deployment, projectId: string, i
 /** The server's bound on its own peak RSS with 11 many-stage uploads (two parse workers of 1 GiB heap each). */
 const manyStagesRssBoundMiB = 2560;
 
-/** A two-stage log starting at `startMs`, each event rewritten by `edit`. */
-function logDated(startMs: number, edit: (event: Record<string, unknown>) => void = () => undefined): Buffer {
-  const lines = manyStageEventLog({ stages: 2, sqlExecutions: 0, textChars: 20, startMs })
-    .toString('utf8')
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const event = JSON.parse(line) as Record<string, unknown>;
-      edit(event);
-      return JSON.stringify(event);
-    });
-  return Buffer.from(`${lines.join('\n')}\n`);
-}
-
 /** Sends one notification to the destination now: a failed one written to the store, retried through the API. */
 async function deliverOnce(client: Client, deployment: Deployment, destinationId: string): Promise<string> {
   const rule = await client.call('POST', '/api/v1/alerts/rules', {
@@ -1556,31 +1543,13 @@ async function deliverOnce(client: Client, deployment: Deployment, destinationId
     destination_id: destinationId,
   });
   if (rule.status !== 201) throw new Error(`the alert rule answered ${rule.status}`);
-  const id = `ntf_${randomBytes(6).toString('hex')}`;
   const store = await openStore({
     dataDir: deployment.env.SETPOINT_DATA_DIR as string,
     databaseUrl: deployment.env.SETPOINT_DATABASE_URL,
   });
-  try {
-    await store.db
-      .insertInto('notifications')
-      .values({
-        id,
-        rule_id: rule.json().id,
-        destination_id: destinationId,
-        project_id: null,
-        event: 'sla_missed',
-        dedupe_key: id,
-        title: 'a run missed its SLA',
-        detail: '{}',
-        status: 'FAILED',
-        error: 'first attempt',
-        created_at: Date.now(),
-      })
-      .execute();
-  } finally {
-    await store.close();
-  }
+  const id = await storeFailedNotification(store.db, rule.json().id, destinationId).finally(() =>
+    store.close(),
+  );
   const retried = await client.call('POST', `/api/v1/notifications/${id}/retry`);
   return retried.status === 200 ? (retried.json().status as string) : `HTTP ${retried.status}`;
 }

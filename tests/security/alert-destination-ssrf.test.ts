@@ -9,6 +9,7 @@
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createHarness, type Harness } from '../service/support/service-harness.js';
+import { storeFailedNotification } from '../support/failed-notification.js';
 import { type SmtpListener, startSmtpListener } from '../support/smtp-listener.js';
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -54,23 +55,7 @@ describe('SMTP and webhook destinations behind the outbound guard', () => {
       destination_id: destinationId,
     });
     expect(rule.status).toBe(201);
-    const id = `ntf_${destinationId}_${Date.now()}`;
-    await h.services.store.db
-      .insertInto('notifications')
-      .values({
-        id,
-        rule_id: rule.json().id,
-        destination_id: destinationId,
-        project_id: null,
-        event: 'sla_missed',
-        dedupe_key: id,
-        title: 'a run missed its SLA',
-        detail: '{}',
-        status: 'FAILED',
-        error: 'first attempt',
-        created_at: Date.now(),
-      })
-      .execute();
+    const id = await storeFailedNotification(h.services.store.db, rule.json().id, destinationId);
     const retried = await h.request('POST', `/api/v1/notifications/${id}/retry`);
     expect(retried.status).toBe(200);
     return retried.json();

@@ -4,27 +4,13 @@
  * such run fails with an error naming the time, is not costed, and no recommendation is made from it.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { manyStageEventLog } from '../support/many-stage-eventlog.js';
+import { twoStageLogAt } from '../support/many-stage-eventlog.js';
 import { uploadEventLog } from './support/fixture-runs.js';
 import { createHarness, eventually, type Harness } from './support/service-harness.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const year2150 = Date.UTC(2150, 0, 1);
-
-/** A two-stage log whose lines are rewritten by `edit` (one event at a time). */
-function logWith(startMs: number, edit: (event: Record<string, unknown>) => void = () => undefined): Buffer {
-  const lines = manyStageEventLog({ stages: 2, sqlExecutions: 0, textChars: 20, startMs })
-    .toString('utf8')
-    .trim()
-    .split('\n')
-    .map((line) => {
-      const event = JSON.parse(line) as Record<string, unknown>;
-      edit(event);
-      return JSON.stringify(event);
-    });
-  return Buffer.from(`${lines.join('\n')}\n`);
-}
 
 describe('runs whose times cannot be real', () => {
   let h: Harness;
@@ -53,20 +39,20 @@ describe('runs whose times cannot be real', () => {
     const cases: Array<[string, Buffer, RegExp]> = [
       [
         'dated-2150',
-        logWith(year2150),
+        twoStageLogAt(year2150),
         /the application start is 2150-01-01T00:00:00\.000Z, after the server's clock/,
       ],
-      ['epoch-0', logWith(0), /is 1970-01-01T00:00:00\.000Z, before 2010-01-01/],
+      ['epoch-0', twoStageLogAt(0), /is 1970-01-01T00:00:00\.000Z, before 2010-01-01/],
       [
         'ends-before-start',
-        logWith(1_700_000_000_000, (event) => {
+        twoStageLogAt(1_700_000_000_000, (event) => {
           if (event.Event === 'SparkListenerApplicationEnd') event.Timestamp = 1_700_000_000_000 - 5;
         }),
         /the application ends \(2023-11-14T22:13:19\.995Z\) before it starts/,
       ],
       [
         'executor-in-2150',
-        logWith(1_700_000_000_000, (event) => {
+        twoStageLogAt(1_700_000_000_000, (event) => {
           if (event.Event === 'SparkListenerExecutorAdded') event.Timestamp = year2150;
         }),
         /executor 1 added is 2150-01-01/,
@@ -84,7 +70,7 @@ describe('runs whose times cannot be real', () => {
   });
 
   it('takes a run with plausible times', async () => {
-    const run = await processed(logWith(Date.now() - 3_600_000), 'an-hour-ago');
+    const run = await processed(twoStageLogAt(Date.now() - 3_600_000), 'an-hour-ago');
     expect(run.pipeline_state).toBe('DONE');
     expect(run.cost.total_usd).toBeGreaterThan(0);
   });

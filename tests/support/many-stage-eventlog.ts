@@ -120,3 +120,20 @@ export function manyStageEventLog(shape: ManyStageLog): Buffer {
   lines.push(JSON.stringify({ Event: 'SparkListenerApplicationEnd', Timestamp: time + 10 }));
   return Buffer.from(`${lines.join('\n')}\n`);
 }
+
+/** A two-stage log starting at `startMs`, each event rewritten by `edit` (times a run cannot have). */
+export function twoStageLogAt(
+  startMs: number,
+  edit: (event: Record<string, unknown>) => void = () => undefined,
+): Buffer {
+  const lines = manyStageEventLog({ stages: 2, sqlExecutions: 0, textChars: 20, startMs })
+    .toString('utf8')
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const event = JSON.parse(line) as Record<string, unknown>;
+      edit(event);
+      return JSON.stringify(event);
+    });
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
