@@ -63,10 +63,11 @@ describe("the demo's storage and the emulator's memory stay bounded as runs accu
     expect(await logsKept()).toBeGreaterThan(0);
     // every run is still listed with its outcome; only the older event logs are gone
     for (const projectId of projects) expect((await loop.runsOf(projectId)).length).toBe(rounds);
-    // the blob store holds those logs only: about the bytes one round's logs took, not three rounds'
+    // the blob store holds those logs only: about the bytes one round's logs took, not three rounds' (a
+    // later run on a bigger cluster writes a bigger log, so one round's bytes are not an exact bound)
     const afterRetention = bytesBelow(blobs);
     expect(afterFirstRound).toBeGreaterThan(0);
-    expect(afterRetention).toBeLessThan(1.5 * afterFirstRound);
+    expect(afterRetention).toBeLessThan(2 * afterFirstRound);
 
     // the emulator has dropped the task-level detail of clusters whose logs went out two simulated days ago
     const { state, clock } = loop.emulator.context;

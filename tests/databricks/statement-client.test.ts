@@ -48,8 +48,9 @@ describe('the statement client against the emulated SQL warehouse', () => {
       'SELECT COUNT(*) AS n FROM system.billing.list_prices WHERE cloud = :cloud AND price_end_time IS NULL',
       [{ name: 'cloud', value: 'AZURE' }],
     );
-    // one current price per Azure SKU: jobs, jobs light and all-purpose, and the Photon variants of two
-    expect(rows).toEqual([{ n: '5' }]);
+    // one current price per Azure SKU: jobs, jobs light and all-purpose, the Photon variants of two, and
+    // serverless jobs
+    expect(rows).toEqual([{ n: '6' }]);
   });
 
   it('a failed statement is a StatementError with the error class and SQLSTATE', async () => {

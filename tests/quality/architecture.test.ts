@@ -185,10 +185,10 @@ describe('the dependency rules of docs/ARCHITECTURE.md', () => {
 
     const unused = document.replace(
       '<!-- public-exports:end -->',
-      '| `setpoint/export` | nobody |\n<!-- public-exports:end -->',
+      '| `setpoint/security` | nobody |\n<!-- public-exports:end -->',
     );
     expect(problemsWith({}, unused).join('\n')).toContain(
-      'the product exports `setpoint/export` but no other package or script imports it',
+      'the product exports `setpoint/security` but no other package or script imports it',
     );
   });
 });

@@ -98,6 +98,9 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
     seed: options.seed,
     emr: options.emr,
     env: { SETPOINT_LOG_LEVEL: 'error' },
+    // The bench measures where a change lands, not how it was found: the standard search proposes a change
+    // within a few runs on every job, where safe learning may keep a cluster for longer than the bench runs.
+    projectSettings: { learningMissBudget: 3 },
   });
   const services = loop.server.services;
   const cases: IacDriftCase[] = [];
