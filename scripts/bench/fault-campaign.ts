@@ -34,6 +34,7 @@ import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databric
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { apiClient, createKey, deploymentEnv, startApi } from '../../tests/service/support/process-stack.js';
 import { storeFailedNotification } from '../../tests/support/failed-notification.js';
+import { jobIdByName } from '../../tests/support/job-by-name.js';
 import { manyStageEventLog, twoStageLogAt } from '../../tests/support/many-stage-eventlog.js';
 import {
   type S3FaultProxy,
@@ -42,6 +43,7 @@ import {
 } from '../../tests/support/s3-test-server.js';
 import { startSmtpListener } from '../../tests/support/smtp-listener.js';
 import { spawnSetpoint } from '../../tests/support/spawn-server.js';
+import { storeRecommendation } from '../../tests/support/stored-recommendation.js';
 import { machineLine, repoRoot } from './docs-section.js';
 
 const adminUrl = process.env.SETPOINT_BENCH_PG_URL ?? 'postgres://setpoint:setpoint@127.0.0.1:5432/postgres';
@@ -545,9 +547,7 @@ async function databricksFaults(attack: string, expected: string): Promise<{ row
   const jobs = ['Daily aggregation', 'Many small jobs', 'Skewed join'];
   const runs: Array<{ projectId: string; runId: string }> = [];
   for (const name of jobs) {
-    let jobId: string | undefined;
-    for await (const job of databricks.listJobs()) if (job.settings.name === name) jobId = job.job_id;
-    if (!jobId) throw new Error(`the emulator has no job named ${name}`);
+    const jobId = await jobIdByName(databricks, name);
     const imported = await call('POST', `/api/v1/workspaces/${workspace.id}/import`, { job_ids: [jobId] });
     const projectId = (imported.json() as { jobs: Array<{ projects: Array<{ id: string }> }> }).jobs[0]
       ?.projects[0]?.id;
@@ -1390,8 +1390,7 @@ async function applyCrashFaults(deploy: (extra: NodeJS.ProcessEnv) => Promise<De
   let duplicated = 0;
   try {
     for (const [i, jobName] of jobNames.entries()) {
-      let jobId = '';
-      for await (const job of databricks.listJobs()) if (job.settings.name === jobName) jobId = job.job_id;
+      const jobId = await jobIdByName(databricks, jobName);
       const imported = await client.call('POST', `/api/v1/workspaces/${workspaceId}/import`, {
         job_ids: [jobId],
         settings: { autoApply: true },
@@ -1499,38 +1498,34 @@ async function settledApply(
   return { recorded, outsideChanges: outside.json().items.length, paused: history.auto_apply_paused };
 }
 
-/** A recommendation for the project as the pipeline stores one (the campaign needs no run history). */
-async function storedRecommendation(deployment: Deployment, projectId: string, id: string): Promise<void> {
+/** The deployment's store, open while `use` runs. */
+async function withStore<T>(
+  deployment: Deployment,
+  use: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>,
+): Promise<T> {
   const store = await openStore({
     dataDir: deployment.env.SETPOINT_DATA_DIR as string,
     databaseUrl: deployment.env.SETPOINT_DATABASE_URL,
   });
   try {
-    const now = Date.now();
-    await store.db
-      .insertInto('recommendations')
-      .values({
-        id,
-        project_id: projectId,
-        idempotency_key: null,
-        state: 'SUCCESS',
-        phase: 'OPTIMIZING',
-        configuration: JSON.stringify({ node_type_id: recommendedNodeType, num_workers: 3 }),
-        prediction: null,
-        explanation: 'fewer, faster nodes',
-        decision: null,
-        based_on_run_id: null,
-        error: null,
-        requested_by: 'fault campaign',
-        apply_requested_at: null,
-        apply_requested_by: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    return await use(store);
   } finally {
     await store.close();
   }
+}
+
+/** A recommendation for the project as the pipeline stores one (the campaign needs no run history). */
+function storedRecommendation(deployment: Deployment, projectId: string, id: string): Promise<void> {
+  return withStore(deployment, (store) =>
+    storeRecommendation(store.db, {
+      projectId,
+      id,
+      configuration: { node_type_id: recommendedNodeType, num_workers: 3 },
+      explanation: 'fewer, faster nodes',
+      phase: 'OPTIMIZING',
+      requestedBy: 'fault campaign',
+    }),
+  );
 }
 
 /** The server's bound on its own peak RSS with 11 many-stage uploads (two parse workers of 1 GiB heap each). */
@@ -1543,12 +1538,8 @@ async function deliverOnce(client: Client, deployment: Deployment, destinationId
     destination_id: destinationId,
   });
   if (rule.status !== 201) throw new Error(`the alert rule answered ${rule.status}`);
-  const store = await openStore({
-    dataDir: deployment.env.SETPOINT_DATA_DIR as string,
-    databaseUrl: deployment.env.SETPOINT_DATABASE_URL,
-  });
-  const id = await storeFailedNotification(store.db, rule.json().id, destinationId).finally(() =>
-    store.close(),
+  const id = await withStore(deployment, (store) =>
+    storeFailedNotification(store.db, rule.json().id, destinationId),
   );
   const retried = await client.call('POST', `/api/v1/notifications/${id}/retry`);
   return retried.status === 200 ? (retried.json().status as string) : `HTTP ${retried.status}`;

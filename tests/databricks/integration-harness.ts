@@ -13,7 +13,9 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { type RunningServer, startServer } from 'setpoint/server/start-server';
+import { jobIdByName } from '../support/job-by-name.js';
 import { pollUntil } from '../support/poll-until.js';
+import { storeRecommendation } from '../support/stored-recommendation.js';
 
 export interface Harness {
   emulator: RunningEmulator;
@@ -125,10 +127,7 @@ export async function startHarness(
   };
 }
 
-export async function jobIdByName(client: Harness['databricks'], name: string): Promise<string> {
-  for await (const job of client.listJobs()) if (job.settings.name === name) return job.job_id;
-  throw new Error(`no job named ${name}`);
-}
+export { jobIdByName };
 
 /**
  * A new job in the emulator: a copy of a shipped one (the same workload) under another name, with its
@@ -193,25 +192,12 @@ export async function insertRecommendation(
   decision: Record<string, unknown> | null = null,
   now = Date.now(),
 ) {
-  await server.services.store.db
-    .insertInto('recommendations')
-    .values({
-      id,
-      project_id: projectId,
-      idempotency_key: null,
-      state: 'SUCCESS',
-      phase: 'LEARNING',
-      configuration: JSON.stringify(configuration),
-      prediction: null,
-      explanation,
-      decision: decision === null ? null : JSON.stringify(decision),
-      based_on_run_id: null,
-      error: null,
-      requested_by: 'test',
-      apply_requested_at: null,
-      apply_requested_by: null,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await storeRecommendation(server.services.store.db, {
+    projectId,
+    id,
+    configuration,
+    explanation,
+    decision,
+    now,
+  });
 }

@@ -4,10 +4,11 @@ import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { catalogNodeSpecs } from 'setpoint/pricing/catalog-node-specs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { jobIdByName } from '../databricks/integration-harness.js';
+import { jobIdByName } from '../support/job-by-name.js';
 import { pollUntil } from '../support/poll-until.js';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
 import type { SpawnedServer } from '../support/spawn-server.js';
+import { storeRecommendation } from '../support/stored-recommendation.js';
 import { describeFull } from '../support/tiers.js';
 import { apiClient, createKey, deploymentEnv, startApi } from './support/process-stack.js';
 
@@ -98,29 +99,13 @@ function crashScenario(databaseUrl: () => string | undefined) {
       findClusterSpec((await databricks.getJob(jobId)).settings, ref)?.node_type_id;
     expect(await nodeTypeNow()).not.toBe('c5d.2xlarge');
     const store = await openStore({ dataDir: env.SETPOINT_DATA_DIR as string, databaseUrl: databaseUrl() });
-    const now = Date.now();
-    await store.db
-      .insertInto('recommendations')
-      .values({
-        id: recommendationId,
-        project_id: project.id,
-        idempotency_key: null,
-        state: 'SUCCESS',
-        phase: 'OPTIMIZING',
-        configuration: JSON.stringify({ node_type_id: 'c5d.2xlarge', num_workers: 3 }),
-        prediction: null,
-        explanation: 'fewer, faster nodes',
-        decision: null,
-        based_on_run_id: null,
-        error: null,
-        requested_by: 'test',
-        apply_requested_at: null,
-        apply_requested_by: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await store.close();
+    await storeRecommendation(store.db, {
+      projectId: project.id,
+      id: recommendationId,
+      configuration: { node_type_id: 'c5d.2xlarge', num_workers: 3 },
+      explanation: 'fewer, faster nodes',
+      phase: 'OPTIMIZING',
+    }).finally(() => store.close());
     return { projectId: project.id as string, nodeTypeNow };
   }
 
