@@ -55,6 +55,13 @@ export const clientResponses = [
     status: '200',
   },
   {
+    model: 'RecommendationPage',
+    method: 'get',
+    path: '/api/v1/projects/{id}/recommendations',
+    status: '200',
+  },
+  { model: 'ApprovalList', method: 'get', path: '/api/v1/approvals', status: '200' },
+  {
     model: 'RecommendationRequested',
     method: 'post',
     path: '/api/v1/projects/{id}/recommendations',

@@ -156,6 +156,39 @@ function appliedChangesContract(open: OpenDatabase) {
     });
   });
 
+  it('records an entry kept once per key once, also when two record it at the same time', async () => {
+    const changes = createAppliedChangeRepository(db);
+    const launch = {
+      projectId: 'prj_launched',
+      platform: 'emr',
+      recommendationId: 'rec_4',
+      kind: 'apply' as const,
+      configuration: { clusterId: 'j-ONE', actions: [], launched: '1 × m5.xlarge primary' },
+      undoes: null,
+      actor: 'airflow:nightly.orders',
+      reason: 'launched as recommended',
+    };
+    const [first, second] = await Promise.all([
+      changes.record(launch, { once: 'launch after none' }),
+      changes.record(
+        { ...launch, configuration: { ...launch.configuration, clusterId: 'j-TWO' } },
+        { once: 'launch after none' },
+      ),
+    ]);
+    expect(second).toEqual(first);
+    expect(first?.id).toMatch(/^cfg_[0-9a-f]{20}$/);
+    expect(await changes.history('prj_launched')).toEqual([first]);
+    // another key is another entry; the same key in another project too
+    const next = await changes.record(launch, { once: `launch after ${first?.id}` });
+    expect(next.id).not.toBe(first?.id);
+    const elsewhere = await changes.record(
+      { ...launch, projectId: 'prj_other' },
+      { once: 'launch after none' },
+    );
+    expect(elsewhere.id).not.toBe(first?.id);
+    expect(await changes.history('prj_launched')).toHaveLength(2);
+  });
+
   it('holds one pending intent per project: a second waits, a lapsed one is taken over once', async () => {
     const intents = createApplyIntentRepository(db);
     const changes = createAppliedChangeRepository(db);

@@ -39,6 +39,12 @@ export type AppliedConfigResource = z.infer<typeof appliedConfigSchema>;
 export const appliedConfigListSchema = z.object({
   /** Oldest first. */
   items: z.array(appliedConfigSchema),
+  /**
+   * Who writes the project's cluster: `setpoint` (it applies, rolls back and reverts), or `launcher` (each
+   * launch takes a recommendation: a transient cluster, a run submitted with its own cluster; the history
+   * records the launches that took one, and there is nothing for Setpoint to roll back).
+   */
+  writer: z.enum(['setpoint', 'launcher']),
   auto_apply_paused: z.boolean(),
   pause_reason: z.string().nullable(),
 });

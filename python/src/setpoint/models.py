@@ -16,6 +16,8 @@ __all__ = [
     "RunSummary",
     "RunPage",
     "Recommendation",
+    "RecommendationPage",
+    "ApprovalList",
     "RecommendationRequested",
     "Workspace",
     "DatabricksRunQueued",
@@ -425,6 +427,29 @@ class Recommendation(TypedDict):
     applied: Optional[RecommendationApplied]
     created_at: float
     updated_at: float
+
+
+class RecommendationPage(TypedDict):
+    items: List[Recommendation]
+    total: int
+    limit: int
+    offset: int
+
+
+class ApprovalListItemsItem(TypedDict):
+    recommendation_id: str
+    project_id: str
+    state: Literal["waiting", "approved", "rejected", "superseded"]
+    waiting_since: float
+    learning_run: Optional[int]
+    explanation: Optional[str]
+    decided_at: Optional[float]
+    decided_by: Optional[str]
+    reason: Optional[str]
+
+
+class ApprovalList(TypedDict):
+    items: List[ApprovalListItemsItem]
 
 
 class RecommendationRequested(TypedDict):

@@ -17,13 +17,16 @@ const labelOf = (config: AppliedConfig) =>
 
 /**
  * The one view of what Setpoint wrote into a project's cluster, on every platform: newest first, each
- * entry's configuration in its platform's words.
+ * entry's configuration in its platform's words. Where a launcher takes the recommendations, the launches
+ * that took one.
  */
-export function AppliedChanges({ history }: { history: AppliedConfig[] }) {
+export function AppliedChanges({ history, launcher }: { history: AppliedConfig[]; launcher: boolean }) {
   if (history.length === 0)
     return (
       <p className="muted" data-testid="nothing-applied">
-        Nothing applied yet: Setpoint has not changed this project's cluster.
+        {launcher
+          ? 'Nothing launched with a recommendation yet: each launch takes the latest one (the Airflow hook, or the RunJobFlow export) and appears here once its run is collected.'
+          : "Nothing applied yet: Setpoint has not changed this project's cluster."}
       </p>
     );
   return (

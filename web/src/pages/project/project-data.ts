@@ -18,6 +18,11 @@ export interface ProjectData {
   recommendations: Recommendation[] | null;
   /** Clusters written into the job, oldest first; null when the server keeps no such history. */
   appliedConfigs: AppliedConfig[] | null;
+  /**
+   * Who writes the project's cluster: Setpoint, or the launcher that takes a recommendation at each launch
+   * (nothing to roll back); null when the server does not say.
+   */
+  appliedWriter: 'setpoint' | 'launcher' | null;
   /** Why auto-apply is paused (a revert, an edit outside Setpoint); null when it is not. */
   autoApplyPause: { reason: string | null } | null;
   /** DBU cost estimated and billed per run, by run id; empty when the workspace reads no system tables. */
@@ -85,6 +90,7 @@ export async function loadProjectData(id: string, signal: AbortSignal): Promise<
       ? [...recommendations].sort((a, b) => b.created_at - a.created_at)
       : null,
     appliedConfigs: appliedConfigs?.items ?? null,
+    appliedWriter: appliedConfigs?.writer ?? null,
     autoApplyPause: appliedConfigs?.auto_apply_paused ? { reason: appliedConfigs.pause_reason } : null,
     billing: new Map(billing.map((row) => [row.run_id, row])),
     platform,

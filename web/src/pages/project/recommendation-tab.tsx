@@ -113,9 +113,14 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
   const rolledBack =
     latest?.applied != null && (lastWritten?.kind === 'rollback' || lastWritten?.kind === 'revert');
   // a change of Setpoint's to undo (platforms that record changes have no baseline), or an earlier entry
-  const canRollBack = data.appliedConfigs
-    ? written.length > 1 || written.some((config) => config.kind === 'apply' || config.kind === 'auto-apply')
-    : applied.length > 0;
+  // where each launch takes a recommendation, the history records launches: nothing to write back
+  const canRollBack =
+    data.appliedWriter === 'launcher'
+      ? false
+      : data.appliedConfigs
+        ? written.length > 1 ||
+          written.some((config) => config.kind === 'apply' || config.kind === 'auto-apply')
+        : applied.length > 0;
   const tried = useMemo(() => triedConfigs(data.runs), [data.runs]);
   const predicted = (recommendations ?? []).flatMap((rec) =>
     rec.predicted
@@ -350,7 +355,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
       )}
       <h2 className="section-title">Applied configurations</h2>
       {data.appliedConfigs ? (
-        <AppliedChanges history={written} />
+        <AppliedChanges history={written} launcher={data.appliedWriter === 'launcher'} />
       ) : applied.length === 0 ? (
         <p className="muted">Nothing applied yet.</p>
       ) : (

@@ -8,6 +8,7 @@ import { type JobHandlers, PermanentJobError } from '../../queue/job-queue.js';
 import type { WorkspaceActor } from '../../service/workspaces/workspace-service.js';
 import { type EmrConnection, signsAsServer } from './api/emr-connection.js';
 import { createEmrWriter } from './apply/emr-writer.js';
+import { launchDifferences, launchRecordOf } from './apply/launched-cluster.js';
 import { describeEmrStep, downloadEventLog, locateEventLog } from './collect/step-collector.js';
 import { checkEmrAccess } from './connection/emr-access-check.js';
 import {
@@ -28,6 +29,7 @@ import {
 } from './discovery/grouping.js';
 import { createEmrExportService } from './export/emr-export-service.js';
 import type { EmrRunReport } from './runs/emr-run-report.js';
+import { emrLauncherTagKey, emrRecommendationTagKey } from './runs/emr-run-report-reader.js';
 import { createEmrRepository } from './store/emr-repository.js';
 
 declare module '../../queue/job-queue.js' {
@@ -93,6 +95,9 @@ function longRunningClusterOf(workload: Workload): string | null {
   const newest = workload.runs.at(-1);
   return newest && !newest.transient ? newest.clusterId : null;
 }
+
+/** Who launched a cluster that carries no launcher tag: EMR does not say (CloudTrail would). */
+const unnamedLauncher = 'emr:RunJobFlow';
 
 const externalRunIdOf = (clusterId: string, stepId: string) => `${clusterId}:${stepId}`;
 
@@ -345,6 +350,7 @@ export function createEmrIntegration(deps: PlatformCore) {
           incompleteReason: unreachable ?? 'no event log',
         });
         await store.markCollected({ projectId, workspaceId, clusterId, stepId, runId: run.id });
+        await tellApplies(projectId, report, status);
       }
       return;
     }
@@ -368,23 +374,42 @@ export function createEmrIntegration(deps: PlatformCore) {
           files,
         });
         await store.markCollected({ projectId, workspaceId, clusterId, stepId, runId: run.id });
-        await revertWhenBad(projectId, located.report, status);
+        await tellApplies(projectId, located.report, status);
       }
     } finally {
       await rm(directory, { recursive: true, force: true });
     }
   }
 
-  /** The apply core's SLA guard looks at a step that ran on the project's long-running cluster. */
-  async function revertWhenBad(projectId: string, report: EmrRunReport, status: string): Promise<void> {
+  /**
+   * What a collected step tells the apply core. A step on the project's long-running cluster goes to the SLA
+   * guard. A step on a cluster its launcher started (transient, or a project not linked to a long-running
+   * one): the launch is recorded as the recommendation it was tagged with, applied, and an approval that
+   * waited while it ran is superseded.
+   */
+  async function tellApplies(projectId: string, report: EmrRunReport, status: string): Promise<void> {
     const workload = await store.workloadOfProject(projectId);
-    if (!workload?.clusterId || workload.clusterId !== report.cluster.id) return;
-    await deps.applies.runFinished(projectId, {
+    const run = {
       label: `step ${report.step.id}`,
       runtimeMinutes: ((report.step.endedAt ?? 0) - (report.step.startedAt ?? 0)) / 60_000,
       failed: status === 'FAILED',
       startedAt: report.step.startedAt,
-    });
+    };
+    if (workload?.clusterId) {
+      if (workload.clusterId === report.cluster.id) await deps.applies.runFinished(projectId, run);
+      return;
+    }
+    const recommendationId = report.cluster.tags[emrRecommendationTagKey];
+    if (recommendationId)
+      await deps.applies.recordLaunch({
+        projectId,
+        recommendationId,
+        configuration: launchRecordOf(report),
+        actor: report.cluster.tags[emrLauncherTagKey] ?? unnamedLauncher,
+        differences: (recommended) => launchDifferences(report, recommended),
+      });
+    // nothing of the project's is written by Setpoint: only the approvals hear of the run
+    await deps.applies.runFinished(projectId, run);
   }
 
   async function reconcile(workspaceId: string): Promise<void> {

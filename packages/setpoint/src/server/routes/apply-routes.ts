@@ -86,12 +86,14 @@ export function applyRoutes(applies: ApplyService): FastifyPluginAsyncZod {
         },
       },
       async (request) => {
-        const [history, guard] = await Promise.all([
+        const [history, guard, writes] = await Promise.all([
           applies.history(request.params.id),
           applies.guard(request.params.id),
+          applies.writes(request.params.id),
         ]);
         return {
           items: history.map(present),
+          writer: writes ? ('setpoint' as const) : ('launcher' as const),
           auto_apply_paused: guard.paused,
           pause_reason: guard.pauseReason,
         };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { AppliedChangesTable, Database } from '../../store/database-schema.js';
 import { newId } from '../../store/ids.js';
@@ -24,6 +25,11 @@ function toAppliedChange(row: Selectable<AppliedChangesTable>): AppliedChange {
   };
 }
 
+/** The id of an entry recorded once per project and key (`cfg_` and 20 hex digits, like a random one). */
+function onceIdOf(projectId: string, key: string): string {
+  return `cfg_${createHash('sha256').update(`${projectId}\n${key}`).digest('hex').slice(0, 20)}`;
+}
+
 /** Data access for the apply history and the per-project guard, the same for every platform. */
 export function createAppliedChangeRepository(db: Kysely<Database>) {
   async function guard(projectId: string): Promise<ApplyGuard> {
@@ -42,13 +48,25 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
   return {
     /**
      * Records an entry of the history; with `intent`, in the same transaction the intent names it and, when it
-     * is the intent's last write, is marked written: a write is never both recorded and still pending.
+     * is the intent's last write, is marked written: a write is never both recorded and still pending. With
+     * `once` (for entries no intent guards: a launch the platform found), the entry is recorded once per
+     * project and key, also when two processes record it at the same time; each gets the one recorded.
      */
     async record(
       input: NewAppliedChange,
-      options: { intent?: { id: string; last: boolean } } = {},
+      options: { intent?: { id: string; last: boolean }; once?: string } = {},
     ): Promise<AppliedChange> {
       return db.transaction().execute(async (trx) => {
+        // an entry recorded once per key has an id made from it: whoever records it second gets the first's
+        const onceId = options.once === undefined ? undefined : onceIdOf(input.projectId, options.once);
+        if (onceId !== undefined) {
+          const existing = await trx
+            .selectFrom('applied_changes')
+            .selectAll()
+            .where('id', '=', onceId)
+            .executeTakeFirst();
+          if (existing) return toAppliedChange(existing);
+        }
         // strictly after the project's previous entry: an undo in the same millisecond still sorts after
         const previous = await trx
           .selectFrom('applied_changes')
@@ -57,7 +75,7 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
           .executeTakeFirst();
         const change: AppliedChange = {
           ...input,
-          id: newId('cfg'),
+          id: onceId ?? newId('cfg'),
           createdAt: Math.max(Date.now(), Number(previous?.latest ?? 0) + 1),
           metSlaAt: null,
         };
@@ -75,7 +93,17 @@ export function createAppliedChangeRepository(db: Kysely<Database>) {
             reason: change.reason,
             created_at: change.createdAt,
           })
+          .onConflict((conflict) => conflict.column('id').doNothing())
           .execute();
+        if (onceId !== undefined) {
+          // another process may have recorded the same entry between the look and the insert
+          const recorded = await trx
+            .selectFrom('applied_changes')
+            .selectAll()
+            .where('id', '=', onceId)
+            .executeTakeFirstOrThrow();
+          return toAppliedChange(recorded);
+        }
         if (options.intent)
           await trx
             .updateTable('apply_intents')

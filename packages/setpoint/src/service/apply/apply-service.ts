@@ -35,7 +35,7 @@ export interface ApplyServiceDependencies {
   /** Learning runs waiting for a person's approval (apply mode `approve-learning`). */
   approvals: ApprovalRepository;
   projects: Pick<ProjectService, 'get'>;
-  recommendations: Pick<RecommendationService, 'get' | 'latest' | 'recordAutoApplied' | 'apply'>;
+  recommendations: Pick<RecommendationService, 'get' | 'latest' | 'recordApplied' | 'apply'>;
   /** External changes, rollbacks, reverts, pauses and resumes are audited; alert rules watch them. */
   audit: Pick<AuditService, 'record'>;
   queue: Pick<JobQueue, 'enqueue'>;
@@ -123,6 +123,7 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     audit: deps.audit,
     queue: deps.queue,
     guard: (projectId) => changes.guard(projectId),
+    writes: (projectId) => writes(projectId),
   });
 
   async function locate(project: Project): Promise<{ writer: ApplyWriter } & WriteLocation<unknown>> {
@@ -309,7 +310,7 @@ export function createApplyService(deps: ApplyServiceDependencies) {
       last: true,
     });
     if (options.kind === 'auto-apply')
-      await deps.recommendations.recordAutoApplied(at.projectId, rec.id, options.actor);
+      await deps.recommendations.recordApplied(at.projectId, rec.id, options.actor);
     return { change, changes: planned.changes, skipped: null };
   }
 
@@ -465,13 +466,15 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     if (await deps.code?.handOff(projectId, recommendationId, automatic)) return;
     const project = await deps.projects.get(projectId);
     const found = await locate(project);
-    if (found.refusal !== undefined) return;
     const recommendation = await deps.recommendations.get(projectId, recommendationId);
     await approvals.replaceWaiting(recommendation);
+    // A learning run waits for a person also where the launcher takes the recommendation (a transient
+    // cluster, a run submitted with its own cluster): the launcher reads what waits and launches without it.
     if (waitsForApproval(applyModeOf(project.settings), recommendation)) {
       await approvals.ask(recommendation, found.writer.platform);
       return;
     }
+    if (found.refusal !== undefined) return;
     const decision = await autoApplyDecision(projectId);
     if (!decision.apply) {
       deps.logger.info(
@@ -769,6 +772,67 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     return changes.record({ ...entry, platform: writer.platform, undoes: null });
   }
 
+  /**
+   * A cluster its launcher started with one of the project's recommendations (the launcher took the
+   * recommendation; the platform found Setpoint's recommendation tag on the cluster): recorded in the history
+   * as that recommendation applied (`apply`, by the launcher, with the cluster it launched), and the
+   * recommendation marked applied. Once: a launch of the cluster already in place (the next launch of the same
+   * configuration, another step of the same cluster, a collection retried, two at the same time) adds no entry.
+   * A launch that is not what was recommended is recorded as launched, saying how it differs. A tag naming
+   * no recommendation of the project records nothing (null).
+   */
+  async function recordLaunch(input: {
+    projectId: string;
+    recommendationId: string;
+    /** The platform's record of the cluster launched (what `describe` reads). */
+    configuration: Record<string, unknown>;
+    actor: string;
+    /** How the launched cluster differs from the recommended configuration, one line per setting; none when it is as recommended. */
+    differences(recommended: Record<string, unknown> | null): string[];
+  }): Promise<AppliedChange | null> {
+    const recommendation = await deps.recommendations
+      .get(input.projectId, input.recommendationId)
+      .catch((error: unknown) => {
+        if (error instanceof NotFoundError) return null;
+        throw error;
+      });
+    if (!recommendation) {
+      deps.logger.warn(
+        { projectId: input.projectId, recommendationId: input.recommendationId },
+        'a launched cluster names a recommendation the project does not have; not recorded as applied',
+      );
+      return null;
+    }
+    const writer = await deps.writerOf(await deps.projects.get(input.projectId));
+    const launched = writer.describe(input.configuration).summary;
+    const newest = (await changes.history(input.projectId)).at(-1);
+    await deps.recommendations.recordApplied(
+      input.projectId,
+      input.recommendationId,
+      input.actor,
+      'launched',
+    );
+    if (newest && describe(newest).summary === launched) return newest;
+    const explanation = recommendation.explanation ?? `recommendation ${recommendation.id}`;
+    const differences = input.differences(recommendation.configuration);
+    return changes.record(
+      {
+        projectId: input.projectId,
+        platform: writer.platform,
+        recommendationId: recommendation.id,
+        kind: 'apply',
+        configuration: input.configuration,
+        undoes: null,
+        actor: input.actor,
+        reason:
+          differences.length === 0
+            ? `launched as recommended: ${explanation}`
+            : `launched differently from the recommendation (${differences.join('; ')}): ${explanation}`,
+      },
+      { once: `launch after ${newest?.id ?? 'none'}: ${launched}` },
+    );
+  }
+
   return {
     apply,
     approve: async (projectId: string, recommendationId: string, actor: string) =>
@@ -795,6 +859,8 @@ export function createApplyService(deps: ApplyServiceDependencies) {
     describe,
     recordBaseline,
     recordDeployed,
+    recordLaunch,
+    writes,
     settleStoppedWrites,
   };
 }

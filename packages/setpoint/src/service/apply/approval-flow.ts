@@ -36,6 +36,8 @@ export interface ApprovalFlowDependencies {
   queue: Pick<JobQueue, 'enqueue'>;
   /** The project's auto-apply pause: it wins over an approval. */
   guard(projectId: string): Promise<Pick<ApplyGuard, 'paused' | 'pauseReason'>>;
+  /** Whether Setpoint writes the project's cluster; where it does not, the launcher takes what was approved. */
+  writes(projectId: string): Promise<boolean>;
 }
 
 /** The refusal of a decision on an approval that no longer waits, naming why. */
@@ -151,7 +153,10 @@ export function createApprovalFlow(deps: ApprovalFlowDependencies) {
     );
   }
 
-  /** A person approves a waiting learning run: recorded, audited, and its write queued before the answer. */
+  /**
+   * A person approves a waiting learning run: recorded, audited, and its write queued before the answer
+   * (where Setpoint writes the project's cluster; elsewhere the next launch takes it).
+   */
   async function approve(projectId: string, recommendationId: string, actor: string): Promise<Approval> {
     const recommendation = await deps.recommendations.get(projectId, recommendationId);
     const approval = await approvals.find(recommendationId);
@@ -179,11 +184,12 @@ export function createApprovalFlow(deps: ApprovalFlowDependencies) {
       actor,
       detail: { recommendation_id: recommendationId },
     });
-    await deps.queue.enqueue(
-      'project.apply',
-      { projectId, recommendationId, actor, kind: 'auto-apply', approvedAt: at },
-      { idempotencyKey: approvedApplyJobKey(recommendationId) },
-    );
+    if (await deps.writes(projectId))
+      await deps.queue.enqueue(
+        'project.apply',
+        { projectId, recommendationId, actor, kind: 'auto-apply', approvedAt: at },
+        { idempotencyKey: approvedApplyJobKey(recommendationId) },
+      );
     return (await approvals.find(recommendationId)) ?? approval;
   }
 

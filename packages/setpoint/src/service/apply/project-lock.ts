@@ -62,7 +62,7 @@ export class ApplyInProgressError extends AppError {
 export function createProjectLocks(deps: {
   intents: ApplyIntentRepository;
   changes: AppliedChangeRepository;
-  recommendations: Pick<RecommendationService, 'recordAutoApplied'>;
+  recommendations: Pick<RecommendationService, 'recordApplied'>;
   audit: Pick<AuditService, 'record'>;
   logger: Logger;
   /** How long a holder may go silent before its lock is taken over (it renews it while it works). */
@@ -109,7 +109,7 @@ export function createProjectLocks(deps: {
       { intent: { id: left.id, last: true } },
     );
     if (left.kind === 'auto-apply' && left.recommendationId)
-      await deps.recommendations.recordAutoApplied(left.projectId, left.recommendationId, left.actor);
+      await deps.recommendations.recordApplied(left.projectId, left.recommendationId, left.actor);
     const why =
       how === 'stopped'
         ? `the ${left.kind} by ${left.actor} was written before its process stopped; recorded as Setpoint's own`

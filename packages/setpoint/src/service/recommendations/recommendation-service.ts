@@ -107,16 +107,22 @@ export function createRecommendationService({
     },
 
     /**
-     * The platform wrote a recommendation into the job by itself (auto-apply): it reads APPLIED, by the
-     * auto-applier, with an audit row; no event (the write already happened).
+     * A recommendation reached the cluster without a person's apply request: Setpoint wrote it by itself
+     * (`auto_applied`), or a launcher started a cluster with it (`launched`). It reads APPLIED, by `actor`,
+     * with an audit row of that action; no event (it is in the cluster already).
      */
-    async recordAutoApplied(projectId: string, id: string, actor: string): Promise<void> {
+    async recordApplied(
+      projectId: string,
+      id: string,
+      actor: string,
+      action: 'auto_applied' | 'launched' = 'auto_applied',
+    ): Promise<void> {
       const current = await get(projectId, id);
       if (current.applyRequestedAt !== null) return;
       await recommendations.recordApplyRequest(id, actor, Date.now(), {
         entity: 'recommendation',
         entityId: id,
-        action: 'auto_applied',
+        action,
         actor,
         detail: { projectId },
       });

@@ -133,7 +133,8 @@ const shrinks = (plan: ResizePlan) =>
  * EMR's writer: it resizes a long-running cluster to a recommendation (task counts or fleet targets and
  * managed-scaling limits, under the resize guardrails) and records each resize with its before and after,
  * so a change is undone on its own and a change someone else made since is noticed. A transient cluster
- * takes the recommendation at its next launch (`export`), so Setpoint writes nothing there.
+ * takes the recommendation at its next launch (`export`), so Setpoint writes nothing there; a launch that
+ * took one is recorded as found (`launchRecordOf`, `ApplyService.recordLaunch`).
  */
 export function createEmrWriter(deps: {
   connect: ConnectEmrAccount;
@@ -242,12 +243,15 @@ export function createEmrWriter(deps: {
 
     describe(configuration) {
       const plan = planOf(configuration);
+      // a cluster its launcher started (`launchRecordOf`): what it launched, the same for every launch of it
+      if (plan.actions.length === 0 && typeof configuration.launched === 'string')
+        return {
+          cluster: { cluster_id: plan.clusterId, actions: [], launched: configuration.launched },
+          summary: `launched with ${configuration.launched}`,
+        };
       return {
         cluster: { cluster_id: plan.clusterId, actions: plan.actions.map(presentAction) },
-        summary:
-          plan.actions.length === 0 && typeof configuration.launched === 'string'
-            ? `cluster ${plan.clusterId} launched with ${configuration.launched}`
-            : `cluster ${plan.clusterId}: ${plan.actions.map(describeAction).join('; ')}`,
+        summary: `cluster ${plan.clusterId}: ${plan.actions.map(describeAction).join('; ')}`,
       };
     },
   };

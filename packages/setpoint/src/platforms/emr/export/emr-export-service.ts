@@ -35,7 +35,7 @@ const ebsSchema = z
 const roleSchema = z.enum(['MASTER', 'CORE', 'TASK']);
 
 /** The configuration an EMR recommendation holds (what `emrConfigurationOf` writes), read back. */
-const emrConfigurationSchema = z.object({
+export const emrConfigurationSchema = z.object({
   Instances: z.union([
     z.object({
       InstanceGroups: z.array(

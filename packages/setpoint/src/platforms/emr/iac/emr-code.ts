@@ -3,6 +3,7 @@ import { sourceTagKey } from '../../../iac/source-address.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { PlatformCode } from '../../../service/code/platform-code.js';
 import type { RunService } from '../../../service/runs/run-service.js';
+import { launchRecordOf } from '../apply/launched-cluster.js';
 import { choiceOfConfiguration } from '../export/emr-export-service.js';
 import type { EmrChoice } from '../recommender/emr-choice.js';
 import { ebsConfiguration, instancesBlockOf } from '../recommender/emr-configuration.js';
@@ -79,22 +80,6 @@ function shapeIs(report: EmrRunReport, choice: EmrChoice): boolean {
     only('TASK', choice.workerType) &&
     count('TASK') === choice.task
   );
-}
-
-/** A launched cluster as the EMR writer's history holds it: a change with no resize, and what it launched. */
-function launchRecord(report: EmrRunReport): Record<string, unknown> {
-  const launched = (['MASTER', 'CORE', 'TASK'] as const)
-    .map((role) => {
-      const groups = report.shape.kind === 'instance-groups' ? report.shape.groups : [];
-      const count = groups
-        .filter((group) => group.role === role)
-        .reduce((sum, group) => sum + group.count, 0);
-      const type = groups.find((group) => group.role === role && group.count > 0)?.instanceType;
-      return type ? `${count} × ${type} ${role.toLowerCase()}` : null;
-    })
-    .filter((part) => part !== null)
-    .join(', ');
-  return { clusterId: report.cluster.id, actions: [], launched };
 }
 
 /**
@@ -197,7 +182,7 @@ export function createEmrCode(deps: {
       if (!report) return null;
       const workload = await deps.store.workloadOfProject(projectId);
       if (!shapeIs(report, choiceOfConfiguration(configuration, Boolean(workload?.clusterId)))) return null;
-      return launchRecord(report);
+      return launchRecordOf(report);
     },
   };
 }

@@ -7,6 +7,8 @@ import { checkEventLogOwnership } from './event-log-ownership.js';
 
 /** The cluster tag naming the Setpoint recommendation a cluster was launched or resized from. */
 export const emrRecommendationTagKey = 'setpoint:recommendation-id';
+/** The cluster tag naming who launched it with a recommendation (the Airflow hook: `airflow:<dag>.<task>`). */
+export const emrLauncherTagKey = 'setpoint:launched-by';
 
 /** An uploaded EMR run report, validated at the edge: 400 with the first problem when it is not one. */
 export function parseEmrRunReport(value: unknown): EmrRunReport {
