@@ -10,9 +10,12 @@ from setpoint.errors import SetpointError
 
 
 class FakeClient:
-    def __init__(self, recommendation=None, fail=False):
+    def __init__(self, recommendation=None, fail=False, project=None, earlier=(), approved=()):
         self.recommendation = recommendation
         self.fail = fail
+        self.project = project or {}
+        self.earlier = list(earlier)
+        self.approved = list(approved)
 
     def __enter__(self):
         return self
@@ -23,10 +26,17 @@ class FakeClient:
     def get_or_create_project(self, app_id, **_fields):
         if self.fail:
             raise SetpointError("server down")
-        return {"id": "p-7", "app_id": app_id}
+        return {"id": "p-7", "app_id": app_id, **self.project}
 
     def get_latest_recommendation(self, _project_id):
         return self.recommendation
+
+    def list_recommendations(self, _project_id, *, limit=20, state=None):
+        return [self.recommendation, *self.earlier][:limit]
+
+    def list_approvals(self, *, project_id=None, state="waiting", limit=100):
+        assert (project_id, state) == ("p-7", "approved")
+        return [{"recommendation_id": rid, "project_id": "p-7", "state": "approved"} for rid in self.approved]
 
     def find_project_by_app_id(self, app_id):
         if self.fail:
@@ -80,7 +90,11 @@ RECOMMENDATION = {
     },
 }
 
-CONTEXT = {"params": {"setpoint_app_id": "orders-etl", "setpoint_auto_apply": True, "setpoint_event_log_dir": "s3://logs/spark-events/"}}
+CONTEXT = {
+    "params": {"setpoint_app_id": "orders-etl", "setpoint_auto_apply": True, "setpoint_event_log_dir": "s3://logs/spark-events/"},
+    "dag": SimpleNamespace(dag_id="nightly"),
+    "task": SimpleNamespace(task_id="orders"),
+}
 
 
 def test_merges_the_recommended_groups_and_keeps_the_rest_of_the_request():
@@ -93,11 +107,64 @@ def test_merges_the_recommended_groups_and_keeps_the_rest_of_the_request():
         {"Key": "team", "Value": "data"},
         {"Key": "setpoint:project-id", "Value": "p-7"},
         {"Key": "setpoint:recommendation-id", "Value": "r-3"},
+        {"Key": "setpoint:launched-by", "Value": "airflow:nightly.orders"},
     ]
     properties = updated["Configurations"][0]["Properties"]
     assert properties["spark.eventLog.dir"] == "s3://logs/spark-events/"
     assert properties["spark.sql.shuffle.partitions"] == "400"
     assert REQUEST["Instances"]["InstanceGroups"][1]["InstanceCount"] == 6  # the original is not modified
+
+
+LEARNING = {
+    **RECOMMENDATION,
+    "id": "r-4",
+    "phase": "LEARNING",
+    "decision": {"action": "change", "learning": {"active": True, "run": 2}},
+    "applied": None,
+    "configuration": {
+        "Instances": {
+            "InstanceGroups": [
+                {"InstanceRole": "MASTER", "InstanceType": "m5.xlarge", "InstanceCount": 1},
+                {"InstanceRole": "CORE", "InstanceType": "c5.xlarge", "InstanceCount": 1},
+            ]
+        }
+    },
+}
+EARLIER = {**RECOMMENDATION, "applied": {"requested_at": 1, "requested_by": "airflow:nightly.orders"}}
+APPROVE_LEARNING = {"settings": {"applyMode": "approve-learning"}}
+
+
+def groups(updated):
+    return [(group["InstanceRole"], group["InstanceType"], group["InstanceCount"]) for group in updated["Instances"]["InstanceGroups"]]
+
+
+def test_in_approve_learning_a_learning_run_awaiting_approval_is_not_launched(caplog):
+    project = {**APPROVE_LEARNING, "awaiting_approval": {"recommendation_id": "r-4", "state": "waiting"}}
+    client = FakeClient(LEARNING, project=project, earlier=[EARLIER])
+    caplog.set_level("INFO")
+    updated, _ = prepare_job_flow(REQUEST, CONTEXT, client)
+    # the cluster the previous launches took, not the learning probe
+    assert groups(updated) == [("MASTER", "m5.xlarge", 1), ("CORE", "r5.2xlarge", 2), ("TASK", "r5.2xlarge", 4)]
+    assert {"Key": "setpoint:recommendation-id", "Value": "r-3"} in updated["Tags"]
+    assert "recommendation r-4 is a learning run that waits for approval" in caplog.text
+    # with nothing launched before, the request as written
+    updated, _ = prepare_job_flow(REQUEST, CONTEXT, FakeClient(LEARNING, project=project))
+    assert updated["Instances"] == REQUEST["Instances"]
+    assert not any(tag["Key"] == "setpoint:recommendation-id" for tag in updated["Tags"])
+
+
+def test_in_approve_learning_a_learning_run_launches_once_approved_and_not_before_it_is_asked():
+    # approved: awaiting_approval is cleared, and the approval says approved
+    approved, _ = prepare_job_flow(REQUEST, CONTEXT, FakeClient(LEARNING, project=APPROVE_LEARNING, approved=["r-4"]))
+    assert groups(approved) == [("MASTER", "m5.xlarge", 1), ("CORE", "c5.xlarge", 1)]
+    # not waiting yet and not approved (just made, rejected, superseded): not launched
+    held, _ = prepare_job_flow(REQUEST, CONTEXT, FakeClient(LEARNING, project=APPROVE_LEARNING, earlier=[EARLIER]))
+    assert ("CORE", "c5.xlarge", 1) not in groups(held)
+    # an optimizing change, and any recommendation in apply mode auto, launch on their own
+    optimizing = {**LEARNING, "decision": {"action": "change", "learning": {"active": False, "run": 9}}}
+    assert groups(prepare_job_flow(REQUEST, CONTEXT, FakeClient(optimizing, project=APPROVE_LEARNING))[0])[1] == ("CORE", "c5.xlarge", 1)
+    auto = {"settings": {"applyMode": "auto"}}
+    assert groups(prepare_job_flow(REQUEST, CONTEXT, FakeClient(LEARNING, project=auto))[0])[1] == ("CORE", "c5.xlarge", 1)
 
 
 def test_fleets_replace_groups_and_scaling_limits_come_along():

@@ -25,6 +25,7 @@ from typing import Any, Callable, Mapping
 from .client import SetpointClient
 from .databricks.recording import record_run as record_databricks_run
 from .databricks.workspace import DatabricksWorkspace
+from .launch import recommendation_to_launch
 from .cluster import (
     PROJECT_TAG,
     RECOMMENDATION_TAG,
@@ -63,12 +64,9 @@ def prepare_payload(
     updated = copy.deepcopy(dict(payload))
     path = locate_cluster(updated)
     cluster = copy.deepcopy(get_path(updated, path))
-    recommendation = None
-    if params.get("setpoint_auto_apply", False):
-        latest = client.get_latest_recommendation(project["id"])
-        if latest and latest.get("state") == "SUCCESS" and latest.get("configuration"):
-            recommendation = latest
-            cluster = apply_recommendation(cluster, latest["configuration"])
+    recommendation = recommendation_to_launch(client, project) if params.get("setpoint_auto_apply", False) else None
+    if recommendation:
+        cluster = apply_recommendation(cluster, recommendation["configuration"])
     if params.get("cluster_log_url") and "cluster_log_conf" not in cluster:
         cluster["cluster_log_conf"] = cluster_log_conf(str(params["cluster_log_url"]))
     tags = dict(cluster.get("custom_tags") or {})

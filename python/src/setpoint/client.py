@@ -13,6 +13,7 @@ import httpx
 
 from .errors import SetpointError, SetpointTimeoutError
 from .models import (
+    ApprovalListItemsItem,
     DatabricksRunQueued,
     EmrStepQueued,
     Project,
@@ -254,6 +255,21 @@ class SetpointClient:
                     code="RECOMMENDATION_TIMEOUT",
                 )
             self.sleep(poll_s)
+
+    def list_recommendations(self, project_id: str, *, limit: int = 20, state: str | None = None) -> list[Recommendation]:
+        """The project's recommendations, newest first."""
+        params: dict[str, Any] = {"limit": limit}
+        if state:
+            params["state"] = state
+        body = self.request("GET", f"/api/v1/projects/{project_id}/recommendations", params=params)
+        return list(body.get("items", body) if isinstance(body, dict) else body)
+
+    def list_approvals(self, *, project_id: str | None = None, state: str = "waiting", limit: int = 100) -> list[ApprovalListItemsItem]:
+        """Learning runs of projects in apply mode approve-learning, by state (default: waiting), newest first."""
+        params: dict[str, Any] = {"state": state, "limit": limit}
+        if project_id:
+            params["project_id"] = project_id
+        return list(self.request("GET", "/api/v1/approvals", params=params)["items"])
 
     def apply_recommendation(self, project_id: str, recommendation_id: str) -> Recommendation:
         return self.request("POST", f"/api/v1/projects/{project_id}/recommendations/{recommendation_id}/apply", json={})

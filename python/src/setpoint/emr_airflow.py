@@ -15,8 +15,9 @@ Use it as the operator's `pre_execute` and `post_execute`::
 
 With auto-apply on, the latest successful recommendation's `Instances` groups or fleets replace the
 request's (its other `Instances` settings, such as subnets, keys and keep-alive, stay), and its managed
-scaling limits replace the request's. The cluster is tagged with the project (and the recommendation) so
-Setpoint can group and attribute its runs, and `spark.eventLog.dir` is set to S3 when asked, so event logs
+scaling limits replace the request's; in apply mode `approve-learning` a learning run waiting for approval is
+not launched (`setpoint.launch`). The cluster is tagged with the project (and the recommendation and the
+launcher, so Setpoint records the launch as that recommendation applied) so Setpoint can group and attribute its runs, and `spark.eventLog.dir` is set to S3 when asked, so event logs
 outlive the cluster. After the launch, the cluster's steps are handed to Setpoint, which collects them
 from the EMR account (its own credentials: the Airflow worker uploads nothing) and makes the next
 recommendation, which the next launch takes. Every failure is logged as a warning and leaves the request exactly as written:
@@ -31,6 +32,7 @@ from typing import Any, Callable, Mapping
 
 from .client import SetpointClient
 from .cluster import PROJECT_TAG, RECOMMENDATION_TAG
+from .launch import LAUNCHER_TAG, launcher_name, recommendation_to_launch
 
 log = logging.getLogger("setpoint.airflow.emr")
 
@@ -87,15 +89,14 @@ def prepare_job_flow(
         raise ValueError("params.setpoint_app_id is not set")
     project = client.get_or_create_project(str(app_id), name=str(app_id), workspace_id=params.get("setpoint_workspace_id"))
     updated = copy.deepcopy(dict(request))
-    recommendation = None
-    if params.get("setpoint_auto_apply", False):
-        latest = client.get_latest_recommendation(project["id"])
-        if latest and latest.get("state") == "SUCCESS" and latest.get("configuration"):
-            updated = apply_emr_recommendation(updated, latest["configuration"])
-            recommendation = latest
+    recommendation = recommendation_to_launch(client, project) if params.get("setpoint_auto_apply", False) else None
+    if recommendation:
+        updated = apply_emr_recommendation(updated, recommendation["configuration"])
     tags = _set_tag(list(updated.get("Tags") or []), PROJECT_TAG, str(project["id"]))
     if recommendation:
+        # Setpoint records the launch as this recommendation applied, by this launcher
         tags = _set_tag(tags, RECOMMENDATION_TAG, str(recommendation["id"]))
+        tags = _set_tag(tags, LAUNCHER_TAG, launcher_name(context))
     updated["Tags"] = tags
     if params.get("setpoint_event_log_dir"):
         updated["Configurations"] = _with_event_log_dir(list(updated.get("Configurations") or []), str(params["setpoint_event_log_dir"]))
