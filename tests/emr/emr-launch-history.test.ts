@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-sdk/client-emr';
 import type {
   AppliedConfigListResource,
@@ -11,6 +14,7 @@ import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
+import { runCli } from '../support/run-cli.js';
 import {
   type EmrFace,
   emrAccountRequest,
@@ -81,6 +85,7 @@ describe('EMR launches that took a recommendation are its apply history (emulato
   let token: string;
   let accountId: string;
   let projectId: string;
+  const cliEnv = { SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-launches-cli-')) };
 
   const api = async <T>(method: 'GET' | 'POST', url: string, payload?: unknown) => {
     const response = await server.app.inject({
@@ -144,6 +149,11 @@ describe('EMR launches that took a recommendation are its apply history (emulato
     server = await startSetpointForEmr('emr-launches');
     const key = await server.services.apiKeys.create('emr-launches', 'test');
     token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    const configured = await runCli(
+      ['configure', '--url', server.url, '--api-key-id', key.id, '--api-key-secret', key.secret],
+      { env: cliEnv },
+    );
+    expect(configured.code, configured.stderr).toBe(0);
     const account = await api<{ id: string }>(
       'POST',
       '/api/v1/emr/accounts',
@@ -261,6 +271,13 @@ describe('EMR launches that took a recommendation are its apply history (emulato
         undoes: null,
       }),
     ]);
+    // the CLI shows the same history, and who writes the cluster
+    const listed = await runCli(['recommendations', 'applied', projectId], { env: cliEnv });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`the launcher writes project ${projectId}'s cluster`);
+    expect(listed.stdout).toMatch(
+      new RegExp(`apply\\s+${launcherName}\\s+launched with 1 × m5\\.xlarge primary`),
+    );
     // the recommendation reads applied, by the launcher (the CLI's APPLIED column, the dashboard)
     const applied = await api<RecommendationResource>(
       'GET',

@@ -358,10 +358,19 @@ export function registerRecommendationsCommand(program: Command): void {
     }
     if (result.auto_apply_paused)
       process.stdout.write(`auto-apply is paused: ${result.pause_reason ?? 'paused'}\n`);
+    const launcher = result.writer === 'launcher';
     if (result.items.length === 0) {
-      process.stdout.write(`nothing applied to project ${project} yet\n`);
+      process.stdout.write(
+        launcher
+          ? `nothing launched with a recommendation of project ${project} yet (each launch takes one: the Airflow hook, or setpoint export ${project})\n`
+          : `nothing applied to project ${project} yet\n`,
+      );
       return;
     }
+    if (launcher)
+      process.stdout.write(
+        `the launcher writes project ${project}'s cluster: these are the launches that took a recommendation\n`,
+      );
     printTable(
       ['id', 'when', 'what', 'by', 'configuration', 'recommendation'],
       [...result.items]
