@@ -1,11 +1,12 @@
 import {
+  AddJobFlowStepsCommand,
   type EMRClient,
   GetManagedScalingPolicyCommand,
   ListInstanceGroupsCommand,
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
 } from '@aws-sdk/client-emr';
-import type { AppliedConfigListResource } from '@setpoint/api-contract';
+import type { AppliedConfigListResource, ApprovalResource, RollbackResource } from '@setpoint/api-contract';
 import type {
   EmrAccountResource,
   EmrAppliedConfigList,
@@ -71,6 +72,28 @@ const sessionsStep = (at: string) => ({
   HadoopJarStep: { Jar: 'command-runner.jar', Args: ['spark-submit', 's3://jobs/many-small-jobs.py'] },
 });
 
+/** A long-running cluster sized once for a peak long gone: 2 core and `task` spot task instances of c5.xlarge. */
+function longRunning(
+  name: string,
+  task: number,
+  steps: RunJobFlowCommandInput['Steps'],
+): RunJobFlowCommandInput {
+  return {
+    ...nightly(name),
+    Name: name,
+    Tags: [],
+    Instances: {
+      KeepJobFlowAliveWhenNoSteps: true,
+      InstanceGroups: [
+        { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
+        { InstanceRole: 'CORE', InstanceType: 'c5.xlarge', InstanceCount: 2 },
+        { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'c5.xlarge', InstanceCount: task },
+      ],
+    },
+    Steps: steps,
+  };
+}
+
 describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   let face: EmrFace;
   let s3Server: S3TestServer;
@@ -82,7 +105,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   /** The long-running cluster the resize test imported, with its project and recommendation. */
   let resized: { projectId: string; clusterId: string; configuration: Record<string, unknown> } | undefined;
 
-  const api = async <T>(method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown) => {
+  const api = async <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
     const response = await server.app.inject({
       method,
       url,
@@ -289,7 +312,12 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       'GET',
       `/api/v1/projects/${projectId}/applied-configs`,
     );
-    expect(history.body).toEqual({ items: [], auto_apply_paused: false, pause_reason: null });
+    expect(history.body).toEqual({
+      items: [],
+      writer: 'launcher',
+      auto_apply_paused: false,
+      pause_reason: null,
+    });
   });
 
   it('reconciliation collects a new run of an imported workload that nobody announced', async () => {
@@ -310,20 +338,13 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   it('resizes an over-provisioned long-running cluster to the optimizer’s recommendation, records it, and rolls it back', async () => {
     // sized once for a peak long gone: 2 core and 22 spot task instances for hourly steps of small jobs
     const { JobFlowId } = await launcher.send(
-      new RunJobFlowCommand({
-        ...nightly('shared'),
-        Name: 'shared-etl',
-        Tags: [],
-        Instances: {
-          KeepJobFlowAliveWhenNoSteps: true,
-          InstanceGroups: [
-            { InstanceRole: 'MASTER', InstanceType: 'm5.xlarge', InstanceCount: 1 },
-            { InstanceRole: 'CORE', InstanceType: 'c5.xlarge', InstanceCount: 2 },
-            { InstanceRole: 'TASK', Market: 'SPOT', InstanceType: 'c5.xlarge', InstanceCount: 22 },
-          ],
-        },
-        Steps: ['01', '02', '03', '04'].map((at) => sessionsStep(`2026-03-06T${at}:00`)),
-      }),
+      new RunJobFlowCommand(
+        longRunning(
+          'shared-etl',
+          22,
+          ['01', '02', '03', '04'].map((at) => sessionsStep(`2026-03-06T${at}:00`)),
+        ),
+      ),
     );
     const clusterId = JobFlowId as string;
     emulator.context.clock.advance(12 * hour);
@@ -536,6 +557,151 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       })
     ).json()) as { refusals: unknown[] };
     expect(refusals.refusals).toEqual([]);
+  });
+
+  it('applies the optimizer’s change on its own in approve-learning, holds a learning resize until approved, and rolls back to the newest size that met the SLA', async () => {
+    const { JobFlowId } = await launcher.send(
+      new RunJobFlowCommand(
+        longRunning(
+          'shared-rollups',
+          12,
+          ['01', '02'].map((at) => ({ ...sessionsStep(at), Name: `daily-rollups 2026-03-07T${at}:00` })),
+        ),
+      ),
+    );
+    const clusterId = JobFlowId as string;
+    emulator.context.clock.advance(4 * hour);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+    const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
+      workloads: ['daily-rollups'],
+      group_by: 'step-name',
+      since_days: 30,
+      // at most 8 workers: the 14 of the cluster as sized must shrink (its task group, on a long-running cluster)
+      settings: { slaMinutes: 120, maxWorkers: 8, applyMode: 'approve-learning' },
+    });
+    expect(imported.body.projects[0]).toMatchObject({ cluster_id: clusterId, queued_runs: 2 });
+    const projectId = imported.body.projects[0]?.id as string;
+    const taskCount = async () =>
+      (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.find(
+        (group) => group.InstanceGroupType === 'TASK',
+      )?.RequestedInstanceCount;
+    /** Waits for the task group to reach a size; on a timeout, the parked jobs say why. */
+    const taskCountReaches = async (wanted: number, what: string) => {
+      try {
+        await eventually(async () => ((await taskCount()) === wanted ? true : undefined), what, 120_000);
+      } catch (error) {
+        const parked = await api<{ items: unknown[] }>('GET', '/api/v1/jobs/parked');
+        throw new Error(`${(error as Error).message}; parked jobs: ${JSON.stringify(parked.body.items)}`);
+      }
+    };
+
+    // the optimizer's recommendation after the two steps shrinks the task group: an optimizing change (the
+    // bound forces it, no learning run), so it is applied on its own and nothing waits
+    await processedRuns(projectId, 2);
+    const optimizing = await settledRecommendation(server.services.recommendations, projectId);
+    expect(optimizing.decision).toMatchObject({ action: 'change', learning: { active: false } });
+    const groupsOf = (configuration: unknown) =>
+      (configuration as { Instances: { InstanceGroups: Record<string, unknown>[] } }).Instances
+        .InstanceGroups;
+    const optimizedTask = groupsOf(optimizing.configuration).find((group) => group.InstanceRole === 'TASK')
+      ?.InstanceCount as number;
+    expect(optimizedTask).toBeLessThanOrEqual(6);
+    await taskCountReaches(optimizedTask, 'the optimizing resize');
+    expect(
+      (await api<{ items: ApprovalResource[] }>('GET', `/api/v1/approvals?project_id=${projectId}`)).body
+        .items,
+    ).toEqual([]);
+
+    // a learning run of the optimizer's shape (another task count) waits; approved, it is written once
+    const shape = (task: number) => ({
+      Instances: {
+        InstanceGroups: groupsOf(optimizing.configuration).map((group) =>
+          group.InstanceRole === 'TASK' ? { ...group, InstanceCount: task } : group,
+        ),
+      },
+    });
+    const learningTask = optimizedTask === 0 ? 1 : optimizedTask - 1;
+    await insertRecommendation(
+      server,
+      projectId,
+      'rec_emr_probe',
+      shape(learningTask),
+      'a learning run: one task instance less',
+      { action: 'change', learning: { active: true, run: 3, maxRuns: 8, missesSpent: 0, missBudget: 0 } },
+    );
+    await server.services.applies.recommendationReady(projectId, 'rec_emr_probe');
+    const waiting = await api<{ items: ApprovalResource[] }>(
+      'GET',
+      `/api/v1/approvals?project_id=${projectId}`,
+    );
+    expect(waiting.body.items.map((item) => item.recommendation_id)).toEqual(['rec_emr_probe']);
+    expect(await taskCount()).toBe(optimizedTask);
+    const approved = await api<ApprovalResource>(
+      'POST',
+      `/api/v1/projects/${projectId}/recommendations/rec_emr_probe/approve`,
+    );
+    expect(approved.status).toBe(202);
+    await taskCountReaches(learningTask, 'the approved resize');
+    const history = await api<AppliedConfigListResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/applied-configs`,
+    );
+    expect(history.body.writer).toBe('setpoint');
+    const approvedEntry = history.body.items.at(-1);
+    expect(approvedEntry).toMatchObject({
+      kind: 'auto-apply',
+      recommendation_id: 'rec_emr_probe',
+      platform: 'emr',
+    });
+    expect(approvedEntry?.reason).toMatch(/^learning run approved by api-key:/);
+    expect(history.body.items.filter((item) => item.recommendation_id === 'rec_emr_probe')).toHaveLength(1);
+
+    // a step on that size meets the SLA; then a person applies another size
+    await api('PATCH', `/api/v1/projects/${projectId}`, { settings: { applyMode: 'manual' } });
+    await launcher.send(
+      new AddJobFlowStepsCommand({
+        JobFlowId: clusterId,
+        Steps: [{ ...sessionsStep('03'), Name: 'daily-rollups 2026-03-07T03:00' }],
+      }),
+    );
+    emulator.context.clock.advance(4 * hour);
+    emulator.emr.catchUp();
+    await emulator.emr.logsWritten();
+    await emrIntegrationOf(server.services).reconcile(accountId);
+    const metSla = await eventually(async () => {
+      const entries = (await server.services.applies.history(projectId)).filter((entry) => entry.metSlaAt);
+      return entries.length > 0 ? entries : undefined;
+    }, 'the step on the approved size to meet the SLA');
+    expect(metSla.map((entry) => entry.id)).toEqual([approvedEntry?.id]);
+    const otherTask = learningTask + 2;
+    await insertRecommendation(
+      server,
+      projectId,
+      'rec_emr_other',
+      shape(otherTask),
+      'two more task instances',
+    );
+    const other = await server.services.applies.apply(projectId, 'rec_emr_other', {
+      actor: 'test',
+      kind: 'apply',
+    });
+    expect(await taskCount()).toBe(otherTask);
+
+    // rollback lands on the newest size that met the SLA, not the cold start, and pauses auto-apply
+    const rolledBack = await api<RollbackResource>('POST', `/api/v1/projects/${projectId}/rollback`, {});
+    expect(rolledBack.status).toBe(200);
+    expect(rolledBack.body.undone.map((entry) => entry.undoes)).toEqual([other.change?.id]);
+    expect(rolledBack.body).toMatchObject({
+      auto_apply_paused: true,
+      pause_reason: expect.stringMatching(/^rolled back by api-key:/),
+    });
+    expect(await taskCount()).toBe(learningTask);
+    const trail = await api<{ items: { detail: { to_config: string | null } }[] }>(
+      'GET',
+      `/api/v1/audit?action=rollback&project_id=${projectId}`,
+    );
+    expect(trail.body.items.map((entry) => entry.detail.to_config)).toEqual([approvedEntry?.id]);
   });
 
   it('queues the collection of one step for a project and says when its logs stayed on HDFS', async () => {

@@ -6,7 +6,8 @@ interface RecommendedGroup {
   InstanceRole: 'MASTER' | 'CORE' | 'TASK';
   InstanceType: string;
   InstanceCount: number;
-  Market: 'ON_DEMAND' | 'SPOT';
+  /** RunJobFlow's default, as EMR reads a group without one: `ON_DEMAND`. */
+  Market?: 'ON_DEMAND' | 'SPOT';
 }
 interface RecommendedFleet {
   InstanceFleetType: 'MASTER' | 'CORE' | 'TASK';
@@ -142,9 +143,10 @@ export function planResize(input: {
           `cluster ${cluster.Id} has no ${wanted.InstanceRole} group of ${wanted.InstanceType}: changing instance types or markets is a new launch configuration`,
         );
       }
-      if ((group.Market ?? 'ON_DEMAND') !== wanted.Market)
+      const [market, wantedMarket] = [group.Market ?? 'ON_DEMAND', wanted.Market ?? 'ON_DEMAND'];
+      if (market !== wantedMarket)
         refuse(
-          `the ${wanted.InstanceRole} group of ${cluster.Id} would change market (${group.Market} → ${wanted.Market}): that is a new launch configuration`,
+          `the ${wanted.InstanceRole} group of ${cluster.Id} would change market (${market} → ${wantedMarket}): that is a new launch configuration`,
         );
       if (group.RequestedInstanceCount === wanted.InstanceCount) continue;
       if (wanted.InstanceRole !== 'TASK')
