@@ -181,6 +181,18 @@ def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
     assert second["status"] == "SUCCESS"
     assert second["eventlog_bytes"] > 0
 
+    # The launch that took the recommendation is the project's apply history: applied, by the DAG's task.
+    launcher = "airflow:setpoint_emr_orders.orders_etl"
+    assert tags["setpoint:launched-by"] == launcher
+    history = client.request("GET", f"/api/v1/projects/{project['id']}/applied-configs")
+    assert history["writer"] == "launcher"
+    assert [(item["kind"], item["recommendation_id"], item["actor"]) for item in history["items"]] == [
+        ("apply", recommendation["id"], launcher)
+    ]
+    assert history["items"][0]["cluster"]["cluster_id"] == sized["Id"]
+    assert history["items"][0]["reason"].startswith("launched as recommended")
+    assert client.get_recommendation(project["id"], recommendation["id"])["applied"]["requested_by"] == launcher
+
 
 def test_an_unreachable_setpoint_leaves_the_job_flow_as_written_and_it_still_launches(airflow_env, emr):
     env = {
