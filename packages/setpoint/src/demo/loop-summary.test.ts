@@ -156,6 +156,40 @@ describe('closed-loop summaries', () => {
     ]);
   });
 
+  it('marks a run after a learning run that waited for approval and was never written by what it ran on', () => {
+    // approve-learning: rec_1 and rec_2 were superseded (the next run started first), rec_3 was approved
+    // and written (run 4 carries it), rec_4 was rejected (run 5 still carries rec_3), rec_5 optimizes
+    const carried = [null, null, null, 'rec_3', 'rec_3', 'rec_5'];
+    const stored = carried.map((recommendationId, index) => ({
+      ...run(10, 30),
+      id: `run_${index + 1}`,
+      recommendationId,
+    }));
+    const recommendations = [
+      recommendation(1, true),
+      recommendation(2, true),
+      recommendation(3, true),
+      recommendation(4, true),
+      recommendation(5, false),
+    ];
+    const withheld = new Set(['rec_1', 'rec_2', 'rec_4']);
+
+    const marked = markLearningRuns(stored, recommendations, withheld);
+
+    // runs 2 and 3 ran on the job's own cluster, run 5 again on the approved learning run's
+    expect(marked.map((entry) => entry.learning)).toEqual([null, false, false, true, true, false]);
+    expect(runsAfterLearning(marked).map((entry) => entry.id)).toEqual(['run_2', 'run_3', 'run_6']);
+    // without the approvals the two superseded ones would count as learning runs
+    expect(markLearningRuns(stored, recommendations).map((entry) => entry.learning)).toEqual([
+      null,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+  });
+
   it('reports the median saving and the violation rate across projects', () => {
     const projects = [
       summarizeProject('a', [run(10, 1), run(7, 1)], 5, 'LEARNING'),
