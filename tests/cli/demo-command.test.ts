@@ -46,8 +46,9 @@ describe('setpoint demo --headless', () => {
       expect(project.saving).toBeCloseTo(1 - (project.lastCost ?? 0) / (project.firstCost ?? 1), 10);
     }
     expect(summary.overall.medianSaving).not.toBeNull();
-    // Every run after the first recommendation is counted, the approving project's included.
-    expect(summary.overall.afterFirstRecommendation.runs).toBe(summary.projects.length);
+    // Every run after the first recommendation is counted: at least each project's second run (an EMR
+    // workload's imported history may add more).
+    expect(summary.overall.afterFirstRecommendation.runs).toBeGreaterThanOrEqual(summary.projects.length);
 
     // One job waits for a person before each learning run; nobody approves in a headless demo, so the
     // first recommendation's learning run waited, the second run started first and superseded it (never
