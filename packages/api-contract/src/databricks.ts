@@ -203,11 +203,12 @@ export type AccessCheckLine = AccessCheckResource['checks'][number];
 export const runBillingSchema = z.object({
   run_id: z.string(),
   databricks_run_id: z.string(),
-  estimated_dbus: z.number(),
-  estimated_dbu_usd: z.number(),
+  /** Null when the run was not estimated: a serverless run whose cost was pending until its bill. */
+  estimated_dbus: z.number().nullable(),
+  estimated_dbu_usd: z.number().nullable(),
   billed_dbus: z.number().nullable(),
   billed_dbu_usd: z.number().nullable(),
-  /** billed − estimated, once billed. */
+  /** billed − estimated, once billed (null without an estimate). */
   difference_usd: z.number().nullable(),
   /** A RETRACTION or RESTATEMENT changed the bill. */
   restated: z.boolean(),

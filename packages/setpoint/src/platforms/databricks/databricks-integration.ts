@@ -19,6 +19,7 @@ import {
   createServerlessBillingReader,
   type ServerlessBillingReader,
 } from './serverless/serverless-billing-reader.js';
+import { serverlessBillMissingReason } from './serverless/serverless-collector.js';
 import { billedServerlessCost } from './serverless/serverless-cost.js';
 import { createServerlessWriter, withServerlessJobs } from './serverless/serverless-writer.js';
 import { createDatabricksRepository } from './store/databricks-repository.js';
@@ -220,6 +221,13 @@ export function createDatabricksIntegration(
     );
   }
 
+  /** A serverless run's cost still pending when Setpoint stopped looking for its bill says so. */
+  async function billNeverCame(row: { runId: string; projectId: string }): Promise<void> {
+    await deps.runs.reviseCost(row.projectId, row.runId, (cost) =>
+      cost.pending ? { ...cost, pending: { reason: serverlessBillMissingReason } } : undefined,
+    );
+  }
+
   /** Estimated DBU costs of the workspace's runs against system.billing.usage. */
   async function reconcileBillingOf(workspaceId: string) {
     const statements = await statementsFor(workspaceId);
@@ -230,6 +238,7 @@ export function createDatabricksIntegration(
         reader: createSystemTablesReader(statements),
         serverless: createServerlessBillingReader(statements),
         reviseCost: reviseRunCost,
+        billNeverCame,
       },
       workspaceId,
     );
