@@ -1,6 +1,10 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { formFactorAdviceSchema } from '@setpoint/api-contract/databricks';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
 import { eventually, type Harness, importJob, jobIdByName, processedRun } from './integration-harness.js';
 import { emulatorCalls, reconcileNow, startServerlessHarness } from './serverless-support.js';
 
@@ -12,6 +16,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
   let h: Harness;
   const { call, clock } = emulatorCalls(() => h);
   let accessToken = '';
+  let cliKey = { id: '', secret: '' };
   const api = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
     const response = await h.server.app.inject({
       method,
@@ -48,6 +53,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     h = await startServerlessHarness(43);
     const key = await h.server.services.apiKeys.create('form-factor-test', 'test');
     ({ accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret));
+    cliKey = await h.server.services.apiKeys.create('form-factor-cli', 'test');
   });
   afterAll(async () => h?.close());
 
@@ -179,6 +185,19 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
       0,
     );
     expect(trail.rows[0]?.detail).toMatchObject({ from: 'classic', to: 'serverless' });
+    // the CLI shows the same advice with its basis
+    const shown = await runCli(['projects', 'form-factor', otherId], {
+      env: {
+        SETPOINT_URL: h.server.url,
+        SETPOINT_API_KEY_ID: cliKey.id,
+        SETPOINT_API_KEY_SECRET: cliKey.secret,
+        SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-cli-')),
+      },
+    });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/verdict\s+move/);
+    expect(shown.stdout).toMatch(/proposal\s+approved by .*\(move after the quarter close\)/);
+    expect(shown.stdout).toMatch(/Basis:\n {2}- now on its job cluster: median \$/);
     // bad input: one readable 400
     const bad = await api('POST', `/api/v1/projects/${otherId}/form-factor/decision`, { decision: 'maybe' });
     expect(bad.status).toBe(400);
