@@ -1,10 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { formFactorAdviceSchema } from '@setpoint/api-contract/databricks';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/run-cli.js';
+import { remoteCliEnv, runCli } from '../support/run-cli.js';
 import { eventually, type Harness, importJob, jobIdByName, processedRun } from './integration-harness.js';
 import { emulatorCalls, reconcileNow, startServerlessHarness } from './serverless-support.js';
 
@@ -187,12 +184,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     expect(trail.rows[0]?.detail).toMatchObject({ from: 'classic', to: 'serverless' });
     // the CLI shows the same advice with its basis
     const shown = await runCli(['projects', 'form-factor', otherId], {
-      env: {
-        SETPOINT_URL: h.server.url,
-        SETPOINT_API_KEY_ID: cliKey.id,
-        SETPOINT_API_KEY_SECRET: cliKey.secret,
-        SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-cli-')),
-      },
+      env: remoteCliEnv(h.server.url, cliKey),
     });
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/verdict\s+move/);

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { runDetailSchema, runListSchema } from '@setpoint/api-contract';
 import { discoverSchema } from '@setpoint/api-contract/databricks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
@@ -10,7 +7,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { projectTagKey } from 'setpoint/platforms/databricks/jobs/onboarding';
 import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../support/run-cli.js';
+import { remoteCliEnv, runCli } from '../support/run-cli.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { eventually, type Harness, processedRun } from './integration-harness.js';
 import {
@@ -304,15 +301,7 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
       projects.items.find((item) => item.id === projectId)?.summary?.cost_per_run_usd ?? null,
     ).toBeNull();
 
-    const cli = (args: string[]) =>
-      runCli(args, {
-        env: {
-          SETPOINT_URL: h.server.url,
-          SETPOINT_API_KEY_ID: key.id,
-          SETPOINT_API_KEY_SECRET: key.secret,
-          SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-cli-')),
-        },
-      });
+    const cli = (args: string[]) => runCli(args, { env: remoteCliEnv(h.server.url, key) });
     const shown = await cli(['runs', 'get', projectId, processed.id]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/cost\s+cost pending: billing not yet available: Databricks writes/);

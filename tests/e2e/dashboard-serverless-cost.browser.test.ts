@@ -9,7 +9,7 @@ import {
   serverlessJobSettings,
   startServerlessHarness,
 } from '../databricks/serverless-support.js';
-import { launchChromium } from '../support/browser.js';
+import { launchChromium, signIn } from '../support/browser.js';
 import { describeFull } from '../support/tiers.js';
 
 const password = 'correct horse battery staple';
@@ -30,13 +30,7 @@ describeFull(
       await h.server.services.users.create('ada', password, 'admin');
       browser = await launchChromium();
       context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      await page.goto(`${h.server.url}/login`);
-      await page.getByLabel('Username').fill('ada');
-      await page.getByLabel('Password').fill(password);
-      await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.waitForURL('**/projects');
-      await page.close();
+      await signIn(context, h.server.url, 'ada', password);
     });
 
     afterAll(async () => {
