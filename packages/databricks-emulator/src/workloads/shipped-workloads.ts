@@ -418,7 +418,7 @@ const definitions: WorkloadInput[] = [
             id: 0,
             name: 'scan and enrich (python udf)',
             tasks: 640,
-            cpuSecondsPerTask: 540,
+            cpuSecondsPerTask: 810,
             inputBytes: 120 * gb,
             shuffleWriteBytes: 6 * gb,
             photonEligible: 0,
