@@ -41,6 +41,22 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     }, `the bill of run ${run.id}`);
     return h.server.services.runs.get(projectId, run.id);
   };
+  /** What a team does to move a job: detach it from Setpoint, run its task in an environment, no cluster. */
+  const moveToServerless = async (jobId: string) => {
+    await databricksIntegrationOf(h.server.services).onboarding.detach(h.workspaceId, jobId, 'test');
+    const job = await h.databricks.getJob(jobId);
+    const task = job.settings.tasks![0]!;
+    await call('/api/2.2/jobs/update', {
+      job_id: Number(jobId),
+      new_settings: {
+        environments: [{ environment_key: 'default', spec: { client: '2' } }],
+        tasks: [
+          { task_key: task.task_key, environment_key: 'default', spark_python_task: task.spark_python_task },
+        ],
+        job_clusters: [],
+      },
+    });
+  };
   const dbusOf = (cost: { components: Array<{ kind: string; fee: string | null; quantity: number }> }) =>
     cost.components
       .filter((c) => c.kind === 'platform_fee' && c.fee === 'dbu')
@@ -190,6 +206,16 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     expect(shown.stdout).toMatch(/verdict\s+move/);
     expect(shown.stdout).toMatch(/proposal\s+approved by .*\(move after the quarter close\)/);
     expect(shown.stdout).toMatch(/Basis:\n {2}- now on its job cluster: median \$/);
+    // the team makes the approved move; once it ran there, the evidence-based estimate is checked against it
+    const estimated = priced.estimate!.usd_per_run.mid;
+    await moveToServerless(otherJob);
+    const { projectId: movedId } = await importJob(h, otherJob, { slaMinutes: 240 });
+    const moved = [await runBilled(movedId, otherJob), await runBilled(movedId, otherJob)];
+    const checked = await advice(otherId);
+    const movedMedian = (moved[0]!.cost!.totalUsd + moved[1]!.cost!.totalUsd) / 2;
+    expect(checked.check?.estimated_usd).toBeCloseTo(estimated, 9);
+    expect(checked.check?.measured_usd).toBeCloseTo(movedMedian, 9);
+    expect(checked.estimate?.kind).toBe('measured');
     // bad input: one readable 400
     const bad = await api('POST', `/api/v1/projects/${otherId}/form-factor/decision`, { decision: 'maybe' });
     expect(bad.status).toBe(400);
