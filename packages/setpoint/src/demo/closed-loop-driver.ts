@@ -4,6 +4,7 @@ import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { loadConfig } from '../config/load-config.js';
 import { createDatabricksClient } from '../platforms/databricks/api/client.js';
 import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
+import { serverlessProjectKey } from '../platforms/databricks/serverless/serverless-tasks.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 import { sharedFleetPriorSource } from '../service/recommendations/fleet-prior-source.js';
@@ -37,6 +38,11 @@ export interface DriverOptions {
    * event logs in the emulator's in-memory S3), imported with auto-apply on like the Databricks jobs.
    */
   emr?: boolean;
+  /**
+   * Add the Job Bank's serverless jobs (the emulator's `serverlessJobs`): the workspace reads system tables
+   * through its SQL warehouse from the start, as serverless billing needs, and each is imported like the rest.
+   */
+  serverless?: boolean;
   /** Settings every imported project is given besides auto-apply (else the project defaults). */
   projectSettings?: ImportedProjectSettings;
   /**
@@ -51,7 +57,17 @@ export interface ClosedLoop {
   emulator: RunningEmulator;
   server: RunningServer;
   workspaceId: string;
-  jobs: Array<{ platform: 'databricks'; jobId: string; name: string; projectIds: string[] } | EmrDemoJob>;
+  jobs: Array<
+    | {
+        platform: 'databricks';
+        jobId: string;
+        name: string;
+        projectIds: string[];
+        /** Its tasks run on serverless compute (no cluster to size; performance-mode advice). */
+        serverless?: boolean;
+      }
+    | EmrDemoJob
+  >;
   /**
    * Runs every job once, concurrently, waits until Setpoint has digested every run, then relearns the
    * fleet prior if the organization's fleet moved: every recommendation of a round sees the prior learned
@@ -116,6 +132,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     // a terminated cluster's task-level detail is dropped once its logs are out, so memory stays flat
     clusterDetailRetentionMs: workspaceLogLifetimeMs,
     ...(options.emr ? { memoryS3: true } : {}),
+    ...(options.serverless ? { serverlessJobs: true } : {}),
   });
   const approvals = options.approveLearningJobs?.length ? await startAlertReceiver(log) : undefined;
   const config = loadConfig(
@@ -153,7 +170,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     'demo',
   );
   const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
-  if (options.agentless) {
+  if (options.agentless || options.serverless) {
     const warehouses = await fetch(`${emulator.url}/api/2.0/sql/warehouses`, {
       headers: { authorization: `Bearer ${emulator.token}` },
     }).then((response) => response.json() as Promise<{ warehouses?: Array<{ id: string }> }>);
@@ -204,11 +221,13 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     );
     if (applyMode === 'approve-learning')
       awaitingApproval.push(...(imported?.projects.map((project) => project.id) ?? []));
+    const serverless = imported?.projects.some((project) => project.clusterKey === serverlessProjectKey);
     jobs.push({
       platform: 'databricks',
       jobId: job.job_id,
       name: job.settings.name ?? job.job_id,
       projectIds: imported?.projects.map((project) => project.id) ?? [],
+      ...(serverless ? { serverless: true } : {}),
     });
     log(
       `imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s)${applyMode === 'auto' ? '' : `, apply mode ${applyMode}`})`,
