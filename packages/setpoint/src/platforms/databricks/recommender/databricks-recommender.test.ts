@@ -305,7 +305,7 @@ describe('OptimizerRecommender', () => {
     expect(gc?.dropped).toBeGreaterThan(0);
     // the example names the cluster in the card's words, not the optimizer's candidate id
     expect(gc?.example).toMatch(
-      /^\d+ × [a-z0-9]+\.\w+, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
+      /^\d+ × [a-z0-9]+\.\w+(?: with [^)]*\))?, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
     );
     expect(gc?.example).not.toContain('|');
     const signals = output.decision?.notes.find((note) => note.startsWith('signals of run ext-1'));
