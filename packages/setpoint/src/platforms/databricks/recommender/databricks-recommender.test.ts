@@ -487,6 +487,30 @@ describe('OptimizerRecommender', () => {
     expect(output.prediction.runtimeMinutes.mid).toBeGreaterThanOrEqual(floorMinutes);
   });
 
+  it('says in every explanation that the driver and first_on_demand stay as the job runs them', async () => {
+    const onDemand = await recommender.recommend(input([run(1)]));
+    expect(onDemand.explanation).toMatch(
+      / Kept as the job runs them: the driver m5\.xlarge and the driver on-demand \(first_on_demand\) when a spot market is chosen\.$/,
+    );
+    const spot = {
+      ...run(1, { availability: 'SPOT_WITH_FALLBACK' }),
+      clusterConfig: {
+        node_type_id: 'm5.xlarge',
+        driver_node_type_id: 'r5.2xlarge',
+        num_workers: 8,
+        aws_attributes: { availability: 'SPOT_WITH_FALLBACK', first_on_demand: 2 },
+      },
+    };
+    const output = await recommender.recommend(input([spot], { spotPolicy: 'spot-allowed' }));
+    expect(output.explanation).toMatch(
+      / Kept as the job runs them: the driver r5\.2xlarge and first_on_demand 2\.$/,
+    );
+    // and the configuration written changes neither
+    const attributes = output.configuration.aws_attributes as Record<string, unknown> | undefined;
+    expect(attributes?.first_on_demand ?? 2).toBe(2);
+    expect(output.configuration.driver_node_type_id ?? 'r5.2xlarge').toBe('r5.2xlarge');
+  });
+
   it('follows the spot policy and keeps the driver on-demand when asked', () => {
     const onDemand = recommender.recommendNow(input([run(1)], { spotPolicy: 'on-demand-only' }));
     expect(onDemand.configuration.aws_attributes).toMatchObject({ availability: 'ON_DEMAND' });
