@@ -19,6 +19,7 @@ import {
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
 import { type DiskEvidence, ebsStorageFor, needsAttachedStorage } from './ebs-storage.js';
+import { flexibleNodeTypesFilter } from './flexible-node-types.js';
 import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
@@ -211,6 +212,7 @@ export function buildCandidateSpace(
   });
   const chain = [
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
+    ...flexibleNodeTypesFilter(context.baseCluster ?? null, current),
     ...validityFilters({ facts, base: context.baseCluster ?? null, current }),
     ...databricksCandidateFilters(costModel, { current, observed: context.observed }),
   ];
