@@ -57,7 +57,8 @@ export function ebsStorageFor(evidence: DiskEvidence, workers: number): EbsStora
     volumeType: 'GENERAL_PURPOSE_SSD',
     count,
     sizeGib,
-    basis: `no local disk; the run spilled and shuffled ${perNodeWritten.toFixed(1)} GiB a node on ${workers}, ×${ebsHeadroom}${perNodeGib < sizeRange.min ? `, at least ${sizeRange.min} GiB` : ''}`,
+    // no comma: a cluster's description lists its parts with ", "
+    basis: `no local disk; the run spilled and shuffled ${perNodeWritten.toFixed(1)} GiB a node on ${workers} nodes; ×${ebsHeadroom}${perNodeGib < sizeRange.min ? ` and at least ${sizeRange.min} GiB` : ''}`,
   };
 }
 

@@ -169,7 +169,7 @@ describe('EBS volumes for a node type without instance store', () => {
     expect(rate(shape)).toBeGreaterThan(rate({ ...shape, storage: null }));
 
     expect(describeShape(shape)).toMatch(
-      /^4 × r5\.\w+ with 1 × 800 GiB EBS per node \(no local disk; the run spilled and shuffled 400\.0 GiB a node on 4, ×2\)/,
+      /^4 × r5\.\w+ with 1 × 800 GiB EBS per node \(no local disk; the run spilled and shuffled 400\.0 GiB a node on 4 nodes; ×2\), [a-z -]+$/,
     );
   });
 
