@@ -263,6 +263,7 @@ class RunProfileSummary(TypedDict):
     shuffleWriteBytes: float
     spillBytes: float
     utilization: float
+    coreTimeOnCpu: Optional[float]
     gcTimeMs: float
     executorRunTimeMs: float
     platform: str
@@ -358,6 +359,7 @@ class RecommendationDecisionSla2(TypedDict):
 class RecommendationDecisionBasisClosestItem(TypedDict):
     label: str
     weight: float
+    source: Optional[str]
 
 
 class RecommendationDecisionBasis(TypedDict):
