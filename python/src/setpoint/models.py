@@ -241,6 +241,12 @@ class RunCost(TypedDict):
     overhead: Optional[RunCostOverhead]
 
 
+class RunCostPending(TypedDict):
+    state: Literal["billing_not_yet_available"]
+    message: str
+    reason: str
+
+
 class RunProfileSummaryFindingsItem(TypedDict):
     id: str
     severity: str
@@ -284,6 +290,7 @@ class Run(TypedDict):
     eventlog_bytes: Optional[float]
     input_bytes: Optional[float]
     cost: Optional[RunCost]
+    cost_pending: Optional[RunCostPending]
     on_recommendation_id: Optional[str]
     error: Optional[str]
     created_at: float
@@ -306,6 +313,7 @@ class RunSummary(TypedDict):
     eventlog_bytes: Optional[float]
     input_bytes: Optional[float]
     cost: Optional[RunCost]
+    cost_pending: Optional[RunCostPending]
     on_recommendation_id: Optional[str]
     error: Optional[str]
     created_at: float
