@@ -28,6 +28,8 @@ function world(entries: Array<{ shape: Shape; pSla: number; runtimeS: number }>)
     const candidate: Candidate = {
       id: idOf(shape),
       instanceType: 'm5.xlarge',
+      engine: 'standard' as const,
+      storage: null,
       nodes: shape.workers,
       vcpusPerNode: 4,
       memoryGibPerNode: 16,

@@ -9,6 +9,8 @@ function candidate(id: string, usdPerNodeHour: number): Candidate {
   return {
     id,
     instanceType: 'm5.xlarge',
+    engine: 'standard' as const,
+    storage: null,
     nodes: 4,
     vcpusPerNode: 4,
     memoryGibPerNode: 16,

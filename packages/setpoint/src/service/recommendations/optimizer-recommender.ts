@@ -449,8 +449,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
       calibratePrices(catalogCandidates, observations, kindOf),
       kindOf,
     );
-    const families = candidates.map((candidate) => candidate.instanceType);
-    const basePrior = learnedPrior ?? this.#prior ?? uninformedPrior(families.map(instanceFamily));
+    const basePrior = learnedPrior ?? this.#prior ?? uninformedPrior(candidates.map(instanceFamily));
     const analog = whatIfAnalog(basePrior, space.byId.get(currentId)?.candidate, basedOn);
     const optimizerSettings = {
       ...this.#optimizer,

@@ -14,7 +14,7 @@ import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {
   type DatabricksClusterShape,
   defaultFirstOnDemand,
-  optimizerInstanceType,
+  hardwareOfShape,
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
@@ -245,7 +245,7 @@ export function buildCandidateSpace(
     const entry: ShapeEntry<DatabricksClusterShape> = {
       candidate: {
         id,
-        instanceType: optimizerInstanceType(choice),
+        ...hardwareOfShape(choice),
         nodes: choice.workers,
         vcpusPerNode: type.vcpus,
         memoryGibPerNode: type.memoryGib,
@@ -262,9 +262,7 @@ export function buildCandidateSpace(
     entries.push(entry);
   }
   const allowedFamilies = [
-    ...new Set(
-      entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
-    ),
+    ...new Set(entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate))),
   ];
   return {
     entries,
