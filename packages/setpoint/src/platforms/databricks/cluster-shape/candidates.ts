@@ -7,8 +7,12 @@ import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
 import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
-import type { EngineTrialEntry, SpeedupPrior } from '../../../service/recommendations/engine-trial.js';
-import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import type {
+  CandidateSpace,
+  EngineTrialEntry,
+  ShapeEntry,
+  SpeedupPrior,
+} from '../../../service/recommendations/cluster-model.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
 import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {

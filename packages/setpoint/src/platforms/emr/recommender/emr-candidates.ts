@@ -3,7 +3,7 @@ import type { CostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import { FilterTally } from '../../../service/recommendations/candidate-filters.js';
-import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/cluster-model.js';
 import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
 import { emrValidityFilters } from './emr-validity-filters.js';
 
