@@ -25,8 +25,6 @@ import {
   type WorkspaceConstraints,
 } from './databricks-cluster-model.js';
 
-export type { ClusterPolicyReader, LaunchableNodeTypeReader };
-
 export interface DatabricksRecommenderOptions extends OptimizerRecommenderOptions {
   catalog: PriceCatalog;
   /** Instance types of the catalog (shipped and imported layers). */
