@@ -13,6 +13,7 @@ import {
   swappedForTwin,
 } from '../../optimizer/recommend.js';
 import type { Candidate, Observation, Range } from '../../optimizer/types.js';
+import { runName } from '../runs/run-name.js';
 import { type CandidateFilter, FilterTally } from './candidate-filters.js';
 import type { CandidateSpace, ClusterModel, ShapeEntry } from './cluster-model.js';
 import { decide, explanationOf, slaFeasibleConfidence, spotMinSlaConfidence } from './decision.js';
@@ -573,7 +574,7 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
       probabilityFails: decided.assessment.probabilityFails,
       basis: recommendation.basis,
       filtered,
-      notes: [...decided.notes, describeSignals(basedOn.externalRunId, signals)],
+      notes: [...decided.notes, describeSignals(runName(basedOn), signals)],
       ...(decided.trial ? { trial: decided.trial } : {}),
       learning: {
         active: learningRun,

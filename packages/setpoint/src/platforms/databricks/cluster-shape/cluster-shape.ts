@@ -9,6 +9,7 @@ import { configurationName } from '../../../optimizer/configuration-name.js';
 import type { Hardware } from '../../../optimizer/types.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
+import { describeStorage, type EbsStorage } from './ebs-storage.js';
 
 /**
  * One Databricks job cluster as Setpoint reasons about it: what the optimizer varies, the cost engine
@@ -26,6 +27,12 @@ export interface DatabricksClusterShape {
   /** Nodes kept on-demand whatever the market, the driver first; 0 when the whole cluster is on-demand. */
   firstOnDemand: number;
   photon: boolean;
+  /**
+   * EBS volumes Setpoint writes for each node, when the node type has no instance store and the job's
+   * cluster brings no volumes of its own (`ebs-storage.ts`); absent or null: the node type's own disks, or
+   * the job's own EBS settings, which are kept as they are.
+   */
+  storage?: EbsStorage | null;
 }
 
 /** Databricks' `first_on_demand` when a cluster does not say: the driver on-demand, the workers on the market. */
@@ -144,8 +151,9 @@ export function clusterTraits(spec: NewCluster, cloud: Cloud): ClusterTraits {
 
 /**
  * What the optimizer learns a shape's hardware by: the worker node type and the engine (Photon is a
- * family of its own: its own speed, its own price). The node type's own disks are what it is; attached
- * EBS volumes are not a dimension Setpoint varies on Databricks yet.
+ * family of its own: its own speed, its own price). The node type's own disks are what it is; the EBS
+ * volumes Setpoint attaches to a node type without instance store (`storage`) are in the shape's id, price
+ * and description, not a family of their own for the model (`storage: null`).
  */
 export function hardwareOfShape(shape: Pick<DatabricksClusterShape, 'workerNodeType' | 'photon'>): Hardware {
   return { instanceType: shape.workerNodeType, engine: shape.photon ? 'photon' : 'standard', storage: null };
@@ -162,6 +170,7 @@ export function shapeId(shape: DatabricksClusterShape): string {
     shape.market,
     `driver=${shape.driverNodeType}`,
     `fod=${shape.firstOnDemand}`,
+    ...(shape.storage ? [`ebs=${shape.storage.count}x${shape.storage.sizeGib}`] : []),
   ].join('|');
 }
 
@@ -176,5 +185,6 @@ export function describeShape(shape: DatabricksClusterShape): string {
   const size = shape.autoscale
     ? `${shape.autoscale.minWorkers}–${shape.autoscale.maxWorkers} × ${shape.workerNodeType} (autoscaling)`
     : `${shape.workers} × ${shape.workerNodeType}`;
-  return `${size}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
+  const storage = shape.storage ? ` with ${describeStorage(shape.storage)} (${shape.storage.basis})` : '';
+  return `${size}${storage}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
 }

@@ -2,6 +2,7 @@ import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import type { FleetPrior } from '../../../optimizer/fleet-prior.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
+import type { ClusterModel } from '../../../service/recommendations/cluster-model.js';
 import type { FoldedStatistics } from '../../../service/recommendations/learning-summary.js';
 import {
   type ConfidentChoice,
@@ -24,6 +25,7 @@ import {
   type LaunchableNodeTypeReader,
   type WorkspaceConstraints,
 } from './databricks-cluster-model.js';
+import { keptDimensionsNote } from './kept-dimensions.js';
 
 export interface DatabricksRecommenderOptions extends OptimizerRecommenderOptions {
   catalog: PriceCatalog;
@@ -43,6 +45,7 @@ export interface DatabricksRecommenderOptions extends OptimizerRecommenderOption
  */
 export class DatabricksRecommender implements Recommender {
   readonly #clusters: OptimizerRecommender<DatabricksClusterShape, WorkspaceConstraints>;
+  readonly #shapeOfRun: ClusterModel<DatabricksClusterShape>['shapeOfRun'];
 
   constructor(options: DatabricksRecommenderOptions) {
     const model = databricksClusterModel({
@@ -53,13 +56,14 @@ export class DatabricksRecommender implements Recommender {
       launchableNodeTypes: options.launchableNodeTypes,
     });
     this.#clusters = new OptimizerRecommender(model, options);
+    this.#shapeOfRun = model.shapeOfRun;
   }
 
   async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
     if (basedOn && isServerlessRun(basedOn))
       return performanceModeAdvice(input) ?? serverlessMonitoring(input);
-    return this.#clusters.recommend(input);
+    return this.#saysWhatIsKept(input, await this.#clusters.recommend(input));
   }
 
   /** Discover's estimate of a job: what its cluster recommendation would be confident in. */
@@ -69,7 +73,15 @@ export class DatabricksRecommender implements Recommender {
 
   /** The cluster recommendation synchronously, with nothing read from a workspace (the simulated bench). */
   recommendNow(input: RecommendationInput, learnedPrior?: FleetPrior): RecommendationOutput {
-    return this.#clusters.recommendNow(input, learnedPrior);
+    return this.#saysWhatIsKept(input, this.#clusters.recommendNow(input, learnedPrior));
+  }
+
+  /** The explanation ends with what Setpoint leaves as the job runs it: the driver and first_on_demand. */
+  #saysWhatIsKept(input: RecommendationInput, output: RecommendationOutput): RecommendationOutput {
+    const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
+    if (!basedOn || isServerlessRun(basedOn)) return output;
+    const kept = keptDimensionsNote(this.#shapeOfRun(basedOn, input.project.workspace));
+    return { ...output, explanation: `${output.explanation} ${kept}` };
   }
 
   fold(input: FoldInput): Promise<FoldedStatistics> {
