@@ -39,6 +39,21 @@ export const runCostSchema = z.object({
 });
 export type RunCostResource = z.infer<typeof runCostSchema>;
 
+/**
+ * Why a run's cost is not known yet: its platform bills it later (a serverless Databricks run before its
+ * records reach system.billing.usage, with no billed run of its job to estimate from). The run's `cost` is
+ * null meanwhile, never $0; it fills in when the bill lands.
+ */
+export const costPendingMessage = 'cost pending: billing not yet available';
+
+export const runCostPendingSchema = z.object({
+  state: z.literal('billing_not_yet_available'),
+  /** "cost pending: billing not yet available", for a person. */
+  message: z.string(),
+  reason: z.string(),
+});
+export type RunCostPendingResource = z.infer<typeof runCostPendingSchema>;
+
 export const runSchema = z.object({
   id: z.string(),
   project_id: z.string(),
@@ -55,6 +70,8 @@ export const runSchema = z.object({
   eventlog_bytes: z.number().nullable(),
   input_bytes: z.number().nullable(),
   cost: runCostSchema.nullable(),
+  /** Set while the cost waits for the platform's bill (`cost` is then null); null otherwise. */
+  cost_pending: runCostPendingSchema.nullable(),
   on_recommendation_id: z.string().nullable(),
   error: z.string().nullable(),
   created_at: z.number(),
@@ -77,7 +94,10 @@ export const profileSummarySchema = z.object({
   shuffleReadBytes: z.number(),
   shuffleWriteBytes: z.number(),
   spillBytes: z.number(),
+  /** Core time in tasks: the share of the executors' core time their tasks ran, 0..1. */
   utilization: z.number(),
+  /** Core time on CPU: the executors' CPU time over their core time, 0..1 (null: no executor cores logged). */
+  coreTimeOnCpu: z.number().nullable(),
   gcTimeMs: z.number(),
   executorRunTimeMs: z.number(),
   platform: z.string(),

@@ -1,11 +1,13 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { ApplyMode, Page, ProjectResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import { slaHealthWindow, spendWindowDays } from '@setpoint/insights';
 import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+import { registerFormFactorCommand } from './project-form-factor.js';
 import { registerProjectSourceCommands } from './project-source.js';
 
 const positiveNumber = numberArgument({ above: 0 });
@@ -132,6 +134,7 @@ export function registerProjectsCommand(program: Command): void {
       '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update prj_8f2c1a --apply-mode approve-learning --preference economy',
     );
   registerProjectSourceCommands(projects);
+  registerFormFactorCommand(projects);
 
   withRemoteOptions(
     projects
@@ -184,7 +187,7 @@ export function registerProjectsCommand(program: Command): void {
           formatTime(project.updated_at),
         ]),
       );
-      process.stdout.write(`${page.items.length} of ${page.total} projects\n`);
+      process.stdout.write(`${page.items.length} of ${countOf(page.total, 'project')}\n`);
     });
 
   withRemoteOptions(

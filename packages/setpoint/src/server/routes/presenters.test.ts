@@ -20,6 +20,7 @@ const run: Run = {
   eventlogBytes: null,
   inputBytes: null,
   cost: null,
+  costPending: null,
   recommendationId: null,
   error: null,
   createdAt: 1_000,
@@ -59,6 +60,18 @@ describe("the run presenter's cost", () => {
 
   it('keeps no cost as no cost', () => {
     expect(presentRun(run).cost).toBeNull();
+    expect(presentRun(run).cost_pending).toBeNull();
+  });
+
+  it('says a cost waiting for its bill is pending, with the reason, and never presents it as $0', () => {
+    const presented = presentRun({ ...run, costPending: 'its billing records have not landed' });
+    expect(presented.cost).toBeNull();
+    expect(presented.cost_pending).toEqual({
+      state: 'billing_not_yet_available',
+      message: 'cost pending: billing not yet available',
+      reason: 'its billing records have not landed',
+    });
+    expect(runSchema.parse(presented)).toEqual(presented);
   });
 });
 
@@ -103,5 +116,37 @@ describe("the decision presenter's learning", () => {
     const presented = presentDecision({ ...decision, learning: before });
     expect(presented.learning?.exploration).toBeNull();
     expect(presented.learning_text).not.toMatch(/exploring/);
+  });
+
+  it('names the closest fleet jobs in words, their ids beside them, with plurals that agree', () => {
+    const presented = presentDecision({
+      ...decision,
+      basis: {
+        runs: 1,
+        configurations: 1,
+        fleetJobs: 3,
+        shippedJobs: 1,
+        calibrationCases: 1,
+        closest: [
+          {
+            label: '“Nightly orders” at 2× its data',
+            weight: 0.62,
+            source: 'project:prj_6c9e6e8d9d2d74d50fcd',
+          },
+          { label: 'the fleet model', weight: 0.2 },
+        ],
+      },
+    });
+    expect(presented.basis.closest).toEqual([
+      { label: '“Nightly orders” at 2× its data', weight: 0.62, source: 'project:prj_6c9e6e8d9d2d74d50fcd' },
+      { label: 'the fleet model', weight: 0.2, source: null },
+    ]);
+    expect(presented.basis_text).toBe(
+      '1 run of this job on 1 configuration and a fleet prior of 3 jobs (1 shipped with Setpoint, 2 of this ' +
+        'organization), closest: “Nightly orders” at 2× its data (62%), the fleet model (20%); probabilities ' +
+        'calibrated on 1 held-out prediction',
+    );
+    expect(presented.basis_text).not.toMatch(/prj_|project:|\(s\)/);
+    expect(recommendationDecisionSchema.parse(presented)).toEqual(presented);
   });
 });
