@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { RecommendationResource } from '@setpoint/api-contract';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
 import { recommendationIsLearning } from 'setpoint/service/recommendations/learning';
+import { runName } from 'setpoint/service/runs/run-name';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { diffConfigs } from '../../web/src/lib/config-diff.js';
 import { runCli } from '../support/run-cli.js';
@@ -236,8 +237,12 @@ describe('recommendation decisions against the emulator', () => {
     const decision = rec.decision;
     if (!decision) throw new Error('no decision');
 
-    const signals = decision.notes.find((note) => note.startsWith(`signals of run ${run.externalRunId}:`));
-    expect(signals).toMatch(/CPU utilization \d+%/);
+    // the run as a person knows it, by when it started; its Databricks run id is the API's
+    const signals = decision.notes.find((note) => note.startsWith(`signals of ${runName(run)}:`));
+    expect(runName(run)).toMatch(/^the run of \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+    expect(signals).toMatch(/core time on CPU \d+%/);
+    expect(rec.explanation).not.toContain(`run ${run.externalRunId}`);
+    expect(rec.explanation).not.toMatch(/\bprj_|project:|\(s\)/);
     expect(signals).toMatch(/spill \d+\.\d GiB to disk \(less memory per core is left out\)/);
     expect(signals).toMatch(
       /GC \d+% of task time; shuffle fetch wait \d+% of task time; peak execution memory \d+\.\d GiB/,
@@ -352,6 +357,9 @@ describe('recommendation decisions against the emulator', () => {
         if (line.path === 'node_type_id' || line.path === 'num_workers') {
           expect(before).toContain(String(JSON.parse(line.current ?? 'null')));
           expect(after).toContain(String(JSON.parse(line.recommended ?? 'null')));
+        } else if (line.path.startsWith('aws_attributes.ebs_volume_')) {
+          // volumes Setpoint sizes for a node type without instance store: the change names them
+          expect(after).toMatch(/ with \d+ × \d+ GiB EBS per node /);
         } else {
           expect(['aws_attributes.availability', 'aws_attributes.first_on_demand']).toContain(line.path);
           expect(before?.split(', ').slice(1)).not.toEqual(after?.split(', ').slice(1));

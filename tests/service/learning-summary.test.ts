@@ -238,7 +238,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     expectSameModel(bounded.model, unbounded.model);
     // the explanation says how many of the runs it learned from were summarized
     expect(bounded.rec?.decision?.basis).toMatchObject({ runs: 40, configurations: 3, summarizedRuns: 30 });
-    expect(bounded.rec?.explanation).toContain('40 run(s) of this job (30 of them summarized)');
+    expect(bounded.rec?.explanation).toContain('40 runs of this job (30 of them summarized)');
     expect(unbounded.rec?.decision?.basis.summarizedRuns).toBeUndefined();
     // an older run of a backlog: its window (runs 26–35) starts before the summary ends, so it is not read
     const older = await recommend('long', windowRuns, 'long-run-035');

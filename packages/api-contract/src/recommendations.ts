@@ -53,7 +53,13 @@ export const recommendationDecisionSchema = z.object({
     fleet_jobs: z.number().int(),
     shipped_jobs: z.number().int(),
     calibration_cases: z.number().int(),
-    closest: z.array(z.object({ label: z.string(), weight: z.number() })),
+    /**
+     * The model components that carry the most weight: `label` as a person knows the job (a project by
+     * its name, "the fleet model"), `source` its id (`project:<project id>`, `<dataset>:<workload>` for a
+     * job shipped with Setpoint, `run:<run id>` for the replay of the job's own run; null for the fleet
+     * models and for decisions recorded before it was kept).
+     */
+    closest: z.array(z.object({ label: z.string(), weight: z.number(), source: z.string().nullable() })),
   }),
   filters: z.array(candidateFilterOutcomeSchema),
   notes: z.array(z.string()),

@@ -94,7 +94,10 @@ export const profileSummarySchema = z.object({
   shuffleReadBytes: z.number(),
   shuffleWriteBytes: z.number(),
   spillBytes: z.number(),
+  /** Core time in tasks: the share of the executors' core time their tasks ran, 0..1. */
   utilization: z.number(),
+  /** Core time on CPU: the executors' CPU time over their core time, 0..1 (null: no executor cores logged). */
+  coreTimeOnCpu: z.number().nullable(),
   gcTimeMs: z.number(),
   executorRunTimeMs: z.number(),
   platform: z.string(),

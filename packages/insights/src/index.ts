@@ -1,3 +1,5 @@
+/** One way to count in words on every surface (the dashboard takes it from here). */
+export { countOf } from '@setpoint/foundation/words';
 export { type ClusterFactsLike, clusterIdentity } from './cluster-identity.js';
 export {
   type ComponentFactor,

@@ -110,10 +110,10 @@ describe('repeatedFailures', () => {
 });
 
 describe('overProvisioned', () => {
-  it('flags low core utilization across recent runs', () => {
+  it('flags low core time in tasks across recent runs, naming the measure', () => {
     expect(
       overProvisioned(dailyRuns([0.2, 0.3, 0.25].map((utilization) => ({ utilization }))))?.message,
-    ).toContain('25%');
+    ).toMatch(/^Core time in tasks was only 25% over the last 3 runs \(median\)/);
     expect(overProvisioned(dailyRuns([0.7, 0.3, 0.8].map((utilization) => ({ utilization }))))).toBeNull();
     expect(overProvisioned(dailyRuns([{ utilization: 0.1 }]))).toBeNull();
   });

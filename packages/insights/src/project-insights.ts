@@ -1,4 +1,5 @@
 import { coefficientOfVariation, linearFit, median } from '@setpoint/foundation/statistics';
+import { countOf } from '@setpoint/foundation/words';
 import { chronological, type InsightRun, isFailed, isSuccessful, runtimeMinutes } from './insight-run.js';
 import { slaHealth } from './sla-health.js';
 
@@ -74,7 +75,7 @@ export function slaAtRisk(runs: readonly InsightRun[], slaMinutes: number | null
   return {
     kind: 'sla_at_risk',
     severity: 'critical',
-    message: `${health.missed} of the last ${health.runs} runs missed the ${exactMinutes(slaMinutes)} SLA: ${Math.round((health.hitRate ?? 0) * 100)}% met, below the ${Math.round(health.target * 100)}% target.${newestText}`,
+    message: `${health.missed} of the last ${countOf(health.runs, 'run')} missed the ${exactMinutes(slaMinutes)} SLA: ${Math.round((health.hitRate ?? 0) * 100)}% met, below the ${Math.round(health.target * 100)}% target.${newestText}`,
     runId: newest?.runId ?? null,
   };
 }
@@ -167,7 +168,7 @@ export function spotInterruptions(runs: readonly InsightRun[], window = 10): Ins
   return {
     kind: 'spot_interruptions',
     severity: hit.length >= 3 ? 'warning' : 'info',
-    message: `${hit.length} of the last ${recent.length} runs lost spot nodes (${nodes} in total); consider on-demand workers if runtimes suffer.`,
+    message: `${hit.length} of the last ${countOf(recent.length, 'run')} lost spot nodes (${nodes} in total); consider on-demand workers if runtimes suffer.`,
     runId: hit[hit.length - 1]!.id,
   };
 }
@@ -185,7 +186,7 @@ export function repeatedFailures(runs: readonly InsightRun[], threshold = 2): In
   };
 }
 
-/** Median core utilization of recent successful runs below this means paid-for cores sat idle. */
+/** Median core time in tasks of recent successful runs below this means paid-for cores sat idle. */
 export const overProvisionedUtilization = 0.4;
 
 export function overProvisioned(runs: readonly InsightRun[], window = 5): Insight | null {
@@ -199,7 +200,7 @@ export function overProvisioned(runs: readonly InsightRun[], window = 5): Insigh
   return {
     kind: 'over_provisioned',
     severity: 'info',
-    message: `Executors kept their cores busy only ${Math.round(typical * 100)}% of the time over the last ${utilizations.length} runs.`,
+    message: `Core time in tasks was only ${Math.round(typical * 100)}% over the last ${utilizations.length} runs (median): the executors' cores sat idle the rest of the time.`,
     runId: null,
   };
 }

@@ -261,6 +261,7 @@ class RunProfileSummary(TypedDict):
     shuffleWriteBytes: float
     spillBytes: float
     utilization: float
+    coreTimeOnCpu: Optional[float]
     gcTimeMs: float
     executorRunTimeMs: float
     platform: str
@@ -356,6 +357,7 @@ class RecommendationDecisionSla2(TypedDict):
 class RecommendationDecisionBasisClosestItem(TypedDict):
     label: str
     weight: float
+    source: Optional[str]
 
 
 class RecommendationDecisionBasis(TypedDict):

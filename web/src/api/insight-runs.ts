@@ -1,6 +1,6 @@
 import type { RunResource as Run } from '@setpoint/api-contract';
 import type { InsightRun } from '@setpoint/insights';
-import { clusterIdentity } from '@setpoint/insights';
+import { clusterIdentity, countOf } from '@setpoint/insights';
 
 /** The identity of a run's cluster: equal keys mean the same node types, size, engine and market. */
 export function clusterKey(run: Run): string | null {
@@ -13,7 +13,7 @@ export function clusterLabel(run: Run): string {
   const size = cluster.autoscale
     ? `${cluster.autoscale.minWorkers}–${cluster.autoscale.maxWorkers} workers`
     : cluster.workers !== null && cluster.workers !== undefined
-      ? `${cluster.workers} ${cluster.workers === 1 ? 'worker' : 'workers'}`
+      ? countOf(cluster.workers, 'worker')
       : '';
   return [cluster.nodeTypeId, size, cluster.photon ? 'Photon' : '', cluster.availability ?? '']
     .filter(Boolean)

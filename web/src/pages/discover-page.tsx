@@ -1,4 +1,5 @@
 import type { DiscoveredJobResource, DiscoverResource } from '@setpoint/api-contract/databricks';
+import { countOf } from '@setpoint/insights';
 import { type ReactNode, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client.js';
@@ -281,9 +282,7 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
       const result = await endpoints.importJobs(report.workspace_id, [...selected]);
       const jobs = result.jobs.filter((job) => job.projects.length > 0).length;
       const projects = result.jobs.reduce((sum, job) => sum + job.projects.length, 0);
-      setStatus(
-        `Imported ${jobs} job${jobs === 1 ? '' : 's'} as ${projects} project${projects === 1 ? '' : 's'}.`,
-      );
+      setStatus(`Imported ${countOf(jobs, 'job')} as ${countOf(projects, 'project')}.`);
       setSelected(new Set());
       onImported();
     } catch (error) {
@@ -351,7 +350,7 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
           </button>
         )}
         <span className="toolbar-spacer" />
-        <span className="count">{jobs.length} jobs</span>
+        <span className="count">{countOf(jobs.length, 'job')}</span>
         <ColumnChooser
           columns={discoverColumns}
           layout={columnLayout.layout}

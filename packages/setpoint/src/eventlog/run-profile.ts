@@ -166,7 +166,10 @@ export const analysisSchema = z.object({
   coresObserved: count,
   coreHoursAvailable: z.number().nonnegative(),
   coreHoursUsed: z.number().nonnegative(),
-  /** coreHoursUsed / coreHoursAvailable, 0..1 (0 when nothing is available). */
+  /**
+   * Core time in tasks: coreHoursUsed / coreHoursAvailable, 0..1 (0 when nothing is available). Not the
+   * core time on CPU (`coreTimeOnCpu`): a task waiting on I/O or shuffle holds its core without computing.
+   */
   utilization: z.number().nonnegative(),
 });
 

@@ -29,8 +29,10 @@ import type { Candidate, Observation } from './types.js';
 export interface FleetJob {
   candidates: readonly Candidate[];
   observations: readonly Observation[];
-  /** Where the job's measurements come from (a dataset, an organization), for the record. */
+  /** Where the job's measurements come from (a dataset, an organization): its id, for the record. */
   source?: string;
+  /** The job as a person knows it (a project's name), for explanations; the source when absent. */
+  label?: string;
   /** Shipped with Setpoint rather than run by this organization: it yields as the organization's fleet grows. */
   shipped?: boolean;
 }
@@ -135,6 +137,7 @@ function summarize(job: FleetJob): ConfigSummary[] {
 interface JobFit {
   shipped: boolean;
   source: string;
+  label: string;
   beta: number[];
   measured: MeasuredPoint[];
   summaries: ConfigSummary[];
@@ -168,6 +171,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
     fits.push({
       shipped: jobs[j]?.shipped === true,
       source: jobs[j]?.source ?? `fleet job ${j + 1}`,
+      label: jobs[j]?.label ?? jobs[j]?.source ?? `fleet job ${j + 1}`,
       beta,
       measured,
       summaries: list,
@@ -256,6 +260,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
       fallbackNoiseVariance: medianNoise,
       priorWeight: fit.shipped ? shippedShare / shippedCount : (1 - shippedShare) / own,
       source: fit.source,
+      label: fit.label,
     });
   });
   const prior: FleetPrior = {

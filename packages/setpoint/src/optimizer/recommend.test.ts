@@ -272,9 +272,10 @@ describe('JobOptimizer (economy)', () => {
       `P(runtime ≤ SLA ${((job(byId('8xm4.xlarge')) * 1.5) / 60).toFixed(1)} min) = ${recommendation.probabilityMeetsSla.toFixed(2)}`,
     );
     expect(recommendation.explanation).toContain(
-      `based on 2 run(s) of this job on 2 configuration(s) and a fleet prior of ${fleet.length} job(s) (0 shipped with Setpoint, ${fleet.length} of this organization)`,
+      `based on 2 runs of this job on 2 configurations and a fleet prior of ${fleet.length} jobs (0 shipped with Setpoint, ${fleet.length} of this organization)`,
     );
-    expect(recommendation.explanation).toMatch(/closest: [^;]+ \d+%/);
+    expect(recommendation.explanation).toMatch(/closest: [^;]+ \(\d+%\)/);
+    expect(recommendation.explanation).not.toMatch(/\(s\)/);
   });
 
   it('moves off a configuration whose only run failed, with no SLA, and says there is no runtime bound yet', () => {

@@ -1,8 +1,9 @@
+import { countOf } from '@setpoint/foundation/words';
 import { instanceFamily } from './config-features.js';
 import { failureProbabilities } from './failure-risk.js';
 import type { FleetPrior } from './fleet-prior.js';
 import type { SummarizedConfiguration } from './observed-configurations.js';
-import type { RuntimeMixture } from './runtime-mixture.js';
+import type { LeadingComponent, RuntimeMixture } from './runtime-mixture.js';
 import { type AnalogSettings, defaultAnalogSettings, RuntimeModel } from './runtime-model.js';
 import {
   defaultSafeExpansion,
@@ -255,8 +256,8 @@ export interface RecommendationBasis {
   shippedJobs: number;
   /** Held-out predictions the probabilities were calibrated on (0: not calibrated). */
   calibrationCases: number;
-  /** The model components that carry the most weight for this job. */
-  closest: Array<{ label: string; weight: number }>;
+  /** The model components that carry the most weight for this job (`source`: the fleet job's id). */
+  closest: LeadingComponent[];
 }
 
 /** A reusable optimizer for one catalog: the model's fixed parts are computed once. */
@@ -940,16 +941,16 @@ export function describeBasis(basis: RecommendationBasis): string {
   const fleet =
     basis.fleetJobs === 0
       ? 'no fleet prior'
-      : `a fleet prior of ${basis.fleetJobs} job(s) (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
+      : `a fleet prior of ${countOf(basis.fleetJobs, 'job')} (${basis.shippedJobs} shipped with Setpoint, ${own} of this organization)`;
   const closest = basis.closest
-    .map((entry) => `${entry.label} ${Math.round(entry.weight * 100)}%`)
+    .map((entry) => `${entry.label} (${Math.round(entry.weight * 100)}%)`)
     .join(', ');
   const calibrated =
     basis.calibrationCases > 0
-      ? `probabilities calibrated on ${basis.calibrationCases} held-out predictions`
+      ? `probabilities calibrated on ${countOf(basis.calibrationCases, 'held-out prediction')}`
       : 'probabilities not calibrated (fleet too small)';
   return (
-    `${basis.runs} run(s) of this job${basis.summarizedRuns ? ` (${basis.summarizedRuns} of them summarized)` : ''} on ${basis.configurations} configuration(s) and ${fleet}` +
+    `${countOf(basis.runs, 'run')} of this job${basis.summarizedRuns ? ` (${basis.summarizedRuns} of them summarized)` : ''} on ${countOf(basis.configurations, 'configuration')} and ${fleet}` +
     `${closest ? `, closest: ${closest}` : ''}; ${calibrated}`
   );
 }

@@ -30,8 +30,10 @@ export interface AnalogParts {
   fallbackNoiseVariance: number;
   /** This analog's share of the analogs' prior weight (the shares of a fleet sum to 1). */
   priorWeight: number;
-  /** What the analog is, for explanations ("scout:join-spark-huge", "run 123's replay"). */
+  /** Which job the analog is, as an id ("scout:join-spark-huge", "project:prj_…"). */
   source: string;
+  /** The analog as a person knows it, for explanations (a project's name); the source when absent. */
+  label?: string;
   /**
    * The job being optimized itself (its run's what-if replay), not another job: its data size is the job's
    * own, so it is never read at another data scale.
@@ -64,10 +66,12 @@ export class RuntimeAnalog {
   readonly noiseVariance: number | undefined;
   readonly priorWeight: number;
   readonly source: string;
+  readonly label: string;
 
   constructor(parts: AnalogParts) {
     this.priorWeight = parts.priorWeight;
     this.source = parts.source;
+    this.label = parts.label ?? parts.source;
     this.space = parts.space;
     this.beta = parts.beta;
     this.residualVariance = parts.residualVariance;

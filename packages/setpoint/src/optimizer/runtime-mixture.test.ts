@@ -63,4 +63,27 @@ describe('RuntimeMixture.quantiles', () => {
     );
     expect(mixture.quantile(0, 0.5)).toBeCloseTo(600, 3);
   });
+
+  it('names its heaviest components, two fleet jobs of one name apart, each with its id', () => {
+    const one = () => Float64Array.from([0]);
+    const mixture = new RuntimeMixture(
+      [0.3, 0.25, 0.2, 0.15, 0.1],
+      [one(), one(), one(), one(), one()],
+      [one(), one(), one(), one(), one()],
+      [],
+      ['“Nightly ETL”', '“Nightly ETL”', 'the fleet model', '“Nightly ETL”', 'the fleet model'],
+      ['project:prj_a', 'project:prj_b', null, 'project:prj_a', null],
+    );
+    const leading = mixture.leadingComponents(3);
+    expect(leading.map(({ label, source }) => [label, source])).toEqual([
+      ['“Nightly ETL”', 'project:prj_a'],
+      ['the fleet model', undefined],
+      ['“Nightly ETL”', 'project:prj_b'],
+    ]);
+    expect(leading.map((entry) => entry.weight)).toEqual([
+      expect.closeTo(0.45, 9),
+      expect.closeTo(0.3, 9),
+      expect.closeTo(0.25, 9),
+    ]);
+  });
 });

@@ -84,6 +84,13 @@ function newtonGuess(
   return null;
 }
 
+/** A model component of a job's prediction, as explanations name it; `source`: the fleet job's id. */
+export interface LeadingComponent {
+  label: string;
+  weight: number;
+  source?: string;
+}
+
 /**
  * The predictive distribution of ln(runtime) on every candidate: a weighted mixture of Gaussians, one per
  * model component (the generic model and each fleet analog), with the components' weights shared.
@@ -94,8 +101,10 @@ export class RuntimeMixture {
     private readonly mus: readonly Float64Array[],
     private readonly sigmas: readonly Float64Array[],
     private readonly failureRates: ReadonlyArray<ReadonlyArray<number | undefined> | undefined>,
-    /** What each component is: "fleet model", "fleet model (broad)", or the fleet job an analog is. */
+    /** What each component is: "the fleet model", "the broad fleet model", or the fleet job an analog is. */
     readonly labels: readonly string[] = [],
+    /** The id of the fleet job each component reads (null for the fleet models), for the API. */
+    readonly sources: ReadonlyArray<string | null> = [],
   ) {}
 
   /** A structured clone (posted from a worker thread) with its methods back. */
@@ -103,17 +112,21 @@ export class RuntimeMixture {
     return Object.setPrototypeOf(clone, RuntimeMixture.prototype) as RuntimeMixture;
   }
 
-  /** The components that carry the most weight, merged by label (an analog appears at several noise levels). */
-  leadingComponents(count: number): Array<{ label: string; weight: number }> {
-    const merged = new Map<string, number>();
+  /**
+   * The components that carry the most weight, merged by fleet job and label (an analog appears at several
+   * noise levels); two jobs of the same name stay apart.
+   */
+  leadingComponents(count: number): LeadingComponent[] {
+    const merged = new Map<string, LeadingComponent>();
     this.weights.forEach((weight, c) => {
       const label = this.labels[c] ?? `component ${c + 1}`;
-      merged.set(label, (merged.get(label) ?? 0) + weight);
+      const source = this.sources[c] ?? null;
+      const key = JSON.stringify([source, label]);
+      const entry = merged.get(key);
+      if (entry) entry.weight += weight;
+      else merged.set(key, source === null ? { label, weight } : { label, weight, source });
     });
-    return [...merged]
-      .map(([label, weight]) => ({ label, weight }))
-      .sort((a, b) => b.weight - a.weight)
-      .slice(0, count);
+    return [...merged.values()].sort((a, b) => b.weight - a.weight).slice(0, count);
   }
 
   probabilityBelow(candidate: number, runtimeS: number): number {

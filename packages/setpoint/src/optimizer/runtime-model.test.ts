@@ -58,7 +58,8 @@ describe('RuntimeModel', () => {
     const replay = prior.analogs.find((analog) => analog.source === 'etl-90') as RuntimeAnalog;
     const own = Object.assign(Object.create(RuntimeAnalog.prototype) as RuntimeAnalog, replay, {
       ownJob: true,
-      source: "run 1's replay",
+      source: 'run:1',
+      label: "run 1's replay",
     });
     const mixture = new RuntimeModel({ ...prior, analogs: [own] }, catalog).predict(observations);
     expect(mixture.labels.filter((label) => label.startsWith("run 1's replay"))).toEqual(
@@ -67,9 +68,21 @@ describe('RuntimeModel', () => {
     expect(mixture.labels).toContain("run 1's replay");
   });
 
+  it('names a fleet job as a person knows it, its id kept beside the name', () => {
+    const named = fleet.map((job) => ({
+      ...job,
+      source: `project:prj_${job.source}`,
+      label: `“${job.source} nightly”`,
+    }));
+    const [leading] = new RuntimeModel(learnFleetPrior(named), catalog)
+      .predict(observations)
+      .leadingComponents(1);
+    expect(leading).toMatchObject({ label: '“etl-90 nightly” at 2× its data', source: 'project:prj_etl-90' });
+  });
+
   it('read only at their own data sizes, no fleet job explains the job: it is predicted to spill where it fits', () => {
     const model = new RuntimeModel(learnFleetPrior(fleet), catalog, { dataScaleSteps: 0 });
-    expect(model.predict(observations).leadingComponents(1)[0]?.label).toBe('fleet model (broad)');
+    expect(model.predict(observations).leadingComponents(1)[0]?.label).toBe('the broad fleet model');
     expect(medianOverTruth(model, 12)).toBeGreaterThan(1.5);
   });
 });

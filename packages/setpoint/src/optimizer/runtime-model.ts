@@ -79,6 +79,8 @@ const broadBreadth = 4;
 interface Component {
   /** Built only for the components kept after pruning. */
   label: () => string;
+  /** The fleet job's id (its analog's source); null for the fleet models. */
+  source: string | null;
   logWeight: number;
   /** Builds the predictions only for components that survive pruning (most analogs do not). */
   predictions: () => { mus: Float64Array; sigmas: Float64Array };
@@ -235,8 +237,8 @@ export class RuntimeModel {
       const levelWeight = noise.weights[level] as number;
       const scatter = scatterLogLikelihood(observed, noiseVariance);
       for (const [model, share, label] of [
-        [this.generic, 1 - this.settings.broadShare, 'fleet model'],
-        [this.broad, this.settings.broadShare, 'fleet model (broad)'],
+        [this.generic, 1 - this.settings.broadShare, 'the fleet model'],
+        [this.broad, this.settings.broadShare, 'the broad fleet model'],
       ] as const) {
         const fit = model.predict(observed, noiseVariance);
         const predictions = {
@@ -245,6 +247,7 @@ export class RuntimeModel {
         };
         components.push({
           label: () => label,
+          source: null,
           logWeight: Math.log(genericShare * share * levelWeight) + fit.logEvidence + scatter,
           predictions: () => predictions,
           failures: () => undefined,
@@ -276,6 +279,7 @@ export class RuntimeModel {
       built.map((entry) => Float64Array.from(entry.sigmas, (sigma, i) => sigma * (scales[i] as number))),
       kept.map((entry) => entry.component.failures()),
       kept.map((entry) => entry.component.label()),
+      kept.map((entry) => entry.component.source),
     );
   }
 
@@ -344,7 +348,8 @@ export class RuntimeModel {
       });
     }
     const labelOf = (v: number, a: number) =>
-      viewLabel(this.prior.analogs[a]?.source ?? `fleet job ${a + 1}`, this.views[v] as AnalogView);
+      viewLabel(this.prior.analogs[a]?.label ?? `fleet job ${a + 1}`, this.views[v] as AnalogView);
+    const sourceOf = (a: number) => this.prior.analogs[a]?.source ?? null;
     const sigmasOf = (v: number) => {
       const blind = this.blindVariance(v);
       return Float64Array.from(latent, (value, i) =>
@@ -361,6 +366,7 @@ export class RuntimeModel {
     if (n === 0 || !cholesky || !cross) {
       return members.map(({ v, a, weight }) => ({
         label: () => labelOf(v, a),
+        source: sourceOf(a),
         logWeight: priorLogWeight(a, weight),
         predictions: () => ({ mus: this.wholeSurface(v), sigmas: sigmasOf(v) }),
         failures: () => this.analogFailures(v),
@@ -384,6 +390,7 @@ export class RuntimeModel {
       for (let b = 0; b < n; b++) quadratic += residuals.get(b, m) * alphas.get(b, m);
       return {
         label: () => labelOf(v, a),
+        source: sourceOf(a),
         logWeight: priorLogWeight(a, weight) + logNormalizer - 0.5 * quadratic + scatter,
         predictions: () => {
           const surface = this.wholeSurface(v);

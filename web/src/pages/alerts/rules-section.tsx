@@ -2,6 +2,7 @@ import type {
   AlertDestinationResource as Destination,
   AlertRuleResource as Rule,
 } from '@setpoint/api-contract';
+import { countOf } from '@setpoint/insights';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { messageOf } from '../../api/client.js';
@@ -44,7 +45,7 @@ function paramsOf(form: RuleForm): Partial<Rule['params']> {
 /** What a rule's parameters mean for its event, in words. */
 function conditionOf(rule: Rule): string {
   if (rule.event === 'cost_spike')
-    return `≥ ${rule.params.threshold_pct}% above the mean of the last ${rule.params.window_runs} runs`;
+    return `≥ ${rule.params.threshold_pct}% above the mean of the last ${countOf(rule.params.window_runs, 'run')}`;
   if (rule.event === 'sla_at_risk')
     return `under ${Math.round(rule.params.at_risk_fraction * 100)}% of the last 10 runs met the SLA`;
   return '—';

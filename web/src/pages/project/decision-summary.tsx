@@ -1,5 +1,13 @@
 import type { RecommendationDecisionResource as Decision } from '@setpoint/api-contract';
 
+/** The ids of the fleet jobs the basis names (a project by its name in the words), for a hover. */
+export function closestIds(decision: Decision): string {
+  return decision.basis.closest
+    .filter((entry) => entry.source !== null)
+    .map((entry) => `${entry.label}: ${entry.source}`)
+    .join('\n');
+}
+
 /**
  * The decision behind the latest recommendation, read from the same object as its prediction and
  * configuration: what changes (or that nothing does), the SLA, what it rests on, what was left out. The
@@ -24,7 +32,9 @@ export function DecisionSummary({ decision }: { decision: Decision }) {
         </>
       )}
       <dt>Based on</dt>
-      <dd data-testid="decision-basis">{decision.basis_text}</dd>
+      <dd data-testid="decision-basis" title={closestIds(decision) || undefined}>
+        {decision.basis_text}
+      </dd>
       {decision.notes.length > 0 && (
         <>
           <dt>Notes</dt>

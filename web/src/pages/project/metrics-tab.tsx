@@ -1,10 +1,12 @@
 import type { RunDetailResource as RunDetail } from '@setpoint/api-contract';
+import { countOf } from '@setpoint/insights';
 import { useEffect, useMemo, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { Missing, ValueOr } from '../../components/missing.js';
+import { coreTimeMeasures } from '../../lib/core-time.js';
 import { formatBytes, formatDateTime, formatPercent } from '../../lib/format.js';
 import { useThemeName } from '../../shell/theme.js';
 import type { ProjectData } from './project-data.js';
@@ -52,12 +54,14 @@ export function MetricsTab({ data }: { data: ProjectData }) {
   }, [data.project.id, runIds]);
 
   if (error) return <ErrorNotice message={`Run metrics: ${error}`} />;
-  if (!details) return <Loading label={`Loading Spark metrics of the last ${runIds.length} runs…`} />;
+  if (!details)
+    return <Loading label={`Loading Spark metrics of the last ${countOf(runIds.length, 'run')}…`} />;
   if (details.length === 0) return <p className="muted">No runs yet.</p>;
 
   const labels = details.map((detail) => formatDateTime(detail.started_at ?? detail.created_at));
   const profiles = details.map((detail) => detail.profile_summary);
   const hasGc = details.some((detail) => gcShare(detail) !== null);
+  const hasCpu = profiles.some((profile) => profile?.coreTimeOnCpu != null);
   const grid = { left: 64, right: 24, top: 36, bottom: 40 };
   const xAxis = {
     type: 'category',
@@ -73,11 +77,23 @@ export function MetricsTab({ data }: { data: ProjectData }) {
     yAxis: { type: 'value', max: 100, axisLabel: { formatter: '{value}%' } },
     series: [
       {
-        name: 'Executor core utilization',
+        name: coreTimeMeasures.inTasks.label,
         type: 'line',
         itemStyle: { color: '#10b981' },
         data: profiles.map((profile) => (profile ? Math.round(profile.utilization * 1000) / 10 : null)),
       },
+      ...(hasCpu
+        ? [
+            {
+              name: coreTimeMeasures.onCpu.label,
+              type: 'line',
+              itemStyle: { color: '#3b82f6' },
+              data: profiles.map((profile) =>
+                profile?.coreTimeOnCpu == null ? null : Math.round(profile.coreTimeOnCpu * 1000) / 10,
+              ),
+            },
+          ]
+        : []),
       ...(hasGc
         ? [
             {
@@ -131,14 +147,18 @@ export function MetricsTab({ data }: { data: ProjectData }) {
   return (
     <div className="metrics">
       <p className="muted">
-        Spark metrics of the last {details.length} runs, from each run's event log.
+        Spark metrics of the last {countOf(details.length, 'run')}, from each run's event log.
         {!hasGc && ' GC time is not reported by this server.'}
       </p>
-      <h2 className="section-title">Executor utilization{hasGc ? ' and GC' : ''}</h2>
+      <h2 className="section-title">Executor core time{hasGc ? ' and GC' : ''}</h2>
+      <p className="muted">
+        {coreTimeMeasures.inTasks.label}: {coreTimeMeasures.inTasks.help} {coreTimeMeasures.onCpu.label}:{' '}
+        {coreTimeMeasures.onCpu.help}
+      </p>
       <EChart
         option={utilization}
         theme={theme}
-        label="Executor core utilization per run"
+        label="Executor core time in tasks and on CPU per run"
         data={{ testid: 'utilization-chart' }}
       />
       <h2 className="section-title">Input, shuffle and spill</h2>
@@ -152,7 +172,14 @@ export function MetricsTab({ data }: { data: ProjectData }) {
         <thead>
           <tr>
             <th>Run</th>
-            <th className="num">Utilization</th>
+            <th className="num" title={coreTimeMeasures.inTasks.help}>
+              In tasks
+            </th>
+            {hasCpu && (
+              <th className="num" title={coreTimeMeasures.onCpu.help}>
+                On CPU
+              </th>
+            )}
             {hasGc && <th className="num">GC</th>}
             <th className="num">Input</th>
             <th className="num">Shuffle read</th>
@@ -170,6 +197,14 @@ export function MetricsTab({ data }: { data: ProjectData }) {
                 <td className="num">
                   <ValueOr text={formatPercent(profile?.utilization, 1)} reason={noProfile} />
                 </td>
+                {hasCpu && (
+                  <td className="num">
+                    <ValueOr
+                      text={formatPercent(profile?.coreTimeOnCpu, 1)}
+                      reason={profile ? 'The event log of this run names no executor cores.' : noProfile}
+                    />
+                  </td>
+                )}
                 {hasGc && (
                   <td className="num">
                     <ValueOr
@@ -192,7 +227,7 @@ export function MetricsTab({ data }: { data: ProjectData }) {
                 </td>
                 <td className="num">
                   {profile ? (
-                    `${profile.executorsMax} × ${profile.coresPerExecutor} cores`
+                    `${profile.executorsMax} × ${countOf(profile.coresPerExecutor, 'core')}`
                   ) : (
                     <Missing reason={noProfile} />
                   )}

@@ -1,4 +1,4 @@
-import { summarizeProject } from '@setpoint/insights';
+import { countOf, summarizeProject } from '@setpoint/insights';
 import { useMemo, useState } from 'react';
 import { Link, NavLink, useParams } from 'react-router';
 import { toInsightRun } from '../../api/insight-runs.js';
@@ -96,7 +96,7 @@ function ProjectView({
               project.job_id ? `Job ${project.job_id}` : null,
               project.cluster_key ? `cluster ${project.cluster_key}` : null,
               project.app_id ? `app ${project.app_id}` : null,
-              `${runs.length} runs`,
+              countOf(runs.length, 'run'),
             ]
               .filter(Boolean)
               .join(' · ')}

@@ -3,6 +3,7 @@ import type {
   RollbackResource,
   RunResource as Run,
 } from '@setpoint/api-contract';
+import { countOf } from '@setpoint/insights';
 import { useEffect, useMemo, useState } from 'react';
 import { ApiError } from '../../api/client.js';
 import { codeEndpoints } from '../../api/code-endpoints.js';
@@ -56,7 +57,7 @@ function triedConfigs(runs: Run[]): ParetoPoint[] {
   }
   const avg = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   return [...groups.values()].map((group) => ({
-    label: `${group.label} (${group.costs.length} run${group.costs.length === 1 ? '' : 's'})`,
+    label: `${group.label} (${countOf(group.costs.length, 'run')})`,
     cost: avg(group.costs),
     runtime: avg(group.runtimes),
   }));

@@ -1,12 +1,13 @@
 import type { RunResource as Run, RunDetailResource as RunDetail } from '@setpoint/api-contract';
 import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
-import { slaOutcome } from '@setpoint/insights';
+import { countOf, slaOutcome } from '@setpoint/insights';
 import { Fragment, type ReactNode, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
 import { clusterLabel } from '../../api/insight-runs.js';
 import { ErrorNotice, Loading } from '../../components/load-view.js';
 import { Missing, ValueOr } from '../../components/missing.js';
+import { coreTimeMeasures } from '../../lib/core-time.js';
 import { costKindColors, costKindLabel, formatCostComponent } from '../../lib/cost-kinds.js';
 import {
   formatBytes,
@@ -192,13 +193,23 @@ function RunAnalysis({ detail }: { detail: RunDetail }) {
             <dd>{formatMinutes(profile.durationMs === null ? null : profile.durationMs / 60_000)}</dd>
             <dt>Work</dt>
             <dd>
-              {profile.jobs} jobs ({profile.failedJobs} failed), {profile.stages} stages,{' '}
-              {profile.tasks.toLocaleString('en')} tasks
+              {countOf(profile.jobs, 'job')} ({profile.failedJobs} failed), {countOf(profile.stages, 'stage')}
+              , {profile.tasks.toLocaleString('en')} {profile.tasks === 1 ? 'task' : 'tasks'}
             </dd>
             <dt>Executors</dt>
             <dd>
-              up to {profile.executorsMax} × {profile.coresPerExecutor} cores,{' '}
-              {formatPercent(profile.utilization)} core utilization
+              up to {profile.executorsMax} × {countOf(profile.coresPerExecutor, 'core')};{' '}
+              <span className="noted" title={coreTimeMeasures.inTasks.help}>
+                {coreTimeMeasures.inTasks.label.toLowerCase()} {formatPercent(profile.utilization)}
+              </span>
+              {profile.coreTimeOnCpu !== null && (
+                <>
+                  ,{' '}
+                  <span className="noted" title={coreTimeMeasures.onCpu.help}>
+                    {coreTimeMeasures.onCpu.label.toLowerCase()} {formatPercent(profile.coreTimeOnCpu)}
+                  </span>
+                </>
+              )}
             </dd>
             <dt>Data</dt>
             <dd>

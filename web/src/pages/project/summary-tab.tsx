@@ -1,4 +1,4 @@
-import { type ProjectSummary, slaHealthWindow } from '@setpoint/insights';
+import { countOf, type ProjectSummary, slaHealthWindow } from '@setpoint/insights';
 import { formatExactMinutes, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
 import { FormFactorCard } from './form-factor-card.js';
 import type { ProjectData } from './project-data.js';
@@ -87,7 +87,9 @@ export function SummaryTab({ data, summary }: { data: ProjectData; summary: Proj
         <Metric
           label="Projected 12-month savings"
           value={roi ? formatUsd(roi.projected12MonthSavingsUsd) : '—'}
-          note={roi ? `${Math.round(roi.runsPerYear)} runs a year at the current cadence` : undefined}
+          note={
+            roi ? `${countOf(Math.round(roi.runsPerYear), 'run')} a year at the current cadence` : undefined
+          }
         />
         <Metric
           label={`SLA hit rate, last ${slaHealthWindow} runs`}

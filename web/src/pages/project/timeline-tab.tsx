@@ -1,5 +1,5 @@
 import type { RunResource as Run } from '@setpoint/api-contract';
-import { costByKind } from '@setpoint/insights';
+import { costByKind, countOf } from '@setpoint/insights';
 import { useMemo, useState } from 'react';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
@@ -183,8 +183,7 @@ export function TimelineTab({ data }: { data: ProjectData }) {
           {zoom.start === zoom.end
             ? `Run ${zoom.start + 1} of ${runs.length}`
             : `Runs ${zoom.start + 1}–${zoom.end + 1} of ${runs.length}`}
-          {changes.length > 0 &&
-            ` · ${changes.length} configuration change${changes.length === 1 ? '' : 's'} (dashed lines)`}
+          {changes.length > 0 && ` · ${countOf(changes.length, 'configuration change')} (dashed lines)`}
         </span>
         <span className="toolbar-spacer" />
         <button type="button" onClick={() => zoomTo(0, runs.length - 1)}>
@@ -201,7 +200,7 @@ export function TimelineTab({ data }: { data: ProjectData }) {
       <EChart
         option={costOption}
         theme={theme}
-        label={`Cost per run by kind (${kinds.map(costKindLabel).join(', ') || 'none'}), ${runs.length} runs`}
+        label={`Cost per run by kind (${kinds.map(costKindLabel).join(', ') || 'none'}), ${countOf(runs.length, 'run')}`}
         data={{
           testid: 'cost-chart',
           points: costs.filter(Boolean).length,
@@ -214,7 +213,7 @@ export function TimelineTab({ data }: { data: ProjectData }) {
       <EChart
         option={runtimeOption}
         theme={theme}
-        label={`Runtime per run${sla === null ? '' : ` against the ${sla} minute SLA`}, ${runs.length} runs`}
+        label={`Runtime per run${sla === null ? '' : ` against the ${sla} minute SLA`}, ${countOf(runs.length, 'run')}`}
         data={{
           testid: 'runtime-chart',
           points: runtimes.filter((value) => value !== null).length,

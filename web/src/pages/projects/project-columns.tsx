@@ -4,7 +4,7 @@ import {
   costKinds,
   type ProjectResource as Project,
 } from '@setpoint/api-contract';
-import { spendWindowDays } from '@setpoint/insights';
+import { countOf, spendWindowDays } from '@setpoint/insights';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { InsightChips, insightLabel } from '../../components/insight-chips.js';
@@ -56,7 +56,7 @@ function slaHitCell(row: ProjectRow): ReactNode {
     <span
       className={health.at_risk ? 'over-sla' : undefined}
       data-testid="sla-hit"
-      title={`${health.met} of the last ${health.runs} runs met the ${formatExactMinutes(limit)} SLA; the target is ${formatPercent(health.target)}.${newest}`}
+      title={`${health.met} of the last ${countOf(health.runs, 'run')} met the ${formatExactMinutes(limit)} SLA; the target is ${formatPercent(health.target)}.${newest}`}
     >
       {health.met}/{health.runs} · {formatPercent(health.hit_rate)}
     </span>
@@ -223,7 +223,7 @@ export const projectColumns: Column[] = [
         .join(', ');
       return (
         <span
-          title={`${totals.runs} run${totals.runs === 1 ? '' : 's'} in the last ${spendWindowDays} days at your prices${split ? `: ${split}` : ''}`}
+          title={`${countOf(totals.runs, 'run')} in the last ${spendWindowDays} days at your prices${split ? `: ${split}` : ''}`}
         >
           {formatUsd(totals.total_usd)}
         </span>

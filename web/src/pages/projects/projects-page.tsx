@@ -3,6 +3,7 @@ import {
   projectPhases,
   type WorkspaceResource as Workspace,
 } from '@setpoint/api-contract';
+import { countOf } from '@setpoint/insights';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client.js';
@@ -205,7 +206,9 @@ export function ProjectsPage() {
         </label>
         <span className="toolbar-spacer" />
         <span className="count" data-testid="project-count-shown" aria-live="polite">
-          {rows.length === total ? `${rows.length} projects` : `${rows.length} of ${total ?? '…'} projects`}
+          {rows.length === total
+            ? countOf(rows.length, 'project')
+            : `${rows.length} of ${total === null || total === undefined ? '… projects' : countOf(total, 'project')}`}
         </span>
         <ColumnChooser
           columns={projectColumns}

@@ -7,6 +7,7 @@ import type {
   Page,
 } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import type { z } from 'zod';
 import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
@@ -228,7 +229,7 @@ export function registerAlertsCommand(program: Command): void {
         rule.project_id ?? 'all projects',
         rule.destination_id,
         rule.event === 'cost_spike'
-          ? `≥ ${rule.params.threshold_pct}% over the mean of ${rule.params.window_runs} runs`
+          ? `≥ ${rule.params.threshold_pct}% over the mean of ${countOf(rule.params.window_runs, 'run')}`
           : rule.event === 'sla_at_risk'
             ? `< ${Math.round(rule.params.at_risk_fraction * 100)}% of the last 10 runs met the SLA`
             : '',

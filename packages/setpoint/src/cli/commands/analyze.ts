@@ -1,9 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import { SingleBar } from 'cli-progress';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 import { formatBytes, formatDuration } from '../../eventlog/analysis/format-units.js';
+import { coreTimeOnCpu } from '../../eventlog/analysis/run-analysis.js';
 import { analyzeEventLog, type ReadProgress, type RunProfile, type Severity } from '../../eventlog/index.js';
 
 /** Inputs smaller than this finish before a progress bar would be readable. */
@@ -137,7 +139,7 @@ export function renderReport(profile: RunProfile): string {
   );
   row(
     'Executors',
-    `${executors.totalAdded} added, at most ${executors.maxConcurrent} at once, ${executors.coresPerExecutor} cores each`,
+    `${executors.totalAdded} added, at most ${executors.maxConcurrent} at once, ${countOf(executors.coresPerExecutor, 'core')} each`,
   );
   row(
     'Jobs / stages / tasks',
@@ -159,9 +161,12 @@ export function renderReport(profile: RunProfile): string {
     'Lower bounds',
     `critical path ${formatDuration(analysis.criticalPathMs)}, perfect parallelism ${formatDuration(analysis.idealTimeMs)}`,
   );
+  const onCpu = coreTimeOnCpu(profile);
   row(
     'Core-hours',
-    `${analysis.coreHoursUsed.toFixed(2)} used of ${analysis.coreHoursAvailable.toFixed(2)} available (${(analysis.utilization * 100).toFixed(0)}%)`,
+    `${analysis.coreHoursUsed.toFixed(2)} in tasks of ${analysis.coreHoursAvailable.toFixed(2)} available: core time in tasks ${(analysis.utilization * 100).toFixed(0)}%${
+      onCpu === null ? '' : `, core time on CPU ${(onCpu * 100).toFixed(0)}%`
+    }`,
   );
 
   const stages = [...profile.stages]
@@ -206,7 +211,7 @@ export function renderReport(profile: RunProfile): string {
   lines.push('', pc.bold('What if (replaying the recorded tasks on other executor counts)'));
   const observed = profile.whatIf.find((point) => point.observed);
   const whatIf = new Table({
-    head: ['executors', 'estimated duration', 'vs observed', 'utilization'],
+    head: ['executors', 'estimated duration', 'vs observed', 'core time in tasks'],
     style: { head: [], border: [] },
     chars: compactRows,
   });

@@ -7,6 +7,7 @@ import type {
 } from '@setpoint/api-contract/emr';
 import { AppError, ValidationError } from '@setpoint/foundation/errors';
 import { S3Client } from '@setpoint/foundation/s3';
+import { countOf } from '@setpoint/foundation/words';
 import { EmrClient } from '../../platforms/emr/api/emr-client.js';
 import {
   credentialProvider,
@@ -167,15 +168,15 @@ export function registerEmrCommand(program: Command): void {
           return;
         }
         process.stdout.write(
-          `${found.clusters} clusters, ${found.workloads.length} workloads (${rule.kind})\n`,
+          `${countOf(found.clusters, 'cluster')}, ${countOf(found.workloads.length, 'workload')} (${rule.kind})\n`,
         );
         for (const workload of found.workloads)
           process.stdout.write(
-            `${workload.recurring ? 'recurring' : 'once     '} ${workload.key}: ${workload.runs.length} runs on ${workload.clusterIds.length} clusters\n`,
+            `${workload.recurring ? 'recurring' : 'once     '} ${workload.key}: ${countOf(workload.runs.length, 'run')} on ${countOf(workload.clusterIds.length, 'cluster')}\n`,
           );
         if (found.ungrouped.length > 0)
           process.stdout.write(
-            `${found.ungrouped.length} steps ungrouped (e.g. ${found.ungrouped[0]?.reason})\n`,
+            `${countOf(found.ungrouped.length, 'step')} ungrouped (e.g. ${found.ungrouped[0]?.reason})\n`,
           );
       } finally {
         client.close();
@@ -379,7 +380,7 @@ function registerAccountCommands(emr: Command): void {
     if (options.json) return printJson(result);
     for (const project of result.projects)
       process.stdout.write(
-        `${project.created ? 'imported' : 'already imported'} ${project.workload} as ${project.id}${project.cluster_id ? ` (long-running cluster ${project.cluster_id})` : ''}: ${project.queued_runs} runs queued\n`,
+        `${project.created ? 'imported' : 'already imported'} ${project.workload} as ${project.id}${project.cluster_id ? ` (long-running cluster ${project.cluster_id})` : ''}: ${countOf(project.queued_runs, 'run')} queued\n`,
       );
     if (result.missing.length > 0)
       throw new ValidationError(

@@ -1,6 +1,7 @@
 import { type Command, Option, type OptionValues } from '@commander-js/extra-typings';
 import type { ApplyMode, Page, ProjectResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import { slaHealthWindow, spendWindowDays } from '@setpoint/insights';
 import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
@@ -186,7 +187,7 @@ export function registerProjectsCommand(program: Command): void {
           formatTime(project.updated_at),
         ]),
       );
-      process.stdout.write(`${page.items.length} of ${page.total} projects\n`);
+      process.stdout.write(`${page.items.length} of ${countOf(page.total, 'project')}\n`);
     });
 
   withRemoteOptions(

@@ -109,7 +109,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
     findings.push({
       id: 'idle-executors',
       severity: analysis.utilization < 0.15 ? 'severe' : 'moderate',
-      message: `tasks used ${(analysis.utilization * 100).toFixed(0)}% of the ${analysis.coreHoursAvailable.toFixed(2)} core-hours available; fewer or smaller executors would do`,
+      message: `core time in tasks ${(analysis.utilization * 100).toFixed(0)}% of the ${analysis.coreHoursAvailable.toFixed(2)} core-hours available; fewer or smaller executors would do`,
     });
   }
 

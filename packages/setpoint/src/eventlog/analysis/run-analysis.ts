@@ -1,5 +1,5 @@
 import type { AggregatedRun } from '../run-aggregator.js';
-import type { ExecutorProfile, RunAnalysis, StageProfile, WhatIfPoint } from '../run-profile.js';
+import type { ExecutorProfile, RunAnalysis, RunProfile, StageProfile, WhatIfPoint } from '../run-profile.js';
 import { criticalPathOfGroups, type JobGroup, replayOnSlots } from './what-if.js';
 
 const hourMs = 3_600_000;
@@ -148,6 +148,19 @@ export function analyzeRun(run: AggregatedRun, shape: ClusterShape, groups: JobG
     coreHoursUsed: taskTimeMs / hourMs,
     utilization: coreMsAvailable > 0 ? Math.min(1, taskTimeMs / coreMsAvailable) : 0,
   };
+}
+
+/**
+ * Core time on CPU: the executors' CPU time ÷ the core time they held, 0..1 (null when the log names no
+ * executor cores). Lower than the core time in tasks (`RunAnalysis.utilization`) by the time tasks held
+ * their cores without computing (waiting on storage or the network, for instance).
+ */
+export function coreTimeOnCpu(profile: {
+  totals: Pick<RunProfile['totals'], 'executorCpuTimeMs'>;
+  analysis: Pick<RunAnalysis, 'coreHoursAvailable'>;
+}): number | null {
+  const coreMs = profile.analysis.coreHoursAvailable * hourMs;
+  return coreMs > 0 ? Math.min(1, profile.totals.executorCpuTimeMs / coreMs) : null;
 }
 
 /** Estimated wall time at other executor counts: replayed task time plus the (constant) driver time. */

@@ -70,7 +70,13 @@ function jobsOf(source: ShippedSource): FleetJob[] {
       candidates.push(candidate);
       observations.push(...observationsOf(candidate, configuration));
     }
-    return { candidates, observations, source: `${source.name}:${job.workload}`, shipped: true };
+    return {
+      candidates,
+      observations,
+      source: `${source.name}:${job.workload}`,
+      label: `shipped ${source.name} job “${job.workload}”`,
+      shipped: true,
+    };
   });
 }
 

@@ -20,6 +20,7 @@ function organizationFleet(deps: PipelineDependencies): OrganizationFleet {
         });
         histories.push({
           projectId,
+          name: project.name,
           settings: project.settings,
           workspace: await deps.workspaces.facts(project.workspaceId),
           runs: rows.map(recommenderRunOf),

@@ -117,4 +117,36 @@ describe("the decision presenter's learning", () => {
     expect(presented.learning?.exploration).toBeNull();
     expect(presented.learning_text).not.toMatch(/exploring/);
   });
+
+  it('names the closest fleet jobs in words, their ids beside them, with plurals that agree', () => {
+    const presented = presentDecision({
+      ...decision,
+      basis: {
+        runs: 1,
+        configurations: 1,
+        fleetJobs: 3,
+        shippedJobs: 1,
+        calibrationCases: 1,
+        closest: [
+          {
+            label: '“Nightly orders” at 2× its data',
+            weight: 0.62,
+            source: 'project:prj_6c9e6e8d9d2d74d50fcd',
+          },
+          { label: 'the fleet model', weight: 0.2 },
+        ],
+      },
+    });
+    expect(presented.basis.closest).toEqual([
+      { label: '“Nightly orders” at 2× its data', weight: 0.62, source: 'project:prj_6c9e6e8d9d2d74d50fcd' },
+      { label: 'the fleet model', weight: 0.2, source: null },
+    ]);
+    expect(presented.basis_text).toBe(
+      '1 run of this job on 1 configuration and a fleet prior of 3 jobs (1 shipped with Setpoint, 2 of this ' +
+        'organization), closest: “Nightly orders” at 2× its data (62%), the fleet model (20%); probabilities ' +
+        'calibrated on 1 held-out prediction',
+    );
+    expect(presented.basis_text).not.toMatch(/prj_|project:|\(s\)/);
+    expect(recommendationDecisionSchema.parse(presented)).toEqual(presented);
+  });
 });

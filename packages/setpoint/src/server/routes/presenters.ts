@@ -116,7 +116,7 @@ export function presentDecision(decision: RecommendationDecision): Recommendatio
       fleet_jobs: basis.fleetJobs,
       shipped_jobs: basis.shippedJobs,
       calibration_cases: basis.calibrationCases,
-      closest: basis.closest,
+      closest: basis.closest.map(({ label, weight, source }) => ({ label, weight, source: source ?? null })),
     },
     filters: decision.filtered.map((outcome) => ({
       filter: outcome.filter,

@@ -1,5 +1,6 @@
 import type { AlertEvent } from '@setpoint/api-contract';
 import { mean } from '@setpoint/foundation/statistics';
+import { countOf } from '@setpoint/foundation/words';
 import { rollingSlaHealth } from '@setpoint/insights';
 
 /** What a run-based rule needs to know about one run. */
@@ -62,7 +63,7 @@ export function runFinding(
     const percent = (share: number | null) => Math.round((share ?? 0) * 100);
     return {
       ...base,
-      title: `${projectName}: ${after.missed} of the last ${after.runs} runs missed the ${slaMinutes} min SLA (${percent(after.hitRate)}% met, below the ${percent(after.target)}% target)`,
+      title: `${projectName}: ${after.missed} of the last ${countOf(after.runs, 'run')} missed the ${slaMinutes} min SLA (${percent(after.hitRate)}% met, below the ${percent(after.target)}% target)`,
       detail: {
         run_id: run.id,
         runtime_minutes: run.runtimeMinutes === null ? null : round(run.runtimeMinutes, 3),
@@ -85,7 +86,7 @@ export function runFinding(
     const abovePct = round(100 * (run.costUsd / average - 1), 1);
     return {
       ...base,
-      title: `${projectName}: run cost $${round(run.costUsd)}, ${abovePct}% above the mean of its last ${window.length} runs`,
+      title: `${projectName}: run cost $${round(run.costUsd)}, ${abovePct}% above the mean of its last ${countOf(window.length, 'run')}`,
       detail: {
         run_id: run.id,
         cost_usd: round(run.costUsd, 4),

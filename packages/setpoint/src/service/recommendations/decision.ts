@@ -1,5 +1,6 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { median } from '@setpoint/foundation/statistics';
+import { countOf } from '@setpoint/foundation/words';
 import type { ModelProfile } from '../../eventlog/model-profile.js';
 import {
   type Assessment,
@@ -17,6 +18,7 @@ import {
   type Observation,
   type Range,
 } from '../../optimizer/types.js';
+import { runName } from '../runs/run-name.js';
 import { describeFiltered } from './candidate-filters.js';
 import { chooseEngineTrial, type EngineTrialChoice, type EngineTrials } from './engine-trial.js';
 import type { CandidateSpace, ClusterModel, ShapeEntry } from './optimizer-recommender.js';
@@ -404,7 +406,7 @@ function predictionOf(
   return {
     runtimeS: toward(runtimeS, median(own.map((o) => o.runtimeS)) as number),
     costUsd: toward(costUsd, median(own.map((o) => o.costUsd)) as number),
-    note: `prediction anchored on ${own.length} run(s) of this configuration`,
+    note: `prediction anchored on ${countOf(own.length, 'run')} of this configuration`,
   };
 }
 
@@ -472,7 +474,7 @@ function learningPhaseText(
   const missedAfterFirst =
     learning.missesSpent === 0
       ? 'no run after the first recommendation missed'
-      : `${learning.missesSpent} run(s) after the first recommendation missed`;
+      : `${countOf(learning.missesSpent, 'run')} after the first recommendation missed`;
   const spent =
     learning.missBudget === null
       ? `safe learning: every learning run is held to ${
@@ -550,18 +552,20 @@ export function explanationOf(parts: {
   const what = decision.action === 'keep' ? `No change: keep ${parts.currentDescription}` : decision.change;
   const sla = slaText(decision);
   const sentences = [
-    `${learning.charAt(0).toUpperCase()}${learning.slice(1)}.`,
+    `${capitalized(learning)}.`,
     parts.analog ? `${parts.analog.text}.` : null,
     `${what}: predicted ${minutes(runtimeS.mid)} min (${minutes(runtimeS.low)}–${minutes(runtimeS.high)}) ` +
       `at $${dollars(costUsd.mid)} (${dollars(costUsd.low)}–${dollars(costUsd.high)}); ${sla}, ` +
       `P(failure) = ${decision.probabilityFails.toFixed(2)}.`,
-    ...decision.notes.map((note) => `${note.charAt(0).toUpperCase()}${note.slice(1)}.`),
+    ...decision.notes.map((note) => `${capitalized(note)}.`),
     `Based on ${basisText(decision.basis)}.`,
     (() => {
       const left = describeFiltered(decision.filtered);
       return left ? `${left}.` : null;
     })(),
-    `Run ${parts.basedOn.externalRunId} took ${minutes(runtimeSecondsOf(parts.basedOn.profile))} min for $${dollars(parts.currentCostUsd)}.`,
+    `${capitalized(runName(parts.basedOn))} took ${minutes(runtimeSecondsOf(parts.basedOn.profile))} min for $${dollars(parts.currentCostUsd)}.`,
   ];
   return sentences.filter((sentence): sentence is string => sentence !== null).join(' ');
 }
+
+const capitalized = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;

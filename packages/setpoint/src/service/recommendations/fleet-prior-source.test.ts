@@ -21,6 +21,7 @@ function priorOf(jobs: readonly FleetJob[]): FleetPrior {
         fallbackNoiseVariance: 0.01,
         priorWeight: 1 / jobs.length,
         source: job.source ?? 'unnamed',
+        ...(job.label ? { label: job.label } : {}),
       }),
   );
   return { ...prior, analogs, jobs: jobs.length, shippedJobs: jobs.filter((job) => job.shipped).length };
@@ -36,7 +37,13 @@ function fleetOf(counts: Map<string, number>): OrganizationFleet & { loads: numb
     async load(ids: readonly string[]): Promise<FleetProjectHistory[]> {
       fleet.loads += 1;
       fleet.loaded.push([...ids]);
-      return ids.map((projectId) => ({ projectId, settings: {} as never, workspace: null, runs: [] }));
+      return ids.map((projectId) => ({
+        projectId,
+        name: `Nightly ${projectId}`,
+        settings: {} as never,
+        workspace: null,
+        runs: [],
+      }));
     },
   };
   return fleet;
@@ -58,6 +65,8 @@ describe('FleetPriorSource', () => {
     expect(source.learnings).toBe(1);
     expect(forA.analogs.map((analog) => analog.source)).toEqual(['shipped:a', projectSource('prj_b')]);
     expect(forA.jobs).toBe(3);
+    // explanations name a project as a person knows it; its id stays the analog's source
+    expect(forA.analogs.map((analog) => analog.label)).toEqual(['shipped:a', '“Nightly prj_b”']);
     // one eligible project's window at a time, never the whole fleet's at once
     expect(fleet.loaded).toEqual([['prj_a'], ['prj_b']]);
 

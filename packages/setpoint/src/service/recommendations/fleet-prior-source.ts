@@ -152,7 +152,13 @@ export class FleetPriorSource {
       for (const projectId of eligible.keys()) {
         for (const history of await fleet.load([projectId])) {
           const job = jobOf(history);
-          if (job) jobs.push({ ...job, source: projectSource(history.projectId), shipped: false });
+          if (job)
+            jobs.push({
+              ...job,
+              source: projectSource(history.projectId),
+              label: `“${history.name}”`,
+              shipped: false,
+            });
         }
       }
       this.#learned = await this.#learn(jobs, eligible);

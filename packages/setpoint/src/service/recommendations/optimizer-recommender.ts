@@ -13,6 +13,7 @@ import {
   swappedForTwin,
 } from '../../optimizer/recommend.js';
 import type { Candidate, Observation, Range } from '../../optimizer/types.js';
+import { runName } from '../runs/run-name.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import { type CandidateFilter, type FilterOutcome, FilterTally } from './candidate-filters.js';
 import { decide, explanationOf, slaFeasibleConfidence, spotMinSlaConfidence } from './decision.js';
@@ -607,7 +608,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
       probabilityFails: decided.assessment.probabilityFails,
       basis: recommendation.basis,
       filtered,
-      notes: [...decided.notes, describeSignals(basedOn.externalRunId, signals)],
+      notes: [...decided.notes, describeSignals(runName(basedOn), signals)],
       ...(decided.trial ? { trial: decided.trial } : {}),
       learning: {
         active: learningRun,

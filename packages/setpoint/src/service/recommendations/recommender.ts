@@ -48,6 +48,8 @@ export interface PastRecommendation {
 /** Another project of the organization, as the fleet prior learns from it. */
 export interface FleetProjectHistory {
   projectId: string;
+  /** The project's name: how explanations name it when it is one of the closest fleet jobs. */
+  name: string;
   settings: ProjectSettings;
   workspace: WorkspaceFacts | null;
   /** Its profiled and costed runs, oldest first. */

@@ -1,16 +1,17 @@
 import { formatBytes } from '../../eventlog/analysis/format-units.js';
+import { coreTimeOnCpu } from '../../eventlog/analysis/run-analysis.js';
 import type { ModelProfile } from '../../eventlog/model-profile.js';
 import { peakMemoryGibOf } from './run-evidence.js';
 
 /**
  * What one run's event log says about the resources it was short of or wasted, before any learning:
- * CPU utilization (executor CPU time over the core-seconds the executors held), spill, the share of task
+ * core time on CPU (executor CPU time over the core-seconds the executors held), spill, the share of task
  * time in garbage collection and in waiting for shuffle blocks, and the peak execution memory. The first
  * recommendation uses them (named filters and words in the explanation), not only the learned model.
  */
 export interface RunSignals {
-  /** Executor CPU time ÷ core-seconds available, 0..1 (null when the log has no executor cores). */
-  cpuUtilization: number | null;
+  /** Core time on CPU: executor CPU time ÷ core-seconds available, 0..1 (null when the log has no executor cores). */
+  coreTimeOnCpu: number | null;
   memorySpilledBytes: number;
   diskSpilledBytes: number;
   /** JVM GC time ÷ executor run time (null with no task time). */
@@ -22,19 +23,18 @@ export interface RunSignals {
 
 /** A run whose tasks spent at least this share of their time in GC was short of memory per core. */
 export const highGcShare = 0.1;
-/** Below this CPU utilization the cores mostly waited: fewer or smaller cores are plausible. */
-export const lowCpuUtilization = 0.3;
+/** Below this share of core time on CPU the cores mostly waited: fewer or smaller cores are plausible. */
+export const lowCoreTimeOnCpu = 0.3;
 /** At least this share of task time waiting for shuffle blocks: the run is network-bound. */
 export const highShuffleFetchWaitShare = 0.2;
 
 export function runSignalsOf(
   profile: Pick<ModelProfile, 'totals' | 'analysis' | 'executors' | 'stages'>,
 ): RunSignals {
-  const { totals, analysis } = profile;
-  const coreMs = analysis.coreHoursAvailable * 3_600_000;
+  const { totals } = profile;
   const taskMs = totals.executorRunTimeMs;
   return {
-    cpuUtilization: coreMs > 0 ? Math.min(1, totals.executorCpuTimeMs / coreMs) : null,
+    coreTimeOnCpu: coreTimeOnCpu(profile),
     memorySpilledBytes: totals.memoryBytesSpilled,
     diskSpilledBytes: totals.diskBytesSpilled,
     gcShare: taskMs > 0 ? totals.jvmGcTimeMs / taskMs : null,
@@ -47,14 +47,15 @@ const percent = (share: number) => `${Math.round(share * 100)}%`;
 
 /**
  * The signals in words, each with what it means for the choice:
- * "CPU utilization 18% (low: fewer or smaller cores are plausible); spill 2.0 GiB to disk (…); …".
+ * "core time on CPU 18% (low: fewer or smaller cores are plausible); spill 2.0 GiB to disk (…); …",
+ * naming the run as a person knows it (`runName`).
  */
-export function describeSignals(runId: string, signals: RunSignals): string {
+export function describeSignals(run: string, signals: RunSignals): string {
   const parts: string[] = [];
-  if (signals.cpuUtilization !== null) {
+  if (signals.coreTimeOnCpu !== null) {
     parts.push(
-      `CPU utilization ${percent(signals.cpuUtilization)}${
-        signals.cpuUtilization < lowCpuUtilization ? ' (low: fewer or smaller cores are plausible)' : ''
+      `core time on CPU ${percent(signals.coreTimeOnCpu)}${
+        signals.coreTimeOnCpu < lowCoreTimeOnCpu ? ' (low: fewer or smaller cores are plausible)' : ''
       }`,
     );
   }
@@ -80,5 +81,5 @@ export function describeSignals(runId: string, signals: RunSignals): string {
     );
   }
   parts.push(`peak execution memory ${signals.peakExecutionMemoryGib.toFixed(1)} GiB`);
-  return `signals of run ${runId}: ${parts.join('; ')}`;
+  return `signals of ${run}: ${parts.join('; ')}`;
 }

@@ -1,8 +1,10 @@
+import { countOf } from '@setpoint/foundation/words';
 import { Matrix, solve } from 'ml-matrix';
 import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { FleetPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeAnalog } from '../../optimizer/runtime-analog.js';
 import type { Candidate } from '../../optimizer/types.js';
+import { runName } from '../runs/run-name.js';
 import type { RecommenderRun } from './recommender.js';
 import { runCompleted, runtimeSecondsOf } from './run-evidence.js';
 
@@ -46,19 +48,20 @@ export function whatIfAnalog(
     noiseVariance: undefined,
     fallbackNoiseVariance: prior.noise.variances[0] ?? 1e-4,
     priorWeight: 1 / Math.max(1, prior.analogs.length),
-    source: `run ${run.externalRunId}'s replay`,
+    source: `run:${run.id}`,
+    label: `the replay of ${runName(run)}`,
     ownJob: true,
   });
   const widest = run.profile.whatIf.at(-1) as (typeof run.profile.whatIf)[number];
   const dominant = dominantStage(run.profile);
   const stageText = dominant
-    ? `stage ${dominant.stageId} holds ${Math.round(dominant.share * 100)}% of task time (${dominant.tasks} tasks); `
+    ? `stage ${dominant.stageId} holds ${Math.round(dominant.share * 100)}% of task time (${countOf(dominant.tasks, 'task')}); `
     : '';
   return {
     model,
     summary: {
       text:
-        `${stageText}replaying run ${run.externalRunId}'s tasks on ${widest.executors} workers predicts ` +
+        `${stageText}replaying the tasks of ${runName(run)} on ${countOf(widest.executors, 'worker')} predicts ` +
         `${minutes(widest.estimatedDurationMs / 1000)} min vs ${minutes(observed.estimatedDurationMs / 1000)} min on ${observed.executors}`,
     },
   };

@@ -1,5 +1,6 @@
 import type { CostComponent } from '@setpoint/api-contract';
 import type { Selectable } from 'kysely';
+import { coreTimeOnCpu } from '../../eventlog/analysis/run-analysis.js';
 import type { RunProfile } from '../../eventlog/run-profile.js';
 import type { RunsTable } from '../../store/database-schema.js';
 import { parseJsonColumn } from '../../store/json-column.js';
@@ -102,7 +103,10 @@ export interface ProfileSummary {
   shuffleReadBytes: number;
   shuffleWriteBytes: number;
   spillBytes: number;
+  /** Core time in tasks: task time ÷ the executors' core time. */
   utilization: number;
+  /** Core time on CPU: executor CPU time ÷ the executors' core time (null: no executor cores in the log). */
+  coreTimeOnCpu: number | null;
   gcTimeMs: number;
   executorRunTimeMs: number;
   platform: string;
@@ -156,6 +160,7 @@ export function summarizeProfile(profile: RunProfile): ProfileSummary {
     shuffleWriteBytes: profile.totals.shuffleWriteBytes,
     spillBytes: profile.totals.diskBytesSpilled,
     utilization: profile.analysis.utilization,
+    coreTimeOnCpu: coreTimeOnCpu(profile),
     gcTimeMs: profile.totals.jvmGcTimeMs,
     executorRunTimeMs: profile.totals.executorRunTimeMs,
     platform: profile.platform.kind,

@@ -1,5 +1,6 @@
 import { defaultProjectSettings } from '@setpoint/api-contract';
 import { isAppError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import type { ConfidentChoice } from '../../../service/recommendations/optimizer-recommender.js';
 import type { RecommendationInput } from '../../../service/recommendations/recommender.js';
 import type { WorkspaceFacts } from '../../../service/workspaces/workspace-service.js';
@@ -23,7 +24,6 @@ export const evidenceRuns = 20;
 
 const usd = (value: number) => `$${value.toFixed(2)}`;
 const percent = (share: number) => `${Math.round(share * 100)}%`;
-const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const messageOf = (error: unknown) =>
   isAppError(error) || error instanceof Error ? error.message : String(error);
 
@@ -74,8 +74,8 @@ export async function estimateFromEvidence(input: {
     return notEstimated(`not estimated: ${messageOf(error)}`);
   }
   const fleet =
-    choice.basis.fleetJobs > 0 ? ` and the fleet model (${plural(choice.basis.fleetJobs, 'job')})` : '';
-  const evidence = `${plural(choice.basis.runs, 'run')} of this job on ${choice.current.description}${fleet}`;
+    choice.basis.fleetJobs > 0 ? ` and the fleet model (${countOf(choice.basis.fleetJobs, 'job')})` : '';
+  const evidence = `${countOf(choice.basis.runs, 'run')} of this job on ${choice.current.description}${fleet}`;
   const bound =
     choice.slaSeconds === null
       ? 'its runtime'

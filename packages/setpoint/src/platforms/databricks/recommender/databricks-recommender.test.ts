@@ -67,7 +67,7 @@ interface RunOptions {
   /** Shares of task time in GC and in shuffle fetch wait, and executor CPU time over core-seconds. */
   gcShare?: number;
   fetchWaitShare?: number;
-  cpuUtilization?: number;
+  coreTimeOnCpu?: number;
   /** Each stage's executor CPU time over its task time (absent: stages carry no CPU time). */
   stageCpuShare?: number;
 }
@@ -119,7 +119,7 @@ function run(index: number, options: RunOptions = {}): RecommenderRun {
       failedJobs: options.failed ? 1 : 0,
       inputBytes,
       executorRunTimeMs: 3_000_000,
-      executorCpuTimeMs: (options.cpuUtilization ?? 0.5) * workers * vcpusOf(type) * runtimeS * 1000,
+      executorCpuTimeMs: (options.coreTimeOnCpu ?? 0.5) * workers * vcpusOf(type) * runtimeS * 1000,
       jvmGcTimeMs: 3_000_000 * (options.gcShare ?? 0.02),
       shuffleFetchWaitTimeMs: 3_000_000 * (options.fetchWaitShare ?? 0.01),
       memoryBytesSpilled: options.spillBytes ?? 0,
@@ -297,7 +297,7 @@ describe('OptimizerRecommender', () => {
   });
 
   it("lists the based-on run's signals and leaves out less memory per core after a run with high GC", () => {
-    const pressed = run(1, { type: 'm5.xlarge', workers: 8, gcShare: 0.25, cpuUtilization: 0.12 });
+    const pressed = run(1, { type: 'm5.xlarge', workers: 8, gcShare: 0.25, coreTimeOnCpu: 0.12 });
     const output = recommender.recommendNow(input([pressed], { preference: 'performance' }));
     const type = output.configuration.node_type_id as string;
     expect(memoryOf(type) / vcpusOf(type)).toBeGreaterThanOrEqual(4);
@@ -305,16 +305,21 @@ describe('OptimizerRecommender', () => {
     expect(gc?.dropped).toBeGreaterThan(0);
     // the example names the cluster in the card's words, not the optimizer's candidate id
     expect(gc?.example).toMatch(
-      /^\d+ × [a-z0-9]+\.\w+, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
+      /^\d+ × [a-z0-9]+\.\w+(?: with [^)]*\))?, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
     );
     expect(gc?.example).not.toContain('|');
-    const signals = output.decision?.notes.find((note) => note.startsWith('signals of run ext-1'));
-    expect(signals).toMatch(/CPU utilization 12% \(low: fewer or smaller cores are plausible\)/);
+    // the run as a person knows it (when it started), its id left to the API
+    const signals = output.decision?.notes.find((note) =>
+      note.startsWith('signals of the run of 1970-01-02 00:00 UTC:'),
+    );
+    expect(signals).toMatch(/core time on CPU 12% \(low: fewer or smaller cores are plausible\)/);
     expect(signals).toMatch(/GC 25% of task time \(high: less memory per core is left out\)/);
     expect(signals).toMatch(
       /no spill; .*shuffle fetch wait 1% of task time; peak execution memory \d+\.\d GiB/,
     );
     expect(output.explanation).toContain(`S${signals?.slice(1)}.`);
+    expect(output.explanation).toContain('The run of 1970-01-02 00:00 UTC took');
+    expect(output.explanation).not.toMatch(/ext-1|run_1|\(s\)/);
 
     const calm = recommender.recommendNow(input([run(1, { type: 'm5.xlarge', workers: 8 })]));
     expect(calm.decision?.filtered.find((outcome) => outcome.filter === 'gc-memory')).toBeUndefined();
@@ -485,6 +490,30 @@ describe('OptimizerRecommender', () => {
     const floorMinutes = (runtimeFloorSeconds(chained.profile) / 60) * 0.999;
     expect(runtimeFloorSeconds(chained.profile)).toBeCloseTo(jobRuntimeS('m5.xlarge', 4) * 0.4, 6);
     expect(output.prediction.runtimeMinutes.mid).toBeGreaterThanOrEqual(floorMinutes);
+  });
+
+  it('says in every explanation that the driver and first_on_demand stay as the job runs them', async () => {
+    const onDemand = await recommender.recommend(input([run(1)]));
+    expect(onDemand.explanation).toMatch(
+      / Kept as the job runs them: the driver m5\.xlarge and the driver on-demand \(first_on_demand\) when a spot market is chosen\.$/,
+    );
+    const spot = {
+      ...run(1, { availability: 'SPOT_WITH_FALLBACK' }),
+      clusterConfig: {
+        node_type_id: 'm5.xlarge',
+        driver_node_type_id: 'r5.2xlarge',
+        num_workers: 8,
+        aws_attributes: { availability: 'SPOT_WITH_FALLBACK', first_on_demand: 2 },
+      },
+    };
+    const output = await recommender.recommend(input([spot], { spotPolicy: 'spot-allowed' }));
+    expect(output.explanation).toMatch(
+      / Kept as the job runs them: the driver r5\.2xlarge and first_on_demand 2\.$/,
+    );
+    // and the configuration written changes neither
+    const attributes = output.configuration.aws_attributes as Record<string, unknown> | undefined;
+    expect(attributes?.first_on_demand ?? 2).toBe(2);
+    expect(output.configuration.driver_node_type_id ?? 'r5.2xlarge').toBe('r5.2xlarge');
   });
 
   it('follows the spot policy and keeps the driver on-demand when asked', () => {
