@@ -14,7 +14,9 @@
  *  - the core names no platform as a value (`platform-names.ts`): outside the platform modules, the files of
  *    the exception table and the allow-list of the document;
  *  - other packages and the scripts import only the product's public modules, which its package.json
- *    exports (`public-exports.ts`).
+ *    exports (`public-exports.ts`);
+ *  - no candidate's instance type or id is read as text (`candidate-names.ts`): candidates are facts, and
+ *    the one reader of a configuration's name is the translation the document names.
  *
  * `npm run lint` runs it (`tsx scripts/architecture/check-architecture.ts`); tests/quality/architecture.test.ts
  * runs it over the tree and over trees with a forbidden import, to prove the rules bite.
@@ -23,6 +25,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { candidateNameReadsIn } from './candidate-names.js';
 import { type AllowedCycle, fileCycleProblems } from './file-cycles.js';
 import { platformNamesIn } from './platform-names.js';
 import { productExportsProblems, productPackage } from './public-exports.js';
@@ -62,6 +65,8 @@ export interface Rules {
   allowedFileCycles: AllowedCycle[];
   /** Files and folders outside the platform modules that may still name a platform as a value, with why. */
   platformNameAllowances: Array<{ location: string; why: string }>;
+  /** Files that may still read a candidate's instance type or id as text, with why. */
+  candidateNameAllowances: Array<{ location: string; why: string }>;
   /** Modules of the product that other packages and the scripts may import. */
   publicModules: string[];
 }
@@ -88,6 +93,8 @@ const platformStart = '<!-- platform-modules:start -->';
 const platformEnd = '<!-- platform-modules:end -->';
 const fileCyclesStart = '<!-- file-cycles:start -->';
 const fileCyclesEnd = '<!-- file-cycles:end -->';
+const candidateNamesStart = '<!-- candidate-names:start -->';
+const candidateNamesEnd = '<!-- candidate-names:end -->';
 const platformNamesStart = '<!-- platform-names:start -->';
 const platformNamesEnd = '<!-- platform-names:end -->';
 const publicExportsStart = '<!-- public-exports:start -->';
@@ -155,12 +162,27 @@ export function parseRules(document: string): Rules {
       return { location, why: cells[1] ?? '' };
     },
   );
+  const candidateNameAllowances = tableRows(between(document, candidateNamesStart, candidateNamesEnd)).map(
+    (cells) => {
+      const location = codeSpans(cells[0] ?? '')[0];
+      if (!location) throw new Error(`candidate-name row without a path: | ${cells.join(' | ')} |`);
+      return { location, why: cells[1] ?? '' };
+    },
+  );
   const publicModules = tableRows(between(document, publicExportsStart, publicExportsEnd)).map((cells) => {
     const name = codeSpans(cells[0] ?? '')[0];
     if (!name) throw new Error(`public-export row without a module: | ${cells.join(' | ')} |`);
     return name;
   });
-  return { modules, exceptions, platformModules, allowedFileCycles, platformNameAllowances, publicModules };
+  return {
+    modules,
+    exceptions,
+    platformModules,
+    allowedFileCycles,
+    platformNameAllowances,
+    candidateNameAllowances,
+    publicModules,
+  };
 }
 
 /** Whether `file` is the file or inside the folder a table row names. */
@@ -395,6 +417,21 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
   };
   const fileGraph = new Map<string, Set<string>>();
   const usedNameAllowances = new Set<string>();
+  const usedCandidateAllowances = new Set<string>();
+  /** A candidate's instance type or id read as text, outside the files the document allows. */
+  const checkCandidateNames = (file: string, text: string) => {
+    const reads = candidateNameReadsIn(file, text);
+    if (reads.length === 0) return;
+    const allowance = rules.candidateNameAllowances.find((row) => covers(row.location, file));
+    if (allowance) {
+      usedCandidateAllowances.add(allowance.location);
+      return;
+    }
+    for (const read of reads)
+      problems.push(
+        `${file}:${read.line}: reads a candidate's name as text (${read.text}): candidates are facts; read the field (engine, storage, instance type), or translate the name once where it arrives`,
+      );
+  };
 
   const byName = new Map(rules.modules.map((row) => [row.name, row]));
   for (const row of [...rules.modules, ...rules.exceptions]) {
@@ -433,6 +470,7 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
     }
     usedModules.add(owner.name);
     if (isTestFile(file)) continue; // tests may import what they exercise
+    checkCandidateNames(file, text);
 
     if (
       !rules.platformModules.has(owner.name) &&
@@ -557,11 +595,19 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
 
   for (const file of scripts) {
     if (isTestFile(file)) continue;
+    checkCandidateNames(file, read(file));
     for (const edge of importsOf(file, read(file))) {
       const target = resolveSpecifier(file, edge.specifier, packages);
       if (target !== undefined) checkPublicImport(file, edge, target);
     }
   }
+  for (const row of rules.candidateNameAllowances) {
+    if (!usedCandidateAllowances.has(row.location))
+      problems.push(
+        `docs/ARCHITECTURE.md: \`${row.location}\` may read a candidate's name but does not: remove it from the candidate-name allowances`,
+      );
+  }
+
   const productManifest = JSON.parse(read(`${productPackage}/package.json`)) as {
     exports?: Record<string, unknown>;
   };

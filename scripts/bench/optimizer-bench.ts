@@ -67,6 +67,8 @@ const candidates: Candidate[] = families.flatMap((family) =>
       [1, 0.35].map((priceShare) => ({
         id: `${nodes}x${family.name}.${size.name}${priceShare < 1 ? '|spot' : ''}`,
         instanceType: `${family.name}.${size.name}`,
+        engine: 'standard' as const,
+        storage: null,
         nodes,
         vcpusPerNode: size.vcpus,
         memoryGibPerNode: size.vcpus * family.memoryPerCore,

@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
 import { groupSweepRows } from '@setpoint/bench/sweep/sweep-dataset';
 import { mean } from '@setpoint/foundation/statistics';
+import { configurationName } from 'setpoint/optimizer/configuration-name';
 import type { ShippedSource } from 'setpoint/optimizer/shipped-fleet/shipped-fleet-format';
 
 const sourceFolder = 'packages/setpoint/data/shipped-fleet';
@@ -32,8 +33,8 @@ export async function buildShippedSources(): Promise<ShippedSource[]> {
     for (const workload of workloads) {
       for (const config of workload.configs) {
         const c = config.candidate;
-        types.set(c.instanceType, [
-          c.instanceType,
+        types.set(configurationName(c), [
+          configurationName(c),
           c.vcpusPerNode,
           c.memoryGibPerNode,
           c.priceUsdPerNodeHour,
@@ -51,7 +52,7 @@ export async function buildShippedSources(): Promise<ShippedSource[]> {
           const meanLog = mean(logs) ?? 0;
           const scatter = logs.reduce((sum, value) => sum + (value - meanLog) ** 2, 0);
           return [
-            typeIndex.get(config.candidate.instanceType) as number,
+            typeIndex.get(configurationName(config.candidate)) as number,
             config.candidate.nodes,
             config.runs.length,
             config.runs.length - logs.length,

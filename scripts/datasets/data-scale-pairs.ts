@@ -10,6 +10,8 @@
  */
 import { readSweepCsv } from '@setpoint/bench/sweep/read-sweep-csv';
 import { groupSweepRows, type SweepWorkload } from '@setpoint/bench/sweep/sweep-dataset';
+import { configurationName } from 'setpoint/optimizer/configuration-name';
+import type { Hardware } from 'setpoint/optimizer/types';
 
 const file = process.argv[2];
 if (!file) throw new Error('usage: data-scale-pairs.ts <sweep.csv>');
@@ -20,18 +22,15 @@ const siblings: Array<[larger: string, smaller: string]> = [
   ['-large', '-small'],
 ];
 
-function configurationKey(instanceType: string, nodes: number): string {
-  return `${instanceType}\u0000${nodes}`;
+function configurationKey(hardware: Hardware, nodes: number): string {
+  return `${configurationName(hardware)}\u0000${nodes}`;
 }
 
 function logRuntimes(workload: SweepWorkload): Map<string, number> {
   const out = new Map<string, number>();
   for (const config of workload.configs) {
     if (config.meanRuntimeS === undefined) continue;
-    out.set(
-      configurationKey(config.candidate.instanceType, config.candidate.nodes),
-      Math.log(config.meanRuntimeS),
-    );
+    out.set(configurationKey(config.candidate, config.candidate.nodes), Math.log(config.meanRuntimeS));
   }
   return out;
 }
@@ -52,9 +51,7 @@ for (const larger of workloads) {
       const differences: number[] = [];
       for (const config of larger.configs) {
         if (config.meanRuntimeS === undefined) continue;
-        const other = small.get(
-          configurationKey(config.candidate.instanceType, config.candidate.nodes * factor),
-        );
+        const other = small.get(configurationKey(config.candidate, config.candidate.nodes * factor));
         if (other !== undefined) differences.push(Math.log(config.meanRuntimeS) - other);
       }
       return differences.length >= 5

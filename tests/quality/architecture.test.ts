@@ -49,6 +49,33 @@ describe('the dependency rules of docs/ARCHITECTURE.md', () => {
     expect(problems.join('\n')).toContain('setpoint/demo must not import databricks-emulator');
   });
 
+  it("reject a candidate's name read as text, and an allowance no file uses", () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/optimizer/probe.ts':
+        "import type { Candidate } from './types.js';\nexport const probe = (candidate: Candidate) => candidate.instanceType.startsWith('photon-');\n",
+      'packages/setpoint/src/service/recommendations/probe.ts':
+        'export const probe = (candidateId: string) => /\\|spot/.test(candidateId);\n',
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/optimizer\/probe\.ts:2: reads a candidate's name as text \(candidate\.instanceType\.startsWith\)/,
+      ),
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/service\/recommendations\/probe\.ts:1: reads a candidate's name as text \(\/\\\|spot\/\.test\)/,
+      ),
+    ]);
+
+    const stale = document.replace(
+      '<!-- candidate-names:end -->',
+      '| `packages/setpoint/src/optimizer/recommend.ts` | a probe |\n<!-- candidate-names:end -->',
+    );
+    expect(problemsWith({}, stale)).toEqual([
+      expect.stringContaining(
+        "`packages/setpoint/src/optimizer/recommend.ts` may read a candidate's name but does not",
+      ),
+    ]);
+  });
+
   it('reject a query built outside a repository', () => {
     const problems = problemsWith({
       'packages/setpoint/src/service/runs/probe.ts':

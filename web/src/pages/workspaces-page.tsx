@@ -425,15 +425,20 @@ function WorkspaceEditor({
         </>
       )}
       {!workspace && (
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={!form.check_sign_in}
-            onChange={(event) => set('check_sign_in', !event.target.checked)}
-          />
-          Register without signing in first (otherwise a host that does not answer within 10 s, or credentials
-          it refuses, register nothing)
-        </label>
+        <>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={!form.check_sign_in}
+              onChange={(event) => set('check_sign_in', !event.target.checked)}
+            />
+            Register without signing in first
+          </label>
+          <small>
+            Unticked, Setpoint signs in before it registers anything: a workspace that does not answer within
+            10 s, or refuses the credentials, is not added.
+          </small>
+        </>
       )}
       {error && (
         <p className="notice notice-error" role="alert">

@@ -1,3 +1,4 @@
+import { hardwareOfName } from 'setpoint/optimizer/configuration-name';
 import type { Candidate } from 'setpoint/optimizer/types';
 import type { SweepCsvRow } from './schema.js';
 
@@ -36,7 +37,7 @@ export function groupSweepRows(rows: readonly SweepCsvRow[]): SweepWorkload[] {
       config = {
         candidate: {
           id,
-          instanceType: row.instance_type,
+          ...hardwareOfName(row.instance_type),
           nodes: row.nodes,
           vcpusPerNode: row.vcpus_per_node,
           memoryGibPerNode: row.memory_gib_per_node,

@@ -42,22 +42,18 @@ export class BasisRuntimeModel {
     const breadth = options.breadth ?? 1;
     this.prior = prior;
     this.candidates = candidates;
-    const space = prior.space.withFamilies(
-      candidates.map((candidate) => instanceFamily(candidate.instanceType)),
-    );
+    const space = prior.space.withFamilies(candidates.map((candidate) => instanceFamily(candidate)));
     const d = space.dimension;
     const meanVector = new Float64Array(d);
     const covariance = Array.from({ length: d }, () => new Float64Array(d));
     const priorIndex = space.names.map((name) => prior.space.names.indexOf(name));
-    const exampleOf = new Map(
-      candidates.map((candidate) => [instanceFamily(candidate.instanceType), candidate.instanceType]),
-    );
+    const exampleOf = new Map(candidates.map((candidate) => [instanceFamily(candidate), candidate]));
     for (let a = 0; a < d; a++) {
       const pa = priorIndex[a] as number;
       const name = space.names[a] as string;
       const newFamily = pa < 0 && name.startsWith('family:');
       const familyPrior = newFamily
-        ? familyPriorOf(prior, exampleOf.get(name.slice('family:'.length)) ?? name.slice('family:'.length))
+        ? familyPriorOf(prior, exampleOf.get(name.slice('family:'.length)) as Candidate)
         : undefined;
       meanVector[a] = pa >= 0 ? (prior.mean[pa] ?? 0) : (familyPrior?.mean ?? 0);
       for (let b = 0; b < d; b++) {

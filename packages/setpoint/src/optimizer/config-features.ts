@@ -69,7 +69,7 @@ export class FeatureSpace {
     for (const knot of memoryKnotsLog2) value += (coefficients[i++] as number) * Math.max(0, knot - memory);
     value +=
       (coefficients[i++] as number) * (Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode) - 2);
-    const family = this.familyIndex(instanceFamily(candidate.instanceType));
+    const family = this.familyIndex(instanceFamily(candidate));
     if (family >= 0) value += coefficients[i + family] as number;
     return value;
   }
@@ -94,7 +94,7 @@ export class FeatureSpace {
     out[i++] = nodes * nodes;
     for (const knot of memoryKnotsLog2) out[i++] = Math.max(0, knot - memory);
     out[i++] = Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode) - 2;
-    const family = this.families.indexOf(instanceFamily(candidate.instanceType));
+    const family = this.families.indexOf(instanceFamily(candidate));
     if (family >= 0) out[i + family] = 1;
     return out;
   }

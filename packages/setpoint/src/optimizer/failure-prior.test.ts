@@ -5,6 +5,8 @@ import type { Candidate } from './types.js';
 const node = (type: string, memoryPerCore: number, nodes: number): Candidate => ({
   id: `${nodes}x${type}`,
   instanceType: type,
+  engine: 'standard' as const,
+  storage: null,
   nodes,
   vcpusPerNode: 4,
   memoryGibPerNode: 4 * memoryPerCore,

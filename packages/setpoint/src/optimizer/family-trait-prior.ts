@@ -1,5 +1,6 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { type InstanceTraits, instanceTraits } from './instance-traits.js';
+import type { Hardware } from './types.js';
 
 /**
  * What the fleet's family effects say about families it never ran: a ridge regression of each known
@@ -58,13 +59,13 @@ export const uninformedFamilyTraitPrior: FamilyTraitPrior = {
   variance: unknownFamilyVariance,
 };
 
-/** Regresses known families' mean effects on their traits (families given by an example instance type each). */
+/** Regresses known families' mean effects on their traits (families given by the hardware of one configuration each). */
 export function learnFamilyTraitPrior(
-  effects: ReadonlyArray<{ instanceType: string; effect: number }>,
+  effects: ReadonlyArray<{ hardware: Hardware; effect: number }>,
 ): FamilyTraitPrior {
   const d = familyTraitNames.length;
   if (effects.length < 4) return uninformedFamilyTraitPrior;
-  const rows = effects.map((entry) => traitRow(instanceTraits(entry.instanceType)));
+  const rows = effects.map((entry) => traitRow(instanceTraits(entry.hardware)));
   const center = effects.reduce((sum, entry) => sum + entry.effect, 0) / effects.length;
   const targets = effects.map((entry) => entry.effect - center);
   const gram = Matrix.eye(d).mul(ridge);
@@ -90,8 +91,8 @@ export function learnFamilyTraitPrior(
 }
 
 /** Prior mean of a family's effect, relative to the average known family. */
-export function familyEffectMean(prior: FamilyTraitPrior, instanceType: string): number {
-  return dot(traitRow(instanceTraits(instanceType)), prior.coefficients);
+export function familyEffectMean(prior: FamilyTraitPrior, hardware: Hardware): number {
+  return dot(traitRow(instanceTraits(hardware)), prior.coefficients);
 }
 
 function dot(row: readonly number[], coefficients: readonly number[]): number {

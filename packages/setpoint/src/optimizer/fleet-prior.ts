@@ -23,7 +23,7 @@ import {
 import { identityCalibration, type PredictiveCalibration } from './predictive-calibration.js';
 import { configPoint, type ResidualKernelShape, residualCorrelation } from './residual-kernel.js';
 import { type MeasuredPoint, RuntimeAnalog } from './runtime-analog.js';
-import type { Candidate, Observation } from './types.js';
+import type { Candidate, Hardware, Observation } from './types.js';
 
 /** Every run of one other job, used only to learn what is common to Spark jobs. */
 export interface FleetJob {
@@ -148,9 +148,7 @@ interface JobFit {
 
 /** Learns the fleet prior from complete histories of other jobs (never the job being optimized). */
 export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
-  const families = jobs.flatMap((job) =>
-    job.candidates.map((candidate) => instanceFamily(candidate.instanceType)),
-  );
+  const families = jobs.flatMap((job) => job.candidates.map((candidate) => instanceFamily(candidate)));
   const space = new FeatureSpace(families);
   const d = space.dimension;
   const summaries = jobs.map(summarize);
@@ -177,7 +175,7 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
       summaries: list,
       residuals: rows.map((row, i) => (targets[i] as number) - dot(row, beta)),
       noiseVariance: withinConfigurationVariance(list.map((summary) => summary.logs)),
-      families: new Set(measured.map((point) => instanceFamily(point.candidate.instanceType))),
+      families: new Set(measured.map((point) => instanceFamily(point.candidate))),
     });
   });
   if (fits.length < 2) {
@@ -222,8 +220,9 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
     }
   }
   covariance[0]![0] = interceptVariance;
+  const examples = hardwareByFamily(fits);
   const familyTraits = learnFamilyTraitPrior(
-    [...familyMean].map(([family, effect]) => ({ instanceType: exampleTypeOf(family, fits), effect })),
+    [...familyMean].map(([family, effect]) => ({ hardware: examples.get(family) as Hardware, effect })),
   );
   // A family no fleet job ran has no learned variance: the traits' uncertainty stands in for it.
   for (const family of space.families) {
@@ -281,23 +280,26 @@ export function learnFleetPrior(jobs: readonly FleetJob[]): FleetPrior {
 }
 
 /** The prior's estimate of a family's coefficient, for families it may not have (their traits decide). */
-export function familyPriorOf(prior: FleetPrior, instanceType: string): { mean: number; variance: number } {
-  const k = prior.space.names.indexOf(`family:${instanceFamily(instanceType)}`);
+export function familyPriorOf(prior: FleetPrior, hardware: Hardware): { mean: number; variance: number } {
+  const k = prior.space.names.indexOf(`family:${instanceFamily(hardware)}`);
   if (k >= 0) return { mean: prior.mean[k] as number, variance: prior.covariance[k]![k] as number };
-  return { mean: familyEffectMean(prior.familyTraits, instanceType), variance: prior.familyTraits.variance };
+  return { mean: familyEffectMean(prior.familyTraits, hardware), variance: prior.familyTraits.variance };
 }
 
 function coefficientLearnedBy(name: string, fit: JobFit): boolean {
   return !name.startsWith('family:') || fit.families.has(name.slice('family:'.length));
 }
 
-function exampleTypeOf(family: string, fits: readonly JobFit[]): string {
+/** The hardware of each family the fits measured: the first configuration measured on it. */
+function hardwareByFamily(fits: readonly JobFit[]): Map<string, Hardware> {
+  const examples = new Map<string, Hardware>();
   for (const fit of fits) {
     for (const point of fit.measured) {
-      if (instanceFamily(point.candidate.instanceType) === family) return point.candidate.instanceType;
+      const family = instanceFamily(point.candidate);
+      if (!examples.has(family)) examples.set(family, point.candidate);
     }
   }
-  return family;
+  return examples;
 }
 
 /** The kernel search reads at most this many jobs and configurations per job (evenly spaced). */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { instanceFamily, instanceTraits } from './instance-traits.js';
+import type { Hardware, NodeStorage } from './types.js';
+
+const standard = (instanceType: string): Hardware => ({ instanceType, engine: 'standard', storage: null });
+const slowDisks: NodeStorage = { label: 'ebs-slow-2x500', speed: 'slow', volumes: 2, totalGb: 1000 };
 
 describe('instanceTraits', () => {
   it.each([
@@ -18,21 +22,29 @@ describe('instanceTraits', () => {
     ['n2-highmem-8', { family: 'n2-highmem', series: 'n', generation: 2 }],
     ['n2d-standard-4', { family: 'n2d-standard', processor: 'amd' }],
   ])('reads %s', (name, expected) => {
-    expect(instanceTraits(name)).toMatchObject(expected);
+    expect(instanceTraits(standard(name))).toMatchObject(expected);
   });
 
-  it('keeps a storage layout written after "+" in the family, so layouts are told apart', () => {
-    const slow = instanceTraits('c4.2xlarge+ebs-slow-2x500');
-    expect(slow).toMatchObject({ family: 'c4+ebs-slow-2x500', series: 'c', generation: 4 });
-    expect(slow.storage).toEqual({ label: 'ebs-slow-2x500', speed: 'slow', volumes: 2, totalGb: 1000 });
-    expect(instanceTraits('m5.xlarge+ebs-gp3-1x250').storage).toMatchObject({ speed: 'fast', volumes: 1 });
-    expect(instanceTraits('m5.xlarge+raid0').storage).toMatchObject({ speed: 'unknown', volumes: null });
-    expect(instanceFamily('c4.2xlarge+ebs-slow-2x500')).not.toBe(instanceFamily('c4.2xlarge+ebs-fast-2x500'));
-    expect(instanceFamily('c4.xlarge+ebs-slow-2x500')).toBe(instanceFamily('c4.2xlarge+ebs-slow-2x500'));
+  it('keeps the storage layout in the family, so layouts are told apart, and reads its speed from the field', () => {
+    const slow = instanceTraits({ ...standard('c4.2xlarge'), storage: slowDisks });
+    expect(slow).toMatchObject({
+      family: 'c4+ebs-slow-2x500',
+      series: 'c',
+      generation: 4,
+      storage: slowDisks,
+    });
+    const fast = { ...slowDisks, label: 'ebs-fast-2x500', speed: 'fast' as const };
+    expect(instanceFamily({ ...standard('c4.2xlarge'), storage: fast })).not.toBe(
+      instanceFamily({ ...standard('c4.2xlarge'), storage: slowDisks }),
+    );
+    expect(instanceFamily({ ...standard('c4.xlarge'), storage: slowDisks })).toBe(
+      instanceFamily({ ...standard('c4.2xlarge'), storage: slowDisks }),
+    );
+    expect(instanceTraits(standard('c4.2xlarge')).storage).toBeNull();
   });
 
   it('treats Photon as a family of its own with the same hardware traits', () => {
-    expect(instanceTraits('photon-m5d.xlarge')).toMatchObject({
+    expect(instanceTraits({ ...standard('m5d.xlarge'), engine: 'photon' })).toMatchObject({
       family: 'photon-m5d',
       photon: true,
       localDisk: true,
@@ -41,12 +53,12 @@ describe('instanceTraits', () => {
   });
 
   it('keeps an unknown name as its own family without claiming any trait', () => {
-    expect(instanceTraits('bigbox-64')).toMatchObject({
+    expect(instanceTraits(standard('bigbox-64'))).toMatchObject({
       family: 'bigbox',
       series: '',
       generation: null,
       processor: 'unknown',
     });
-    expect(instanceFamily('m.large')).toBe('m.large');
+    expect(instanceFamily(standard('m.large'))).toBe('m.large');
   });
 });

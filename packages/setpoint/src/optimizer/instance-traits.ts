@@ -1,15 +1,20 @@
+import type { Hardware, NodeStorage } from './types.js';
+
 /**
- * What an instance type's name says about its hardware, so the optimizer can reason about types it has
- * no measurements for (an unseen family, a newer generation, a disk layout): the family identity, the
- * series, the generation, the processor, local disks and a storage layout encoded in the name.
+ * What a configuration's hardware says, so the optimizer can reason about types it has no measurements
+ * for (an unseen family, a newer generation, a disk layout): the family identity, the series, the
+ * generation, the processor and local disks read from the cloud's instance-type name, with the engine and
+ * the attached storage from the candidate's own fields.
  *
- * Names understood: AWS (`c5n.2xlarge`, `m5ad.xlarge`, `r6gd.4xlarge`, `m7i-flex.large`), Azure
- * (`Standard_E8ds_v4`, `Standard_DS3_v2`, `Standard_F8s_v2`), GCP (`n2-highmem-8`), a storage layout
- * after `+` (`c4.2xlarge+ebs-slow-2x500`) and Setpoint's Photon prefix (`photon-m5d.xlarge`). Anything
- * else keeps its whole name (minus trailing size digits) as its family and no other trait.
+ * Instance-type names understood: AWS (`c5n.2xlarge`, `m5ad.xlarge`, `r6gd.4xlarge`, `m7i-flex.large`),
+ * Azure (`Standard_E8ds_v4`, `Standard_DS3_v2`, `Standard_F8s_v2`), GCP (`n2-highmem-8`). Anything else
+ * keeps its whole name (minus trailing size digits) as its family and no other trait.
  */
 export interface InstanceTraits {
-  /** The name without its size: per-family effects are keyed by it ("c5n", "c4+ebs-slow-2x500"). */
+  /**
+   * The key per-family effects are learned by: the type's family, the engine and the storage layout
+   * ("c5n", "photon-m5d", "c4+ebs-slow-2x500"), written from the fields by `familyKey`.
+   */
   family: string;
   /** Class letters ("c", "m", "r", "i"; Azure "D", "E", "F"), empty when the name has none. */
   series: string;
@@ -20,57 +25,61 @@ export interface InstanceTraits {
   localDisk: boolean;
   /** Network-optimized variant (AWS "n"). */
   networkOptimized: boolean;
-  storage: StorageLayout | null;
+  storage: NodeStorage | null;
   photon: boolean;
 }
 
-/** A storage layout written into the name, e.g. "ebs-slow-2x500". */
-export interface StorageLayout {
-  /** The layout as written. */
-  label: string;
-  /** Throughput class from the words used: hdd/st1/sc1/slow/standard are slow, ssd/gp*, io*, fast, nvme fast. */
-  speed: 'slow' | 'fast' | 'unknown';
-  volumes: number | null;
-  totalGb: number | null;
-}
-
-const photonPrefix = 'photon-';
 const awsPattern = /^([a-z]+?)(\d+)([a-z]*(?:-flex)?)\.([a-z0-9-]+)$/;
 const azurePattern =
   /^(Standard_|Basic_)?([A-Z]+)(\d+)(-\d+)?([a-z]*)(?:_(?!v\d)([A-Za-z]\d*))?(?:_v(\d+))?$/;
 const gcpPattern = /^([a-z])(\d+)([a-z]?)-([a-z]+)-(\d+)$/;
 
-/** Names are few and read on every model evaluation: each is parsed once. */
-const parsed = new Map<string, InstanceTraits>();
+/**
+ * Traits are read on every model evaluation: each instance-type name is read once, and each hardware
+ * (type × engine × storage layout) is assembled once, found again without building a string.
+ */
+const byType = new Map<string, { name: NameTraits; byLayout: Map<string, InstanceTraits>[] }>();
+const engineSlot = { standard: 0, photon: 1 } as const;
 
-export function instanceTraits(instanceType: string): InstanceTraits {
-  let traits = parsed.get(instanceType);
+export function instanceTraits(hardware: Hardware): InstanceTraits {
+  let known = byType.get(hardware.instanceType);
+  if (!known) {
+    known = { name: nameTraits(hardware.instanceType), byLayout: [new Map(), new Map()] };
+    byType.set(hardware.instanceType, known);
+  }
+  const layouts = known.byLayout[engineSlot[hardware.engine]] as Map<string, InstanceTraits>;
+  const layout = hardware.storage?.label ?? '';
+  let traits = layouts.get(layout);
   if (!traits) {
-    traits = parseInstanceTraits(instanceType);
-    parsed.set(instanceType, traits);
+    const photon = hardware.engine === 'photon';
+    traits = {
+      ...known.name,
+      family: familyKey(known.name.family, photon, hardware.storage),
+      storage: hardware.storage,
+      photon,
+    };
+    layouts.set(layout, traits);
   }
   return traits;
 }
 
-function parseInstanceTraits(instanceType: string): InstanceTraits {
-  const photon = instanceType.startsWith(photonPrefix);
-  const bare = photon ? instanceType.slice(photonPrefix.length) : instanceType;
-  const plus = bare.indexOf('+');
-  const name = plus >= 0 ? bare.slice(0, plus) : bare;
-  const storage = plus >= 0 ? storageLayout(bare.slice(plus + 1)) : null;
-  const suffix = storage ? `+${storage.label}` : '';
-  const traits = awsTraits(name) ?? azureTraits(name) ?? gcpTraits(name) ?? unknownTraits(name);
-  return {
-    ...traits,
-    family: `${photon ? photonPrefix : ''}${traits.family}${suffix}`,
-    storage,
-    photon,
-  };
+/** The one way a family key is written: Photon and a storage layout are families of their own. */
+function familyKey(typeFamily: string, photon: boolean, storage: NodeStorage | null): string {
+  return `${photon ? 'photon-' : ''}${typeFamily}${storage ? `+${storage.label}` : ''}`;
 }
 
-/** The family key of an instance type (see `InstanceTraits.family`). */
-export function instanceFamily(instanceType: string): string {
-  return instanceTraits(instanceType).family;
+function nameTraits(instanceType: string): NameTraits {
+  return (
+    awsTraits(instanceType) ??
+    azureTraits(instanceType) ??
+    gcpTraits(instanceType) ??
+    unknownTraits(instanceType)
+  );
+}
+
+/** The family key of a configuration's hardware (see `InstanceTraits.family`). */
+export function instanceFamily(hardware: Hardware): string {
+  return instanceTraits(hardware).family;
 }
 
 type NameTraits = Omit<InstanceTraits, 'storage' | 'photon'>;
@@ -135,26 +144,5 @@ function unknownTraits(name: string): NameTraits {
     processor: 'unknown',
     localDisk: false,
     networkOptimized: false,
-  };
-}
-
-const slowWords = new Set(['slow', 'hdd', 'st1', 'sc1', 'standard', 'magnetic', 'throughput']);
-const fastWords = new Set(['fast', 'ssd', 'gp2', 'gp3', 'io1', 'io2', 'nvme', 'premium', 'provisioned']);
-
-function storageLayout(label: string): StorageLayout {
-  const words = label.toLowerCase().split(/[-_]/);
-  const speed = words.some((word) => slowWords.has(word))
-    ? 'slow'
-    : words.some((word) => fastWords.has(word))
-      ? 'fast'
-      : 'unknown';
-  const shape = words.map((word) => /^(\d+)x(\d+)(g|gb)?$/.exec(word)).find((found) => found !== null);
-  const volumes = shape ? Number(shape[1]) : null;
-  const sizeGb = shape ? Number(shape[2]) : null;
-  return {
-    label,
-    speed,
-    volumes,
-    totalGb: volumes !== null && sizeGb !== null ? volumes * sizeGb : null,
   };
 }

@@ -61,8 +61,10 @@ describe('seeded random and instance families', () => {
   });
 
   it('names instance families across clouds', () => {
-    expect(instanceFamily('r5d.2xlarge')).toBe('r5d');
-    expect(instanceFamily('c4.large')).toBe('c4');
-    expect(instanceFamily('Standard_E8ds_v4')).toBe('Standard_Eds_v4');
+    expect(instanceFamily({ instanceType: 'r5d.2xlarge', engine: 'standard', storage: null })).toBe('r5d');
+    expect(instanceFamily({ instanceType: 'c4.large', engine: 'standard', storage: null })).toBe('c4');
+    expect(instanceFamily({ instanceType: 'Standard_E8ds_v4', engine: 'standard', storage: null })).toBe(
+      'Standard_Eds_v4',
+    );
   });
 });

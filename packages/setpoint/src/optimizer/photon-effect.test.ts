@@ -1,22 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { configurationName } from './configuration-name.js';
 import { type FleetJob, learnFleetPrior } from './fleet-prior.js';
 import { RuntimeModel } from './runtime-model.js';
-import { type Candidate, type Observation, runCostUsd } from './types.js';
+import { type Candidate, type Hardware, type Observation, runCostUsd } from './types.js';
 
 /** Two standard families and their Photon twins, 2–16 nodes of 4 vCPUs. */
-const types = ['m5d.xlarge', 'r5d.xlarge', 'photon-m5d.xlarge', 'photon-r5d.xlarge'];
-const catalog: Candidate[] = types.flatMap((type) =>
+const hardware: Hardware[] = ['m5d.xlarge', 'r5d.xlarge'].flatMap((instanceType) =>
+  (['standard', 'photon'] as const).map((engine) => ({ instanceType, engine, storage: null })),
+);
+const catalog: Candidate[] = hardware.flatMap((facts) =>
   [2, 4, 8, 16].map((nodes) => ({
-    id: `${nodes}x${type}`,
-    instanceType: type,
+    id: `${nodes}x${configurationName(facts)}`,
+    ...facts,
     nodes,
     vcpusPerNode: 4,
-    memoryGibPerNode: type.includes('r5d') ? 32 : 16,
-    priceUsdPerNodeHour: (type.includes('r5d') ? 0.3 : 0.25) * (type.startsWith('photon-') ? 1.6 : 1),
+    memoryGibPerNode: facts.instanceType === 'r5d.xlarge' ? 32 : 16,
+    priceUsdPerNodeHour:
+      (facts.instanceType === 'r5d.xlarge' ? 0.3 : 0.25) * (facts.engine === 'photon' ? 1.6 : 1),
   })),
 );
 const byId = (id: string) => catalog.find((candidate) => candidate.id === id) as Candidate;
-const standard = catalog.filter((candidate) => !candidate.instanceType.startsWith('photon-'));
+const standard = catalog.filter((candidate) => candidate.engine === 'standard');
 const amdahl = (serialS: number, coreSeconds: number) => (candidate: Candidate) =>
   serialS + coreSeconds / (candidate.nodes * candidate.vcpusPerNode);
 const run = (candidate: Candidate, runtimeS: number): Observation => ({

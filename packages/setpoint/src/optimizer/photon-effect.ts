@@ -1,4 +1,3 @@
-import { instanceTraits } from './instance-traits.js';
 import type { Candidate } from './types.js';
 
 /**
@@ -13,7 +12,7 @@ export const photonEffectVariance = (Math.log(2.5) / 2.56) ** 2;
 /** Per candidate, the variance of the shared Photon effect it carries (0 on the standard engine). */
 export function photonEffectVariances(candidates: readonly Candidate[], scale = 1): Float64Array {
   return Float64Array.from(candidates, (candidate) =>
-    instanceTraits(candidate.instanceType).photon ? photonEffectVariance * scale : 0,
+    candidate.engine === 'photon' ? photonEffectVariance * scale : 0,
   );
 }
 

@@ -15,6 +15,8 @@ const catalog: Candidate[] = ['m4.xlarge', 'c4.xlarge'].flatMap((type) =>
   [2, 4, 8, 16, 32].map((nodes) => ({
     id: `${nodes}x${type}`,
     instanceType: type,
+    engine: 'standard' as const,
+    storage: null,
     nodes,
     vcpusPerNode: 4,
     memoryGibPerNode: type.startsWith('m') ? 16 : 8,

@@ -1,5 +1,6 @@
 import { countOf } from '@setpoint/foundation/words';
 import { instanceFamily } from './config-features.js';
+import { configurationName } from './configuration-name.js';
 import { failureProbabilities } from './failure-risk.js';
 import type { FleetPrior } from './fleet-prior.js';
 import type { SummarizedConfiguration } from './observed-configurations.js';
@@ -794,7 +795,7 @@ function withinBounds(candidate: Candidate, bounds: ProjectBounds | undefined): 
   if (!bounds) return true;
   if (bounds.minNodes !== undefined && candidate.nodes < bounds.minNodes) return false;
   if (bounds.maxNodes !== undefined && candidate.nodes > bounds.maxNodes) return false;
-  if (bounds.allowedFamilies && !bounds.allowedFamilies.includes(instanceFamily(candidate.instanceType))) {
+  if (bounds.allowedFamilies && !bounds.allowedFamilies.includes(instanceFamily(candidate))) {
     return false;
   }
   return true;
@@ -918,11 +919,11 @@ function explain(
   const dollars = (usd: number) => usd.toFixed(2);
   const what =
     chosen.candidate.id === current.candidate.id
-      ? `keep ${c.nodes} × ${c.instanceType}`
-      : `${c.nodes} × ${c.instanceType}`;
+      ? `keep ${c.nodes} × ${configurationName(c)}`
+      : `${c.nodes} × ${configurationName(c)}`;
   const now = Number.isFinite(currentCost)
-    ? `vs $${dollars(currentCost)} now on ${current.candidate.nodes} × ${current.candidate.instanceType}`
-    : `the current ${current.candidate.nodes} × ${current.candidate.instanceType} failed or missed the SLA`;
+    ? `vs $${dollars(currentCost)} now on ${current.candidate.nodes} × ${configurationName(current.candidate)}`
+    : `the current ${current.candidate.nodes} × ${configurationName(current.candidate)} failed or missed the SLA`;
   const limit = hasSla
     ? `P(runtime ≤ SLA ${minutes(slaSeconds)} min) = ${chosen.probabilityMeetsSla.toFixed(2)}`
     : Number.isFinite(slaSeconds)

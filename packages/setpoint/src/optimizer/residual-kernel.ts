@@ -15,7 +15,7 @@ export function configPoint(candidate: Candidate): ConfigPoint {
       Math.log2(candidate.vcpusPerNode),
       Math.log2(candidate.memoryGibPerNode / candidate.vcpusPerNode),
     ],
-    family: instanceFamily(candidate.instanceType),
+    family: instanceFamily(candidate),
   };
 }
 

@@ -1,5 +1,6 @@
 import { CholeskyDecomposition, Matrix } from 'ml-matrix';
 import { FeatureSpace, totalCores } from './config-features.js';
+import { configurationName } from './configuration-name.js';
 import { evenlySpaced } from './evenly-spaced.js';
 import {
   type ConfigPoint,
@@ -150,5 +151,5 @@ export class RuntimeAnalog {
 const interpolationPoints = 100;
 
 function configurationKey(candidate: Candidate): string {
-  return `${candidate.instanceType}\u0000${candidate.nodes}`;
+  return `${configurationName(candidate)}\u0000${candidate.nodes}`;
 }

@@ -7,6 +7,8 @@ import { type Candidate, type Observation, runCostUsd } from './types.js';
 const catalog: Candidate[] = [2, 3, 4, 6, 8, 12, 16, 24, 32].map((nodes) => ({
   id: `${nodes}xm5.xlarge`,
   instanceType: 'm5.xlarge',
+  engine: 'standard' as const,
+  storage: null,
   nodes,
   vcpusPerNode: 4,
   memoryGibPerNode: 16,

@@ -128,11 +128,11 @@ export class RuntimeModel {
     this.settings = { ...defaultAnalogSettings, ...settings };
     this.generic = new BasisRuntimeModel(prior, candidates);
     this.broad = new BasisRuntimeModel(prior, candidates, { breadth: broadBreadth });
-    this.families = candidates.map((candidate) => instanceFamily(candidate.instanceType));
+    this.families = candidates.map((candidate) => instanceFamily(candidate));
     this.familyVariance = new Map(
       candidates.map((candidate, i) => [
         this.families[i] as string,
-        familyPriorOf(prior, candidate.instanceType).variance,
+        familyPriorOf(prior, candidate).variance,
       ]),
     );
     this.views = analogViews(prior.analogs, this.settings);

@@ -7,6 +7,8 @@ const catalog: Candidate[] = ['c4.xlarge', 'm4.xlarge'].flatMap((type) =>
   [8, 12, 16, 20, 24, 32].map((nodes) => ({
     id: `${nodes}x${type}`,
     instanceType: type,
+    engine: 'standard' as const,
+    storage: null,
     nodes,
     vcpusPerNode: 4,
     memoryGibPerNode: type.startsWith('c') ? 7.5 : 16,

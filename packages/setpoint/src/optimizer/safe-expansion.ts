@@ -90,12 +90,12 @@ export function safeByExpansion(
 ): Map<string, ExpansionBound> {
   const safe = new Map<string, ExpansionBound>();
   for (const { candidate: from, worstRuntimeS } of met) {
-    const family = instanceFamily(from.instanceType);
+    const family = instanceFamily(from);
     const fromCores = totalCores(from);
     for (const candidate of candidates) {
       const toCores = totalCores(candidate);
       if (toCores >= fromCores || toCores < settings.minCoreShare * fromCores) continue;
-      if (instanceFamily(candidate.instanceType) !== family) continue;
+      if (instanceFamily(candidate) !== family) continue;
       if (memoryPerCore(candidate) < memoryPerCore(from)) continue;
       const boundRuntimeS = worstRuntimeS * (fromCores / toCores);
       if (boundRuntimeS * settings.margin > slaSeconds) continue;

@@ -64,7 +64,7 @@ export const gpEiPolicy: SearchPolicyFactory = (context) => {
 };
 
 function normalizedFeatures(candidates: readonly Candidate[]): number[][] {
-  const families = [...new Set(candidates.map((candidate) => instanceFamily(candidate.instanceType)))].sort();
+  const families = [...new Set(candidates.map((candidate) => instanceFamily(candidate)))].sort();
   const raw = candidates.map((candidate) => [
     Math.log2(candidate.nodes),
     Math.log2(candidate.vcpusPerNode),
@@ -76,7 +76,7 @@ function normalizedFeatures(candidates: readonly Candidate[]): number[][] {
   return raw.map((row, i) => [
     ...row.map((value, c) => (high[c]! > low[c]! ? (value - low[c]!) / (high[c]! - low[c]!) : 0)),
     ...families.map((family) =>
-      instanceFamily(candidates[i]!.instanceType) === family ? 1 / Math.sqrt(families.length) : 0,
+      instanceFamily(candidates[i]!) === family ? 1 / Math.sqrt(families.length) : 0,
     ),
   ]);
 }

@@ -6,7 +6,10 @@ export interface ShippedJob {
   configurations: ShippedConfiguration[];
 }
 
-/** One measured sweep: its instance types (name, vCPUs, memory GiB, $/node-hour) and its workloads. */
+/**
+ * One measured sweep: its instance types (configuration name as the sweep writes it, `c5.xlarge+ebs-hdd-1x500`:
+ * read with `hardwareOfName`; vCPUs, memory GiB, $/node-hour) and its workloads.
+ */
 export interface ShippedSource {
   name: string;
   instanceTypes: Array<[string, number, number, number]>;

@@ -1,3 +1,4 @@
+import { hardwareOfName } from '../configuration-name.js';
 import type { FleetJob } from '../fleet-prior.js';
 import type { Candidate, Observation } from '../types.js';
 import { shippedSources } from './shipped-fleet-data.js';
@@ -53,15 +54,15 @@ function jobsOf(source: ShippedSource): FleetJob[] {
     const observations: Observation[] = [];
     for (const configuration of job.configurations) {
       const [typeIndex, nodes] = configuration;
-      const [instanceType, vcpusPerNode, memoryGibPerNode, priceUsdPerNodeHour] = types[typeIndex] as [
+      const [name, vcpusPerNode, memoryGibPerNode, priceUsdPerNodeHour] = types[typeIndex] as [
         string,
         number,
         number,
         number,
       ];
       const candidate = {
-        id: `${nodes}x${instanceType}`,
-        instanceType,
+        id: `${nodes}x${name}`,
+        ...hardwareOfName(name),
         nodes,
         vcpusPerNode,
         memoryGibPerNode,

@@ -2,7 +2,7 @@ import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platfor
 import { EmrRunCoster } from './cost/emr-run-coster.js';
 import { createEmrIntegration, emrJobKinds } from './emr-integration.js';
 import { createEmrCode } from './iac/emr-code.js';
-import { EmrRecommender } from './recommender/emr-recommender.js';
+import { emrRecommender } from './recommender/emr-recommender.js';
 import { cachedSupportedInstanceTypes } from './recommender/supported-instance-types.js';
 import { emrRoutes } from './routes/emr-routes.js';
 import { emrRunReports } from './runs/emr-run-report-reader.js';
@@ -36,7 +36,7 @@ export function emrPlatform(): PlatformPlugin {
         handlers: integration.handlers,
         routes: emrRoutes({ integration, projects: core.projects, applies: core.applies }),
         coster: new EmrRunCoster(core.catalog),
-        recommender: new EmrRecommender({
+        recommender: emrRecommender({
           catalog: core.catalog,
           nodeTypes: core.nodeTypes,
           supportedInstanceTypes: cachedSupportedInstanceTypes(

@@ -2,8 +2,8 @@ import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import type { Assessment, CandidateAssessment, Recommendation } from '../../optimizer/recommend.js';
 import type { Candidate, Observation } from '../../optimizer/types.js';
+import type { CandidateSpace, ShapeEntry } from './cluster-model.js';
 import { decide, learningText } from './decision.js';
-import type { CandidateSpace, ShapeEntry } from './optimizer-recommender.js';
 import type { RecommenderRun } from './recommender.js';
 
 /** A shape is its id here: "<workers>|<market>". */
@@ -28,6 +28,8 @@ function world(entries: Array<{ shape: Shape; pSla: number; runtimeS: number }>)
     const candidate: Candidate = {
       id: idOf(shape),
       instanceType: 'm5.xlarge',
+      engine: 'standard' as const,
+      storage: null,
       nodes: shape.workers,
       vcpusPerNode: 4,
       memoryGibPerNode: 16,

@@ -20,8 +20,8 @@ import {
 } from '../../optimizer/types.js';
 import { runName } from '../runs/run-name.js';
 import { describeFiltered } from './candidate-filters.js';
-import { chooseEngineTrial, type EngineTrialChoice, type EngineTrials } from './engine-trial.js';
-import type { CandidateSpace, ClusterModel, ShapeEntry } from './optimizer-recommender.js';
+import type { CandidateSpace, ClusterModel, EngineTrials, ShapeEntry } from './cluster-model.js';
+import { chooseEngineTrial, type EngineTrialChoice } from './engine-trial.js';
 import type { RecommendationDecision, RecommenderRun } from './recommender.js';
 import { runtimeSecondsOf } from './run-evidence.js';
 import type { WhatIfSummary } from './what-if-analog.js';

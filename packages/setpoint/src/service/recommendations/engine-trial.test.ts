@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.js';
 import type { Candidate } from '../../optimizer/types.js';
-import { chooseEngineTrial, type EngineTrials, type SpeedupPrior, trialRuntimes } from './engine-trial.js';
+import type { EngineTrials, SpeedupPrior } from './cluster-model.js';
+import { chooseEngineTrial, trialRuntimes } from './engine-trial.js';
 
 const prior: SpeedupPrior = { low: 1, mid: 1.5, high: 2.5, source: 'a test prior', ofJob: false };
 
@@ -9,6 +10,8 @@ function candidate(id: string, usdPerNodeHour: number): Candidate {
   return {
     id,
     instanceType: 'm5.xlarge',
+    engine: 'standard' as const,
+    storage: null,
     nodes: 4,
     vcpusPerNode: 4,
     memoryGibPerNode: 16,

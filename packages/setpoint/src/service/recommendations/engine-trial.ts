@@ -2,7 +2,7 @@ import { quantileOfSorted } from '@setpoint/foundation/statistics';
 import { normalQuantile } from '../../optimizer/normal-distribution.js';
 import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.js';
 import { candidateRateUsdPerHour, type Range } from '../../optimizer/types.js';
-import type { ShapeEntry } from './optimizer-recommender.js';
+import type { EngineTrials, ShapeEntry, SpeedupPrior } from './cluster-model.js';
 
 /**
  * An engine the job has never run on (Databricks: Photon) is a dimension the model has no evidence for:
@@ -13,31 +13,6 @@ import type { ShapeEntry } from './optimizer-recommender.js';
  * is not sped up). Once that run is measured, the engine is one more family the model has seen, and the
  * usual decisions keep or drop it by what it costs.
  */
-
-/** A speed-up of executor task time as a prior: its 10th, 50th and 90th percentile (log-normal on each side of the median). */
-export interface SpeedupPrior {
-  low: number;
-  mid: number;
-  high: number;
-  /** Where the prior comes from, in words (for the explanation). */
-  source: string;
-  /** Whether the prior was read from the job's own run (a trial made for savings needs that much). */
-  ofJob: boolean;
-}
-
-export interface EngineTrialEntry<Shape> {
-  /** The configuration on the other engine, priced at that engine's rates. */
-  entry: ShapeEntry<Shape>;
-  /** The same cluster on the job's engine: its prediction is what the speed-up divides. */
-  baselineId: string;
-}
-
-export interface EngineTrials<Shape> {
-  /** The engine in a word ("Photon"). */
-  engine: string;
-  entries: EngineTrialEntry<Shape>[];
-  speedup: SpeedupPrior;
-}
 
 export interface EngineTrialChoice<Shape> {
   entry: ShapeEntry<Shape>;

@@ -13,6 +13,8 @@ const catalog: Candidate[] = ['m5.xlarge', 'c5.xlarge', 'r5.xlarge'].flatMap((ty
   [2, 3, 4, 6, 8, 12, 16].map((nodes) => ({
     id: `${nodes}x${type}`,
     instanceType: type,
+    engine: 'standard' as const,
+    storage: null,
     nodes,
     vcpusPerNode: 4,
     memoryGibPerNode: [16, 8, 32][f] as number,

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
+import type { ProjectPhase } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { instanceFamily } from '../../optimizer/config-features.js';
 import { type FleetJob, type FleetPrior, uninformedPrior } from '../../optimizer/fleet-prior.js';
@@ -14,10 +14,9 @@ import {
 } from '../../optimizer/recommend.js';
 import type { Candidate, Observation, Range } from '../../optimizer/types.js';
 import { runName } from '../runs/run-name.js';
-import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
-import { type CandidateFilter, type FilterOutcome, FilterTally } from './candidate-filters.js';
+import { type CandidateFilter, FilterTally } from './candidate-filters.js';
+import type { CandidateSpace, ClusterModel, ShapeEntry } from './cluster-model.js';
 import { decide, explanationOf, slaFeasibleConfidence, spotMinSlaConfidence } from './decision.js';
-import type { EngineTrials } from './engine-trial.js';
 import { type FleetPriorSource, sharedFleetPriorSource } from './fleet-prior-source.js';
 import { type FoldedStatistics, foldRuns, summarizedConfigurations } from './learning-summary.js';
 import { calibratePrices, withObservedPrices } from './observed-pricing.js';
@@ -25,7 +24,6 @@ import { type OptimizerPassInput, type OptimizerPassResult, runOptimizerPass } f
 import { runOptimizerPassOffThread } from './optimizer-pass-off-thread.js';
 import { defaultRebaseSettings, type RebaseSettings, type Segment, segmentSinceRebase } from './rebase.js';
 import type {
-  ClusterConfiguration,
   FleetProjectHistory,
   FoldInput,
   RecommendationDecision,
@@ -43,62 +41,6 @@ import {
 } from './run-evidence.js';
 import { describeSignals, highGcShare, highShuffleFetchWaitShare, runSignalsOf } from './run-signals.js';
 import { whatIfAnalog } from './what-if-analog.js';
-
-/** One candidate configuration of a platform's cluster: the optimizer's view of it and the platform's. */
-export interface ShapeEntry<Shape> {
-  candidate: Candidate;
-  shape: Shape;
-  /** False for configurations the project's bounds forbid (kept so past runs on them can be learned from). */
-  allowed: boolean;
-}
-
-export interface CandidateSpace<Shape> {
-  entries: ShapeEntry<Shape>[];
-  byId: Map<string, ShapeEntry<Shape>>;
-  /** Families (as the optimizer names them) the project allows. */
-  allowedFamilies: string[];
-  /** What the platform's candidate filters left out while building the space. */
-  filtered: FilterOutcome[];
-  /**
-   * Configurations on an engine the job never ran (left out for want of evidence) that one learning run
-   * may try when nothing on the job's engine can meet the SLA (`engine-trial.ts`).
-   */
-  trials?: EngineTrials<Shape>;
-}
-
-/**
- * A platform's clusters as the recommender sees them (a Databricks job cluster; EMR instance groups
- * or fleets): how a run's configuration is parsed once into a shape, which shapes are candidates, and
- * what applying one writes. Everything else about recommending is the same for every platform.
- */
-export interface ClusterModel<Shape> {
-  /** The shape a past run used: its reported configuration where it speaks, its facts where it is silent. */
-  shapeOfRun(run: RecommenderRun, workspace: WorkspaceFacts | null): Shape;
-  shapeId(shape: Shape): string;
-  /** Priced candidates around the current shape; every observed shape is in it, allowed or not. */
-  candidateSpace(context: {
-    basedOn: RecommenderRun;
-    workspace: WorkspaceFacts | null;
-    settings: ProjectSettings;
-    current: Shape;
-    observed: readonly Shape[];
-  }): CandidateSpace<Shape>;
-  /**
-   * The same cluster all on-demand (what a tight SLA takes instead of spot); null when it is already, or
-   * when the platform never changes this shape's market. The service swaps a spot choice for its twin only
-   * when the twin is an allowed candidate; the optimizer is told which candidates that is (`MarketSwaps`).
-   */
-  onDemandTwin(shape: Shape): Shape | null;
-  /**
-   * What apply writes for a shape, in the platform's terms, stated against the configuration the job runs
-   * on now (`current`, the based-on run's) so that what stays as it is is not written as a change.
-   */
-  configurationOf(shape: Shape, current: ClusterConfiguration | null): ClusterConfiguration;
-  /** Shapes of one kind share a price factor learned from runs (e.g. "autoscaled|spot-with-fallback"). */
-  priceKind(shape: Shape): string;
-  /** The shape in a few words, for explanations: "8 × r5d.xlarge (autoscale 2–8), spot with fallback". */
-  describe(shape: Shape): string;
-}
 
 export interface OptimizerRecommenderOptions {
   /**
@@ -286,15 +228,15 @@ export function gcMemoryPerCore<Shape>(
  * top of it — an infeasible SLA, spot risk, what tried configurations cost — into one `Decision` that the
  * configuration, prediction and explanation are all read from. Pure: no I/O besides the fleet source.
  */
-export class OptimizerRecommender<Shape> implements Recommender {
-  readonly #model: ClusterModel<Shape>;
+export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender {
+  readonly #model: ClusterModel<Shape, Reads>;
   readonly #prior: FleetPrior | null | undefined;
   readonly #priorSource: FleetPriorSource;
   readonly #optimizer: Partial<OptimizerSettings>;
   readonly #rebase: RebaseSettings;
   readonly #runPass: OptimizerPassRunner | undefined;
 
-  constructor(model: ClusterModel<Shape>, options: OptimizerRecommenderOptions = {}) {
+  constructor(model: ClusterModel<Shape, Reads>, options: OptimizerRecommenderOptions = {}) {
     this.#model = model;
     this.#prior = options.prior;
     this.#priorSource = options.priorSource ?? sharedFleetPriorSource();
@@ -304,6 +246,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
   }
 
   async recommend(input: RecommendationInput): Promise<RecommendationOutput> {
+    const reads = await this.#read(input);
     const prior =
       this.#prior !== undefined
         ? undefined
@@ -313,7 +256,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
     // Each step below is tens of milliseconds of CPU on an idle core, many times that on a loaded one:
     // between them the event loop answers what waits (health checks, lease heartbeats, the API).
     await nextTurn();
-    const prepared = this.#prepare(input, prior);
+    const prepared = this.#prepare(input, prior, reads);
     await nextTurn();
     const runPass = this.#runPass ?? (prior === undefined ? runInProcess : runOptimizerPassOffThread);
     const pass = await runPass(prepared.pass);
@@ -321,8 +264,17 @@ export class OptimizerRecommender<Shape> implements Recommender {
     return this.#finish(prepared, pass);
   }
 
+  /** What the platform reads before recommending on the input's based-on run (`ClusterModel.prepare`). */
+  async #read(input: RecommendationInput): Promise<Reads | null> {
+    const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
+    if (!basedOn || !this.#model.prepare) return null;
+    return this.#model.prepare(input, basedOn);
+  }
+
   /** Runs that left the project's window added to its learning summary, each on its candidate id. */
   async fold(input: FoldInput): Promise<FoldedStatistics> {
+    // A run without a cluster has no candidate to fold onto: the summary stays as it is.
+    if (this.#model.clusterless && input.runs.some(this.#model.clusterless)) return input.folded;
     const { workspace } = input.project;
     const ids = input.runs.map((run) => this.#model.shapeId(this.#model.shapeOfRun(run, workspace)));
     return foldRuns(input.folded, input.runs, ids, this.#rebase);
@@ -333,6 +285,8 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const runs = history.runs;
     const basedOn = runs.at(-1);
     if (!basedOn) return null;
+    // A job that ran without a cluster teaches the fleet nothing about clusters.
+    if (this.#model.clusterless && runs.some(this.#model.clusterless)) return null;
     try {
       const shapes = runs.map((run) => this.#model.shapeOfRun(run, history.workspace));
       const ids = shapes.map((shape) => this.#model.shapeId(shape));
@@ -342,6 +296,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
         settings: history.settings,
         current: shapes.at(-1) as Shape,
         observed: shapes,
+        reads: null,
       });
       const latest = inputBytesOf(basedOn);
       const observations = runs.map((run, i) => observationOf(run, ids[i] as string, latest));
@@ -363,13 +318,14 @@ export class OptimizerRecommender<Shape> implements Recommender {
    * its twin. Nothing is recorded and nothing is learned: Discover estimates jobs not imported yet with it.
    */
   async confidentChoice(input: RecommendationInput): Promise<ConfidentChoice> {
+    const reads = await this.#read(input);
     const prior =
       this.#prior !== undefined
         ? undefined
         : await this.#priorSource.priorFor(input.project.id, input.fleet, (history) =>
             this.fleetJobOf(history),
           );
-    const prepared = this.#prepare(input, prior);
+    const prepared = this.#prepare(input, prior, reads);
     const runPass = this.#runPass ?? (prior === undefined ? runInProcess : runOptimizerPassOffThread);
     const { assessment, recommendation } = await runPass(prepared.pass);
     const { confidence } = { ...defaultOptimizerSettings, ...this.#optimizer };
@@ -407,14 +363,25 @@ export class OptimizerRecommender<Shape> implements Recommender {
     };
   }
 
-  /** The same decision, synchronously and in-process (the bench calls it thousands of times). */
-  recommendNow(input: RecommendationInput, learnedPrior?: FleetPrior): RecommendationOutput {
-    const prepared = this.#prepare(input, learnedPrior);
+  /**
+   * The same decision, synchronously and in-process (the bench calls it thousands of times), with what
+   * the platform reads given (`reads`) or, by default, nothing read.
+   */
+  recommendNow(
+    input: RecommendationInput,
+    learnedPrior?: FleetPrior,
+    reads: Reads | null = null,
+  ): RecommendationOutput {
+    const prepared = this.#prepare(input, learnedPrior, reads);
     return this.#finish(prepared, runOptimizerPass(prepared.pass));
   }
 
   /** Everything before the optimizer: shapes, the candidate space, observations, filters, the prior. */
-  #prepare(input: RecommendationInput, learnedPrior: FleetPrior | undefined): Prepared<Shape> {
+  #prepare(
+    input: RecommendationInput,
+    learnedPrior: FleetPrior | undefined,
+    reads: Reads | null,
+  ): Prepared<Shape> {
     const model = this.#model;
     const { settings, workspace } = input.project;
     const basedOnIndex = input.runs.findIndex((run) => run.id === input.basedOnRunId);
@@ -427,7 +394,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
     const ids = shapes.map((shape) => model.shapeId(shape));
     const current = shapes.at(-1) as Shape;
     const currentId = ids.at(-1) as string;
-    const space = model.candidateSpace({ basedOn, workspace, settings, current, observed: shapes });
+    const space = model.candidateSpace({ basedOn, workspace, settings, current, observed: shapes, reads });
     const segment = segmentSinceRebase(runs, ids, this.#rebase, input.earlier?.segment);
     const rebasing = segment.start === runs.length - 1 && segment.reason !== '';
     const latestInput = inputBytesOf(basedOn);
@@ -450,8 +417,7 @@ export class OptimizerRecommender<Shape> implements Recommender {
       calibratePrices(catalogCandidates, observations, kindOf),
       kindOf,
     );
-    const families = candidates.map((candidate) => candidate.instanceType);
-    const basePrior = learnedPrior ?? this.#prior ?? uninformedPrior(families.map(instanceFamily));
+    const basePrior = learnedPrior ?? this.#prior ?? uninformedPrior(candidates.map(instanceFamily));
     const analog = whatIfAnalog(basePrior, space.byId.get(currentId)?.candidate, basedOn);
     const optimizerSettings = {
       ...this.#optimizer,

@@ -40,6 +40,8 @@ function run(
 const candidate = (id: string, nodes: number): Candidate => ({
   id,
   instanceType: 'm5.2xlarge',
+  engine: 'standard' as const,
+  storage: null,
   nodes,
   vcpusPerNode: 8,
   memoryGibPerNode: 32,

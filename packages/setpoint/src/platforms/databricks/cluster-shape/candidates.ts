@@ -7,14 +7,18 @@ import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
 import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
-import type { EngineTrialEntry, SpeedupPrior } from '../../../service/recommendations/engine-trial.js';
-import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import type {
+  CandidateSpace,
+  EngineTrialEntry,
+  ShapeEntry,
+  SpeedupPrior,
+} from '../../../service/recommendations/cluster-model.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
 import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {
   type DatabricksClusterShape,
   defaultFirstOnDemand,
-  optimizerInstanceType,
+  hardwareOfShape,
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
@@ -252,7 +256,7 @@ export function buildCandidateSpace(
     const entry: ShapeEntry<DatabricksClusterShape> = {
       candidate: {
         id,
-        instanceType: optimizerInstanceType(choice),
+        ...hardwareOfShape(choice),
         nodes: choice.workers,
         vcpusPerNode: type.vcpus,
         memoryGibPerNode: type.memoryGib,
@@ -269,9 +273,7 @@ export function buildCandidateSpace(
     entries.push(entry);
   }
   const allowedFamilies = [
-    ...new Set(
-      entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
-    ),
+    ...new Set(entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate))),
   ];
   return {
     entries,

@@ -5,6 +5,8 @@ import {
 } from '@setpoint/api-contract/databricks';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { Market } from '../../../cost/cluster-spec.js';
+import { configurationName } from '../../../optimizer/configuration-name.js';
+import type { Hardware } from '../../../optimizer/types.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
 import { describeStorage, type EbsStorage } from './ebs-storage.js';
@@ -77,11 +79,17 @@ function attributesOf(spec: NewCluster | null, cloud: Cloud) {
   return parsed.data;
 }
 
-/** Photon when the engine says so; a legacy `-photon-` runtime counts when no engine is named. */
-function photonOf(spec: NewCluster | null, facts: ClusterFacts | null): boolean {
-  if (spec?.runtime_engine) return spec.runtime_engine === 'PHOTON';
-  if (spec?.spark_version?.includes('-photon-')) return true;
-  return facts?.photon ?? false;
+/**
+ * Whether a cluster runs Photon, the one reading of it (run facts, shapes, Discover): the engine it names;
+ * a legacy `-photon-` runtime when it names none; else `otherwise` (what the event log said, or null).
+ */
+export function photonOf(
+  cluster: { runtime_engine?: string | undefined; spark_version?: string | undefined } | null,
+  otherwise: boolean | null,
+): boolean | null {
+  if (cluster?.runtime_engine) return cluster.runtime_engine === 'PHOTON';
+  if (cluster?.spark_version?.includes('-photon-')) return true;
+  return otherwise;
 }
 
 /**
@@ -118,7 +126,7 @@ export function shapeOfCluster(
     autoscale: autoscale ? { minWorkers: autoscale.minWorkers, maxWorkers: workers } : null,
     market,
     firstOnDemand: market === 'on-demand' ? 0 : (attributes?.first_on_demand ?? defaultFirstOnDemand),
-    photon: photonOf(spec, facts),
+    photon: photonOf(spec, facts?.photon ?? null) ?? false,
   };
 }
 
@@ -132,7 +140,7 @@ export interface ClusterTraits {
 
 export function clusterTraits(spec: NewCluster, cloud: Cloud): ClusterTraits {
   return {
-    photon: photonOf(spec, null),
+    photon: photonOf(spec, null) ?? false,
     autoscale: spec.autoscale !== undefined,
     spot: marketOfAvailability(attributesOf(spec, cloud)?.availability, cloud) !== 'on-demand',
     workers: spec.autoscale
@@ -141,11 +149,14 @@ export function clusterTraits(spec: NewCluster, cloud: Cloud): ClusterTraits {
   };
 }
 
-/** The optimizer's instance name for a shape: Photon is a family of its own (its own speed, its own price). */
-export function optimizerInstanceType(
-  shape: Pick<DatabricksClusterShape, 'workerNodeType' | 'photon'>,
-): string {
-  return shape.photon ? `photon-${shape.workerNodeType}` : shape.workerNodeType;
+/**
+ * What the optimizer learns a shape's hardware by: the worker node type and the engine (Photon is a
+ * family of its own: its own speed, its own price). The node type's own disks are what it is; the EBS
+ * volumes Setpoint attaches to a node type without instance store (`storage`) are in the shape's id, price
+ * and description, not a family of their own for the model (`storage: null`).
+ */
+export function hardwareOfShape(shape: Pick<DatabricksClusterShape, 'workerNodeType' | 'photon'>): Hardware {
+  return { instanceType: shape.workerNodeType, engine: shape.photon ? 'photon' : 'standard', storage: null };
 }
 
 /** Equal ids, the same cluster: the candidate id the optimizer learns and recommends by. */
@@ -154,7 +165,7 @@ export function shapeId(shape: DatabricksClusterShape): string {
     ? `${shape.autoscale.minWorkers}-${shape.autoscale.maxWorkers}`
     : `${shape.workers}`;
   return [
-    optimizerInstanceType(shape),
+    configurationName(hardwareOfShape(shape)),
     size,
     shape.market,
     `driver=${shape.driverNodeType}`,

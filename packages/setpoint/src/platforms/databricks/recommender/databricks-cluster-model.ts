@@ -3,8 +3,7 @@ import type { CostModel } from '../../../cost/cost-model.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import type { ClusterModel } from '../../../service/recommendations/optimizer-recommender.js';
-import type { RecommenderRun } from '../../../service/recommendations/recommender.js';
+import type { ClusterModel } from '../../../service/recommendations/cluster-model.js';
 import type { ClusterPolicy } from '../api/schema.js';
 import { cloudOf, planOf } from '../cluster-shape/billing.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
@@ -17,6 +16,14 @@ import {
 import { jobFragmentOf } from '../cluster-shape/job-fragment.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
 import { photonSpeedupPriorOf } from '../cluster-shape/photon-trial.js';
+import { isServerlessRun } from '../serverless/serverless-monitoring.js';
+
+/** Reads a compute policy of a workspace (`policies/clusters/get`). */
+export type ClusterPolicyReader = (workspaceId: string, policyId: string) => Promise<ClusterPolicy>;
+/** Reads the node types a workspace can launch (`clusters/list-node-types`), by id; null when it cannot say. */
+export type LaunchableNodeTypeReader = (
+  workspaceId: string,
+) => Promise<ReadonlyMap<string, NodeTypeFacts> | null>;
 
 /** What a workspace imposes on the clusters recommended there, read before recommending. */
 export interface WorkspaceConstraints {
@@ -26,15 +33,33 @@ export interface WorkspaceConstraints {
   launchableNodeTypes: ReadonlyMap<string, NodeTypeFacts> | null;
 }
 
-/** Databricks job clusters as the recommender sees them: one shape model, parsed once per run. */
+/**
+ * Databricks job clusters as the recommender sees them: one shape model, parsed once per run. Before
+ * recommending it reads what the workspace imposes: the compute policy the based-on run's cluster names
+ * (the policy as it is now: jobs/update is checked against it), whose rules become named candidate
+ * filters, and the node types the workspace can launch. A serverless run has no cluster.
+ */
 export function databricksClusterModel(deps: {
   catalog: PriceCatalog;
   nodeTypes: readonly InstanceTypeEntry[];
   costModel: CostModel;
-  /** What the workspace imposes on a recommendation made after this run, when it was read. */
-  constraintsOf?: (run: RecommenderRun) => WorkspaceConstraints | null;
-}): ClusterModel<DatabricksClusterShape> {
+  /** Where the job cluster's compute policy is read; without it, policies are not applied. */
+  policies?: ClusterPolicyReader | undefined;
+  /** Where the workspace's node types are read; without it, every priced node type may be recommended. */
+  launchableNodeTypes?: LaunchableNodeTypeReader | undefined;
+}): ClusterModel<DatabricksClusterShape, WorkspaceConstraints> {
   return {
+    async prepare(input, basedOn) {
+      const workspaceId = input.project.workspace?.id;
+      if (!workspaceId) return null;
+      const policyId = parseNewCluster(basedOn.clusterConfig)?.policy_id;
+      return {
+        policy:
+          typeof policyId === 'string' && deps.policies ? await deps.policies(workspaceId, policyId) : null,
+        launchableNodeTypes: deps.launchableNodeTypes ? await deps.launchableNodeTypes(workspaceId) : null,
+      };
+    },
+    clusterless: isServerlessRun,
     shapeOfRun(run, workspace) {
       const cloud = cloudOf(run.cluster.cloud, workspace?.cloud);
       return shapeOfCluster(
@@ -45,11 +70,10 @@ export function databricksClusterModel(deps: {
       );
     },
     shapeId,
-    candidateSpace({ basedOn, workspace, settings, current, observed }) {
+    candidateSpace({ basedOn, workspace, settings, current, observed, reads }) {
       const region = basedOn.cluster.region ?? workspace?.region ?? defaultRegions[current.cloud];
       const spec = parseNewCluster(basedOn.clusterConfig);
       const poolId = spec?.instance_pool_id;
-      const constraints = deps.constraintsOf?.(basedOn) ?? null;
       return buildCandidateSpace(
         deps.catalog,
         deps.nodeTypes,
@@ -60,8 +84,8 @@ export function databricksClusterModel(deps: {
           settings,
           current,
           observed,
-          policy: constraints?.policy ?? null,
-          launchableNodeTypes: constraints?.launchableNodeTypes ?? null,
+          policy: reads?.policy ?? null,
+          launchableNodeTypes: reads?.launchableNodeTypes ?? null,
           instancePoolId: typeof poolId === 'string' ? poolId : null,
           baseCluster: spec,
           sparkVersion: spec?.spark_version ?? null,

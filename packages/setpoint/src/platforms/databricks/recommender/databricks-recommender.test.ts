@@ -25,6 +25,7 @@ import type {
   RecommenderRun,
 } from '../../../service/recommendations/recommender.js';
 import { runtimeFloorSeconds, runtimeSecondsOf } from '../../../service/recommendations/run-evidence.js';
+import { clusterPolicySchema } from '../api/schema.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
 import { shapeId as choiceId, type DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { costSpecOf } from '../cluster-shape/cost-spec.js';
@@ -910,5 +911,53 @@ describe('decisions', () => {
     expect(output.decision?.action).toBe('keep');
     const observed = runs[0]!.cost.totalUsd;
     expect(Math.abs(output.prediction.costUsd.mid - observed) / observed).toBeLessThan(0.05);
+  });
+});
+
+describe('what the workspace imposes, read before recommending', () => {
+  const policyRun = (): RecommenderRun => ({
+    ...run(1),
+    clusterConfig: {
+      spark_version: '14.3.x-scala2.12',
+      node_type_id: 'm5.xlarge',
+      driver_node_type_id: 'm5.xlarge',
+      num_workers: 8,
+      policy_id: 'P1',
+      aws_attributes: { availability: 'ON_DEMAND' },
+    },
+  });
+  const teamPolicy = clusterPolicySchema.parse({
+    policy_id: 'P1',
+    name: 'team',
+    definition: JSON.stringify({ num_workers: { type: 'range', maxValue: 8 } }),
+  });
+
+  it("reads the cluster's policy and the workspace's node types once, and filters the candidates by them", async () => {
+    const asked: string[] = [];
+    const reading = new OptimizerRecommender({
+      catalog,
+      nodeTypes,
+      prior: null,
+      policies: async (workspaceId, policyId) => {
+        asked.push(`policy ${workspaceId} ${policyId}`);
+        return teamPolicy;
+      },
+      launchableNodeTypes: async (workspaceId) => {
+        asked.push(`node types ${workspaceId}`);
+        return null;
+      },
+    });
+    const output = await reading.recommend(input([policyRun()], { spotPolicy: 'on-demand-only' }));
+    expect(asked).toEqual(['policy ws P1', 'node types ws']);
+    const policy = output.decision?.filtered.find((outcome) => outcome.filter === 'policy num_workers range');
+    expect(policy?.dropped).toBeGreaterThan(0);
+    expect(Number(output.configuration.num_workers ?? 0)).toBeLessThanOrEqual(8);
+
+    // the synchronous path reads nothing, so no policy applies there
+    const now = reading.recommendNow(input([policyRun()], { spotPolicy: 'on-demand-only' }));
+    expect(asked).toHaveLength(2);
+    expect(now.decision?.filtered.some((outcome) => outcome.filter === 'policy num_workers range')).toBe(
+      false,
+    );
   });
 });

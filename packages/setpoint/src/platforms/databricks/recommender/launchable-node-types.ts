@@ -2,7 +2,7 @@ import { launchableNodeTypes, type NodeTypeFacts } from '@setpoint/validity/data
 import { cachedOfferedTypes } from '../../../service/recommendations/offered-types-cache.js';
 import { DatabricksApiError } from '../api/api-error.js';
 import type { DatabricksClient } from '../api/client.js';
-import type { LaunchableNodeTypeReader } from './databricks-recommender.js';
+import type { LaunchableNodeTypeReader } from './databricks-cluster-model.js';
 
 /**
  * The node types each workspace can launch, with what `clusters/list-node-types` says of each (cores,

@@ -1,5 +1,6 @@
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
+import { photonOf } from '../cluster-shape/cluster-shape.js';
 import type { ClusterReport } from './cluster-report.js';
 
 /** Cluster facts from the uploaded cluster report when there is one, else the event log's hints. */
@@ -19,9 +20,7 @@ export function clusterFacts(report: ClusterReport | null, profile: RunProfile |
       autoscale: cluster.autoscale
         ? { minWorkers: cluster.autoscale.min_workers, maxWorkers: cluster.autoscale.max_workers }
         : null,
-      photon: cluster.runtime_engine
-        ? cluster.runtime_engine === 'PHOTON'
-        : (profile?.platform.photon ?? null),
+      photon: photonOf(cluster, profile?.platform.photon ?? null),
       availability,
       sparkVersion: cluster.spark_version ?? profile?.platform.runtimeVersion ?? null,
     };

@@ -3,7 +3,7 @@ import type { CostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import { FilterTally } from '../../../service/recommendations/candidate-filters.js';
-import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/optimizer-recommender.js';
+import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/cluster-model.js';
 import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
 import { emrValidityFilters } from './emr-validity-filters.js';
 
@@ -126,6 +126,9 @@ export function buildEmrCandidateSpace(
       candidate: {
         id,
         instanceType: choice.workerType,
+        // every candidate keeps the cluster's volumes: storage is not a dimension EMR candidates vary
+        engine: 'standard',
+        storage: null,
         nodes,
         vcpusPerNode: type.vcpus,
         memoryGibPerNode: type.memoryGib,
@@ -138,9 +141,7 @@ export function buildEmrCandidateSpace(
     entries.push(entry);
   }
   const allowedFamilies = [
-    ...new Set(
-      entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate.instanceType)),
-    ),
+    ...new Set(entries.filter((entry) => entry.allowed).map((entry) => instanceFamily(entry.candidate))),
   ];
   return { entries, byId, allowedFamilies, filtered: filters.outcomes };
 }

@@ -12,12 +12,12 @@ import type { EmrClusterShape } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrRunReport } from '../runs/emr-run-report.js';
 import { buildEmrCandidateSpace } from './emr-candidates.js';
 import { choiceOfShape, costSpecOfChoice } from './emr-choice.js';
-import { EmrRecommender, emrClusterModel } from './emr-recommender.js';
+import { emrClusterModel, emrRecommender } from './emr-recommender.js';
 
 const catalog = createPriceCatalog([shippedCatalog]);
 const nodeTypes = shippedCatalog.instanceTypes;
 const vcpusOf = (type: string) => nodeTypes.find((entry) => entry.instanceType === type)?.vcpus ?? 4;
-const recommender = new EmrRecommender({ catalog, nodeTypes });
+const recommender = emrRecommender({ catalog, nodeTypes });
 const costModel = createCostModel(catalog);
 
 /** What a run on the spec costs, priced as the coster does for a transient cluster (expected spot price). */
@@ -213,7 +213,7 @@ function closedLoop(start: GroupsSpec, settings: Partial<ProjectSettings>, trans
   return { runs, outputs };
 }
 
-describe('EmrRecommender (the shared recommender over EMR instance groups)', () => {
+describe('emrRecommender (the shared recommender over EMR instance groups)', () => {
   it('recommends a RunJobFlow Instances block: primary, core on-demand, task instances, with the shared phases and explanation', async () => {
     const output = await recommender.recommend(input([run(1, { type: 'm5.2xlarge', core: 2, task: 2 })]));
     expect(output.phase).toBe('LEARNING');
@@ -244,7 +244,7 @@ describe('EmrRecommender (the shared recommender over EMR instance groups)', () 
       .filter((entry) => entry.cloud === 'aws' && !/^r5\./.test(entry.instanceType))
       .map((entry) => entry.instanceType)
       .filter((type) => type !== 'm5.2xlarge');
-    const limited = new EmrRecommender({
+    const limited = emrRecommender({
       catalog,
       nodeTypes,
       supportedInstanceTypes: async (accountId, releaseLabel) => {
