@@ -25,6 +25,8 @@ export interface Column {
   /** CSS grid track: the minimum keeps every default column inside 1280 px. */
   width: string;
   align?: 'end';
+  /** Its text may take two lines of the row (names), not one cut short. */
+  twoLines?: boolean;
   /** Sort key; null sorts last in both directions. */
   sortValue(row: ProjectRow): number | string | null;
   render(row: ProjectRow): ReactNode;
@@ -104,6 +106,7 @@ export const projectColumns: Column[] = [
     label: 'Project',
     width: 'minmax(120px, 2fr)',
     fixed: true,
+    twoLines: true,
     sortValue: (row) => row.project.name.toLowerCase(),
     render: (row) => (
       <Link
@@ -123,6 +126,7 @@ export const projectColumns: Column[] = [
     id: 'workspace',
     label: 'Workspace',
     width: 'minmax(72px, 1fr)',
+    twoLines: true,
     sortValue: (row) => row.workspaceName.toLowerCase() || null,
     render: (row) =>
       row.workspaceName ? (

@@ -38,7 +38,10 @@ export function ProjectsTable({
     initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
   const template = { gridTemplateColumns: columns.map((column) => column.width).join(' ') };
-  const cellClass = (column: Column) => (column.align === 'end' ? 'cell cell-end' : 'cell');
+  const cellClass = (column: Column) =>
+    ['cell', column.align === 'end' && 'cell-end', column.twoLines && 'cell-two-lines']
+      .filter(Boolean)
+      .join(' ');
 
   return (
     <div className="grid-table" data-testid="projects-table">
