@@ -164,7 +164,7 @@ describeFull(
         for (const column of ['name', 'workspace']) {
           const cells = page.locator(`[data-testid="project-row"] [data-column="${column}"]`);
           for (const cell of await cells.all()) {
-            // nothing is cut: the text fits the cell's (up to two) lines
+            // nothing is cut: the text fits the cell's lines (up to three)
             const cut = await cell.evaluate(
               (element) =>
                 element.scrollHeight > element.clientHeight + 1 ||
