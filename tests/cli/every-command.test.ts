@@ -389,6 +389,12 @@ const badInputs: Record<string, BadInput> = {
     stderr: /workspace ws_missing does not exist$/,
     remote: true,
   },
+  'workspaces remove': {
+    args: ['workspaces', 'remove', 'ws_missing', '--yes'],
+    exitCode: 3,
+    stderr: /workspace ws_missing does not exist$/,
+    remote: true,
+  },
   'workspaces detach': {
     args: ['workspaces', 'detach', 'ws_missing'],
     exitCode: 2,

@@ -99,7 +99,9 @@ describe('workspaces add and auth: OAuth M2M and Entra ID service principals thr
       },
     );
     expect(result.code).toBe(7);
-    expect(result.stdout).toMatch(/FAIL authenticate: invalid_client/);
+    expect(result.stdout).toMatch(
+      /FAIL authenticate: the workspace refused the service principal’s OAuth secret: invalid_client/,
+    );
     expect(result.stdout).toMatch(/fix: .*new secret/);
     expect(result.stdout).not.toContain('dose-revoked-secret');
   });

@@ -64,6 +64,15 @@ describeFull(
       await form.getByLabel('Host').fill(emulator.url);
       await form.getByLabel('Sign in with').selectOption('oauth-m2m');
       await form.getByLabel('Client id').fill(m2m.clientId);
+      // a secret the workspace refuses: the form says why and nothing is registered
+      await form.getByLabel('OAuth secret').fill('a-revoked-secret');
+      await form.getByRole('button', { name: 'Add and check access' }).click();
+      await expect
+        .poll(() => form.getByRole('alert').textContent(), { timeout: 20_000 })
+        .toMatch(
+          /authenticate failed: the workspace refused the service principal’s OAuth secret: invalid_client.*nothing was registered/,
+        );
+      expect(await server.services.workspaces.list()).toEqual([]);
       await form.getByLabel('OAuth secret').fill(m2m.clientSecret);
       await form.getByRole('button', { name: 'Add and check access' }).click();
       await expect

@@ -95,7 +95,12 @@ describe('configuration-time validation', () => {
       expect(error.reason).toBe('address');
       expect(error.code).toBe('OUTBOUND_URL_REFUSED');
       expect(error.message).toMatch(why);
-      expect(error.message).toContain('allow-list');
+      // the message names the setting and an entry; that entry, set, admits the URL
+      const entry = /SETPOINT_OUTBOUND_ALLOW_LIST=(\S+) /.exec(error.message)?.[1];
+      expect(entry).toBeDefined();
+      await expect(
+        validateOutboundUrl(url, { lookup: hostsFile, allow: OutboundAllowList.parse(entry!) }),
+      ).resolves.toBeInstanceOf(URL);
     });
   }
 

@@ -12,6 +12,12 @@ export const workspaceBody = z.object({
   compute_type: z.string().max(100).nullable().optional(),
   credentials: secretMap.nullable().optional().describe('write-only; encrypted at rest'),
   webhook_credentials: secretMap.nullable().optional().describe('write-only; encrypted at rest'),
+  check_sign_in: z
+    .boolean()
+    .optional()
+    .describe(
+      'sign in to the workspace before registering it: when its host does not answer (10 s) or refuses the credentials, nothing is registered (400 WORKSPACE_SIGN_IN_REFUSED, 502 WORKSPACE_UNREACHABLE). The CLI and the dashboard send true',
+    ),
 });
 export type WorkspaceBody = z.input<typeof workspaceBody>;
 
@@ -20,7 +26,7 @@ export type WorkspaceBody = z.input<typeof workspaceBody>;
  * update would overwrite the stored value: an EMR account renamed became a Databricks workspace).
  */
 export const workspacePatchBody = workspaceBody
-  .omit({ platform: true })
+  .omit({ platform: true, check_sign_in: true })
   .partial()
   .extend({ platform: z.enum(['databricks']).optional() });
 

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { type AnalysisPorts, composeServices, type Services } from 'setpoint/composition/compose-services';
 import { configSchema, type SetpointConfig } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
+import type { PlatformPlugin } from 'setpoint/platform-api/platform';
 import { buildApp } from 'setpoint/server/build-app';
 import { pollUntil } from '../../support/poll-until.js';
 
@@ -38,6 +39,8 @@ export interface HarnessOptions {
   pricingOverrides?: unknown;
   /** An existing data directory (a restart of an earlier harness); a fresh one by default. */
   dataDir?: string;
+  /** The platforms to run, when not every registered one with its defaults. */
+  platforms?: PlatformPlugin[];
 }
 
 /** A full API (real services, real database) on a fresh data directory, with an API key and token. */
@@ -63,6 +66,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     config,
     logger,
     ...(options.analysis ? { analysis: options.analysis } : {}),
+    ...(options.platforms ? { platforms: options.platforms } : {}),
   });
   const app = await buildApp({ services, logger, webDir: path.join(dataDir, 'no-web') });
   if (options.startWorkers) await services.startWorkers();

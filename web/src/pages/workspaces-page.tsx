@@ -23,6 +23,8 @@ interface WorkspaceForm {
   client_secret: string;
   azure_tenant_id: string;
   azure_authority_host: string;
+  /** A new workspace is signed in to first; unticked, it is registered even if that fails. */
+  check_sign_in: boolean;
 }
 
 const emptyForm: WorkspaceForm = {
@@ -38,6 +40,7 @@ const emptyForm: WorkspaceForm = {
   client_secret: '',
   azure_tenant_id: '',
   azure_authority_host: '',
+  check_sign_in: true,
 };
 
 /** The sign-in the form asks for, or null when no secret was typed (an edit keeps the stored one). */
@@ -66,7 +69,10 @@ function toBody(form: WorkspaceForm, editing: boolean): Record<string, unknown> 
   };
   // Secrets are write-only; a new workspace gets its sign-in here, an edit rotates it through /auth.
   const auth = authOf(form);
-  if (!editing) body.credentials = auth;
+  if (!editing) {
+    body.credentials = auth;
+    body.check_sign_in = form.check_sign_in;
+  }
   return body;
 }
 
@@ -219,7 +225,11 @@ export function WorkspacesPage() {
           list.reload();
         }}
       >
-        <p>Setpoint forgets the workspace and its token. Jobs in Databricks are not changed.</p>
+        <p>
+          Setpoint forgets the workspace and its credentials. Its projects stay with their runs and
+          recommendations, unlinked: their runs are no longer collected and nothing is applied to their jobs.
+          Jobs in Databricks are not changed (detach an imported job first to restore its settings).
+        </p>
       </ConfirmDialog>
     </div>
   );
@@ -249,6 +259,7 @@ function WorkspaceEditor({
           client_secret: '',
           azure_tenant_id: '',
           azure_authority_host: '',
+          check_sign_in: false,
         }
       : emptyForm,
   );
@@ -412,6 +423,17 @@ function WorkspaceEditor({
             encrypted.
           </small>
         </>
+      )}
+      {!workspace && (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={!form.check_sign_in}
+            onChange={(event) => set('check_sign_in', !event.target.checked)}
+          />
+          Register without signing in first (otherwise a host that does not answer within 10 s, or credentials
+          it refuses, register nothing)
+        </label>
       )}
       {error && (
         <p className="notice notice-error" role="alert">

@@ -134,6 +134,27 @@ export interface PlatformRuntime {
   schedules: PlatformSchedule[];
   /** Where its jobs' configuration lives in code and how a recommendation reads there (absent: no mapping). */
   code?: PlatformCode;
+  /**
+   * Signs in to a workspace before it is registered (nothing is stored): whether its host answered and
+   * accepted the credentials, as one line of an access check. Absent: the platform has no such check.
+   */
+  checkSignIn?(target: SignInTarget): Promise<SignInLine>;
+}
+
+/** What a workspace about to be registered would connect with. */
+export interface SignInTarget {
+  host: string;
+  credentials: Record<string, string> | null;
+}
+
+/** The sign-in's outcome: `check` names what failed (`reach workspace`, `authenticate`), `fix` how to mend it. */
+export interface SignInLine {
+  check: string;
+  ok: boolean;
+  detail: string;
+  fix?: string | undefined;
+  /** Whether the host answered at all (false: down, black-holed, refused by the outbound rule). */
+  reachable: boolean;
 }
 
 /** Validates a cluster report uploaded for a project with that project's platform; null stays null. */

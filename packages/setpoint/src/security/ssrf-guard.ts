@@ -60,7 +60,11 @@ export class OutboundUrlRefusedError extends ValidationError {
 }
 
 const defaultSchemes = ['https:', 'http:'];
-const allowListHint = 'add it to the outbound allow-list if this host is trusted';
+/** How to admit a trusted host, in words a person can act on: the setting's name and an entry for this host. */
+function allowListHint(host: string, port: number | undefined): string {
+  const entry = port === undefined ? host : `${isIP(host) === 6 ? `[${host}]` : host}:${port}`;
+  return `if this host is trusted, allow it on the Setpoint server with SETPOINT_OUTBOUND_ALLOW_LIST=${entry} (or outboundAllowList in its config file; comma-separated entries) and restart the server`;
+}
 
 const systemLookup: LookupAll = (hostname) =>
   new Promise((resolve, reject) => {
@@ -90,7 +94,7 @@ export function addressRefusal(
   if (allow && (allow.allowsHost(host, port) || allow.allowsAddress(address, port))) return null;
   const via = address === host ? address : `${host} resolves to ${address}, which`;
   const where = port === undefined ? '' : ` (port ${port})`;
-  return `${via} is a ${kind} address${where}; ${allowListHint}`;
+  return `${via} is a ${kind} address${where}; ${allowListHint(host, port)}`;
 }
 
 const defaultPorts: Record<string, number> = { 'http:': 80, 'https:': 443, 'smtp:': 25, 's3:': 443 };
@@ -415,7 +419,7 @@ export function assertFetchableUrl(raw: string, allow: OutboundAllowList = Outbo
   if (url.protocol !== 's3:' && !allowListed && isIP(host) !== 0 && !isPublicAddress(host)) {
     throw new ValidationError(
       'EVENTLOG_URI_PRIVATE',
-      `eventlog_uri points at a private or loopback address (${host}); ${allowListHint}`,
+      `eventlog_uri points at a private or loopback address (${host}); ${allowListHint(host, port)}`,
     );
   }
   return url;

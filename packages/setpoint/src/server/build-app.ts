@@ -183,7 +183,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     codeRoutes({ projects: services.projects, sources: services.sources, proposals: services.proposals }),
   );
-  await app.register(workspaceRoutes(services.workspaces));
+  await app.register(
+    workspaceRoutes(services.workspaces, (platform) => services.platforms.named(platform)?.checkSignIn),
+  );
   for (const platform of services.platforms.entries) await app.register(platform.routes);
   await app.register(
     gradientCompatRoutes({

@@ -1,5 +1,6 @@
+import { createInterface } from 'node:readline/promises';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { WorkspaceResource } from '@setpoint/api-contract';
+import type { ProjectResource, WorkspaceResource } from '@setpoint/api-contract';
 import type {
   AccessCheckResource,
   DetachResource,
@@ -9,13 +10,18 @@ import type {
   WorkspaceAuthBody,
   WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
-import { ValidationError } from '@setpoint/foundation/errors';
+import { AppError, isAppError, ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
 import { colorEnabled, formatUsd, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
 const plans: Record<string, string> = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' };
+
+/** A failed access check exits 7 whatever the output format: a script sees it as a person does. */
+function exitOnFailedCheck(result: AccessCheckResource): void {
+  if (!result.ok) process.exitCode = 7;
+}
 
 function printChecks(result: AccessCheckResource): void {
   const color = colorEnabled();
@@ -30,7 +36,7 @@ function printChecks(result: AccessCheckResource): void {
     process.stdout.write(`${mark} ${line.check}: ${line.detail}\n`);
     if (!line.ok && line.fix) process.stdout.write(`     fix: ${line.fix}\n`);
   }
-  if (!result.ok) process.exitCode = 7;
+  exitOnFailedCheck(result);
 }
 
 /**
@@ -180,6 +186,36 @@ function printDiscovery(result: DiscoverResource): void {
   }
 }
 
+/** What removing a workspace does to its projects and jobs, in one sentence the user confirms. */
+function removalConsequence(
+  workspace: WorkspaceResource,
+  linked: { items: ProjectResource[]; total: number },
+): string {
+  const named = linked.items
+    .slice(0, 5)
+    .map((project) => `${project.name} (${project.id})`)
+    .join(', ');
+  const more = linked.total > 5 ? ` and ${linked.total - 5} more` : '';
+  const projects =
+    linked.total === 0
+      ? 'it has no projects'
+      : `its ${linked.total} project${linked.total === 1 ? '' : 's'} (${named}${more}) stay with their runs and recommendations, unlinked: their runs are no longer collected and nothing is applied to their jobs`;
+  return `Setpoint forgets ${workspace.name} (${workspace.host ?? 'no host'}) and its credentials; ${projects}; its jobs in Databricks are not changed (\`setpoint workspaces detach\` restores an imported job's settings first)`;
+}
+
+/** A workspace not added because the sign-in failed: the server's reason, and how to add it anyway. */
+function withNoCheckHint(error: unknown): never {
+  if (isAppError(error) && signInRefusals.includes(error.code))
+    throw new AppError(
+      error.kind,
+      error.code,
+      `workspace not added: ${error.message} (--no-check registers it without signing in)`,
+    );
+  throw error;
+}
+
+const signInRefusals = ['WORKSPACE_SIGN_IN_REFUSED', 'WORKSPACE_UNREACHABLE'];
+
 export function registerWorkspacesCommand(program: Command): void {
   const workspaces = program
     .command('workspaces')
@@ -220,6 +256,10 @@ export function registerWorkspacesCommand(program: Command): void {
       '--sql-warehouse-id <id>',
       'SQL warehouse to read system tables (billing, node timelines) through',
     )
+    .option(
+      '--no-check',
+      'register it without signing in first (it is registered even when the host does not answer or refuses the credentials)',
+    )
     .action(async (options) => {
       if (!['aws', 'azure'].includes(options.cloud))
         throw new ValidationError('INVALID_CLOUD', '--cloud must be aws or azure');
@@ -228,16 +268,19 @@ export function registerWorkspacesCommand(program: Command): void {
       const s3 = s3Credentials(options);
       const auth = authBody(options);
       const client = remoteClient(options);
-      const workspace = await client.request<WorkspaceResource>('POST', '/api/v1/workspaces', {
-        name: options.name ?? new URL(options.host).host,
-        platform: 'databricks',
-        cloud: options.cloud,
-        region: options.region,
-        host: options.host,
-        plan_type: plan,
-        compute_type: 'Jobs Compute',
-        credentials: { ...auth, ...s3 } as Record<string, string>,
-      });
+      const workspace = await client
+        .request<WorkspaceResource>('POST', '/api/v1/workspaces', {
+          name: options.name ?? new URL(options.host).host,
+          platform: 'databricks',
+          cloud: options.cloud,
+          region: options.region,
+          host: options.host,
+          plan_type: plan,
+          compute_type: 'Jobs Compute',
+          credentials: { ...auth, ...s3 } as Record<string, string>,
+          check_sign_in: options.check,
+        })
+        .catch(withNoCheckHint);
       const check = await client.request<AccessCheckResource>(
         'POST',
         `/api/v1/workspaces/${workspace.id}/check`,
@@ -246,6 +289,7 @@ export function registerWorkspacesCommand(program: Command): void {
           ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
         },
       );
+      exitOnFailedCheck(check);
       if (options.json) return printJson({ workspace, access: check });
       process.stdout.write(`added workspace ${workspace.id} (${workspace.host})\n`);
       printChecks(check);
@@ -278,6 +322,7 @@ export function registerWorkspacesCommand(program: Command): void {
       `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
       {},
     );
+    exitOnFailedCheck(check);
     if (options.json) return printJson({ auth, access: check });
     process.stdout.write(
       `workspace ${id} signs in with ${auth.auth_type}${auth.client_id ? ` as ${auth.client_id}` : ''}\n`,
@@ -327,6 +372,7 @@ export function registerWorkspacesCommand(program: Command): void {
           ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
         },
       );
+      exitOnFailedCheck(check);
       if (options.json) printJson(check);
       else printChecks(check);
     });
@@ -391,6 +437,53 @@ export function registerWorkspacesCommand(program: Command): void {
         for (const skipped of job.skipped)
           process.stdout.write(`  skipped ${skipped.what}: ${skipped.reason}\n`);
       }
+    });
+
+  withRemoteOptions(
+    workspaces
+      .command('remove')
+      .description(
+        'forget a workspace and its credentials; its projects stay, unlinked (runs and recommendations kept, nothing collected or applied); its jobs in Databricks are not changed',
+      )
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint workspaces remove wsp_123',
+          'setpoint workspaces detach wsp_123 456 && setpoint workspaces remove wsp_123 --yes',
+        ),
+      )
+      .argument('<workspace>', 'workspace id'),
+  )
+    .option('--yes', 'remove without asking (needed when stdin is not a terminal)')
+    .action(async (id, options) => {
+      const client = remoteClient(options);
+      const workspace = await client.request<WorkspaceResource>(
+        'GET',
+        `/api/v1/workspaces/${encodeURIComponent(id)}`,
+      );
+      const linked = await client.request<{ items: ProjectResource[]; total: number }>(
+        'GET',
+        `/api/v1/projects?workspace_id=${encodeURIComponent(id)}&limit=500`,
+      );
+      const consequence = removalConsequence(workspace, linked);
+      if (!options.yes) {
+        if (!process.stdin.isTTY)
+          throw new ValidationError(
+            'CONFIRMATION_REQUIRED',
+            `workspaces remove ${id}: ${consequence}; pass --yes to remove it`,
+          );
+        const prompt = createInterface({ input: process.stdin, output: process.stderr });
+        const answer = await prompt.question(`${consequence}.\nRemove workspace ${id}? [y/N] `);
+        prompt.close();
+        if (!/^y(es)?$/i.test(answer.trim())) {
+          process.stderr.write('not removed\n');
+          return;
+        }
+      }
+      await client.request('DELETE', `/api/v1/workspaces/${encodeURIComponent(id)}`);
+      if (options.json)
+        return printJson({ removed: id, unlinked_projects: linked.items.map((project) => project.id) });
+      process.stdout.write(`removed workspace ${id}; ${consequence}\n`);
     });
 
   withRemoteOptions(

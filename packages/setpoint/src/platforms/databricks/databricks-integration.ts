@@ -1,5 +1,5 @@
 import { createCostModel } from '../../cost/cost-model.js';
-import type { PlatformCore } from '../../platform-api/platform.js';
+import type { PlatformCore, SignInLine, SignInTarget } from '../../platform-api/platform.js';
 import type { JobHandlers } from '../../queue/job-queue.js';
 import { createStatementClient } from './api/statements.js';
 import type { TransportSettings } from './api/transport.js';
@@ -9,8 +9,8 @@ import { reconcileBilling } from './billing/billing-reconciler.js';
 import { estimateClusterDbus } from './billing/dbu-estimate.js';
 import { createCollector, NotReadyYet } from './collect/collector.js';
 import { probeS3LogDestination } from './collect/log-store-s3.js';
-import { checkWorkspaceAccess } from './connection/access-check.js';
-import { createWorkspaceConnector } from './connection/workspace-connection.js';
+import { checkSignIn, checkWorkspaceAccess } from './connection/access-check.js';
+import { createWorkspaceConnector, openClient } from './connection/workspace-connection.js';
 import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
@@ -248,6 +248,19 @@ export function createDatabricksIntegration(
     handlers,
     enqueueCollect,
     scheduleReconciliation,
+    /** Signs in to a workspace about to be registered: its host and credentials, nothing stored. */
+    async checkSignIn(target: SignInTarget): Promise<SignInLine> {
+      const { client, transport } = openClient(target.host, target.credentials, {
+        outbound: deps.outbound,
+        transport: options.transport,
+      });
+      const { line, reachable } = await checkSignIn(
+        client,
+        transport.auth,
+        options.transport?.requestTimeoutMs,
+      );
+      return { ...line, reachable };
+    },
     async checkAccess(workspaceId: string, logDestination?: string, sqlWarehouseId?: string) {
       const { client, s3, transport } = await connect(workspaceId);
       if (logDestination || sqlWarehouseId)
@@ -269,6 +282,7 @@ export function createDatabricksIntegration(
             : undefined,
         },
         logDestination: link?.log_destination ?? undefined,
+        reachTimeoutMs: options.transport?.requestTimeoutMs,
         ...(s3 && { checkS3: (destination: string) => probeS3LogDestination(s3, destination) }),
       });
     },

@@ -65,6 +65,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
         coster: new CostEngineCoster(core.catalog),
         recommender,
         writer: integration.writer,
+        checkSignIn: integration.checkSignIn,
         code: createDatabricksCode({
           connect: integration.connect,
           projects: core.projects,

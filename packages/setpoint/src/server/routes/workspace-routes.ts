@@ -5,9 +5,10 @@ import {
   workspacePatchBody,
   workspaceSchema,
 } from '@setpoint/api-contract';
-import { ValidationError } from '@setpoint/foundation/errors';
+import { UpstreamError, ValidationError } from '@setpoint/foundation/errors';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
+import type { SignInLine, SignInTarget } from '../../platform-api/platform.js';
 import { principalOf } from '../../service/auth/principal.js';
 import type { WorkspaceInput, WorkspaceService } from '../../service/workspaces/workspace-service.js';
 import { presentWorkspace } from './presenters.js';
@@ -30,7 +31,22 @@ function toInput(body: z.infer<typeof workspacePatchBody>): Partial<WorkspaceInp
   };
 }
 
-export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyncZod {
+/** The sign-in check of the workspace's platform, or undefined when the platform has none. */
+export type SignInCheckOf = (platform: string) => ((target: SignInTarget) => Promise<SignInLine>) | undefined;
+
+/** Nothing is registered when the workspace does not answer or refuses its credentials: the error says which. */
+function refuseFailedSignIn(input: WorkspaceInput, line: SignInLine): void {
+  if (line.ok) return;
+  const reason = `${input.host}: ${line.check} failed: ${line.detail}${line.fix ? `; fix: ${line.fix}` : ''}; nothing was registered`;
+  const details = { check: line.check, detail: line.detail, ...(line.fix && { fix: line.fix }) };
+  if (!line.reachable) throw new UpstreamError('WORKSPACE_UNREACHABLE', reason, { details });
+  throw new ValidationError('WORKSPACE_SIGN_IN_REFUSED', reason, { details });
+}
+
+export function workspaceRoutes(
+  workspaces: WorkspaceService,
+  signInCheckOf: SignInCheckOf = () => undefined,
+): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/v1/workspaces',
@@ -44,10 +60,20 @@ export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyn
         },
       },
       async (request, reply) => {
-        const { name, platform, cloud } = request.body;
+        const { name, platform, cloud, check_sign_in: checkSignIn } = request.body;
+        const signIn = checkSignIn ? signInCheckOf(platform) : undefined;
         const workspace = await workspaces.create(
           { ...toInput(request.body), name, platform, cloud },
           principalOf(request).actor,
+          signIn &&
+            (async (input) => {
+              if (!input.host)
+                throw new ValidationError('WORKSPACE_NO_HOST', 'check_sign_in needs the workspace host');
+              refuseFailedSignIn(
+                input,
+                await signIn({ host: input.host, credentials: input.credentials ?? null }),
+              );
+            }),
         );
         return reply.status(201).send(presentWorkspace(workspace));
       },
@@ -117,7 +143,8 @@ export function workspaceRoutes(workspaces: WorkspaceService): FastifyPluginAsyn
       {
         schema: {
           tags: ['workspaces'],
-          summary: 'Delete a workspace (its projects keep running unlinked)',
+          summary:
+            'Delete a workspace and its credentials: its projects stay with their runs and recommendations, unlinked (no collection, nothing applied); its jobs in Databricks are not changed',
           security: bearer,
           params: idParams,
         },

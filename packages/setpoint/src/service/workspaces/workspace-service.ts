@@ -150,8 +150,14 @@ export function createWorkspaceService({
       return { id: found, platform, cloud, region, planType, computeType };
     },
 
-    async create(input: WorkspaceInput, actor: string): Promise<Workspace> {
+    /** `beforeInsert` runs once the targets are allowed and before anything is stored (a sign-in check). */
+    async create(
+      input: WorkspaceInput,
+      actor: string,
+      beforeInsert?: (input: WorkspaceInput) => Promise<void>,
+    ): Promise<Workspace> {
       await assertTargets(input);
+      await beforeInsert?.(input);
       const id = newId('wsp');
       const now = Date.now();
       await workspaces.insert(

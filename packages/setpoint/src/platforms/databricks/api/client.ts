@@ -4,9 +4,11 @@ import {
   type Cluster,
   type ClusterEvent,
   type ClusterPolicy,
+  type CurrentUser,
   clusterEventsResponseSchema,
   clusterPolicySchema,
   clusterSchema,
+  currentUserSchema,
   type DbfsFileInfo,
   type DirectoryEntry,
   dbfsFileInfoSchema,
@@ -49,6 +51,14 @@ export interface ClusterEventsFilter {
   eventTypes?: string[];
 }
 
+/** One Files API download's limit (connect to last byte). */
+export const downloadTimeoutMs = 600_000;
+
+/** A probe that must answer quickly: one attempt, this long at most. */
+export interface ProbeOptions {
+  timeoutMs: number;
+}
+
 /** Int64 ids go back on the wire as numbers when they are exactly representable. */
 function wireId(id: string): number | string {
   const asNumber = Number(id);
@@ -64,6 +74,17 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
     query?: Query,
   ): Promise<z.output<Schema>> {
     return parseResponse(schema, await transport.json({ method: 'GET', path, query }), path);
+  }
+
+  /** SCIM `Me`: who the credential signs in as (any valid token may read its own user). */
+  async function currentUser(probe?: ProbeOptions): Promise<CurrentUser> {
+    const path = '/api/2.0/preview/scim/v2/Me';
+    const answer = await transport.json({
+      method: 'GET',
+      path,
+      ...(probe && { timeoutMs: probe.timeoutMs, maxAttempts: 1 }),
+    });
+    return parseResponse(currentUserSchema, answer, path);
   }
 
   async function* listJobs(pageSize = 100): AsyncGenerator<Job> {
@@ -250,6 +271,8 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
     const response = await transport.raw({
       method: 'GET',
       path: `/api/2.0/fs/files${encodeFilesPath(path)}`,
+      // a rolled event-log file can be hundreds of MB: the whole body, not one answer, has this long
+      timeoutMs: downloadTimeoutMs,
     });
     return Buffer.from(response.body);
   }
@@ -290,6 +313,7 @@ export function createDatabricksClient(options: TransportOptions | { transport: 
 
   return {
     host: transport.host,
+    currentUser,
     listJobs,
     getJob,
     updateJob,

@@ -315,3 +315,11 @@ export const statementSchema = z.object({
   result: statementChunkSchema.optional(),
 });
 export type Statement = z.output<typeof statementSchema>;
+
+/** SCIM `Me` (Current User API): the principal a credential signs in as; a service principal has no userName. */
+export const currentUserSchema = z.looseObject({
+  id: z.string().optional(),
+  userName: z.string().optional(),
+  displayName: z.string().optional(),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -11,6 +11,13 @@ export interface RetryPolicy {
   totalBudgetMs: number;
 }
 
+/**
+ * How long one attempt may take, from connecting to the last byte of the answer: a host that is down or
+ * black-holed fails the attempt after this long instead of holding the caller (undici's own limits are
+ * 10 s to connect but 300 s for headers and body).
+ */
+export const defaultRequestTimeoutMs = 60_000;
+
 export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: 8,
   baseDelayMs: 500,
@@ -46,6 +53,8 @@ export interface TransportSettings {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   userAgent?: string;
+  /** One attempt's limit (connect to last byte); `defaultRequestTimeoutMs` unless set. */
+  requestTimeoutMs?: number;
 }
 
 export type TransportOptions = TransportSettings & { host: string } & (
@@ -59,6 +68,10 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
   headers?: Record<string, string>;
+  /** This request's attempt limit instead of the transport's (a probe that must answer quickly). */
+  timeoutMs?: number;
+  /** At most this many attempts (1: no retry), within the transport's retry policy. */
+  maxAttempts?: number;
 }
 
 export interface RawResponse {
@@ -113,20 +126,25 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
       headers['content-type'] = 'application/json';
       body = JSON.stringify(request.body);
     }
+    const timeoutMs = request.timeoutMs ?? options.requestTimeoutMs ?? defaultRequestTimeoutMs;
+    const signal = AbortSignal.timeout(timeoutMs);
     let response: Response;
+    let bytes: ArrayBuffer;
     try {
-      response = await doFetch(url(request), { method: request.method, headers, body });
+      response = await doFetch(url(request), { method: request.method, headers, body, signal });
+      bytes = await response.arrayBuffer();
     } catch (error) {
       // Setpoint's own refusals (the outbound address rule) are final, not a network fault to retry.
       if (isAppError(error)) throw error;
       throw new DatabricksApiError({
-        errorCode: 'CONNECTION_FAILED',
-        httpStatus: 503,
-        message: `cannot reach ${host}: ${error instanceof Error ? error.message : String(error)}`,
+        errorCode: signal.aborted ? 'TIMEOUT' : 'CONNECTION_FAILED',
+        httpStatus: signal.aborted ? 504 : 503,
+        message: signal.aborted
+          ? `no answer from ${host} within ${timeoutMs / 1000} s`
+          : `cannot reach ${host}: ${networkReason(error)}`,
         path: request.path,
       });
     }
-    const bytes = await response.arrayBuffer();
     if (response.ok) return { status: response.status, headers: response.headers, body: bytes };
     const { errorCode, message } = parseErrorBody(
       response.status,
@@ -159,7 +177,11 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
           reauthenticated = true;
           continue;
         }
-        if (!(error instanceof DatabricksApiError) || !error.retryable || attemptNumber >= policy.maxAttempts)
+        if (
+          !(error instanceof DatabricksApiError) ||
+          !error.retryable ||
+          attemptNumber >= Math.min(policy.maxAttempts, request.maxAttempts ?? policy.maxAttempts)
+        )
           throw error;
         const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
         const delay = error.retryAfterMs ?? Math.round(backoff * (0.5 + random() / 2));
@@ -185,6 +207,17 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
   }
 
   return { host, auth, json, raw };
+}
+
+/** fetch's "fetch failed" says nothing: the cause (ECONNREFUSED, ENOTFOUND…) is what the user needs. */
+function networkReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause =
+    error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (!cause?.message) return cause?.code ?? message;
+  return cause.code && !cause.message.includes(cause.code)
+    ? `${cause.code}: ${cause.message}`
+    : cause.message;
 }
 
 function retryAfterMs(header: string | null): number | undefined {

@@ -24,6 +24,9 @@ interface CachedToken {
  * requested on first use, cached, and refreshed before it expires; concurrent callers share one request,
  * and `invalidate()` (after a 401) forces the next call to fetch a new one.
  */
+/** A token request's limit (connect to last byte). */
+export const tokenRequestTimeoutMs = 30_000;
+
 export function createBearerAuth(
   auth: WorkspaceAuth,
   host: string,
@@ -67,6 +70,8 @@ export function createBearerAuth(
   async function fetchToken(): Promise<CachedToken> {
     const path = new URL(request.url).pathname;
     let response: Response;
+    let text: string;
+    const signal = AbortSignal.timeout(tokenRequestTimeoutMs);
     try {
       response = await doFetch(request.url, {
         method: 'POST',
@@ -76,18 +81,22 @@ export function createBearerAuth(
           accept: 'application/json',
         },
         body: request.body.toString(),
+        signal,
       });
+      text = await response.text();
     } catch (error) {
       // Setpoint's own refusals (the outbound rules: an address, a redirect) are final, not a network fault
       if (isAppError(error)) throw error;
+      const endpoint = new URL(request.url).host;
       throw new DatabricksApiError({
-        errorCode: 'CONNECTION_FAILED',
-        httpStatus: 503,
-        message: `cannot reach the token endpoint ${new URL(request.url).host}: ${error instanceof Error ? error.message : String(error)}`,
+        errorCode: signal.aborted ? 'TIMEOUT' : 'CONNECTION_FAILED',
+        httpStatus: signal.aborted ? 504 : 503,
+        message: signal.aborted
+          ? `no answer from the token endpoint ${endpoint} within ${tokenRequestTimeoutMs / 1000} s`
+          : `cannot reach the token endpoint ${endpoint}: ${error instanceof Error ? error.message : String(error)}`,
         path,
       });
     }
-    const text = await response.text();
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -1,3 +1,4 @@
+import { isAppError } from '@setpoint/foundation/errors';
 import { DatabricksApiError } from '../api/api-error.js';
 import type { DatabricksClient } from '../api/client.js';
 import type { BearerAuth } from '../api/transport.js';
@@ -22,10 +23,20 @@ export interface AccessCheckOptions {
   };
   /** Verify S3 read access with the workspace's AWS credentials (provided by the S3 adapter). */
   checkS3?: (destination: string) => Promise<string>;
+  /** The sign-in's limit when shorter than `reachTimeoutMs` (a transport with shorter attempts). */
+  reachTimeoutMs?: number | undefined;
 }
+
+/**
+ * The first request of a check: one attempt, this long at most, so a host that is down or black-holed
+ * is named "unreachable" within it instead of after every probe's retries.
+ */
+export const reachTimeoutMs = 10_000;
 
 type Client = Pick<
   DatabricksClient,
+  | 'host'
+  | 'currentUser'
   | 'listJobs'
   | 'listRuns'
   | 'getCluster'
@@ -64,14 +75,10 @@ export async function checkWorkspaceAccess(
 
   const auth = options.auth;
   if (auth) {
-    await probe(
-      'authenticate',
-      (error) => authFix(auth.method, error),
-      async () => {
-        await auth.authorization();
-        return authDetail(auth);
-      },
-    );
+    const signIn = await checkSignIn(client, auth, options.reachTimeoutMs);
+    results.push(signIn.line);
+    // one readable reason: every other line would fail for the same one
+    if (signIn.stop) return results;
   }
 
   let firstJobId: string | undefined;
@@ -186,6 +193,92 @@ export async function checkWorkspaceAccess(
   return results;
 }
 
+/**
+ * Signs in with SCIM `Me` (any valid credential may read its own user), once and quickly. A host that
+ * does not answer, or a credential the workspace refuses, ends the check with that one reason.
+ */
+export async function checkSignIn(
+  client: Pick<DatabricksClient, 'host' | 'currentUser'>,
+  auth: BearerAuth,
+  shorterLimitMs?: number,
+): Promise<{ line: AccessCheckResult; stop: boolean; reachable: boolean }> {
+  const timeoutMs = Math.min(reachTimeoutMs, shorterLimitMs ?? reachTimeoutMs);
+  const tried = `tried GET ${client.host}/api/2.0/preview/scim/v2/Me once, ${timeoutMs / 1000} s limit`;
+  try {
+    const user = await client.currentUser({ timeoutMs });
+    const who = user.userName ?? user.displayName ?? user.id;
+    return {
+      line: {
+        check: 'authenticate',
+        ok: true,
+        detail: `${authDetail(auth)}${who ? `; signed in as ${who}` : ''}`,
+      },
+      stop: false,
+      reachable: true,
+    };
+  } catch (error) {
+    if (isUnreachable(error)) {
+      // Setpoint's own outbound rule refused the address: nothing was sent, and the message says how to allow it
+      const refusedHere = !(error instanceof DatabricksApiError);
+      return {
+        line: {
+          check: 'reach workspace',
+          ok: false,
+          detail: refusedHere
+            ? `not contacted: ${reasonOf(error)}`
+            : `unreachable: ${reasonOf(error)} (${tried})`,
+          fix: refusedHere
+            ? 'allow the host in SETPOINT_OUTBOUND_ALLOW_LIST on the Setpoint server, or correct the host'
+            : 'check the host, and that the Setpoint server can reach it (DNS, firewall, proxy, VPN or PrivateLink)',
+        },
+        stop: true,
+        reachable: false,
+      };
+    }
+    if (error instanceof DatabricksApiError && (error.httpStatus === 401 || error.httpStatus === 403))
+      return {
+        line: {
+          check: 'authenticate',
+          ok: false,
+          detail: `the workspace refused the ${credentialName(auth.method)}: ${explain(error)}`,
+          fix: authFix(auth.method, error),
+        },
+        stop: true,
+        reachable: true,
+      };
+    // the workspace answered but not with a user (throttled, an error, an API it does not serve): the
+    // lines below show what the credential can do
+    return {
+      line: {
+        check: 'authenticate',
+        ok: true,
+        detail: `${authDetail(auth)}; the sign-in was not confirmed (${explain(error)})`,
+      },
+      stop: false,
+      reachable: true,
+    };
+  }
+}
+
+/** A network failure or Setpoint's own outbound refusal: nothing was answered. */
+function isUnreachable(error: unknown): boolean {
+  if (error instanceof DatabricksApiError)
+    return error.errorCode === 'CONNECTION_FAILED' || error.errorCode === 'TIMEOUT';
+  return isAppError(error);
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof DatabricksApiError)
+    return error.message.split(': ').slice(2).join(': ') || error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function credentialName(method: string): string {
+  if (method === 'oauth-m2m') return 'service principal’s OAuth secret';
+  if (method === 'azure-client-secret') return 'Entra ID client secret';
+  return 'token';
+}
+
 /** Which sources a run is collected from, and what is lost without each. */
 function dataSources(eventLogs: boolean, systemTables: boolean, logsConfigured: boolean): AccessCheckResult {
   const withoutLogs =
@@ -240,7 +333,7 @@ function authFix(method: string, error: unknown): string {
     return code === 'invalid_client'
       ? 'the Entra ID client secret is wrong or expired: add a new client secret under the app registration’s Certificates & secrets and rotate it in Setpoint'
       : 'check the tenant id, the authority host, and that the app is added to the workspace as a service principal';
-  return 'the token is wrong, expired or revoked: create a new one and rotate it in Setpoint';
+  return 'the token is wrong, expired or revoked: create a new one (Databricks: Settings → Developer → Access tokens) and give it to Setpoint (--token or DATABRICKS_TOKEN; `setpoint workspaces auth` for a registered workspace)';
 }
 
 class MissingAwsCredentials extends Error {

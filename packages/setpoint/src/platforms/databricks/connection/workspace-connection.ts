@@ -72,16 +72,28 @@ export function createWorkspaceConnector(deps: {
     if (!workspace.host)
       throw new ValidationError('WORKSPACE_NO_HOST', `workspace ${workspaceId} has no Databricks host`);
     const { credentials } = await deps.workspaces.credentials(workspaceId);
-    const host = normalizeHost(workspace.host);
-    const fetch = deps.transport?.fetch ?? guardedFetchOf(deps.outbound);
-    const auth = createBearerAuth(workspaceAuthOf(credentials), host, { fetch });
-    const transport = createTransport({ ...deps.transport, fetch, host, auth });
-    const client = createDatabricksClient({ transport });
+    const { client, transport } = openClient(workspace.host, credentials, deps);
     const s3 = s3ClientFor(credentials, workspace.region, deps.outbound);
     cached?.s3?.close();
     cache.set(workspaceId, { updatedAt: workspace.updatedAt, client, transport, s3 });
     return { workspace, client, transport, s3 };
   };
+}
+
+/**
+ * A Databricks client for a host and its credentials, through the SSRF guard: the connector's, and the
+ * sign-in check of a workspace before it is registered (nothing stored).
+ */
+export function openClient(
+  rawHost: string,
+  credentials: Record<string, string> | null,
+  deps: { outbound: OutboundClients; transport?: TransportSettings | undefined },
+): { client: DatabricksClient; transport: DatabricksTransport } {
+  const host = normalizeHost(rawHost);
+  const fetch = deps.transport?.fetch ?? guardedFetchOf(deps.outbound);
+  const auth = createBearerAuth(workspaceAuthOf(credentials), host, { fetch });
+  const transport = createTransport({ ...deps.transport, fetch, host, auth });
+  return { client: createDatabricksClient({ transport }), transport };
 }
 
 /** Every request of a workspace's clients goes through the SSRF guard (it connects only to allowed addresses). */

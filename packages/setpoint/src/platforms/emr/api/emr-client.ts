@@ -20,6 +20,7 @@ import {
   type AwsCredentialIdentityProvider,
   credentialProvider,
   type EmrConnection,
+  emrRequestHandler,
   type NodeAgents,
 } from './emr-connection.js';
 import {
@@ -87,7 +88,7 @@ export class EmrClient {
       credentials,
       maxAttempts: 4,
       ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
-      ...(agents ? { requestHandler: agents } : {}),
+      requestHandler: emrRequestHandler(agents),
     });
   }
 

@@ -107,11 +107,20 @@ export function credentialProvider(
         clientConfig: {
           region: connection.region,
           ...(connection.stsEndpoint ? { endpoint: connection.stsEndpoint } : {}),
-          ...(agents ? { requestHandler: agents } : {}),
+          requestHandler: emrRequestHandler(agents),
         },
       });
     }
   }
+}
+
+/** How long connecting to EMR or STS may take, and how long a request may stay silent once sent. */
+export const emrConnectTimeoutMs = 10_000;
+export const emrRequestTimeoutMs = 60_000;
+
+/** The AWS SDK's request handler: the SSRF-guarded agents when given, and limits on every call. */
+export function emrRequestHandler(agents: NodeAgents | undefined) {
+  return { ...agents, connectionTimeout: emrConnectTimeoutMs, requestTimeout: emrRequestTimeoutMs };
 }
 
 /** A connection as it may be shown: secrets replaced by a hint of their last characters. */
