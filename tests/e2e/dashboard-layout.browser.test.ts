@@ -8,7 +8,7 @@ import {
   processedRun,
   startHarness,
 } from '../databricks/integration-harness.js';
-import { launchChromium, screenshotDir, signIn } from '../support/browser.js';
+import { launchChromium, pageOverflow, screenshotDir, signIn } from '../support/browser.js';
 import { describeFull } from '../support/tiers.js';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -16,10 +16,6 @@ vi.setConfig({ testTimeout: 240_000 });
 const password = 'correct horse battery staple';
 /** The widths a person uses the dashboard at: a small laptop, a common one, a desktop. */
 const widths = [1024, 1280, 1440] as const;
-
-/** How far the page scrolls sideways (0 or less: it does not). */
-const pageOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 /** The box of an element that must exist. */
 async function boxOf(page: Page, selector: string) {
