@@ -142,9 +142,15 @@ describeFull(
           const page = await open(width, address);
           await page.getByTestId(table).waitFor({ timeout: 60_000 });
           await page.getByText('Columns', { exact: true }).click();
-          const menu = await boxOf(page, '[data-testid="column-chooser"]');
           const sidebar = await boxOf(page, '.sidebar');
-          expect(menu.x, `${width} px ${address}`).toBeGreaterThanOrEqual(sidebar.x + sidebar.width);
+          // the menu places itself once open (it may move right): wait for where it settles
+          await expect
+            .poll(
+              async () => (await boxOf(page, '[data-testid="column-chooser"]')).x,
+              `${width} px ${address}`,
+            )
+            .toBeGreaterThanOrEqual(sidebar.x + sidebar.width);
+          const menu = await boxOf(page, '[data-testid="column-chooser"]');
           expect(menu.x + menu.width, `${width} px ${address}`).toBeLessThanOrEqual(width);
           await page.close();
         }
