@@ -57,7 +57,7 @@ const yAxisLabels = (page: Page, testId: string) =>
 
 /**
  * Issue 35's layout findings, each at 1024, 1280 and 1440 px against an emulated workspace: the sidebar
- * runs the page's height, the Columns menu opens inside the page, names take two lines rather than
+ * runs the page's height, the Columns menu opens inside the page, names take up to three lines rather than
  * being cut, configurations break between words, the audit filters and details keep their size,
  * Discover fits 1024 px, runtime axes never print a label over another, the Notifications page does not
  * send a person to itself, a used sign-in link lands on the sign-in page, and the favicon is served.
