@@ -147,7 +147,7 @@ describeFull(
           await expect
             .poll(
               async () => (await boxOf(page, '[data-testid="column-chooser"]')).x,
-              `${width} px ${address}`,
+              { message: `${width} px ${address}` },
             )
             .toBeGreaterThanOrEqual(sidebar.x + sidebar.width);
           const menu = await boxOf(page, '[data-testid="column-chooser"]');
