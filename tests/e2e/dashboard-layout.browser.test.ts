@@ -125,6 +125,7 @@ describeFull(
           .getByRole('link', { name: 'Projects' })
           .boundingBox();
         expect(projects?.y ?? -1, `${width} px: the sidebar's links stay in view`).toBeGreaterThanOrEqual(0);
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({
           path: path.join(screenshotDir, `layout-discover-${width}.png`),
           fullPage: true,
@@ -145,10 +146,9 @@ describeFull(
           const sidebar = await boxOf(page, '.sidebar');
           // the menu places itself once open (it may move right): wait for where it settles
           await expect
-            .poll(
-              async () => (await boxOf(page, '[data-testid="column-chooser"]')).x,
-              { message: `${width} px ${address}` },
-            )
+            .poll(async () => (await boxOf(page, '[data-testid="column-chooser"]')).x, {
+              message: `${width} px ${address}`,
+            })
             .toBeGreaterThanOrEqual(sidebar.x + sidebar.width);
           const menu = await boxOf(page, '[data-testid="column-chooser"]');
           expect(menu.x + menu.width, `${width} px ${address}`).toBeLessThanOrEqual(width);
@@ -210,7 +210,7 @@ describeFull(
         expect(to.width, `${width} px: the To filter is as wide as the others`).toBeLessThanOrEqual(
           who.width + 1,
         );
-        const settings = details.filter({ hasText: 'allowedInstanceFamilies' }).first();
+        const settings = details.filter({ hasText: 'allowedInstanceFamilies' }).first().locator('details');
         const line = await page.evaluate(() => Number.parseFloat(getComputedStyle(document.body).lineHeight));
         expect((await settings.boundingBox())?.height ?? Infinity, `${width} px`).toBeLessThanOrEqual(
           line * 1.6,
@@ -237,6 +237,15 @@ describeFull(
           const page = await open(width, address);
           await page.waitForLoadState('networkidle');
           expect(await pageOverflow(page), `${width} px ${address}`).toBeLessThanOrEqual(0);
+          if (address === '/discover') {
+            // the whole table in view, not scrolled inside its frame either
+            const frame = page.locator('.table-frame');
+            await frame.locator('tbody tr').first().waitFor({ timeout: 60_000 });
+            expect(
+              await frame.evaluate((element) => element.scrollWidth - element.clientWidth),
+              `${width} px: Discover's table`,
+            ).toBeLessThanOrEqual(0);
+          }
           await page.close();
         }
       }

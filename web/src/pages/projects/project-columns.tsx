@@ -107,7 +107,7 @@ export const projectColumns: Column[] = [
   {
     id: 'name',
     label: 'Project',
-    width: 'minmax(140px, 2fr)',
+    width: 'minmax(160px, 2fr)',
     fixed: true,
     wraps: true,
     sortValue: (row) => row.project.name.toLowerCase(),
@@ -142,7 +142,7 @@ export const projectColumns: Column[] = [
   {
     id: 'phase',
     label: 'Phase',
-    width: 'minmax(92px, 100px)',
+    width: 'minmax(88px, 100px)',
     sortValue: (row) => phaseLabel(row.project),
     render: (row) => <PhaseBadge project={row.project} />,
     csv: [
@@ -176,7 +176,7 @@ export const projectColumns: Column[] = [
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: 'minmax(96px, 110px)',
+    width: 'minmax(90px, 110px)',
     align: 'end',
     sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
     render: runtimeCell,
@@ -284,7 +284,7 @@ export const projectColumns: Column[] = [
   {
     id: 'insights',
     label: 'Insights',
-    width: 'minmax(72px, 1.2fr)',
+    width: 'minmax(64px, 1.2fr)',
     sortValue: (row) => row.project.summary?.insights.length ?? null,
     render: (row) => <InsightChips insights={row.project.summary?.insights ?? []} />,
     csv: [
