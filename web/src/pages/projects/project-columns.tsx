@@ -176,7 +176,7 @@ export const projectColumns: Column[] = [
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: 'minmax(90px, 110px)',
+    width: 'minmax(96px, 140px)',
     align: 'end',
     sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
     render: runtimeCell,
