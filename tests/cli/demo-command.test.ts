@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { demoApprovalJob } from 'setpoint/cli/commands/demo';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../service/support/service-harness.js';
 import { runCli, setpointBin } from '../support/run-cli.js';
@@ -14,8 +15,15 @@ interface DemoSummary {
     saving: number | null;
     slaMinutes: number | null;
     phase: string;
+    applyMode: string;
+    approvals: { waiting: number; approved: number; rejected: number; superseded: number };
+    slaMetLastRuns: { met: number; of: number };
   }>;
-  overall: { medianSaving: number | null; slaViolationRateAfterLearning: number | null };
+  overall: {
+    medianSaving: number | null;
+    slaViolationRateAfterLearning: number | null;
+    afterFirstRecommendation: { runs: number };
+  };
 }
 
 describe('setpoint demo --headless', () => {
@@ -38,6 +46,20 @@ describe('setpoint demo --headless', () => {
       expect(project.saving).toBeCloseTo(1 - (project.lastCost ?? 0) / (project.firstCost ?? 1), 10);
     }
     expect(summary.overall.medianSaving).not.toBeNull();
+    // Every run after the first recommendation is counted: at least each project's second run (an EMR
+    // workload's imported history may add more).
+    expect(summary.overall.afterFirstRecommendation.runs).toBeGreaterThanOrEqual(summary.projects.length);
+
+    // One job waits for a person before each learning run; nobody approves in a headless demo, so the
+    // first recommendation's learning run waited, the second run started first and superseded it (never
+    // applied late), and the recommendation made from that run waits now.
+    const approving = summary.projects.filter((project) => project.applyMode === 'approve-learning');
+    expect(approving.map((project) => project.project)).toEqual([demoApprovalJob]);
+    expect(approving[0]?.approvals).toEqual({ waiting: 1, approved: 0, rejected: 0, superseded: 1 });
+    // the second run ran on the job's own cluster, not on the learning run that waited
+    expect(approving[0]?.slaMetLastRuns.of).toBe(1);
+    for (const project of summary.projects.filter((entry) => entry.applyMode !== 'approve-learning'))
+      expect(project.applyMode).toBe('auto');
   }, 400_000);
 
   it('rejects a bad --runs value in one line', async () => {

@@ -199,6 +199,11 @@ const badInputs: Record<string, BadInput> = {
     stderr: /project prj_missing does not exist$/,
     remote: true,
   },
+  'projects form-factor': {
+    args: ['projects', 'form-factor', 'prj_missing', '--approve', '--dismiss'],
+    exitCode: 2,
+    stderr: /pass --approve or --dismiss, not both$/,
+  },
   'projects source': {
     args: ['projects', 'source', 'prj_missing'],
     exitCode: 3,

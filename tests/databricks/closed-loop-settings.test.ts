@@ -18,6 +18,7 @@ describe('the closed loop imports every project with the settings it is given', 
       dataDir: path.join(root, 'demo'),
       seed: 4,
       projectSettings: { learningMissBudget: 3, preference: 'economy' },
+      approveLearningJobs: ['IO-bound scan'],
       env: { SETPOINT_LOG_LEVEL: 'silent' },
     });
   });
@@ -34,5 +35,28 @@ describe('the closed loop imports every project with the settings it is given', 
       const { settings } = await loop.server.services.projects.get(projectId);
       expect(settings).toMatchObject({ learningMissBudget: 3, preference: 'economy', autoApply: true });
     }
+  });
+
+  it('imports the jobs it names in apply mode approve-learning, each with an approval_needed alert rule', async () => {
+    const approving = loop.jobs.filter((job) => job.name === 'IO-bound scan');
+    expect(approving).toHaveLength(1);
+    const approvingIds = approving.flatMap((job) => job.projectIds);
+    expect(approvingIds).toHaveLength(1);
+    const modes = new Map<string, string>();
+    for (const projectId of loop.jobs.flatMap((job) => job.projectIds))
+      modes.set(projectId, (await loop.server.services.projects.get(projectId)).settings.applyMode);
+    for (const [projectId, mode] of modes)
+      expect(mode).toBe(approvingIds.includes(projectId) ? 'approve-learning' : 'auto');
+    const rules = await loop.server.services.alerts.listRules();
+    expect(rules.map((rule) => [rule.project_id, rule.event, rule.enabled])).toEqual([
+      [approvingIds[0], 'approval_needed', 1],
+    ]);
+    // nothing has run yet: nothing waits, and no learning run is counted as withheld
+    expect(await loop.approvalsOf(approvingIds[0] ?? '')).toEqual({
+      waiting: 0,
+      approved: 0,
+      rejected: 0,
+      superseded: 0,
+    });
   });
 });

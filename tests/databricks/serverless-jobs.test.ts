@@ -1,3 +1,4 @@
+import { runDetailSchema, runListSchema } from '@setpoint/api-contract';
 import { discoverSchema } from '@setpoint/api-contract/databricks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
 import type { Run } from 'setpoint/platforms/databricks/api/schema';
@@ -6,6 +7,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { projectTagKey } from 'setpoint/platforms/databricks/jobs/onboarding';
 import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { remoteCliEnv, runCli } from '../support/run-cli.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { eventually, type Harness, processedRun } from './integration-harness.js';
 import {
@@ -30,7 +32,7 @@ interface EmulatorTruth {
 
 describe('serverless jobs: discovered, imported, costed from system.billing.usage', () => {
   let h: Harness;
-  const { call, clock, runNow } = emulatorCalls(() => h);
+  const { call, clock, createJob, runNow } = emulatorCalls(() => h);
   const finishedRun = (runId: string) =>
     eventually(async () => {
       const run = await h.databricks.getRun(runId);
@@ -251,5 +253,93 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     expect(sent.title).toMatch(/over its 1 min SLA/);
     expect(receiver.received.map((body) => JSON.parse(body).event)).toContain('sla_missed');
     receiver.close();
+  }, 180_000);
+
+  it('a job\'s first run, before any bill: "cost pending" with the reason in the API, CLI and Discover, never $0, until its bill lands', async () => {
+    const integration = databricksIntegrationOf(h.server.services);
+    const newJob = await createJob(serverlessJobSettings('Serverless first run', 'cpu-bound-ml'));
+    const [imported] = await integration.onboarding.importJobs(h.workspaceId, { jobIds: [newJob] }, 'test');
+    const projectId = imported!.projects[0]!.id;
+    await clock({ speed: 3600 });
+    const databricksRunId = await runNow(newJob);
+    // stop the emulated clock as the run ends: its bill (an hour after) cannot land before Setpoint costs it
+    await finishedRun(databricksRunId);
+    await clock({ speed: 0 });
+    const processed = await processedRun(h, projectId, databricksRunId);
+
+    const key = await h.server.services.apiKeys.create('pending-cost-test', 'test');
+    const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
+    const get = async (url: string) => {
+      const response = await h.server.app.inject({
+        method: 'GET',
+        url,
+        headers: { authorization: `Bearer ${accessToken}` },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as unknown;
+    };
+    const runUrl = `/api/v1/projects/${projectId}/runs/${processed.id}`;
+    const pendingRun = runDetailSchema.parse(await get(runUrl));
+    expect(pendingRun.pipeline_state).toBe('DONE');
+    expect(pendingRun.cost).toBeNull();
+    expect(pendingRun.cost_pending).toEqual({
+      state: 'billing_not_yet_available',
+      message: 'cost pending: billing not yet available',
+      reason: expect.stringMatching(
+        /system\.billing\.usage hours after a run.*no billed run to estimate from/,
+      ),
+    });
+    const listed = runListSchema.parse(await get(`/api/v1/projects/${projectId}/runs`));
+    expect(listed.items.map((run) => [run.cost, run.cost_pending?.state])).toEqual([
+      [null, 'billing_not_yet_available'],
+    ]);
+    // the Projects table counts no $0 for it either
+    const projects = (await get('/api/v1/projects?limit=100')) as {
+      items: Array<{ id: string; summary?: { cost_per_run_usd: number | null } }>;
+    };
+    expect(
+      projects.items.find((item) => item.id === projectId)?.summary?.cost_per_run_usd ?? null,
+    ).toBeNull();
+
+    const cli = (args: string[]) => runCli(args, { env: remoteCliEnv(h.server.url, key) });
+    const shown = await cli(['runs', 'get', projectId, processed.id]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/cost\s+cost pending: billing not yet available: Databricks writes/);
+    expect(shown.stdout).not.toMatch(/\$0\.00/);
+    const table = await cli(['runs', 'list', projectId]);
+    expect(table.stdout).toMatch(/pending/);
+    expect(table.stdout).toMatch(/cost pending: billing not yet available for 1 run: /);
+
+    const discovered = (await integration.discover(h.workspaceId, 30)).jobs.find(
+      (job) => job.jobId === newJob,
+    );
+    expect(discovered?.monthlyCostUsd).toBeNull();
+    expect(discovered?.costNote).toMatch(
+      /^cost pending: billing not yet available: no serverless billing records/,
+    );
+
+    // the bill lands: the cost fills in, as billed (no estimate came before it)
+    await eventually(async () => {
+      await reconcileNow(h);
+      const [row] = await integration.store.billingOfRuns([processed.id]);
+      if (row?.billed_dbu_usd === null) await clock({ advance_ms: hourMs / 2 });
+      return row?.billed_dbu_usd === null ? undefined : row;
+    }, 'the bill of the first run');
+    const truth = (await call(`/emulator/admin/runs/${databricksRunId}`)) as unknown as EmulatorTruth;
+    const billedRun = runDetailSchema.parse(await get(runUrl));
+    expect(billedRun.cost_pending).toBeNull();
+    expect(billedRun.cost?.total_usd).toBeCloseTo(truth.serverless_tasks[0]!.dbus * serverlessUsdPerDbu, 9);
+    expect(billedRun.cost?.components).toEqual([
+      expect.objectContaining({ kind: 'compute', unit: 'DBU', estimated_usd: null }),
+    ]);
+    expect(billedRun.cost?.components[0]?.quantity).toBeCloseTo(truth.serverless_tasks[0]!.dbus, 9);
+    const after = await cli(['runs', 'get', projectId, processed.id]);
+    expect(after.stdout).not.toMatch(/pending/);
+    expect(after.stdout).toMatch(/cost\s+\$\d+\.\d\d/);
+    const rediscovered = (await integration.discover(h.workspaceId, 30)).jobs.find(
+      (job) => job.jobId === newJob,
+    );
+    expect(rediscovered?.costNote).toBeNull();
+    expect(rediscovered?.monthlyCostUsd).toBeGreaterThan(0);
   }, 180_000);
 });

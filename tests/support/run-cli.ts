@@ -1,7 +1,20 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const setpointBin = fileURLToPath(new URL('../../bin/setpoint.js', import.meta.url));
+
+/** The environment that points the CLI at a running server with an API key, and a fresh config home. */
+export function remoteCliEnv(serverUrl: string, key: { id: string; secret: string }): NodeJS.ProcessEnv {
+  return {
+    SETPOINT_URL: serverUrl,
+    SETPOINT_API_KEY_ID: key.id,
+    SETPOINT_API_KEY_SECRET: key.secret,
+    SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-cli-')),
+  };
+}
 
 export interface CliResult {
   code: number | null;

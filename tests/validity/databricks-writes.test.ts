@@ -31,6 +31,13 @@ describe('what Setpoint writes passes the validity contract and the emulator', (
   it('every candidate the Databricks space keeps, written into its job: no rule broken but what the job runs with already, jobs/create takes it', async () => {
     expect(written.length).toBeGreaterThan(300);
     expect(new Set(written.map((item) => item.cloud))).toEqual(new Set(['aws', 'azure']));
+    // candidates on node types without instance store carry the EBS volumes Setpoint sizes for them
+    const withVolumes = written.filter(
+      (item) =>
+        Number((item.cluster.aws_attributes as { ebs_volume_count?: number } | undefined)?.ebs_volume_count) >
+        0,
+    );
+    expect(withVolumes.length).toBeGreaterThan(0);
     for (const item of written) {
       const api = emulators.get(item.cloud) as TestEmulator;
       const facts: DatabricksWorkspaceFacts = workspaceFacts(api.emulator.context);

@@ -203,11 +203,12 @@ export type AccessCheckLine = AccessCheckResource['checks'][number];
 export const runBillingSchema = z.object({
   run_id: z.string(),
   databricks_run_id: z.string(),
-  estimated_dbus: z.number(),
-  estimated_dbu_usd: z.number(),
+  /** Null when the run was not estimated: a serverless run whose cost was pending until its bill. */
+  estimated_dbus: z.number().nullable(),
+  estimated_dbu_usd: z.number().nullable(),
   billed_dbus: z.number().nullable(),
   billed_dbu_usd: z.number().nullable(),
-  /** billed − estimated, once billed. */
+  /** billed − estimated, once billed (null without an estimate). */
   difference_usd: z.number().nullable(),
   /** A RETRACTION or RESTATEMENT changed the bill. */
   restated: z.boolean(),
@@ -229,3 +230,57 @@ export const billingAccuracySchema = z.object({
   billed_dbu_usd: z.number(),
 });
 export type BillingAccuracyResource = z.infer<typeof billingAccuracySchema>;
+
+/** Where a Databricks job's tasks run: a job cluster Setpoint sizes, or serverless compute Databricks sizes. */
+export const formFactors = ['classic', 'serverless'] as const;
+
+const usdRangeSchema = z.object({ low: z.number(), mid: z.number(), high: z.number() });
+
+/** A person's decision on a proposed move: who and when. */
+export const formFactorProposalSchema = z.object({
+  status: z.enum(['proposed', 'approved', 'dismissed']),
+  decided_by: z.string().nullable(),
+  decided_at: z.number().nullable(),
+  note: z.string().nullable(),
+});
+
+/**
+ * `GET /api/v1/projects/:id/form-factor`: what the same job would cost in the other form (serverless for a
+ * job-cluster project; its job cluster for a serverless one, once it ran there), on what basis, and whether a
+ * move is proposed. A proposal is approved or dismissed by a person; Setpoint never writes a form-factor change.
+ */
+export const formFactorAdviceSchema = z.object({
+  project_id: z.string(),
+  from: z.enum(formFactors),
+  to: z.enum(formFactors),
+  /** `move`: proposed; `stay`: the other form saves too little or risks the SLA; `estimate_only`: no evidence. */
+  verdict: z.enum(['move', 'stay', 'estimate_only', 'no_estimate']),
+  /** The move in words, e.g. "job cluster `main` → serverless compute (performance optimized)". */
+  change: z.string(),
+  current_usd_per_run: z.number().nullable(),
+  estimate: z
+    .object({
+      usd_per_run: usdRangeSchema,
+      runtime_minutes: z.number().nullable(),
+      /** `measured`: the job's own runs there; `evidence`: the workspace's moved jobs; `assumption`: neither. */
+      kind: z.enum(['measured', 'evidence', 'assumption']),
+    })
+    .nullable(),
+  saving_usd_per_run: z.number().nullable(),
+  probability_meets_sla: z.number().nullable(),
+  basis: z.array(z.string()),
+  reason: z.string(),
+  explanation: z.string(),
+  /** Once the job ran in the other form: the estimate from its cluster runs against what those runs cost. */
+  check: z.object({ estimated_usd: z.number(), measured_usd: z.number(), error: z.number() }).nullable(),
+  /** Set while a move is proposed (verdict `move`), with a person's decision once taken. */
+  proposal: formFactorProposalSchema.nullable(),
+});
+export type FormFactorAdviceResource = z.infer<typeof formFactorAdviceSchema>;
+
+/** `POST /api/v1/projects/:id/form-factor/decision`: a person approves or dismisses the proposed move. */
+export const formFactorDecisionBody = z.object({
+  decision: z.enum(['approve', 'dismiss']),
+  note: z.string().trim().max(500).optional(),
+});
+export type FormFactorDecisionInput = z.infer<typeof formFactorDecisionBody>;

@@ -39,6 +39,21 @@ export const runCostSchema = z.object({
 });
 export type RunCostResource = z.infer<typeof runCostSchema>;
 
+/**
+ * Why a run's cost is not known yet: its platform bills it later (a serverless Databricks run before its
+ * records reach system.billing.usage, with no billed run of its job to estimate from). The run's `cost` is
+ * null meanwhile, never $0; it fills in when the bill lands.
+ */
+export const costPendingMessage = 'cost pending: billing not yet available';
+
+export const runCostPendingSchema = z.object({
+  state: z.literal('billing_not_yet_available'),
+  /** "cost pending: billing not yet available", for a person. */
+  message: z.string(),
+  reason: z.string(),
+});
+export type RunCostPendingResource = z.infer<typeof runCostPendingSchema>;
+
 export const runSchema = z.object({
   id: z.string(),
   project_id: z.string(),
@@ -55,6 +70,8 @@ export const runSchema = z.object({
   eventlog_bytes: z.number().nullable(),
   input_bytes: z.number().nullable(),
   cost: runCostSchema.nullable(),
+  /** Set while the cost waits for the platform's bill (`cost` is then null); null otherwise. */
+  cost_pending: runCostPendingSchema.nullable(),
   on_recommendation_id: z.string().nullable(),
   error: z.string().nullable(),
   created_at: z.number(),

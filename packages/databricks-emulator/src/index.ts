@@ -25,7 +25,11 @@ export {
   type ServicePrincipal,
 } from './server/oauth.js';
 export type { JobSettings, NewClusterSettings } from './server/schema.js';
-export { shippedJobSettings, type WorkspaceCloud } from './server/shipped-jobs.js';
+export {
+  shippedJobSettings,
+  shippedServerlessJobSettings,
+  type WorkspaceCloud,
+} from './server/shipped-jobs.js';
 export { type Workload, workloadSchema } from './workloads/schema.js';
 export { findShippedWorkload, shippedWorkloads } from './workloads/shipped-workloads.js';
 export { WorkloadRegistry } from './workloads/workload-registry.js';

@@ -27,6 +27,7 @@ import type {
   AccessCheckResource,
   BillingAccuracyResource as BillingAccuracy,
   DiscoverResource,
+  FormFactorAdviceResource,
   ImportResource,
   RunBillingResource as RunBilling,
   WorkspaceAuthBody,
@@ -217,6 +218,12 @@ export const endpoints = {
   runBilling: (projectId: string) =>
     api.get<{ items: RunBilling[] }>(`/api/v1/projects/${enc(projectId)}/billing`),
   billingAccuracy: () => api.get<BillingAccuracy>('/api/v1/billing/accuracy'),
+  formFactor: (projectId: string) =>
+    api.get<FormFactorAdviceResource>(`/api/v1/projects/${enc(projectId)}/form-factor`),
+  decideFormFactor: (projectId: string, decision: 'approve' | 'dismiss') =>
+    api.post<FormFactorAdviceResource>(`/api/v1/projects/${enc(projectId)}/form-factor/decision`, {
+      decision,
+    }),
 
   organizationSummary: (from: number, to: number) =>
     api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),

@@ -33,6 +33,11 @@ describe('setpoint bench jobbank options', () => {
     expect(jobBankOptionsFrom(defaults)).not.toHaveProperty('emr');
   });
 
+  it('adds the serverless jobs only when asked', () => {
+    expect(jobBankOptionsFrom({ ...defaults, serverless: true }).serverless).toBe(true);
+    expect(jobBankOptionsFrom(defaults)).not.toHaveProperty('serverless');
+  });
+
   it('refuses a budget outside the project setting’s range', () => {
     for (const text of ['8', '-1', '1.5', 'three']) {
       expect(() => jobBankOptionsFrom({ ...defaults, learningMissBudget: text })).toThrow(ValidationError);

@@ -18,6 +18,7 @@ export function jobBankOptionsFrom(options: {
   firstSeed: string;
   agentless?: boolean;
   emr?: boolean;
+  serverless?: boolean;
   preference?: Preference;
   learningMissBudget?: string;
 }): Omit<JobBankOptions, 'log'> {
@@ -33,6 +34,7 @@ export function jobBankOptionsFrom(options: {
     firstSeed: parseCount('--first-seed', options.firstSeed, 1, 1_000_000),
     agentless: options.agentless ?? false,
     ...(options.emr ? { emr: true } : {}),
+    ...(options.serverless ? { serverless: true } : {}),
     ...(Object.keys(projectSettings).length > 0 ? { projectSettings } : {}),
   };
 }
@@ -40,6 +42,46 @@ export function jobBankOptionsFrom(options: {
 function describeSettings(settings: JobBankResult['projectSettings']): string {
   const parts = Object.entries(settings).map(([name, value]) => `${name} ${value}`);
   return parts.length === 0 ? '' : `; projects: ${parts.join(', ')}`;
+}
+
+/** The serverless jobs' table: per job and seed, how the SLA meets standard mode's start-up, and the saving. */
+function formatServerless(result: JobBankResult): string {
+  const metrics = result.serverless;
+  if (!metrics) return '';
+  const table = new Table({
+    head: [
+      'serverless job (seed)',
+      'SLA',
+      'PO runtime',
+      'SLA vs +4–6 min start-up',
+      'runs in STANDARD',
+      'mode writes',
+      'saving, runs 2+',
+      'saving in STANDARD',
+      'SLA misses, runs 2+',
+      'runs at $0 / pending / were pending',
+    ],
+    style: { head: [], border: [] },
+  });
+  const minutes = (value: number | null) => (value === null ? '–' : `${value.toFixed(1)} min`);
+  for (const job of metrics.jobs)
+    table.push([
+      `${job.job} (${job.seed})`,
+      minutes(job.slaMinutes),
+      minutes(job.optimizedMinutes),
+      job.sensitivity ?? '–',
+      `${job.standardRuns} of ${job.runs}`,
+      String(job.modeWrites),
+      percent(job.savingAfterFirstRecommendation),
+      percent(job.savingInStandard),
+      String(job.slaMissesAfterFirstRecommendation),
+      `${job.zeroCostRuns} / ${job.pendingRuns} / ${job.wasPendingRuns}`,
+    ]);
+  return (
+    `Serverless jobs (performance-mode advice): saving on jobs whose SLA allows STANDARD, min ${percent(metrics.allowsMinSaving)} ` +
+    `(median ${percent(metrics.allowsMedianSaving)}; goal ≥ 20%); jobs whose SLA does not allow it that were changed: ` +
+    `${metrics.notAllowedChanged} (goal 0); runs at $0: ${metrics.zeroCostRuns}, still pending: ${metrics.pendingRuns} (goal 0)\n${table.toString()}\n`
+  );
 }
 
 export function formatJobBankTable(result: JobBankResult): string {
@@ -134,7 +176,7 @@ export function formatJobBankTable(result: JobBankResult): string {
   const dearerText = `dearer than its cold start: ${dearer.length === 0 ? 'none' : dearer.join('; ')}\n${refused.length === 0 ? '' : `refused writes: ${refused.join('; ')}\n`}`;
   return (
     `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}${result.emr ? ' with EMR workloads' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
-    `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n${dearerText}`
+    `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n${dearerText}${formatServerless(result)}`
   );
 }
 
@@ -151,6 +193,10 @@ export function registerBenchJobBankCommand(bench: Command): void {
     .option(
       '--emr',
       'also an emulated EMR account with recurring workloads on transient clusters (figures per platform)',
+    )
+    .option(
+      '--serverless',
+      "also the Job Bank's three serverless jobs: the performance-mode advice's saving, SLA and $0 figures, reported on their own",
     )
     .addOption(
       new Option(
@@ -172,6 +218,7 @@ Examples:
   setpoint bench jobbank --runs 8 --seeds 1 --agentless --preference balanced
   setpoint bench jobbank --runs 10 --seeds 1 --agentless --learning-miss-budget 0
   setpoint bench jobbank --runs 10 --seeds 1 --emr
+  setpoint bench jobbank --runs 8 --seeds 1 --serverless
 
 Each seed starts an emulated workspace, rewrites every job's cluster to a random plausible size, imports
 the jobs with auto-apply on and runs them round after round. Besides the optimizer's figures it reports

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { median } from '@setpoint/foundation/statistics';
 import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
 import type { ImportedProjectSettings } from 'setpoint/demo/loop-records';
+import { hasBillingEstimate } from 'setpoint/platforms/databricks/billing/billed-cost';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
 import {
@@ -13,6 +14,11 @@ import {
   jobBankMetrics,
 } from './jobbank-metrics.js';
 import { type LatencyRun, latencyBreakdown } from './latency-breakdown.js';
+import {
+  type ServerlessMetrics,
+  type ServerlessProjectRecord,
+  serverlessMetrics,
+} from './serverless-metrics.js';
 import { addValidityCounts, type ValidityCounts, validityCounts } from './validity-counts.js';
 
 export interface JobBankOptions {
@@ -26,6 +32,8 @@ export interface JobBankOptions {
   projectSettings?: ImportedProjectSettings;
   /** Also an EMR account with recurring workloads on transient clusters, imported like the jobs. */
   emr?: boolean;
+  /** Also the Job Bank's serverless jobs (performance-mode advice), reported on their own (`serverless`). */
+  serverless?: boolean;
   log?: (line: string) => void;
 }
 
@@ -81,8 +89,9 @@ async function billingFigures(
 > {
   const integration = databricksIntegrationOf(loop.server.services);
   await settleBilling(loop, settleMs);
+  // a serverless run whose cost was pending had no estimate to compare with its bill
   const rows = (await integration.store.allBilling()).filter(
-    (row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0,
+    (row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0 && hasBillingEstimate(row),
   );
   const errorOf = (row: (typeof rows)[number]) =>
     Math.abs(row.estimated_dbu_usd - (row.billed_dbu_usd ?? 0)) / (row.billed_dbu_usd ?? 1);
@@ -127,12 +136,53 @@ export interface JobBankResult {
   billing: BillingFigures;
   /** Writes a platform would refuse (goal: none), over every seed. */
   validity: ValidityCounts;
+  /** The serverless jobs' figures (with `serverless`; they are not in `metrics`), else null. */
+  serverless: ServerlessMetrics | null;
+}
+
+/** Each serverless project's runs as the service shows them (mode, cost or pending) and its mode writes. */
+async function observeServerlessProjects(loop: ClosedLoop, seed: number): Promise<ServerlessProjectRecord[]> {
+  const { services } = loop.server;
+  const integration = databricksIntegrationOf(services);
+  const records: ServerlessProjectRecord[] = [];
+  for (const job of loop.jobs) {
+    if (job.platform !== 'databricks' || !job.serverless) continue;
+    for (const projectId of job.projectIds) {
+      const project = await services.projects.get(projectId);
+      const runs = (await services.runs.list(projectId, { limit: 500, offset: 0 })).items.reverse();
+      const billing = new Map(
+        (await integration.store.billingOfRuns(runs.map((run) => run.id))).map((row) => [row.run_id, row]),
+      );
+      records.push({
+        job: job.name,
+        seed,
+        slaMinutes: project.settings.slaMinutes,
+        runs: runs.map((run) => {
+          const row = billing.get(run.id);
+          const target = run.clusterConfig?.performance_target;
+          return {
+            performanceTarget: typeof target === 'string' ? target : null,
+            status: run.status,
+            runtimeMinutes: run.startedAt && run.endedAt ? (run.endedAt - run.startedAt) / 60_000 : null,
+            costUsd: run.cost?.totalUsd ?? null,
+            costPending: run.costPending !== null,
+            wasPending: row !== undefined && !hasBillingEstimate(row),
+          };
+        }),
+        modeWrites: (await services.applies.history(projectId)).filter((entry) => entry.kind !== 'baseline')
+          .length,
+      });
+    }
+  }
+  return records;
 }
 
 async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankProject[]> {
   const { services } = loop.server;
   const projects: JobBankProject[] = [];
   for (const job of loop.jobs) {
+    // serverless jobs have no cluster to size: their advice is measured on its own
+    if (job.platform === 'databricks' && job.serverless) continue;
     for (const projectId of job.projectIds) {
       const project = await services.projects.get(projectId);
       const predictedRuntimeMinutes = new Map<string, number>();
@@ -226,6 +276,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
   const firstSeed = options.firstSeed ?? 1;
   const seeds = Array.from({ length: options.seeds }, (_, index) => firstSeed + index);
   const projects: JobBankProject[] = [];
+  const serverlessProjects: ServerlessProjectRecord[] = [];
   const operations: JobBankOperations = {
     webhookToRecommendationMs: [],
     latency: [],
@@ -254,6 +305,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       randomColdStart: true,
       agentless: options.agentless ?? false,
       emr: options.emr ?? false,
+      serverless: options.serverless ?? false,
       ...(options.projectSettings ? { projectSettings: options.projectSettings } : {}),
       env: { SETPOINT_LOG_LEVEL: 'silent' },
     });
@@ -268,6 +320,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
         log(`seed ${seed}: round ${round}/${options.runs} done`);
       }
       projects.push(...(await observeProjects(loop, seed)));
+      if (options.serverless) serverlessProjects.push(...(await observeServerlessProjects(loop, seed)));
       const observed = await observeOperations(loop, attempts);
       operations.webhookToRecommendationMs.push(...observed.webhookToRecommendationMs);
       operations.latency.push(...observed.latency);
@@ -298,6 +351,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     wallSeconds: (performance.now() - started) / 1000,
     metrics: jobBankMetrics(projects, operations),
     validity,
+    serverless: options.serverless ? serverlessMetrics(serverlessProjects) : null,
     billing: {
       ...billing,
       medianAbsError: median(billingErrors),

@@ -23,7 +23,7 @@ import { OAuthIssuer, type OAuthOptions, registerOAuthRoutes } from './oauth.js'
 import { RateLimiter } from './rate-limiter.js';
 import type { RouteKit } from './route-kit.js';
 import { RunEngine } from './run-engine.js';
-import { shippedJobSettings, type WorkspaceCloud } from './shipped-jobs.js';
+import { shippedJobSettings, shippedServerlessJobSettings, type WorkspaceCloud } from './shipped-jobs.js';
 import { catchUpStart, SimClock } from './sim-clock.js';
 import { registerStatementRoutes, type StatementOptions } from './statements-routes.js';
 import { SystemTables, type SystemTablesOptions } from './system-tables/system-tables.js';
@@ -50,6 +50,8 @@ export interface EmulatorOptions {
   workloads?: WorkloadRegistry;
   /** Create the shipped Job Bank jobs at start (default true). */
   preloadJobs?: boolean;
+  /** Also create the Job Bank's serverless jobs (`shippedServerlessJobSettings`; default false). */
+  serverlessJobs?: boolean;
   /** The workspace's cloud: the shipped jobs use its instance types (default aws). */
   cloud?: WorkspaceCloud;
   workspaceId?: string;
@@ -270,6 +272,8 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   if (options.preloadJobs ?? true)
     for (const settings of shippedJobSettings(options.cloud)) createJob(context, settings);
+  if (options.serverlessJobs)
+    for (const settings of shippedServerlessJobSettings()) createJob(context, settings);
 
   return {
     app,

@@ -406,6 +406,70 @@ const definitions: WorkloadInput[] = [
       },
     ],
   },
+  {
+    name: 'nightly-rollup',
+    description:
+      'A long nightly roll-up of the day into reporting tables, mostly Python UDF time: start-up is a small share of it (a serverless job in the Job Bank).',
+    jobs: [
+      {
+        name: 'roll up the day',
+        stages: [
+          {
+            id: 0,
+            name: 'scan and enrich (python udf)',
+            tasks: 640,
+            cpuSecondsPerTask: 810,
+            inputBytes: 120 * gb,
+            shuffleWriteBytes: 6 * gb,
+            photonEligible: 0,
+            tasksScaleWithData: true,
+          },
+          {
+            id: 1,
+            name: 'write reporting tables',
+            parents: [0],
+            tasks: 200,
+            cpuSecondsPerTask: 6,
+            shuffleReadBytes: 6 * gb,
+            outputBytes: 2 * gb,
+            photonEligible: 0.5,
+          },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'feature-backfill',
+    description:
+      'A mid-sized feature backfill, mostly Python UDF time: a few minutes of start-up are a fifth of it (a serverless job in the Job Bank).',
+    jobs: [
+      {
+        name: 'backfill features',
+        stages: [
+          {
+            id: 0,
+            name: 'compute features (python udf)',
+            tasks: 640,
+            cpuSecondsPerTask: 110,
+            inputBytes: 30 * gb,
+            shuffleWriteBytes: 2 * gb,
+            photonEligible: 0,
+            tasksScaleWithData: true,
+          },
+          {
+            id: 1,
+            name: 'write feature table',
+            parents: [0],
+            tasks: 100,
+            cpuSecondsPerTask: 4,
+            shuffleReadBytes: 2 * gb,
+            outputBytes: 1 * gb,
+            photonEligible: 0.5,
+          },
+        ],
+      },
+    ],
+  },
 ];
 
 export const shippedWorkloads: readonly Workload[] = definitions.map((definition) =>

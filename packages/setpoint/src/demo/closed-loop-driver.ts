@@ -1,15 +1,18 @@
 import { rmSync } from 'node:fs';
+import { type ApplyMode, type ApprovalState, approvalStates } from '@setpoint/api-contract';
 import type { RunningEmulator } from '@setpoint/databricks-emulator';
 import { loadConfig } from '../config/load-config.js';
 import { createDatabricksClient } from '../platforms/databricks/api/client.js';
 import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
+import { serverlessProjectKey } from '../platforms/databricks/serverless/serverless-tasks.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
 import { sharedFleetPriorSource } from '../service/recommendations/fleet-prior-source.js';
 import type { Run } from '../service/runs/run-service.js';
+import { alertOnApprovals, startAlertReceiver } from './approval-alerts.js';
 import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workloads.js';
 import { loadEmulator } from './load-emulator.js';
-import type { ImportedProjectSettings, ProjectRun } from './loop-records.js';
+import type { ApprovalCounts, ImportedProjectSettings, ProjectRun } from './loop-records.js';
 import { markLearningRuns } from './loop-summary.js';
 
 export interface DriverOptions {
@@ -35,15 +38,36 @@ export interface DriverOptions {
    * event logs in the emulator's in-memory S3), imported with auto-apply on like the Databricks jobs.
    */
   emr?: boolean;
+  /**
+   * Add the Job Bank's serverless jobs (the emulator's `serverlessJobs`): the workspace reads system tables
+   * through its SQL warehouse from the start, as serverless billing needs, and each is imported like the rest.
+   */
+  serverless?: boolean;
   /** Settings every imported project is given besides auto-apply (else the project defaults). */
   projectSettings?: ImportedProjectSettings;
+  /**
+   * Databricks jobs (by name) imported in apply mode `approve-learning` instead of `auto`: their learning
+   * runs wait for a person's approval, and one nobody approves before the next run is superseded. Each
+   * has an `approval_needed` alert rule, sent to a webhook on the loopback that logs what it receives.
+   */
+  approveLearningJobs?: readonly string[];
 }
 
 export interface ClosedLoop {
   emulator: RunningEmulator;
   server: RunningServer;
   workspaceId: string;
-  jobs: Array<{ platform: 'databricks'; jobId: string; name: string; projectIds: string[] } | EmrDemoJob>;
+  jobs: Array<
+    | {
+        platform: 'databricks';
+        jobId: string;
+        name: string;
+        projectIds: string[];
+        /** Its tasks run on serverless compute (no cluster to size; performance-mode advice). */
+        serverless?: boolean;
+      }
+    | EmrDemoJob
+  >;
   /**
    * Runs every job once, concurrently, waits until Setpoint has digested every run, then relearns the
    * fleet prior if the organization's fleet moved: every recommendation of a round sees the prior learned
@@ -60,6 +84,8 @@ export interface ClosedLoop {
   emr: EmrDemo | undefined;
   /** The project's runs, oldest first, each marked with whether a learning recommendation configured it. */
   runsOf(projectId: string): Promise<ProjectRun[]>;
+  /** How many of the project's learning runs waited for approval, by what became of them. */
+  approvalsOf(projectId: string): Promise<ApprovalCounts>;
   close(): Promise<void>;
 }
 
@@ -106,7 +132,9 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     // a terminated cluster's task-level detail is dropped once its logs are out, so memory stays flat
     clusterDetailRetentionMs: workspaceLogLifetimeMs,
     ...(options.emr ? { memoryS3: true } : {}),
+    ...(options.serverless ? { serverlessJobs: true } : {}),
   });
+  const approvals = options.approveLearningJobs?.length ? await startAlertReceiver(log) : undefined;
   const config = loadConfig(
     { dataDir: options.dataDir, port: options.port },
     {
@@ -121,7 +149,9 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1000',
       // The emulated workspace listens on loopback, which the SSRF rule refuses unless allow-listed:
       // its address and port only, not every service on the machine.
-      SETPOINT_OUTBOUND_ALLOW_LIST: new URL(emulator.url).host,
+      SETPOINT_OUTBOUND_ALLOW_LIST: [new URL(emulator.url).host, approvals?.host]
+        .filter((host) => host !== undefined)
+        .join(','),
       ...options.env,
     },
   );
@@ -140,7 +170,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     'demo',
   );
   const databricks = createDatabricksClient({ host: emulator.url, token: emulator.token });
-  if (options.agentless) {
+  if (options.agentless || options.serverless) {
     const warehouses = await fetch(`${emulator.url}/api/2.0/sql/warehouses`, {
       headers: { authorization: `Bearer ${emulator.token}` },
     }).then((response) => response.json() as Promise<{ warehouses?: Array<{ id: string }> }>);
@@ -156,6 +186,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     return rest as T;
   };
   const jobs: ClosedLoop['jobs'] = [];
+  const awaitingApproval: string[] = [];
   let index = 0;
   for await (const job of databricks.listJobs()) {
     if (options.randomColdStart || options.agentless) {
@@ -177,22 +208,32 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
         });
     }
     index += 1;
+    const applyMode: ApplyMode = options.approveLearningJobs?.includes(job.settings.name ?? '')
+      ? 'approve-learning'
+      : 'auto';
     const [imported] = await databricksIntegrationOf(services).onboarding.importJobs(
       workspace.id,
       {
         jobIds: [job.job_id],
-        settings: { ...options.projectSettings, autoApply: true },
+        settings: { ...options.projectSettings, autoApply: true, applyMode },
       },
       'demo',
     );
+    if (applyMode === 'approve-learning')
+      awaitingApproval.push(...(imported?.projects.map((project) => project.id) ?? []));
+    const serverless = imported?.projects.some((project) => project.clusterKey === serverlessProjectKey);
     jobs.push({
       platform: 'databricks',
       jobId: job.job_id,
       name: job.settings.name ?? job.job_id,
       projectIds: imported?.projects.map((project) => project.id) ?? [],
+      ...(serverless ? { serverless: true } : {}),
     });
-    log(`imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s))`);
+    log(
+      `imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s)${applyMode === 'auto' ? '' : `, apply mode ${applyMode}`})`,
+    );
   }
+  if (approvals) await alertOnApprovals(server, approvals, awaitingApproval);
   const emr: EmrDemo | undefined = options.emr
     ? await startEmrWorkloads(
         emulator,
@@ -224,9 +265,32 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       .reverse();
   }
 
+  /** The project's approvals, each state's recommendation ids (none unless in apply mode approve-learning). */
+  async function approvalIds(projectId: string): Promise<Record<ApprovalState, string[]>> {
+    const ids = await Promise.all(
+      approvalStates.map(async (state) => {
+        const approvals = await services.applies.listApprovals({ state, projectId, limit: 500 });
+        return [state, approvals.map((approval) => approval.recommendationId)] as const;
+      }),
+    );
+    return Object.fromEntries(ids) as Record<ApprovalState, string[]>;
+  }
+
   async function runsOf(projectId: string): Promise<ProjectRun[]> {
     const recommendations = await services.recommendations.list(projectId, { limit: 500, offset: 0 });
-    return markLearningRuns(await storedRuns(projectId), recommendations.items);
+    const { waiting, rejected, superseded } = await approvalIds(projectId);
+    const withheld = new Set([...waiting, ...rejected, ...superseded]);
+    return markLearningRuns(await storedRuns(projectId), recommendations.items, withheld);
+  }
+
+  async function approvalsOf(projectId: string): Promise<ApprovalCounts> {
+    const ids = await approvalIds(projectId);
+    return {
+      waiting: ids.waiting.length,
+      approved: ids.approved.length,
+      rejected: ids.rejected.length,
+      superseded: ids.superseded.length,
+    };
   }
 
   async function runDigested(projectIds: string[], runId: string): Promise<boolean> {
@@ -279,6 +343,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     workspaceId: workspace.id,
     jobs,
     runsOf,
+    approvalsOf,
     emr,
     async round() {
       roundNumber += 1;
@@ -316,6 +381,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       emr?.close();
       await server.stop();
       await emulator.close();
+      await approvals?.close();
     },
   };
 }

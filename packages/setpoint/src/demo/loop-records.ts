@@ -1,4 +1,4 @@
-import type { ProjectSettings } from '@setpoint/api-contract';
+import type { ApprovalState, ProjectSettings } from '@setpoint/api-contract';
 
 /** The project settings a closed loop may set on every project it imports. */
 export type ImportedProjectSettings = Partial<Pick<ProjectSettings, 'preference' | 'learningMissBudget'>>;
@@ -21,3 +21,6 @@ export interface ProjectRun {
    */
   learning: boolean | null;
 }
+
+/** A project's learning runs that waited for a person's approval, by what became of them. */
+export type ApprovalCounts = Record<ApprovalState, number>;

@@ -58,6 +58,15 @@ function history(learningUntil: number, runtimes: number[]) {
   return markLearningRuns(stored, recommendations);
 }
 
+/** Runs 1 … n, each carrying the tag of the recommendation whose configuration it ran on (null: none). */
+function carrying(tags: Array<string | null>): ProjectRun[] {
+  return tags.map((recommendationId, index) => ({
+    ...run(10, 30),
+    id: `run_${index + 1}`,
+    recommendationId,
+  }));
+}
+
 // SLA 40 min; runs 5 and 6 miss it, and so does run 9.
 const runtimes = [30, 35, 38, 36, 50, 45, 38, 39, 41, 35];
 
@@ -129,12 +138,7 @@ describe('closed-loop summaries', () => {
   });
 
   it('marks a run by the decision made after the run before it, not by the tag it carries', () => {
-    const carried = [null, 'rec_1', 'rec_2', 'rec_2', 'rec_1', 'rec_1'];
-    const stored = carried.map((recommendationId, index) => ({
-      ...run(10, 30),
-      id: `run_${index + 1}`,
-      recommendationId,
-    }));
+    const stored = carrying([null, 'rec_1', 'rec_2', 'rec_2', 'rec_1', 'rec_1']);
     const recommendations = [
       recommendation(1, true),
       recommendation(2, true),
@@ -153,6 +157,35 @@ describe('closed-loop summaries', () => {
       false,
       false,
       true,
+    ]);
+  });
+
+  it('marks a run after a learning run that waited for approval and was never written by what it ran on', () => {
+    // approve-learning: rec_1 and rec_2 were superseded (the next run started first), rec_3 was approved
+    // and written (run 4 carries it), rec_4 was rejected (run 5 still carries rec_3), rec_5 optimizes
+    const stored = carrying([null, null, null, 'rec_3', 'rec_3', 'rec_5']);
+    const recommendations = [
+      recommendation(1, true),
+      recommendation(2, true),
+      recommendation(3, true),
+      recommendation(4, true),
+      recommendation(5, false),
+    ];
+    const withheld = new Set(['rec_1', 'rec_2', 'rec_4']);
+
+    const marked = markLearningRuns(stored, recommendations, withheld);
+
+    // runs 2 and 3 ran on the job's own cluster, run 5 again on the approved learning run's
+    expect(marked.map((entry) => entry.learning)).toEqual([null, false, false, true, true, false]);
+    expect(runsAfterLearning(marked).map((entry) => entry.id)).toEqual(['run_2', 'run_3', 'run_6']);
+    // without the approvals the two superseded ones would count as learning runs
+    expect(markLearningRuns(stored, recommendations).map((entry) => entry.learning)).toEqual([
+      null,
+      true,
+      true,
+      true,
+      true,
+      false,
     ]);
   });
 

@@ -22,10 +22,15 @@ export interface ConfiguringRecommendation {
  * ran on, not the decision to run it — a kept cluster is not written, and a revert writes back an earlier
  * configuration with its tag. Only when no recommendation was made after the run before it (it failed)
  * does the tag the run carries decide.
+ *
+ * A recommendation in `withheld` was never written (a learning run that waited for a person's approval
+ * and was superseded, rejected or still waits): the run after it ran on what the job already had, so the
+ * tag it carries decides, and a run that carries none ran on the job's own configuration, no learning run.
  */
 export function markLearningRuns<Run extends Pick<ProjectRun, 'id' | 'recommendationId'>>(
   runs: readonly Run[],
   recommendations: readonly ConfiguringRecommendation[],
+  withheld: ReadonlySet<string> = new Set(),
 ): Array<Run & { learning: boolean | null }> {
   const ready = [...recommendations]
     .filter((recommendation) => recommendation.state === 'SUCCESS')
@@ -34,9 +39,11 @@ export function markLearningRuns<Run extends Pick<ProjectRun, 'id' | 'recommenda
   // the newest of several recommendations made after one run is the one that was acted on
   const madeAfter = new Map(ready.map((recommendation) => [recommendation.basedOnRunId, recommendation]));
   return runs.map((run, index) => {
-    const configuring =
-      (index > 0 ? madeAfter.get(runs[index - 1]?.id ?? null) : undefined) ??
-      (run.recommendationId ? byId.get(run.recommendationId) : undefined);
+    const decided = index > 0 ? madeAfter.get(runs[index - 1]?.id ?? null) : undefined;
+    const tagged = run.recommendationId ? byId.get(run.recommendationId) : undefined;
+    if (decided && withheld.has(decided.id))
+      return { ...run, learning: tagged ? recommendationIsLearning(tagged) : false };
+    const configuring = decided ?? tagged;
     return { ...run, learning: configuring ? recommendationIsLearning(configuring) : null };
   });
 }

@@ -98,9 +98,10 @@ export interface PlatformCore {
   publicUrl(): string;
   /**
    * What the platform observes that nobody did through Setpoint (a cluster edited in the platform's
-   * own UI) goes into the audit trail; alert rules watch it from there (`external_change`).
+   * own UI) goes into the audit trail; alert rules watch it from there (`external_change`). A platform reads
+   * back its own entries (a person's decision on a proposal it made).
    */
-  audit: Pick<AuditService, 'record'>;
+  audit: Pick<AuditService, 'record' | 'page'>;
   /**
    * The apply core: a platform records the configuration it found when a project was linked (`baseline`)
    * and tells the SLA guard of each finished run on a project's cluster (`runFinished`).

@@ -39,6 +39,21 @@ function missingReason(run: Run, what: 'runtime' | 'cost' | 'input'): string {
   return 'No Spark event log was read for this run.';
 }
 
+/** The run's cost; "pending" (with why on hover) while its platform's bill has not arrived, never $0. */
+function CostCell({ run }: { run: Run }) {
+  if (run.cost_pending)
+    return (
+      <span
+        className="muted"
+        title={`${run.cost_pending.message}: ${run.cost_pending.reason}`}
+        data-testid="cost-pending"
+      >
+        pending
+      </span>
+    );
+  return <ValueOr text={formatUsd(run.cost?.total_usd)} reason={missingReason(run, 'cost')} />;
+}
+
 /** The run's exact runtime, and a miss marker when it missed the SLA (insights' one definition of a miss). */
 function RuntimeCell({ run, slaMinutes }: { run: Run; slaMinutes: number | null }) {
   const minutes = runtimeOf(run);
@@ -57,7 +72,10 @@ function RuntimeCell({ run, slaMinutes }: { run: Run; slaMinutes: number | null 
   );
 }
 
-/** "$0.07 / $0.07", "$0.07 / pending" or "—" (no system tables); a restated bill says so. */
+/**
+ * "$0.07 / $0.07", "$0.07 / pending" or "—" (no system tables); a restated bill says so; "— / …" when the run
+ * was not estimated (a serverless run whose cost waited for its bill).
+ */
 function billingLabel(billing: RunBilling | undefined): ReactNode {
   if (!billing)
     return <Missing reason="No billing data: link a SQL warehouse to read system.billing.usage." />;
@@ -126,7 +144,7 @@ export function RunsTab({ data }: { data: ProjectData }) {
                 <RuntimeCell run={run} slaMinutes={data.project.settings.slaMinutes ?? null} />
               </td>
               <td className="num">
-                <ValueOr text={formatUsd(run.cost?.total_usd)} reason={missingReason(run, 'cost')} />
+                <CostCell run={run} />
               </td>
               <td className="num" data-testid="run-billing">
                 {billingLabel(data.billing.get(run.id))}
@@ -218,6 +236,11 @@ function RunAnalysis({ detail }: { detail: RunDetail }) {
                       ` (range ${formatUsd(detail.cost.low_usd)}–${formatUsd(detail.cost.high_usd)})`}
                   </li>
                 </ul>
+              ) : detail.cost_pending ? (
+                <span data-testid="run-cost-pending">
+                  {detail.cost_pending.message[0]!.toUpperCase() + detail.cost_pending.message.slice(1)}:{' '}
+                  {detail.cost_pending.reason}.
+                </span>
               ) : (
                 '—'
               )}

@@ -1,5 +1,6 @@
 import { countOf, type ProjectSummary, slaHealthWindow } from '@setpoint/insights';
 import { formatExactMinutes, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
+import { FormFactorCard } from './form-factor-card.js';
 import type { ProjectData } from './project-data.js';
 
 const methodText = {
@@ -125,6 +126,7 @@ export function SummaryTab({ data, summary }: { data: ProjectData; summary: Proj
           ))}
         </ul>
       )}
+      {data.project.job_id && data.project.workspace_id && <FormFactorCard projectId={data.project.id} />}
     </div>
   );
 }

@@ -25,6 +25,13 @@ function signInBanner(link: string, password: string, emulatorUrl: string): stri
   return `\n╔${rule}╗\n${body.join('\n')}\n╚${rule}╝\n(emulated workspace at ${emulatorUrl}; each job runs once a minute at --speed 1; Ctrl+C to stop)\n\n`;
 }
 
+/**
+ * The job the demo imports in apply mode `approve-learning`: a nightly aggregation whose first
+ * recommendations are learning runs that change its cluster (from the first run on, emulator seed 1), so a
+ * person trying the demo meets one waiting for approval within a minute.
+ */
+export const demoApprovalJob = 'Daily aggregation';
+
 export function registerDemoCommand(program: Command): void {
   program
     .command('demo')
@@ -49,7 +56,7 @@ export function registerDemoCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nStarts an emulated Databricks workspace and an emulated AWS account (EMR), imports all their jobs\nand recurring EMR workloads with auto-apply on, and runs each job once a\nminute (staggered), back-filled over the --days before now so that no run lies after now; watch\nlearning, then optimizing, in the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json',
+      `\nStarts an emulated Databricks workspace and an emulated AWS account (EMR), imports all their jobs\nand recurring EMR workloads with auto-apply on (${demoApprovalJob} in apply mode approve-learning: its\nlearning runs wait for your approval), and runs each job once a\nminute (staggered), back-filled over the --days before now so that no run lies after now; watch\nlearning, then optimizing, in the dashboard. The data directory is wiped at start; only the newest event logs are kept.\n\nExamples:\n  setpoint demo\n  setpoint demo --speed 4\n  setpoint demo --headless --runs 10 --json`,
     )
     .action(async (options) => {
       const runs = parseNumberOption('--runs', options.runs, { whole: true, min: 1 });
@@ -67,6 +74,7 @@ export function registerDemoCommand(program: Command): void {
         seed,
         log: progress,
         emr: true,
+        approveLearningJobs: [demoApprovalJob],
         ...(options.headless ? {} : { clockSpeed: pace.clockSpeed, startTimeMs: pace.startTimeMs }),
         env: {
           ...demoStorageEnv,
@@ -99,7 +107,11 @@ export function registerDemoCommand(program: Command): void {
           for (const projectId of job.projectIds) {
             const project = await loop.server.services.projects.get(projectId);
             const runs = await loop.runsOf(projectId);
-            projects.push(summarizeProject(project.name, runs, project.settings.slaMinutes, project.phase));
+            projects.push({
+              ...summarizeProject(project.name, runs, project.settings.slaMinutes, project.phase),
+              applyMode: project.settings.applyMode,
+              approvals: await loop.approvalsOf(projectId),
+            });
             episodes.push(loopEpisodeOf(runs, project.settings.slaMinutes));
           }
         }
@@ -114,7 +126,7 @@ export function registerDemoCommand(program: Command): void {
         else {
           const pct = (value: number | null) => (value === null ? '—' : `${(value * 100).toFixed(0)}%`);
           printTable(
-            ['PROJECT', 'FIRST $', 'LAST $', 'SAVING', 'SLA', 'SLA MET', 'PHASE'],
+            ['PROJECT', 'FIRST $', 'LAST $', 'SAVING', 'SLA', 'SLA MET', 'PHASE', 'APPLY'],
             projects.map((p) => [
               p.project,
               p.firstCost?.toFixed(2),
@@ -123,6 +135,9 @@ export function registerDemoCommand(program: Command): void {
               p.slaMinutes,
               `${p.slaMetLastRuns.met}/${p.slaMetLastRuns.of}`,
               p.phase,
+              p.applyMode === 'approve-learning'
+                ? `approve learning (${p.approvals.superseded} superseded, ${p.approvals.waiting} waiting)`
+                : p.applyMode,
             ]),
           );
           process.stdout.write(

@@ -7,6 +7,7 @@ import { examples } from '../help-text.js';
 import { commaList, numberArgument } from '../option-values.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
+import { registerFormFactorCommand } from './project-form-factor.js';
 import { registerProjectSourceCommands } from './project-source.js';
 
 const positiveNumber = numberArgument({ above: 0 });
@@ -133,6 +134,7 @@ export function registerProjectsCommand(program: Command): void {
       '\nExamples:\n  setpoint projects list\n  setpoint projects create --name orders-etl --app-id orders --sla 45\n  setpoint projects update prj_8f2c1a --apply-mode approve-learning --preference economy',
     );
   registerProjectSourceCommands(projects);
+  registerFormFactorCommand(projects);
 
   withRemoteOptions(
     projects

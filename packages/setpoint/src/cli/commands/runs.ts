@@ -22,6 +22,11 @@ function overheadText(run: RunResource): string {
   return `${formatUsd(overhead.usd)} of the cost, ${(overhead.seconds / 60).toFixed(1)}m outside the Spark application`;
 }
 
+/** The run's cost, or "pending" while its platform's bill has not arrived (never $0). */
+function costText(run: RunResource): string {
+  return run.cost_pending ? 'pending' : formatUsd(run.cost?.total_usd);
+}
+
 function eventLogParts(paths: string[]): UploadPart[] {
   return paths.map((filePath) => {
     let isFile = false;
@@ -69,9 +74,14 @@ export function registerRunsCommand(program: Command): void {
         run.status,
         formatTime(run.started_at),
         runtimeMinutes(run),
-        formatUsd(run.cost?.total_usd),
+        costText(run),
       ]),
     );
+    const pending = page.items.filter((run) => run.cost_pending);
+    if (pending.length > 0)
+      process.stdout.write(
+        `\n${pending[0]!.cost_pending!.message} for ${pending.length} run${pending.length === 1 ? '' : 's'}: ${pending[0]!.cost_pending!.reason}\n`,
+      );
   });
 
   withRemoteOptions(
@@ -97,7 +107,12 @@ export function registerRunsCommand(program: Command): void {
       ['status', run.status],
       ['started', formatTime(run.started_at)],
       ['runtime', runtimeMinutes(run)],
-      ['cost', formatUsd(run.cost?.total_usd)],
+      [
+        'cost',
+        run.cost_pending
+          ? `${run.cost_pending.message}: ${run.cost_pending.reason}`
+          : formatUsd(run.cost?.total_usd),
+      ],
       ...(run.cost?.components ?? []).map((component): [string, string] => [
         `  ${costKindLabels[component.kind].toLowerCase()}`,
         `${formatUsd(component.usd)}  ${component.description}, ${Number(component.quantity.toFixed(3))} ${component.unit}${component.estimated_usd === null ? '' : ` (as billed; estimated ${formatUsd(component.estimated_usd)})`}`,

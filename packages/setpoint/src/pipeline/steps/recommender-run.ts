@@ -1,6 +1,7 @@
 import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { RecommenderRun } from '../../service/recommendations/recommender.js';
-import { type RunRow, toRun } from '../../service/runs/run-records.js';
+import { type RunCost, type RunRow, toRun } from '../../service/runs/run-records.js';
+import { parseJsonColumn } from '../../store/json-column.js';
 
 /** An analyzed run's row as the recommender reads it. */
 export function recommenderRunOf(row: RunRow): RecommenderRun {
@@ -16,7 +17,8 @@ export function recommenderRunOf(row: RunRow): RecommenderRun {
     clusterConfig: run.clusterConfig,
     // what the model reads of the profile; the window never reads profiles themselves
     profile: JSON.parse(row.model_profile ?? 'null') as ModelProfile,
-    cost: run.cost!,
+    // as stored: a cost still pending its bill is the recommender's to weigh (its runtime counts, its $0 not)
+    cost: parseJsonColumn<RunCost>(row.cost)!,
     inputBytes: run.inputBytes,
     recommendationId: run.recommendationId,
   };

@@ -7,6 +7,7 @@ import { createDatabricksWriter } from './apply/databricks-writer.js';
 import { billedCost } from './billing/billed-cost.js';
 import { reconcileBilling } from './billing/billing-reconciler.js';
 import { estimateClusterDbus } from './billing/dbu-estimate.js';
+import { databricksPlatformName } from './cluster-shape/billing.js';
 import { createCollector, NotReadyYet } from './collect/collector.js';
 import { probeS3LogDestination } from './collect/log-store-s3.js';
 import { checkSignIn, checkWorkspaceAccess } from './connection/access-check.js';
@@ -15,10 +16,12 @@ import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
 import type { ConfidentChoiceOf } from './onboarding/saving-estimate.js';
+import { createFormFactorService } from './serverless/form-factor-service.js';
 import {
   createServerlessBillingReader,
   type ServerlessBillingReader,
 } from './serverless/serverless-billing-reader.js';
+import { serverlessBillMissingReason } from './serverless/serverless-collector.js';
 import { billedServerlessCost } from './serverless/serverless-cost.js';
 import { createServerlessWriter, withServerlessJobs } from './serverless/serverless-writer.js';
 import { createDatabricksRepository } from './store/databricks-repository.js';
@@ -220,6 +223,13 @@ export function createDatabricksIntegration(
     );
   }
 
+  /** A serverless run's cost still pending when Setpoint stopped looking for its bill says so. */
+  async function billNeverCame(row: { runId: string; projectId: string }): Promise<void> {
+    await deps.runs.reviseCost(row.projectId, row.runId, (cost) =>
+      cost.pending ? { ...cost, pending: { reason: serverlessBillMissingReason } } : undefined,
+    );
+  }
+
   /** Estimated DBU costs of the workspace's runs against system.billing.usage. */
   async function reconcileBillingOf(workspaceId: string) {
     const statements = await statementsFor(workspaceId);
@@ -230,14 +240,25 @@ export function createDatabricksIntegration(
         reader: createSystemTablesReader(statements),
         serverless: createServerlessBillingReader(statements),
         reviseCost: reviseRunCost,
+        billNeverCame,
       },
       workspaceId,
     );
   }
 
+  const formFactor = createFormFactorService({
+    platform: databricksPlatformName,
+    projects: deps.projects,
+    runs: deps.runs,
+    workspaces: deps.workspaces,
+    audit: deps.audit,
+    billing: serverlessBillingFor,
+  });
+
   return {
     store,
     connect,
+    formFactor,
     systemTablesFor,
     serverlessBillingFor,
     reconcileBilling: reconcileBillingOf,

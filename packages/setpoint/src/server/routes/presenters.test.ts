@@ -20,6 +20,7 @@ const run: Run = {
   eventlogBytes: null,
   inputBytes: null,
   cost: null,
+  costPending: null,
   recommendationId: null,
   error: null,
   createdAt: 1_000,
@@ -59,6 +60,18 @@ describe("the run presenter's cost", () => {
 
   it('keeps no cost as no cost', () => {
     expect(presentRun(run).cost).toBeNull();
+    expect(presentRun(run).cost_pending).toBeNull();
+  });
+
+  it('says a cost waiting for its bill is pending, with the reason, and never presents it as $0', () => {
+    const presented = presentRun({ ...run, costPending: 'its billing records have not landed' });
+    expect(presented.cost).toBeNull();
+    expect(presented.cost_pending).toEqual({
+      state: 'billing_not_yet_available',
+      message: 'cost pending: billing not yet available',
+      reason: 'its billing records have not landed',
+    });
+    expect(runSchema.parse(presented)).toEqual(presented);
   });
 });
 

@@ -7,6 +7,7 @@ import type {
   RunResource,
   WorkspaceResource,
 } from '@setpoint/api-contract';
+import { costPendingMessage } from '@setpoint/api-contract';
 import type { Project } from '../../service/projects/project-service.js';
 import { basisText, learningText, slaText } from '../../service/recommendations/decision.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
@@ -48,6 +49,14 @@ export function presentRun(run: Run): RunResource {
     eventlog_bytes: run.eventlogBytes,
     input_bytes: run.inputBytes,
     cost: run.cost ? presentRunCost(run.cost) : null,
+    cost_pending:
+      run.costPending === null
+        ? null
+        : {
+            state: 'billing_not_yet_available',
+            message: costPendingMessage,
+            reason: run.costPending,
+          },
     on_recommendation_id: run.recommendationId,
     error: run.error,
     created_at: run.createdAt,

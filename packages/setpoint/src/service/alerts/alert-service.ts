@@ -116,8 +116,11 @@ function paramsOf(rule: AlertRuleRow): RuleParams {
 
 const runtimeMinutes = (run: { started_at: number | null; ended_at: number | null }) =>
   run.started_at !== null && run.ended_at !== null ? (run.ended_at - run.started_at) / 60_000 : null;
-const costOf = (cost: string | null) =>
-  cost ? ((JSON.parse(cost) as { totalUsd?: number }).totalUsd ?? null) : null;
+/** The run's cost, or null when not costed or still pending its bill (its stored 0 is no cost). */
+export const costOf = (cost: string | null) => {
+  const stored = cost ? (JSON.parse(cost) as { totalUsd?: number; pending?: unknown }) : null;
+  return stored && !stored.pending ? (stored.totalUsd ?? null) : null;
+};
 const factsOf = (run: {
   id: string;
   project_id: string;

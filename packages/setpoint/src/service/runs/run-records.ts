@@ -49,6 +49,13 @@ export interface RunCost {
    * `overhead-backfill.ts`).
    */
   overhead?: RunOverheadCost | null;
+  /**
+   * The amount is not known yet (a serverless run before its bill, with no billed run of its job to estimate
+   * from): `totalUsd` is 0 and is never a cost; the reason says what is awaited. Every reader but the
+   * recommender sees such a run as not costed (`toRun`). Null once the bill replaced it (the amount was never
+   * estimated); absent when the cost never waited.
+   */
+  pending?: { reason: string } | null;
 }
 
 /** A run's billed time outside its Spark application, and what that time cost. */
@@ -71,7 +78,10 @@ export interface Run {
   eventlogUri: string | null;
   eventlogBytes: number | null;
   inputBytes: number | null;
+  /** Null when not costed, or while its cost is pending (`costPending` then says why). */
   cost: RunCost | null;
+  /** Why the run's cost is not known yet (its platform's bill has not arrived); null otherwise. */
+  costPending: string | null;
   recommendationId: string | null;
   error: string | null;
   createdAt: number;
@@ -109,6 +119,7 @@ export interface RunDetail extends Run {
 
 export function toRun(row: RunRow): Run {
   const stored = parseJsonColumn<StoredClusterFacts>(row.cluster_config);
+  const cost = parseJsonColumn<RunCost>(row.cost);
   return {
     id: row.id,
     projectId: row.project_id,
@@ -123,7 +134,8 @@ export function toRun(row: RunRow): Run {
     eventlogUri: row.eventlog_uri,
     eventlogBytes: row.eventlog_bytes,
     inputBytes: row.input_bytes,
-    cost: parseJsonColumn<RunCost>(row.cost),
+    cost: cost?.pending ? null : cost,
+    costPending: cost?.pending?.reason ?? null,
     recommendationId: row.recommendation_id,
     error: row.error,
     createdAt: row.created_at,

@@ -43,3 +43,15 @@ export function billedCost(
     components,
   };
 }
+
+/**
+ * Whether a run's DBU cost was estimated before its bill. A serverless run of a job with no billed run was
+ * not (its cost was pending, stored as 0): it has no estimate to compare with the bill.
+ */
+export function hasBillingEstimate(row: {
+  performance_target: string | null;
+  estimated_dbus: number;
+  estimated_dbu_usd: number;
+}): boolean {
+  return row.performance_target === null || row.estimated_dbus > 0 || row.estimated_dbu_usd > 0;
+}

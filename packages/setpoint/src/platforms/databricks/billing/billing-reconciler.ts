@@ -61,6 +61,8 @@ export async function reconcileBilling(
     now?: () => number;
     /** The run's stored cost takes the bill (savings and ROI then use it). */
     reviseCost?: (row: { runId: string; projectId: string }, bill: RunBilling) => Promise<void>;
+    /** Setpoint stopped looking for the run's bill (none after `giveUpWithoutBillingMs`). */
+    billNeverCame?: (row: { runId: string; projectId: string }) => Promise<void>;
   },
   workspaceId: string,
   policy: ReconcilePolicy = defaultReconcilePolicy,
@@ -75,15 +77,16 @@ export async function reconcileBilling(
         : await deps.reader.billing(row.databricks_run_id, row.cluster_id);
     const at = now();
     if (bill.records === 0 || !billCoversCluster(bill, row.cluster_terminated_at)) {
-      const waited = at - row.created_at;
+      const givingUp = at - row.created_at > giveUpWithoutBillingMs;
       await deps.store.saveBilled(row.run_id, {
         billedDbus: null,
         billedDbuUsd: null,
         billingRows: 0,
         restated: false,
         billedAt: null,
-        nextCheckAt: waited > giveUpWithoutBillingMs ? null : at + policy.waitingIntervalMs,
+        nextCheckAt: givingUp ? null : at + policy.waitingIntervalMs,
       });
+      if (givingUp) await deps.billNeverCame?.({ runId: row.run_id, projectId: row.project_id });
       continue;
     }
     billed += 1;

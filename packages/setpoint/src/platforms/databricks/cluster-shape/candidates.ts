@@ -18,6 +18,8 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { type DiskEvidence, ebsStorageFor, needsAttachedStorage } from './ebs-storage.js';
+import { flexibleNodeTypesFilter } from './flexible-node-types.js';
 import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
@@ -44,6 +46,8 @@ export interface SpaceContext {
   sparkVersion?: string | null;
   /** What Photon may do to this job's task time before it ran on Photon (`photonSpeedupPriorOf` its run). */
   photonSpeedup?: SpeedupPrior;
+  /** What the based-on run wrote to local disk: EBS for a node type without instance store is sized from it. */
+  diskEvidence?: DiskEvidence;
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -168,7 +172,8 @@ export function buildCandidateSpace(
   const autoscaling = settings.maintainScalingType && current.autoscale !== null;
   // Photon off in the settings means Setpoint does not turn it on; a job already on Photon keeps it.
   const photonOptions = settings.photonAllowed ? [false, true] : [current.photon];
-  const firstOnDemand = settings.forceOnDemandDriver ? defaultFirstOnDemand : 0;
+  const firstOnDemand = firstOnDemandOf(current, settings);
+  const storageOf = attachedStorage(context);
   const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
     for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
@@ -185,6 +190,7 @@ export function buildCandidateSpace(
               market,
               firstOnDemand: market === 'on-demand' ? 0 : firstOnDemand,
               photon,
+              storage: storageOf(type, workers),
             },
           });
         }
@@ -206,6 +212,7 @@ export function buildCandidateSpace(
   });
   const chain = [
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
+    ...flexibleNodeTypesFilter(context.baseCluster ?? null, current),
     ...validityFilters({ facts, base: context.baseCluster ?? null, current }),
     ...databricksCandidateFilters(costModel, { current, observed: context.observed }),
   ];
@@ -281,6 +288,40 @@ export function buildCandidateSpace(
         }
       : {}),
   };
+}
+
+/**
+ * `first_on_demand` on a spot market: as the job sets it (Databricks' default, the driver on-demand, when it
+ * runs all on-demand now), raised to 1 when the project keeps the driver on-demand. Setpoint does not
+ * model what losing a spot driver costs a run, so it never moves a driver onto spot.
+ */
+export function firstOnDemandOf(
+  current: DatabricksClusterShape,
+  settings: Pick<ProjectSettings, 'forceOnDemandDriver'>,
+): number {
+  const kept = current.market === 'on-demand' ? defaultFirstOnDemand : current.firstOnDemand;
+  return settings.forceOnDemandDriver ? Math.max(defaultFirstOnDemand, kept) : kept;
+}
+
+/**
+ * EBS volumes for a candidate node type without instance store, when the job's cluster has none of its own
+ * to keep (no `ebs_volume_count`, no `enable_elastic_disk`, no pool): sized from the run's spill and shuffle.
+ * A node type the job already ran on keeps its cluster as it ran (a cluster that launches without volumes
+ * today is not changed by Setpoint's own accord; one that does not launch is the write check's to refuse).
+ */
+function attachedStorage(context: SpaceContext) {
+  const base = context.baseCluster ?? null;
+  const aws = (base?.aws_attributes ?? {}) as Record<string, unknown>;
+  const bringsOwn =
+    Number(aws.ebs_volume_count ?? 0) > 0 ||
+    base?.enable_elastic_disk === true ||
+    typeof base?.instance_pool_id === 'string';
+  const evidence = context.diskEvidence ?? { diskSpillBytes: 0, shuffleWriteBytes: 0 };
+  const ranOn = new Set([context.current, ...context.observed].map((shape) => shape.workerNodeType));
+  return (type: InstanceTypeEntry, workers: number) =>
+    !bringsOwn && !ranOn.has(type.instanceType) && needsAttachedStorage(type)
+      ? ebsStorageFor(evidence, workers)
+      : null;
 }
 
 interface PricedShape {

@@ -7,6 +7,7 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import type { Market } from '../../../cost/cluster-spec.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
+import { describeStorage, type EbsStorage } from './ebs-storage.js';
 
 /**
  * One Databricks job cluster as Setpoint reasons about it: what the optimizer varies, the cost engine
@@ -24,6 +25,12 @@ export interface DatabricksClusterShape {
   /** Nodes kept on-demand whatever the market, the driver first; 0 when the whole cluster is on-demand. */
   firstOnDemand: number;
   photon: boolean;
+  /**
+   * EBS volumes Setpoint writes for each node, when the node type has no instance store and the job's
+   * cluster brings no volumes of its own (`ebs-storage.ts`); absent or null: the node type's own disks, or
+   * the job's own EBS settings, which are kept as they are.
+   */
+  storage?: EbsStorage | null;
 }
 
 /** Databricks' `first_on_demand` when a cluster does not say: the driver on-demand, the workers on the market. */
@@ -152,6 +159,7 @@ export function shapeId(shape: DatabricksClusterShape): string {
     shape.market,
     `driver=${shape.driverNodeType}`,
     `fod=${shape.firstOnDemand}`,
+    ...(shape.storage ? [`ebs=${shape.storage.count}x${shape.storage.sizeGib}`] : []),
   ].join('|');
 }
 
@@ -166,5 +174,6 @@ export function describeShape(shape: DatabricksClusterShape): string {
   const size = shape.autoscale
     ? `${shape.autoscale.minWorkers}–${shape.autoscale.maxWorkers} × ${shape.workerNodeType} (autoscaling)`
     : `${shape.workers} × ${shape.workerNodeType}`;
-  return `${size}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
+  const storage = shape.storage ? ` with ${describeStorage(shape.storage)} (${shape.storage.basis})` : '';
+  return `${size}${storage}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
 }

@@ -2,6 +2,7 @@ import type { ClusterCostSpec } from '../../../cost/cluster-spec.js';
 import type { ComputeType, Plan } from '../../../pricing/schema.js';
 import { databricksBilling } from './billing.js';
 import type { DatabricksClusterShape } from './cluster-shape.js';
+import { volumesOf } from './ebs-storage.js';
 
 export interface DatabricksBillingContext {
   region: string;
@@ -9,7 +10,7 @@ export interface DatabricksBillingContext {
   compute: ComputeType;
 }
 
-/** A shape as the cost engine prices it: Databricks billing (DBUs on top of the VMs), no extra volumes. */
+/** A shape as the cost engine prices it: Databricks billing (DBUs on top of the VMs) and the EBS volumes Setpoint attaches. */
 export function costSpecOf(
   shape: DatabricksClusterShape,
   billing: DatabricksBillingContext,
@@ -22,6 +23,6 @@ export function costSpecOf(
     workerNodeType: shape.workerNodeType,
     market: shape.market,
     firstOnDemand: shape.firstOnDemand,
-    volumesPerNode: [],
+    volumesPerNode: volumesOf(shape.storage),
   };
 }

@@ -57,6 +57,11 @@ function fullFragmentOf(shape: DatabricksClusterShape): ClusterFragment {
   const attributes = {
     availability: availabilityOf(shape.market, shape.cloud),
     first_on_demand: shape.firstOnDemand,
+    ...(shape.storage && {
+      ebs_volume_type: shape.storage.volumeType,
+      ebs_volume_count: shape.storage.count,
+      ebs_volume_size: shape.storage.sizeGib,
+    }),
   };
   if (shape.cloud === 'azure') fragment.azure_attributes = attributes;
   else fragment.aws_attributes = attributes;

@@ -15,6 +15,7 @@ import type { ObservedInstance } from '../cluster-shape/instance-timeline.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { type JobClusterRef, parseClusterRefKey } from '../jobs/job-clusters.js';
 import type { ClusterReport } from '../runs/cluster-report.js';
+import { nodeTypesRanOf } from '../runs/node-types-ran.js';
 import { projectRunSpan } from '../runs/project-run-span.js';
 import type { ServerlessBillingReader } from '../serverless/serverless-billing-reader.js';
 import { collectServerlessRun } from '../serverless/serverless-collector.js';
@@ -197,6 +198,9 @@ export function createCollector(deps: CollectorDependencies) {
       },
       tasks: tasks as unknown as NonNullable<ClusterReport['tasks']>,
     };
+    // with flexible node types an alternate may have run: the node timeline says which (when it is there yet)
+    const ranNodes = location && systemTables ? await nodeUsageOrNone(systemTables, clusterId) : undefined;
+    if (ranNodes && ranNodes.length > 0) clusterReport.node_types_ran = nodeTypesRanOf(ranNodes);
     let stored: { runId: string; nodes?: NodeUsageSummary[] } | undefined;
     if (!location) {
       if (!systemTables)
@@ -300,6 +304,7 @@ export function createCollector(deps: CollectorDependencies) {
       });
       return { runId: created.id, nodes };
     }
+    clusterReport.node_types_ran = nodeTypesRanOf(nodes);
     const { cluster } = await systemTables.clusterAndTimeline(clusterId, externalRunId);
     const span = projectRunSpan(run, tasks);
     const executing = tasks.filter((task) => task.start_time);

@@ -21,7 +21,7 @@ import {
   type SavingEstimate,
   savingLeft,
 } from './saving-estimate.js';
-import { serverlessSpendByJob } from './serverless-spend.js';
+import { serverlessSpendByJob, windowServerlessUsd } from './serverless-spend.js';
 
 const dayMs = 86_400_000;
 
@@ -233,7 +233,7 @@ export function createDiscovery(deps: {
       if (kinds.has('serverless')) {
         const serverless = serverlessSpend.of(job.job_id);
         if (serverless.usd === null) costNote ??= serverless.note;
-        else windowUsd += serverless.usd;
+        else windowUsd += windowServerlessUsd(serverless, runs.length);
       }
       const priced = clusters.length > 0 || kinds.has('serverless');
       const monthlyCostUsd = costNote || !priced ? null : (windowUsd * 30) / windowDays;

@@ -66,6 +66,10 @@ export function databricksClusterModel(deps: {
           baseCluster: spec,
           sparkVersion: spec?.spark_version ?? null,
           photonSpeedup: photonSpeedupPriorOf(basedOn.profile),
+          diskEvidence: {
+            diskSpillBytes: basedOn.profile.totals.diskBytesSpilled,
+            shuffleWriteBytes: basedOn.profile.totals.shuffleWriteBytes,
+          },
         },
         deps.costModel,
       );

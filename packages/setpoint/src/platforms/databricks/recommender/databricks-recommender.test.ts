@@ -305,7 +305,7 @@ describe('OptimizerRecommender', () => {
     expect(gc?.dropped).toBeGreaterThan(0);
     // the example names the cluster in the card's words, not the optimizer's candidate id
     expect(gc?.example).toMatch(
-      /^\d+ × [a-z0-9]+\.\w+, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
+      /^\d+ × [a-z0-9]+\.\w+(?: with [^)]*\))?, [a-z -]+ has less memory per core than a run whose tasks spent 10% or more of their time in GC/,
     );
     expect(gc?.example).not.toContain('|');
     // the run as a person knows it (when it started), its id left to the API
@@ -490,6 +490,30 @@ describe('OptimizerRecommender', () => {
     const floorMinutes = (runtimeFloorSeconds(chained.profile) / 60) * 0.999;
     expect(runtimeFloorSeconds(chained.profile)).toBeCloseTo(jobRuntimeS('m5.xlarge', 4) * 0.4, 6);
     expect(output.prediction.runtimeMinutes.mid).toBeGreaterThanOrEqual(floorMinutes);
+  });
+
+  it('says in every explanation that the driver and first_on_demand stay as the job runs them', async () => {
+    const onDemand = await recommender.recommend(input([run(1)]));
+    expect(onDemand.explanation).toMatch(
+      / Kept as the job runs them: the driver m5\.xlarge and the driver on-demand \(first_on_demand\) when a spot market is chosen\.$/,
+    );
+    const spot = {
+      ...run(1, { availability: 'SPOT_WITH_FALLBACK' }),
+      clusterConfig: {
+        node_type_id: 'm5.xlarge',
+        driver_node_type_id: 'r5.2xlarge',
+        num_workers: 8,
+        aws_attributes: { availability: 'SPOT_WITH_FALLBACK', first_on_demand: 2 },
+      },
+    };
+    const output = await recommender.recommend(input([spot], { spotPolicy: 'spot-allowed' }));
+    expect(output.explanation).toMatch(
+      / Kept as the job runs them: the driver r5\.2xlarge and first_on_demand 2\.$/,
+    );
+    // and the configuration written changes neither
+    const attributes = output.configuration.aws_attributes as Record<string, unknown> | undefined;
+    expect(attributes?.first_on_demand ?? 2).toBe(2);
+    expect(output.configuration.driver_node_type_id ?? 'r5.2xlarge').toBe('r5.2xlarge');
   });
 
   it('follows the spot policy and keeps the driver on-demand when asked', () => {

@@ -1,9 +1,11 @@
 import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
+import type { FleetPrior } from '../../../optimizer/fleet-prior.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import type { FoldedStatistics } from '../../../service/recommendations/learning-summary.js';
 import {
+  type ClusterModel,
   type ConfidentChoice,
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
@@ -21,6 +23,7 @@ import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
 import { performanceModeAdvice } from '../serverless/performance-mode-advice.js';
 import { isServerlessRun, serverlessMonitoring } from '../serverless/serverless-monitoring.js';
 import { databricksClusterModel, type WorkspaceConstraints } from './databricks-cluster-model.js';
+import { keptDimensionsNote } from './kept-dimensions.js';
 
 /** Reads a compute policy of a workspace (`policies/clusters/get`). */
 export type ClusterPolicyReader = (workspaceId: string, policyId: string) => Promise<ClusterPolicy>;
@@ -49,21 +52,21 @@ export interface DatabricksRecommenderOptions extends OptimizerRecommenderOption
 export class DatabricksRecommender extends OptimizerRecommender<DatabricksClusterShape> {
   readonly #policies: ClusterPolicyReader | undefined;
   readonly #launchableNodeTypes: LaunchableNodeTypeReader | undefined;
+  readonly #shapeOfRun: ClusterModel<DatabricksClusterShape>['shapeOfRun'];
   /** What the workspaces impose on the recommendations in progress, by based-on run. */
   readonly #constraints: ReadsByRun<WorkspaceConstraints>;
 
   constructor(options: DatabricksRecommenderOptions) {
     const costModel = options.costModel ?? createCostModel(options.catalog);
     const constraints = new ReadsByRun<WorkspaceConstraints>();
-    super(
-      databricksClusterModel({
-        catalog: options.catalog,
-        nodeTypes: options.nodeTypes,
-        costModel,
-        constraintsOf: constraints.of,
-      }),
-      options,
-    );
+    const model = databricksClusterModel({
+      catalog: options.catalog,
+      nodeTypes: options.nodeTypes,
+      costModel,
+      constraintsOf: constraints.of,
+    });
+    super(model, options);
+    this.#shapeOfRun = model.shapeOfRun;
     this.#policies = options.policies;
     this.#launchableNodeTypes = options.launchableNodeTypes;
     this.#constraints = constraints;
@@ -73,7 +76,19 @@ export class DatabricksRecommender extends OptimizerRecommender<DatabricksCluste
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
     if (basedOn && isServerlessRun(basedOn))
       return performanceModeAdvice(input) ?? serverlessMonitoring(input);
-    return this.#withConstraints(input, () => super.recommend(input));
+    return this.#saysWhatIsKept(input, await this.#withConstraints(input, () => super.recommend(input)));
+  }
+
+  override recommendNow(input: RecommendationInput, learnedPrior?: FleetPrior): RecommendationOutput {
+    return this.#saysWhatIsKept(input, super.recommendNow(input, learnedPrior));
+  }
+
+  /** The explanation ends with what Setpoint leaves as the job runs it: the driver and first_on_demand. */
+  #saysWhatIsKept(input: RecommendationInput, output: RecommendationOutput): RecommendationOutput {
+    const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
+    if (!basedOn || isServerlessRun(basedOn)) return output;
+    const kept = keptDimensionsNote(this.#shapeOfRun(basedOn, input.project.workspace));
+    return { ...output, explanation: `${output.explanation} ${kept}` };
   }
 
   /** Discover's estimate of a job reads what the workspace imposes, as its recommendation would. */

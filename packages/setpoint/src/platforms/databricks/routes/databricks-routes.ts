@@ -12,6 +12,8 @@ import {
   detachSchema,
   discoverQuery,
   discoverSchema,
+  formFactorAdviceSchema,
+  formFactorDecisionBody,
   type ImportResource,
   importBody,
   importSchema,
@@ -32,6 +34,7 @@ import type { ProjectService } from '../../../service/projects/project-service.j
 import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
 import { withAuth } from '../auth/credential-fields.js';
 import { workspaceAuthOf } from '../auth/workspace-auth.js';
+import { hasBillingEstimate } from '../billing/billed-cost.js';
 import type { DatabricksIntegration } from '../databricks-integration.js';
 import type { DiscoverResult } from '../onboarding/discovery.js';
 import type { ImportedJob } from '../onboarding/onboarding-service.js';
@@ -87,14 +90,16 @@ function presentImport(jobs: ImportedJob[]): ImportResource {
 type BillingRow = Awaited<ReturnType<DatabricksIntegration['store']['allBilling']>>[number];
 
 function presentBilling(row: BillingRow) {
+  const estimated = hasBillingEstimate(row);
   return {
     run_id: row.run_id,
     databricks_run_id: row.databricks_run_id,
-    estimated_dbus: row.estimated_dbus,
-    estimated_dbu_usd: row.estimated_dbu_usd,
+    estimated_dbus: estimated ? row.estimated_dbus : null,
+    estimated_dbu_usd: estimated ? row.estimated_dbu_usd : null,
     billed_dbus: row.billed_dbus,
     billed_dbu_usd: row.billed_dbu_usd,
-    difference_usd: row.billed_dbu_usd === null ? null : row.billed_dbu_usd - row.estimated_dbu_usd,
+    difference_usd:
+      row.billed_dbu_usd === null || !estimated ? null : row.billed_dbu_usd - row.estimated_dbu_usd,
     restated: row.restated === 1,
     billed_at: row.billed_at,
     settled: row.next_check_at === null,
@@ -102,9 +107,10 @@ function presentBilling(row: BillingRow) {
 }
 
 function billingAccuracy(rows: BillingRow[]) {
-  const billed = rows.filter((row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0);
+  const estimated = rows.filter(hasBillingEstimate);
+  const billed = estimated.filter((row) => row.billed_dbu_usd !== null && row.billed_dbu_usd > 0);
   return {
-    estimated_runs: rows.length,
+    estimated_runs: estimated.length,
     billed_runs: billed.length,
     restated_runs: billed.filter((row) => row.restated === 1).length,
     median_abs_error: median(
@@ -332,6 +338,37 @@ export function databricksRoutes(deps: {
         const rows = await integration.store.billingOfProjects([request.params.id]);
         return { items: rows.map(presentBilling) };
       },
+    );
+
+    app.get(
+      '/api/v1/projects/:id/form-factor',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary:
+            'What the job would cost in the other form (serverless or its job cluster), on what basis, and whether a move is proposed',
+          security: bearer,
+          params: idParams,
+          response: { 200: formFactorAdviceSchema },
+        },
+      },
+      async (request) => integration.formFactor.advise(request.params.id),
+    );
+
+    app.post(
+      '/api/v1/projects/:id/form-factor/decision',
+      {
+        schema: {
+          tags: ['databricks'],
+          summary: 'Approve or dismiss a proposed form-factor move (recorded; Setpoint never makes the move)',
+          security: bearer,
+          params: idParams,
+          body: formFactorDecisionBody,
+          response: { 200: formFactorAdviceSchema },
+        },
+      },
+      async (request) =>
+        integration.formFactor.decide(request.params.id, request.body, principalOf(request).actor),
     );
 
     app.get(

@@ -59,6 +59,14 @@ export const clusterReportSchema = z
       .optional(),
     volumes: z.array(z.record(z.string(), z.unknown())).optional(),
     serverless: serverlessReportSchema.optional(),
+    /**
+     * The node types that really ran, from system.compute.node_timeline: with flexible node types
+     * (`worker_node_type_flexibility.alternate_node_type_ids`) Databricks may launch an alternate instead
+     * of the requested type. Node-minutes per type and role; absent when the timeline was not read.
+     */
+    node_types_ran: z
+      .array(z.object({ node_type: z.string(), driver: z.boolean(), node_minutes: z.number().nonnegative() }))
+      .optional(),
   })
   .loose();
 

@@ -4,6 +4,7 @@ import { type ClusterTimeline, costRecord, runCost, type TimelineNode } from '..
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
+import type { Cloud } from '../../../pricing/schema.js';
 import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
 import type { RunCost } from '../../../service/runs/run-records.js';
 import { clusterEventSchema } from '../api/schema.js';
@@ -19,6 +20,7 @@ import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
 import { serverlessRunCost } from '../serverless/serverless-cost.js';
 import { performanceTargetOf } from '../serverless/serverless-tasks.js';
 import type { ClusterReport } from './cluster-report.js';
+import { nodeTypeThatRan } from './node-types-ran.js';
 import { parseClusterReport } from './run-report-reader.js';
 
 /**
@@ -29,9 +31,18 @@ import { parseClusterReport } from './run-report-reader.js';
  */
 export class CostEngineCoster implements RunCoster {
   readonly #model: CostModel;
+  readonly #priced: PricedNodeType;
 
   constructor(catalog: PriceCatalog) {
     this.#model = createCostModel(catalog);
+    this.#priced = (cloud, region, nodeType) => {
+      try {
+        catalog.onDemandPrice(cloud, region, nodeType);
+        return true;
+      } catch {
+        return false;
+      }
+    };
   }
 
   async cost(input: CostInput): Promise<RunCost> {
@@ -41,7 +52,7 @@ export class CostEngineCoster implements RunCoster {
         { ...serverless, performanceTarget: performanceTargetOf(serverless.performance_target) },
         { platform: databricksPlatformName, cloud: cloudOf(input.cluster.cloud, input.workspace?.cloud) },
       );
-    return costRecord(runCost(this.#model, runTimeline(input)));
+    return costRecord(runCost(this.#model, runTimeline(input, this.#priced)));
   }
 }
 
@@ -121,19 +132,46 @@ function nodesFromEventLog(
   ];
 }
 
-export function runTimeline({
-  profile,
-  cluster,
-  clusterReport: stored,
-  workspace,
-}: CostInput): ClusterTimeline {
+/** Whether the price catalog prices a node type in a region. */
+export type PricedNodeType = (cloud: Cloud, region: string, nodeType: string) => boolean;
+
+/**
+ * The shape with the node types that really ran (an alternate of a flexible node type), priced as such;
+ * an alternate the catalog has no price for is priced as the requested type (the closest it knows).
+ */
+function asItRan(
+  shape: DatabricksClusterShape,
+  report: ClusterReport | null,
+  priced: (nodeType: string) => boolean,
+): DatabricksClusterShape {
+  const ran = report?.node_types_ran;
+  const known = (nodeType: string | null) => (nodeType && priced(nodeType) ? nodeType : null);
+  const worker = known(nodeTypeThatRan(ran, false, shape.workerNodeType));
+  const driver = known(nodeTypeThatRan(ran, true, shape.driverNodeType));
+  if (!worker && !driver) return shape;
+  return {
+    ...shape,
+    workerNodeType: worker ?? shape.workerNodeType,
+    driverNodeType: driver ?? shape.driverNodeType,
+  };
+}
+
+export function runTimeline(
+  { profile, cluster, clusterReport: stored, workspace }: CostInput,
+  priced: PricedNodeType = () => true,
+): ClusterTimeline {
   const report = stored === null || stored === undefined ? null : parseClusterReport(stored);
   const cloud = cloudOf(cluster.cloud, workspace?.cloud);
-  const shape = shapeOfCluster(report?.cluster ?? null, cloud, cluster, profile.executors.maxConcurrent);
+  const region = cluster.region ?? workspace?.region ?? defaultRegions[cloud];
+  const shape = asItRan(
+    shapeOfCluster(report?.cluster ?? null, cloud, cluster, profile.executors.maxConcurrent),
+    report,
+    (nodeType) => priced(cloud, region, nodeType),
+  );
   const span = applicationSpan(profile);
   return {
     cloud,
-    region: cluster.region ?? workspace?.region ?? defaultRegions[cloud],
+    region,
     billing: databricksBilling({
       plan: planOf(report?.plan_type ?? workspace?.planType),
       compute: computeTypeOf(report?.compute_type ?? workspace?.computeType),

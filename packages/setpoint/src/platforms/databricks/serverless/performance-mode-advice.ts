@@ -7,7 +7,7 @@ import type {
   RecommendationOutput,
   RecommenderRun,
 } from '../../../service/recommendations/recommender.js';
-import { isServerlessRun } from './serverless-monitoring.js';
+import { isServerlessRun, knownCosts } from './serverless-monitoring.js';
 import {
   describePerformanceTarget,
   type PerformanceTarget,
@@ -33,7 +33,7 @@ function modeRuns(runs: readonly RecommenderRun[], target: PerformanceTarget): M
   );
   return {
     runtimes: succeeded.map((run) => run.profile.analysis.wallTimeMs / 60_000).filter((m) => m > 0),
-    costs: succeeded.map((run) => run.cost.totalUsd),
+    costs: knownCosts(succeeded),
   };
 }
 

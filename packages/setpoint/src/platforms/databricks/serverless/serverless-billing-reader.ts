@@ -75,6 +75,17 @@ SELECT b.job_id, b.performance_target, COUNT(*) AS runs, SUM(b.dbus) AS dbus, SU
 FROM bills b LEFT JOIN tasks t ON t.job_run_id = b.job_run_id
 GROUP BY b.job_id, b.performance_target`;
 
+/**
+ * The list price of the serverless jobs SKU of the workspace's cloud and plan, as of now: what a serverless DBU
+ * costs before any has been billed in the workspace.
+ */
+export const serverlessListPriceSql = `
+SELECT sku_name, pricing.default AS usd_per_dbu
+FROM system.billing.list_prices
+WHERE usage_unit = 'DBU' AND cloud = :cloud AND sku_name LIKE :sku_pattern AND price_end_time IS NULL
+ORDER BY sku_name
+LIMIT 1`;
+
 function spendOf(row: StatementRow): ServerlessJobSpend {
   return {
     jobId: row.job_id ?? '',
@@ -99,6 +110,16 @@ export function createServerlessBillingReader(statements: Pick<StatementClient, 
         corrections: num(row?.corrections),
         billedUntilMs: time(row?.billed_until),
       };
+    },
+
+    /** The serverless jobs DBU's list price for a cloud (`AWS`, `AZURE`) and plan (`PREMIUM`…), null without one. */
+    async listPrice(cloud: string, plan: string): Promise<{ sku: string; usdPerDbu: number } | null> {
+      const [row] = await statements.query(serverlessListPriceSql, [
+        { name: 'cloud', value: cloud.toUpperCase() },
+        { name: 'sku_pattern', value: `${plan.toUpperCase()}_JOBS_SERVERLESS_COMPUTE%` },
+      ]);
+      const usdPerDbu = num(row?.usd_per_dbu);
+      return row?.sku_name && usdPerDbu > 0 ? { sku: row.sku_name, usdPerDbu } : null;
     },
 
     async spendSince(sinceMs: number): Promise<ServerlessJobSpend[]> {

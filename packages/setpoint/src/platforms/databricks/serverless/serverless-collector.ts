@@ -18,10 +18,17 @@ export interface ServerlessCollectorDependencies {
   now?: () => number;
 }
 
+/** Why a run's cost waits for its bill: what "cost pending: billing not yet available" means for it. */
+export const serverlessBillPendingReason =
+  'Databricks writes serverless usage to system.billing.usage hours after a run, and this job has no billed run to estimate from yet: the cost fills in when its billing records land';
+/** Why a pending cost stays unknown once Setpoint stopped looking for the run's bill. */
+export const serverlessBillMissingReason =
+  'no billing records for this run in system.billing.usage three days after it: Setpoint stopped looking; check that the workspace bills this job (system.billing.usage, usage_metadata.job_run_id)';
+
 /**
  * What the run cost, as far as is known when it is collected: its own bill when every record up to the end of
- * its tasks is there (a run collected late), else the rate its job's (or the workspace's) billed runs
- * cost per execution second; with neither, nothing is known until its bill arrives.
+ * its tasks is there (a run collected late), else the rate its job's billed runs cost per execution second;
+ * with neither, the cost is pending until its bill arrives (never $0).
  */
 async function chargeOf(
   billing: ServerlessBillingReader,
@@ -47,8 +54,8 @@ async function chargeOf(
       performanceTarget: span.performanceTarget,
       dbus: 0,
       usd: 0,
-      basis:
-        'no billed serverless run in this workspace to estimate from: the cost is known when its bill arrives',
+      basis: serverlessBillPendingReason,
+      pending: true,
     }
   );
 }
@@ -83,6 +90,7 @@ export async function collectServerlessRun(
     dbus: charge.dbus,
     usd: charge.usd,
     basis: charge.basis,
+    ...(charge.pending ? { pending: true } : {}),
   };
   // the cluster report's shape, with no cluster: the coster prices its `serverless` part
   const clusterReport = {

@@ -55,6 +55,23 @@ describe('serverless run cost', () => {
     expect(restated?.components[0]).toMatchObject({ quantity: 11, estimated_usd: 3.5 });
   });
 
+  it('a pending cost (no estimate) is filled in by the bill with no estimate beside it, also after a restatement', () => {
+    const pending = serverlessRunCost(
+      { performanceTarget: 'STANDARD', dbus: 0, usd: 0, basis: 'awaiting the bill', pending: true },
+      where,
+    );
+    expect(pending.pending).toEqual({ reason: 'awaiting the bill' });
+
+    const billed = billedServerlessCost(pending, { dbus: 12, usd: 4.2 });
+    const restated = billed && billedServerlessCost(billed, { dbus: 11, usd: 3.85 });
+
+    expect(billed?.pending).toBeNull();
+    expect(billed?.totalUsd).toBeCloseTo(4.2, 9);
+    expect(billed?.components[0]).toMatchObject({ quantity: 12, usd: 4.2, estimated_usd: null });
+    expect(restated?.totalUsd).toBeCloseTo(3.85, 9);
+    expect(restated?.components[0]).toMatchObject({ quantity: 11, estimated_usd: null });
+  });
+
   it('leaves a cost without a serverless component alone', () => {
     expect(
       billedServerlessCost(
@@ -85,18 +102,16 @@ describe('estimateServerlessCharge', () => {
     expect(estimate?.basis).toMatch(/this job \(2 billed runs\)/);
   });
 
-  it('falls back to the job in either mode, then the workspace, and says so', () => {
+  it('falls back to the job in either mode and says so, never to another job', () => {
     const otherMode = estimateServerlessCharge(
       [spend({}), spend({ jobId: '2', performanceTarget: 'STANDARD' })],
       run,
     );
-    const workspace = estimateServerlessCharge([spend({ jobId: '2', performanceTarget: 'STANDARD' })], run);
-    const anyMode = estimateServerlessCharge([spend({ jobId: '2' })], run);
 
     expect(otherMode?.basis).toMatch(/this job in either mode/);
-    expect(workspace?.basis).toMatch(/the workspace's serverless jobs \(/);
-    expect(anyMode?.basis).toMatch(/the workspace's serverless jobs in either mode/);
-    expect(anyMode?.usd).toBeCloseTo((3.5 / 600) * 300, 9);
+    expect(otherMode?.usd).toBeCloseTo((3.5 / 600) * 300, 9);
+    // Databricks sizes each job's serverless compute: another job's rate is no estimate of this one
+    expect(estimateServerlessCharge([spend({ jobId: '2', performanceTarget: 'STANDARD' })], run)).toBeNull();
   });
 
   it('knows nothing without a billed run with execution time', () => {

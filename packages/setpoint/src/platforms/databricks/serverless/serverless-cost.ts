@@ -8,14 +8,17 @@ export interface ServerlessCharge {
   performanceTarget: PerformanceTarget;
   dbus: number;
   usd: number;
-  /** Where the amount comes from, in words (the bill, or the rate it was estimated at). */
+  /** Where the amount comes from, in words (the bill, or the rate it was estimated at), or why it is pending. */
   basis: string;
+  /** Nothing to state yet: the bill has not arrived and nothing billed says what the job's runs cost. */
+  pending?: boolean;
 }
 
 /**
  * What a serverless run cost, as one typed component: compute billed by Databricks in DBUs (the machines
  * are Databricks' and included), so the organization's platform discount applies to it and totals count it
- * as compute. `estimated_usd` is null until the bill replaced the estimate.
+ * as compute. `estimated_usd` is null until the bill replaced the estimate. A charge still pending is stored
+ * with the reason (`pending`): the run is then shown as "cost pending", never at $0.
  */
 export function serverlessRunCost(
   charge: ServerlessCharge,
@@ -42,6 +45,7 @@ export function serverlessRunCost(
     lowUsd: charge.usd,
     highUsd: charge.usd,
     components: [component],
+    ...(charge.pending ? { pending: { reason: charge.basis } } : {}),
   };
 }
 
@@ -51,7 +55,8 @@ function isServerlessCompute(component: CostComponent): boolean {
 
 /**
  * The run's cost with its serverless compute as billed: the bill's DBUs and dollars replace the estimate,
- * which is kept (`estimated_usd`) so a restatement replaces the earlier bill, not the estimate.
+ * which is kept (`estimated_usd`) so a restatement replaces the earlier bill, not the estimate. A cost that
+ * was pending had no estimate: it keeps `estimated_usd` null and is marked billed (`pending: null`).
  */
 export function billedServerlessCost(
   cost: RunCost,
@@ -61,6 +66,7 @@ export function billedServerlessCost(
   const current = cost.components[index];
   if (!current || !(bill.usd >= 0)) return undefined;
   const delta = bill.usd - current.usd;
+  const neverEstimated = cost.pending !== undefined;
   const components = cost.components.map((component, position) =>
     position === index
       ? {
@@ -70,12 +76,13 @@ export function billedServerlessCost(
           usd: bill.usd,
           low_usd: bill.usd,
           high_usd: bill.usd,
-          estimated_usd: component.estimated_usd ?? component.usd,
+          estimated_usd: neverEstimated ? null : (component.estimated_usd ?? component.usd),
         }
       : component,
   );
   return {
     ...cost,
+    ...(neverEstimated ? { pending: null } : {}),
     totalUsd: cost.totalUsd + delta,
     lowUsd: cost.lowUsd + delta,
     highUsd: cost.highUsd + delta,
@@ -85,9 +92,9 @@ export function billedServerlessCost(
 
 /**
  * What a run is expected to cost before its bill arrives (billing records come hours later): its tasks'
- * execution seconds at the billed rate per execution second of, in this order, the job's own runs in the
- * same mode, the job's runs in any mode, the workspace's serverless job runs in the same mode, in any mode.
- * Null when the workspace has no billed serverless run to learn the rate from.
+ * execution seconds at the billed rate per execution second of the job's own runs in the same mode, else in
+ * either mode. Null when the job has no billed run: Databricks sizes each job's serverless compute itself,
+ * so another job's rate says nothing about this one's, and the run's cost is pending until its bill.
  */
 export function estimateServerlessCharge(
   spend: readonly ServerlessJobSpend[],
@@ -100,11 +107,6 @@ export function estimateServerlessCharge(
       basis: 'this job',
     },
     { entries: usable.filter((e) => e.jobId === run.jobId), basis: 'this job in either mode' },
-    {
-      entries: usable.filter((e) => e.performanceTarget === run.performanceTarget),
-      basis: "the workspace's serverless jobs",
-    },
-    { entries: usable, basis: "the workspace's serverless jobs in either mode" },
   ];
   const source = sources.find((candidate) => candidate.entries.length > 0);
   if (!source) return null;

@@ -12,6 +12,10 @@ export function isServerlessRun(run: Pick<RecommenderRun, 'clusterConfig'>): boo
   return config !== null && 'performance_target' in config && !('node_type_id' in config);
 }
 
+/** What the runs cost, leaving out those whose cost waits for their bill (their $0 is no cost). */
+export const knownCosts = (runs: readonly RecommenderRun[]): number[] =>
+  runs.flatMap((run) => (run.cost.pending ? [] : [run.cost.totalUsd]));
+
 const range = (values: number[]) =>
   values.length === 0
     ? { low: 0, mid: 0, high: 0 }
@@ -31,7 +35,7 @@ export function serverlessMonitoring(input: RecommendationInput): Recommendation
   );
   const succeeded = sameMode.filter((run) => run.status === 'SUCCESS');
   const runtimes = succeeded.map((run) => run.profile.analysis.wallTimeMs / 60_000).filter((m) => m > 0);
-  const costs = succeeded.map((run) => run.cost.totalUsd);
+  const costs = knownCosts(succeeded);
   const sla = input.project.settings.slaMinutes;
   const met = sla === null ? null : runtimes.filter((minutes) => minutes <= sla).length;
   const slaWords =
