@@ -9,7 +9,7 @@ import {
   processedRun,
   startHarness,
 } from '../databricks/integration-harness.js';
-import { launchChromium, screenshotDir } from '../support/browser.js';
+import { launchChromium, pageOverflow, screenshotDir } from '../support/browser.js';
 import { parseCsv } from '../support/csv-parse.js';
 import { describeFull } from '../support/tiers.js';
 
@@ -17,10 +17,6 @@ vi.setConfig({ testTimeout: 180_000 });
 
 const password = 'correct horse battery staple';
 const viewport = { width: 1280, height: 800 };
-
-/** The page scrolls sideways when its content is wider than the window. */
-const pageOverflow = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 const headers = (page: Page, table: string) =>
   page

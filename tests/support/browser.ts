@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium; never a downloaded browser build. */
 export const chromiumPath = process.env.SETPOINT_CHROMIUM ?? '/usr/bin/chromium';
@@ -40,3 +40,7 @@ export async function signIn(
   await page.waitForURL('**/projects');
   await page.close();
 }
+
+/** How far a page scrolls sideways: its content is wider than the window when this is above 0. */
+export const pageOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

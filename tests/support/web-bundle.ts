@@ -9,6 +9,7 @@ const bundleSources = [
   'web/index.html',
   'web/vite.config.ts',
   'web/src',
+  'web/public',
   'packages/api-contract/src',
   'packages/insights/src',
   'packages/foundation/src',

@@ -174,6 +174,15 @@ describe('dashboard sign-in, CSRF and roles', () => {
     expect(again.statusCode).toBe(404);
     expect(again.json().error.message).toMatch(/already used/);
     expect(again.cookies).toHaveLength(0);
+    // a browser opening the used link lands on the sign-in page, which says why, not on JSON
+    const browser = await h.app.inject({
+      method: 'GET',
+      url: `/api/v1/session/demo?token=${secret}`,
+      headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+    });
+    expect(browser.statusCode).toBe(303);
+    expect(browser.headers.location).toBe('/login?notice=demo-link-used');
+    expect(browser.cookies).toHaveLength(0);
   });
 
   it('keeps no password or session token in the database in plain text', async () => {

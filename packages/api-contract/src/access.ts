@@ -37,6 +37,11 @@ export const signInBody = z.object({
 });
 export const sessionSchema = z.object({ user: sessionUserSchema });
 export const demoSignInQuery = z.object({ token: z.string().min(1).max(200) });
+/**
+ * Where a browser lands when it opens a demo sign-in link that was already used: the sign-in page, which
+ * says why (`notice`), instead of the API's JSON error.
+ */
+export const demoLinkUsedNotice = 'demo-link-used';
 
 /** A dashboard user as admins see it (never a password or its hash). */
 export const userSchema = z.object({

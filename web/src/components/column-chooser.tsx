@@ -1,4 +1,4 @@
-import { type DragEvent, useCallback, useMemo, useState } from 'react';
+import { type DragEvent, type SyntheticEvent, useCallback, useMemo, useState } from 'react';
 import {
   type ColumnLayout,
   type LayoutColumn,
@@ -108,10 +108,25 @@ export function ColumnChooser<Column extends LayoutColumn & { label: string }>({
 }) {
   const byId = new Map(columns.map((column) => [column.id, column]));
   const hidden = new Set(layout.hidden);
+  const [openRight, setOpenRight] = useState(false);
+  // The panel hangs left from its button; where the toolbar wrapped the button to the left of the page,
+  // that would cover the sidebar, so it opens to the right instead.
+  const placePanel = (event: SyntheticEvent<HTMLDetailsElement>) => {
+    const details = event.currentTarget;
+    if (!details.open) return;
+    const button = details.querySelector('summary')?.getBoundingClientRect();
+    const panel = details.querySelector('fieldset')?.getBoundingClientRect();
+    const page = details.closest('main')?.getBoundingClientRect();
+    if (!button || !panel || !page) return;
+    setOpenRight(button.right - panel.width < page.left);
+  };
   return (
-    <details className="menu">
+    <details className="menu" onToggle={placePanel}>
       <summary>Columns</summary>
-      <fieldset className="menu-panel" data-testid="column-chooser">
+      <fieldset
+        className={openRight ? 'menu-panel menu-panel-start' : 'menu-panel'}
+        data-testid="column-chooser"
+      >
         <legend className="sr-only">Columns: show, hide and order</legend>
         {layout.order.map((id, index) => {
           const column = byId.get(id);

@@ -1,4 +1,5 @@
 import type { AuditTrailEntryResource as AuditEntry } from '@setpoint/api-contract';
+import { Fragment } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { endpoints } from '../api/endpoints.js';
 import { useApi } from '../api/use-api.js';
@@ -44,10 +45,36 @@ export function auditQuery(filters: Partial<Record<FilterName, string>>): URLSea
   return query;
 }
 
+const detailValue = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
 function detailText(detail: Record<string, unknown>): string {
   return Object.entries(detail)
-    .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .map(([name, value]) => `${name}: ${detailValue(value)}`)
     .join(' · ');
+}
+
+/**
+ * An entry's detail on one line, opened for the whole of it (one field a line): a settings change holds
+ * JSON that would otherwise wrap a row to ten lines.
+ */
+function Detail({ detail }: { detail: Record<string, unknown> }) {
+  const entries = Object.entries(detail);
+  if (entries.length === 0) return null;
+  return (
+    <details className="audit-detail">
+      <summary title="Show the whole detail">{detailText(detail)}</summary>
+      <dl>
+        {entries.map(([name, value]) => (
+          <Fragment key={name}>
+            <dt>{name}</dt>
+            <dd>
+              <code>{detailValue(value)}</code>
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </details>
+  );
 }
 
 function Target({ entry }: { entry: AuditEntry }) {
@@ -230,7 +257,9 @@ export function AuditPage() {
                       <td>
                         <Target entry={entry} />
                       </td>
-                      <td className="audit-detail">{detailText(entry.detail)}</td>
+                      <td data-testid="audit-detail">
+                        <Detail detail={entry.detail} />
+                      </td>
                     </tr>
                   ))}
                 </tbody>

@@ -372,66 +372,69 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
           {status}
         </p>
       )}
-      <table className="table" aria-label="Discovered jobs" data-testid="discover-table">
-        <thead>
-          <tr>
-            <th aria-label="Select" />
-            {columns.map((column) => {
-              const active = column.id === sort.column;
-              return (
-                <th
-                  key={column.id}
-                  scope="col"
-                  className={column.align === 'end' ? 'num' : undefined}
-                  aria-sort={ariaSort(active, sort.direction)}
-                  {...columnDragProps(column.id, columnLayout.place)}
-                >
-                  <SortButton
-                    label={column.label}
-                    active={active}
-                    direction={sort.direction}
-                    onSort={() => onSort(column.id)}
-                  />
-                </th>
-              );
-            })}
-          </tr>
-        </thead>
-        <tbody>
-          {jobs.map((job) => (
-            <tr key={job.job_id}>
-              <td>
-                {job.imported_project_id ? (
-                  <Link
-                    to={`/projects/${encodeURIComponent(job.imported_project_id)}`}
-                    aria-label={`Open the project of ${job.name}`}
+      {/* At narrow widths the table scrolls sideways in its frame, never the page. */}
+      <div className="table-frame">
+        <table className="table" aria-label="Discovered jobs" data-testid="discover-table">
+          <thead>
+            <tr>
+              <th aria-label="Select" />
+              {columns.map((column) => {
+                const active = column.id === sort.column;
+                return (
+                  <th
+                    key={column.id}
+                    scope="col"
+                    className={column.align === 'end' ? 'num' : undefined}
+                    aria-sort={ariaSort(active, sort.direction)}
+                    {...columnDragProps(column.id, columnLayout.place)}
                   >
-                    project
-                  </Link>
-                ) : job.imported ? (
-                  <span className="muted">imported</span>
-                ) : (
-                  <input
-                    type="checkbox"
-                    aria-label={`Select ${job.name}`}
-                    checked={selected.has(job.job_id)}
-                    onChange={() => toggle(job.job_id)}
-                  />
-                )}
-              </td>
-              {columns.map((column) => (
-                <td
-                  key={column.id}
-                  data-column={column.id}
-                  className={column.align === 'end' ? 'num' : undefined}
-                >
-                  {column.render(job)}
-                </td>
-              ))}
+                    <SortButton
+                      label={column.label}
+                      active={active}
+                      direction={sort.direction}
+                      onSort={() => onSort(column.id)}
+                    />
+                  </th>
+                );
+              })}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {jobs.map((job) => (
+              <tr key={job.job_id}>
+                <td>
+                  {job.imported_project_id ? (
+                    <Link
+                      to={`/projects/${encodeURIComponent(job.imported_project_id)}`}
+                      aria-label={`Open the project of ${job.name}`}
+                    >
+                      project
+                    </Link>
+                  ) : job.imported ? (
+                    <span className="muted">imported</span>
+                  ) : (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${job.name}`}
+                      checked={selected.has(job.job_id)}
+                      onChange={() => toggle(job.job_id)}
+                    />
+                  )}
+                </td>
+                {columns.map((column) => (
+                  <td
+                    key={column.id}
+                    data-column={column.id}
+                    className={column.align === 'end' ? 'num' : undefined}
+                  >
+                    {column.render(job)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </div>
   );
 }

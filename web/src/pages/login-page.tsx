@@ -1,3 +1,4 @@
+import { demoLinkUsedNotice } from '@setpoint/api-contract';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { messageOf } from '../api/client.js';
@@ -18,6 +19,7 @@ export function LoginPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const next = safeNext(params.get('next'));
+  const linkUsed = params.get('notice') === demoLinkUsedNotice;
 
   useEffect(() => {
     if (session.state === 'signed-in' || session.state === 'proxy-authenticated')
@@ -50,6 +52,12 @@ export function LoginPage() {
         {session.state === 'unsupported' && (
           <p className="notice notice-unavailable" role="status">
             {session.message} Use a server version with dashboard sign-in.
+          </p>
+        )}
+        {linkUsed && (
+          <p className="notice" role="status" data-testid="link-used">
+            This sign-in link was already used: each link signs in once. Sign in with the user and password
+            that <code>setpoint demo</code> printed, or restart the demo for a new link.
           </p>
         )}
         {session.state === 'signed-out' && session.reason && (

@@ -1,3 +1,4 @@
+import { countOf } from '@setpoint/insights';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { messageOf } from '../api/client.js';
@@ -49,7 +50,8 @@ export function NotificationsPage() {
           return (
             <>
               <p>
-                {rules.items.length} alert rule(s) sending to {destinations.items.length} destination(s).
+                {countOf(rules.items.length, 'alert rule')} sending to{' '}
+                {countOf(destinations.items.length, 'destination')}.
                 {canEdit ? '' : ' Admins change them here, with setpoint alerts or the API (docs/alerts.md).'}
               </p>
               {error && (

@@ -28,55 +28,57 @@ export function AppShell({ theme, toggleTheme }: { theme: 'light' | 'dark'; togg
         Skip to content
       </a>
       <aside className="sidebar">
-        <div className="brand">
-          <span className="brand-mark" aria-hidden="true">
-            ◎
-          </span>
-          Setpoint
-        </div>
-        <nav aria-label="Main">
-          <ul>
-            {nav
-              .filter((item) => !item.admin || user?.role === 'admin' || user === null)
-              .map((item) => (
-                <li key={item.to}>
-                  <NavLink
-                    to={item.to}
-                    className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
-                  >
-                    {item.label}
-                  </NavLink>
-                </li>
-              ))}
-          </ul>
-        </nav>
-        <div className="sidebar-foot">
-          {user && (
-            <div className="user">
-              <span>
-                <NavLink to="/account" title="Your account: change your password">
-                  {user.username}
-                </NavLink>{' '}
-                <span className="role">{user.role}</span>
-              </span>
-              <button type="button" className="link-button" onClick={() => void signOut()}>
-                Sign out
+        <div className="sidebar-inner">
+          <div className="brand">
+            <span className="brand-mark" aria-hidden="true">
+              ◎
+            </span>
+            Setpoint
+          </div>
+          <nav aria-label="Main">
+            <ul>
+              {nav
+                .filter((item) => !item.admin || user?.role === 'admin' || user === null)
+                .map((item) => (
+                  <li key={item.to}>
+                    <NavLink
+                      to={item.to}
+                      className={({ isActive }) => (isActive ? 'nav-link active' : 'nav-link')}
+                    >
+                      {item.label}
+                    </NavLink>
+                  </li>
+                ))}
+            </ul>
+          </nav>
+          <div className="sidebar-foot">
+            {user && (
+              <div className="user">
+                <span>
+                  <NavLink to="/account" title="Your account: change your password">
+                    {user.username}
+                  </NavLink>{' '}
+                  <span className="role">{user.role}</span>
+                </span>
+                <button type="button" className="link-button" onClick={() => void signOut()}>
+                  Sign out
+                </button>
+              </div>
+            )}
+            <div className="sidebar-actions">
+              <button
+                type="button"
+                onClick={toggleTheme}
+                aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
+              >
+                {theme === 'dark' ? '☀ Light' : '☾ Dark'}
+              </button>
+              <button type="button" onClick={() => help.current?.showModal()} aria-label="Keyboard shortcuts">
+                ?
               </button>
             </div>
-          )}
-          <div className="sidebar-actions">
-            <button
-              type="button"
-              onClick={toggleTheme}
-              aria-label={`Switch to ${theme === 'dark' ? 'light' : 'dark'} theme`}
-            >
-              {theme === 'dark' ? '☀ Light' : '☾ Dark'}
-            </button>
-            <button type="button" onClick={() => help.current?.showModal()} aria-label="Keyboard shortcuts">
-              ?
-            </button>
+            <ServerStatus />
           </div>
-          <ServerStatus />
         </div>
       </aside>
       <main id="main" className="main" tabIndex={-1}>

@@ -140,9 +140,18 @@ export function RulesSection({
         </p>
       )}
       {destinations.length === 0 && canEdit && (
-        <p className="muted">
-          Add a destination on the <Link to="/notifications">Notifications</Link> page first: rules send to
-          one.
+        <p className="muted" data-testid="no-destination-hint">
+          {project ? (
+            <>
+              Add a destination on the <Link to="/notifications">Notifications</Link> page first: rules send
+              to one.
+            </>
+          ) : (
+            <>
+              Add a destination under <a href="#destinations-title">Destinations</a> below first: rules send
+              to one.
+            </>
+          )}
         </p>
       )}
       {rules.length === 0 ? (

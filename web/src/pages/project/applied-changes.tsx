@@ -51,7 +51,13 @@ export function AppliedChanges({ history, launcher }: { history: AppliedConfig[]
                   · met the SLA
                 </span>
               )}
-              {config.reason && <div className="muted small">{config.reason}</div>}
+              {config.reason && (
+                // the reason of an auto-apply is the recommendation's whole explanation: two lines here,
+                // all of it on hover and on the recommendation's card
+                <div className="muted small clamped" title={config.reason}>
+                  {config.reason}
+                </div>
+              )}
             </td>
             <td>{config.actor}</td>
             <td>

@@ -1,7 +1,7 @@
 import type { RecommendationDecisionResource as Decision } from '@setpoint/api-contract';
 
 /** The ids of the fleet jobs the basis names (a project by its name in the words), for a hover. */
-export function closestIds(decision: Decision): string {
+function closestIds(decision: Decision): string {
   return decision.basis.closest
     .filter((entry) => entry.source !== null)
     .map((entry) => `${entry.label}: ${entry.source}`)

@@ -3,6 +3,7 @@ import { costByKind, countOf } from '@setpoint/insights';
 import { useMemo, useState } from 'react';
 import { clusterKey, clusterLabel } from '../../api/insight-runs.js';
 import { type ChartOption, EChart } from '../../components/echart.js';
+import { roundValueAxis } from '../../lib/chart-axis.js';
 import { costKindColors, costKindLabel, kindsWithCost } from '../../lib/cost-kinds.js';
 import { formatDateTime, formatMinutes, formatUsd } from '../../lib/format.js';
 import { runAxisLabels } from '../../lib/run-axis.js';
@@ -123,6 +124,10 @@ export function TimelineTab({ data }: { data: ProjectData }) {
   };
 
   const runtimes = useMemo(() => runs.map(runtimeOf), [runs]);
+  // Headroom above the SLA line keeps its label inside the plot; the top stays on a tick.
+  const runtimeAxis = roundValueAxis(
+    runtimes.reduce<number>((top, minutes) => Math.max(top, minutes ?? 0), sla ?? 0) * 1.2,
+  );
   const runtimeOption: ChartOption = {
     grid,
     tooltip: { trigger: 'axis', valueFormatter: (value: number) => formatMinutes(value) },
@@ -131,8 +136,9 @@ export function TimelineTab({ data }: { data: ProjectData }) {
     yAxis: {
       type: 'value',
       name: 'minutes',
-      // Headroom above the SLA line keeps its label inside the plot.
-      max: (extent: { max: number }) => Math.ceil(Math.max(extent.max, sla ?? 0) * 1.2),
+      min: 0,
+      max: runtimeAxis.max,
+      interval: runtimeAxis.interval,
     },
     dataZoom,
     series: [

@@ -22,9 +22,14 @@ export interface ProjectRow {
 export interface Column {
   id: string;
   label: string;
-  /** CSS grid track: the minimum keeps every default column inside 1280 px. */
+  /**
+   * CSS grid track: the minimums keep every default column inside 1280 px; the numbers' maximums are near
+   * their minimums, so the space a wider window adds goes to the names (flexible tracks grow last).
+   */
   width: string;
   align?: 'end';
+  /** Its text may take up to three lines of the row (names), not one line cut short. */
+  wraps?: boolean;
   /** Sort key; null sorts last in both directions. */
   sortValue(row: ProjectRow): number | string | null;
   render(row: ProjectRow): ReactNode;
@@ -102,8 +107,9 @@ export const projectColumns: Column[] = [
   {
     id: 'name',
     label: 'Project',
-    width: 'minmax(120px, 2fr)',
+    width: 'minmax(160px, 2fr)',
     fixed: true,
+    wraps: true,
     sortValue: (row) => row.project.name.toLowerCase(),
     render: (row) => (
       <Link
@@ -122,7 +128,8 @@ export const projectColumns: Column[] = [
   {
     id: 'workspace',
     label: 'Workspace',
-    width: 'minmax(72px, 1fr)',
+    width: 'minmax(100px, 1fr)',
+    wraps: true,
     sortValue: (row) => row.workspaceName.toLowerCase() || null,
     render: (row) =>
       row.workspaceName ? (
@@ -135,7 +142,7 @@ export const projectColumns: Column[] = [
   {
     id: 'phase',
     label: 'Phase',
-    width: 'minmax(96px, 140px)',
+    width: 'minmax(88px, 100px)',
     sortValue: (row) => phaseLabel(row.project),
     render: (row) => <PhaseBadge project={row.project} />,
     csv: [
@@ -149,7 +156,7 @@ export const projectColumns: Column[] = [
   {
     id: 'last_run',
     label: 'Last run',
-    width: 'minmax(68px, 110px)',
+    width: 'minmax(68px, 80px)',
     sortValue: (row) => row.project.summary?.last_run?.status ?? null,
     render: (row) => {
       const lastRun = row.project.summary?.last_run;
@@ -169,7 +176,7 @@ export const projectColumns: Column[] = [
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: 'minmax(100px, 150px)',
+    width: 'minmax(96px, 140px)',
     align: 'end',
     sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
     render: runtimeCell,
@@ -182,7 +189,7 @@ export const projectColumns: Column[] = [
   {
     id: 'sla_hit',
     label: 'SLA hit, last 10',
-    width: 'minmax(76px, 120px)',
+    width: 'minmax(74px, 84px)',
     align: 'end',
     sortValue: (row) => slaHealth(row)?.hit_rate ?? null,
     render: slaHitCell,
@@ -196,7 +203,7 @@ export const projectColumns: Column[] = [
   {
     id: 'cost',
     label: 'Cost / run',
-    width: 'minmax(64px, 100px)',
+    width: 'minmax(64px, 76px)',
     align: 'end',
     sortValue: (row) => row.project.summary?.cost_per_run_usd ?? null,
     render: (row) => {
@@ -212,7 +219,7 @@ export const projectColumns: Column[] = [
   {
     id: 'spend',
     label: `Spend, ${spendWindowDays} d`,
-    width: 'minmax(72px, 110px)',
+    width: 'minmax(72px, 84px)',
     align: 'end',
     sortValue: (row) => spend(row)?.total_usd ?? null,
     render: (row) => {
@@ -240,7 +247,7 @@ export const projectColumns: Column[] = [
   {
     id: 'savings',
     label: 'Savings to date',
-    width: 'minmax(76px, 130px)',
+    width: 'minmax(74px, 90px)',
     align: 'end',
     sortValue: savings,
     render: (row) => {
@@ -277,7 +284,7 @@ export const projectColumns: Column[] = [
   {
     id: 'insights',
     label: 'Insights',
-    width: 'minmax(80px, 1.2fr)',
+    width: 'minmax(64px, 1.2fr)',
     sortValue: (row) => row.project.summary?.insights.length ?? null,
     render: (row) => <InsightChips insights={row.project.summary?.insights ?? []} />,
     csv: [
@@ -292,7 +299,7 @@ export const projectColumns: Column[] = [
   {
     id: 'auto_apply',
     label: 'Apply',
-    width: 'minmax(60px, 96px)',
+    width: 'minmax(60px, 72px)',
     // what waits for a person first, then the modes from the most automatic
     sortValue: (row) =>
       row.project.awaiting_approval ? 3 : applyModeRank[applyModeOf(row.project.settings)],

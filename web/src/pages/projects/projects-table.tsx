@@ -5,7 +5,8 @@ import { ariaSort, SortButton } from '../../components/sort-button.js';
 import type { SortDirection } from '../../lib/table.js';
 import type { Column, ProjectRow } from './project-columns.js';
 
-const rowHeight = 44;
+/** Three lines of a name fit a row. */
+const rowHeight = 52;
 
 /**
  * A virtualized table: only the rows in view exist in the DOM, so thousands of projects scroll
@@ -38,7 +39,8 @@ export function ProjectsTable({
     initialRect: { width: window.innerWidth, height: window.innerHeight },
   });
   const template = { gridTemplateColumns: columns.map((column) => column.width).join(' ') };
-  const cellClass = (column: Column) => (column.align === 'end' ? 'cell cell-end' : 'cell');
+  const cellClass = (column: Column) =>
+    ['cell', column.align === 'end' && 'cell-end', column.wraps && 'cell-lines'].filter(Boolean).join(' ');
 
   return (
     <div className="grid-table" data-testid="projects-table">

@@ -1,5 +1,11 @@
 import type {} from '@fastify/cookie';
-import { demoSignInQuery, passwordChangeBody, sessionSchema, signInBody } from '@setpoint/api-contract';
+import {
+  demoLinkUsedNotice,
+  demoSignInQuery,
+  passwordChangeBody,
+  sessionSchema,
+  signInBody,
+} from '@setpoint/api-contract';
 import {
   ForbiddenError,
   NotFoundError,
@@ -160,7 +166,12 @@ export function sessionRoutes(
         schema: { hide: true, querystring: demoSignInQuery },
       },
       async (request, reply) => {
-        if (!options.demoSignIn?.redeem(request.query.token))
+        const redeemed = options.demoSignIn?.redeem(request.query.token) === true;
+        // A person who opens the link a second time lands on the sign-in page, which says why; a client
+        // that asked for JSON gets the error as JSON.
+        if (!redeemed && acceptsHtml(request.headers.accept))
+          return reply.redirect(`/login?notice=${demoLinkUsedNotice}`, 303);
+        if (!redeemed)
           throw new NotFoundError(
             'NO_DEMO_LOGIN',
             'this sign-in link was already used or is not valid; sign in with the user and password `setpoint demo` printed',
@@ -173,4 +184,9 @@ export function sessionRoutes(
       },
     );
   };
+}
+
+/** Whether a request comes from a browser navigating (it prefers a page to JSON). */
+function acceptsHtml(accept: string | undefined): boolean {
+  return accept?.includes('text/html') === true;
 }
