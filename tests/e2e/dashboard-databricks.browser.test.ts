@@ -118,7 +118,7 @@ describeFull(
       expect(await page.getByTestId('decision-sla').textContent()).toMatch(
         /^P\(runtime ≤ SLA 240\.0 min\) = \d\.\d\d$/,
       );
-      expect(await page.getByTestId('decision-basis').textContent()).toMatch(/fleet prior of \d+ job\(s\)/);
+      expect(await page.getByTestId('decision-basis').textContent()).toMatch(/fleet prior of \d+ jobs?\b/);
       await shot(page, 'emulator-recommendation');
       await page.getByRole('button', { name: 'Apply', exact: true }).click();
       const dialog = page.getByRole('dialog', { name: 'Apply this recommendation?' });

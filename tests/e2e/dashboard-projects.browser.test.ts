@@ -317,6 +317,8 @@ describeFull(
       await page.getByLabel('Name').fill('analytics-prod');
       await page.getByLabel('Host').fill('https://dbc-1234abcd-5678.cloud.databricks.com');
       await page.getByRole('textbox', { name: /^Access token/ }).fill('dapi-not-a-real-token');
+      // the host is not a real workspace: the dashboard signs in before registering unless told not to
+      await page.getByRole('checkbox', { name: 'Register without signing in first' }).check();
       await page.getByRole('button', { name: 'Add and check access' }).click();
       await page.getByRole('cell', { name: 'analytics-prod' }).waitFor();
       const stored = await client.request<{ items: Array<{ name: string; has_credentials: boolean }> }>(
