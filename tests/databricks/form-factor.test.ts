@@ -162,7 +162,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     const priced = await advice(otherId);
     expect(priced.estimate?.kind).toBe('evidence');
     expect(priced.basis.join('\n')).toMatch(
-      /1 job\(s\) of this workspace ran in both forms \(Photon-friendly SQL\)/,
+      /1 job of this workspace ran in both forms \(Photon-friendly SQL\)/,
     );
     // the price now comes from what the workspace's serverless runs were billed
     expect(priced.basis.join('\n')).toMatch(/what the workspace's serverless job runs were billed/);

@@ -207,7 +207,11 @@ describeFull(
         .getByRole('button', { name: 'Apply to the job' })
         .click();
       await page.getByText('Applied: the job uses the recommended cluster').waitFor();
-      expect(await nodeType()).toBe('c5.xlarge');
+      // the apply is queued (202): the worker writes it into the job a moment later
+      await eventually(
+        async () => ((await nodeType()) === 'c5.xlarge' ? true : undefined),
+        'the job to take the applied cluster',
+      );
       expect(await page.getByTestId('auto-apply-paused').count()).toBe(0);
 
       const failedRunId = await h.databricks.runNow(jobId);

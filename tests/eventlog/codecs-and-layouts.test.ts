@@ -297,7 +297,7 @@ describe('line tolerance', () => {
     expect(profile.application.endTime).toBeNull();
     expect(profile.application.durationMs).toBeNull();
     expect(profile.parse.warnings.join('\n')).toMatch(/last line is incomplete/);
-    expect(profile.parse.warnings.join('\n')).toMatch(/2 line\(s\) are not valid event JSON/);
+    expect(profile.parse.warnings.join('\n')).toMatch(/2 lines are not valid event JSON/);
     expect(profile.parse.warnings.join('\n')).toMatch(/no SparkListenerApplicationEnd/);
   });
 });

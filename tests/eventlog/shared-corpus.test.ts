@@ -38,9 +38,9 @@ function corpusFiles(directory: string): string[] {
 const factualWarnings = [
   /^no SparkListenerApplicationEnd/,
   /^no SparkListenerApplicationStart/,
-  /line\(s\) are not valid event JSON/,
+  /lines? (is|are) not valid event JSON/,
   /last line is incomplete/,
-  /event\(s\) had an unexpected shape/,
+  /events? had an unexpected shape/,
 ];
 
 describe.skipIf(!present)('the shared corpus', () => {

@@ -111,12 +111,12 @@ describe('alerts on learning finished, collection parked and apply failed', () =
     });
     expect(byEvent.collection_parked).toMatchObject({
       project_id: orders,
-      title: 'Collecting a run failed after 5 attempt(s): the event log was not found at dbfs:/logs/run-1',
+      title: 'Collecting a run failed after 5 attempts: the event log was not found at dbfs:/logs/run-1',
       detail: { job_kind: 'databricks.collect', attempts: 5 },
     });
     expect(byEvent.apply_failed).toMatchObject({
       project_id: orders,
-      title: 'Applying a configuration failed after 5 attempt(s): the job is owned by another user',
+      title: 'Applying a configuration failed after 5 attempts: the job is owned by another user',
       detail: { job_kind: 'databricks.apply' },
     });
     const listed = (await h.request('GET', '/api/v1/notifications')).json().items;

@@ -173,7 +173,9 @@ function apiSuite(databaseUrl: () => Promise<string | undefined>) {
     expect(rec.predicted.runtime_minutes.low).toBeLessThanOrEqual(rec.predicted.runtime_minutes.mid);
     expect(rec.predicted.runtime_minutes.high).toBeLessThanOrEqual(60);
     expect(rec.configuration).toMatchObject({ node_type_id: 'i3.xlarge' });
-    expect(rec.explanation).toContain('run-1');
+    // the run is named as a person knows it (when it started), not by its external id
+    expect(rec.explanation).toMatch(/the run of \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    expect(rec.explanation).not.toContain('run-1');
 
     const runs = (await h.request('GET', `/api/v1/projects/${project.id}/runs`)).json();
     expect(runs.total).toBe(1);

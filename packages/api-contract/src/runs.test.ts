@@ -15,6 +15,7 @@ const run = {
   eventlog_bytes: null,
   input_bytes: null,
   on_recommendation_id: null,
+  cost_pending: null,
   error: null,
   created_at: 1,
   updated_at: 2,

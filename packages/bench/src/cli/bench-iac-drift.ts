@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import { parseCount } from 'setpoint/cli/option-values';
 import { type DriftFormat, type IacDriftResult, line, runIacDriftBench } from '../iac/run-iac-drift-bench.js';
 
@@ -8,7 +9,7 @@ const formats = ['terraform', 'bundle'] as const satisfies readonly DriftFormat[
 /** The figure `docs/benchmarks.md` quotes, then one line per case. */
 export function formatIacDrift(result: IacDriftResult): string {
   return [
-    `no drift: ${result.held} of ${result.cases.length} cases held (seed ${result.seed}, ${result.seconds.toFixed(0)} s); ${result.bytesOutsideManaged} byte(s) changed outside managed attributes`,
+    `no drift: ${result.held} of ${result.cases.length} cases held (seed ${result.seed}, ${result.seconds.toFixed(0)} s); ${countOf(result.bytesOutsideManaged, 'byte')} changed outside managed attributes`,
     ...result.cases.map(line),
   ].join('\n');
 }

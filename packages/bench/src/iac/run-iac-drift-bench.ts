@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { countOf } from '@setpoint/foundation/words';
 import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
 import type { EmrDemoJob } from 'setpoint/demo/emr-workloads';
 import type { NewClusterSpec } from 'setpoint/platforms/databricks/api/schema';
@@ -169,7 +170,7 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
         const open = (await services.proposals.list(projectId)).find(
           (entry) => entry.state === 'open' && entry.repository === repository,
         );
-        const after = runs === 0 ? '' : ` after ${runs} more run(s)`;
+        const after = runs === 0 ? '' : ` after ${countOf(runs, 'more run', 'more runs')}`;
         if (open) return { proposal: open, note: `auto-apply${after}` };
         const latest = await services.recommendations.latest(projectId);
         if (latest.state !== 'SUCCESS')
@@ -251,7 +252,7 @@ export async function runIacDriftBench(options: IacDriftOptions): Promise<IacDri
       const pass = databricksJobs.map((job) => ({ job, format }));
       const emrPass = format === 'terraform' ? emrJobs : [];
       log(
-        `${format}: ${pass.length} Databricks job(s)${emrPass.length ? `, ${emrPass.length} EMR workload(s)` : ''}`,
+        `${format}: ${countOf(pass.length, 'Databricks job')}${emrPass.length ? `, ${countOf(emrPass.length, 'EMR workload')}` : ''}`,
       );
 
       // the team's code, as it is deployed today, linked to each project
@@ -470,5 +471,5 @@ export function line(entry: IacDriftCase): string {
   const yes = (value: boolean) => (value ? 'yes' : 'NO');
   return entry.problem
     ? `${entry.platform} ${entry.format} ${entry.job}: ${entry.problem}`
-    : `${entry.platform} ${entry.format} ${entry.job}: ${entry.changedLines} line(s) changed, ${entry.bytesOutsideManaged} byte(s) outside managed attributes; cluster = file ${yes(entry.clusterMatchesFile)}, next run = file ${yes(entry.nextRunMatchesFile)}, diff after deploy empty ${yes(entry.diffAfterDeployEmpty)}, recorded applied ${yes(entry.recordedApplied)} (${entry.proposedBy})${entry.mismatch ? `; differs: ${entry.mismatch}` : ''}`;
+    : `${entry.platform} ${entry.format} ${entry.job}: ${countOf(entry.changedLines, 'line')} changed, ${countOf(entry.bytesOutsideManaged, 'byte')} outside managed attributes; cluster = file ${yes(entry.clusterMatchesFile)}, next run = file ${yes(entry.nextRunMatchesFile)}, diff after deploy empty ${yes(entry.diffAfterDeployEmpty)}, recorded applied ${yes(entry.recordedApplied)} (${entry.proposedBy})${entry.mismatch ? `; differs: ${entry.mismatch}` : ''}`;
 }

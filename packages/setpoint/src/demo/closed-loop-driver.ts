@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { type ApplyMode, type ApprovalState, approvalStates } from '@setpoint/api-contract';
 import type { RunningEmulator } from '@setpoint/databricks-emulator';
+import { countOf } from '@setpoint/foundation/words';
 import { loadConfig } from '../config/load-config.js';
 import { createDatabricksClient } from '../platforms/databricks/api/client.js';
 import { databricksIntegrationOf } from '../platforms/databricks/databricks-platform.js';
@@ -230,7 +231,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       ...(serverless ? { serverless: true } : {}),
     });
     log(
-      `imported ${job.settings.name} (${imported?.projects.length ?? 0} project(s)${applyMode === 'auto' ? '' : `, apply mode ${applyMode}`})`,
+      `imported ${job.settings.name} (${countOf(imported?.projects.length ?? 0, 'project')}${applyMode === 'auto' ? '' : `, apply mode ${applyMode}`})`,
     );
   }
   if (approvals) await alertOnApprovals(server, approvals, awaitingApproval);

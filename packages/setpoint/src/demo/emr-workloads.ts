@@ -1,5 +1,6 @@
 import { EMRClient, RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-sdk/client-emr';
 import type { RunningEmulator } from '@setpoint/databricks-emulator';
+import { countOf } from '@setpoint/foundation/words';
 import { emrIntegrationOf } from '../platforms/emr/emr-platform.js';
 import type { RunningServer } from '../server/start-server.js';
 import type { ImportedProjectSettings } from './loop-records.js';
@@ -246,7 +247,7 @@ export async function startEmrWorkloads(
   for (const entry of imported) {
     const job = jobs.find((candidate) => candidate.name === entry.key);
     job?.projectIds.push(entry.projectId);
-    log(`imported EMR workload ${entry.key} (${entry.queuedRuns} run(s) queued)`);
+    log(`imported EMR workload ${entry.key} (${countOf(entry.queuedRuns, 'run')} queued)`);
   }
   log(`launched ${first.length} EMR clusters`);
 

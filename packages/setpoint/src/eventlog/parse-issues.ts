@@ -1,3 +1,4 @@
+import { countOf } from '@setpoint/foundation/words';
 import type { ParseIssue } from './run-profile.js';
 
 type IssueCode = ParseIssue['code'];
@@ -40,13 +41,13 @@ export class ParseIssues {
 export function describeParseIssue(code: IssueCode, count: number, details: string[]): string {
   switch (code) {
     case 'line-too-long':
-      return `${count} line(s) longer than the line limit were skipped (${details.join(', ')})`;
+      return `${countOf(count, 'line')} longer than the line limit ${count === 1 ? 'was' : 'were'} skipped (${details.join(', ')})`;
     case 'spark-conf-capped':
       return `${count} allow-listed Spark properties were dropped: the profile keeps a bounded number`;
     case 'spark-conf-truncated':
-      return `${count} Spark property value(s) were cut to the length limit`;
+      return `${countOf(count, 'Spark property value')} ${count === 1 ? 'was' : 'were'} cut to the length limit`;
     case 'text-truncated':
-      return `${count} text(s) (SQL descriptions, failure reasons, names) were cut to the length limit`;
+      return `${countOf(count, 'text')} (SQL descriptions, failure reasons, names) ${count === 1 ? 'was' : 'were'} cut to the length limit`;
     case 'profile-capped':
       return `the profile lists only part of the run (its totals, analysis and findings count all of it); left out: ${details.join('; ')}`;
   }

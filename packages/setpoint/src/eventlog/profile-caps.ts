@@ -1,3 +1,4 @@
+import { countOf } from '@setpoint/foundation/words';
 import { describeParseIssue } from './parse-issues.js';
 import type {
   ExecutorProfile,
@@ -243,16 +244,16 @@ function cappedIssue(omitted: ProfileOmissions, caps: ProfileCaps): ParseIssue {
   const parts: string[] = [];
   if (omitted.stages > 0)
     parts.push(
-      `${omitted.stages} stage attempt(s) beyond the ${caps.maxProfileStages} with the most task time (${Math.round(omitted.stageTaskTimeMs)} ms of task time)`,
+      `${countOf(omitted.stages, 'stage attempt')} beyond the ${caps.maxProfileStages} with the most task time (${Math.round(omitted.stageTaskTimeMs)} ms of task time)`,
     );
-  if (omitted.jobs > 0) parts.push(`${omitted.jobs} job(s) beyond ${caps.maxProfileJobs}`);
+  if (omitted.jobs > 0) parts.push(`${countOf(omitted.jobs, 'job')} beyond ${caps.maxProfileJobs}`);
   if (omitted.sqlExecutions > 0)
-    parts.push(`${omitted.sqlExecutions} SQL execution(s) beyond ${caps.maxProfileSqlExecutions}`);
+    parts.push(`${countOf(omitted.sqlExecutions, 'SQL execution')} beyond ${caps.maxProfileSqlExecutions}`);
   if (omitted.executors > 0)
-    parts.push(`${omitted.executors} executor(s) beyond ${caps.maxProfileExecutors}`);
+    parts.push(`${countOf(omitted.executors, 'executor')} beyond ${caps.maxProfileExecutors}`);
   if (omitted.taskDurations > 0)
     parts.push(
-      `${omitted.taskDurations} task duration(s) beyond ${caps.maxTaskDurationsPerStage} per stage (a sample is kept)`,
+      `${countOf(omitted.taskDurations, 'task duration')} beyond ${caps.maxTaskDurationsPerStage} per stage (a sample is kept)`,
     );
   const count = leftOut(omitted);
   return { code: 'profile-capped', count, message: describeParseIssue('profile-capped', count, parts) };

@@ -1,4 +1,5 @@
 import { medianOfSorted } from '@setpoint/foundation/statistics';
+import { countOf } from '@setpoint/foundation/words';
 import type { z } from 'zod';
 import { defaultSparkConfLimits, SparkConfCollector, type SparkConfLimits } from './environment-reader.js';
 import { handledEvents, isHandledEvent, isKnownEvent } from './event-names.js';
@@ -865,10 +866,13 @@ export class RunAggregator {
     const midFile = this.report.malformedLines - this.cutLines;
     if (midFile > 0) {
       warn(
-        `${midFile} line(s) are not valid event JSON and were skipped (line ${this.malformedSamples.join(', ')}${midFile > this.malformedSamples.length ? ', …' : ''})`,
+        `${countOf(midFile, 'line')} ${midFile === 1 ? 'is' : 'are'} not valid event JSON and ${midFile === 1 ? 'was' : 'were'} skipped (line ${this.malformedSamples.join(', ')}${midFile > this.malformedSamples.length ? ', …' : ''})`,
       );
     }
-    if (this.badShapes > 0) warn(`${this.badShapes} event(s) had an unexpected shape and were ignored`);
+    if (this.badShapes > 0)
+      warn(
+        `${countOf(this.badShapes, 'event')} had an unexpected shape and ${this.badShapes === 1 ? 'was' : 'were'} ignored`,
+      );
     if (application.endTime === null) {
       warn(
         'no SparkListenerApplicationEnd: the application was still running or its driver stopped abruptly',

@@ -1,3 +1,4 @@
+import { countOf } from '@setpoint/insights';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { messageOf } from '../../api/client.js';
@@ -291,7 +292,7 @@ function DiscoverCard({
             {result.clusters} cluster{result.clusters === 1 ? '' : 's'} in the last {discoverDays} days,{' '}
             {result.workloads.length} workload{result.workloads.length === 1 ? '' : 's'}
             {result.ungrouped.length > 0
-              ? `, ${result.ungrouped.length} step(s) the rule could not group`
+              ? `, ${countOf(result.ungrouped.length, 'step')} the rule could not group`
               : ''}
             .
           </p>

@@ -37,6 +37,19 @@ const tabsOf = (platform: string | null) => [
   ...platformTabs.filter((entry) => entry.platform === platform),
 ];
 
+/**
+ * The project's compute as the job's author named it: Databricks keys a project by `job_cluster:<key>` or
+ * `task:<key>`, words nobody reads in the job's own settings.
+ */
+function clusterWords(clusterKey: string): string {
+  const [kind, ...rest] = clusterKey.split(':');
+  const name = rest.join(':');
+  if (kind === 'job_cluster' && name) return `job cluster ${name}`;
+  if (kind === 'task' && name) return `the cluster of task ${name}`;
+  if (clusterKey === 'serverless') return 'serverless compute';
+  return `cluster ${clusterKey}`;
+}
+
 export function ProjectPage() {
   const { id = '', tab = 'summary' } = useParams();
   const { result, reload, setResult } = useApi(`project:${id}`, (signal) => loadProjectData(id, signal));
@@ -94,7 +107,7 @@ function ProjectView({
           <p className="page-sub">
             {[
               project.job_id ? `Job ${project.job_id}` : null,
-              project.cluster_key ? `cluster ${project.cluster_key}` : null,
+              project.cluster_key ? clusterWords(project.cluster_key) : null,
               project.app_id ? `app ${project.app_id}` : null,
               countOf(runs.length, 'run'),
             ]

@@ -238,7 +238,7 @@ export function renderReport(profile: RunProfile): string {
   lines.push(
     '',
     pc.dim(
-      `Read ${formatBytes(parse.bytesRead)} (${parse.lines} lines, ${parse.events} events, ${parse.malformedLines} malformed) from ${profile.source.parts.length} part(s).`,
+      `Read ${formatBytes(parse.bytesRead)} (${parse.lines} lines, ${parse.events} events, ${parse.malformedLines} malformed) from ${countOf(profile.source.parts.length, 'part')}.`,
     ),
   );
   return `${lines.join('\n')}\n`;

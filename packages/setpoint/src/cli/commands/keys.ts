@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { countOf } from '@setpoint/foundation/words';
 import Table from 'cli-table3';
 import { openStore } from '../../composition/open-store.js';
 import { loadConfig } from '../../config/load-config.js';
@@ -113,7 +114,9 @@ export function registerKeysCommand(program: Command): void {
           new SecretBox(material.masterKeys),
         );
         process.stdout.write(
-          options.json ? `${JSON.stringify({ rewritten })}\n` : `re-encrypted ${rewritten} secret(s)\n`,
+          options.json
+            ? `${JSON.stringify({ rewritten })}\n`
+            : `re-encrypted ${countOf(rewritten, 'secret')}\n`,
         );
       } finally {
         await store.close();

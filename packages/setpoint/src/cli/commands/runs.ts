@@ -5,6 +5,7 @@ import type { Page, RunDetailResource, RunResource } from '@setpoint/api-contrac
 import type { CollectRunQueued } from '@setpoint/api-contract/databricks';
 import type { EmrCollectQueued } from '@setpoint/api-contract/emr';
 import { ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import { costKindLabels } from '@setpoint/insights';
 import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson, printTable } from '../output.js';
@@ -207,7 +208,7 @@ export function registerRunsCommand(program: Command): void {
             filePath: options.clusterReport,
           });
         if (options.externalRunId) parts.push({ field: 'external_run_id', value: options.externalRunId });
-        if (process.stderr.isTTY) process.stderr.write(`uploading ${parts.length} part(s)…\n`);
+        if (process.stderr.isTTY) process.stderr.write(`uploading ${countOf(parts.length, 'part')}…\n`);
         run = await client.upload<RunResource>(target, parts);
       }
       if (options.json) printJson(run);

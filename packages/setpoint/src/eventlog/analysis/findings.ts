@@ -1,3 +1,4 @@
+import { countOf } from '@setpoint/foundation/words';
 import type { Finding, RunAnalysis, RunTotals, Severity, StageProfile } from '../run-profile.js';
 import { formatDuration as ms, formatBytes as size } from './format-units.js';
 
@@ -30,7 +31,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
     findings.push({
       id: 'skew',
       severity,
-      message: `${skewed.length} stage(s) have skewed tasks; worst: stage ${worst.stageId} max task ${ms(worst.maxTaskMs)} vs median ${ms(worst.medianTaskMs)} (${worst.skewRatio.toFixed(1)}×)`,
+      message: `${countOf(skewed.length, 'stage')} with skewed tasks; worst: stage ${worst.stageId} max task ${ms(worst.maxTaskMs)} vs median ${ms(worst.medianTaskMs)} (${worst.skewRatio.toFixed(1)}×)`,
       stageIds: skewed.map((stage) => stage.stageId),
     });
   }
@@ -52,7 +53,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
       id: 'spill',
       severity:
         totals.diskBytesSpilled >= 10 * gib ? 'severe' : totals.diskBytesSpilled >= gib ? 'moderate' : 'low',
-      message: `${spilling.length} stage(s) spilled ${size(totals.diskBytesSpilled)} to disk (${size(totals.memoryBytesSpilled)} in memory); more executor memory or more partitions would avoid it`,
+      message: `${countOf(spilling.length, 'stage')} spilled ${size(totals.diskBytesSpilled)} to disk (${size(totals.memoryBytesSpilled)} in memory); more executor memory or more partitions would avoid it`,
       stageIds: spilling.map((stage) => stage.stageId),
     });
   }
@@ -63,7 +64,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
     findings.push({
       id: 'tiny-tasks',
       severity: tasks >= 10_000 ? 'moderate' : 'low',
-      message: `${tiny.length} stage(s) ran ${tasks} tasks with a median under 100 ms; scheduling overhead dominates them`,
+      message: `${countOf(tiny.length, 'stage')} ran ${tasks} tasks with a median under 100 ms; scheduling overhead dominates them`,
       stageIds: tiny.map((stage) => stage.stageId),
     });
   }
@@ -75,7 +76,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
     findings.push({
       id: 'too-few-partitions',
       severity: 'moderate',
-      message: `${fewPartitions.length} long stage(s) ran fewer tasks than half the ${cores} cores (e.g. stage ${fewPartitions[0]!.stageId}: ${fewPartitions[0]!.numTasks} tasks); cores sat idle`,
+      message: `${countOf(fewPartitions.length, 'long stage')} ran fewer tasks than half the ${cores} cores (e.g. stage ${fewPartitions[0]!.stageId}: ${fewPartitions[0]!.numTasks} tasks); cores sat idle`,
       stageIds: fewPartitions.map((stage) => stage.stageId),
     });
   }
@@ -91,7 +92,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
     findings.push({
       id: 'too-many-partitions',
       severity: 'low',
-      message: `${manyPartitions.length} shuffle stage(s) read under 1 MiB per task over ≥ 1000 tasks; fewer shuffle partitions would do`,
+      message: `${countOf(manyPartitions.length, 'shuffle stage')} read under 1 MiB per task over ≥ 1000 tasks; fewer shuffle partitions would do`,
       stageIds: manyPartitions.map((stage) => stage.stageId),
     });
   }
@@ -101,7 +102,7 @@ export function findFindings({ stages, totals, analysis }: FindingInputs): Findi
     findings.push({
       id: 'failed-tasks',
       severity: share >= 0.1 ? 'severe' : share >= 0.01 ? 'moderate' : 'low',
-      message: `${totals.failedTasks} of ${totals.tasks} tasks failed (${(share * 100).toFixed(1)}%)${totals.failedJobs > 0 ? `; ${totals.failedJobs} job(s) failed` : ''}`,
+      message: `${totals.failedTasks} of ${totals.tasks} tasks failed (${(share * 100).toFixed(1)}%)${totals.failedJobs > 0 ? `; ${countOf(totals.failedJobs, 'job')} failed` : ''}`,
     });
   }
 

@@ -7,6 +7,7 @@ import {
   retryableNotificationStatuses,
 } from '@setpoint/api-contract';
 import { ConflictError, NotFoundError, ValidationError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import { slaHealthWindow } from '@setpoint/insights';
 import type { z } from 'zod';
 import type { Logger } from '../../logging/logger.js';
@@ -329,7 +330,7 @@ export function createAlertService(deps: Deps) {
           event,
           projectId: payload.projectId ?? null,
           key: `${event}:${job.id}`,
-          title: `${event === 'apply_failed' ? 'Applying a configuration' : 'Collecting a run'} failed after ${job.attempts} attempt(s): ${job.error.slice(0, 200)}`,
+          title: `${event === 'apply_failed' ? 'Applying a configuration' : 'Collecting a run'} failed after ${countOf(job.attempts, 'attempt')}: ${job.error.slice(0, 200)}`,
           detail: { job_kind: job.kind, attempts: job.attempts, error: job.error.slice(0, 1000) },
         },
       ];

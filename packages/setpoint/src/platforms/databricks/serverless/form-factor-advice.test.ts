@@ -38,7 +38,7 @@ describe('formFactorAdvice', () => {
     expect(advice.estimate).toMatchObject({ kind: 'evidence', runtimeMinutes: 21 * 0.8 });
     expect(advice.estimate?.usdPerRun.mid).toBeCloseTo(10.5 * 0.5 * 0.35, 9);
     expect(advice.probabilityMeetsSla).toBeGreaterThan(0.99);
-    expect(advice.basis.join(' ')).toMatch(/1 job\(s\) of this workspace ran in both forms \(moved\)/);
+    expect(advice.basis.join(' ')).toMatch(/1 job of this workspace ran in both forms \(moved\)/);
   });
 
   it('keeps the job where it is when the other form would miss the SLA or save too little', () => {

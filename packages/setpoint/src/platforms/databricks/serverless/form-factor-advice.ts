@@ -1,4 +1,5 @@
 import { quantile } from '@setpoint/foundation/statistics';
+import { countOf } from '@setpoint/foundation/words';
 import { defaultOptimizerSettings } from '../../../optimizer/recommend.js';
 import { probabilityMeets } from './performance-mode-advice.js';
 
@@ -97,7 +98,7 @@ function serverlessEstimate(evidence: FormFactorEvidence): {
   const runtimeRatio = median(evidence.conversions.map((entry) => entry.runtimeRatio)) ?? 1;
   const runtimes = runs.map((run) => run.runtimeMinutes * runtimeRatio).filter((minutes) => minutes > 0);
   const basis = [
-    `${runs.length} successful run(s) on its job cluster: median ${dbus.toFixed(2)} DBUs per run (as billed where the bill arrived)`,
+    `${countOf(runs.length, 'successful run')} on its job cluster: median ${dbus.toFixed(2)} DBUs per run (as billed where the bill arrived)`,
     `serverless jobs compute at ${usd(price.usdPerDbu)} per DBU: ${price.source}`,
   ];
   if (ratios.length === 0)
@@ -125,7 +126,7 @@ function serverlessEstimate(evidence: FormFactorEvidence): {
     kind: 'evidence',
     basis: [
       ...basis,
-      `${ratios.length} job(s) of this workspace ran in both forms (${evidence.conversions.map((entry) => entry.job).join(', ')}): serverless used ${mid.toFixed(2)}× their cluster DBUs and took ${runtimeRatio.toFixed(2)}× their runtime (medians)`,
+      `${countOf(ratios.length, 'job')} of this workspace ran in both forms (${evidence.conversions.map((entry) => entry.job).join(', ')}): serverless used ${mid.toFixed(2)}× their cluster DBUs and took ${runtimeRatio.toFixed(2)}× their runtime (medians)`,
     ],
   };
 }
@@ -213,7 +214,7 @@ export function formFactorAdvice(evidence: FormFactorEvidence): FormFactorAdvice
       kind: 'measured',
     };
     basis.push(
-      `${otherRuns.length} successful run(s) of this job ${to === 'serverless' ? 'on serverless compute' : 'on its job cluster'}: median ${usd(measuredOther)} (as billed where the bill arrived)`,
+      `${countOf(otherRuns.length, 'successful run')} of this job ${to === 'serverless' ? 'on serverless compute' : 'on its job cluster'}: median ${usd(measuredOther)} (as billed where the bill arrived)`,
     );
   } else if (fromClassic) {
     runtimes = fromClassic.runtimes;

@@ -1,4 +1,5 @@
 import { mean, quantile } from '@setpoint/foundation/statistics';
+import { countOf } from '@setpoint/foundation/words';
 import { normalCdf } from '../../../optimizer/normal-distribution.js';
 import { defaultOptimizerSettings } from '../../../optimizer/recommend.js';
 import type {
@@ -72,7 +73,7 @@ function choose(current: PerformanceTarget, sla: number, optimized: ModeRuns, st
         target: 'STANDARD',
         probability: pStandard,
         trial: false,
-        reason: `its ${standard.runtimes.length} run(s) in standard mode meet the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} ≥ ${confidence}`,
+        reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode ${standard.runtimes.length === 1 ? 'meets' : 'meet'} the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} ≥ ${confidence}`,
         predicted: standard,
       };
     return {

@@ -153,14 +153,14 @@ export function createEmrWriter(deps: {
         return {
           refusal: new ValidationError(
             'PROJECT_NOT_LINKED',
-            `project ${project.id} was not imported from an EMR account; import its workload first`,
+            `project "${project.name}" was not imported from an EMR account; import its workload first`,
           ),
         };
       if (!workload.clusterId)
         return {
           refusal: new ConflictError(
             'EMR_TRANSIENT_WORKLOAD',
-            `project ${project.id} runs on transient clusters: the next launch takes the recommendation (setpoint export ${project.id} --format emr, or the Airflow hook), there is no running cluster to change`,
+            `project "${project.name}" runs on transient clusters: the next launch takes the recommendation (setpoint export ${project.id} --format emr, or the Airflow hook), there is no running cluster to change`,
           ),
         };
       return {
