@@ -105,7 +105,6 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
   }, 180_000);
 
   it('once a job ran in both forms: measured both ways, the estimate checked, and other jobs priced with that evidence', async () => {
-    const integration = databricksIntegrationOf(h.server.services);
     const { jobId, projectId: classicId } = await importJob(
       h,
       await jobIdByName(h.databricks, 'Photon-friendly SQL'),
@@ -113,19 +112,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     );
     const classicRuns = [await runBilled(classicId, jobId), await runBilled(classicId, jobId)];
     // the team moves the job to serverless compute (Setpoint never does) and imports it again
-    await integration.onboarding.detach(h.workspaceId, jobId, 'test');
-    const job = await h.databricks.getJob(jobId);
-    const task = job.settings.tasks![0]!;
-    await call('/api/2.2/jobs/update', {
-      job_id: Number(jobId),
-      new_settings: {
-        environments: [{ environment_key: 'default', spec: { client: '2' } }],
-        tasks: [
-          { task_key: task.task_key, environment_key: 'default', spark_python_task: task.spark_python_task },
-        ],
-        job_clusters: [],
-      },
-    });
+    await moveToServerless(jobId);
     const { projectId: serverlessId } = await importJob(h, jobId, { slaMinutes: 120 });
     const serverlessRuns = [
       await runBilled(serverlessId, jobId),
