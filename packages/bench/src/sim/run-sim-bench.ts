@@ -454,7 +454,7 @@ async function runJob(
     phase = output.phase;
     learning = recommendationIsLearning({ phase: output.phase, decision: output.decision });
     predicted = output.prediction.runtimeMinutes.mid * 60;
-    predictedCost = output.prediction.costUsd.mid;
+    predictedCost = output.prediction.costUsd?.mid ?? null;
     cluster = applyFragment(cluster, output.configuration);
   }
   return { records, feasible: hindsight.feasible };
