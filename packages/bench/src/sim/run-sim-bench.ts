@@ -470,7 +470,7 @@ async function runJob(
     learning = recommendationIsLearning({ phase: output.phase, decision: output.decision });
     saysInfeasible = output.decision?.sla.kind === 'project' && !output.decision.sla.feasible;
     predicted = output.prediction.runtimeMinutes.mid * 60;
-    predictedCost = output.prediction.costUsd.mid;
+    predictedCost = output.prediction.costUsd?.mid ?? null;
     cluster = applyFragment(cluster, output.configuration);
   }
   return { records, feasible: hindsight.feasible, saysInfeasible };
