@@ -382,7 +382,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     expect(recommendedTask?.Market).toBe('SPOT');
     const wantedTask = recommendedTask?.InstanceCount as number;
     expect(wantedTask).toBeLessThan(22);
-    expect(recommendation.prediction?.costUsd.mid).toBeLessThan(
+    expect(recommendation.prediction?.costUsd?.mid).toBeLessThan(
       (await server.services.runs.list(projectId, { limit: 1, offset: 0 })).items[0]?.cost?.totalUsd ?? 0,
     );
     const applied = await api<EmrApplyResource>('POST', `/api/v1/projects/${projectId}/emr/apply`, {

@@ -27,7 +27,7 @@ import { createPriceCatalog, type PriceCatalog } from 'setpoint/pricing/price-ca
 import type { InstanceTypeEntry } from 'setpoint/pricing/schema';
 import { sharedFleetPriorSource } from 'setpoint/service/recommendations/fleet-prior-source';
 import { isLearningRun, recommendationIsLearning } from 'setpoint/service/recommendations/learning';
-import type { RecommenderRun } from 'setpoint/service/recommendations/recommender';
+import type { RecommenderRun } from 'setpoint/service/recommendations/recommender-run';
 import { runtimeSecondsOf } from 'setpoint/service/recommendations/run-evidence';
 import type { WorkspaceFacts } from 'setpoint/service/workspaces/workspace-service';
 import { share } from '../sweep/sweep-statistics.js';
@@ -473,7 +473,7 @@ async function runJob(
     learning = recommendationIsLearning({ phase: output.phase, decision: output.decision });
     saysInfeasible = output.decision?.sla.kind === 'project' && !output.decision.sla.feasible;
     predicted = output.prediction.runtimeMinutes.mid * 60;
-    predictedCost = output.prediction.costUsd.mid;
+    predictedCost = output.prediction.costUsd?.mid ?? null;
     cluster = applyFragment(cluster, output.configuration);
   }
   return { records, feasible: hindsight.feasible, saysInfeasible };
