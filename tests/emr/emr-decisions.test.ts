@@ -166,7 +166,7 @@ describe('EMR decisions under safe learning (emulator, SQLite)', () => {
     expect(sla.fastest_known?.runtime_minutes).toBeCloseTo(tookOf(rec), 1);
     expect(rec.decision?.sla_text).toMatch(/^SLA infeasible: fastest known \d+\.\d min on \d+ × /);
     // never pay more and still miss
-    expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run?.cost?.totalUsd ?? 0) * 1.05);
+    expect(rec.predicted?.cost_usd?.mid).toBeLessThanOrEqual((run?.cost?.totalUsd ?? 0) * 1.05);
   });
 
   // Finding 2: in the demo, ledger-sort was launched on a learning run at P(runtime ≤ SLA) well below 0.9 and ran
