@@ -1,0 +1,25 @@
+/**
+ * `node packages/bench/dist/peers/engine-child.js <file> [--parse-threads 1|2]`: Setpoint's engine on
+ * one event log, in a process of its own so that `npm run bench:peers` measures it as it measures the
+ * peers. Prints one JSON line with the profile's counts, to check against what the peers read.
+ */
+import { analyzeEventLog } from 'setpoint/eventlog/index';
+
+const [file] = process.argv.slice(2);
+if (!file) {
+  process.stderr.write('usage: engine-child.js <event log>\n');
+  process.exit(2);
+}
+const profile = await analyzeEventLog(file);
+const stageMedianTaskMsSum = profile.stages.reduce((sum, stage) => sum + stage.medianTaskMs, 0);
+process.stdout.write(
+  `${JSON.stringify({
+    tasks: profile.totals.tasks,
+    stages: profile.stages.filter((stage) => stage.tasks > 0).length,
+    jobs: profile.jobs.length,
+    sqlExecutions: profile.sqlExecutions.length,
+    executorRunTimeMs: profile.totals.executorRunTimeMs,
+    stageMedianTaskMsSum,
+    bytesRead: profile.parse.bytesRead,
+  })}\n`,
+);
