@@ -1,12 +1,13 @@
 /**
- * `npm run bench:peers [-- --source <log> … --size-mb 200 --repeats 1 --codecs plain,zstd]`
+ * `npm run bench:peers [-- --source <log> … --size-mb 200 --repeats 1 --codecs plain,zstd --setpoint-only]`
  *
  * Setpoint's event-log engine beside its peers, on the same logs in one run: Spark's own replay
  * (the History Server's core, pyspark's jars) and NVIDIA's RAPIDS profiling tool. Each log is grown
  * to `--size-mb` by repeating its events with shifted ids and times (as `bench:eventlog` does) and
  * written in every codec; each tool reads each codec it supports in a process of its own, and the
  * bench prints CPU seconds (user + system of the process tree), wall time and peak RSS of each, and
- * how many times the CPU of Setpoint each peer used. Rounds interleave the tools so that each sees
+ * how many times the CPU of Setpoint (one parsing thread) each peer used; on plain logs Setpoint also
+ * reads with two parsing threads (`parseThreads: 2`), for the wall-time ratio of the two. Rounds interleave the tools so that each sees
  * the same background load; with several rounds every figure is the median. A machine without Java,
  * pyspark or the RAPIDS tools says so and leaves that peer out.
  */
@@ -38,16 +39,20 @@ const codecs = option('--codecs')
   ? allCodecs.filter((codec) => option('--codecs')?.split(',').includes(codec))
   : allCodecs;
 
-const setpoint: Peer = {
-  name: 'Setpoint',
-  version: `Node ${process.version}`,
-  reads: new Set(allCodecs),
-  command: (file) => ({
-    command: process.execPath,
-    args: [join(import.meta.dirname, 'engine-child.js'), file],
-  }),
-  summary: lastJsonLine,
-};
+/** Setpoint's engine on one thread, or reading lines on two (plain logs only: `parseThreads`). */
+function setpointOn(threads: 1 | 2): Peer {
+  return {
+    name: threads === 1 ? 'Setpoint' : 'Setpoint, two threads',
+    version: `Node ${process.version}`,
+    reads: new Set(threads === 1 ? allCodecs : ['plain']),
+    command: (file) => ({
+      command: process.execPath,
+      args: [join(import.meta.dirname, 'engine-child.js'), file, '--parse-threads', String(threads)],
+    }),
+    summary: lastJsonLine,
+  };
+}
+const setpoint = setpointOn(1);
 
 interface Row {
   tool: string;
@@ -64,6 +69,7 @@ async function benchSource(source: string, tools: Peer[], scratch: string): Prom
   const plain = join(scratch, 'eventlog');
   const built = await writeScaledLog(lines, plain, targetBytes);
   process.stderr.write(`built ${mb(built.bytes)} MB from ${built.copies} copies of ${source}\n`);
+  const log = { databricks: lines.some((line) => line.includes('"DBCEventLoggingListenerMetadata"')) };
   const rows: Row[] = [];
   const checks: string[] = [];
   for (const codec of codecs) {
@@ -78,7 +84,7 @@ async function benchSource(source: string, tools: Peer[], scratch: string): Prom
     }));
     for (let round = 0; round < repeats; round++) {
       for (const [index, tool] of readers.entries()) {
-        const { command, args: toolArgs } = tool.command(file, scratch);
+        const { command, args: toolArgs } = tool.command(file, scratch, log);
         const run = await measureProcess(command, toolArgs, { cwd: repoRoot });
         if (run.exitCode !== 0)
           throw new Error(
@@ -109,7 +115,7 @@ async function benchSource(source: string, tools: Peer[], scratch: string): Prom
     return `| ${row.tool} | ${row.codec} | ${mb(row.storedBytes)} | ${cpu.toFixed(1)} | ${(built.bytes / 1e6 / cpu).toFixed(0)} | ${ratio} | ${wall.toFixed(1)} | ${mb(rss)} |`;
   });
   return [
-    `Source \`${source}\`: ${built.copies} copies of its events with shifted ids and times, ${mb(built.bytes)} MB uncompressed.`,
+    `Source \`${source.replace(/^.*\/shared\/corpus\//, '../shared/corpus/')}\`: ${built.copies} copies of its events with shifted ids and times, ${mb(built.bytes)} MB uncompressed.`,
     '',
     '| tool | codec | stored MB | CPU s | MB per CPU-s | CPU × Setpoint | wall s | peak RSS MB |',
     '|---|---|---|---|---|---|---|---|',
@@ -124,11 +130,15 @@ async function benchSource(source: string, tools: Peer[], scratch: string): Prom
 
 const scratch = mkdtempSync(join(tmpdir(), 'setpoint-bench-peers-'));
 try {
-  const tools: Peer[] = [setpoint];
+  const tools: Peer[] = [setpoint, setpointOn(2)];
   const notes: string[] = [];
   const sparkPython = option('--pyspark-python') ?? join(repoRoot, '.venv/bin/python');
   const rapidsPython = option('--rapids-python') ?? join(repoRoot, '.venv-rapids/bin/python');
-  for (const lookup of [findSparkReplay(sparkPython, scratch), findRapidsProfiler(rapidsPython)]) {
+  // --setpoint-only: the engine on one and two threads, no peers
+  const lookups = args.includes('--setpoint-only')
+    ? []
+    : [findSparkReplay(sparkPython, scratch), findRapidsProfiler(rapidsPython)];
+  for (const lookup of lookups) {
     if ('peer' in lookup) tools.push(lookup.peer);
     else notes.push(lookup.missing);
   }

@@ -5,12 +5,13 @@
  */
 import { analyzeEventLog } from 'setpoint/eventlog/index';
 
-const [file] = process.argv.slice(2);
-if (!file) {
-  process.stderr.write('usage: engine-child.js <event log>\n');
+const [file, threadsOption, threadsValue] = process.argv.slice(2);
+const parseThreads = threadsOption === '--parse-threads' ? Number(threadsValue) : 1;
+if (!file || (parseThreads !== 1 && parseThreads !== 2)) {
+  process.stderr.write('usage: engine-child.js <event log> [--parse-threads 1|2]\n');
   process.exit(2);
 }
-const profile = await analyzeEventLog(file);
+const profile = await analyzeEventLog(file, { parseThreads });
 const stageMedianTaskMsSum = profile.stages.reduce((sum, stage) => sum + stage.medianTaskMs, 0);
 process.stdout.write(
   `${JSON.stringify({

@@ -20,7 +20,7 @@ export interface Peer {
   version: string;
   /** The codecs it reads (Spark takes the codec from the file's extension; it has no gzip codec). */
   reads: ReadonlySet<BenchCodec>;
-  command(file: string, scratch: string): PeerCommand;
+  command(file: string, scratch: string, log: LogTraits): PeerCommand;
   /** What the tool read, from its output; throws when it did not read the log. */
   summary(stdout: string): string;
 }
@@ -30,6 +30,11 @@ export function lastJsonLine(stdout: string): string {
   const line = stdout.trim().split('\n').pop() ?? '';
   if (!line.startsWith('{')) throw new Error(`no summary in the output: ${stdout.slice(-500)}`);
   return line;
+}
+
+/** What a tool must be told about a log: the RAPIDS profiler reads a Databricks (Photon) log only as one. */
+export interface LogTraits {
+  databricks: boolean;
 }
 
 export type PeerLookup = { peer: Peer } | { missing: string };
@@ -140,7 +145,7 @@ export function findRapidsProfiler(python: string): PeerLookup {
       name: 'RAPIDS profiler',
       version: `spark-rapids-user-tools ${version} (${jar.replace(/\.jar$/, '')}, pyspark ${pyspark.version})`,
       reads: new Set(['plain', 'gzip', 'zstd', 'lz4', 'snappy']),
-      command: (file, scratch) => ({
+      command: (file, scratch, log) => ({
         command: 'java',
         args: [
           ...javaModuleOptions,
@@ -148,9 +153,10 @@ export function findRapidsProfiler(python: string): PeerLookup {
           '-cp',
           classpath,
           'com.nvidia.spark.rapids.tool.profiling.ProfileMain',
-          // as `spark_rapids profiling --platform onprem` runs it (profiling-conf.yaml: enableAutoTuner)
+          // as `spark_rapids profiling --platform …` runs it (profiling-conf.yaml: enableAutoTuner); on
+          // onprem it skips a Photon log ("does not support the runtime 'PHOTON'") after reading it
           '--platform',
-          'onprem',
+          log.databricks ? 'databricks-aws' : 'onprem',
           '--auto-tuner',
           '--output-directory',
           join(scratch, `rapids-output-${outputs++}`),
