@@ -72,6 +72,21 @@ class Numbers<T extends Int32Array | Float64Array> {
   }
 }
 
+/** Strings that repeat (executor ids, event names), each kept once with its index. */
+class Interned {
+  readonly values: string[] = [];
+  readonly #index = new Map<string, number>();
+  indexOf(value: string): number {
+    let index = this.#index.get(value);
+    if (index === undefined) {
+      index = this.values.length;
+      this.values.push(value);
+      this.#index.set(value, index);
+    }
+    return index;
+  }
+}
+
 /**
  * Reads `batch` (whole lines, each ending in "\n") as the aggregator would line by line, for the
  * lines it can read ahead: TaskEnds (most of a task-heavy log's work) and skipped events. A line
@@ -81,10 +96,8 @@ class Numbers<T extends Int32Array | Float64Array> {
 export function readLineBatch(batch: Buffer, maxLineBytes: number): ReadBatch {
   const ops = new Numbers(new Int32Array(1024), (size) => new Int32Array(size));
   const tasks = new Numbers(new Float64Array(stride * 256), (size) => new Float64Array(size));
-  const executorIds: string[] = [];
-  const executorIndex = new Map<string, number>();
-  const names: string[] = [];
-  const nameIndex = new Map<string, number>();
+  const executorIds = new Interned();
+  const names = new Interned();
   let bytesFrom = -1;
   const endBytes = (at: number) => {
     if (bytesFrom === -1) return;
@@ -105,35 +118,23 @@ export function readLineBatch(batch: Buffer, maxLineBytes: number): ReadBatch {
       const lineBytes = trimmedEnd - start;
       if ('task' in read) {
         const { task } = read;
-        let executor = executorIndex.get(task.executorId);
-        if (executor === undefined) {
-          executor = executorIds.length;
-          executorIds.push(task.executorId);
-          executorIndex.set(task.executorId, executor);
-        }
         ops.push(opTask);
         ops.push(lineBytes);
         ops.push(tasks.length / stride);
         tasks.push(outcomes.indexOf(task.outcome));
         tasks.push(task.speculative ? 1 : 0);
-        tasks.push(executor);
+        tasks.push(executorIds.indexOf(task.executorId));
         for (const field of numericFields) tasks.push(task[field]);
       } else {
-        let name = nameIndex.get(read.skipped);
-        if (name === undefined) {
-          name = names.length;
-          names.push(read.skipped);
-          nameIndex.set(read.skipped, name);
-        }
         ops.push(opSkip);
         ops.push(lineBytes);
-        ops.push(name);
+        ops.push(names.indexOf(read.skipped));
       }
     }
     start = end + 1;
   }
   endBytes(batch.length);
-  return { ops: ops.view(), tasks: tasks.view(), executorIds, names };
+  return { ops: ops.view(), tasks: tasks.view(), executorIds: executorIds.values, names: names.values };
 }
 
 /** Record `index` of a read batch's tasks. */
