@@ -112,13 +112,17 @@ async function benchSource(source: string, tools: Peer[], scratch: string): Prom
     const rss = median(row.runs.map((run) => run.peakRssBytes));
     const ratio =
       row.tool === setpoint.name ? '1' : (cpu / (setpointCpu.get(row.codec) ?? Number.NaN)).toFixed(1);
-    return `| ${row.tool} | ${row.codec} | ${mb(row.storedBytes)} | ${cpu.toFixed(1)} | ${(built.bytes / 1e6 / cpu).toFixed(0)} | ${ratio} | ${wall.toFixed(1)} | ${mb(rss)} |`;
+    // Setpoint reports its main thread's CPU: with two threads, the share left on the parsing thread
+    const mainThread = row.runs.map((run) => Number(/"mainThreadCpuSeconds":([\d.]+)/.exec(run.stdout)?.[1]));
+    const mainThreadCpu = mainThread.every(Number.isFinite) ? median(mainThread).toFixed(2) : '–';
+    const walls = row.runs.map((run) => run.wallSeconds.toFixed(1)).join(' ');
+    return `| ${row.tool} | ${row.codec} | ${mb(row.storedBytes)} | ${cpu.toFixed(1)} | ${(built.bytes / 1e6 / cpu).toFixed(0)} | ${ratio} | ${mainThreadCpu} | ${wall.toFixed(1)} (${walls}) | ${mb(rss)} |`;
   });
   return [
     `Source \`${source.replace(/^.*\/shared\/corpus\//, '../shared/corpus/')}\`: ${built.copies} copies of its events with shifted ids and times, ${mb(built.bytes)} MB uncompressed.`,
     '',
-    '| tool | codec | stored MB | CPU s | MB per CPU-s | CPU × Setpoint | wall s | peak RSS MB |',
-    '|---|---|---|---|---|---|---|---|',
+    '| tool | codec | stored MB | CPU s | MB per CPU-s | CPU × Setpoint | main-thread CPU s | wall s (each round) | peak RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...table,
     '',
     'What each read (Setpoint: its profile; Spark replay: its listener; RAPIDS: its status counts):',
