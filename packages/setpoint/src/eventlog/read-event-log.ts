@@ -1,4 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { type DecodeOptions, decodeSource } from './codec/decode-source.js';
 import { TruncatedStreamError } from './eventlog-errors.js';
@@ -25,7 +25,7 @@ export interface ReadOptions
   /**
    * Threads that split and read lines: 2 shares the reading of TaskEnd and skipped-event lines with a
    * worker thread (`LinesOnTwoThreads`), with the same profile; `auto` takes 2 only for large plain
-   * parts on a machine with a core to spare (`twoThreadsPay`). Default 1: on the shared 2-core
+   * parts on a machine with an idle core (`twoThreadsPay`). Default 1: on the shared 2-core
    * reference machine two threads cost more CPU than they save in wall time (docs/benchmarks.md,
    * "Event log engine: two parsing threads").
    */
@@ -36,11 +36,13 @@ export interface ReadOptions
 export const twoThreadMinBytes = 64 * 2 ** 20;
 
 /**
- * Where a second parsing thread pays: a plain part large enough that the worker's start is small
- * beside it, on a machine with a core to spare. A compressed part already decodes on the other core.
+ * Where a second parsing thread can pay: a plain part large enough that the worker's start is small
+ * beside it, on a machine with a core to spare now (the last minute's load average leaves one idle).
+ * On a busy machine the two threads only add work. A compressed part already decodes on another core.
  */
 export function twoThreadsPay(codec: string, storedBytes: number): boolean {
-  return codec === 'plain' && storedBytes >= twoThreadMinBytes && availableParallelism() >= 2;
+  const cores = availableParallelism();
+  return codec === 'plain' && storedBytes >= twoThreadMinBytes && cores >= 2 && loadavg()[0]! <= cores - 1;
 }
 
 export interface ReadResult {
