@@ -148,6 +148,18 @@ def test_current_user_and_workspace_id(workspace):
     assert workspace.jobs.get(job_id=job.job_id).creator_user_name == me.user_name
 
 
+def test_a_wrong_token_is_refused_as_databricks_refuses_it(databricks_emulator):
+    # Databricks answers an unknown personal access token with 403 {"error_code": 403, "message": "Invalid
+    # access token."}; the SDK maps it by status to PermissionDenied (a missing credential is a 401)
+    stranger = sdk.WorkspaceClient(host=databricks_emulator.url, token="dapi0000000000000000", auth_type="pat")
+    with pytest.raises(sdk.errors.PermissionDenied) as refused:
+        stranger.current_user.me()
+    # the SDK appends the configuration it used ("... Config: host=..., auth_type=pat")
+    assert str(refused.value).startswith("Invalid access token.")
+    with pytest.raises(sdk.errors.PermissionDenied):
+        list(stranger.jobs.list(limit=1))
+
+
 def test_selects_spark_versions_by_their_databricks_names(workspace):
     clusters = workspace.clusters
     assert clusters.select_spark_version(latest=True, long_term_support=True) == "16.4.x-scala2.12"

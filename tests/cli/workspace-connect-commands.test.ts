@@ -99,7 +99,7 @@ describe('connecting a workspace through the CLI', () => {
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^setpoint: workspace not added: http:\/\/127\.0\.0\.1:\d+: authenticate failed: the workspace refused the token: .*HTTP 401.*; fix: the token is wrong, expired or revoked.*nothing was registered \(--no-check registers it without signing in\)$/,
+      /^setpoint: workspace not added: http:\/\/127\.0\.0\.1:\d+: authenticate failed: the workspace refused the token: PERMISSION_DENIED \(HTTP 403\): Invalid access token\.; fix: the token is wrong, expired or revoked.*nothing was registered \(--no-check registers it without signing in\)$/,
     );
     expect(result.stderr).not.toContain('dapi-not-the-token');
     expect(await workspaceIds()).toEqual(before);

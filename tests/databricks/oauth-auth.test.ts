@@ -116,7 +116,7 @@ describe.each(kinds)('$name', ({ good, wrong }) => {
     expect(emulator.oauth.requests.granted - start).toBe(2);
     expect(bearer.expiresAt()!).toBeGreaterThan(firstExpiry);
 
-    // revoked (a rotated secret, an early expiry): the 401 drops the token and one retry gets a new one
+    // revoked (a rotated secret, an early expiry): the 403 "Invalid access token." drops the token and one retry gets a new one
     expect(emulator.oauth.revokeAll()).toBeGreaterThan(0);
     expect(await firstJob(client)).toBeDefined();
     expect(emulator.oauth.requests.granted - start).toBe(3);
@@ -211,7 +211,7 @@ describe('workspace credentials', () => {
       fetch(`${emulator.url}/api/2.2/jobs/list?limit=1`, { headers }).then((answer) => answer.status);
     const bearer = (token: string | undefined) => `Bearer ${token}`;
     expect(await list({ authorization: bearer(workspace.body.access_token) })).toBe(200);
-    expect(await list({ authorization: bearer(management.body.access_token) })).toBe(401);
+    expect(await list({ authorization: bearer(management.body.access_token) })).toBe(403);
     expect(
       await list({
         authorization: bearer(workspace.body.access_token),
@@ -223,6 +223,6 @@ describe('workspace credentials', () => {
         authorization: bearer(workspace.body.access_token),
         'x-databricks-azure-sp-management-token': 'forged',
       }),
-    ).toBe(401);
+    ).toBe(403);
   });
 });

@@ -37,13 +37,20 @@ function twoTaskJob(name = 'merge me') {
 }
 
 describe('authentication and errors', () => {
-  it('rejects a missing or wrong token with 401 and the Databricks error body', async () => {
+  it('answers a missing credential with 401 and a wrong token as Databricks does: 403 "Invalid access token."', async () => {
     const api = await fresh();
     const missing = await api.emulator.app.inject({ method: 'GET', url: '/api/2.2/jobs/list' });
     expect(missing.statusCode).toBe(401);
     expect(JSON.parse(missing.body)).toEqual({ error_code: 'UNAUTHENTICATED', message: expect.any(String) });
-    const wrong = await api.call('GET', '/api/2.2/jobs/list', undefined, { authorization: 'Bearer nope' });
-    expect(wrong.status).toBe(401);
+    const wrong = await api.emulator.app.inject({
+      method: 'GET',
+      url: '/api/2.0/preview/scim/v2/Me',
+      headers: { authorization: 'Bearer dapi0123456789abcdef' },
+    });
+    expect(wrong.statusCode).toBe(403);
+    expect(wrong.headers['x-databricks-reason-phrase']).toBe('Invalid access token.');
+    // byte for byte what a workspace sends (52 bytes, a numeric error_code)
+    expect(wrong.body).toBe('{"error_code":403,"message":"Invalid access token."}');
   });
 
   it('answers unknown jobs with 404 RESOURCE_DOES_NOT_EXIST, bad input with 400, unknown paths with ENDPOINT_NOT_FOUND', async () => {

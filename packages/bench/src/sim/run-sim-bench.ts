@@ -27,7 +27,7 @@ import { createPriceCatalog, type PriceCatalog } from 'setpoint/pricing/price-ca
 import type { InstanceTypeEntry } from 'setpoint/pricing/schema';
 import { sharedFleetPriorSource } from 'setpoint/service/recommendations/fleet-prior-source';
 import { isLearningRun, recommendationIsLearning } from 'setpoint/service/recommendations/learning';
-import type { RecommenderRun } from 'setpoint/service/recommendations/recommender';
+import type { RecommenderRun } from 'setpoint/service/recommendations/recommender-run';
 import { runtimeSecondsOf } from 'setpoint/service/recommendations/run-evidence';
 import type { WorkspaceFacts } from 'setpoint/service/workspaces/workspace-service';
 import { share } from '../sweep/sweep-statistics.js';

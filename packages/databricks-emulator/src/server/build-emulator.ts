@@ -115,6 +115,21 @@ function sendError(
     .send(JSON.stringify({ error_code: errorCode, message }));
 }
 
+/**
+ * A token the workspace does not know (wrong, revoked or expired): Databricks answers 403 with a numeric
+ * `error_code` and the reason phrase in a header (databricks/databricks-sdk-go#873 and #917 show the exact
+ * 52-byte body), which the SDKs map by status to PermissionDenied. Only a missing credential is a 401.
+ */
+function refuseToken(reply: import('fastify').FastifyReply) {
+  return reply
+    .code(403)
+    .header('x-databricks-reason-phrase', invalidAccessToken)
+    .type('application/json; charset=utf-8')
+    .send(JSON.stringify({ error_code: 403, message: invalidAccessToken }));
+}
+
+const invalidAccessToken = 'Invalid access token.';
+
 /** Composition root of the Databricks workspace emulator. */
 export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const seed = options.seed ?? 1;
@@ -205,10 +220,12 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     const accepted =
       (bearer === token || (request.url.startsWith('/api/') && bearer !== '' && oauth.accepts(bearer))) &&
       (typeof management !== 'string' || oauth.accepts(management, 'management'));
-    if (!accepted) {
+    if (accepted) return;
+    if (bearer === '') {
       const error = unauthenticated();
       return sendError(reply, errorKinds[error.kind].httpStatus, error.code, error.message);
     }
+    return refuseToken(reply);
   });
 
   app.setErrorHandler((error, _request, reply) => {

@@ -167,10 +167,11 @@ export function createTransport(options: TransportOptions): DatabricksTransport 
       try {
         return await limit(() => attempt(request));
       } catch (error) {
-        // an OAuth token revoked or expired early: one retry with a fresh token
+        // an OAuth token revoked or expired early: one retry with a fresh token (a workspace answers an
+        // expired token with 403 "Invalid access token.", some front doors with 401)
         if (
           error instanceof DatabricksApiError &&
-          error.httpStatus === 401 &&
+          (error.httpStatus === 401 || error.httpStatus === 403) &&
           !reauthenticated &&
           auth.invalidate()
         ) {
