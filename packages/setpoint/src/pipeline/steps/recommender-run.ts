@@ -1,5 +1,5 @@
 import type { ModelProfile } from '../../eventlog/model-profile.js';
-import type { RecommenderRun } from '../../service/recommendations/recommender.js';
+import type { RecommenderRun } from '../../service/recommendations/recommender-run.js';
 import { type RunCost, type RunRow, toRun } from '../../service/runs/run-records.js';
 import { parseJsonColumn } from '../../store/json-column.js';
 

@@ -2,7 +2,8 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import type { Candidate } from '../../optimizer/types.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import type { FilterOutcome } from './candidate-filters.js';
-import type { ClusterConfiguration, RecommendationInput, RecommenderRun } from './recommender.js';
+import type { ClusterConfiguration, RecommendationInput } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 
 /** One candidate configuration of a platform's cluster: the optimizer's facts of it and the platform's shape. */
 export interface ShapeEntry<Shape> {

@@ -4,7 +4,7 @@ import type { Assessment, CandidateAssessment, Recommendation } from '../../opti
 import type { Candidate, Observation } from '../../optimizer/types.js';
 import type { CandidateSpace, ShapeEntry } from './cluster-model.js';
 import { decide, learningText } from './decision.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 
 /** A shape is its id here: "<workers>|<market>". */
 type Shape = { workers: number; market: 'spot' | 'on-demand' };

@@ -6,7 +6,7 @@ import {
 } from '../../optimizer/observed-configurations.js';
 import { emptyFoldedStatistics, foldRuns, summarizedConfigurations } from './learning-summary.js';
 import { defaultRebaseSettings, segmentSinceRebase } from './rebase.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { runOf } from './recommender-run-facts.test-helpers.js';
 import { inputBytesOf, observationOf } from './run-evidence.js';
 

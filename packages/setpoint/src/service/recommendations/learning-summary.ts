@@ -1,6 +1,6 @@
 import type { SummarizedConfiguration } from '../../optimizer/observed-configurations.js';
 import { type RebaseSettings, type SegmentState, SegmentSummary } from './rebase.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { inputBytesOf, runCompleted, runtimeSecondsOf } from './run-evidence.js';
 
 /** Count, sum and sum of squares of one quantity over runs: adds run by run, merges by addition. */

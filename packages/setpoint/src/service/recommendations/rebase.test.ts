@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defaultRebaseSettings, type RebaseSettings, type Segment, segmentSinceRebase } from './rebase.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { runOf } from './recommender-run-facts.test-helpers.js';
 import { inputBytesOf, runCompleted, runtimeSecondsOf } from './run-evidence.js';
 

@@ -1,5 +1,5 @@
 import { type ModelProfile, maxModelStages } from '../../eventlog/model-profile.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { inputBytesOf, runCompleted, runtimeSecondsOf } from './run-evidence.js';
 
 /** When the job changed so much that earlier runs no longer describe it. */

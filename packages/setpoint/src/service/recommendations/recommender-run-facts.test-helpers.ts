@@ -1,5 +1,5 @@
 import type { ModelProfile } from '../../eventlog/model-profile.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 
 /** What the rebase rule and the learning summary read of a run, as a property test draws it. */
 export interface RunFacts {

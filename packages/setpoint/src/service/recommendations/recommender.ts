@@ -1,29 +1,15 @@
 import type { ProjectPhase, ProjectSettings } from '@setpoint/api-contract';
-import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { Exploration, RecommendationBasis } from '../../optimizer/recommend.js';
 import type { Range } from '../../optimizer/types.js';
-import type { ClusterFacts, RunCost } from '../runs/run-records.js';
 import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import type { FilterOutcome } from './candidate-filters.js';
 import type { FoldedStatistics } from './learning-summary.js';
+import type { RecommenderRun } from './recommender-run.js';
 
-/** One past run as the recommender sees it: everything known about it. */
-export interface RecommenderRun {
-  id: string;
-  externalRunId: string;
-  status: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  cluster: ClusterFacts;
-  /** The platform's configuration of the cluster the run used, when a cluster report said so. */
-  clusterConfig: Record<string, unknown> | null;
-  /** What the model reads of the run's profile (`runs.model_profile`), never the whole profile. */
-  profile: ModelProfile;
-  cost: RunCost;
-  inputBytes: number | null;
-  /** The Setpoint recommendation the run was configured from, if any. */
-  recommendationId: string | null;
-}
+// The run type has its own file: the learning summary, rebase and run evidence read runs and must not import
+// this contract, which carries their folded statistics. Exported here too for the recommender's files that
+// take it with the contract's other types.
+export type { RecommenderRun } from './recommender-run.js';
 
 /**
  * What a recommendation tells the platform to write, in the platform's own terms (a Databricks
@@ -33,7 +19,11 @@ export type ClusterConfiguration = Record<string, unknown>;
 
 export interface Prediction {
   runtimeMinutes: Range;
-  costUsd: Range;
+  /**
+   * Null when no run the prediction reads has a known cost yet: a serverless job whose every run waits for
+   * its bill (never $0, which would read as free).
+   */
+  costUsd: Range | null;
 }
 
 export interface PastRecommendation {

@@ -4,7 +4,7 @@ import type { ModelProfile } from '../../eventlog/model-profile.js';
 import { uninformedPrior } from '../../optimizer/fleet-prior.js';
 import { JobOptimizer } from '../../optimizer/recommend.js';
 import type { Candidate } from '../../optimizer/types.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { observationOf, overheadSecondsOf } from './run-evidence.js';
 
 /** A run of `runtimeS` on a cluster billed `overhead` more (seconds, dollars) outside its application. */

@@ -1,7 +1,7 @@
 import { median } from '@setpoint/foundation/statistics';
 import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { Observation, RunProfileFeatures } from '../../optimizer/types.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 
 /** What a past run tells the optimizer, whatever platform ran it. */
 

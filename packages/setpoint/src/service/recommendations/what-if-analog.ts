@@ -5,7 +5,7 @@ import type { FleetPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeAnalog } from '../../optimizer/runtime-analog.js';
 import type { Candidate } from '../../optimizer/types.js';
 import { runName } from '../runs/run-name.js';
-import type { RecommenderRun } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { runCompleted, runtimeSecondsOf } from './run-evidence.js';
 
 const minutes = (seconds: number) => (seconds / 60).toFixed(1);

@@ -7,7 +7,8 @@ import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
 import { learningRuns } from '../../../service/recommendations/learning.js';
 import { marketSwapsOf } from '../../../service/recommendations/optimizer-recommender.js';
-import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
+import type { RecommendationInput } from '../../../service/recommendations/recommender.js';
+import type { RecommenderRun } from '../../../service/recommendations/recommender-run.js';
 import type { EmrClusterShape } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrRunReport } from '../runs/emr-run-report.js';
 import { buildEmrCandidateSpace } from './emr-candidates.js';
@@ -235,7 +236,7 @@ describe('emrRecommender (the shared recommender over EMR instance groups)', () 
     expect(output.explanation).toMatch(
       /^Learning run 1 of at most 8: it may miss the SLA|^Learning run 1 of at most 8: no SLA set/,
     );
-    expect(output.prediction.costUsd.low).toBeLessThanOrEqual(output.prediction.costUsd.high);
+    expect(output.prediction.costUsd!.low).toBeLessThanOrEqual(output.prediction.costUsd!.high);
   });
 
   it('leaves out worker types the region does not support for the cluster’s release, keeps its own, and says so', async () => {
