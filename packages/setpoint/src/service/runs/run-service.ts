@@ -192,6 +192,14 @@ export function createRunService({
       return { items: rows.map(toRun), total };
     },
 
+    /** The run's parsed event log (null before it was parsed, or for a run without one). */
+    async profile(projectId: string, runId: string): Promise<RunProfile | null> {
+      const row = await runs.findInProject(projectId, runId);
+      if (!row)
+        throw new NotFoundError('RUN_NOT_FOUND', `run ${runId} does not exist in project ${projectId}`);
+      return parseJsonColumn<RunProfile>(row.profile);
+    },
+
     async get(projectId: string, runId: string): Promise<RunDetail> {
       const row = await runs.findInProject(projectId, runId);
       if (!row)
