@@ -7,15 +7,15 @@ import { advanceRun, loadRun, type PipelineDependencies, projectOf } from '../pi
 export function modelUpdateStep(deps: PipelineDependencies) {
   return async ({ runId }: { runId: string }): Promise<void> => {
     const run = await loadRun(deps, runId);
-    const { project } = await projectOf(deps, run.project_id);
-    if (run.created_at >= (project.learningResetAt ?? 0)) {
+    const { project } = await projectOf(deps, run.projectId);
+    if (run.createdAt >= (project.learningResetAt ?? 0)) {
       await deps.recommendations.request(project.id, {
         actor: 'pipeline',
         basedOnRunId: runId,
         idempotencyKey: `run:${runId}`,
       });
     }
-    if (run.pipeline_state !== 'DONE')
-      await advanceRun(deps, run, { pipeline_state: 'DONE' }, 'project.model-update');
+    if (run.pipelineState !== 'DONE')
+      await advanceRun(deps, run, { pipelineState: 'DONE' }, 'project.model-update');
   };
 }

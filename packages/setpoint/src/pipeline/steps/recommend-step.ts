@@ -1,6 +1,6 @@
 import { phaseAfterRecommendation } from '../../service/projects/project-phase.js';
 import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommendations/recommender.js';
-import type { RunRow } from '../../service/runs/run-records.js';
+import type { AnalyzedRunRecord } from '../../service/runs/run-records.js';
 import { type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
 import { learningSummaryBefore } from './learning-summary-fold.js';
 import { recommenderRunOf } from './recommender-run.js';
@@ -41,7 +41,7 @@ async function learningWindow(
   projectId: string,
   since: number,
   basedOnRunId: string | null,
-): Promise<RunRow[]> {
+): Promise<AnalyzedRunRecord[]> {
   const upTo = basedOnRunId ? await deps.runs.analyzedMarker(basedOnRunId) : undefined;
   return deps.runs.analyzedWindow(projectId, { since, limit: deps.recommendationWindowRuns, upTo });
 }
