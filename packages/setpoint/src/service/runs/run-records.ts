@@ -120,28 +120,17 @@ export interface RunChanges {
   error?: string | null;
 }
 
-export interface Run {
-  id: string;
-  projectId: string;
-  externalRunId: string;
-  pipelineState: PipelineState;
-  status: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
+/**
+ * A run as the API shows it: its record with the cluster's facts and configuration apart, and a pending
+ * cost as none.
+ */
+export interface Run extends Omit<RunRecord, 'cluster' | 'eventlogBlobKey' | 'cost'> {
   clusterConfig: Record<string, unknown> | null;
   clusterFacts: ClusterFacts | null;
-  clusterTimeline: unknown;
-  eventlogUri: string | null;
-  eventlogBytes: number | null;
-  inputBytes: number | null;
   /** Null when not costed, or while its cost is pending (`costPending` then says why). */
   cost: RunCost | null;
   /** Why the run's cost is not known yet (its platform's bill has not arrived); null otherwise. */
   costPending: string | null;
-  recommendationId: string | null;
-  error: string | null;
-  createdAt: number;
-  updatedAt: number;
 }
 
 export interface ProfileSummary {
