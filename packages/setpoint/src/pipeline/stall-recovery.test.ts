@@ -24,7 +24,7 @@ describe('stall recovery', () => {
     expect(enqueued.slice(0, 4)).toEqual([
       'run.parse:run_0',
       'run.cost:run_1',
-      'project.model-update:run_2',
+      'run.request-recommendation:run_2',
       'run.ingest:run_3',
     ]);
     expect(new Set(enqueued).size).toBe(100);

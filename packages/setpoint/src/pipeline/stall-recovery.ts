@@ -7,7 +7,7 @@ const stepFor = {
   INGESTING: 'run.ingest',
   PARSING: 'run.parse',
   COSTING: 'run.cost',
-  MODELING: 'project.model-update',
+  MODELING: 'run.request-recommendation',
 } as const;
 
 /**

@@ -7,7 +7,7 @@ import {
   projectOf,
 } from '../pipeline-context.js';
 
-/** `run.cost`: what the run cost, priced by its platform's coster; then the model update. */
+/** `run.cost`: what the run cost, priced by its platform's coster; then the run asks for a recommendation. */
 export function costStep(deps: PipelineDependencies) {
   return async ({ runId }: { runId: string }): Promise<void> => {
     const run = await loadRun(deps, runId);
@@ -26,9 +26,9 @@ export function costStep(deps: PipelineDependencies) {
       if (!(await advanceRun(deps, run, changes, 'run.cost'))) return;
     }
     await deps.queue.enqueue(
-      'project.model-update',
+      'run.request-recommendation',
       { runId },
-      { idempotencyKey: `project.model-update:${runId}` },
+      { idempotencyKey: `run.request-recommendation:${runId}` },
     );
   };
 }

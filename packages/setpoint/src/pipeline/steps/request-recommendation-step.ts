@@ -1,10 +1,11 @@
 import { advanceRun, loadRun, type PipelineDependencies, projectOf } from '../pipeline-context.js';
 
 /**
- * `project.model-update`: a processed run asks for a recommendation based on it. A run from before
- * `projects reset` is history only: it does not. The phase is the recommendation's to move.
+ * `run.request-recommendation`: a processed run asks for a recommendation based on it, and is done. A run
+ * from before `projects reset` is history only: it does not ask. The model is fitted and the phase moved by
+ * the recommendation (`recommendation.generate`).
  */
-export function modelUpdateStep(deps: PipelineDependencies) {
+export function requestRecommendationStep(deps: PipelineDependencies) {
   return async ({ runId }: { runId: string }): Promise<void> => {
     const run = await loadRun(deps, runId);
     const { project } = await projectOf(deps, run.projectId);
@@ -16,6 +17,6 @@ export function modelUpdateStep(deps: PipelineDependencies) {
       });
     }
     if (run.pipelineState !== 'DONE')
-      await advanceRun(deps, run, { pipelineState: 'DONE' }, 'project.model-update');
+      await advanceRun(deps, run, { pipelineState: 'DONE' }, 'run.request-recommendation');
   };
 }
