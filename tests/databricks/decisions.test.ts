@@ -94,7 +94,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(rec.decision?.sla_text).toMatch(/^SLA infeasible: fastest known \d+\.\d min on \d+ × /);
     expect(rec.explanation).not.toMatch(/on-demand workers instead of spot/i);
     expect(rec.configuration?.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
-    expect(rec.predicted?.cost_usd.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
+    expect(rec.predicted?.cost_usd?.mid).toBeLessThanOrEqual((run.cost?.totalUsd ?? 0) * 1.05);
   });
 
   it('keeps Photon as it is until runs on both engines exist', async () => {
@@ -151,7 +151,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(trial.explanation).toMatch(/Photon's DBU rate included/);
     // card, explanation and diff: one object
     expect(trial.explanation).toContain(decision.change);
-    expect(trial.explanation).toContain(`at $${trial.predicted.cost_usd.mid.toFixed(2)}`);
+    expect(trial.explanation).toContain(`at $${trial.predicted.cost_usd!.mid.toFixed(2)}`);
     const written = await appliedCluster(projectId, jobId, trial);
     expect(written.runtime_engine).toBe('PHOTON');
     const changed = diffConfigs(first.run.clusterConfig ?? {}, trial.configuration).filter(
@@ -169,7 +169,7 @@ describe('recommendation decisions against the emulator', () => {
     const keepsPhoton = second.rec.configuration.runtime_engine !== 'STANDARD';
     if (keepsPhoton && after.sla.kind === 'project' && !after.sla.feasible) {
       // with the SLA lost either way, Photon stays only if it costs no more than the cheapest run
-      expect(second.rec.predicted?.cost_usd.mid ?? 0).toBeLessThanOrEqual(
+      expect(second.rec.predicted?.cost_usd?.mid ?? 0).toBeLessThanOrEqual(
         Math.min(first.run.cost?.totalUsd ?? 0, second.run.cost?.totalUsd ?? 0) * 1.05,
       );
     }
@@ -213,8 +213,8 @@ describe('recommendation decisions against the emulator', () => {
     expect(trial.explanation).toMatch(/Photon's DBU rate included\) against \$\S+ for /);
     // card, explanation and diff: one object, and the trial is predicted cheaper than the run it follows
     expect(trial.explanation).toContain(decision.change);
-    expect(trial.explanation).toContain(`at $${trial.predicted.cost_usd.mid.toFixed(2)}`);
-    expect(trial.predicted.cost_usd.mid).toBeLessThan(first.run.cost?.totalUsd ?? 0);
+    expect(trial.explanation).toContain(`at $${trial.predicted.cost_usd!.mid.toFixed(2)}`);
+    expect(trial.predicted.cost_usd!.mid).toBeLessThan(first.run.cost?.totalUsd ?? 0);
     expect((await appliedCluster(projectId, jobId, trial)).runtime_engine).toBe('PHOTON');
 
     // Measured on Photon (the job vectorizes well): Photon is evidence now, no second trial, and it stays.
@@ -286,16 +286,16 @@ describe('recommendation decisions against the emulator', () => {
 
     expect(rec?.decision?.action).toBe('keep');
     expect(rec?.configuration?.autoscale).toEqual({ min_workers: 2, max_workers: 8 });
-    expect(Math.abs((rec?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
-    expect(rec?.predicted?.cost_usd.low).toBeLessThanOrEqual(median);
-    expect(rec?.predicted?.cost_usd.high).toBeGreaterThanOrEqual(median);
+    expect(Math.abs((rec?.predicted?.cost_usd?.mid ?? 0) - median) / median).toBeLessThan(0.05);
+    expect(rec?.predicted?.cost_usd?.low).toBeLessThanOrEqual(median);
+    expect(rec?.predicted?.cost_usd?.high).toBeGreaterThanOrEqual(median);
   });
 
   it('predicts what a fixed configuration that ran three times costs', async () => {
     const { rec, median } = await threeRunsOnItsOwnCluster('Join-heavy ETL', 'i3.xlarge', 8);
 
     expect(rec?.decision?.action).toBe('keep');
-    expect(Math.abs((rec?.predicted?.cost_usd.mid ?? 0) - median) / median).toBeLessThan(0.05);
+    expect(Math.abs((rec?.predicted?.cost_usd?.mid ?? 0) - median) / median).toBeLessThan(0.05);
   });
 
   it('gives card, explanation and diff one truth, and explains a project with no SLA without P(runtime ≤ …)', async () => {
@@ -310,7 +310,7 @@ describe('recommendation decisions against the emulator', () => {
     expect(decision.sla.kind).toBe('none');
     expect(rec.explanation).toMatch(/no SLA set: runtime kept within 10% of the best seen/);
     // The explanation's price is the card's.
-    expect(rec.explanation).toContain(`at $${rec.predicted.cost_usd.mid.toFixed(2)}`);
+    expect(rec.explanation).toContain(`at $${rec.predicted.cost_usd!.mid.toFixed(2)}`);
     // The change names what the diff writes.
     const workers =
       (rec.configuration.num_workers as number | undefined) ??

@@ -13,8 +13,11 @@ export interface JobPayloads {
   'run.request-recommendation': { runId: string };
   /** `run.request-recommendation` by its former name: jobs queued before an upgrade. Kept for one release. */
   'project.model-update': { runId: string };
-  /** Fill a PENDING recommendation through the recommender. */
-  'recommendation.generate': { recommendationId: string };
+  /**
+   * Fill a PENDING recommendation through the recommender. `pinned`: the request named its run, and the
+   * recommendation learns from the runs up to it; otherwise from the newest runs when it is computed.
+   */
+  'recommendation.generate': { recommendationId: string; pinned?: boolean };
 }
 
 export type JobKind = keyof JobPayloads;
