@@ -55,7 +55,7 @@ export function formatSimTable(result: SimBenchResult): string {
       'every one',
     ],
     [
-      '  on them, runs dearer than the cheapest run before',
+      '  on them, runs > 1.05 × the cheapest run before',
       percent(result.infeasibleReported.dearerThanCheapestMiss.share),
       '0%',
     ],

@@ -12,6 +12,7 @@ import { FleetPriorSource } from '../../../service/recommendations/fleet-prior-s
 import { recommendationIsLearning } from '../../../service/recommendations/learning.js';
 import {
   type OptimizerPassInput,
+  type OptimizerPassResult,
   runOptimizerPass,
 } from '../../../service/recommendations/optimizer-pass.js';
 import {
@@ -695,6 +696,85 @@ describe('the optimizer pass on a worker thread', () => {
         const expected = inProcess.recommendNow(input(runs, settings));
         const actual = await offThread.recommend(input(runs, settings));
         expect(actual).toEqual(expected);
+      }
+    }
+  });
+
+  it("computes the engine trials' quantiles on the worker, and decides exactly as when the decision computes them", async () => {
+    const slow = run(1, { type: 'm5.xlarge', workers: 8 });
+    const sql = run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.95 });
+    const photon = { spotPolicy: 'on-demand-only' as const, photonAllowed: true };
+    const cases: Array<{
+      runs: RecommenderRun[];
+      settings: Partial<ProjectSettings>;
+      trial: 'sla' | 'savings' | null;
+      /** Whether the decision looks for a trial (and the pass computes the trials' quantiles). */
+      sought: boolean;
+    }> = [
+      // nothing on the standard engine meets the SLA: a trial for the SLA
+      {
+        runs: [slow],
+        settings: {
+          ...photon,
+          allowedInstanceTypes: ['m5.xlarge'],
+          minWorkers: 8,
+          maxWorkers: 8,
+          slaMinutes: (jobRuntimeS('m5.xlarge', 8) / 60) * 0.8,
+        },
+        trial: 'sla',
+        sought: true,
+      },
+      // a run whose task metrics say Photon pays: a trial for savings, with and without an SLA
+      { runs: [sql], settings: photon, trial: 'savings', sought: true },
+      {
+        runs: [sql],
+        settings: { ...photon, slaMinutes: (jobRuntimeS('m5.xlarge', 8) * 1.5) / 60 },
+        trial: 'savings',
+        sought: true,
+      },
+      // looked for, but Photon would not pay on a run mostly waiting on storage
+      {
+        runs: [run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.15 })],
+        settings: photon,
+        trial: null,
+        sought: true,
+      },
+      // kept aside but not looked for: the SLA is within reach and the speed-up prior says nothing of the job
+      { runs: [slow], settings: photon, trial: null, sought: false },
+    ];
+    const passes: OptimizerPassInput[] = [];
+    const results: OptimizerPassResult[] = [];
+    const recording = new OptimizerRecommender({
+      ...options,
+      optimizerPass: async (pass) => {
+        passes.push(pass);
+        const result = await runOptimizerPassOffThread(pass);
+        results.push(result);
+        return result;
+      },
+    });
+    // the decision computing every trial's quantiles itself on the calling thread, as it did before
+    const onCaller = new OptimizerRecommender({
+      ...options,
+      optimizerPass: async (pass) => ({ ...runOptimizerPass(pass), trialQuantiles: {} }),
+    });
+    for (const { runs, settings, trial, sought } of cases) {
+      const expected = await onCaller.recommend(input(runs, settings));
+      expect(expected.decision?.trial?.reason ?? null).toBe(trial);
+      expect(await recording.recommend(input(runs, settings))).toEqual(expected);
+      expect(inProcess.recommendNow(input(runs, settings))).toEqual(expected);
+      const pass = passes.at(-1) as OptimizerPassInput;
+      const quantiles = (results.at(-1) as OptimizerPassResult).trialQuantiles;
+      expect(pass.engineTrials?.baselineIds.length).toBeGreaterThan(0);
+      if (!sought) {
+        expect(quantiles).toEqual({});
+      } else {
+        // every assessed baseline of an allowed trial
+        const assessed = new Set(
+          (results.at(-1) as OptimizerPassResult).assessment.assessments.map((entry) => entry.candidate.id),
+        );
+        const baselines = (pass.engineTrials?.baselineIds ?? []).filter((id) => assessed.has(id));
+        expect(Object.keys(quantiles).sort()).toEqual([...new Set(baselines)].sort());
       }
     }
   });
