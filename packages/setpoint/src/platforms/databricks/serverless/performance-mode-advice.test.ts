@@ -1,6 +1,7 @@
 import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
-import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
+import type { RecommendationInput } from '../../../service/recommender/recommender.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { performanceModeAdvice, probabilityMeets } from './performance-mode-advice.js';
 import { serverlessMonitoring } from './serverless-monitoring.js';
 
