@@ -21,7 +21,7 @@ import {
 import { runName } from '../runs/run-name.js';
 import { describeFiltered } from './candidate-filters.js';
 import type { CandidateSpace, ClusterModel, EngineTrials, ShapeEntry } from './cluster-model.js';
-import { chooseEngineTrial, type EngineTrialChoice } from './engine-trial.js';
+import { chooseEngineTrial, type EngineTrialChoice, type TrialBaselineQuantiles } from './engine-trial.js';
 import type { RecommendationDecision, RecommenderRun } from './recommender.js';
 import { runtimeSecondsOf } from './run-evidence.js';
 import type { WhatIfSummary } from './what-if-analog.js';
@@ -96,6 +96,11 @@ export interface DecisionContext<Shape> {
   settings: ProjectSettings;
   allowed: (candidate: Candidate) => boolean;
   basedOn: RecommenderRun;
+  /**
+   * The engine trials' baseline quantiles, computed by the optimizer pass with the assessment
+   * (`OptimizerPassResult.trialQuantiles`); a trial whose baseline is missing computes its own.
+   */
+  trialQuantiles?: TrialBaselineQuantiles;
 }
 
 /**
@@ -115,21 +120,47 @@ export function decide<Shape>(context: DecisionContext<Shape>): Decided<Shape> {
   const decided = decideOnEngine(context);
   const { trials } = context.space;
   if (!trials) return decided;
-  if (decided.feasible) return savingsTrialOf(context, trials, decided) ?? decided;
-  // infeasible: there is an SLA
-  return engineTrialOf(context, trials, decided) ?? decided;
+  const sought = engineTrialSought({
+    feasible: decided.feasible,
+    phase: context.recommendation.phase,
+    speedupOfJob: trials.speedup.ofJob,
+  });
+  if (sought === 'savings') return savingsTrialOf(context, trials, decided) ?? decided;
+  if (sought === 'sla') return engineTrialOf(context, trials, decided) ?? decided;
+  return decided;
+}
+
+/**
+ * Which engine trial `decide` looks for after its decision on the job's engine: one for the SLA when no
+ * allowed configuration is predicted to meet it (there is an SLA); one for savings during learning, with a
+ * speed-up prior read from the job's own run (a generic prior says nothing of this job); else none. The
+ * optimizer pass asks the same, to compute the trials' quantiles only when they will be read.
+ */
+export function engineTrialSought(terms: {
+  feasible: boolean;
+  phase: Recommendation['phase'];
+  speedupOfJob: boolean;
+}): 'sla' | 'savings' | null {
+  if (!terms.feasible) return 'sla';
+  return terms.phase === 'LEARNING' && terms.speedupOfJob ? 'savings' : null;
+}
+
+/** Whether some allowed configuration is predicted to meet the SLA (P(runtime ≤ SLA) ≥ `slaFeasibleConfidence`). */
+export function slaFeasible(allowed: readonly CandidateAssessment[]): boolean {
+  return allowed.some((entry) => entry.probabilityMeetsSla >= slaFeasibleConfidence);
 }
 
 /** The trials whose cluster is allowed and whose baseline (the same cluster on the job's engine) is too. */
-function allowedTrials<Shape>(
-  context: DecisionContext<Shape>,
+export function allowedTrials<Shape>(
+  space: Pick<CandidateSpace<Shape>, 'byId'>,
+  allowed: (candidate: Candidate) => boolean,
   trials: EngineTrials<Shape>,
 ): EngineTrials<Shape> {
   return {
     ...trials,
     entries: trials.entries.filter((trial) => {
-      const baseline = context.space.byId.get(trial.baselineId);
-      return trial.entry.allowed && baseline !== undefined && context.allowed(baseline.candidate);
+      const baseline = space.byId.get(trial.baselineId);
+      return trial.entry.allowed && baseline !== undefined && allowed(baseline.candidate);
     }),
   };
 }
@@ -148,8 +179,9 @@ function trialOf<Shape>(
 ): EngineTrialChoice<Shape> | null {
   return chooseEngineTrial({
     ...terms,
-    trials: allowedTrials(context, trials),
+    trials: allowedTrials(context.space, context.allowed, trials),
     assessment: context.assessment,
+    ...(context.trialQuantiles ? { baselineQuantiles: context.trialQuantiles } : {}),
     fixedS: context.basedOn.profile.analysis.driverTimeMs / 1000,
     overheadS: context.overheadSeconds ?? 0,
   });
@@ -210,8 +242,8 @@ const minSavingsTrialGain = 0.1;
 const savingsTrialMaxSlaConfidence = 0.9;
 
 /**
- * During learning, with the SLA within reach on the job's engine and a speed-up prior read from the
- * job's own run (a generic prior says nothing of this job): the cheapest trial of the other engine that,
+ * With the SLA within reach on the job's engine, during learning and with a speed-up prior read from the
+ * job's own run (when `engineTrialSought` says so): the cheapest trial of the other engine that,
  * under that prior, is expected to cost at least `minSavingsTrialGain` less than the same cluster on the
  * job's engine and no more than the learning run it replaces, at no less P(runtime ≤ SLA) (up to
  * `savingsTrialMaxSlaConfidence`); else null.
@@ -221,7 +253,6 @@ function savingsTrialOf<Shape>(
   trials: EngineTrials<Shape>,
   decided: Decided<Shape>,
 ): Decided<Shape> | null {
-  if (context.recommendation.phase !== 'LEARNING' || !trials.speedup.ofJob) return null;
   const instead = decided.assessment;
   const trial = trialOf(context, trials, {
     slaS:
@@ -283,7 +314,7 @@ function decideOnEngine<Shape>(context: DecisionContext<Shape>): Decided<Shape> 
   const allowed = assessment.assessments.filter((entry) => context.allowed(entry.candidate));
   let feasible = true;
   if (settings.slaMinutes !== null) {
-    feasible = allowed.some((entry) => entry.probabilityMeetsSla >= slaFeasibleConfidence);
+    feasible = slaFeasible(allowed);
     if (!feasible) {
       // "today" is the cheapest this job has run, not the last run: after a learning run on a wide
       // cluster, that run's cost is no budget to miss the SLA with

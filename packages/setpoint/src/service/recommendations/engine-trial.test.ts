@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Assessment, CandidateAssessment } from '../../optimizer/recommend.js';
 import type { Candidate } from '../../optimizer/types.js';
 import type { EngineTrials, SpeedupPrior } from './cluster-model.js';
-import { chooseEngineTrial, trialRuntimes } from './engine-trial.js';
+import {
+  chooseEngineTrial,
+  trialBaselineQuantiles,
+  trialGridProbabilities,
+  trialRuntimes,
+} from './engine-trial.js';
 
 const prior: SpeedupPrior = { low: 1, mid: 1.5, high: 2.5, source: 'a test prior', ofJob: false };
 
@@ -61,7 +66,11 @@ function trialsOf(
 
 describe('engine trials', () => {
   it("speeds up only the executors' share of the run, by the prior's spread", () => {
-    const runtimes = trialRuntimes((ps) => ps.map(() => 100), prior, 40);
+    const runtimes = trialRuntimes(
+      trialGridProbabilities.map(() => 100),
+      prior,
+      40,
+    );
     // 40 s of driver time + 60 s of task time divided by speed-ups between about 0.8× and 3×
     expect(Math.min(...runtimes)).toBeGreaterThan(40);
     const median = runtimes[Math.floor(runtimes.length / 2)] as number;
@@ -72,7 +81,15 @@ describe('engine trials', () => {
     expect(noFaster).toBeGreaterThan(0.05);
     expect(noFaster).toBeLessThanOrEqual(0.15);
     // all driver: nothing to speed up
-    expect(new Set(trialRuntimes((ps) => ps.map(() => 100), prior, 150))).toEqual(new Set([100]));
+    expect(
+      new Set(
+        trialRuntimes(
+          trialGridProbabilities.map(() => 100),
+          prior,
+          150,
+        ),
+      ),
+    ).toEqual(new Set([100]));
   });
 
   it('tries where the SLA is likeliest met, the cheapest among near ties, within the budget', () => {
@@ -132,5 +149,49 @@ describe('engine trials', () => {
     const dear = trialsOf([{ id: 'photon-large', baselineId: 'large', usdPerNodeHour: 1.45 }]);
     expect(ask(undefined, dear)?.entry.shape).toBe('photon-large');
     expect(ask(0.9, dear)).toBeNull();
+  });
+
+  it('chooses from quantiles computed with the assessment exactly what it chooses computing them itself', () => {
+    const assessment = assessmentOf({ small: 200, large: 100, large2: 101 });
+    const trials = trialsOf([
+      { id: 'photon-small', baselineId: 'small', usdPerNodeHour: 1 },
+      { id: 'photon-large', baselineId: 'large', usdPerNodeHour: 3 },
+      { id: 'photon-large2', baselineId: 'large2', usdPerNodeHour: 2 },
+      { id: 'photon-unassessed', baselineId: 'missing', usdPerNodeHour: 0.1 },
+    ]);
+    const baselineQuantiles = trialBaselineQuantiles(
+      assessment,
+      trials.entries.map((trial) => trial.baselineId),
+    );
+    // one entry per assessed baseline, none for a baseline the assessment lacks
+    expect(Object.keys(baselineQuantiles).sort()).toEqual(['large', 'large2', 'small']);
+    expect(baselineQuantiles.small).toHaveLength(trialGridProbabilities.length);
+    // given them, the choice searches the mixture no more: a mixture that cannot answer changes nothing
+    const searched = {
+      ...assessment,
+      mixture: {
+        quantiles: () => {
+          throw new Error('searched the mixture');
+        },
+      },
+    };
+    for (const terms of [
+      { slaS: 80, budgetUsd: 10, minProbability: 0.5 },
+      { slaS: 1000, budgetUsd: 10, minProbability: 0.5, maxCostShareOfBaseline: 0.9 },
+      { slaS: 45, budgetUsd: 10, minProbability: 0.5 },
+    ]) {
+      const itself = chooseEngineTrial({ trials, assessment, fixedS: 10, ...terms });
+      const given = chooseEngineTrial({
+        trials,
+        assessment: searched as unknown as Assessment,
+        fixedS: 10,
+        baselineQuantiles,
+        ...terms,
+      });
+      expect(given).toEqual(itself);
+    }
+    expect(
+      chooseEngineTrial({ trials, assessment, fixedS: 10, slaS: 80, budgetUsd: 10, minProbability: 0.5 }),
+    ).not.toBeNull();
   });
 });

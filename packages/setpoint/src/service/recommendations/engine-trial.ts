@@ -28,9 +28,11 @@ const gridPoints = 20;
 /** z of the 90th percentile: the prior's spread from its 10th and 90th percentiles. */
 const z90 = normalQuantile(0.9);
 
-function gridProbabilities(): number[] {
-  return Array.from({ length: gridPoints }, (_, i) => (i + 0.5) / gridPoints);
-}
+/** The probabilities at which a trial reads its baseline's runtime quantiles. */
+export const trialGridProbabilities: readonly number[] = Array.from(
+  { length: gridPoints },
+  (_, i) => (i + 0.5) / gridPoints,
+);
 
 /**
  * The prior's speed-ups at the grid's probabilities: log-normal on each side of the median, each side's
@@ -40,28 +42,52 @@ function gridProbabilities(): number[] {
 function speedupGrid(prior: SpeedupPrior): number[] {
   const below = Math.log(prior.mid / prior.low) / z90;
   const above = Math.log(prior.high / prior.mid) / z90;
-  return gridProbabilities().map((p) => {
+  return trialGridProbabilities.map((p) => {
     const z = normalQuantile(p);
     return prior.mid * Math.exp((z < 0 ? below : above) * z);
   });
 }
 
 /**
- * The trial's runtime distribution: the baseline's runtime quantiles × the prior's speed-ups, each
- * combination `fixed + max(0, t − fixed) / s` (the fixed part — the driver's time — is not sped up).
+ * The trial's runtime distribution: the baseline's runtime quantiles (at `trialGridProbabilities`) × the
+ * prior's speed-ups, each combination `fixed + max(0, t − fixed) / s` (the fixed part — the driver's time —
+ * is not sped up).
  */
 export function trialRuntimes(
-  baselineQuantiles: (ps: readonly number[]) => number[],
+  baselineQuantiles: readonly number[],
   prior: SpeedupPrior,
   fixedS: number,
 ): number[] {
   const speedups = speedupGrid(prior);
   const runtimes: number[] = [];
-  for (const t of baselineQuantiles(gridProbabilities())) {
+  for (const t of baselineQuantiles) {
     const fixed = Math.min(fixedS, t);
     for (const s of speedups) runtimes.push(fixed + (t - fixed) / s);
   }
   return runtimes.sort((a, b) => a - b);
+}
+
+/** Runtime quantiles of trial baselines at `trialGridProbabilities`, by the baseline's candidate id. */
+export type TrialBaselineQuantiles = Readonly<Record<string, readonly number[]>>;
+
+/**
+ * The quantiles the trials of these baselines read, for those the assessment holds: an engine trial's CPU
+ * is these searches over the runtime mixture (`trialGridProbabilities.length` per baseline, hundreds of
+ * components each), so they are computed where the assessment is (the optimizer pass's worker thread) and
+ * handed to the decision with it.
+ */
+export function trialBaselineQuantiles(
+  assessment: Assessment,
+  baselineIds: readonly string[],
+): Record<string, number[]> {
+  const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
+  const quantiles: Record<string, number[]> = {};
+  for (const id of baselineIds) {
+    const baseline = byId.get(id);
+    if (baseline && !Object.hasOwn(quantiles, id))
+      quantiles[id] = assessment.mixture.quantiles(baseline.index, trialGridProbabilities);
+  }
+  return quantiles;
 }
 
 /**
@@ -87,6 +113,8 @@ export function chooseEngineTrial<Shape>(context: {
   minProbability: number;
   /** When set, a trial's expected cost must be at most this share of its baseline's (the engine pays). */
   maxCostShareOfBaseline?: number;
+  /** The baselines' quantiles computed with the assessment (`trialBaselineQuantiles`); a missing one is computed here. */
+  baselineQuantiles?: TrialBaselineQuantiles;
 }): EngineTrialChoice<Shape> | null {
   const { trials, assessment } = context;
   const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
@@ -117,13 +145,12 @@ function assessTrial<Shape>(
   baseline: CandidateAssessment,
   assessment: Assessment,
   speedup: SpeedupPrior,
-  context: { slaS: number; fixedS: number; overheadS?: number },
+  context: { slaS: number; fixedS: number; overheadS?: number; baselineQuantiles?: TrialBaselineQuantiles },
 ): EngineTrialChoice<Shape> {
-  const runtimes = trialRuntimes(
-    (ps) => assessment.mixture.quantiles(baseline.index, ps),
-    speedup,
-    context.fixedS,
-  );
+  const quantiles =
+    context.baselineQuantiles?.[baseline.candidate.id] ??
+    assessment.mixture.quantiles(baseline.index, trialGridProbabilities);
+  const runtimes = trialRuntimes(quantiles, speedup, context.fixedS);
   const meets = runtimes.filter((t) => t <= context.slaS).length / runtimes.length;
   const expectedRuntimeS = runtimes.reduce((sum, t) => sum + t, 0) / runtimes.length;
   const ratePerS = candidateRateUsdPerHour(entry.candidate) / 3600;

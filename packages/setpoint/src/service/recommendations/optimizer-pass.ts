@@ -9,6 +9,8 @@ import {
 import type { RuntimeAnalog } from '../../optimizer/runtime-analog.js';
 import { RuntimeMixture } from '../../optimizer/runtime-mixture.js';
 import type { Candidate } from '../../optimizer/types.js';
+import { engineTrialSought, slaFeasible } from './decision.js';
+import { trialBaselineQuantiles } from './engine-trial.js';
 
 /**
  * The optimizer's share of a recommendation, as plain data that can cross to a worker thread: the prior,
@@ -26,6 +28,12 @@ export interface OptimizerPassInput {
   floorS: number;
   /** Configurations already run: the model may not screen them out. */
   tried: string[];
+  /**
+   * What the decision needs to know which engine trial it will look for (`engineTrialSought`): the
+   * baselines of the allowed trials, the candidates the project allows (whether the SLA is feasible) and
+   * whether the speed-up prior was read from the job's run. Absent when the space kept no trials aside.
+   */
+  engineTrials?: { baselineIds: string[]; allowedIds: string[]; speedupOfJob: boolean };
 }
 
 export interface OptimizerPassResult {
@@ -33,6 +41,8 @@ export interface OptimizerPassResult {
   implausible: string[];
   recommendation: Recommendation;
   assessment: Assessment;
+  /** The engine trials' baseline quantiles when the decision will look for a trial, else none. */
+  trialQuantiles: Record<string, number[]>;
 }
 
 /**
@@ -57,20 +67,39 @@ export function runOptimizerPass(input: OptimizerPassInput): OptimizerPassResult
     (candidate) => !implausible.has(candidate.id) || candidate.id === input.request.currentCandidateId,
   );
   // Nothing screened out: the screening is the assessment (the model's predictions, most of a pass's time).
-  if (pool.length === input.pool.length) {
-    return {
-      implausible: [...implausible],
-      recommendation: screener.recommendFrom(screening, request(input.pool)),
-      assessment: screening,
-    };
-  }
-  const optimizer = new JobOptimizer(prior, pool, settings);
-  const assessment = optimizer.assess(request(pool));
+  const kept = pool.length === input.pool.length;
+  const optimizer = kept ? screener : new JobOptimizer(prior, pool, settings);
+  const assessment = kept ? screening : optimizer.assess(request(pool));
+  const recommendation = optimizer.recommendFrom(assessment, request(pool));
   return {
     implausible: [...implausible],
-    recommendation: optimizer.recommendFrom(assessment, request(pool)),
+    recommendation,
     assessment,
+    trialQuantiles: trialQuantilesOf(input, assessment, recommendation),
   };
+}
+
+/**
+ * The engine trials' baseline quantiles, when the decision will look for a trial: the heaviest part of a
+ * decision, computed here on the pass's thread so that the service's event loop does not.
+ */
+function trialQuantilesOf(
+  input: OptimizerPassInput,
+  assessment: Assessment,
+  recommendation: Recommendation,
+): Record<string, number[]> {
+  const trials = input.engineTrials;
+  if (!trials) return {};
+  const allowed = new Set(trials.allowedIds);
+  const feasible =
+    input.request.slaSeconds === undefined ||
+    slaFeasible(assessment.assessments.filter((entry) => allowed.has(entry.candidate.id)));
+  const sought = engineTrialSought({
+    feasible,
+    phase: recommendation.phase,
+    speedupOfJob: trials.speedupOfJob,
+  });
+  return sought === null ? {} : trialBaselineQuantiles(assessment, trials.baselineIds);
 }
 
 /** The prior with a recommendation's own analogs after the fleet's. */

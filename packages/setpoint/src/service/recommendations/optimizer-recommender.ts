@@ -7,7 +7,6 @@ import {
   defaultOptimizerSettings,
   type MarketSwaps,
   type OptimizerSettings,
-  type ProjectBounds,
   type Recommendation,
   type RecommendationBasis,
   swappedForTwin,
@@ -16,7 +15,13 @@ import type { Candidate, Observation, Range } from '../../optimizer/types.js';
 import { runName } from '../runs/run-name.js';
 import { type CandidateFilter, FilterTally } from './candidate-filters.js';
 import type { CandidateSpace, ClusterModel, ShapeEntry } from './cluster-model.js';
-import { decide, explanationOf, slaFeasibleConfidence, spotMinSlaConfidence } from './decision.js';
+import {
+  allowedTrials,
+  decide,
+  explanationOf,
+  slaFeasibleConfidence,
+  spotMinSlaConfidence,
+} from './decision.js';
 import { type FleetPriorSource, sharedFleetPriorSource } from './fleet-prior-source.js';
 import { type FoldedStatistics, foldRuns, summarizedConfigurations } from './learning-summary.js';
 import { calibratePrices, withObservedPrices } from './observed-pricing.js';
@@ -86,7 +91,8 @@ interface Prepared<Shape> {
   overheadSeconds: number;
   analog: ReturnType<typeof whatIfAnalog>;
   currentId: string;
-  bounds: Required<Pick<ProjectBounds, 'minNodes' | 'maxNodes'>> & ProjectBounds;
+  /** Whether the project allows a candidate (the platform's space and the project's bounds): what decisions choose from. */
+  allowed: (candidate: Candidate) => boolean;
   filters: FilterTally<Candidate>;
   /** The core filters' context; the pass's implausible and swapped-for-twin configurations are added to it. */
   filterContext: { implausible: Set<string>; lacksSpotMargin: Set<string> };
@@ -327,9 +333,11 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
           );
     const prepared = this.#prepare(input, prior, reads);
     const runPass = this.#runPass ?? (prior === undefined ? runInProcess : runOptimizerPassOffThread);
-    const { assessment, recommendation } = await runPass(prepared.pass);
+    // no decision follows: the engine trials' quantiles would not be read
+    const { engineTrials: _unread, ...pass } = prepared.pass;
+    const { assessment, recommendation } = await runPass(pass);
     const { confidence } = { ...defaultOptimizerSettings, ...this.#optimizer };
-    const { space, bounds, currentId } = prepared;
+    const { space, currentId, allowed } = prepared;
     const describe = (id: string) => {
       const entry = space.byId.get(id);
       return entry ? this.#model.describe(entry.shape) : id;
@@ -339,9 +347,7 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
     const [cheapest] = assessment.assessments
       .filter(
         (entry) =>
-          space.byId.get(entry.candidate.id)?.allowed === true &&
-          entry.candidate.nodes >= bounds.minNodes &&
-          entry.candidate.nodes <= bounds.maxNodes &&
+          allowed(entry.candidate) &&
           entry.probabilityMeetsSla >= confidence &&
           entry.probabilityFails <= current.probabilityFails &&
           !swappedForTwin(entry, assessment, swaps),
@@ -441,6 +447,10 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
       minNodes: Math.max(1, settings.minWorkers),
       maxNodes: settings.maxWorkers,
     };
+    const allowed = (candidate: Candidate) =>
+      space.byId.get(candidate.id)?.allowed === true &&
+      candidate.nodes >= bounds.minNodes &&
+      candidate.nodes <= bounds.maxNodes;
     const request = {
       observations,
       ...(summarized.length > 0 ? { summarized } : {}),
@@ -466,6 +476,7 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
     };
     const filters = new FilterTally(coreFilters(filterContext));
     const pool = candidates.filter((candidate) => filters.keeps(candidate));
+    const trials = space.trials && allowedTrials(space, allowed, space.trials);
     return {
       input,
       basedOn,
@@ -476,7 +487,7 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
       overheadSeconds,
       analog,
       currentId,
-      bounds,
+      allowed,
       filters,
       filterContext,
       pool,
@@ -489,6 +500,13 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
         request,
         floorS,
         tried: [...tried],
+        ...(trials && {
+          engineTrials: {
+            baselineIds: trials.entries.map((trial) => trial.baselineId),
+            allowedIds: pool.filter(allowed).map((candidate) => candidate.id),
+            speedupOfJob: trials.speedup.ofJob,
+          },
+        }),
       },
     };
   }
@@ -506,7 +524,7 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
       overheadSeconds,
       analog,
       currentId,
-      bounds,
+      allowed,
       filters,
       signals,
     } = prepared;
@@ -529,11 +547,9 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
       overheadSeconds,
       currentId,
       settings,
-      allowed: (candidate) =>
-        space.byId.get(candidate.id)?.allowed === true &&
-        candidate.nodes >= bounds.minNodes &&
-        candidate.nodes <= bounds.maxNodes,
+      allowed,
       basedOn,
+      trialQuantiles: pass.trialQuantiles,
     });
     // Whether this is a learning run is decided once, here, and recorded in the decision; the phase, the
     // explanation, the card and the benches read it from there. An engine trial is a learning run,

@@ -12,6 +12,7 @@ import { FleetPriorSource } from '../../../service/recommendations/fleet-prior-s
 import { recommendationIsLearning } from '../../../service/recommendations/learning.js';
 import {
   type OptimizerPassInput,
+  type OptimizerPassResult,
   runOptimizerPass,
 } from '../../../service/recommendations/optimizer-pass.js';
 import {
@@ -208,8 +209,8 @@ describe('OptimizerRecommender', () => {
     const { runtimeMinutes, costUsd } = output.prediction;
     expect(runtimeMinutes.low).toBeLessThanOrEqual(runtimeMinutes.mid);
     expect(runtimeMinutes.mid).toBeLessThanOrEqual(runtimeMinutes.high);
-    expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
-    expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
+    expect(costUsd!.low).toBeLessThanOrEqual(costUsd!.mid);
+    expect(costUsd!.mid).toBeLessThanOrEqual(costUsd!.high);
     expect(output.explanation).toMatch(
       /^Learning run 1 of at most 8: no SLA set; safe learning: every learning run is held to a probability of 0\.90/,
     );
@@ -362,10 +363,10 @@ describe('OptimizerRecommender', () => {
       /^Learning run \d of at most 8 \(a Photon trial\): it may miss the SLA/,
     );
     expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
-    expect(trial.explanation).toContain(`at $${trial.prediction.costUsd.mid.toFixed(2)}`);
+    expect(trial.explanation).toContain(`at $${trial.prediction.costUsd!.mid.toFixed(2)}`);
     // the trial's rate is Photon's: more per hour than the same cluster on the standard engine
     const standardRate = slow.cost.totalUsd / jobRuntimeS('m5.xlarge', 8);
-    expect(trial.prediction.costUsd.mid / (trial.prediction.runtimeMinutes.mid * 60)).toBeGreaterThan(
+    expect(trial.prediction.costUsd!.mid / (trial.prediction.runtimeMinutes.mid * 60)).toBeGreaterThan(
       standardRate,
     );
 
@@ -412,7 +413,7 @@ describe('OptimizerRecommender', () => {
     );
     expect(trial.explanation).not.toMatch(/SLA infeasible/);
     // predicted at Photon's rate, and for less than the same cluster costs on the standard engine
-    const photonRate = trial.prediction.costUsd.mid / (trial.prediction.runtimeMinutes.mid * 60);
+    const photonRate = trial.prediction.costUsd!.mid / (trial.prediction.runtimeMinutes.mid * 60);
     const workers = trial.configuration.num_workers as number;
     const type = trial.configuration.node_type_id as string;
     const standardRate = costModel
@@ -425,7 +426,7 @@ describe('OptimizerRecommender', () => {
       )
       .usdPerHour(workers).expected;
     expect(photonRate * 3600).toBeGreaterThan(standardRate);
-    expect(trial.prediction.costUsd.mid).toBeLessThan(
+    expect(trial.prediction.costUsd!.mid).toBeLessThan(
       (standardRate / 3600) * jobRuntimeS(type, workers) * 0.9,
     );
 
@@ -634,7 +635,7 @@ describe('OptimizerRecommender', () => {
         // Any other change after learning is the exploit rule's (expected to cost less than the cheapest
         // run) or the keep/move rule's (a keep below the confidence moves to a confident configuration).
         const confident = decision.sla.kind === 'project' && decision.sla.probabilityMeets >= 0.9;
-        expect(output.prediction.costUsd.mid < cheapestRunUsd * 1.02 || confident).toBe(true);
+        expect(output.prediction.costUsd!.mid < cheapestRunUsd * 1.02 || confident).toBe(true);
       }
       runs = [...runs, run(i, { type, workers })];
     }
@@ -695,6 +696,85 @@ describe('the optimizer pass on a worker thread', () => {
         const expected = inProcess.recommendNow(input(runs, settings));
         const actual = await offThread.recommend(input(runs, settings));
         expect(actual).toEqual(expected);
+      }
+    }
+  });
+
+  it("computes the engine trials' quantiles on the worker, and decides exactly as when the decision computes them", async () => {
+    const slow = run(1, { type: 'm5.xlarge', workers: 8 });
+    const sql = run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.95 });
+    const photon = { spotPolicy: 'on-demand-only' as const, photonAllowed: true };
+    const cases: Array<{
+      runs: RecommenderRun[];
+      settings: Partial<ProjectSettings>;
+      trial: 'sla' | 'savings' | null;
+      /** Whether the decision looks for a trial (and the pass computes the trials' quantiles). */
+      sought: boolean;
+    }> = [
+      // nothing on the standard engine meets the SLA: a trial for the SLA
+      {
+        runs: [slow],
+        settings: {
+          ...photon,
+          allowedInstanceTypes: ['m5.xlarge'],
+          minWorkers: 8,
+          maxWorkers: 8,
+          slaMinutes: (jobRuntimeS('m5.xlarge', 8) / 60) * 0.8,
+        },
+        trial: 'sla',
+        sought: true,
+      },
+      // a run whose task metrics say Photon pays: a trial for savings, with and without an SLA
+      { runs: [sql], settings: photon, trial: 'savings', sought: true },
+      {
+        runs: [sql],
+        settings: { ...photon, slaMinutes: (jobRuntimeS('m5.xlarge', 8) * 1.5) / 60 },
+        trial: 'savings',
+        sought: true,
+      },
+      // looked for, but Photon would not pay on a run mostly waiting on storage
+      {
+        runs: [run(1, { type: 'm5.xlarge', workers: 8, stageCpuShare: 0.15 })],
+        settings: photon,
+        trial: null,
+        sought: true,
+      },
+      // kept aside but not looked for: the SLA is within reach and the speed-up prior says nothing of the job
+      { runs: [slow], settings: photon, trial: null, sought: false },
+    ];
+    const passes: OptimizerPassInput[] = [];
+    const results: OptimizerPassResult[] = [];
+    const recording = new OptimizerRecommender({
+      ...options,
+      optimizerPass: async (pass) => {
+        passes.push(pass);
+        const result = await runOptimizerPassOffThread(pass);
+        results.push(result);
+        return result;
+      },
+    });
+    // the decision computing every trial's quantiles itself on the calling thread, as it did before
+    const onCaller = new OptimizerRecommender({
+      ...options,
+      optimizerPass: async (pass) => ({ ...runOptimizerPass(pass), trialQuantiles: {} }),
+    });
+    for (const { runs, settings, trial, sought } of cases) {
+      const expected = await onCaller.recommend(input(runs, settings));
+      expect(expected.decision?.trial?.reason ?? null).toBe(trial);
+      expect(await recording.recommend(input(runs, settings))).toEqual(expected);
+      expect(inProcess.recommendNow(input(runs, settings))).toEqual(expected);
+      const pass = passes.at(-1) as OptimizerPassInput;
+      const quantiles = (results.at(-1) as OptimizerPassResult).trialQuantiles;
+      expect(pass.engineTrials?.baselineIds.length).toBeGreaterThan(0);
+      if (!sought) {
+        expect(quantiles).toEqual({});
+      } else {
+        // every assessed baseline of an allowed trial
+        const assessed = new Set(
+          (results.at(-1) as OptimizerPassResult).assessment.assessments.map((entry) => entry.candidate.id),
+        );
+        const baselines = (pass.engineTrials?.baselineIds ?? []).filter((id) => assessed.has(id));
+        expect(Object.keys(quantiles).sort()).toEqual([...new Set(baselines)].sort());
       }
     }
   });
@@ -871,7 +951,7 @@ describe('decisions', () => {
     expect(output.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(output.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on/);
     expect(output.configuration.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
-    expect(output.prediction.costUsd.mid).toBeLessThanOrEqual(runs[0]!.cost.totalUsd * 1.05);
+    expect(output.prediction.costUsd!.mid).toBeLessThanOrEqual(runs[0]!.cost.totalUsd * 1.05);
   });
 
   it('explains a project with no SLA without a runtime probability, and a keep as no change', () => {
@@ -910,7 +990,7 @@ describe('decisions', () => {
     );
     expect(output.decision?.action).toBe('keep');
     const observed = runs[0]!.cost.totalUsd;
-    expect(Math.abs(output.prediction.costUsd.mid - observed) / observed).toBeLessThan(0.05);
+    expect(Math.abs(output.prediction.costUsd!.mid - observed) / observed).toBeLessThan(0.05);
   });
 });
 
