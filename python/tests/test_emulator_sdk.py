@@ -231,3 +231,66 @@ def test_runs_are_never_dated_in_the_future(workspace, finished_run):
     assert run.end_time <= now_ms
     for listed in workspace.jobs.list_runs(limit=25):
         assert listed.start_time <= now_ms
+
+
+def test_a_script_runs_a_job_on_an_all_purpose_cluster_it_created(workspace):
+    # the cluster lifecycle as databricks-sdk drives it: create and wait, edit, restart, terminate, start,
+    # permanently delete; a job task with existing_cluster_id runs on it
+    spark_version = workspace.clusters.select_spark_version(latest=True, long_term_support=True)
+    node_type = workspace.clusters.select_node_type(min_cores=4, local_disk=True)
+    cluster = workspace.clusters.create_and_wait(
+        cluster_name="setpoint-sdk-shared",
+        spark_version=spark_version,
+        node_type_id=node_type,
+        num_workers=1,
+        autotermination_minutes=0,
+        timeout=timedelta(minutes=2),
+    )
+    assert cluster.state == compute.State.RUNNING
+    assert cluster.cluster_source == compute.ClusterSource.API
+    assert cluster.cluster_id in [item.cluster_id for item in workspace.clusters.list()]
+    with pytest.raises(sdk.errors.InvalidParameterValue, match="strictly greater"):
+        workspace.clusters.create(
+            cluster_name="setpoint-sdk-invalid",
+            spark_version=spark_version,
+            node_type_id=node_type,
+            autoscale=compute.AutoScale(min_workers=2, max_workers=2),
+        )
+    created = None
+    try:
+        edited = workspace.clusters.edit_and_wait(
+            cluster_id=cluster.cluster_id,
+            cluster_name="setpoint-sdk-shared",
+            spark_version=spark_version,
+            node_type_id=node_type,
+            num_workers=2,
+            autotermination_minutes=0,
+            timeout=timedelta(minutes=2),
+        )
+        assert edited.num_workers == 2
+        created = workspace.jobs.create(
+            name="setpoint-sdk-on-a-shared-cluster",
+            tasks=[
+                jobs.Task(
+                    task_key="main",
+                    existing_cluster_id=cluster.cluster_id,
+                    spark_python_task=jobs.SparkPythonTask(python_file="dbfs:/jobbank/daily-aggregation.py"),
+                )
+            ],
+        )
+        run = workspace.jobs.run_now(job_id=created.job_id).result(timeout=timedelta(minutes=3))
+        assert run.state.result_state == jobs.RunResultState.SUCCESS
+        assert run.tasks[0].existing_cluster_id == cluster.cluster_id
+        assert run.tasks[0].cluster_instance.cluster_id == cluster.cluster_id
+        assert workspace.clusters.restart_and_wait(cluster_id=cluster.cluster_id).state == compute.State.RUNNING
+        terminated = workspace.clusters.delete_and_wait(cluster_id=cluster.cluster_id)
+        assert terminated.state == compute.State.TERMINATED
+        assert workspace.clusters.start_and_wait(cluster_id=cluster.cluster_id).state == compute.State.RUNNING
+        events = [event.type for event in workspace.clusters.events(cluster_id=cluster.cluster_id, order=compute.GetEventsOrder.ASC)]
+        assert events[:2] == [compute.EventType.CREATING, compute.EventType.RUNNING]
+        assert compute.EventType.EDITED in events and compute.EventType.RESTARTING in events
+    finally:
+        if created is not None:
+            workspace.jobs.delete(job_id=created.job_id)
+        workspace.clusters.permanent_delete(cluster_id=cluster.cluster_id)
+    assert cluster.cluster_id not in [item.cluster_id for item in workspace.clusters.list()]

@@ -8,24 +8,12 @@
  * parsing thread and of all threads and children, and peak RSS. The temp dir is deleted afterwards. With --write-docs the table replaces the "Event log engine" section of
  * docs/benchmarks.md.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
-import {
-  closeSync,
-  createWriteStream,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
+import { encodeLog, readLogLines, writeScaledLog } from '@setpoint/bench/eventlog/scaled-event-log';
 import { quantile } from '@setpoint/foundation/statistics';
-import { decodeSource, resolveEventLog } from 'setpoint/eventlog/index';
-import { lz4BlockStream, snappyJavaStream } from './spark-codec-writers.js';
 
 const repoRoot = join(import.meta.dirname, '../..');
 const args = process.argv.slice(2);
@@ -40,99 +28,6 @@ const sources = args.flatMap((arg, index) =>
 if (sources.length === 0) sources.push(defaultSource);
 const targetBytes = Number(option('--size-mb') ?? 1100) * 1e6;
 const writeDocs = args.includes('--write-docs');
-
-async function readLog(path: string): Promise<string[]> {
-  const unit = await resolveEventLog(isAbsolute(path) ? path : join(repoRoot, path));
-  const pieces: Buffer[] = [];
-  for (const part of unit.parts) {
-    const { chunks } = await decodeSource(part);
-    for await (const chunk of chunks) pieces.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(pieces)
-    .toString('utf8')
-    .split('\n')
-    .filter((line) => line.length > 0);
-}
-
-const idFields = ['Job ID', 'Stage ID', 'Task ID', 'executionId', 'RDD ID'];
-const timeFields = ['Submission Time', 'Completion Time', 'Launch Time', 'Finish Time', 'Timestamp', 'time'];
-const once = new Set([
-  'SparkListenerLogStart',
-  'SparkListenerApplicationStart',
-  'SparkListenerApplicationEnd',
-  'SparkListenerEnvironmentUpdate',
-  'SparkListenerExecutorAdded',
-  'SparkListenerBlockManagerAdded',
-  'SparkListenerResourceProfileAdded',
-  'DBCEventLoggingListenerMetadata',
-]);
-
-/** Returns a function that rewrites one body line for copy `n`: ids + n × idStride, times + n × span. */
-function shifter(idStride: number, span: number): (line: string, copy: number) => string {
-  const ids = new RegExp(`"(${idFields.join('|')})":(\\d+)`, 'g');
-  const times = new RegExp(`"(${timeFields.join('|')})":(\\d{12,})`, 'g');
-  const lists = /"(Parent IDs|Stage IDs)":\[([\d,]*)\]/g;
-  return (line, copy) =>
-    line
-      .replace(ids, (_, key: string, value: string) => `"${key}":${Number(value) + copy * idStride}`)
-      .replace(times, (_, key: string, value: string) => `"${key}":${Number(value) + copy * span}`)
-      .replace(
-        lists,
-        (_, key: string, values: string) =>
-          `"${key}":[${values
-            .split(',')
-            .filter(Boolean)
-            .map((value) => Number(value) + copy * idStride)
-            .join(',')}]`,
-      );
-}
-
-async function buildLog(lines: string[], path: string): Promise<{ bytes: number; copies: number }> {
-  const eventOf = (line: string) => /"Event":"([^"]+)"/.exec(line)?.[1] ?? '';
-  const head = lines.filter(
-    (line) => once.has(eventOf(line)) && eventOf(line) !== 'SparkListenerApplicationEnd',
-  );
-  const tail = lines.filter((line) => eventOf(line) === 'SparkListenerApplicationEnd');
-  const body = lines.filter((line) => !once.has(eventOf(line)));
-  const maxId = Math.max(
-    0,
-    ...body.flatMap((line) =>
-      [...line.matchAll(/"(?:Job ID|Stage ID|Task ID|executionId|RDD ID)":(\d+)/g)].map((m) => Number(m[1])),
-    ),
-  );
-  const stamps = lines.flatMap((line) => [...line.matchAll(/":(\d{13})\b/g)].map((m) => Number(m[1])));
-  const span = Math.max(...stamps) - Math.min(...stamps) + 1000;
-  const shift = shifter(maxId + 1, span);
-  const bodyBytes = Buffer.byteLength(body.join('\n')) + 1;
-  const copies = Math.max(1, Math.ceil(targetBytes / bodyBytes));
-  const out = createWriteStream(path);
-  const write = (text: string) =>
-    out.write(text) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
-  await write(`${head.join('\n')}\n`);
-  for (let copy = 0; copy < copies; copy++)
-    await write(`${body.map((line) => shift(line, copy)).join('\n')}\n`);
-  const end = tail[0] ? shift(tail[0], copies - 1) : '';
-  await write(end ? `${end}\n` : '');
-  await new Promise<void>((resolve) => out.end(() => resolve()));
-  return { bytes: statSync(path).size, copies };
-}
-
-/** Encodes `path` with a Spark block codec writer, 32 MiB at a time, into `target`. */
-function encodeFile(path: string, target: string, encode: (bytes: Uint8Array) => Buffer): void {
-  const input = openSync(path, 'r');
-  const output = openSync(target, 'w');
-  const slice = Buffer.alloc(32 * 2 ** 20);
-  try {
-    for (;;) {
-      const bytesRead = readSync(input, slice, 0, slice.length, null);
-      if (bytesRead === 0) break;
-      writeSync(output, encode(slice.subarray(0, bytesRead)));
-    }
-  } finally {
-    closeSync(input);
-    closeSync(output);
-  }
-}
 
 interface Measurement {
   mode: string;
@@ -161,16 +56,13 @@ function displayPath(path: string): string {
 }
 
 async function benchSource(source: string, scratch: string): Promise<string> {
-  const lines = await readLog(source);
+  const lines = await readLogLines(source, repoRoot);
   const plain = join(scratch, 'bench-eventlog');
-  const built = await buildLog(lines, plain);
+  const built = await writeScaledLog(lines, plain, targetBytes);
   process.stderr.write(
     `built ${(built.bytes / 1e6).toFixed(0)} MB from ${built.copies} copies of ${source}\n`,
   );
-  execFileSync('gzip', ['-1', '-k', plain]);
-  execFileSync('zstd', ['-q', '-3', '-T2', plain, '-o', `${plain}.zstd`]);
-  encodeFile(plain, `${plain}.lz4`, lz4BlockStream);
-  encodeFile(plain, `${plain}.snappy`, snappyJavaStream);
+  for (const codec of ['gzip', 'zstd', 'lz4', 'snappy'] as const) encodeLog(plain, codec);
   const inputs = [
     { input: 'baseline: split + JSON.parse every line (plain)', mode: 'baseline', file: plain },
     { input: 'engine, plain', mode: 'engine', file: plain },

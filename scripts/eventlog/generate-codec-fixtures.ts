@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { lz4BlockStream, snappyJavaStream } from '@setpoint/bench/eventlog/spark-codec-writers';
 import { zipSync } from 'fflate';
-import { lz4BlockStream, snappyJavaStream } from './spark-codec-writers.js';
 
 const fixtures = join(import.meta.dirname, '../../tests/fixtures/eventlog');
 const out = join(fixtures, 'generated');

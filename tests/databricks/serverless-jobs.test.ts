@@ -1,4 +1,4 @@
-import { runDetailSchema, runListSchema } from '@setpoint/api-contract';
+import { recommendationListSchema, runDetailSchema, runListSchema } from '@setpoint/api-contract';
 import { discoverSchema } from '@setpoint/api-contract/databricks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
 import type { Run } from 'setpoint/platforms/databricks/api/schema';
@@ -309,6 +309,22 @@ describe('serverless jobs: discovered, imported, costed from system.billing.usag
     const table = await cli(['runs', 'list', projectId]);
     expect(table.stdout).toMatch(/pending/);
     expect(table.stdout).toMatch(/cost pending: billing not yet available for 1 run: /);
+
+    // the project's first recommendation reads only this pending run: its cost is not known, never $0
+    const firstRecommendation = await eventually(async () => {
+      const page = recommendationListSchema.parse(await get(`/api/v1/projects/${projectId}/recommendations`));
+      return page.items.find((rec) => rec.state === 'SUCCESS');
+    }, 'the first recommendation');
+    expect(firstRecommendation.predicted?.runtime_minutes.mid).toBeGreaterThan(0);
+    expect(firstRecommendation.predicted?.cost_usd).toBeNull();
+    expect(firstRecommendation.predicted?.cost_note).toBe('cost not yet known: billing pending');
+    const shownRecommendation = await cli(['recommendations', 'get', projectId, firstRecommendation.id]);
+    expect(shownRecommendation.code, shownRecommendation.stderr).toBe(0);
+    expect(shownRecommendation.stdout).toMatch(/cost\s+cost not yet known: billing pending/);
+    expect(shownRecommendation.stdout).not.toMatch(/\$0\.00/);
+    const recommendationTable = await cli(['recommendations', 'list', projectId]);
+    expect(recommendationTable.stdout).toMatch(/not yet known/);
+    expect(recommendationTable.stdout).not.toMatch(/\$0\.00/);
 
     const discovered = (await integration.discover(h.workspaceId, 30)).jobs.find(
       (job) => job.jobId === newJob,

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
@@ -91,9 +92,9 @@ describeFull(
         { settings: { slaMinutes: 5, allowedInstanceFamilies: ['m5', 'r5', 'c5', 'm6gd', 'r6gd'] } },
         'user:ada',
       );
-      browser = await launchChromium();
+      browser = await launchChromium({ desktopScrollbars: true });
       for (const width of widths) {
-        const context = await browser.newContext({ viewport: { width, height: 800 } });
+        const context = await browser.newContext({ viewport: { width, height: 800 }, acceptDownloads: true });
         await signIn(context, h.server.url, 'ada', password);
         contexts.set(width, context);
       }
@@ -154,6 +155,103 @@ describeFull(
           expect(menu.x + menu.width, `${width} px ${address}`).toBeLessThanOrEqual(width);
           await page.close();
         }
+      }
+    });
+
+    it('fits the Projects table in its frame: at 1024 px it leaves out the columns ranked to go and says which', async () => {
+      const everyColumn = [
+        'Project',
+        'Workspace',
+        'Phase',
+        'Last run',
+        'Runtime / SLA',
+        'SLA hit, last 10',
+        'Cost / run',
+        'Spend, 30 d',
+        'Savings to date',
+        'Insights',
+        'Apply',
+      ];
+      for (const width of widths) {
+        const page = await open(width, '/projects');
+        await expect.poll(() => page.getByTestId('project-row').count()).toBe(3);
+        const scroller = page.getByTestId('projects-scroller');
+        // the vertical scrollbar is there (its room is kept), and nothing scrolls sideways
+        expect(
+          await scroller.evaluate((element) => (element as HTMLElement).offsetWidth - element.clientWidth),
+          `${width} px: the table's scrollbar`,
+        ).toBeGreaterThan(0);
+        expect(
+          await scroller.evaluate((element) => element.scrollWidth - element.clientWidth),
+          `${width} px: the table scrolls sideways`,
+        ).toBeLessThanOrEqual(0);
+        expect(await pageOverflow(page), `${width} px`).toBeLessThanOrEqual(0);
+        const shown = (await page.locator('[data-testid="projects-table"] thead th').allTextContents()).map(
+          (text) => text.replace(/[↑↓▲▼]/g, '').trim(),
+        );
+        // a phase ("Pending setup") and a runtime over its SLA take two lines rather than being cut
+        for (const column of ['phase', 'runtime']) {
+          for (const cell of await page
+            .locator(`[data-testid="project-row"] [data-column="${column}"]`)
+            .all()) {
+            const cut = await cell.evaluate(
+              (element) =>
+                element.scrollHeight > element.clientHeight + 1 ||
+                element.scrollWidth > element.clientWidth + 1,
+            );
+            expect(cut, `${width} px ${column}: ${await cell.textContent()}`).toBe(false);
+          }
+        }
+        // the KPI header's phase counts stay inside their card
+        const card = await boxOf(page, '[data-testid="kpi-phases"]');
+        for (const count of await page.locator('[data-testid="kpi-phases"] li strong').all()) {
+          const box = await count.boundingBox();
+          expect(
+            (box?.x ?? Infinity) + (box?.width ?? 0),
+            `${width} px: ${await count.textContent()}`,
+          ).toBeLessThanOrEqual(card.x + card.width - 8);
+        }
+        const note = page.getByTestId('columns-left-out');
+        if (width === 1024) {
+          expect(shown).toEqual(
+            expect.arrayContaining([
+              'Project',
+              'Phase',
+              'Runtime / SLA',
+              'SLA hit, last 10',
+              'Cost / run',
+              'Savings to date',
+              'Apply',
+            ]),
+          );
+          const leftOut = everyColumn.filter((label) => !shown.includes(label));
+          expect(leftOut.length, '1024 px: some columns are left out').toBeGreaterThan(0);
+          expect(leftOut).not.toContain('Insights');
+          for (const label of leftOut) expect(await note.textContent()).toContain(`“${label}”`);
+          // every cell of a row sits inside the frame, the last one included
+          const frame = await boxOf(page, '[data-testid="projects-scroller"]');
+          const last = await page
+            .locator('[data-testid="project-row"]')
+            .first()
+            .locator('td')
+            .last()
+            .boundingBox();
+          expect((last?.x ?? Infinity) + (last?.width ?? 0)).toBeLessThanOrEqual(frame.x + frame.width);
+          // the CSV writes the layout's columns whatever the window's width, the left-out ones included
+          const [download] = await Promise.all([
+            page.waitForEvent('download'),
+            page.getByRole('button', { name: 'Export CSV' }).click(),
+          ]);
+          const header = (await readFile((await download.path()) as string, 'utf8'))
+            .split('\r\n')[0]!
+            .split(',');
+          expect(header).toEqual(expect.arrayContaining(['workspace', 'last_run_status', 'spend_30d_usd']));
+          await page.screenshot({ path: path.join(screenshotDir, 'layout-projects-fit-1024.png') });
+        } else {
+          expect(shown, `${width} px: every default column`).toEqual(everyColumn);
+          expect(await note.count(), `${width} px`).toBe(0);
+        }
+        await page.close();
       }
     });
 

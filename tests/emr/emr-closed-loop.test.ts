@@ -230,7 +230,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
 
     const recommendation = await server.services.recommendations.latest(projectId);
     expect(recommendation.state).toBe('SUCCESS');
-    const predicted = recommendation.prediction?.costUsd.mid as number;
+    const predicted = recommendation.prediction?.costUsd?.mid as number;
     // the card compares like with like (the whole launch): no shape is predicted dearer than the kept one
     expect(predicted).toBeLessThanOrEqual(keptCost * 1.02);
 

@@ -152,7 +152,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     await db.insertInto('runs').values(rows).execute();
   }
 
-  /** Generates a recommendation for the project's newest run (or `basedOn`) with a window of `window` runs. */
+  /** Generates a recommendation for the project's newest run (or one asked for `basedOn`) with a window of `window` runs. */
   async function recommend(projectId: string, window: number, basedOn?: string) {
     const largest = new LargestResult();
     const repositories = createRepositories(store.db.withPlugin(largest));
@@ -187,7 +187,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
       now: Date.now(),
     });
     largest.rows = 0;
-    await recommendStep(deps as unknown as PipelineDependencies)({ recommendationId: id });
+    await recommendStep(deps as unknown as PipelineDependencies)({ recommendationId: id, pinned: !!basedOn });
     const rec = await repositories.recommendations.find(id);
     const pass = passes[0] as OptimizerPassInput;
     const observed = observedConfigurations(
@@ -240,7 +240,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
     expect(bounded.rec?.decision?.basis).toMatchObject({ runs: 40, configurations: 3, summarizedRuns: 30 });
     expect(bounded.rec?.explanation).toContain('40 runs of this job (30 of them summarized)');
     expect(unbounded.rec?.decision?.basis.summarizedRuns).toBeUndefined();
-    // an older run of a backlog: its window (runs 26–35) starts before the summary ends, so it is not read
+    // a request naming an older run: its window (runs 26–35) starts before the summary ends, so it is not read
     const older = await recommend('long', windowRuns, 'long-run-035');
     expect(older.rec?.decision?.basis).toMatchObject({ runs: 10 });
     expect(older.rec?.decision?.basis.summarizedRuns).toBeUndefined();

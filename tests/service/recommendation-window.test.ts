@@ -124,7 +124,7 @@ function windowTests(open: () => Promise<StoreConnection>) {
     await store?.close();
   });
 
-  async function generate(basedOnRunId: string, id: string) {
+  async function generate(basedOnRunId: string, id: string, pinned = false) {
     const counter = new RowCounter();
     const { step, inputs, fleetSizes, repositories } = stepOver(store.db, counter);
     await repositories.recommendations.insertPending({
@@ -136,7 +136,7 @@ function windowTests(open: () => Promise<StoreConnection>) {
       now: Date.now(),
     });
     counter.rows = 0;
-    await step({ recommendationId: id });
+    await step({ recommendationId: id, pinned });
     const rec = await repositories.recommendations.find(id);
     return {
       rowsRead: counter.rows,
@@ -162,9 +162,9 @@ function windowTests(open: () => Promise<StoreConnection>) {
     expect(input?.runs.at(-1)?.profile).toEqual({ run: historyRuns - 1, stages: [] });
   });
 
-  it('judges an older run of a backlog on the window that ends at it', async () => {
+  it('judges an older run a request names on the window that ends at it', async () => {
     const older = runIds[1000] as string;
-    const { rowsRead, profilesRead, input, state } = await generate(older, 'rec-older');
+    const { rowsRead, profilesRead, input, state } = await generate(older, 'rec-older', true);
     expect(state).toBe('SUCCESS');
     expect(input?.basedOnRunId).toBe(older);
     expect(input?.runs.map((run) => run.id)).toEqual(runIds.slice(1000 - windowRuns + 1, 1001));

@@ -8,12 +8,17 @@ export const chromiumPath = process.env.SETPOINT_CHROMIUM ?? '/usr/bin/chromium'
 /** Screenshots land here for a person to look at; the folder is not committed. */
 export const screenshotDir = path.resolve('test-results/screenshots');
 
-/** playwright-core gives every launch a fresh, empty profile directory of its own. */
-export async function launchChromium(): Promise<Browser> {
+/**
+ * playwright-core gives every launch a fresh, empty profile directory of its own. Headless, it hides
+ * scrollbars; `desktopScrollbars` keeps them, 15 px each as on a Linux or Windows desktop, for layout tests
+ * that must hold where scrollbars take room.
+ */
+export async function launchChromium(options: { desktopScrollbars?: boolean } = {}): Promise<Browser> {
   mkdirSync(screenshotDir, { recursive: true });
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
+    ...(options.desktopScrollbars ? { ignoreDefaultArgs: ['--hide-scrollbars'] } : {}),
     args: [
       '--disable-gpu',
       '--disable-quic',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  columnsThatFit,
   layoutStorageKey,
   moveColumn,
   placeColumn,
@@ -185,6 +186,53 @@ describe('column layouts', () => {
     expect(visibleColumns(columns, layout).map((column) => column.id)).toEqual(['cost', 'name', 'savings']);
     expect(layoutStorageKey('projects', 'ana')).not.toBe(layoutStorageKey('projects', 'bo'));
     expect(layoutStorageKey('projects', 'ana')).not.toBe(layoutStorageKey('discover', 'ana'));
+  });
+
+  describe('fitting a narrow window', () => {
+    const sized = [
+      { id: 'name', minWidth: 160 },
+      { id: 'workspace', minWidth: 100, fitRank: 2 },
+      { id: 'cost', minWidth: 64 },
+      { id: 'spend', minWidth: 72, fitRank: 1 },
+      { id: 'insights', minWidth: 64, fitRank: 3 },
+    ];
+    const ids = (fit: { fitting: { id: string }[]; leftOut: { id: string }[] }) => ({
+      fitting: fit.fitting.map((column) => column.id),
+      leftOut: fit.leftOut.map((column) => column.id),
+    });
+
+    it('keeps every column while their minimums and gaps fit, to the pixel', () => {
+      // 160 + 100 + 64 + 72 + 64 = 460, and four gaps of 8
+      expect(ids(columnsThatFit(sized, 492, 8)).leftOut).toEqual([]);
+      expect(ids(columnsThatFit(sized, 491, 8)).leftOut).toEqual(['spend']);
+    });
+
+    it('leaves out the lowest rank first, keeps the order of the rest and never drops an unranked column', () => {
+      expect(ids(columnsThatFit(sized, 420, 8))).toEqual({
+        fitting: ['name', 'workspace', 'cost', 'insights'],
+        leftOut: ['spend'],
+      });
+      expect(ids(columnsThatFit(sized, 310, 8))).toEqual({
+        fitting: ['name', 'cost', 'insights'],
+        leftOut: ['workspace', 'spend'],
+      });
+      expect(ids(columnsThatFit(sized, 100, 8))).toEqual({
+        fitting: ['name', 'cost'],
+        leftOut: ['workspace', 'spend', 'insights'],
+      });
+    });
+
+    it('keeps every default Projects column at 1280 px and the ones a person reads the table for at 1024', () => {
+      // The row between its paddings below 1366 px (styles.css): the window less the page's scrollbar, the
+      // sidebar, the page's padding, the frame, the row's padding and the table's scrollbar; 0.4rem gaps.
+      const rowAt = (window: number) => window - 15 - 190 - 40 - 2 - 19.2 - 15;
+      expect(columnsThatFit(projectColumns, rowAt(1280), 6.4).leftOut).toEqual([]);
+      const narrow = columnsThatFit(projectColumns, rowAt(1024), 6.4);
+      expect(narrow.fitting.map((column) => column.id)).toEqual(
+        expect.arrayContaining(['name', 'phase', 'runtime', 'sla_hit', 'cost', 'savings', 'auto_apply']),
+      );
+      expect(narrow.leftOut.length).toBeGreaterThan(0);
+    });
   });
 });
 

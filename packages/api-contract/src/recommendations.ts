@@ -96,6 +96,12 @@ export const recommendationDecisionSchema = z.object({
 });
 export type RecommendationDecisionResource = z.infer<typeof recommendationDecisionSchema>;
 
+/**
+ * `predicted.cost_note` when the predicted cost is not known yet (`predicted.cost_usd` null): a serverless
+ * job whose every run still waits for its bill. Never $0.
+ */
+export const predictedCostPendingMessage = 'cost not yet known: billing pending';
+
 export const recommendationSchema = z.object({
   id: z.string(),
   project_id: z.string(),
@@ -103,7 +109,17 @@ export const recommendationSchema = z.object({
   phase: z.string().nullable(),
   /** What applying writes, in the platform's terms: for Databricks, a `new_cluster` fragment. */
   configuration: z.record(z.string(), z.unknown()).nullable(),
-  predicted: z.object({ runtime_minutes: rangeSchema, cost_usd: rangeSchema }).nullable(),
+  /**
+   * `cost_usd` null: no run the prediction reads has a known cost yet, and `cost_note` says so ("cost not
+   * yet known: billing pending"); null when the cost is predicted.
+   */
+  predicted: z
+    .object({
+      runtime_minutes: rangeSchema,
+      cost_usd: rangeSchema.nullable(),
+      cost_note: z.string().nullable(),
+    })
+    .nullable(),
   explanation: z.string().nullable(),
   /** Null for recommendations made before decisions were recorded, and for failed ones. */
   decision: recommendationDecisionSchema.nullable(),

@@ -341,7 +341,8 @@ class RecommendationPredictedCostUsd(TypedDict):
 
 class RecommendationPredicted(TypedDict):
     runtime_minutes: RecommendationPredictedRuntimeMinutes
-    cost_usd: RecommendationPredictedCostUsd
+    cost_usd: Optional[RecommendationPredictedCostUsd]
+    cost_note: Optional[str]
 
 
 class RecommendationDecisionSla1FastestKnown(TypedDict):

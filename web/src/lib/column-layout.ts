@@ -66,3 +66,39 @@ export function visibleColumns<Column extends LayoutColumn>(
 export function layoutStorageKey(table: string, user: string | null): string {
   return `setpoint-columns:${user ?? '-'}:${table}`;
 }
+
+export interface FitColumn {
+  id: string;
+  /** The narrowest the column can be and still be read, in CSS pixels. */
+  minWidth: number;
+  /**
+   * Left out when the window is too narrow for every shown column: the lowest rank goes first. A column
+   * without a rank always stays (the ones a person reads the table for).
+   */
+  fitRank?: number;
+}
+
+/**
+ * The shown columns that fit `available` pixels of row (between its paddings) with `gap` pixels between
+ * columns: columns with a fit rank are left out, lowest rank first, until the rest fit at their minimum
+ * widths. When the unranked ones alone do not fit, the table scrolls sideways inside its frame.
+ */
+export function columnsThatFit<Column extends FitColumn>(
+  columns: readonly Column[],
+  available: number,
+  gap: number,
+): { fitting: Column[]; leftOut: Column[] } {
+  const needed = (kept: readonly Column[]) =>
+    kept.reduce((sum, column) => sum + column.minWidth, 0) + gap * Math.max(0, kept.length - 1);
+  const candidates = columns
+    .filter((column) => column.fitRank !== undefined)
+    .sort((a, b) => (a.fitRank ?? 0) - (b.fitRank ?? 0));
+  const out = new Set<string>();
+  let kept = [...columns];
+  for (const candidate of candidates) {
+    if (needed(kept) <= available) break;
+    out.add(candidate.id);
+    kept = columns.filter((column) => !out.has(column.id));
+  }
+  return { fitting: kept, leftOut: columns.filter((column) => out.has(column.id)) };
+}

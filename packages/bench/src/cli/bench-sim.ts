@@ -49,6 +49,16 @@ export function formatSimTable(result: SimBenchResult): string {
       percent(result.feasibleOnly.slaMetShare),
       '',
     ],
+    [
+      `  infeasible loops said infeasible (${result.feasibleOnly.infeasibleLoops.length})`,
+      `${result.infeasibleReported.reported.length}; false alarms ${result.infeasibleReported.falseAlarms.length}`,
+      'every one',
+    ],
+    [
+      '  on them, runs > 1.05 × the cheapest run before',
+      percent(result.infeasibleReported.dearerThanCheapestMiss.share),
+      '0%',
+    ],
     ['median saving vs cold start', percent(result.afterLearning.medianSaving), '≥ 30%'],
     ['failed runs after LEARNING', percent(result.afterLearning.failureRate), ''],
     ['one-shot: share cheaper', percent(result.oneShot.shareCheaper), ''],

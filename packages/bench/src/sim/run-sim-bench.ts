@@ -133,6 +133,23 @@ export interface SimBenchResult {
    * candidate space meets the SLA (median of its runs, by the physics): what the optimizer could reach.
    */
   feasibleOnly: { loops: number; infeasibleLoops: string[]; runs: number; slaMetShare: number | null };
+  /**
+   * Tight SLAs: whether each loop's last recommendation says the SLA is infeasible (the API's
+   * `decision.sla.infeasible`, with the fastest configuration known), judged against the physics' hindsight.
+   */
+  infeasibleReported: {
+    /** Loops no configuration can meet whose last recommendation says so. */
+    reported: string[];
+    /** Loops no configuration can meet whose last recommendation does not say so. */
+    unreported: string[];
+    /** Loops some configuration meets whose last recommendation says the SLA is infeasible. */
+    falseAlarms: string[];
+    /**
+     * Runs 2+ of the infeasible loops that cost more than 1.05 × the cheapest run before them (every run
+     * misses; 5% is above the same configuration's run-to-run noise).
+     */
+    dearerThanCheapestMiss: { runs: number; share: number | null };
+  };
   perJob: Record<
     string,
     {
@@ -383,7 +400,7 @@ async function runJob(
   job: SimJob,
   seed: number,
   options: SimBenchOptions,
-): Promise<{ records: SimRunRecord[]; feasible: boolean }> {
+): Promise<{ records: SimRunRecord[]; feasible: boolean; saysInfeasible: boolean }> {
   const records: SimRunRecord[] = [];
   const runs: RecommenderRun[] = [];
   let hindsight: Hindsight = { feasible: true, optimum: null };
@@ -394,6 +411,7 @@ async function runJob(
   let predicted: number | null = null;
   let predictedCost: number | null = null;
   let previousCores: number | null = null;
+  let saysInfeasible = false;
   const completedRuns = new Map<string, number>();
   for (let runIndex = 0; runIndex < options.runs; runIndex++) {
     const measured = await measure(world, job, cluster, seed, runIndex);
@@ -453,11 +471,12 @@ async function runJob(
     });
     phase = output.phase;
     learning = recommendationIsLearning({ phase: output.phase, decision: output.decision });
+    saysInfeasible = output.decision?.sla.kind === 'project' && !output.decision.sla.feasible;
     predicted = output.prediction.runtimeMinutes.mid * 60;
-    predictedCost = output.prediction.costUsd.mid;
+    predictedCost = output.prediction.costUsd?.mid ?? null;
     cluster = applyFragment(cluster, output.configuration);
   }
-  return { records, feasible: hindsight.feasible };
+  return { records, feasible: hindsight.feasible, saysInfeasible };
 }
 
 /**
@@ -483,6 +502,7 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
   const world = createWorld(await loadEmulator(), await shippedPrior());
   const records: SimRunRecord[] = [];
   const feasibleLoops = new Map<string, boolean>();
+  const saysInfeasible = new Map<string, boolean>();
   try {
     let done = 0;
     for (const job of selected) {
@@ -490,13 +510,14 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
         const loop = await runJob(world, job, seed, options);
         records.push(...loop.records);
         feasibleLoops.set(loopKey(job.name, seed), loop.feasible);
+        saysInfeasible.set(loopKey(job.name, seed), loop.saysInfeasible);
         options.onProgress?.(++done, selected.length * options.seeds);
       }
     }
   } finally {
     rmSync(world.scratch, { recursive: true, force: true });
   }
-  return summarize(records, selected.length, options, feasibleLoops);
+  return summarize(records, selected.length, options, feasibleLoops, saysInfeasible);
 }
 
 const loopKey = (job: string, seed: number) => `${job}#${seed}`;
@@ -537,6 +558,7 @@ export function summarize(
   jobs: number,
   options: SimBenchOptions,
   feasibleLoops: ReadonlyMap<string, boolean> = new Map(),
+  saysInfeasible: ReadonlyMap<string, boolean> = new Map(),
 ): SimBenchResult {
   const after = records.filter(isAfterLearning);
   const savingOf = (record: SimRunRecord) =>
@@ -564,6 +586,10 @@ export function summarize(
   );
   const infeasibleLoops = [...feasibleLoops].filter(([, feasible]) => !feasible).map(([key]) => key);
   const everyRun = afterFirstRecommendation([...loops.values()].map(loopEpisode));
+  const infeasibleRuns = infeasibleLoops.flatMap((key) => runsAfterTheFirst(loops.get(key) ?? []));
+  const dearer = infeasibleRuns.filter(
+    ({ record, cheapestBefore }) => record.costUsd > cheapestBefore * costNoiseTolerance,
+  );
   const perJob: SimBenchResult['perJob'] = {};
   for (const name of new Set(records.map((record) => record.job))) {
     const own = after.filter((record) => record.job === name);
@@ -631,7 +657,35 @@ export function summarize(
       runs: feasibleAfter.length,
       slaMetShare: rounded(share(feasibleAfter.map(meetsSla))),
     },
+    infeasibleReported: {
+      reported: infeasibleLoops.filter((key) => saysInfeasible.get(key) === true),
+      unreported: infeasibleLoops.filter((key) => saysInfeasible.get(key) !== true),
+      falseAlarms: [...feasibleLoops]
+        .filter(([key, feasible]) => feasible && saysInfeasible.get(key) === true)
+        .map(([key]) => key),
+      dearerThanCheapestMiss: {
+        runs: infeasibleRuns.length,
+        share: rounded(share(infeasibleRuns.map((run) => dearer.includes(run)))),
+      },
+    },
     perJob,
     records,
   };
+}
+
+/** Dearer means beyond run-to-run noise: the same configuration's cost varies by a few percent (noise 3%). */
+const costNoiseTolerance = 1.05;
+
+/** A loop's runs after its first, each with the cost of the cheapest completed run before it. */
+function runsAfterTheFirst(loop: readonly SimRunRecord[]) {
+  const ordered = [...loop].sort((a, b) => a.runIndex - b.runIndex);
+  return ordered.slice(1).map((record, index) => ({
+    record,
+    cheapestBefore: Math.min(
+      ...ordered
+        .slice(0, index + 1)
+        .filter((before) => before.completed)
+        .map((before) => before.costUsd),
+    ),
+  }));
 }

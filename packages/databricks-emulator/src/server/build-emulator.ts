@@ -4,8 +4,9 @@ import { EmrEngine } from '../emr/emr-engine.js';
 import { registerEmrRoutes } from '../emr/emr-routes.js';
 import { WorkloadRegistry } from '../workloads/workload-registry.js';
 import { registerAdminRoutes } from './admin-routes.js';
+import { AllPurposeClusters } from './all-purpose-clusters.js';
 import { unauthenticated } from './api-errors.js';
-import { rememberRefusal } from './cluster-validity.js';
+import { refuseInvalidCluster, rememberRefusal } from './cluster-validity.js';
 import { registerClustersRoutes } from './clusters-routes.js';
 import { registerComputeRoutes } from './compute-routes.js';
 import { registerDbfsRoutes } from './dbfs-routes.js';
@@ -152,7 +153,16 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const s3Delivery = options.s3LogDelivery ? new S3LogSink(options.s3LogDelivery) : undefined;
   const memoryS3 = !s3Delivery && options.memoryS3 ? new MemoryS3Store() : undefined;
   const s3Logs = s3Delivery ?? memoryS3;
+  const cloud = options.cloud ?? 'aws';
+  const allPurpose = new AllPurposeClusters({
+    state,
+    clock,
+    seed,
+    refuseInvalid: (endpoint, spec) =>
+      refuseInvalidCluster({ state, clock, cloud, nodeSpecs: options.nodeSpecs }, endpoint, spec),
+  });
   const engine = new RunEngine({
+    allPurpose,
     state,
     fs,
     clock,
@@ -168,6 +178,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
   const context: EmulatorContext = {
     state,
     engine,
+    allPurpose,
     clock,
     fs,
     faults,
@@ -175,7 +186,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
     workloads,
     seed,
     nodeSpecs: options.nodeSpecs,
-    cloud: options.cloud ?? 'aws',
+    cloud,
     baseUrl: { value: 'http://127.0.0.1' },
   };
   const kit: RouteKit = {

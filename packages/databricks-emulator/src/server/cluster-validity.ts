@@ -1,8 +1,10 @@
 import {
+  checkClusterSpec,
   checkJobSettings,
   type DatabricksWorkspaceFacts,
   launchableNodeTypes,
   type PolicyFacts,
+  type Violation,
 } from '@setpoint/validity/databricks';
 import { photonDbuMultiplier } from '../physics/cost.js';
 import { findNodeType } from '../physics/node-types.js';
@@ -10,10 +12,12 @@ import { invalidParameter } from './api-errors.js';
 import { nodeTypesJson } from './clusters-routes.js';
 import type { EmulatorContext } from './emulator-context.js';
 import type { RefusalRecord } from './emulator-state.js';
-import type { JobSettings } from './schema.js';
+import type { JobSettings, NewClusterSettings } from './schema.js';
 
 /** What this workspace offers, as the validity rules read it: its cloud's node types, pools, policies. */
-export function workspaceFacts(context: EmulatorContext): DatabricksWorkspaceFacts {
+export function workspaceFacts(
+  context: Pick<EmulatorContext, 'state' | 'cloud' | 'nodeSpecs'>,
+): DatabricksWorkspaceFacts {
   const { state } = context;
   const policies = new Map<string, PolicyFacts>();
   for (const policy of state.policies.values()) {
@@ -49,13 +53,28 @@ export function refuseInvalidClusters(
   endpoint: string,
   settings: JobSettings,
 ): void {
-  const refused = checkJobSettings(settings, workspaceFacts(context)).find(
-    (violation) => violation.refusedAt === 'request',
-  );
+  refuseFirst(context, endpoint, checkJobSettings(settings, workspaceFacts(context)));
+}
+
+/** The same for one cluster spec (`clusters/create`, `clusters/edit`). */
+export function refuseInvalidCluster(
+  context: Pick<EmulatorContext, 'state' | 'cloud' | 'nodeSpecs' | 'clock'>,
+  endpoint: string,
+  spec: NewClusterSettings,
+): void {
+  refuseFirst(context, endpoint, checkClusterSpec(spec, workspaceFacts(context)));
+}
+
+function refuseFirst(
+  context: Pick<EmulatorContext, 'state' | 'clock'>,
+  endpoint: string,
+  violations: readonly Violation[],
+): void {
+  const refused = violations.find((violation) => violation.refusedAt === 'request');
   if (!refused) return;
   const { rule, field, message } = refused;
   rememberRefusal(context, { atMs: context.clock.now(), endpoint, rule, field, message });
-  throw invalidParameter(refused.message);
+  throw invalidParameter(message);
 }
 
 /** Keeps a refusal (the newest `refusalMemory`) for `GET /emulator/admin/refusals`. */

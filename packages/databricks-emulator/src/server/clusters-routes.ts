@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { nodeTypes } from '../physics/node-types.js';
+import { allPurposeClusterJson, allPurposeEvents } from './all-purpose-clusters.js';
 import { invalidParameter } from './api-errors.js';
 import { clusterEventsAt } from './cluster-timeline.js';
 import { clusterJson, stringifyWithInt64 } from './cluster-views.js';
@@ -8,7 +9,12 @@ import type { ClusterRecord } from './emulator-state.js';
 import { type NodeSpecSource, nodeSpec } from './node-specs.js';
 import { type ApiVersion, parseWith, type RouteKit, registerApi } from './route-kit.js';
 import { decodePageToken, encodePageToken } from './run-views.js';
-import { clusterEventsBodySchema } from './schema.js';
+import {
+  allPurposeClusterBodySchema,
+  clusterEventsBodySchema,
+  clusterIdBodySchema,
+  editClusterBodySchema,
+} from './schema.js';
 import type { WorkspaceCloud } from './shipped-jobs.js';
 import { sparkVersionsJson } from './spark-versions.js';
 
@@ -62,17 +68,53 @@ export function nodeTypesJson(
 export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, context: EmulatorContext): void {
   const { clock, state } = context;
 
+  const { allPurpose } = context;
+
   registerApi(app, kit, 'GET', '/clusters/get', clusterVersions, ({ query }) => {
+    const shared = query.cluster_id ? allPurpose.find(query.cluster_id) : undefined;
+    if (shared) return stringifyWithInt64(allPurposeClusterJson(shared, clock.now()));
     const cluster = requireCluster(context, query.cluster_id);
     return stringifyWithInt64(clusterJson(cluster, clock.now()));
   });
 
   registerApi(app, kit, 'GET', '/clusters/list', clusterVersions, () => {
     const now = clock.now();
-    const clusters = [...state.clusters.values()]
-      .sort((a, b) => b.requestedAtMs - a.requestedAtMs)
-      .map((cluster) => clusterJson(cluster, now));
+    const shared = [...state.allPurposeClusters.values()]
+      .filter((cluster) => !cluster.permanentlyDeleted)
+      .map((cluster) => ({ at: cluster.createdMs, json: allPurposeClusterJson(cluster, now) }));
+    const jobClusters = [...state.clusters.values()].map((cluster) => ({
+      at: cluster.requestedAtMs,
+      json: clusterJson(cluster, now),
+    }));
+    const clusters = [...shared, ...jobClusters].sort((a, b) => b.at - a.at).map((entry) => entry.json);
     return stringifyWithInt64({ clusters });
+  });
+
+  // All-purpose clusters: what a script drives with clusters.create_and_wait, edit, start, restart, delete.
+  registerApi(app, kit, 'POST', '/clusters/create', clusterVersions, ({ body, request }) => {
+    const cluster = allPurpose.create(request.url, parseWith(allPurposeClusterBodySchema, body));
+    return { cluster_id: cluster.clusterId };
+  });
+  registerApi(app, kit, 'POST', '/clusters/edit', clusterVersions, ({ body, request }) => {
+    const edit = parseWith(editClusterBodySchema, body);
+    allPurpose.edit(request.url, edit.cluster_id, edit);
+    return {};
+  });
+  registerApi(app, kit, 'POST', '/clusters/start', clusterVersions, ({ body }) => {
+    allPurpose.start(parseWith(clusterIdBodySchema, body).cluster_id);
+    return {};
+  });
+  registerApi(app, kit, 'POST', '/clusters/restart', clusterVersions, ({ body }) => {
+    allPurpose.restart(parseWith(clusterIdBodySchema, body).cluster_id);
+    return {};
+  });
+  registerApi(app, kit, 'POST', '/clusters/delete', clusterVersions, ({ body }) => {
+    allPurpose.terminate(parseWith(clusterIdBodySchema, body).cluster_id);
+    return {};
+  });
+  registerApi(app, kit, 'POST', '/clusters/permanent-delete', clusterVersions, ({ body }) => {
+    allPurpose.permanentlyDelete(parseWith(clusterIdBodySchema, body).cluster_id);
+    return {};
   });
 
   registerApi(app, kit, 'GET', '/clusters/list-node-types', clusterVersions, () => ({
@@ -85,10 +127,15 @@ export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, cont
 
   registerApi(app, kit, 'POST', '/clusters/events', clusterVersions, ({ body }) => {
     const request = parseWith(clusterEventsBodySchema, body);
-    const cluster = requireCluster(context, request.cluster_id);
+    const shared = allPurpose.find(request.cluster_id);
+    const jobCluster = shared ? undefined : requireCluster(context, request.cluster_id);
+    const clusterId = request.cluster_id;
     const types = request.event_types ? new Set(request.event_types) : undefined;
     const order = request.order ?? 'DESC';
-    const events = clusterEventsAt(cluster, clock.now())
+    const happened = jobCluster
+      ? clusterEventsAt(jobCluster, clock.now())
+      : allPurposeEvents(shared!, clock.now());
+    const events = happened
       .filter((event) => types === undefined || types.has(event.type))
       .filter((event) => request.start_time === undefined || event.timestamp >= request.start_time)
       .filter((event) => request.end_time === undefined || event.timestamp <= request.end_time)
@@ -102,7 +149,7 @@ export function registerClustersRoutes(app: FastifyInstance, kit: RouteKit, cont
     const { page_token: _token, ...legacy } = request;
     return {
       events: page.map((event) => ({
-        cluster_id: cluster.clusterId,
+        cluster_id: clusterId,
         timestamp: event.timestamp,
         type: event.type,
         details: event.details,

@@ -1,4 +1,5 @@
 import type { WorkloadRegistry } from '../workloads/workload-registry.js';
+import type { AllPurposeClusters } from './all-purpose-clusters.js';
 import type { EmulatorState } from './emulator-state.js';
 import type { FaultInjector } from './faults.js';
 import type { NodeSpecSource } from './node-specs.js';
@@ -12,6 +13,7 @@ import type { WebhookSender } from './webhooks.js';
 export interface EmulatorContext {
   state: EmulatorState;
   engine: RunEngine;
+  allPurpose: AllPurposeClusters;
   clock: SimClock;
   fs: VirtualFs;
   faults: FaultInjector;

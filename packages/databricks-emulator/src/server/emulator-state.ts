@@ -36,6 +36,8 @@ export interface TaskRunRecord {
   endMs: number;
   outcome: TaskOutcome;
   message: string;
+  /** Set on a task that ran on an all-purpose cluster (`existing_cluster_id`): the Spark context it used. */
+  allPurpose?: { sparkContextId: string };
   /** Set on a task that ran on serverless compute: its mode and the DBUs it was billed. */
   serverless?: { performanceTarget: PerformanceTarget; dbus: number };
 }
@@ -85,6 +87,43 @@ export interface ClusterRecord {
    * the per-minute summary the system tables still need.
    */
   retiredBusyByMinute?: BusyByMinute;
+}
+
+/** One start → termination of an all-purpose cluster: create, start, restart and a job's auto-start begin one. */
+export interface AllPurposeLife {
+  startMs: number;
+  readyMs: number;
+  /** The shape it runs with (an edit applies from the next start). */
+  sim: SimClusterSpec;
+  sparkContextId: string;
+  /** `restart` and `edit` of a running cluster show RESTARTING until it runs again. */
+  restart: boolean;
+  /** When a user stopped it (terminate, restart, edit of a running cluster, permanent delete). */
+  stoppedMs?: number;
+  /** End of the last task run on it: autotermination counts idle minutes from here (or from readyMs). */
+  lastActivityMs: number;
+  /** Task executions on it with the workers they held (an autoscaling cluster grows for them). */
+  work: Array<{ fromMs: number; toMs: number; workers: number }>;
+}
+
+export interface AllPurposeVersion {
+  atMs: number;
+  spec: NewClusterSettings;
+}
+
+/** A cluster created with `clusters/create`: shared, long-lived, billed as all-purpose compute. */
+export interface AllPurposeCluster {
+  clusterId: string;
+  clusterName: string;
+  spec: NewClusterSettings;
+  sim: SimClusterSpec;
+  createdMs: number;
+  lives: AllPurposeLife[];
+  /** Every spec it had (create, then each edit), for `system.compute.clusters`. */
+  versions: AllPurposeVersion[];
+  /** `EDITED` events; the lifecycle events are derived from the lives. */
+  edits: number[];
+  permanentlyDeleted: boolean;
 }
 
 export interface DestinationRecord {
@@ -150,6 +189,8 @@ export class EmulatorState {
   readonly runs = new Map<number, RunRecord>();
   readonly taskRuns = new Map<number, { run: RunRecord; task: TaskRunRecord }>();
   readonly clusters = new Map<string, ClusterRecord>();
+  /** Clusters created with clusters/create (job clusters are in `clusters`). */
+  readonly allPurposeClusters = new Map<string, AllPurposeCluster>();
   readonly destinations = new Map<string, DestinationRecord>();
   readonly secretScopes = new Map<string, Map<string, { value: string; updatedMs: number }>>();
   readonly workspace = new Map<string, WorkspaceObject>();

@@ -3,6 +3,7 @@ import { toSimClusterSpec } from '../physics/cluster-spec.js';
 import { MinHeap } from '../physics/min-heap.js';
 import { simulateCluster } from '../physics/simulate-cluster.js';
 import type { WorkloadRegistry } from '../workloads/workload-registry.js';
+import type { AllPurposeClusters } from './all-purpose-clusters.js';
 import { invalidParameter } from './api-errors.js';
 import { busyByMinute } from './cluster-busy.js';
 import { clusterTimes } from './cluster-timeline.js';
@@ -35,6 +36,8 @@ interface Action {
 
 export interface RunEngineDeps {
   state: EmulatorState;
+  /** The workspace's all-purpose clusters, which tasks with `existing_cluster_id` run on. */
+  allPurpose: AllPurposeClusters;
   fs: VirtualFs;
   clock: SimClock;
   faults: FaultInjector;
@@ -261,6 +264,22 @@ export class RunEngine {
         );
         continue;
       }
+      if (task.existing_cluster_id) {
+        finished.set(
+          task.task_key,
+          this.allPurposeTask(
+            run,
+            task,
+            task.existing_cluster_id,
+            taskRunId,
+            readyMs,
+            job,
+            runIndex,
+            weeksElapsed,
+          ),
+        );
+        continue;
+      }
       const clusterKey = task.job_cluster_key ?? `task:${task.task_key}`;
       const clusterSpec =
         task.new_cluster ??
@@ -330,6 +349,43 @@ export class RunEngine {
     this.scheduleNotifications(run);
     this.catchUp();
     return run;
+  }
+
+  /** A task on an all-purpose cluster: started if it is terminated, then the work on its shape. */
+  private allPurposeTask(
+    run: RunRecord,
+    task: TaskSettings,
+    clusterId: string,
+    taskRunId: number,
+    readyMs: number,
+    job: JobRecord | undefined,
+    runIndex: number,
+    weeksElapsed: number,
+  ): TaskRunRecord {
+    const ran = this.deps.allPurpose.runTask(
+      clusterId,
+      { workload: this.deps.workloads.resolveTask(task), label: task.task_key },
+      readyMs,
+      {
+        seed: deriveSeed(this.deps.seed, job?.jobId ?? run.runName, `existing:${clusterId}`),
+        runIndex,
+        weeksElapsed,
+      },
+    );
+    const succeeded = ran.result.outcome === 'SUCCESS';
+    return {
+      runId: taskRunId,
+      taskKey: task.task_key,
+      settings: task,
+      clusterId,
+      startMs: readyMs,
+      execStartMs: ran.execStartMs,
+      execEndMs: ran.execEndMs,
+      endMs: ran.execEndMs + 1_000,
+      outcome: succeeded ? 'SUCCESS' : 'FAILED',
+      message: succeeded ? '' : (ran.result.failureMessage ?? 'Workload failed, see run output for details.'),
+      allPurpose: { sparkContextId: ran.sparkContextId },
+    };
   }
 
   /** A task on serverless compute: no cluster, the mode's start-up, then the work; billed in DBUs by the run. */

@@ -121,6 +121,7 @@ function taskJson(
   const compute: Json = {};
   if (task.settings.new_cluster) compute.new_cluster = clusterWithDefaults(task.settings.new_cluster);
   if (task.settings.job_cluster_key) compute.job_cluster_key = task.settings.job_cluster_key;
+  if (task.settings.existing_cluster_id) compute.existing_cluster_id = task.settings.existing_cluster_id;
   const json: Json = {
     run_id: task.runId,
     task_key: task.taskKey,
@@ -153,7 +154,12 @@ function taskJson(
     if (value !== undefined) json[field] = value;
   }
   if (task.serverless) json.effective_performance_target = task.serverless.performanceTarget;
-  if (cluster && now >= cluster.requestedAtMs) {
+  if (task.allPurpose && task.clusterId && now >= task.startMs) {
+    json.cluster_instance = {
+      cluster_id: task.clusterId,
+      ...(now >= task.execStartMs ? { spark_context_id: task.allPurpose.sparkContextId } : {}),
+    };
+  } else if (cluster && now >= cluster.requestedAtMs) {
     json.cluster_instance = {
       cluster_id: cluster.clusterId,
       ...(now >= task.execStartMs ? { spark_context_id: cluster.identity.sparkContextId } : {}),

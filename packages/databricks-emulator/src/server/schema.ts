@@ -161,6 +161,13 @@ export const clusterEventsBodySchema = z.looseObject({
   offset: z.number().int().min(0).optional(),
 });
 
+/** clusters/create: a cluster spec with its name (the spec's fields are judged by the validity contract). */
+export const allPurposeClusterBodySchema = newClusterSchema.extend({ cluster_name: z.string().optional() });
+
+export const editClusterBodySchema = allPurposeClusterBodySchema.extend({ cluster_id: z.string() });
+
+export const clusterIdBodySchema = z.looseObject({ cluster_id: z.string() });
+
 export const dbfsPutBodySchema = z.object({
   path: z.string(),
   contents: z.string().optional(),

@@ -81,6 +81,14 @@ export class LineSplitter {
     if (start < chunk.length) this.continueLine(chunk.subarray(start));
   }
 
+  /**
+   * Lines between two pushes that another reader took (`LinesOnTwoThreads`): they count, so that
+   * the number of a later over-long line is its line in the log. Call only between whole lines.
+   */
+  countLinesReadElsewhere(count: number): void {
+    this.lineNumber += count;
+  }
+
   /** Flushes a last line that has no line terminator. */
   end(): void {
     if (this.skippedBytes >= 0 || this.carriedBytes > 0) this.finishStraddlingLine(true);

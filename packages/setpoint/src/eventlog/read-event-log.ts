@@ -1,3 +1,4 @@
+import { availableParallelism, loadavg } from 'node:os';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { type DecodeOptions, decodeSource } from './codec/decode-source.js';
 import { TruncatedStreamError } from './eventlog-errors.js';
@@ -5,6 +6,7 @@ import { DecompressionBudget, type EventLogLimits, formatBytes, resolveLimits } 
 import { orderDatabricksParts } from './layout/order-databricks-parts.js';
 import type { EventLogUnit } from './layout/resolve-layout.js';
 import { LineSplitter } from './line-splitter.js';
+import { LinesOnTwoThreads } from './parallel/lines-on-two-threads.js';
 import { type AggregatedRun, RunAggregator } from './run-aggregator.js';
 import type { EventLogSourceInfo } from './run-profile.js';
 
@@ -20,6 +22,27 @@ export interface ReadOptions
   /** Bounds of the read; unset ones take `defaultEventLogLimits`. */
   limits?: Partial<EventLogLimits>;
   onProgress?: (progress: ReadProgress) => void;
+  /**
+   * Threads that split and read lines: 2 shares the reading of TaskEnd and skipped-event lines with a
+   * worker thread (`LinesOnTwoThreads`), with the same profile; `auto` takes 2 only for large plain
+   * parts on a machine with an idle core (`twoThreadsPay`). Default 1: on the shared 2-core
+   * reference machine two threads cost more CPU than they save in wall time (docs/benchmarks.md,
+   * "Event log engine: two parsing threads").
+   */
+  parseThreads?: 1 | 2 | 'auto';
+}
+
+/** Stored bytes of a plain part from which `parseThreads: 'auto'` reads it on two threads. */
+export const twoThreadMinBytes = 64 * 2 ** 20;
+
+/**
+ * Where a second parsing thread can pay: a plain part large enough that the worker's start is small
+ * beside it, on a machine with a core to spare now (the last minute's load average leaves one idle).
+ * On a busy machine the two threads only add work. A compressed part already decodes on another core.
+ */
+export function twoThreadsPay(codec: string, storedBytes: number): boolean {
+  const cores = availableParallelism();
+  return codec === 'plain' && storedBytes >= twoThreadMinBytes && cores >= 2 && loadavg()[0]! <= cores - 1;
 }
 
 export interface ReadResult {
@@ -63,15 +86,23 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
       },
       limits.maxLineBytes,
     );
+    const threads = options.parseThreads ?? 1;
+    const twoThreads =
+      threads === 2 || (threads === 'auto' && twoThreadsPay(codec, part.size))
+        ? new LinesOnTwoThreads(splitter, aggregator, limits.maxLineBytes)
+        : undefined;
     try {
       for await (const chunk of chunks) {
         budget.addDecompressed(chunk.length, part.name);
-        splitter.push(
-          Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength),
-        );
+        const bytes = Buffer.isBuffer(chunk)
+          ? chunk
+          : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+        if (twoThreads) await twoThreads.push(bytes);
+        else splitter.push(bytes);
       }
     } catch (error) {
       if (!(error instanceof TruncatedStreamError) || !(unit.inProgress || options.allowTruncated)) {
+        await twoThreads?.close();
         if (error instanceof TruncatedStreamError && aggregator.hasEvents()) {
           throw new ValidationError(
             'EVENTLOG_TRUNCATED',
@@ -81,6 +112,13 @@ export async function readEventLog(unit: EventLogUnit, options: ReadOptions = {}
         throw error;
       }
       aggregator.warn(`${part.name}: the ${codec} stream ends mid-block; read the complete blocks only`);
+    }
+    if (twoThreads) {
+      try {
+        await twoThreads.finish();
+      } finally {
+        await twoThreads.close();
+      }
     }
     splitter.end();
   }

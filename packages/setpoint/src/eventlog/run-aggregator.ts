@@ -266,7 +266,7 @@ export class RunAggregator {
     this.report.bytesRead += end - start + (cut ? 0 : 1);
     while (start < end && (buffer[start] === 0x20 || buffer[start] === 0x09)) start++;
     if (start === end) return;
-    const name = this.eventNameAt(buffer, start, end);
+    const name = eventNameAt(buffer, start, end);
     if (name === undefined) {
       this.acceptUnprefixedLine(buffer, start, end, cut);
       return;
@@ -292,6 +292,25 @@ export class RunAggregator {
     this.dispatch(name, event, buffer, start, end);
   }
 
+  /**
+   * A TaskEnd line read on another thread (`readTaskEndLine`, which left it to `acceptLine` unless it
+   * read a task): counted and applied as `acceptLine` would have, in the place of that line.
+   * `lineBytes` is the line's length without its terminator.
+   */
+  acceptReadTaskEnd(lineBytes: number, task: TaskEndRecord): void {
+    this.report.lines++;
+    this.report.bytesRead += lineBytes + 1;
+    this.report.events++;
+    this.applyTaskEnd(task);
+  }
+
+  /** A line whose event the aggregator skips (`isSkippedEventLine`), counted as `acceptLine` counts it. */
+  acceptSkippedEventLine(lineBytes: number, name: string): void {
+    this.report.lines++;
+    this.report.bytesRead += lineBytes + 1;
+    this.skip(name);
+  }
+
   /** `count` empty lines in a row. */
   acceptBlankLines(count: number): void {
     this.report.lines += count;
@@ -302,7 +321,7 @@ export class RunAggregator {
   acceptOverlongLine(line: OverlongLine): void {
     this.report.lines++;
     this.report.bytesRead += line.bytes + 1;
-    const name = this.eventNameAt(line.head, 0, line.head.length);
+    const name = eventNameAt(line.head, 0, line.head.length);
     this.issues.add('line-too-long', {
       line: line.lineNumber,
       detail: name ?? 'not an event',
@@ -320,17 +339,6 @@ export class RunAggregator {
 
   warn(message: string): void {
     this.report.warnings.push(message);
-  }
-
-  private eventNameAt(buffer: Buffer, start: number, end: number): string | undefined {
-    if (end - start < eventPrefix.length + 2) return undefined;
-    for (let index = 0; index < eventPrefix.length; index++) {
-      if (buffer[start + index] !== eventPrefix[index]) return undefined;
-    }
-    const nameStart = start + eventPrefix.length;
-    const nameEnd = buffer.indexOf(0x22, nameStart);
-    if (nameEnd === -1 || nameEnd >= end) return undefined;
-    return buffer.toString('latin1', nameStart, nameEnd);
   }
 
   /** A line whose "Event" is not its first key: found with the scanner, then parsed only if needed. */
@@ -406,15 +414,7 @@ export class RunAggregator {
 
   /** Parses a handled event, leaving out the parts nothing here reads (task accumulables, SQL plans). */
   private parseHandled(name: string, buffer: Buffer, start: number, end: number): Json | undefined {
-    const line = buffer.toString('utf8', start, end);
-    let trimmed: string | undefined;
-    if (name === handledEvents.taskEnd) trimmed = taskEndWithoutUnusedParts(line);
-    else if (name === handledEvents.sqlExecutionStart) trimmed = sqlStartWithoutPlan(line);
-    if (trimmed !== undefined) {
-      const parsed = tryParseObject(trimmed);
-      if (parsed) return parsed;
-    }
-    return tryParseObject(line);
+    return parseHandledLine(name, buffer.toString('utf8', start, end));
   }
 
   private dispatch(name: string, event: Json, buffer: Buffer, start: number, end: number): void {
@@ -548,6 +548,10 @@ export class RunAggregator {
       this.badShapes++;
       return;
     }
+    this.applyTaskEnd(task);
+  }
+
+  private applyTaskEnd(task: TaskEndRecord): void {
     const stage = this.stage(task.stageId, task.stageAttemptId);
     addTask(stage.totals, task);
     stage.executorCpuTimeNs += task.executorCpuTimeNs;
@@ -921,6 +925,52 @@ function sqlStartWithoutPlan(line: string): string | undefined {
   const plan = line.indexOf(physicalPlanKey);
   const time = line.lastIndexOf(timeKey);
   return plan !== -1 && time > plan ? line.slice(0, plan) + line.slice(time) : undefined;
+}
+
+/** The name of the event of a line that starts `{"Event":"<name>"`, as Spark writes it; else undefined. */
+function eventNameAt(buffer: Buffer, start: number, end: number): string | undefined {
+  if (end - start < eventPrefix.length + 2) return undefined;
+  for (let index = 0; index < eventPrefix.length; index++) {
+    if (buffer[start + index] !== eventPrefix[index]) return undefined;
+  }
+  const nameStart = start + eventPrefix.length;
+  const nameEnd = buffer.indexOf(0x22, nameStart);
+  if (nameEnd === -1 || nameEnd >= end) return undefined;
+  return buffer.toString('latin1', nameStart, nameEnd);
+}
+
+/** A handled event's line parsed without the parts nothing here reads (task accumulables, SQL plans). */
+function parseHandledLine(name: string, line: string): Json | undefined {
+  let trimmed: string | undefined;
+  if (name === handledEvents.taskEnd) trimmed = taskEndWithoutUnusedParts(line);
+  else if (name === handledEvents.sqlExecutionStart) trimmed = sqlStartWithoutPlan(line);
+  if (trimmed !== undefined) {
+    const parsed = tryParseObject(trimmed);
+    if (parsed) return parsed;
+  }
+  return tryParseObject(line);
+}
+
+/**
+ * How `acceptLine` reads the line `buffer[start, end)` (no terminator, not the last line of a log
+ * that lacks its "\n"), for the lines another thread may read in its place: a TaskEnd's task, or a
+ * skipped event's name. Undefined for every other line (other events, malformed TaskEnds, TaskEnds
+ * without a task's fields, lines that do not start with `{"Event":`), which `acceptLine` reads itself.
+ */
+export function readLineAhead(
+  buffer: Buffer,
+  start: number,
+  end: number,
+): { task: TaskEndRecord } | { skipped: string } | undefined {
+  const name = eventNameAt(buffer, start, end);
+  if (name === undefined) return undefined;
+  if (name === handledEvents.taskEnd) {
+    const event = parseHandledLine(name, buffer.toString('utf8', start, end));
+    const task = event && readTaskEnd(event);
+    return task ? { task } : undefined;
+  }
+  if (isHandledEvent(name) || buffer[end - 1] !== 0x7d) return undefined;
+  return { skipped: name };
 }
 
 function tryParseObject(text: string): Json | undefined {

@@ -11,8 +11,11 @@ export interface JobPayloads {
   'run.cost': { runId: string };
   /** A processed run asks for a recommendation based on it (history from before a reset does not). */
   'project.model-update': { runId: string };
-  /** Fill a PENDING recommendation through the recommender. */
-  'recommendation.generate': { recommendationId: string };
+  /**
+   * Fill a PENDING recommendation through the recommender. `pinned`: the request named its run, and the
+   * recommendation learns from the runs up to it; otherwise from the newest runs when it is computed.
+   */
+  'recommendation.generate': { recommendationId: string; pinned?: boolean };
 }
 
 export type JobKind = keyof JobPayloads;

@@ -110,7 +110,7 @@ export function EmrProjectTab({ data }: { data: ProjectData; reload(): void }) {
           {latest.explanation && <p className="explanation">{latest.explanation}</p>}
           <p className="muted">
             Predicted {formatMinutes(latest.predicted?.runtime_minutes.mid)} and{' '}
-            {formatUsd(latest.predicted?.cost_usd.mid)} per run · made {formatDateTime(latest.created_at)}
+            {formatUsd(latest.predicted?.cost_usd?.mid)} per run · made {formatDateTime(latest.created_at)}
           </p>
           <table className="table diff" aria-label="Node groups" data-testid="emr-groups">
             <thead>

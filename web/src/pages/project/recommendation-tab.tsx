@@ -124,7 +124,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
         : applied.length > 0;
   const tried = useMemo(() => triedConfigs(data.runs), [data.runs]);
   const predicted = (recommendations ?? []).flatMap((rec) =>
-    rec.predicted
+    rec.predicted?.cost_usd
       ? [
           {
             label: `Prediction ${formatDateTime(rec.created_at)}`,
@@ -301,10 +301,22 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
             </div>
             <div className="metric">
               <span className="metric-label">Predicted cost per run</span>
-              <span className="metric-value">{formatUsd(latest.predicted?.cost_usd.mid)}</span>
-              <span className="metric-note">
-                {formatUsd(latest.predicted?.cost_usd.low)} – {formatUsd(latest.predicted?.cost_usd.high)}
-              </span>
+              {latest.predicted?.cost_note ? (
+                <>
+                  <span className="metric-value small" data-testid="predicted-cost-pending">
+                    not yet known
+                  </span>
+                  <span className="metric-note">{latest.predicted.cost_note}</span>
+                </>
+              ) : (
+                <>
+                  <span className="metric-value">{formatUsd(latest.predicted?.cost_usd?.mid)}</span>
+                  <span className="metric-note">
+                    {formatUsd(latest.predicted?.cost_usd?.low)} –{' '}
+                    {formatUsd(latest.predicted?.cost_usd?.high)}
+                  </span>
+                </>
+              )}
             </div>
             <div className="metric">
               <span className="metric-label">Made</span>
@@ -377,7 +389,7 @@ export function RecommendationTab({ data, reload }: { data: ProjectData; reload(
                 <td>
                   <code className="wrap">{JSON.stringify(rec.configuration)}</code>
                 </td>
-                <td className="num">{formatUsd(rec.predicted?.cost_usd.mid)}</td>
+                <td className="num">{formatUsd(rec.predicted?.cost_usd?.mid)}</td>
               </tr>
             ))}
           </tbody>

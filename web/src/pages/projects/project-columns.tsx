@@ -10,6 +10,7 @@ import { Link } from 'react-router';
 import { InsightChips, insightLabel } from '../../components/insight-chips.js';
 import { Missing } from '../../components/missing.js';
 import { PhaseBadge, phaseLabel } from '../../components/phase-badge.js';
+import type { FitColumn } from '../../lib/column-layout.js';
 import { costKindLabel, kindsWithCost } from '../../lib/cost-kinds.js';
 import type { CsvField } from '../../lib/csv-values.js';
 import { formatExactMinutes, formatMinutes, formatPercent, formatUsd } from '../../lib/format.js';
@@ -19,16 +20,21 @@ export interface ProjectRow {
   workspaceName: string;
 }
 
-export interface Column {
+/**
+ * A Projects column. Its `minWidth` is its grid track's minimum: the minimums keep every default column
+ * inside 1280 px. Below that the columns with a `fitRank` are left out, the Spend total (also in the KPI
+ * header) first, then Workspace (also a filter), Last run (a failure also shows in Insights), Insights.
+ */
+export interface Column extends FitColumn {
   id: string;
   label: string;
   /**
-   * CSS grid track: the minimums keep every default column inside 1280 px; the numbers' maximums are near
-   * their minimums, so the space a wider window adds goes to the names (flexible tracks grow last).
+   * Its grid track's maximum: the numbers' maximums are near their minimums, so the space a wider window
+   * adds goes to the names (flexible tracks grow last).
    */
-  width: string;
+  maxWidth: string;
   align?: 'end';
-  /** Its text may take up to three lines of the row (names), not one line cut short. */
+  /** Its text may take up to three lines of the row (names, a phase, a runtime over its SLA), not one line cut short. */
   wraps?: boolean;
   /** Sort key; null sorts last in both directions. */
   sortValue(row: ProjectRow): number | string | null;
@@ -90,8 +96,9 @@ function runtimeCell(row: ProjectRow): ReactNode {
   // While the newest run is processed, the mean of the recent runs stands in for it.
   const minutes = newest ?? row.project.summary?.runtime_minutes ?? null;
   if (minutes === null) return <Missing reason={noRunReason(row, 'runtime')} />;
-  const text =
-    limit === null ? formatMinutes(minutes) : `${formatMinutes(minutes)} / ${formatMinutes(limit)}`;
+  // each figure stays on one line; in a narrow column the SLA goes under the runtime
+  const figure = (value: number) => formatMinutes(value).replaceAll(' ', '\u00a0');
+  const text = limit === null ? figure(minutes) : `${figure(minutes)}\u00a0/ ${figure(limit)}`;
   const title = [
     newest === null ? 'Mean of the recent runs: the newest run is still being processed.' : 'Newest run.',
     limit === null ? 'No SLA set.' : `SLA ${formatMinutes(limit)}.`,
@@ -107,7 +114,8 @@ export const projectColumns: Column[] = [
   {
     id: 'name',
     label: 'Project',
-    width: 'minmax(160px, 2fr)',
+    minWidth: 160,
+    maxWidth: '2fr',
     fixed: true,
     wraps: true,
     sortValue: (row) => row.project.name.toLowerCase(),
@@ -128,7 +136,9 @@ export const projectColumns: Column[] = [
   {
     id: 'workspace',
     label: 'Workspace',
-    width: 'minmax(100px, 1fr)',
+    minWidth: 100,
+    maxWidth: '1fr',
+    fitRank: 2,
     wraps: true,
     sortValue: (row) => row.workspaceName.toLowerCase() || null,
     render: (row) =>
@@ -142,7 +152,9 @@ export const projectColumns: Column[] = [
   {
     id: 'phase',
     label: 'Phase',
-    width: 'minmax(88px, 100px)',
+    minWidth: 88,
+    maxWidth: '100px',
+    wraps: true,
     sortValue: (row) => phaseLabel(row.project),
     render: (row) => <PhaseBadge project={row.project} />,
     csv: [
@@ -156,7 +168,9 @@ export const projectColumns: Column[] = [
   {
     id: 'last_run',
     label: 'Last run',
-    width: 'minmax(68px, 80px)',
+    minWidth: 68,
+    maxWidth: '80px',
+    fitRank: 3,
     sortValue: (row) => row.project.summary?.last_run?.status ?? null,
     render: (row) => {
       const lastRun = row.project.summary?.last_run;
@@ -176,7 +190,9 @@ export const projectColumns: Column[] = [
   {
     id: 'runtime',
     label: 'Runtime / SLA',
-    width: 'minmax(96px, 140px)',
+    minWidth: 96,
+    maxWidth: '140px',
+    wraps: true,
     align: 'end',
     sortValue: (row) => lastRuntime(row) ?? row.project.summary?.runtime_minutes ?? null,
     render: runtimeCell,
@@ -189,7 +205,8 @@ export const projectColumns: Column[] = [
   {
     id: 'sla_hit',
     label: 'SLA hit, last 10',
-    width: 'minmax(74px, 84px)',
+    minWidth: 74,
+    maxWidth: '84px',
     align: 'end',
     sortValue: (row) => slaHealth(row)?.hit_rate ?? null,
     render: slaHitCell,
@@ -203,7 +220,8 @@ export const projectColumns: Column[] = [
   {
     id: 'cost',
     label: 'Cost / run',
-    width: 'minmax(64px, 76px)',
+    minWidth: 64,
+    maxWidth: '76px',
     align: 'end',
     sortValue: (row) => row.project.summary?.cost_per_run_usd ?? null,
     render: (row) => {
@@ -219,7 +237,9 @@ export const projectColumns: Column[] = [
   {
     id: 'spend',
     label: `Spend, ${spendWindowDays} d`,
-    width: 'minmax(72px, 84px)',
+    minWidth: 72,
+    maxWidth: '84px',
+    fitRank: 1,
     align: 'end',
     sortValue: (row) => spend(row)?.total_usd ?? null,
     render: (row) => {
@@ -247,7 +267,8 @@ export const projectColumns: Column[] = [
   {
     id: 'savings',
     label: 'Savings to date',
-    width: 'minmax(74px, 90px)',
+    minWidth: 74,
+    maxWidth: '90px',
     align: 'end',
     sortValue: savings,
     render: (row) => {
@@ -284,7 +305,9 @@ export const projectColumns: Column[] = [
   {
     id: 'insights',
     label: 'Insights',
-    width: 'minmax(64px, 1.2fr)',
+    minWidth: 64,
+    maxWidth: '1.2fr',
+    fitRank: 4,
     sortValue: (row) => row.project.summary?.insights.length ?? null,
     render: (row) => <InsightChips insights={row.project.summary?.insights ?? []} />,
     csv: [
@@ -299,7 +322,8 @@ export const projectColumns: Column[] = [
   {
     id: 'auto_apply',
     label: 'Apply',
-    width: 'minmax(60px, 72px)',
+    minWidth: 60,
+    maxWidth: '72px',
     // what waits for a person first, then the modes from the most automatic
     sortValue: (row) =>
       row.project.awaiting_approval ? 3 : applyModeRank[applyModeOf(row.project.settings)],

@@ -7,6 +7,7 @@ import { driverInstanceId } from '../cluster-views.js';
 import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.js';
 import type { SimClock } from '../sim-clock.js';
 import { workspaceUser } from '../workspace-user.js';
+import { allPurposeBillingRows, allPurposeClusterRows } from './all-purpose-billing.js';
 import { toSqlite } from './databricks-sql.js';
 import { day, iso, json, stableId } from './record-values.js';
 import { serverlessBillingRows, serverlessListPrices } from './serverless-billing.js';
@@ -90,6 +91,8 @@ export class SystemTables {
   private readonly db: Database.Database;
   private readonly clustersWritten = new Set<string>();
   private readonly runsWritten = new Set<number>();
+  /** All-purpose cluster versions (`version <id>@<change time>`) and billed hours (`billed <id>@<hour>`) written. */
+  private readonly allPurposeWritten = new Set<string>();
   /** Statements run so far, for tests and benches that count round trips. */
   statementsExecuted = 0;
   readonly billingLagMs: number;
@@ -189,6 +192,20 @@ export class SystemTables {
       if (clusterTimes(cluster).terminatedMs > now) continue;
       this.clustersWritten.add(cluster.clusterId);
       this.writeCluster(cluster);
+    }
+    const ids = { accountId: this.accountId, workspaceId: this.deps.workspaceId };
+    for (const cluster of this.deps.state.allPurposeClusters.values()) {
+      this.insert(
+        this.table('system.compute.clusters'),
+        allPurposeClusterRows(cluster, this.allPurposeWritten, ids),
+      );
+      this.insert(
+        this.table('system.billing.usage'),
+        allPurposeBillingRows(cluster, now, this.allPurposeWritten, {
+          ...ids,
+          billingLagMs: this.billingLagMs,
+        }),
+      );
     }
     for (const run of this.deps.state.runs.values()) {
       if (this.runsWritten.has(run.runId) || run.endMs > now) continue;

@@ -40,9 +40,9 @@ export function showRecommendation(rec: RecommendationResource): void {
     ],
     [
       'cost',
-      predicted
+      predicted?.cost_usd
         ? `$${predicted.cost_usd.mid.toFixed(2)} ($${predicted.cost_usd.low.toFixed(2)}–$${predicted.cost_usd.high.toFixed(2)})`
-        : null,
+        : (predicted?.cost_note ?? null),
     ],
     ['basis', decision ? decision.basis_text : null],
     [
@@ -222,7 +222,11 @@ export function registerRecommendationsCommand(program: Command): void {
         rec.phase,
         rec.decision ? (rec.decision.action === 'keep' ? 'no change' : 'change') : null,
         rec.predicted ? `${rec.predicted.runtime_minutes.mid.toFixed(1)}m` : null,
-        rec.predicted ? `$${rec.predicted.cost_usd.mid.toFixed(2)}` : null,
+        rec.predicted?.cost_usd
+          ? `$${rec.predicted.cost_usd.mid.toFixed(2)}`
+          : rec.predicted
+            ? 'not yet known'
+            : null,
         rec.applied ? formatTime(rec.applied.requested_at) : 'no',
         formatTime(rec.created_at),
       ]),

@@ -1,3 +1,4 @@
+import type { JobPayloads } from '../../queue/job-queue.js';
 import { phaseAfterRecommendation } from '../../service/projects/project-phase.js';
 import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommendations/recommender.js';
 import type { RunRow } from '../../service/runs/run-records.js';
@@ -32,32 +33,46 @@ function organizationFleet(deps: PipelineDependencies): OrganizationFleet {
 }
 
 /**
- * The runs a recommendation learns from: the project's newest `recommendationWindowRuns` analyzed runs up
- * to the run it is based on (all of them when none is named), read with a bounded query, so a project with
- * thousands of runs costs no more to recommend for than one with a few months of daily runs.
+ * The runs a recommendation learns from: the project's newest `recommendationWindowRuns` analyzed runs when
+ * it is computed, or, for a request that named its run (`pinned`), those up to that run (what Setpoint
+ * would have said after it). Read with a bounded query, so a project with thousands of runs costs no more
+ * to recommend for than one with a few months of daily runs.
+ *
+ * Not up to the run that asked: runs of one project processed at once ask in either order, and a window
+ * ending at the run that asked would leave out a newer run analyzed meanwhile, so the recommendation
+ * requested last could know only the older run.
  */
 async function learningWindow(
   deps: PipelineDependencies,
   projectId: string,
   since: number,
-  basedOnRunId: string | null,
+  pinnedTo: string | null,
 ): Promise<RunRow[]> {
-  const upTo = basedOnRunId ? await deps.runs.analyzedMarker(basedOnRunId) : undefined;
+  const upTo = pinnedTo ? await deps.runs.analyzedMarker(pinnedTo) : undefined;
   return deps.runs.analyzedWindow(projectId, { since, limit: deps.recommendationWindowRuns, upTo });
 }
 
 /**
  * `recommendation.generate`: fills a PENDING recommendation from the window of runs the project learns
- * from, then moves the project to the phase the recommender judged (the one place the phase moves).
+ * from, based on the newest run of that window, then moves the project to the phase the recommender
+ * judged (the one place the phase moves).
+ *
+ * Only a recommendation that is the project's newest once stored (none learned from newer runs: see
+ * `newestKnowledgeFirst`) moves the phase and is handed on (auto-apply, an approval asked for, a waiting
+ * approval superseded). One computed on an older window, finishing after one on a newer window, is kept
+ * as history, listed and appliable by a person, but never replaces the newer one: writing it, or asking a
+ * person to approve it, would undo a decision made on more runs. The SLA guard needs nothing here: it
+ * judges the change that was written, whichever recommendation it came from.
  */
 export function recommendStep(deps: PipelineDependencies) {
-  return async ({ recommendationId }: { recommendationId: string }): Promise<void> => {
+  return async ({ recommendationId, pinned }: JobPayloads['recommendation.generate']): Promise<void> => {
     const rec = await deps.recommendationRecords.find(recommendationId);
     if (rec?.state !== 'PENDING') return;
     const { project, workspace } = await projectOf(deps, rec.projectId);
     const learningSince = project.learningResetAt ?? 0;
-    const window = await learningWindow(deps, project.id, learningSince, rec.basedOnRunId);
+    const window = await learningWindow(deps, project.id, learningSince, pinned ? rec.basedOnRunId : null);
     const runs = window.map(recommenderRunOf);
+    const basedOnRunId = (pinned ? rec.basedOnRunId : runs.at(-1)?.id) ?? rec.basedOnRunId ?? '';
     const projectInput = {
       id: project.id,
       name: project.name,
@@ -74,7 +89,7 @@ export function recommendStep(deps: PipelineDependencies) {
     const output = await deps.recommender
       .recommend({
         project: projectInput,
-        basedOnRunId: rec.basedOnRunId ?? runs.at(-1)?.id ?? '',
+        basedOnRunId,
         runs,
         ...(summary ? { earlier: summary.statistics } : {}),
         recommendations: past
@@ -105,7 +120,12 @@ export function recommendStep(deps: PipelineDependencies) {
               detail: { from: project.phase, to: phase, reason: `recommendation ${rec.id}` },
             },
           };
-    if (!(await deps.recommendationRecords.complete(rec.id, output, phaseChange))) return;
+    const outcome = await deps.recommendationRecords.complete(
+      rec.id,
+      { ...output, basedOnRunId },
+      phaseChange,
+    );
+    if (outcome !== 'newest') return;
     await deps.onRecommendationReady?.(rec.projectId, rec.id);
   };
 }

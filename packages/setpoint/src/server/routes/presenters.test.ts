@@ -1,9 +1,15 @@
-import { recommendationDecisionSchema, runDetailSchema, runSchema } from '@setpoint/api-contract';
+import {
+  recommendationDecisionSchema,
+  recommendationSchema,
+  runDetailSchema,
+  runSchema,
+} from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import { costComponent, storedRunCost } from '../../../../../tests/support/run-costs.js';
+import type { RecommendationRecord } from '../../service/recommendations/recommendation-records.js';
 import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
 import type { Run } from '../../service/runs/run-service.js';
-import { presentDecision, presentRun, presentRunDetail } from './presenters.js';
+import { presentDecision, presentRecommendation, presentRun, presentRunDetail } from './presenters.js';
 
 const run: Run = {
   id: 'run_1',
@@ -72,6 +78,50 @@ describe("the run presenter's cost", () => {
       reason: 'its billing records have not landed',
     });
     expect(runSchema.parse(presented)).toEqual(presented);
+  });
+});
+
+describe("the recommendation presenter's prediction", () => {
+  const recommendation: RecommendationRecord = {
+    id: 'rec_1',
+    projectId: 'prj_1',
+    state: 'SUCCESS',
+    phase: 'MONITORING',
+    configuration: { performance_target: 'PERFORMANCE_OPTIMIZED' },
+    prediction: { runtimeMinutes: { low: 4, mid: 5, high: 6 }, costUsd: { low: 0.1, mid: 0.2, high: 0.3 } },
+    explanation: 'Serverless job',
+    decision: null,
+    basedOnRunId: 'run_1',
+    basedOnRunPrunedAt: null,
+    error: null,
+    requestedBy: 'pipeline',
+    applyRequestedAt: null,
+    applyRequestedBy: null,
+    createdAt: 1_000,
+    updatedAt: 2_000,
+  };
+
+  it('passes a predicted cost through with no note', () => {
+    const presented = recommendationSchema.parse(presentRecommendation(recommendation));
+    expect(presented.predicted).toEqual({
+      runtime_minutes: { low: 4, mid: 5, high: 6 },
+      cost_usd: { low: 0.1, mid: 0.2, high: 0.3 },
+      cost_note: null,
+    });
+  });
+
+  it('says a cost not yet known (every bill pending) is not known, and never presents it as $0', () => {
+    const presented = recommendationSchema.parse(
+      presentRecommendation({
+        ...recommendation,
+        prediction: { runtimeMinutes: { low: 4, mid: 5, high: 6 }, costUsd: null },
+      }),
+    );
+    expect(presented.predicted).toEqual({
+      runtime_minutes: { low: 4, mid: 5, high: 6 },
+      cost_usd: null,
+      cost_note: 'cost not yet known: billing pending',
+    });
   });
 });
 

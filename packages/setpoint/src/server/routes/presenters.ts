@@ -7,7 +7,7 @@ import type {
   RunResource,
   WorkspaceResource,
 } from '@setpoint/api-contract';
-import { costPendingMessage } from '@setpoint/api-contract';
+import { costPendingMessage, predictedCostPendingMessage } from '@setpoint/api-contract';
 import type { Project } from '../../service/projects/project-service.js';
 import { basisText, learningText, slaText } from '../../service/recommendations/decision.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
@@ -153,7 +153,11 @@ export function presentRecommendation(rec: RecommendationRecord): Recommendation
     phase: rec.phase,
     configuration: rec.configuration,
     predicted: rec.prediction
-      ? { runtime_minutes: rec.prediction.runtimeMinutes, cost_usd: rec.prediction.costUsd }
+      ? {
+          runtime_minutes: rec.prediction.runtimeMinutes,
+          cost_usd: rec.prediction.costUsd,
+          cost_note: rec.prediction.costUsd === null ? predictedCostPendingMessage : null,
+        }
       : null,
     explanation: rec.explanation,
     decision: rec.decision ? presentDecision(rec.decision) : null,

@@ -40,6 +40,7 @@ export function recommendationRoutes(
         const rec = await recommendations.request(request.params.id, {
           actor: principalOf(request).actor,
           basedOnRunId: request.body?.based_on_run_id,
+          pinned: request.body?.based_on_run_id !== undefined,
         });
         return reply.status(202).send({ id: rec.id, state: 'PENDING' as const });
       },

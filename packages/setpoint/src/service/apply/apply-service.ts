@@ -229,9 +229,9 @@ export function createApplyService(deps: ApplyServiceDependencies) {
         return "it is a learning run and waits for a person's approval (apply mode approve-learning)";
       const decision = await autoApplyDecision(payload.projectId);
       if (!decision.apply) return decision.reason;
+      // the newest is the one learned from the newest runs, whenever it was requested
       const newest = await deps.recommendations.latest(payload.projectId);
-      if (newest.id !== recommendation.id && newest.createdAt > recommendation.createdAt)
-        return `superseded by recommendation ${newest.id}, made after it`;
+      if (newest.id !== recommendation.id) return `superseded by recommendation ${newest.id}, made after it`;
       return null;
     }
     if (payload.requestedAt === undefined) return null;

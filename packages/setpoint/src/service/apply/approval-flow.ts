@@ -94,15 +94,16 @@ export function createApprovalFlow(deps: ApprovalFlowDependencies) {
     return true;
   }
 
-  /** The newer recommendation that replaces `recommendation`, if one was made after it. */
+  /**
+   * The newer recommendation that replaces `recommendation`, if there is one: the project's newest is the one
+   * learned from its newest runs, whenever it was requested.
+   */
   async function newerThan(recommendation: RecommendationRecord): Promise<RecommendationRecord | null> {
     const newest = await deps.recommendations.latest(recommendation.projectId).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;
       throw error;
     });
-    return newest && newest.id !== recommendation.id && newest.createdAt > recommendation.createdAt
-      ? newest
-      : null;
+    return newest && newest.id !== recommendation.id ? newest : null;
   }
 
   /** A new recommendation is ready: one still waiting from before it is superseded by it. */

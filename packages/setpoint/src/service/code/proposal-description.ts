@@ -1,3 +1,4 @@
+import { predictedCostPendingMessage } from '@setpoint/api-contract';
 import type { EditOutcome } from '../../iac/code-edit.js';
 import { basisText, learningText, slaText } from '../recommendations/decision.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
@@ -43,7 +44,7 @@ export function proposalBody(parts: {
     const cost = prediction.costUsd;
     lines.push(
       `| Runtime | ${before?.runtimeMinutes != null ? minutes(before.runtimeMinutes) : '—'} | ${minutes(runtime.mid)} (${minutes(runtime.low)}–${minutes(runtime.high)}) |`,
-      `| Cost per run | ${before?.costUsd != null ? dollars(before.costUsd) : '—'} | ${dollars(cost.mid)} (${dollars(cost.low)}–${dollars(cost.high)}) |`,
+      `| Cost per run | ${before?.costUsd != null ? dollars(before.costUsd) : '—'} | ${cost ? `${dollars(cost.mid)} (${dollars(cost.low)}–${dollars(cost.high)})` : predictedCostPendingMessage} |`,
     );
   }
   lines.push('');

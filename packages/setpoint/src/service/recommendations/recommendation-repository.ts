@@ -1,5 +1,5 @@
 import type { ProjectPhase } from '@setpoint/api-contract';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../../store/database-schema.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
 import {
@@ -8,6 +8,28 @@ import {
   toRecommendation,
 } from './recommendation-records.js';
 import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
+
+/**
+ * What a recommendation knows decides which is newer, not when it was requested: the newest run it learned
+ * from (its `based_on_run_id`; its own request time when that run was pruned or it names none), then the
+ * later request. Two runs of a project processed at once request their recommendations in either order,
+ * and their generation finishes in either order, so the one requested last can have learned from fewer
+ * runs. Ordered by request time, it would replace a recommendation from a newer window: the project would
+ * show, auto-apply and ask approval for a stale change.
+ */
+function newestKnowledgeFirst(db: Kysely<Database> | Transaction<Database>, projectId: string) {
+  return db
+    .selectFrom('recommendations')
+    .leftJoin('runs', 'runs.id', 'recommendations.based_on_run_id')
+    .selectAll('recommendations')
+    .where('recommendations.project_id', '=', projectId)
+    .orderBy(sql`coalesce(runs.created_at, recommendations.created_at)`, 'desc')
+    .orderBy('recommendations.created_at', 'desc')
+    .orderBy('recommendations.id', 'desc');
+}
+
+/** Whether a completed recommendation became the project's newest, or was kept as history only. */
+export type CompletionOutcome = 'newest' | 'history' | 'not-pending';
 
 /** Data access for recommendations. */
 export function createRecommendationRepository(db: Kysely<Database>) {
@@ -78,27 +100,19 @@ export function createRecommendationRepository(db: Kysely<Database>) {
     ) {
       let base = db.selectFrom('recommendations').where('project_id', '=', projectId);
       if (page.state) base = base.where('state', '=', page.state);
+      let newestFirst = newestKnowledgeFirst(db, projectId);
+      if (page.state) newestFirst = newestFirst.where('recommendations.state', '=', page.state);
       const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
+        newestFirst.limit(page.limit).offset(page.offset).execute(),
         base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
       ]);
       return { items: rows.map(toRecommendation), total: Number(count.count) };
     },
 
+    /** The project's newest successful recommendation: the one learned from its newest runs. */
     async latestSuccessful(projectId: string): Promise<RecommendationRecord | undefined> {
-      const row = await db
-        .selectFrom('recommendations')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('state', '=', 'SUCCESS')
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
+      const row = await newestKnowledgeFirst(db, projectId)
+        .where('recommendations.state', '=', 'SUCCESS')
         .limit(1)
         .executeTakeFirst();
       return row ? toRecommendation(row) : undefined;
@@ -122,13 +136,16 @@ export function createRecommendationRepository(db: Kysely<Database>) {
     },
 
     /**
-     * Fills a PENDING recommendation and, in the same transaction, moves its project to the phase it
-     * judged (with the audit row) when that differs. False, and nothing written, when it was no longer
-     * pending (superseded meanwhile).
+     * Fills a PENDING recommendation with what it learned up to the run `basedOnRunId` (the newest of its
+     * window) and, in the same transaction, when it is now the project's newest, moves the project to the
+     * phase it judged (with the audit row) when that differs. `history` when a recommendation learned from
+     * newer runs exists: this one is stored but moves nothing. `not-pending`, and nothing written, when it
+     * was no longer pending.
      */
     async complete(
       id: string,
       result: {
+        basedOnRunId: string;
         phase: ProjectPhase;
         configuration: ClusterConfiguration;
         prediction: Prediction;
@@ -137,12 +154,13 @@ export function createRecommendationRepository(db: Kysely<Database>) {
       },
       phaseChange: { projectId: string; to: ProjectPhase; audit: AuditEntry } | null,
       now = Date.now(),
-    ): Promise<boolean> {
+    ): Promise<CompletionOutcome> {
       return db.transaction().execute(async (trx) => {
         const updated = await trx
           .updateTable('recommendations')
           .set({
             state: 'SUCCESS',
+            based_on_run_id: result.basedOnRunId,
             phase: result.phase,
             configuration: JSON.stringify(result.configuration),
             prediction: JSON.stringify(result.prediction),
@@ -153,7 +171,17 @@ export function createRecommendationRepository(db: Kysely<Database>) {
           .where('id', '=', id)
           .where('state', '=', 'PENDING')
           .executeTakeFirst();
-        if (Number(updated.numUpdatedRows) === 0) return false;
+        if (Number(updated.numUpdatedRows) === 0) return 'not-pending';
+        const { project_id: projectId } = await trx
+          .selectFrom('recommendations')
+          .select('project_id')
+          .where('id', '=', id)
+          .executeTakeFirstOrThrow();
+        const newest = await newestKnowledgeFirst(trx, projectId)
+          .where('recommendations.state', '=', 'SUCCESS')
+          .limit(1)
+          .executeTakeFirst();
+        if (newest?.id !== id) return 'history';
         if (phaseChange) {
           await trx
             .updateTable('projects')
@@ -162,7 +190,7 @@ export function createRecommendationRepository(db: Kysely<Database>) {
             .execute();
           await recordAudit(trx, phaseChange.audit, now);
         }
-        return true;
+        return 'newest';
       });
     },
 

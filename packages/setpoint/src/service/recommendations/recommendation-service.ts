@@ -40,10 +40,19 @@ export function createRecommendationService({
    * asks at once), the recommendation waits for the newest of them: it is the one that run's own
    * pipeline produces (same idempotency key), generated when the run is processed, or FAILURE when
    * the run fails. The wait is bounded by the run's processing (job attempts, leases, limits).
+   *
+   * It learns from the project's newest analyzed runs when it is computed (and is then based on the newest
+   * of them), unless `pinned`: a request that names its run learns from the runs up to that run only (what
+   * Setpoint would have said after it), and never replaces a recommendation learned from newer runs.
    */
   async function request(
     projectId: string,
-    options: { actor: string; basedOnRunId?: string | undefined; idempotencyKey?: string | undefined },
+    options: {
+      actor: string;
+      basedOnRunId?: string | undefined;
+      pinned?: boolean | undefined;
+      idempotencyKey?: string | undefined;
+    },
   ): Promise<RecommendationRecord> {
     await projects.assertExists(projectId);
     const basedOnRunId = options.basedOnRunId ?? (await runs.latestProcessedId(projectId));
@@ -75,7 +84,7 @@ export function createRecommendationService({
     if (rec.state === 'PENDING') {
       await queue.enqueue(
         'recommendation.generate',
-        { recommendationId: rec.id },
+        { recommendationId: rec.id, ...(options.pinned && options.basedOnRunId ? { pinned: true } : {}) },
         { idempotencyKey: `recommendation.generate:${rec.id}` },
       );
     }

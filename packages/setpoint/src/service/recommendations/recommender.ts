@@ -19,7 +19,11 @@ export type ClusterConfiguration = Record<string, unknown>;
 
 export interface Prediction {
   runtimeMinutes: Range;
-  costUsd: Range;
+  /**
+   * Null when no run the prediction reads has a known cost yet: a serverless job whose every run waits for
+   * its bill (never $0, which would read as free).
+   */
+  costUsd: Range | null;
 }
 
 export interface PastRecommendation {

@@ -195,6 +195,8 @@ export function buildCandidateSpace(
               firstOnDemand: market === 'on-demand' ? 0 : firstOnDemand,
               photon,
               storage: storageOf(type, workers),
+              // the job's own volumes stay on every node it runs, whatever Setpoint writes
+              ...(current.jobVolumes ? { jobVolumes: current.jobVolumes } : {}),
             },
           });
         }

@@ -261,4 +261,72 @@ describe('one shape, every consumer', () => {
     expect(observed.low).toBeCloseTo(predicted.low, 9);
     expect(observed.high).toBeCloseTo(predicted.high, 9);
   });
+  it("prices a run's own EBS volumes as the candidates' are, and keeps them out of the shape's id", () => {
+    const catalog = createPriceCatalog([shippedCatalog]);
+    const model = createCostModel(catalog);
+    const hour = 3_600_000;
+    const workers = 3;
+    const profile = {
+      application: { startTime: 0, endTime: hour, observedSpanMs: hour },
+      executors: {
+        maxConcurrent: workers,
+        timeline: Array.from({ length: workers }, (_, i) => ({
+          id: String(i),
+          addedTime: 0,
+          removedTime: hour,
+        })),
+      },
+    } as unknown as RunProfile;
+    const bare: NewCluster = {
+      spark_version: '15.4.x-scala2.12',
+      node_type_id: 'm5.xlarge',
+      num_workers: workers,
+      aws_attributes: { availability: 'ON_DEMAND', first_on_demand: 1 },
+    };
+    const withEbs = (attributes: Record<string, unknown>): NewCluster => ({
+      ...bare,
+      aws_attributes: { ...bare.aws_attributes, ...attributes } as NewCluster['aws_attributes'],
+    });
+    const costOf = (cluster: NewCluster) =>
+      runCost(
+        model,
+        runTimeline({
+          profile,
+          cluster: facts({ workers: null }),
+          clusterReport: { plan_type: 'Premium', compute_type: 'Jobs Compute', cluster },
+          workspace: null,
+        }),
+      );
+    const ssd = withEbs({
+      ebs_volume_type: 'GENERAL_PURPOSE_SSD',
+      ebs_volume_count: 2,
+      ebs_volume_size: 250,
+    });
+    const hdd = withEbs({
+      ebs_volume_type: 'THROUGHPUT_OPTIMIZED_HDD',
+      ebs_volume_count: 1,
+      ebs_volume_size: 500,
+    });
+
+    expect(shapeOfCluster(ssd, 'aws').jobVolumes).toEqual([{ type: 'gp3', sizeGb: 250, count: 2 }]);
+    expect(shapeOfCluster(hdd, 'aws').jobVolumes).toEqual([{ type: 'st1', sizeGb: 500, count: 1 }]);
+    expect(shapeOfCluster(bare, 'aws').jobVolumes).toBeUndefined();
+    // the job's own volumes are not Setpoint's choice: the same cluster, the same id
+    expect(shapeId(shapeOfCluster(ssd, 'aws'))).toBe(shapeId(shapeOfCluster(bare, 'aws')));
+
+    // us-east-1: gp3 $0.08 and st1 $0.045 per GB-month (730 h), on the driver and every worker for the hour
+    const nodes = workers + 1;
+    const withoutEbs = costOf(bare).total;
+    expect(costOf(ssd).total - withoutEbs).toBeCloseTo((nodes * 2 * 250 * 0.08) / 730, 9);
+    expect(costOf(hdd).total - withoutEbs).toBeCloseTo((nodes * 500 * 0.045) / 730, 9);
+    expect(costOf(ssd).components.map((component) => component.description)).toContain('gp3 volumes');
+
+    // and the recommender prices the same cluster the same way
+    const predicted = model
+      .rateCluster(
+        costSpecOf(shapeOfCluster(ssd, 'aws'), { region: 'us-east-1', plan: 'premium', compute: 'jobs' }),
+      )
+      .usdPerHour(workers);
+    expect(costOf(ssd).total).toBeCloseTo(predicted.expected, 9);
+  });
 });

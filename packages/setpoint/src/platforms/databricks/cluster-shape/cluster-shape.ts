@@ -7,6 +7,7 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import type { Market } from '../../../cost/cluster-spec.js';
 import { configurationName } from '../../../optimizer/configuration-name.js';
 import type { Hardware } from '../../../optimizer/types.js';
+import type { VolumeSpec } from '../../../pricing/price-catalog.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
 import { describeStorage, type EbsStorage } from './ebs-storage.js';
@@ -33,6 +34,12 @@ export interface DatabricksClusterShape {
    * the job's own EBS settings, which are kept as they are.
    */
   storage?: EbsStorage | null;
+  /**
+   * The EBS volumes the job's own cluster attaches to each node (`aws_attributes.ebs_volume_*`): priced as
+   * `storage` is, kept as the job sets them (a write leaves `aws_attributes`' volumes alone), so never in the
+   * shape's id: Setpoint does not choose them.
+   */
+  jobVolumes?: VolumeSpec[];
 }
 
 /** Databricks' `first_on_demand` when a cluster does not say: the driver on-demand, the workers on the market. */
@@ -118,6 +125,7 @@ export function shapeOfCluster(
   );
   const attributes = attributesOf(spec, cloud);
   const market = marketOfAvailability(attributes?.availability ?? facts?.availability, cloud);
+  const jobVolumes = cloud === 'aws' ? jobVolumesOf(spec?.aws_attributes) : [];
   return {
     cloud,
     workerNodeType,
@@ -127,7 +135,29 @@ export function shapeOfCluster(
     market,
     firstOnDemand: market === 'on-demand' ? 0 : (attributes?.first_on_demand ?? defaultFirstOnDemand),
     photon: photonOf(spec, facts?.photon ?? null) ?? false,
+    ...(jobVolumes.length > 0 ? { jobVolumes } : {}),
   };
+}
+
+/**
+ * A cluster's own EBS volumes per node as the cost engine prices them: GENERAL_PURPOSE_SSD is gp3 on
+ * Databricks (with the IOPS and throughput the job asks for), THROUGHPUT_OPTIMIZED_HDD is st1.
+ */
+function jobVolumesOf(attributes: NewCluster['aws_attributes']): VolumeSpec[] {
+  const parsed = awsAttributesSchema.safeParse(attributes ?? {});
+  if (!parsed.success) return [];
+  const { ebs_volume_count: count, ebs_volume_size: sizeGb, ebs_volume_type: type } = parsed.data;
+  if (!count || !sizeGb) return [];
+  if (type === 'THROUGHPUT_OPTIMIZED_HDD') return [{ type: 'st1', sizeGb, count }];
+  return [
+    {
+      type: 'gp3',
+      sizeGb,
+      count,
+      ...(parsed.data.ebs_volume_iops ? { iops: parsed.data.ebs_volume_iops } : {}),
+      ...(parsed.data.ebs_volume_throughput ? { throughputMibps: parsed.data.ebs_volume_throughput } : {}),
+    },
+  ];
 }
 
 /** What Discover shows of a job cluster; unlike a shape, it needs no node type (policy clusters have none). */

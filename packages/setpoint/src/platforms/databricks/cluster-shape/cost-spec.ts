@@ -1,4 +1,5 @@
 import type { ClusterCostSpec } from '../../../cost/cluster-spec.js';
+import type { VolumeSpec } from '../../../pricing/price-catalog.js';
 import type { ComputeType, Plan } from '../../../pricing/schema.js';
 import { databricksBilling } from './billing.js';
 import type { DatabricksClusterShape } from './cluster-shape.js';
@@ -10,7 +11,10 @@ export interface DatabricksBillingContext {
   compute: ComputeType;
 }
 
-/** A shape as the cost engine prices it: Databricks billing (DBUs on top of the VMs) and the EBS volumes Setpoint attaches. */
+/**
+ * A shape as the cost engine prices it: Databricks billing (DBUs on top of the VMs), the EBS volumes Setpoint
+ * attaches and the ones the job's cluster attaches itself.
+ */
 export function costSpecOf(
   shape: DatabricksClusterShape,
   billing: DatabricksBillingContext,
@@ -23,6 +27,11 @@ export function costSpecOf(
     workerNodeType: shape.workerNodeType,
     market: shape.market,
     firstOnDemand: shape.firstOnDemand,
-    volumesPerNode: volumesOf(shape.storage),
+    volumesPerNode: volumesPerNodeOf(shape),
   };
+}
+
+/** Every EBS volume on each node of the shape: the ones Setpoint attaches and the job's own. */
+export function volumesPerNodeOf(shape: DatabricksClusterShape): VolumeSpec[] {
+  return [...volumesOf(shape.storage), ...(shape.jobVolumes ?? [])];
 }

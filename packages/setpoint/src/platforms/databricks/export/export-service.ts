@@ -1,6 +1,7 @@
 import type { ExportFormat } from '@setpoint/api-contract';
 import { terraformResourceName } from '../../../export/hcl-writer.js';
 import type { Project } from '../../../service/projects/project-records.js';
+import { predictionLine } from '../../../service/recommendations/prediction-words.js';
 import type { RecommendationRecord } from '../../../service/recommendations/recommendation-records.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
@@ -67,11 +68,7 @@ export function createExportService(deps: { connect: ConnectWorkspace }): Export
       cluster: managed,
       header: [
         `Setpoint recommendation ${rec.id} for project "${project.name}" (${project.id})`,
-        ...(prediction
-          ? [
-              `predicted ${prediction.runtimeMinutes.mid.toFixed(1)} min (${prediction.runtimeMinutes.low.toFixed(1)}–${prediction.runtimeMinutes.high.toFixed(1)}) at $${prediction.costUsd.mid.toFixed(2)} ($${prediction.costUsd.low.toFixed(2)}–$${prediction.costUsd.high.toFixed(2)}) per run`,
-            ]
-          : []),
+        ...(prediction ? [predictionLine(prediction)] : []),
         'Merge the new_cluster values and the lifecycle block into your databricks_job resource.',
       ],
     });

@@ -122,7 +122,7 @@ export function createDiscovery(deps: {
       if (!project.jobId || !project.clusterKey) continue;
       const latest = await deps.recommendations.latest(project.id).catch(() => null);
       const decision = latest?.decision;
-      const predicted = latest?.prediction?.costUsd.mid;
+      const predicted = latest?.prediction?.costUsd?.mid;
       const clusters = byJob.get(project.jobId) ?? new Map();
       clusters.set(project.clusterKey, {
         project: project.name,

@@ -209,8 +209,8 @@ describe('OptimizerRecommender', () => {
     const { runtimeMinutes, costUsd } = output.prediction;
     expect(runtimeMinutes.low).toBeLessThanOrEqual(runtimeMinutes.mid);
     expect(runtimeMinutes.mid).toBeLessThanOrEqual(runtimeMinutes.high);
-    expect(costUsd.low).toBeLessThanOrEqual(costUsd.mid);
-    expect(costUsd.mid).toBeLessThanOrEqual(costUsd.high);
+    expect(costUsd!.low).toBeLessThanOrEqual(costUsd!.mid);
+    expect(costUsd!.mid).toBeLessThanOrEqual(costUsd!.high);
     expect(output.explanation).toMatch(
       /^Learning run 1 of at most 8: no SLA set; safe learning: every learning run is held to a probability of 0\.90/,
     );
@@ -363,10 +363,10 @@ describe('OptimizerRecommender', () => {
       /^Learning run \d of at most 8 \(a Photon trial\): it may miss the SLA/,
     );
     expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
-    expect(trial.explanation).toContain(`at $${trial.prediction.costUsd.mid.toFixed(2)}`);
+    expect(trial.explanation).toContain(`at $${trial.prediction.costUsd!.mid.toFixed(2)}`);
     // the trial's rate is Photon's: more per hour than the same cluster on the standard engine
     const standardRate = slow.cost.totalUsd / jobRuntimeS('m5.xlarge', 8);
-    expect(trial.prediction.costUsd.mid / (trial.prediction.runtimeMinutes.mid * 60)).toBeGreaterThan(
+    expect(trial.prediction.costUsd!.mid / (trial.prediction.runtimeMinutes.mid * 60)).toBeGreaterThan(
       standardRate,
     );
 
@@ -413,7 +413,7 @@ describe('OptimizerRecommender', () => {
     );
     expect(trial.explanation).not.toMatch(/SLA infeasible/);
     // predicted at Photon's rate, and for less than the same cluster costs on the standard engine
-    const photonRate = trial.prediction.costUsd.mid / (trial.prediction.runtimeMinutes.mid * 60);
+    const photonRate = trial.prediction.costUsd!.mid / (trial.prediction.runtimeMinutes.mid * 60);
     const workers = trial.configuration.num_workers as number;
     const type = trial.configuration.node_type_id as string;
     const standardRate = costModel
@@ -426,7 +426,7 @@ describe('OptimizerRecommender', () => {
       )
       .usdPerHour(workers).expected;
     expect(photonRate * 3600).toBeGreaterThan(standardRate);
-    expect(trial.prediction.costUsd.mid).toBeLessThan(
+    expect(trial.prediction.costUsd!.mid).toBeLessThan(
       (standardRate / 3600) * jobRuntimeS(type, workers) * 0.9,
     );
 
@@ -635,7 +635,7 @@ describe('OptimizerRecommender', () => {
         // Any other change after learning is the exploit rule's (expected to cost less than the cheapest
         // run) or the keep/move rule's (a keep below the confidence moves to a confident configuration).
         const confident = decision.sla.kind === 'project' && decision.sla.probabilityMeets >= 0.9;
-        expect(output.prediction.costUsd.mid < cheapestRunUsd * 1.02 || confident).toBe(true);
+        expect(output.prediction.costUsd!.mid < cheapestRunUsd * 1.02 || confident).toBe(true);
       }
       runs = [...runs, run(i, { type, workers })];
     }
@@ -951,7 +951,7 @@ describe('decisions', () => {
     expect(output.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(output.explanation).toMatch(/SLA infeasible: fastest predicted \d+\.\d min on/);
     expect(output.configuration.aws_attributes).toMatchObject({ availability: 'SPOT_WITH_FALLBACK' });
-    expect(output.prediction.costUsd.mid).toBeLessThanOrEqual(runs[0]!.cost.totalUsd * 1.05);
+    expect(output.prediction.costUsd!.mid).toBeLessThanOrEqual(runs[0]!.cost.totalUsd * 1.05);
   });
 
   it('explains a project with no SLA without a runtime probability, and a keep as no change', () => {
@@ -990,7 +990,7 @@ describe('decisions', () => {
     );
     expect(output.decision?.action).toBe('keep');
     const observed = runs[0]!.cost.totalUsd;
-    expect(Math.abs(output.prediction.costUsd.mid - observed) / observed).toBeLessThan(0.05);
+    expect(Math.abs(output.prediction.costUsd!.mid - observed) / observed).toBeLessThan(0.05);
   });
 });
 

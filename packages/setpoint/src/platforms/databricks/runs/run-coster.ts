@@ -2,7 +2,7 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { type ClusterTimeline, costRecord, runCost, type TimelineNode } from '../../../cost/run-cost.js';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
-import type { PriceCatalog } from '../../../pricing/price-catalog.js';
+import type { PriceCatalog, VolumeSpec } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
@@ -16,6 +16,7 @@ import {
   planOf,
 } from '../cluster-shape/billing.js';
 import { type DatabricksClusterShape, shapeOfCluster } from '../cluster-shape/cluster-shape.js';
+import { volumesPerNodeOf } from '../cluster-shape/cost-spec.js';
 import { reconstructNodeTimeline } from '../cluster-shape/node-timeline.js';
 import { serverlessRunCost } from '../serverless/serverless-cost.js';
 import { performanceTargetOf } from '../serverless/serverless-tasks.js';
@@ -156,6 +157,11 @@ function asItRan(
   };
 }
 
+/** Each node carries the cluster's EBS volumes for as long as it ran (the run's own, priced as candidates' are). */
+function withVolumes(nodes: TimelineNode[], volumes: VolumeSpec[]): TimelineNode[] {
+  return volumes.length === 0 ? nodes : nodes.map((node) => ({ ...node, volumes }));
+}
+
 export function runTimeline(
   { profile, cluster, clusterReport: stored, workspace }: CostInput,
   priced: PricedNodeType = () => true,
@@ -177,6 +183,9 @@ export function runTimeline(
       compute: computeTypeOf(report?.compute_type ?? workspace?.computeType),
       photon: shape.photon,
     }),
-    nodes: (report && nodesFromClusterEvents(report, shape, span)) ?? nodesFromEventLog(profile, shape, span),
+    nodes: withVolumes(
+      (report && nodesFromClusterEvents(report, shape, span)) ?? nodesFromEventLog(profile, shape, span),
+      volumesPerNodeOf(shape),
+    ),
   };
 }

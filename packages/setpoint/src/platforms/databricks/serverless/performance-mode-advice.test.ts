@@ -2,6 +2,7 @@ import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
 import { performanceModeAdvice, probabilityMeets } from './performance-mode-advice.js';
+import { serverlessMonitoring } from './serverless-monitoring.js';
 
 let next = 0;
 function run(target: string, runtimeMinutes: number, usd: number, status = 'SUCCESS'): RecommenderRun {
@@ -20,6 +21,12 @@ function run(target: string, runtimeMinutes: number, usd: number, status = 'SUCC
     recommendationId: null,
   };
 }
+
+/** A run whose bill has not landed: its stored $0 is no cost. */
+const pending = (value: RecommenderRun): RecommenderRun => ({
+  ...value,
+  cost: { ...value.cost, totalUsd: 0, lowUsd: 0, highUsd: 0, pending: { reason: 'no bill yet' } },
+});
 
 function input(runs: RecommenderRun[], slaMinutes: number | null): RecommendationInput {
   return {
@@ -90,5 +97,21 @@ describe('performanceModeAdvice', () => {
     expect(advice?.configuration).toEqual({ performance_target: PO });
     expect(advice?.decision).toMatchObject({ action: 'change', change: 'standard → performance optimized' });
     expect(advice?.explanation).toMatch(/only \(< 0\.9\)/);
+  });
+});
+
+describe('the predicted cost while bills are pending', () => {
+  it('is not known (null, never $0) when every run the prediction reads waits for its bill', () => {
+    const monitoring = serverlessMonitoring(input([pending(run(PO, 10, 1))], null));
+    expect(monitoring.prediction.runtimeMinutes.mid).toBeCloseTo(10, 9);
+    expect(monitoring.prediction.costUsd).toBeNull();
+    const advice = performanceModeAdvice(input([pending(run(PO, 20, 2)), pending(run(PO, 21, 2))], 60));
+    expect(advice?.configuration).toEqual({ performance_target: 'STANDARD' });
+    expect(advice?.prediction.costUsd).toBeNull();
+  });
+
+  it('reads the billed runs alone once one bill has landed', () => {
+    const monitoring = serverlessMonitoring(input([run(PO, 10, 1.5), pending(run(PO, 11, 2))], null));
+    expect(monitoring.prediction.costUsd).toEqual({ low: 1.5, mid: 1.5, high: 1.5 });
   });
 });

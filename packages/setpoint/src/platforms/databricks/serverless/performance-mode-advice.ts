@@ -8,7 +8,7 @@ import type {
   RecommendationOutput,
   RecommenderRun,
 } from '../../../service/recommendations/recommender.js';
-import { isServerlessRun, knownCosts } from './serverless-monitoring.js';
+import { costRange, isServerlessRun, knownCosts, range } from './serverless-monitoring.js';
 import {
   describePerformanceTarget,
   type PerformanceTarget,
@@ -46,11 +46,6 @@ export function probabilityMeets(runtimes: readonly number[], slaMinutes: number
   const variance = logs.length > 1 ? logs.reduce((sum, x) => sum + (x - mu) ** 2, 0) / (logs.length - 1) : 0;
   return normalCdf((Math.log(slaMinutes) - mu) / Math.max(Math.sqrt(variance), minLogSpread));
 }
-
-const range = (values: readonly number[]) =>
-  values.length === 0
-    ? { low: 0, mid: 0, high: 0 }
-    : { low: quantile(values, 0.1), mid: quantile(values, 0.5), high: quantile(values, 0.9) };
 
 const usd = (value: number) => `$${value.toFixed(2)}`;
 
@@ -163,7 +158,10 @@ export function performanceModeAdvice(input: RecommendationInput): Recommendatio
   return {
     phase: choice.trial ? 'LEARNING' : change ? 'OPTIMIZING' : 'MONITORING',
     configuration: { performance_target: choice.target },
-    prediction: { runtimeMinutes: range(choice.predicted.runtimes), costUsd: range(choice.predicted.costs) },
+    prediction: {
+      runtimeMinutes: range(choice.predicted.runtimes),
+      costUsd: costRange(choice.predicted.costs),
+    },
     explanation:
       `Serverless job, ${change ? `${words(current)} → ${words(choice.target)}` : `stays ${words(current)}`}${choice.trial ? ' (a trial run)' : ''}: ` +
       `${choice.reason}; ${savingWords}; ${risk}.`,

@@ -16,10 +16,16 @@ export function isServerlessRun(run: Pick<RecommenderRun, 'clusterConfig'>): boo
 export const knownCosts = (runs: readonly RecommenderRun[]): number[] =>
   runs.flatMap((run) => (run.cost.pending ? [] : [run.cost.totalUsd]));
 
-const range = (values: number[]) =>
-  values.length === 0
-    ? { low: 0, mid: 0, high: 0 }
-    : { low: quantile(values, 0.1), mid: quantile(values, 0.5), high: quantile(values, 0.9) };
+const spread = (values: number[]) => ({
+  low: quantile(values, 0.1),
+  mid: quantile(values, 0.5),
+  high: quantile(values, 0.9),
+});
+/** 10th to 90th percentile; no runs: 0 (a runtime not yet seen). */
+export const range = (values: number[]) =>
+  values.length === 0 ? { low: 0, mid: 0, high: 0 } : spread(values);
+/** 10th to 90th percentile of the known costs; none known yet (every bill pending): null, never $0. */
+export const costRange = (costs: number[]) => (costs.length === 0 ? null : spread(costs));
 
 /**
  * A serverless job is monitored and advised, never resized: Databricks sizes serverless compute itself, so
@@ -45,7 +51,7 @@ export function serverlessMonitoring(input: RecommendationInput): Recommendation
   return {
     phase: 'MONITORING',
     configuration: { performance_target: target },
-    prediction: { runtimeMinutes: range(runtimes), costUsd: range(costs) },
+    prediction: { runtimeMinutes: range(runtimes), costUsd: costRange(costs) },
     explanation:
       `Serverless job in ${describePerformanceTarget(target)} mode: Databricks sizes its compute, so Setpoint ` +
       `changes nothing and watches its runtime (start-up included) and its billed cost. ${slaWords}.`,

@@ -36,7 +36,18 @@ export function isAccessDenied(error: unknown): boolean {
  * One error map for the EMR adapter. The SDK's error is not kept as the cause: it carries the signed
  * request. `InvalidRequestException` (an unknown cluster, instance group or fleet) is not found.
  */
-export function describeEmrError(error: unknown, operation: string): AppError {
+/** The AWS service an error came from: its name in messages and its IAM action prefix. */
+export interface AwsService {
+  name: string;
+  iam: string;
+}
+export const emrService: AwsService = { name: 'EMR', iam: 'elasticmapreduce' };
+
+export function describeEmrError(
+  error: unknown,
+  operation: string,
+  service: AwsService = emrService,
+): AppError {
   if (error instanceof AppError) return error;
   const shape = shapeOf(error);
   const status = shape.$metadata?.httpStatusCode;
@@ -44,16 +55,19 @@ export function describeEmrError(error: unknown, operation: string): AppError {
     return new AppError(
       'upstream',
       'EMR_ACCESS_DENIED',
-      `EMR ${operation}: access denied (${shape.name}): ${shape.message}; grant elasticmapreduce:${operation} to the connection's identity`,
+      `${service.name} ${operation}: access denied (${shape.name}): ${shape.message}; grant ${service.iam}:${operation} to the connection's identity`,
       { details: { operation, awsError: shape.name } },
     );
-  if (shape.name === 'InvalidRequestException' && /not valid|does not exist/i.test(shape.message))
-    return new NotFoundError('EMR_RESOURCE_NOT_FOUND', `EMR ${operation}: ${shape.message}`);
+  if (
+    shape.name === 'ResourceNotFoundException' ||
+    (shape.name === 'InvalidRequestException' && /not valid|does not exist/i.test(shape.message))
+  )
+    return new NotFoundError('EMR_RESOURCE_NOT_FOUND', `${service.name} ${operation}: ${shape.message}`);
   if (shape.name === 'InvalidRequestException' || shape.name === 'ValidationException')
     return new AppError(
       'upstream',
       'EMR_REQUEST_REJECTED',
-      `EMR ${operation} rejected the request: ${shape.message}`,
+      `${service.name} ${operation} rejected the request: ${shape.message}`,
       {
         details: { operation, awsError: shape.name },
       },
@@ -61,7 +75,7 @@ export function describeEmrError(error: unknown, operation: string): AppError {
   const transient = transientNames.has(shape.name) || status === undefined || status >= 500;
   return new UpstreamError(
     transient ? 'EMR_REQUEST_FAILED' : 'EMR_REQUEST_REJECTED',
-    `EMR ${operation} failed: ${shape.name} (HTTP ${status ?? '?'}): ${shape.message}`,
+    `${service.name} ${operation} failed: ${shape.name} (HTTP ${status ?? '?'}): ${shape.message}`,
     { details: { operation, awsError: shape.name } },
   );
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { terraformResourceName } from '../../../export/hcl-writer.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Project } from '../../../service/projects/project-records.js';
+import { predictionLine } from '../../../service/recommendations/prediction-words.js';
 import type { RecommendationRecord } from '../../../service/recommendations/recommendation-records.js';
 import type { EmrVolume } from '../cluster-shape/emr-cluster-shape.js';
 import type { EmrChoice } from '../recommender/emr-choice.js';
@@ -161,11 +162,7 @@ export function createEmrExportService(deps: {
         deps.catalog.onDemandPrice('aws', region, instanceType).usdPerHour,
       header: [
         `Setpoint recommendation ${rec.id} for project "${project.name}" (${project.id})`,
-        ...(prediction
-          ? [
-              `predicted ${prediction.runtimeMinutes.mid.toFixed(1)} min (${prediction.runtimeMinutes.low.toFixed(1)}–${prediction.runtimeMinutes.high.toFixed(1)}) at $${prediction.costUsd.mid.toFixed(2)} ($${prediction.costUsd.low.toFixed(2)}–$${prediction.costUsd.high.toFixed(2)}) per run`,
-            ]
-          : []),
+        ...(prediction ? [predictionLine(prediction)] : []),
         'Merge the instance groups (or fleets) and the lifecycle block into your aws_emr_cluster resource.',
       ],
     });

@@ -236,7 +236,7 @@ describe('emrRecommender (the shared recommender over EMR instance groups)', () 
     expect(output.explanation).toMatch(
       /^Learning run 1 of at most 8: it may miss the SLA|^Learning run 1 of at most 8: no SLA set/,
     );
-    expect(output.prediction.costUsd.low).toBeLessThanOrEqual(output.prediction.costUsd.high);
+    expect(output.prediction.costUsd!.low).toBeLessThanOrEqual(output.prediction.costUsd!.high);
   });
 
   it('leaves out worker types the region does not support for the cluster’s release, keeps its own, and says so', async () => {

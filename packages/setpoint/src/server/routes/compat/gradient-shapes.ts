@@ -110,10 +110,11 @@ export function presentGradientRecommendation(
             metrics: prediction
               ? {
                   spark_duration_minutes: prediction.runtimeMinutes.mid,
-                  spark_cost_requested_usd: prediction.costUsd.mid,
-                  spark_cost_lower_usd: prediction.costUsd.low,
-                  spark_cost_midpoint_usd: prediction.costUsd.mid,
-                  spark_cost_upper_usd: prediction.costUsd.high,
+                  // null while the job's bills are pending (a serverless job): never $0
+                  spark_cost_requested_usd: prediction.costUsd?.mid ?? null,
+                  spark_cost_lower_usd: prediction.costUsd?.low ?? null,
+                  spark_cost_midpoint_usd: prediction.costUsd?.mid ?? null,
+                  spark_cost_upper_usd: prediction.costUsd?.high ?? null,
                 }
               : null,
             configuration: rec.configuration,

@@ -1,12 +1,18 @@
+/// <reference path="../../../setpoint/src/eventlog/codec/vendor-modules.d.ts" />
 /**
  * Writers for the block formats Spark's codecs produce (lz4-java and snappy-java streams), used to
- * make fixtures (generate-codec-fixtures.ts) and benchmark inputs (bench-eventlog.ts).
+ * make fixtures (scripts/eventlog/generate-codec-fixtures.ts) and benchmark inputs (scaled-event-log.ts).
  */
-import { compressBlock, compressBound } from 'lz4js';
+
+import { compressSync as lz4CompressPrependingSize } from 'lz4-napi';
 import { hash as xxh32 } from 'lz4js/xxh32.js';
 import { compress as snappyCompress } from 'snappyjs';
 
-/** lz4-java LZ4BlockOutputStream: 32 KiB blocks, XXH32 checksums, an empty end block. */
+/**
+ * lz4-java LZ4BlockOutputStream: 32 KiB blocks, XXH32 checksums, an empty end block. The blocks come
+ * from lz4_flex (`lz4-napi`): lz4-java, which Spark reads them with, rejects some of lz4js's blocks
+ * as corrupt ("Error decoding offset …") that lenient decoders, Setpoint's among them, accept.
+ */
 export function lz4BlockStream(bytes: Uint8Array): Buffer {
   const blockSize = 32 * 1024;
   const pieces: Buffer[] = [];
@@ -19,15 +25,13 @@ export function lz4BlockStream(bytes: Uint8Array): Buffer {
     head.writeInt32LE(checksum, 17);
     return head;
   };
-  const compressed = new Uint8Array(compressBound(blockSize));
-  const hashTable = new Uint32Array(1 << 16);
   for (let offset = 0; offset < bytes.length; offset += blockSize) {
     const block = bytes.subarray(offset, offset + blockSize);
-    hashTable.fill(0);
-    const length = compressBlock(block, compressed, 0, block.length, hashTable);
+    // lz4-napi writes the block's decoded length first, as 4 bytes
+    const compressed = lz4CompressPrependingSize(Buffer.from(block)).subarray(4);
     const checksum = xxh32(0x9747b28c, block, 0, block.length) & 0x0fffffff;
-    if (length > 0 && length < block.length) {
-      pieces.push(header(0x25, length, block.length, checksum), Buffer.from(compressed.subarray(0, length)));
+    if (compressed.length < block.length) {
+      pieces.push(header(0x25, compressed.length, block.length, checksum), compressed);
     } else {
       pieces.push(header(0x15, block.length, block.length, checksum), Buffer.from(block));
     }
