@@ -20,8 +20,8 @@ export type SummaryRuns = Pick<RunRepository, 'ofProjects' | 'versions'>;
 
 async function runsByProject(runs: SummaryRuns, projectIds: string[]): Promise<Map<string, Run[]>> {
   const byProject = new Map<string, Run[]>();
-  for (const row of await runs.ofProjects(projectIds)) {
-    const run = toRun(row);
+  for (const record of await runs.ofProjects(projectIds)) {
+    const run = toRun(record);
     byProject.set(run.projectId, [...(byProject.get(run.projectId) ?? []), run]);
   }
   return byProject;
