@@ -204,13 +204,15 @@ def test_the_hook_sets_the_sized_request_on_the_task():
     assert task.job_flow_overrides["Instances"]["InstanceGroups"][2]["Market"] == "SPOT"
 
 
-def test_after_the_launch_every_step_of_the_cluster_is_handed_to_setpoint_with_the_account():
+def test_after_the_launch_every_step_of_the_cluster_is_handed_to_setpoint_with_the_account(caplog):
+    caplog.set_level("INFO")
     client, emr = FakeClient(), FakeEmr()
     context = {"params": {**CONTEXT["params"], "setpoint_workspace_id": "emr-acct-1"}, "task": SimpleNamespace(task_id="orders")}
     queued = record_steps(context, "j-ABC", client_factory=lambda: client, emr_client_factory=lambda _task: emr)
     assert [entry["step_id"] for entry in queued] == ["s-2", "s-1"]
     assert client.collected == [("p-7", "j-ABC", "s-2", "emr-acct-1"), ("p-7", "j-ABC", "s-1", "emr-acct-1")]
     assert emr.requests == [{"ClusterId": "j-ABC"}, {"ClusterId": "j-ABC", "Marker": "next"}]
+    assert "setpoint: queued collection of 2 steps of cluster j-ABC for project p-7" in caplog.text
 
 
 @pytest.mark.parametrize(

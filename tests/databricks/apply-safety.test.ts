@@ -185,6 +185,10 @@ describe('applies that land safely: one at a time per project, superseded ones s
       auto_apply_paused: true,
       pause_reason: expect.stringContaining('rolled back'),
     });
+    // the history names the target by when it was applied, to the minute in UTC, not as an ISO timestamp
+    expect(history.items.at(-1).reason).toMatch(
+      /^to the configuration applied \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/,
+    );
     const paused = await h.server.services.audit.page({ projectId, action: 'auto_apply_paused' }, 10, 0);
     expect(paused.rows.map((row) => row.detail.cause)).toEqual(['rollback']);
   });

@@ -176,6 +176,11 @@ describe('Discover estimates from evidence', () => {
       .sort((a, b) => (b.estimatedMonthlySavingsUsd ?? 0) - (a.estimatedMonthlySavingsUsd ?? 0));
     expect(top?.jobIds).toEqual(withSaving.slice(0, 10).map((entry) => entry.jobId));
     expect(top?.jobIds).not.toContain(ids.idle);
+    // the count agrees with its noun: "1 of 10 jobs has a saving", never "every 1 job with a saving"
+    expect(top?.detail).toContain(
+      `${withSaving.length} of ${result.jobs.length} jobs ${withSaving.length === 1 ? 'has' : 'have'} a saving`,
+    );
+    expect(top?.detail).not.toMatch(/every \d/);
   });
 
   it('prints in the CLI every reason, and money in cents', async () => {

@@ -33,6 +33,7 @@ from typing import Any, Callable, Mapping
 from .client import SetpointClient
 from .cluster import PROJECT_TAG, RECOMMENDATION_TAG
 from .launch import LAUNCHER_TAG, launcher_name, recommendation_to_launch
+from .words import count_of
 
 log = logging.getLogger("setpoint.airflow.emr")
 
@@ -167,8 +168,8 @@ def record_steps(
                 for step_id in steps
             ]
         log.info(
-            "setpoint: queued collection of %d step(s) of cluster %s for project %s",
-            len(queued),
+            "setpoint: queued collection of %s of cluster %s for project %s",
+            count_of(len(queued), "step"),
             cluster_id,
             project["id"],
         )

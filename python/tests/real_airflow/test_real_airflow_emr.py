@@ -117,7 +117,7 @@ def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
     assert project["workspace_id"] == account["id"]
     assert f"setpoint: sized orders_etl for project {project['id']}" in output
     first_cluster = launched(emr, "orders-emr-first")
-    assert f"setpoint: queued collection of 1 step(s) of cluster {first_cluster['Id']} for project {project['id']}" in output
+    assert f"setpoint: queued collection of 1 step of cluster {first_cluster['Id']} for project {project['id']}" in output
     tags = {tag["Key"]: tag["Value"] for tag in first_cluster["Tags"]}
     assert tags[PROJECT_TAG] == project["id"]
     assert "setpoint:recommendation-id" not in tags
@@ -175,7 +175,7 @@ def test_the_loop_closes_launch_collect_recommend_and_the_next_launch_takes_it(
     assert spark_defaults(sized)["spark.eventLog.dir"] == "s3://spark-events/orders/"
 
     # and Setpoint learns from the sized launch too: the loop goes on.
-    assert f"setpoint: queued collection of 1 step(s) of cluster {sized['Id']} for project {project['id']}" in output
+    assert f"setpoint: queued collection of 1 step of cluster {sized['Id']} for project {project['id']}" in output
     second = collected(client, project["id"], sized["Id"])
     assert second["pipeline_state"] == "DONE", second.get("error")
     assert second["status"] == "SUCCESS"

@@ -46,7 +46,7 @@ import { withOrganizationDefaults } from '../service/projects/organization-defau
 import { createProjectService } from '../service/projects/project-service.js';
 import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
 import { createRecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommendations/recommender.js';
+import type { Recommender } from '../service/recommender/recommender.js';
 import { createRepositories } from '../service/repositories.js';
 import { createEventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import { EventLogProfiler } from '../service/runs/eventlog-profiler.js';

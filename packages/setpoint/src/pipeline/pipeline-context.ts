@@ -8,7 +8,7 @@ import type { ProjectRepository } from '../service/projects/project-repository.j
 import type { LearningSummaryRepository } from '../service/recommendations/learning-summary-repository.js';
 import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommendations/recommender.js';
+import type { Recommender } from '../service/recommender/recommender.js';
 import type { EventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
 import type { RunChanges, RunRecord } from '../service/runs/run-records.js';

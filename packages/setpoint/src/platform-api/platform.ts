@@ -15,7 +15,7 @@ import type { PlatformCode } from '../service/code/platform-code.js';
 import type { FormFactorAdviser } from '../service/form-factor/form-factor-service.js';
 import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommendations/recommender.js';
+import type { Recommender } from '../service/recommender/recommender.js';
 import type { RunCoster } from '../service/runs/run-analysis.js';
 import type { ClusterFacts } from '../service/runs/run-records.js';
 import type { RunService } from '../service/runs/run-service.js';

@@ -1,6 +1,6 @@
-import { emptyFoldedStatistics } from '../../service/recommendations/learning-summary.js';
 import type { LearningSummary } from '../../service/recommendations/learning-summary-repository.js';
-import type { RecommendationInput } from '../../service/recommendations/recommender.js';
+import { emptyFoldedStatistics } from '../../service/recommender/learning-summary.js';
+import type { RecommendationInput } from '../../service/recommender/recommender.js';
 import { type AnalyzedRunRecord, type RunMarker, runComesBefore } from '../../service/runs/run-records.js';
 import type { PipelineDependencies } from '../pipeline-context.js';
 import { recommenderRunOf } from './recommender-run.js';

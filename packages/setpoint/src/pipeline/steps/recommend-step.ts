@@ -1,6 +1,6 @@
 import type { JobPayloads } from '../../queue/job-queue.js';
 import { phaseAfterRecommendation } from '../../service/projects/project-phase.js';
-import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommendations/recommender.js';
+import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommender/recommender.js';
 import type { AnalyzedRunRecord } from '../../service/runs/run-records.js';
 import { type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
 import { learningSummaryBefore } from './learning-summary-fold.js';

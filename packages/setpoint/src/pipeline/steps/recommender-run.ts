@@ -1,4 +1,4 @@
-import type { RecommenderRun } from '../../service/recommendations/recommender-run.js';
+import type { RecommenderRun } from '../../service/recommender/recommender-run.js';
 import type { AnalyzedRunRecord, ClusterFacts } from '../../service/runs/run-records.js';
 
 /** An analyzed run as the recommender reads it. */

@@ -10,6 +10,7 @@ import type { ProjectService } from '../projects/project-service.js';
 import type { RecommendationEvent } from '../recommendations/recommendation-events.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
+import { utcMinute } from '../runs/run-name.js';
 import { type AppliedChange, isChange } from './applied-change-records.js';
 import type { AppliedChangeRepository } from './applied-change-repository.js';
 import type { ApplyIntentRepository } from './apply-intent-repository.js';
@@ -372,9 +373,9 @@ export function createApplyService(deps: ApplyServiceDependencies) {
         const reason =
           options.reason ??
           (planned.undoes
-            ? `undid the change of ${new Date(planned.undoes.createdAt).toISOString()}`
+            ? `undid the change of ${utcMinute(planned.undoes.createdAt)}`
             : // shown under the kind's label ("Rolled back"), so it names only the target
-              `to the configuration of ${new Date(to?.createdAt ?? Date.now()).toISOString()}`);
+              `to the configuration applied ${utcMinute(to?.createdAt ?? Date.now())}`);
         recorded.push(
           await writeAndRecord(at, lock, planned, {
             recommendationId: planned.undoes

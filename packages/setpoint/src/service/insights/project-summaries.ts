@@ -11,7 +11,7 @@ import {
 } from '@setpoint/insights';
 import { listPrices, type OrganizationPrices } from '../organization/discounts.js';
 import type { Project } from '../projects/project-records.js';
-import { learningRunsFor } from '../recommendations/learning.js';
+import { learningRunsFor } from '../recommender/learning.js';
 import { type Run, toRun } from '../runs/run-records.js';
 import type { RunRepository } from '../runs/run-repository.js';
 import { insightRunFromRun } from './insight-run-from-run.js';

@@ -1,5 +1,5 @@
 import type { ProjectPhase } from '@setpoint/api-contract';
-import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
+import type { ClusterConfiguration, Prediction, RecommendationDecision } from '../recommender/recommender.js';
 
 export type RecommendationState = 'PENDING' | 'SUCCESS' | 'FAILURE';
 

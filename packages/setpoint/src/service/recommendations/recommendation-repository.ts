@@ -3,8 +3,8 @@ import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database, RecommendationsTable } from '../../store/database-schema.js';
 import { parseJsonColumn } from '../../store/json-column.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
+import type { ClusterConfiguration, Prediction, RecommendationDecision } from '../recommender/recommender.js';
 import type { RecommendationRecord, RecommendationState } from './recommendation-records.js';
-import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
 
 function toRecommendation(row: Selectable<RecommendationsTable>): RecommendationRecord {
   return {

@@ -6,6 +6,11 @@
 export function runName(run: { startedAt: number | null; endedAt: number | null }): string {
   const at = run.startedAt ?? run.endedAt;
   if (at === null || !Number.isFinite(at)) return 'the run';
+  return `the run of ${utcMinute(at)}`;
+}
+
+/** A moment in stored text read anywhere: "2026-12-06 02:11 UTC" (UTC, to the minute). */
+export function utcMinute(at: number): string {
   const iso = new Date(at).toISOString();
-  return `the run of ${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }

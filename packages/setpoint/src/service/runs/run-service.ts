@@ -189,10 +189,10 @@ export function createRunService({
 
     /** The run's parsed event log (null before it was parsed, or for a run without one). */
     async profile(projectId: string, runId: string): Promise<RunProfile | null> {
-      const row = await runs.findInProject(projectId, runId);
-      if (!row)
+      const record = await runs.findInProject(projectId, runId);
+      if (!record)
         throw new NotFoundError('RUN_NOT_FOUND', `run ${runId} does not exist in project ${projectId}`);
-      return parseJsonColumn<RunProfile>(row.profile);
+      return (await runs.inputsOf(runId))?.profile ?? null;
     },
 
     async get(projectId: string, runId: string): Promise<RunDetail> {

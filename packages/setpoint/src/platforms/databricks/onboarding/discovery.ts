@@ -1,4 +1,5 @@
 import { isAppError } from '@setpoint/foundation/errors';
+import { countOf } from '@setpoint/foundation/words';
 import type { CostModel } from '../../../cost/cost-model.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
@@ -366,7 +367,7 @@ export function createDiscovery(deps: {
           detail:
             withSaving.length === 0
               ? `no job has an estimated saving yet, of ${jobs.length} jobs (each row says why)`
-              : `largest estimated monthly savings, from each job's own runs: ${top.length === withSaving.length ? 'every' : `the top ${top.length} of the`} ${withSaving.length} job${withSaving.length === 1 ? '' : 's'} with a saving, of ${jobs.length}`,
+              : `largest estimated monthly savings, from each job's own runs: ${withSaving.length} of ${countOf(jobs.length, 'job')} ${withSaving.length === 1 ? 'has' : 'have'} a saving${top.length < withSaving.length ? `, the top ${top.length} shown` : ''}`,
         },
         {
           id: 'photon',

@@ -1,7 +1,8 @@
 import { defaultProjectSettings } from '@setpoint/api-contract';
 import { describe, expect, it } from 'vitest';
 import { probabilityMeets } from '../../../service/form-factor/form-factor-advice.js';
-import type { RecommendationInput, RecommenderRun } from '../../../service/recommendations/recommender.js';
+import type { RecommendationInput } from '../../../service/recommender/recommender.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { performanceModeAdvice } from './performance-mode-advice.js';
 import { serverlessMonitoring } from './serverless-monitoring.js';
 

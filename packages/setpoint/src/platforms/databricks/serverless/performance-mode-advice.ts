@@ -6,8 +6,8 @@ import type {
   RecommendationDecision,
   RecommendationInput,
   RecommendationOutput,
-  RecommenderRun,
-} from '../../../service/recommendations/recommender.js';
+} from '../../../service/recommender/recommender.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { costRange, isServerlessRun, knownCosts, range } from './serverless-monitoring.js';
 import {
   describePerformanceTarget,
