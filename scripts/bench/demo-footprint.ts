@@ -2,11 +2,13 @@
  * The dashboard demo as a newcomer meets it: `setpoint demo` started as a user would, then at each
  * checkpoint (default 150 s) the process tree's RSS, the data directory's size, the CPU it used, whether
  * the printed sign-in link works (once), whether a project is still learning and whether any run is
- * dated after now. Ctrl+C at the end must exit cleanly. Rewrites "Dashboard demo" in docs/benchmarks.md.
- * Usage: npm run bench:demo [-- --at 150,1800]
+ * dated after now; and the tree's RSS sampled every second from start to the last checkpoint, for its
+ * peak (`--samples <file>` writes the series as CSV). Ctrl+C at the end must exit cleanly. Rewrites
+ * "Dashboard demo" in docs/benchmarks.md.
+ * Usage: npm run bench:demo [-- --at 150,1800] [--samples demo-rss.csv]
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { machineLine, repoRoot, writeBenchmarkSection } from './docs-section.js';
@@ -15,6 +17,9 @@ const atFlag = process.argv.indexOf('--at');
 const checkpoints = (atFlag === -1 ? '150' : (process.argv[atFlag + 1] ?? '150')).split(',').map(Number);
 if (checkpoints.some((seconds) => !Number.isFinite(seconds) || seconds <= 0))
   throw new Error('--at expects seconds, e.g. 150,1800');
+const samplesFlag = process.argv.indexOf('--samples');
+const samplesPath = samplesFlag === -1 ? null : process.argv[samplesFlag + 1];
+if (samplesFlag !== -1 && !samplesPath) throw new Error('--samples expects a file name, e.g. demo-rss.csv');
 
 const clockTicks = 100;
 const pageSize = 4096;
@@ -37,19 +42,38 @@ function processTree(root: number): number[] {
   return tree;
 }
 
-function treeUsage(root: number): { rssBytes: number; cpuSeconds: number } {
+interface ProcessUsage {
+  pid: number;
+  rssBytes: number;
+  threads: number;
+}
+
+function treeUsage(root: number): { rssBytes: number; cpuSeconds: number; processes: ProcessUsage[] } {
   let rssBytes = 0;
   let cpuSeconds = 0;
+  const processes: ProcessUsage[] = [];
   for (const pid of processTree(root)) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
       cpuSeconds += (Number(fields[11]) + Number(fields[12])) / clockTicks;
-      rssBytes += Number(fields[21]) * pageSize;
+      const rss = Number(fields[21]) * pageSize;
+      rssBytes += rss;
+      processes.push({ pid, rssBytes: rss, threads: Number(fields[17]) });
     } catch {
       // ended
     }
   }
-  return { rssBytes, cpuSeconds };
+  return { rssBytes, cpuSeconds, processes };
+}
+
+/** A process's anonymous memory (heaps, malloc arenas, thread stacks), from smaps_rollup; 0 when it ended. */
+function anonymousBytes(pid: number): number {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    return Number(/^Anonymous:\s+(\d+)/m.exec(rollup)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
 }
 
 function directoryBytes(path: string): number {
@@ -78,6 +102,30 @@ const exited = new Promise<number | null>((resolve) => demo.on('exit', (code) =>
 
 const startLoad = loadavg()[0] ?? 0;
 const startedAt = Date.now();
+
+/** The tree's RSS every second: the peak, with each process's share and threads at that moment. */
+interface Sample {
+  seconds: number;
+  rssBytes: number;
+  processes: Array<ProcessUsage & { anonymousBytes: number }>;
+}
+const series: string[] = ['seconds,rss_mb,processes,threads'];
+let peak: Sample | null = null;
+const sampler = setInterval(() => {
+  const usage = treeUsage(demo.pid ?? 0);
+  const seconds = (Date.now() - startedAt) / 1000;
+  const threads = usage.processes.reduce((sum, entry) => sum + entry.threads, 0);
+  series.push(
+    `${seconds.toFixed(0)},${(usage.rssBytes / 1e6).toFixed(1)},${usage.processes.length},${threads}`,
+  );
+  if (!peak || usage.rssBytes > peak.rssBytes) {
+    const processes = usage.processes.map((entry) => ({
+      ...entry,
+      anonymousBytes: anonymousBytes(entry.pid),
+    }));
+    peak = { seconds, rssBytes: usage.rssBytes, processes };
+  }
+}, 1000);
 const link = await new Promise<string>((resolve, reject) => {
   const poll = setInterval(() => {
     const match = /(http:\/\/localhost:\d+\/api\/v1\/session\/demo\?token=\S+)/.exec(stdout);
@@ -146,8 +194,10 @@ for (const seconds of checkpoints) {
   lastCpu = { at: now, cpuSeconds: usage.cpuSeconds };
   process.stderr.write(`${JSON.stringify(rows.at(-1))}\n`);
 }
+clearInterval(sampler);
 demo.kill('SIGINT');
 const exitCode = await exited;
+if (samplesPath) writeFileSync(samplesPath, `${series.join('\n')}\n`);
 rmSync(join(dataDir, '..'), { recursive: true, force: true });
 
 const first = rows[0];
@@ -159,6 +209,16 @@ const growth =
   rows.length > 1 && first
     ? `From ${first.seconds} s to ${rows.at(-1)?.seconds} s RSS grew ${(100 * ((rows.at(-1)?.rssMb ?? 0) / first.rssMb - 1)).toFixed(0)}% and data ${(100 * ((rows.at(-1)?.dataMb ?? 0) / first.dataMb - 1)).toFixed(0)}% (goal ≤ 20%).`
     : 'Run with `--at 150,1800` for the 30-minute growth figure (goal: ≤ 20% above the 150-s figures).';
+const mbText = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+const peakSample = peak as Sample | null;
+const peakText = peakSample
+  ? `Peak of the tree's RSS, sampled every second up to the last checkpoint: ${mbText(peakSample.rssBytes)} at ${peakSample.seconds.toFixed(0)} s (the command started first, then its children: ${peakSample.processes
+      .map(
+        (entry) =>
+          `pid ${entry.pid}: ${mbText(entry.rssBytes)}, ${mbText(entry.anonymousBytes)} anonymous, ${entry.threads} threads`,
+      )
+      .join('; ')}).`
+  : 'Peak: no sample.';
 const section = [
   '## Dashboard demo: `setpoint demo`',
   '',
@@ -169,6 +229,8 @@ const section = [
   '| at | RSS | data | CPU | learning | runs | runs dated after now |',
   '| --- | --- | --- | --- | --- | --- | --- |',
   ...table,
+  '',
+  peakText,
   '',
   `Goals at 150 s: RSS ≤ 600 MB, data ≤ 300 MB, at least one project learning, no run after now, the sign-in link answers (first use ${signIn.first}, a redirect into the dashboard; second use ${signIn.second}: it works once). ${growth} Ctrl+C: exit code ${exitCode}${/destroyed|round failed/.test(stderr) ? ', with errors on stderr' : ', nothing on stderr but progress lines'}.`,
   '',
