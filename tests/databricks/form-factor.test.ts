@@ -83,7 +83,8 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
       verdict: 'estimate_only',
       proposal: null,
     });
-    expect(result.change).toMatch(/^job cluster `.+` → serverless compute/);
+    expect(result.change).toMatch(/^(job cluster "[^"]+"|task "[^"]+" cluster) → serverless compute/);
+    expect(result.change).not.toContain('`');
     // the job's billed DBUs (median of two = their mean) at the SKU's list price, read from system.billing.list_prices
     const dbus = (dbusOf(runs[0]!.cost!) + dbusOf(runs[1]!.cost!)) / 2;
     expect(result.estimate?.kind).toBe('assumption');

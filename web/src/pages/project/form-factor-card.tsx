@@ -55,7 +55,7 @@ export function FormFactorCard({ projectId }: { projectId: string }) {
       </p>
       <p data-testid="form-factor-explanation">{advice.explanation}</p>
       <dl className="facts">
-        <dt>Now, per run</dt>
+        <dt>Now, median per successful run</dt>
         <dd>{formatUsd(advice.current_usd_per_run)}</dd>
         <dt>{advice.to === 'serverless' ? 'On serverless, per run' : 'On its job cluster, per run'}</dt>
         <dd>

@@ -13,7 +13,7 @@ function showFormFactor(advice: FormFactorAdviceResource): void {
     ['project', advice.project_id],
     ['move', advice.change],
     ['verdict', advice.verdict.replace('_', ' ')],
-    ['now per run', formatUsd(advice.current_usd_per_run)],
+    ['now, median per successful run', formatUsd(advice.current_usd_per_run)],
     [
       `${advice.to} per run`,
       estimate

@@ -12,10 +12,10 @@ import { probeS3LogDestination } from './collect/log-store-s3.js';
 import { checkSignIn, checkWorkspaceAccess } from './connection/access-check.js';
 import { createWorkspaceConnector, openClient } from './connection/workspace-connection.js';
 import { createExportService } from './export/export-service.js';
+import { createDatabricksFormFactorAdviser } from './form-factor-adviser.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
 import type { ConfidentChoiceOf } from './onboarding/saving-estimate.js';
-import { createDatabricksFormFactorAdviser } from './serverless/form-factor-adviser.js';
 import {
   createServerlessBillingReader,
   type ServerlessBillingReader,

@@ -11,7 +11,7 @@ import type { FormFactor, FormFactorAdvice } from './form-factor-advice.js';
 export interface FormFactorAdviser {
   advise(project: Project): Promise<{
     advice: FormFactorAdvice;
-    /** The move in words, e.g. "job cluster `main` → serverless compute (performance optimized)". */
+    /** The move in words, e.g. 'job cluster "main" → serverless compute (performance optimized)'. */
     change: string;
     /** Where a run happens in each form, for the explanation: "on its job cluster", "on EMR Serverless". */
     where: Record<FormFactor, string>;

@@ -1,10 +1,11 @@
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { FormFactor } from '../../../service/form-factor/form-factor-advice.js';
-import type { FormFactorAdviser } from '../../../service/form-factor/form-factor-service.js';
-import type { Project } from '../../../service/projects/project-service.js';
-import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
-import { formFactorAdvice } from './form-factor-advice.js';
-import { type FormFactorSources, formFactorEvidence } from './form-factor-evidence.js';
+import type { FormFactor } from '../../service/form-factor/form-factor-advice.js';
+import type { FormFactorAdviser } from '../../service/form-factor/form-factor-service.js';
+import type { Project } from '../../service/projects/project-service.js';
+import type { WorkspaceService } from '../../service/workspaces/workspace-service.js';
+import { describeClusterRef, parseClusterRefKey } from './jobs/job-clusters.js';
+import { formFactorAdvice } from './serverless/form-factor-advice.js';
+import { type FormFactorSources, formFactorEvidence } from './serverless/form-factor-evidence.js';
 
 const formWords: Record<FormFactor, string> = {
   classic: 'its job cluster',
@@ -32,10 +33,9 @@ export function createDatabricksFormFactorAdviser(
           project,
         ),
       );
-      const cluster =
-        project.clusterKey && advice.from === 'classic'
-          ? `job cluster \`${project.clusterKey}\``
-          : formWords[advice.from];
+      const ref =
+        project.clusterKey && advice.from === 'classic' ? parseClusterRefKey(project.clusterKey) : undefined;
+      const cluster = ref ? describeClusterRef(ref) : formWords[advice.from];
       return {
         advice,
         change: `${cluster} → ${advice.to === 'classic' ? 'a job cluster' : formWords.serverless}`,
