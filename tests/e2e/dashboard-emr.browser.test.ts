@@ -269,6 +269,11 @@ describeFull(
       // The run analysis splits the newest step's cost: the Spark application's part and the overhead.
       await page.getByRole('link', { name: 'Runs', exact: true }).click();
       await page.getByTestId('runs-table').waitFor();
+      // DBUs are Databricks' unit: an EMR project's runs have no column of dashes for them
+      expect(await page.getByTestId('runs-table').getByRole('columnheader').allTextContents()).not.toContain(
+        'DBUs estimated / billed',
+      );
+      expect(await page.getByTestId('run-billing').count()).toBe(0);
       await page
         .getByTestId('runs-table')
         .locator(`tr[data-run-id="${newestRun.id}"]`)

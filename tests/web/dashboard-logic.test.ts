@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { marketWords } from '../../web/src/api/insight-runs.js';
 import {
   columnsThatFit,
   layoutStorageKey,
@@ -291,5 +292,20 @@ describe('run axis labels', () => {
     expect(labels[1]).toMatch(/^\d{2}:\d{2}$/);
     expect(labels[2]).toMatch(/^\d{2} \w{3}\n\d{2}:\d{2}$/);
     expect(labels[2]!.split('\n')[0]).not.toBe(labels[0]!.split('\n')[0]);
+  });
+});
+
+describe('the market of a run, in the words the explanations use', () => {
+  it('spells every market of both clouds and EMR the same way, never as the API does', () => {
+    expect(
+      [
+        'SPOT_WITH_FALLBACK',
+        'SPOT_WITH_FALLBACK_AZURE',
+        'ON_DEMAND',
+        'ON_DEMAND_AZURE',
+        'SPOT',
+        'SPOT_AZURE',
+      ].map(marketWords),
+    ).toEqual(['spot with fallback', 'spot with fallback', 'on-demand', 'on-demand', 'spot', 'spot']);
   });
 });

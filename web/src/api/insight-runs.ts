@@ -15,9 +15,26 @@ export function clusterLabel(run: Run): string {
     : cluster.workers !== null && cluster.workers !== undefined
       ? countOf(cluster.workers, 'worker')
       : '';
-  return [cluster.nodeTypeId, size, cluster.photon ? 'Photon' : '', cluster.availability ?? '']
+  return [
+    cluster.nodeTypeId,
+    size,
+    cluster.photon ? 'Photon' : '',
+    cluster.availability ? marketWords(cluster.availability) : '',
+  ]
     .filter(Boolean)
     .join(' · ');
+}
+
+/**
+ * A market as the explanations say it ("spot with fallback", "on-demand"), not as the platform's API spells
+ * it (`SPOT_WITH_FALLBACK_AZURE`, `ON_DEMAND`), so the Runs table and the recommendation name one thing once.
+ */
+export function marketWords(availability: string): string {
+  return availability
+    .replace(/_AZURE$/, '')
+    .toLowerCase()
+    .replace('on_demand', 'on-demand')
+    .replaceAll('_', ' ');
 }
 
 export function toInsightRun(run: Run, coreUtilization: number | null = null): InsightRun {

@@ -103,6 +103,8 @@ export function RunsTab({ data }: { data: ProjectData }) {
   };
 
   if (runs.length === 0) return <p className="muted">No runs yet.</p>;
+  // DBUs are Databricks' unit: a column of dashes on another platform's runs would say nothing
+  const showsDbus = data.platform === 'databricks' || data.billing.size > 0;
   return (
     <table className="table runs" data-testid="runs-table">
       <thead>
@@ -111,9 +113,14 @@ export function RunsTab({ data }: { data: ProjectData }) {
           <th>Status</th>
           <th className="num">Runtime</th>
           <th className="num">Cost</th>
-          <th className="num" title="DBU cost estimated from list prices / as billed (system.billing.usage)">
-            DBUs estimated / billed
-          </th>
+          {showsDbus && (
+            <th
+              className="num"
+              title="DBU cost estimated from list prices / as billed (system.billing.usage)"
+            >
+              DBUs estimated / billed
+            </th>
+          )}
           <th className="num">Input</th>
           <th>Cluster</th>
           <th>Configured by</th>
@@ -146,9 +153,11 @@ export function RunsTab({ data }: { data: ProjectData }) {
               <td className="num">
                 <CostCell run={run} />
               </td>
-              <td className="num" data-testid="run-billing">
-                {billingLabel(data.billing.get(run.id))}
-              </td>
+              {showsDbus && (
+                <td className="num" data-testid="run-billing">
+                  {billingLabel(data.billing.get(run.id))}
+                </td>
+              )}
               <td className="num">
                 <ValueOr text={formatBytes(run.input_bytes)} reason={missingReason(run, 'input')} />
               </td>
@@ -157,7 +166,7 @@ export function RunsTab({ data }: { data: ProjectData }) {
             </tr>
             {open === run.id && (
               <tr className="drill-row">
-                <td colSpan={8}>
+                <td colSpan={showsDbus ? 8 : 7}>
                   {detail.state === 'loading' && <Loading label="Loading the run's analysis…" />}
                   {detail.state === 'failed' && <ErrorNotice message={detail.message} />}
                   {detail.state === 'ready' && <RunAnalysis detail={detail.detail} />}
