@@ -92,7 +92,10 @@ describe('approval mode (approve-learning) against the emulator', () => {
       expect.objectContaining({
         event: 'approval_needed',
         project_id: projectId,
-        title: expect.stringContaining(`recommendation ${waiting.recommendation_id}`),
+        title: expect.stringMatching(
+          /^Skewed join \(approve learning\): learning run \d+ waits for a person's approval before Setpoint applies it/,
+        ),
+        detail: expect.objectContaining({ recommendation_id: waiting.recommendation_id }),
       }),
     ]);
 

@@ -308,12 +308,13 @@ export function createAlertService(deps: Deps) {
           recommendation_id?: string;
           learning_run?: number | null;
         };
-        const run = detail.learning_run ? ` (learning run ${detail.learning_run})` : '';
+        // a person knows the project and its learning runs; the recommendation's id travels in the detail
+        const what = detail.learning_run ? `learning run ${detail.learning_run}` : 'a recommended change';
         return {
           event,
           projectId: entry.entity_id,
           key: `${event}:${entry.id}`,
-          title: `${entry.name}: recommendation ${detail.recommendation_id ?? ''}${run} waits for approval before Setpoint applies it; it is dropped if the next run starts first`,
+          title: `${entry.name}: ${what} waits for a person's approval before Setpoint applies it; it is dropped if the next run starts first`,
           detail: detail as Record<string, unknown>,
         };
       });
