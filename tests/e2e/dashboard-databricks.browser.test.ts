@@ -281,6 +281,13 @@ describeFull(
       const row = page.getByTestId('projects-table').locator('tr', { hasText: 'Skewed join' });
       const awaiting = row.getByRole('link', { name: 'Awaiting approval' });
       await awaiting.waitFor();
+      // the whole words are in view at 1440 px, not "Awaiti…"
+      expect(
+        await awaiting.evaluate((link) => {
+          const cell = link.closest('td') as HTMLElement;
+          return cell.scrollWidth > cell.clientWidth + 1 || cell.scrollHeight > cell.clientHeight + 1;
+        }),
+      ).toBe(false);
       await awaiting.click();
       await page.waitForURL(`**/projects/${projectId}`);
       const banner = page.getByTestId('awaiting-approval');

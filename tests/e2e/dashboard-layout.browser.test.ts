@@ -335,6 +335,13 @@ describeFull(
           const page = await open(width, address);
           await page.waitForLoadState('networkidle');
           expect(await pageOverflow(page), `${width} px ${address}`).toBeLessThanOrEqual(0);
+          if (address.startsWith('/projects/')) {
+            // the project's tab strip scrolls sideways at most: no vertical scrollbar beside the tabs
+            expect(
+              await page.locator('nav.tabs').evaluate((tabs) => tabs.scrollHeight - tabs.clientHeight),
+              `${width} px ${address}: the tabs`,
+            ).toBeLessThanOrEqual(0);
+          }
           if (address === '/discover') {
             // the whole table in view, not scrolled inside its frame either
             const frame = page.locator('.table-frame');
@@ -369,6 +376,22 @@ describeFull(
         ).toBe(1);
         await page.close();
       }
+    });
+
+    it('counts the jobs per day on Discover in whole jobs', async () => {
+      const page = await open(1280, '/discover');
+      const chart = page.getByRole('img', { name: 'Job count and core hours per day' });
+      await chart.locator('svg text').first().waitFor();
+      const jobTicks = await chart.evaluate((host) => {
+        const left = host.getBoundingClientRect().left;
+        return [...host.querySelectorAll('text')]
+          .filter((text) => text.getBoundingClientRect().right < left + 70)
+          .map((text) => (text.textContent ?? '').trim())
+          .filter((text) => /^[\d.,]+$/.test(text));
+      });
+      expect(jobTicks.length).toBeGreaterThanOrEqual(2);
+      expect(jobTicks.filter((tick) => !Number.isInteger(Number(tick)))).toEqual([]);
+      await page.close();
     });
 
     it('tells a person on the Notifications page to add a destination below, not on the Notifications page', async () => {

@@ -296,7 +296,8 @@ function DiscoverView({ report, onImported }: { report: DiscoverReport; onImport
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'category', data: report.timeline.map((point) => point.day) },
     yAxis: [
-      { type: 'value', name: 'jobs' },
+      // a count of jobs: whole-number ticks, never "0.2 jobs"
+      { type: 'value', name: 'jobs', minInterval: 1 },
       { type: 'value', name: 'core hours' },
     ],
     series: [

@@ -88,7 +88,9 @@ export function SummaryTab({ data, summary }: { data: ProjectData; summary: Proj
           label="Projected 12-month savings"
           value={roi ? formatUsd(roi.projected12MonthSavingsUsd) : '—'}
           note={
-            roi ? `${countOf(Math.round(roi.runsPerYear), 'run')} a year at the current cadence` : undefined
+            roi
+              ? `${countOf(Math.round(roi.runsPerYear), 'run')} a year at the current cadence`
+              : 'after the first run on a Setpoint configuration'
           }
         />
         <Metric

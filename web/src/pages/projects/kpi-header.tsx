@@ -1,5 +1,5 @@
 import { type CostTotals, type ProjectResource as Project, projectPhases } from '@setpoint/api-contract';
-import { feeLabel, platformLabel, spendWindow, spendWindowDays } from '@setpoint/insights';
+import { countOf, feeLabel, platformLabel, spendWindow, spendWindowDays } from '@setpoint/insights';
 import { afterNextPaint, endpoints } from '../../api/endpoints.js';
 import { useApi } from '../../api/use-api.js';
 import { phaseName } from '../../components/phase-badge.js';
@@ -43,7 +43,10 @@ function SpendSplit({ spend }: { spend: CostTotals }) {
 const methodText = (methods: Record<string, number>) =>
   Object.entries(methods)
     .filter(([, count]) => count > 0)
-    .map(([method, count]) => `${count} by ${method === 'cost_change' ? 'cost change' : 'cost/GB change'}`)
+    .map(
+      ([method, count]) =>
+        `${countOf(count, 'project')} by ${method === 'cost_change' ? 'cost change' : 'cost/GB change'}`,
+    )
     .join(', ');
 
 /**

@@ -34,7 +34,10 @@ export interface Column extends FitColumn {
    */
   maxWidth: string;
   align?: 'end';
-  /** Its text may take up to three lines of the row (names, a phase, a runtime over its SLA), not one line cut short. */
+  /**
+   * Its text may take up to three lines of the row (names, a phase, a runtime over its SLA, "Awaiting
+   * approval"), not one line cut short.
+   */
   wraps?: boolean;
   /** Sort key; null sorts last in both directions. */
   sortValue(row: ProjectRow): number | string | null;
@@ -324,6 +327,7 @@ export const projectColumns: Column[] = [
     label: 'Apply',
     minWidth: 60,
     maxWidth: '72px',
+    wraps: true,
     // what waits for a person first, then the modes from the most automatic
     sortValue: (row) =>
       row.project.awaiting_approval ? 3 : applyModeRank[applyModeOf(row.project.settings)],
