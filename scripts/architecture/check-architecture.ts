@@ -67,6 +67,8 @@ export interface Rules {
   platformNameAllowances: Array<{ location: string; why: string }>;
   /** Files that may still read a candidate's instance type or id as text, with why. */
   candidateNameAllowances: Array<{ location: string; why: string }>;
+  /** Files outside repositories that may still import a row type, with why. */
+  rowTypeAllowances: Array<{ location: string; why: string }>;
   /** Modules of the product that other packages and the scripts may import. */
   publicModules: string[];
 }
@@ -93,6 +95,8 @@ const platformStart = '<!-- platform-modules:start -->';
 const platformEnd = '<!-- platform-modules:end -->';
 const fileCyclesStart = '<!-- file-cycles:start -->';
 const fileCyclesEnd = '<!-- file-cycles:end -->';
+const rowTypesStart = '<!-- row-types:start -->';
+const rowTypesEnd = '<!-- row-types:end -->';
 const candidateNamesStart = '<!-- candidate-names:start -->';
 const candidateNamesEnd = '<!-- candidate-names:end -->';
 const platformNamesStart = '<!-- platform-names:start -->';
@@ -169,6 +173,11 @@ export function parseRules(document: string): Rules {
       return { location, why: cells[1] ?? '' };
     },
   );
+  const rowTypeAllowances = tableRows(between(document, rowTypesStart, rowTypesEnd)).map((cells) => {
+    const location = codeSpans(cells[0] ?? '')[0];
+    if (!location) throw new Error(`row-type row without a path: | ${cells.join(' | ')} |`);
+    return { location, why: cells[1] ?? '' };
+  });
   const publicModules = tableRows(between(document, publicExportsStart, publicExportsEnd)).map((cells) => {
     const name = codeSpans(cells[0] ?? '')[0];
     if (!name) throw new Error(`public-export row without a module: | ${cells.join(' | ')} |`);
@@ -181,6 +190,7 @@ export function parseRules(document: string): Rules {
     allowedFileCycles,
     platformNameAllowances,
     candidateNameAllowances,
+    rowTypeAllowances,
     publicModules,
   };
 }
@@ -374,6 +384,10 @@ const mayBuildQueries = (file: string) =>
   file.startsWith('packages/setpoint/src/store/') ||
   /\/\d{4}-[a-z0-9-]+\.ts$/.test(file); // a migration, the core's or a platform's
 
+/** An import of a row's type: kysely's row helpers, or a table of the store's schema. */
+const rowTypeImport =
+  /import\s+(?:type\s+)?\{[^}]*\b(?:Selectable|Insertable|Updateable)\b[^}]*\}\s*from\s*'kysely'|import\s+(?:type\s+)?\{[^}]*\b\w+Table\b[^}]*\}\s*from\s*'[^']*store\/database-schema(?:\.js)?'/;
+
 export function checkArchitecture(options: CheckOptions): CheckResult {
   const { root } = options;
   const overlay = options.overlay ?? {};
@@ -417,6 +431,7 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
   };
   const fileGraph = new Map<string, Set<string>>();
   const usedNameAllowances = new Set<string>();
+  const usedRowTypeAllowances = new Set<string>();
   const usedCandidateAllowances = new Set<string>();
   /** A candidate's instance type or id read as text, outside the files the document allows. */
   const checkCandidateNames = (file: string, text: string) => {
@@ -488,6 +503,14 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
 
     if (queryBuilderCall.test(text) && !mayBuildQueries(file)) {
       problems.push(`${file}: builds SQL queries; only *-repository.ts files (and the store) may`);
+    }
+    if (rowTypeImport.test(text) && !mayBuildQueries(file)) {
+      const allowance = rules.rowTypeAllowances.find((row) => covers(row.location, file));
+      if (allowance) usedRowTypeAllowances.add(allowance.location);
+      else
+        problems.push(
+          `${file}: imports a row type (a table of the store's schema, or kysely's Selectable, Insertable, Updateable); repositories return records and take typed changes: map rows inside the *-repository.ts file`,
+        );
     }
 
     for (const edge of importsOf(file, text)) {
@@ -586,6 +609,12 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
   }
 
   problems.push(...fileCycleProblems(fileGraph, rules.allowedFileCycles));
+  for (const row of rules.rowTypeAllowances) {
+    if (!usedRowTypeAllowances.has(row.location))
+      problems.push(
+        `docs/ARCHITECTURE.md: \`${row.location}\` may import a row type but does not: remove it from the row-type allowances`,
+      );
+  }
   for (const row of rules.platformNameAllowances) {
     if (!usedNameAllowances.has(row.location))
       problems.push(

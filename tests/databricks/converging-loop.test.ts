@@ -5,7 +5,7 @@ import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driv
 import { overallSummary, summarizeProject } from 'setpoint/demo/loop-summary';
 import { createDatabricksClient } from 'setpoint/platforms/databricks/api/client';
 import { findClusterSpec, parseClusterRefKey } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { runsUntilLearned } from 'setpoint/service/recommendations/learning';
+import { runsUntilLearned } from 'setpoint/service/recommender/learning';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 // Nine rounds of ten jobs through webhooks, collection, parsing and apply; slow on a busy machine.

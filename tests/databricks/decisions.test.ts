@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RecommendationResource, RunDetailResource } from '@setpoint/api-contract';
 import { findClusterSpec } from 'setpoint/platforms/databricks/jobs/job-clusters';
-import { recommendationIsLearning } from 'setpoint/service/recommendations/learning';
+import { recommendationIsLearning } from 'setpoint/service/recommender/learning';
 import { runName } from 'setpoint/service/runs/run-name';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { diffConfigs } from '../../web/src/lib/config-diff.js';

@@ -1,4 +1,4 @@
-import { formFactorAdviceSchema } from '@setpoint/api-contract/databricks';
+import { formFactorAdviceSchema } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteCliEnv, runCli } from '../support/run-cli.js';

@@ -6,7 +6,13 @@ import {
   RunJobFlowCommand,
   type RunJobFlowCommandInput,
 } from '@aws-sdk/client-emr';
-import type { AppliedConfigListResource, ApprovalResource, RollbackResource } from '@setpoint/api-contract';
+import {
+  type AppliedConfigListResource,
+  type ApprovalResource,
+  type FormFactorAdviceResource,
+  formFactorAdviceSchema,
+  type RollbackResource,
+} from '@setpoint/api-contract';
 import type {
   EmrAccountResource,
   EmrAppliedConfigList,
@@ -318,6 +324,33 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       auto_apply_paused: false,
       pause_reason: null,
     });
+
+    // form factor: the workload on EMR Serverless, estimated from its own event logs at the published prices
+    const formFactor = await api<FormFactorAdviceResource>(
+      'GET',
+      `/api/v1/projects/${projectId}/form-factor`,
+    );
+    expect(formFactor.status).toBe(200);
+    const advice = formFactorAdviceSchema.parse(formFactor.body);
+    expect(advice).toMatchObject({
+      from: 'classic',
+      to: 'serverless',
+      change: 'EMR on EC2 → EMR Serverless',
+    });
+    expect(advice.estimate?.kind).toBe('evidence');
+    const range = advice.estimate?.usd_per_run ?? { low: 0, mid: 0, high: 0 };
+    expect(range.low).toBeGreaterThan(0);
+    expect(range.low).toBeLessThanOrEqual(range.mid);
+    expect(range.mid).toBeLessThanOrEqual(range.high);
+    const costs = runs.map((run) => run.cost?.totalUsd ?? 0).sort((a, b) => a - b);
+    expect(advice.current_usd_per_run).toBeCloseTo(costs[1] as number, 9);
+    expect(advice.basis.join('\n')).toMatch(/3 successful runs of this job on EMR on EC2/);
+    expect(advice.basis.join('\n')).toMatch(/\$0\.052624 per vCPU-hour/);
+    expect(advice.explanation).toMatch(/on EMR Serverless/);
+    // the verdict follows the rules: 10 % saved and P(runtime <= SLA) >= 0.9, else stay
+    const share = (advice.saving_usd_per_run ?? 0) / (advice.current_usd_per_run ?? 1);
+    expect(advice.verdict).toBe(share >= 0.1 && (advice.probability_meets_sla ?? 0) >= 0.9 ? 'move' : 'stay');
+    expect(advice.proposal === null).toBe(advice.verdict !== 'move');
   });
 
   it('reconciliation collects a new run of an imported workload that nobody announced', async () => {

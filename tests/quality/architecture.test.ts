@@ -84,6 +84,27 @@ describe('the dependency rules of docs/ARCHITECTURE.md', () => {
     expect(problems).toEqual([expect.stringContaining('service/runs/probe.ts: builds SQL queries')]);
   });
 
+  it('reject a row type outside a repository', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/pipeline/probe.ts':
+        "import type { RunsTable } from '../store/database-schema.js';\nexport const probe = (row: RunsTable) => row.id;\n",
+      'packages/setpoint/src/service/runs/probe.ts':
+        "import type { Selectable } from 'kysely';\nexport type Probe = Selectable<{ id: string }>;\n",
+    });
+    expect(problems).toEqual([
+      expect.stringContaining('pipeline/probe.ts: imports a row type'),
+      expect.stringContaining('service/runs/probe.ts: imports a row type'),
+    ]);
+
+    const staleAllowance = document.replace(
+      '<!-- row-types:end -->',
+      '| `packages/setpoint/src/store/ids.ts` | a file that maps no row |\n<!-- row-types:end -->',
+    );
+    expect(problemsWith({}, staleAllowance)).toEqual([
+      expect.stringContaining('`packages/setpoint/src/store/ids.ts` may import a row type but does not'),
+    ]);
+  });
+
   it('reject a file in no module, a cycle between subfolders, and a stale row', () => {
     expect(problemsWith({ 'packages/setpoint/src/misc/probe.ts': 'export const probe = 1;\n' })).toEqual([
       expect.stringContaining('packages/setpoint/src/misc/probe.ts: belongs to no module'),

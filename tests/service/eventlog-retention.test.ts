@@ -25,7 +25,7 @@ describe('event-log retention', () => {
   });
 
   const blobKeyOf = async (runId: string) =>
-    (await createRepositories(h.services.store.db).runs.find(runId))?.eventlog_blob_key ?? null;
+    (await createRepositories(h.services.store.db).runs.find(runId))?.eventlogBlobKey ?? null;
 
   it('keeps the newest runs’ event logs, deletes the others from the blob store, and keeps their cost', async () => {
     const keys = await Promise.all(runIds.map(blobKeyOf));

@@ -25,6 +25,7 @@ function handlersWith(parse: ParseHandler): JobHandlers {
     'run.ingest': idle,
     'run.parse': parse,
     'run.cost': idle,
+    'run.request-recommendation': idle,
     'project.model-update': idle,
     'recommendation.generate': idle,
     'databricks.collect': idle,

@@ -10,7 +10,7 @@ import { costSpecOf } from 'setpoint/platforms/databricks/cluster-shape/cost-spe
 import { DatabricksRecommender } from 'setpoint/platforms/databricks/recommender/databricks-recommender';
 import { shippedCatalog } from 'setpoint/pricing/catalog/shipped-catalog';
 import { createPriceCatalog } from 'setpoint/pricing/price-catalog';
-import { type OptimizerPassInput, runOptimizerPass } from 'setpoint/service/recommendations/optimizer-pass';
+import { type OptimizerPassInput, runOptimizerPass } from 'setpoint/service/recommender/optimizer-pass';
 import { createRepositories } from 'setpoint/service/repositories';
 import { pruneRuns } from 'setpoint/service/runs/run-retention';
 import type { Database } from 'setpoint/store/database-schema';

@@ -2,7 +2,7 @@ import type {
   RecommendationInput,
   RecommendationOutput,
   Recommender,
-} from 'setpoint/service/recommendations/recommender';
+} from 'setpoint/service/recommender/recommender';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { processedFixtureRun } from './support/fixture-runs.js';
 import { createHarness, type Harness } from './support/service-harness.js';

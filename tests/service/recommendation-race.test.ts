@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PipelineDependencies } from 'setpoint/pipeline/pipeline-context';
 import { recommendStep } from 'setpoint/pipeline/steps/recommend-step';
-import type { RecommendationInput, Recommender } from 'setpoint/service/recommendations/recommender';
+import type { RecommendationInput, Recommender } from 'setpoint/service/recommender/recommender';
 import { createRepositories } from 'setpoint/service/repositories';
 import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

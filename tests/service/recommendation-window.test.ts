@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import type { PipelineDependencies } from 'setpoint/pipeline/pipeline-context';
 import { recommendStep } from 'setpoint/pipeline/steps/recommend-step';
-import type { RecommendationInput, Recommender } from 'setpoint/service/recommendations/recommender';
+import type { RecommendationInput, Recommender } from 'setpoint/service/recommender/recommender';
 import { createRepositories } from 'setpoint/service/repositories';
 import type { Database, RecommendationsTable, RunsTable } from 'setpoint/store/database-schema';
 import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';

@@ -8,6 +8,7 @@ export * from './code.js';
 export * from './common.js';
 export * from './cost.js';
 export * from './csv.js';
+export * from './form-factor.js';
 export * from './organization.js';
 export * from './project-settings.js';
 export * from './project-summary.js';

@@ -2,7 +2,7 @@ import type {
   RecommendationInput,
   RecommendationOutput,
   Recommender,
-} from 'setpoint/service/recommendations/recommender';
+} from 'setpoint/service/recommender/recommender';
 
 /** A recommender with a known answer, for tests about the service around it, not the optimizer. */
 export const fixedRecommender: Recommender = {

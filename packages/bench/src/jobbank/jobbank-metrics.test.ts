@@ -1,5 +1,5 @@
 import type { ProjectRun } from 'setpoint/demo/loop-records';
-import { learningRuns } from 'setpoint/service/recommendations/learning';
+import { learningRuns } from 'setpoint/service/recommender/learning';
 import { describe, expect, it } from 'vitest';
 import { type JobBankProject, jobBankMetrics, predictionErrors } from './jobbank-metrics.js';
 

@@ -23,7 +23,7 @@ describe('latencyBreakdown', () => {
         attempt('run.ingest', { runId: 'r1' }, 1500, 1500, 1600),
         attempt('run.parse', { runId: 'r1' }, 1600, 2000, 2400),
         attempt('run.cost', { runId: 'r1' }, 2400, 2400, 2500),
-        attempt('project.model-update', { runId: 'r1' }, 2500, 2500, 2520),
+        attempt('run.request-recommendation', { runId: 'r1' }, 2500, 2500, 2520),
         // the recommendation is ready at 5000; its step goes on applying it until 5600
         attempt('recommendation.generate', { recommendationId: 'rec1' }, 2520, 3000, 5600),
         // another run's steps and a later attempt of the same recommendation do not count

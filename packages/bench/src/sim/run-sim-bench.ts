@@ -25,10 +25,10 @@ import { CostEngineCoster } from 'setpoint/platforms/databricks/runs/run-coster'
 import { shippedCatalog } from 'setpoint/pricing/catalog/shipped-catalog';
 import { createPriceCatalog, type PriceCatalog } from 'setpoint/pricing/price-catalog';
 import type { InstanceTypeEntry } from 'setpoint/pricing/schema';
-import { sharedFleetPriorSource } from 'setpoint/service/recommendations/fleet-prior-source';
-import { isLearningRun, recommendationIsLearning } from 'setpoint/service/recommendations/learning';
-import type { RecommenderRun } from 'setpoint/service/recommendations/recommender-run';
-import { runtimeSecondsOf } from 'setpoint/service/recommendations/run-evidence';
+import { sharedFleetPriorSource } from 'setpoint/service/recommender/fleet-prior-source';
+import { isLearningRun, recommendationIsLearning } from 'setpoint/service/recommender/learning';
+import type { RecommenderRun } from 'setpoint/service/recommender/recommender-run';
+import { runtimeSecondsOf } from 'setpoint/service/recommender/run-evidence';
 import type { WorkspaceFacts } from 'setpoint/service/workspaces/workspace-service';
 import { share } from '../sweep/sweep-statistics.js';
 

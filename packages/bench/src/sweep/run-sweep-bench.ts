@@ -9,7 +9,7 @@ import type { OptimizerSettings } from 'setpoint/optimizer/recommend';
 import type { PredictionClaim, SearchPolicyFactory } from 'setpoint/optimizer/search-policy';
 import { setpointPolicy } from 'setpoint/optimizer/setpoint-policy';
 import { shippedFleet, shippedFleetSources } from 'setpoint/optimizer/shipped-fleet/shipped-fleet';
-import { isLearningRun } from 'setpoint/service/recommendations/learning';
+import { isLearningRun } from 'setpoint/service/recommender/learning';
 
 /** The sources of the shipped fleet prior, for `--exclude-source` (leave-one-dataset-out). */
 export { shippedFleetSources };

@@ -38,6 +38,7 @@ import { createCodeHandoff } from '../service/code/code-handoff.js';
 import { createProposalService } from '../service/code/proposal-service.js';
 import { createSourceService } from '../service/code/source-service.js';
 import { writerBehindCode } from '../service/code/writer-behind-code.js';
+import { createFormFactorService } from '../service/form-factor/form-factor-service.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
 import { createOrganizationSettingsService } from '../service/organization/organization-settings-service.js';
@@ -45,7 +46,7 @@ import { withOrganizationDefaults } from '../service/projects/organization-defau
 import { createProjectService } from '../service/projects/project-service.js';
 import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
 import { createRecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommendations/recommender.js';
+import type { Recommender } from '../service/recommender/recommender.js';
 import { createRepositories } from '../service/repositories.js';
 import { createEventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import { EventLogProfiler } from '../service/runs/eventlog-profiler.js';
@@ -209,6 +210,11 @@ export async function composeServices(options: ComposeOptions) {
   const platformOfProject = async (projectId: string) =>
     writersOf().forWorkspace(await workspaces.facts((await projects.get(projectId)).workspaceId));
   const codeOfProject = async (projectId: string) => (await platformOfProject(projectId)).code ?? null;
+  const formFactor = createFormFactorService({
+    projects,
+    audit,
+    adviserOf: async (projectId) => (await platformOfProject(projectId)).formFactor,
+  });
   const sources = createSourceService({
     sources: repositories.sources,
     secretBox,
@@ -353,6 +359,7 @@ export async function composeServices(options: ComposeOptions) {
     parkedJobs,
     sources,
     proposals,
+    formFactor,
     pipeline,
     platforms,
     parseClusterReport,

@@ -8,7 +8,7 @@ import { databricksIntegrationOf } from '../platforms/databricks/databricks-plat
 import { serverlessProjectKey } from '../platforms/databricks/serverless/serverless-tasks.js';
 import { catalogNodeSpecs } from '../pricing/catalog-node-specs.js';
 import { type RunningServer, startServer } from '../server/start-server.js';
-import { sharedFleetPriorSource } from '../service/recommendations/fleet-prior-source.js';
+import { sharedFleetPriorSource } from '../service/recommender/fleet-prior-source.js';
 import type { Run } from '../service/runs/run-service.js';
 import { alertOnApprovals, startAlertReceiver } from './approval-alerts.js';
 import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workloads.js';

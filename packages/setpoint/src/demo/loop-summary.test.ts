@@ -1,6 +1,6 @@
 import { median } from '@setpoint/foundation/statistics';
 import { describe, expect, it } from 'vitest';
-import { learningRuns } from '../service/recommendations/learning.js';
+import { learningRuns } from '../service/recommender/learning.js';
 import type { ProjectRun } from './loop-records.js';
 import {
   type ConfiguringRecommendation,

@@ -1,7 +1,7 @@
 import { median } from '@setpoint/foundation/statistics';
-import { isLearningRun, recommendationIsLearning } from '../service/recommendations/learning.js';
 import type { RecommendationRecord } from '../service/recommendations/recommendation-records.js';
-import type { RecommendationDecision } from '../service/recommendations/recommender.js';
+import { isLearningRun, recommendationIsLearning } from '../service/recommender/learning.js';
+import type { RecommendationDecision } from '../service/recommender/recommender.js';
 import type { LoopEpisode } from './after-first-recommendation.js';
 import type { ProjectRun } from './loop-records.js';
 

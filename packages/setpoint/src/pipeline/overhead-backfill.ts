@@ -1,7 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { RunProfile } from '../eventlog/run-profile.js';
-import type { RunCost, StoredClusterFacts } from '../service/runs/run-records.js';
-import { parseJsonColumn } from '../store/json-column.js';
+import type { RunCost } from '../service/runs/run-records.js';
 import { type PipelineDependencies, projectOf } from './pipeline-context.js';
 
 /** Totals equal to this share: the same prices as when the run was costed. */
@@ -27,32 +25,31 @@ export function overheadBackfill(
 ) {
   /** Prices one batch; returns how many runs it read, marked, and gave an overhead. */
   async function backfillBatch(limit: number): Promise<{ read: number; marked: number; split: number }> {
-    const rows = await deps.runs.costedWithoutOverhead(limit);
+    const runs = await deps.runs.costedWithoutOverhead(limit);
     let marked = 0;
     let split = 0;
-    for (const row of rows) {
-      const stored = parseJsonColumn<RunCost>(row.cost);
+    for (const run of runs) {
+      const stored = run.cost;
       if (!stored) continue;
-      const profile = parseJsonColumn<RunProfile>(row.profile);
-      const facts = parseJsonColumn<StoredClusterFacts>(row.cluster_config);
+      const { profile, cluster } = run;
       let overhead: RunCost['overhead'] = null;
-      if (profile && facts) {
-        const { workspace } = await projectOf(deps, row.project_id);
+      if (profile && cluster) {
+        const { workspace } = await projectOf(deps, run.projectId);
         const fresh = await deps.coster.cost({
           profile,
-          cluster: facts.facts,
-          clusterReport: parseJsonColumn<unknown>(row.cluster_report),
+          cluster: cluster.facts,
+          clusterReport: run.clusterReport,
           workspace,
         });
         const samePrices =
           Math.abs(fresh.totalUsd - stored.totalUsd) <= samePricesTolerance * Math.max(1, stored.totalUsd);
         overhead = samePrices ? (fresh.overhead ?? null) : null;
       }
-      await deps.runs.update(row.id, { cost: JSON.stringify({ ...stored, overhead }) });
+      await deps.runs.update(run.id, { cost: { ...stored, overhead } });
       marked += 1;
       if (overhead) split += 1;
     }
-    return { read: rows.length, marked, split };
+    return { read: runs.length, marked, split };
   }
 
   /** `batchSize`: runs priced per turn of the event loop, so a large history never holds a worker. */

@@ -8,10 +8,10 @@ import type { ProjectRepository } from '../service/projects/project-repository.j
 import type { LearningSummaryRepository } from '../service/recommendations/learning-summary-repository.js';
 import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommendations/recommender.js';
+import type { Recommender } from '../service/recommender/recommender.js';
 import type { EventLogFetcher } from '../service/runs/eventlog-fetcher.js';
 import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
-import type { PipelineState, RunRow } from '../service/runs/run-records.js';
+import type { RunChanges, RunRecord } from '../service/runs/run-records.js';
 import type { RunRepository } from '../service/runs/run-repository.js';
 import type { WorkspaceService } from '../service/workspaces/workspace-service.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
@@ -60,11 +60,11 @@ export function permanentIfInvalid(error: unknown): never {
  */
 export async function advanceRun(
   deps: Pick<PipelineDependencies, 'runs' | 'logger'>,
-  run: RunRow,
-  changes: Parameters<RunRepository['advance']>[2],
+  run: RunRecord,
+  changes: RunChanges,
   step: string,
 ): Promise<boolean> {
-  const from = run.pipeline_state as PipelineState;
+  const from = run.pipelineState;
   if (await deps.runs.advance(run.id, from, changes)) return true;
   deps.logger.warn(
     { runId: run.id, step, expected: from },
@@ -73,10 +73,10 @@ export async function advanceRun(
   return false;
 }
 
-export async function loadRun(deps: Pick<PipelineDependencies, 'runs'>, runId: string): Promise<RunRow> {
-  const row = await deps.runs.find(runId);
-  if (!row) throw new PermanentJobError(`run ${runId} no longer exists`);
-  return row;
+export async function loadRun(deps: Pick<PipelineDependencies, 'runs'>, runId: string): Promise<RunRecord> {
+  const run = await deps.runs.find(runId);
+  if (!run) throw new PermanentJobError(`run ${runId} no longer exists`);
+  return run;
 }
 
 /** The run's project and the facts of its workspace (null for a project without one). */

@@ -7,7 +7,7 @@ const stepFor = {
   INGESTING: 'run.ingest',
   PARSING: 'run.parse',
   COSTING: 'run.cost',
-  MODELING: 'project.model-update',
+  MODELING: 'run.request-recommendation',
 } as const;
 
 /**
@@ -16,19 +16,19 @@ const stepFor = {
  */
 export function stallRecovery(deps: Pick<PipelineDependencies, 'runs' | 'queue' | 'logger'>) {
   return async function resumeStalledRuns(stalledForMs: number): Promise<number> {
-    const rows = await deps.runs.stalled(
+    const runs = await deps.runs.stalled(
       Object.keys(stepFor) as Array<keyof typeof stepFor>,
       Date.now() - stalledForMs,
       1000,
     );
-    for (const [i, row] of rows.entries()) {
-      const kind = stepFor[row.pipeline_state as keyof typeof stepFor];
-      await deps.queue.enqueue(kind, { runId: row.id }, { idempotencyKey: `${kind}:${row.id}` });
+    for (const [i, run] of runs.entries()) {
+      const kind = stepFor[run.pipelineState as keyof typeof stepFor];
+      await deps.queue.enqueue(kind, { runId: run.id }, { idempotencyKey: `${kind}:${run.id}` });
       // a backlog is hundreds of runs waiting for their turn, each an insert that resolves at once on
       // SQLite: the event loop answers health checks and the API between batches of them
       if ((i + 1) % enqueuesPerTurn === 0) await nextTurn();
     }
-    if (rows.length > 0) deps.logger.info({ runs: rows.length }, 'stalled runs re-queued');
-    return rows.length;
+    if (runs.length > 0) deps.logger.info({ runs: runs.length }, 'stalled runs re-queued');
+    return runs.length;
   };
 }

@@ -12,9 +12,10 @@ import type { ApplyService } from '../service/apply/apply-service.js';
 import type { ApplyWriter } from '../service/apply/apply-writer.js';
 import type { AuditService } from '../service/audit/audit-service.js';
 import type { PlatformCode } from '../service/code/platform-code.js';
+import type { FormFactorAdviser } from '../service/form-factor/form-factor-service.js';
 import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommendations/recommender.js';
+import type { Recommender } from '../service/recommender/recommender.js';
 import type { RunCoster } from '../service/runs/run-analysis.js';
 import type { ClusterFacts } from '../service/runs/run-records.js';
 import type { RunService } from '../service/runs/run-service.js';
@@ -135,6 +136,8 @@ export interface PlatformRuntime {
   schedules: PlatformSchedule[];
   /** Where its jobs' configuration lives in code and how a recommendation reads there (absent: no mapping). */
   code?: PlatformCode;
+  /** What the same job would cost in the other form (cluster or serverless), for its projects (absent: none). */
+  formFactor?: FormFactorAdviser;
   /**
    * Signs in to a workspace before it is registered (nothing is stored): whether its host answered and
    * accepted the credentials, as one line of an access check. Absent: the platform has no such check.

@@ -10,6 +10,8 @@ export interface JobPayloads {
   /** RunProfile + cluster facts → cost breakdown. */
   'run.cost': { runId: string };
   /** A processed run asks for a recommendation based on it (history from before a reset does not). */
+  'run.request-recommendation': { runId: string };
+  /** `run.request-recommendation` by its former name: jobs queued before an upgrade. Kept for one release. */
   'project.model-update': { runId: string };
   /**
    * Fill a PENDING recommendation through the recommender. `pinned`: the request named its run, and the
@@ -25,8 +27,9 @@ export const coreJobKinds = [
   'run.ingest',
   'run.parse',
   'run.cost',
-  'project.model-update',
+  'run.request-recommendation',
   'recommendation.generate',
+  'project.model-update',
 ] as const satisfies readonly JobKind[];
 
 export interface JobContext {

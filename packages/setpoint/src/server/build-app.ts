@@ -20,6 +20,7 @@ import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { codeRoutes } from './routes/code-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
+import { formFactorRoutes } from './routes/form-factor-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { insightsRoutes } from './routes/insights-routes.js';
 import { jobRoutes } from './routes/job-routes.js';
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     codeRoutes({ projects: services.projects, sources: services.sources, proposals: services.proposals }),
   );
+  await app.register(formFactorRoutes(services.formFactor));
   await app.register(
     workspaceRoutes(services.workspaces, (platform) => services.platforms.named(platform)?.checkSignIn),
   );

@@ -1,4 +1,4 @@
-import type { FormFactorAdviceResource } from '@setpoint/api-contract/databricks';
+import type { FormFactorAdviceResource } from '@setpoint/api-contract';
 import { useEffect, useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -24,7 +24,7 @@ export function FormFactorCard({ projectId }: { projectId: string }) {
     endpoints
       .formFactor(projectId)
       .then((loaded) => live && setAdvice(loaded))
-      // a project that is not a Databricks job has no form-factor advice: the card stays away
+      // a project whose platform gives no form-factor advice: the card stays away
       .catch(() => live && setAdvice(null));
     return () => {
       live = false;
@@ -37,7 +37,7 @@ export function FormFactorCard({ projectId }: { projectId: string }) {
       setAdvice(await endpoints.decideFormFactor(projectId, decision));
       setMessage(
         decision === 'approve'
-          ? 'Approved. Setpoint does not make the move: change the job’s tasks, then import it again.'
+          ? 'Approved. Setpoint does not make the move: the team changes where the job runs (its tasks or its launch).'
           : 'Dismissed.',
       );
     } catch (error) {

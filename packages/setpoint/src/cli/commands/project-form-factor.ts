@@ -1,5 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
-import type { FormFactorAdviceResource } from '@setpoint/api-contract/databricks';
+import type { FormFactorAdviceResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { examples } from '../help-text.js';
 import { formatTime, formatUsd, printFields, printJson } from '../output.js';
@@ -40,7 +40,7 @@ function showFormFactor(advice: FormFactorAdviceResource): void {
 }
 
 /**
- * `projects form-factor`: what a Databricks job would cost on serverless compute (or back on its job cluster),
+ * `projects form-factor`: what a job would cost on serverless compute (or back on a cluster: Databricks, EMR),
  * on what basis, and a person's approval or dismissal of a proposed move (Setpoint never makes the move).
  */
 export function registerFormFactorCommand(projects: Command): void {

@@ -20,29 +20,25 @@ function permanentIfUnreadable(error: unknown): never {
 export function ingestStep(deps: PipelineDependencies) {
   return async ({ runId }: { runId: string }, context: JobContext): Promise<void> => {
     const run = await loadRun(deps, runId);
-    if (run.eventlog_blob_key === null) {
-      if (!run.eventlog_uri)
+    if (run.eventlogBlobKey === null) {
+      if (!run.eventlogUri)
         throw new PermanentJobError(`run ${runId} has neither an event log nor an eventlog_uri`);
       await mkdir(deps.scratchDir, { recursive: true });
       const directory = await mkdtemp(path.join(deps.scratchDir, `ingest-${runId}-`));
       try {
-        const name = safeFileName(new URL(run.eventlog_uri).pathname, 'eventlog');
+        const name = safeFileName(new URL(run.eventlogUri).pathname, 'eventlog');
         const downloaded = path.join(directory, name);
         deps.logger.info(
           { runId, jobId: context.jobId, attempt: context.attempt },
           'event log download started',
         );
-        const bytes = await deps.fetcher.fetchTo(run.eventlog_uri, downloaded).catch(permanentIfUnreadable);
+        const bytes = await deps.fetcher.fetchTo(run.eventlogUri, downloaded).catch(permanentIfUnreadable);
         const files = (await isZipFile(downloaded))
           ? await extractZip(downloaded, directory, deps.maxEventLogBytes, new Set([name]))
           : [{ name, path: downloaded, bytes }];
         const bundle = eventLogBundle(runId);
         for (const file of files) await deps.blobs.putFile(bundle, file.name, file.path);
-        const changes = {
-          eventlog_blob_key: bundle,
-          eventlog_bytes: bytes,
-          pipeline_state: 'PARSING',
-        } as const;
+        const changes = { eventlogBlobKey: bundle, eventlogBytes: bytes, pipelineState: 'PARSING' } as const;
         if (!(await advanceRun(deps, run, changes, 'run.ingest'))) return;
         deps.onIngestedBytes?.(bytes);
       } finally {

@@ -1,7 +1,7 @@
-import { emptyFoldedStatistics } from '../../service/recommendations/learning-summary.js';
 import type { LearningSummary } from '../../service/recommendations/learning-summary-repository.js';
-import type { RecommendationInput } from '../../service/recommendations/recommender.js';
-import { type RunMarker, type RunRow, runComesBefore } from '../../service/runs/run-records.js';
+import { emptyFoldedStatistics } from '../../service/recommender/learning-summary.js';
+import type { RecommendationInput } from '../../service/recommender/recommender.js';
+import { type AnalyzedRunRecord, type RunMarker, runComesBefore } from '../../service/runs/run-records.js';
 import type { PipelineDependencies } from '../pipeline-context.js';
 import { recommenderRunOf } from './recommender-run.js';
 
@@ -10,7 +10,7 @@ type FoldDependencies = Pick<
   'runs' | 'recommender' | 'learningSummaries' | 'recommendationWindowRuns'
 >;
 
-const markerOf = (row: RunRow): RunMarker => ({ createdAt: Number(row.created_at), id: row.id });
+const markerOf = (run: AnalyzedRunRecord): RunMarker => ({ createdAt: run.createdAt, id: run.id });
 
 /**
  * The project's learning summary to read with a recommendation's window, after folding into it the runs
@@ -22,7 +22,11 @@ const markerOf = (row: RunRow): RunMarker => ({ createdAt: Number(row.created_at
  */
 export async function learningSummaryBefore(
   deps: FoldDependencies,
-  context: { project: RecommendationInput['project']; learningSince: number; window: readonly RunRow[] },
+  context: {
+    project: RecommendationInput['project'];
+    learningSince: number;
+    window: readonly AnalyzedRunRecord[];
+  },
 ): Promise<LearningSummary | undefined> {
   const { project, learningSince, window } = context;
   const first = window[0];

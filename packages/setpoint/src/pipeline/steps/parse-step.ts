@@ -2,8 +2,6 @@ import type { RunProfile } from '../../eventlog/run-profile.js';
 import { PermanentJobError } from '../../queue/job-queue.js';
 import { assertPlausibleTimes } from '../../service/runs/plausible-times.js';
 import type { StoredClusterFacts } from '../../service/runs/run-records.js';
-import { storedProfileColumns } from '../../service/runs/stored-profile.js';
-import { parseJsonColumn } from '../../store/json-column.js';
 import {
   advanceRun,
   loadRun,
@@ -19,13 +17,11 @@ import {
 function describedRun(
   deps: PipelineDependencies,
   workspace: Awaited<ReturnType<typeof projectOf>>['workspace'],
-  clusterReport: string | null,
+  clusterReport: unknown,
   profile: RunProfile,
 ) {
   try {
-    return deps.platforms
-      .forWorkspace(workspace)
-      .runs.describeRun(parseJsonColumn<unknown>(clusterReport), profile);
+    return deps.platforms.forWorkspace(workspace).runs.describeRun(clusterReport, profile);
   } catch (error) {
     return permanentIfInvalid(error);
   }
@@ -38,18 +34,19 @@ function describedRun(
 export function parseStep(deps: PipelineDependencies) {
   return async ({ runId }: { runId: string }): Promise<void> => {
     const run = await loadRun(deps, runId);
-    // a run created with its profile (no event log) still has its cluster to describe
-    if (run.profile === null || run.cluster_config === null) {
-      const given = parseJsonColumn<RunProfile>(run.profile);
-      if (!given && !run.eventlog_blob_key)
-        throw new PermanentJobError(`run ${runId} has no stored event log`);
+    // the parse step stores the profile and the cluster together; a run created with its profile (no event
+    // log) still has its cluster to describe
+    if (run.cluster === null) {
+      const inputs = await deps.runs.inputsOf(runId);
+      const given = inputs?.profile ?? null;
+      if (!given && !run.eventlogBlobKey) throw new PermanentJobError(`run ${runId} has no stored event log`);
       const profile =
         given ??
         (await deps.blobs
-          .withLocalCopy(run.eventlog_blob_key as string, (directory) => deps.profiler.profile(directory))
+          .withLocalCopy(run.eventlogBlobKey as string, (directory) => deps.profiler.profile(directory))
           .catch(permanentIfInvalid));
-      const { workspace } = await projectOf(deps, run.project_id);
-      const described = describedRun(deps, workspace, run.cluster_report, profile);
+      const { workspace } = await projectOf(deps, run.projectId);
+      const described = describedRun(deps, workspace, inputs?.clusterReport ?? null, profile);
       // a run dated 2150 or at epoch 0 fails here: it is never costed, and never reaches the model
       try {
         assertPlausibleTimes(profile, described, { toleranceMs: deps.runClockToleranceMs });
@@ -61,15 +58,15 @@ export function parseStep(deps: PipelineDependencies) {
         deps,
         run,
         {
-          ...storedProfileColumns(profile),
-          cluster_config: JSON.stringify(stored),
-          cluster_timeline: JSON.stringify(described.timeline),
-          started_at: described.startedAt,
-          ended_at: described.endedAt,
+          profile,
+          cluster: stored,
+          clusterTimeline: described.timeline,
+          startedAt: described.startedAt,
+          endedAt: described.endedAt,
           status: run.status ?? described.status,
-          input_bytes: profile.totals.inputBytes,
-          recommendation_id: described.recommendationId,
-          pipeline_state: 'COSTING',
+          inputBytes: profile.totals.inputBytes,
+          recommendationId: described.recommendationId,
+          pipelineState: 'COSTING',
         },
         'run.parse',
       );

@@ -1,7 +1,7 @@
 import type { JobPayloads } from '../../queue/job-queue.js';
 import { phaseAfterRecommendation } from '../../service/projects/project-phase.js';
-import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommendations/recommender.js';
-import type { RunRow } from '../../service/runs/run-records.js';
+import type { FleetProjectHistory, OrganizationFleet } from '../../service/recommender/recommender.js';
+import type { AnalyzedRunRecord } from '../../service/runs/run-records.js';
 import { type PipelineDependencies, permanentIfInvalid, projectOf } from '../pipeline-context.js';
 import { learningSummaryBefore } from './learning-summary-fold.js';
 import { recommenderRunOf } from './recommender-run.js';
@@ -47,7 +47,7 @@ async function learningWindow(
   projectId: string,
   since: number,
   pinnedTo: string | null,
-): Promise<RunRow[]> {
+): Promise<AnalyzedRunRecord[]> {
   const upTo = pinnedTo ? await deps.runs.analyzedMarker(pinnedTo) : undefined;
   return deps.runs.analyzedWindow(projectId, { since, limit: deps.recommendationWindowRuns, upTo });
 }

@@ -7,7 +7,6 @@ import { createDatabricksWriter } from './apply/databricks-writer.js';
 import { billedCost } from './billing/billed-cost.js';
 import { reconcileBilling } from './billing/billing-reconciler.js';
 import { estimateClusterDbus } from './billing/dbu-estimate.js';
-import { databricksPlatformName } from './cluster-shape/billing.js';
 import { createCollector, NotReadyYet } from './collect/collector.js';
 import { probeS3LogDestination } from './collect/log-store-s3.js';
 import { checkSignIn, checkWorkspaceAccess } from './connection/access-check.js';
@@ -16,7 +15,7 @@ import { createExportService } from './export/export-service.js';
 import { createDiscovery } from './onboarding/discovery.js';
 import { createOnboardingService } from './onboarding/onboarding-service.js';
 import type { ConfidentChoiceOf } from './onboarding/saving-estimate.js';
-import { createFormFactorService } from './serverless/form-factor-service.js';
+import { createDatabricksFormFactorAdviser } from './serverless/form-factor-adviser.js';
 import {
   createServerlessBillingReader,
   type ServerlessBillingReader,
@@ -246,12 +245,10 @@ export function createDatabricksIntegration(
     );
   }
 
-  const formFactor = createFormFactorService({
-    platform: databricksPlatformName,
+  const formFactor = createDatabricksFormFactorAdviser({
     projects: deps.projects,
     runs: deps.runs,
     workspaces: deps.workspaces,
-    audit: deps.audit,
     billing: serverlessBillingFor,
   });
 

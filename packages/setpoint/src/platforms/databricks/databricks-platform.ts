@@ -66,6 +66,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
         recommender,
         writer: integration.writer,
         checkSignIn: integration.checkSignIn,
+        formFactor: integration.formFactor,
         code: createDatabricksCode({
           connect: integration.connect,
           projects: core.projects,

@@ -6,6 +6,7 @@ import { emrRecommender } from './recommender/emr-recommender.js';
 import { cachedSupportedInstanceTypes } from './recommender/supported-instance-types.js';
 import { emrRoutes } from './routes/emr-routes.js';
 import { emrRunReports } from './runs/emr-run-report-reader.js';
+import { createEmrFormFactorAdviser } from './serverless/emr-form-factor-adviser.js';
 import { migration0050 } from './store/0050-emr-platform.js';
 import { migration0142 } from './store/0142-emr-applied-changes.js';
 
@@ -44,6 +45,10 @@ export function emrPlatform(): PlatformPlugin {
           ),
         }),
         writer: integration.writer,
+        formFactor: createEmrFormFactorAdviser({
+          runs: core.runs,
+          region: async (workspaceId) => (await core.workspaces.facts(workspaceId))?.region ?? 'us-east-1',
+        }),
         code: createEmrCode({
           store: integration.store,
           runs: core.runs,

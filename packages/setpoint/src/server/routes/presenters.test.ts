@@ -7,7 +7,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { costComponent, storedRunCost } from '../../../../../tests/support/run-costs.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-records.js';
-import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
+import type { RecommendationDecision } from '../../service/recommender/recommender.js';
 import type { Run } from '../../service/runs/run-service.js';
 import { presentDecision, presentRecommendation, presentRun, presentRunDetail } from './presenters.js';
 

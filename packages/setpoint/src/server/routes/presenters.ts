@@ -9,9 +9,9 @@ import type {
 } from '@setpoint/api-contract';
 import { costPendingMessage, predictedCostPendingMessage } from '@setpoint/api-contract';
 import type { Project } from '../../service/projects/project-service.js';
-import { basisText, learningText, slaText } from '../../service/recommendations/decision.js';
 import type { RecommendationRecord } from '../../service/recommendations/recommendation-service.js';
-import type { RecommendationDecision } from '../../service/recommendations/recommender.js';
+import { basisText, learningText, slaText } from '../../service/recommender/decision.js';
+import type { RecommendationDecision } from '../../service/recommender/recommender.js';
 import type { RunCost } from '../../service/runs/run-records.js';
 import type { Run, RunDetail } from '../../service/runs/run-service.js';
 import type { Workspace } from '../../service/workspaces/workspace-service.js';

@@ -1,6 +1,6 @@
 import type { AuditService } from '../audit/audit-service.js';
-import { risksSlaByDesign } from '../recommendations/learning.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
+import { risksSlaByDesign } from '../recommender/learning.js';
 import type { AutoApplyDecision } from './auto-apply-policy.js';
 import type { RevertReport } from './revert-pause.js';
 

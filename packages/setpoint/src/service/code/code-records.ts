@@ -3,7 +3,7 @@ import type { CodeFormat } from '../../iac/code-edit.js';
 import type { ForgeKind } from '../../iac/forge/forge.js';
 import type { CodeProposalsTable, ProjectSourcesTable } from '../../store/database-schema.js';
 import { parseJsonColumn } from '../../store/json-column.js';
-import type { ClusterConfiguration } from '../recommendations/recommender.js';
+import type { ClusterConfiguration } from '../recommender/recommender.js';
 
 /** Where a project's configuration lives in code, as linked (or read from the job's `setpoint:source` tag). */
 export interface ProjectSource {

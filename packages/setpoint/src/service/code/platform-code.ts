@@ -1,5 +1,5 @@
 import type { CodeEdits } from '../../iac/code-edit.js';
-import type { ClusterConfiguration } from '../recommendations/recommender.js';
+import type { ClusterConfiguration } from '../recommender/recommender.js';
 
 /** What a platform's API says about where a project's configuration lives. */
 export interface DeclaredSource {

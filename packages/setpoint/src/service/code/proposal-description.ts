@@ -1,7 +1,7 @@
 import { predictedCostPendingMessage } from '@setpoint/api-contract';
 import type { EditOutcome } from '../../iac/code-edit.js';
-import { basisText, learningText, slaText } from '../recommendations/decision.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
+import { basisText, learningText, slaText } from '../recommender/decision.js';
 
 export interface BeforeFigures {
   runId: string;

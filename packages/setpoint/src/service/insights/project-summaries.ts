@@ -11,7 +11,7 @@ import {
 } from '@setpoint/insights';
 import { listPrices, type OrganizationPrices } from '../organization/discounts.js';
 import type { Project } from '../projects/project-records.js';
-import { learningRunsFor } from '../recommendations/learning.js';
+import { learningRunsFor } from '../recommender/learning.js';
 import { type Run, toRun } from '../runs/run-records.js';
 import type { RunRepository } from '../runs/run-repository.js';
 import { insightRunFromRun } from './insight-run-from-run.js';
@@ -20,8 +20,8 @@ export type SummaryRuns = Pick<RunRepository, 'ofProjects' | 'versions'>;
 
 async function runsByProject(runs: SummaryRuns, projectIds: string[]): Promise<Map<string, Run[]>> {
   const byProject = new Map<string, Run[]>();
-  for (const row of await runs.ofProjects(projectIds)) {
-    const run = toRun(row);
+  for (const record of await runs.ofProjects(projectIds)) {
+    const run = toRun(record);
     byProject.set(run.projectId, [...(byProject.get(run.projectId) ?? []), run]);
   }
   return byProject;

@@ -31,7 +31,7 @@ export function createParkedJobService(deps: {
       if (payload.runId) {
         await deps.runs.update(
           payload.runId,
-          { pipeline_state: 'FAILED', error: `${job.kind}: ${job.error}` },
+          { pipelineState: 'FAILED', error: `${job.kind}: ${job.error}` },
           now,
         );
         await deps.recommendations.failWaitingOn(

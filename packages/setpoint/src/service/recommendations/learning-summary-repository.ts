@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../store/database-schema.js';
+import type { FoldedStatistics } from '../recommender/learning-summary.js';
 import type { RunMarker } from '../runs/run-records.js';
-import type { FoldedStatistics } from './learning-summary.js';
 
 /** A project's runs that left its learning window, folded up to `marker` (migration 0083). */
 export interface LearningSummary {

@@ -1,8 +1,5 @@
 import type { ProjectPhase } from '@setpoint/api-contract';
-import type { Selectable } from 'kysely';
-import type { RecommendationsTable } from '../../store/database-schema.js';
-import { parseJsonColumn } from '../../store/json-column.js';
-import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
+import type { ClusterConfiguration, Prediction, RecommendationDecision } from '../recommender/recommender.js';
 
 export type RecommendationState = 'PENDING' | 'SUCCESS' | 'FAILURE';
 
@@ -25,25 +22,4 @@ export interface RecommendationRecord {
   applyRequestedBy: string | null;
   createdAt: number;
   updatedAt: number;
-}
-
-export function toRecommendation(row: Selectable<RecommendationsTable>): RecommendationRecord {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    state: row.state as RecommendationState,
-    phase: row.phase as ProjectPhase | null,
-    configuration: parseJsonColumn<ClusterConfiguration>(row.configuration),
-    prediction: parseJsonColumn<Prediction>(row.prediction),
-    explanation: row.explanation,
-    decision: parseJsonColumn<RecommendationDecision>(row.decision),
-    basedOnRunId: row.based_on_run_id,
-    basedOnRunPrunedAt: row.based_on_run_pruned_at,
-    error: row.error,
-    requestedBy: row.requested_by,
-    applyRequestedAt: row.apply_requested_at,
-    applyRequestedBy: row.apply_requested_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }

@@ -1,13 +1,31 @@
 import type { ProjectPhase } from '@setpoint/api-contract';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Database } from '../../store/database-schema.js';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Database, RecommendationsTable } from '../../store/database-schema.js';
+import { parseJsonColumn } from '../../store/json-column.js';
 import { type AuditEntry, recordAudit } from '../audit/audit-repository.js';
-import {
-  type RecommendationRecord,
-  type RecommendationState,
-  toRecommendation,
-} from './recommendation-records.js';
-import type { ClusterConfiguration, Prediction, RecommendationDecision } from './recommender.js';
+import type { ClusterConfiguration, Prediction, RecommendationDecision } from '../recommender/recommender.js';
+import type { RecommendationRecord, RecommendationState } from './recommendation-records.js';
+
+function toRecommendation(row: Selectable<RecommendationsTable>): RecommendationRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    state: row.state as RecommendationState,
+    phase: row.phase as ProjectPhase | null,
+    configuration: parseJsonColumn<ClusterConfiguration>(row.configuration),
+    prediction: parseJsonColumn<Prediction>(row.prediction),
+    explanation: row.explanation,
+    decision: parseJsonColumn<RecommendationDecision>(row.decision),
+    basedOnRunId: row.based_on_run_id,
+    basedOnRunPrunedAt: row.based_on_run_pruned_at,
+    error: row.error,
+    requestedBy: row.requested_by,
+    applyRequestedAt: row.apply_requested_at,
+    applyRequestedBy: row.apply_requested_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
 
 /**
  * What a recommendation knows decides which is newer, not when it was requested: the newest run it learned

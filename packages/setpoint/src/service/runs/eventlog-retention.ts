@@ -31,7 +31,7 @@ export async function pruneEventLogs(
       limit: batch,
     });
     for (const run of expired) {
-      if (run.eventlog_blob_key) await deps.blobs.deleteBundle(run.eventlog_blob_key);
+      if (run.eventlogBlobKey) await deps.blobs.deleteBundle(run.eventlogBlobKey);
       await deps.runs.forgetEventLog(run.id);
     }
     deleted += expired.length;

@@ -1,14 +1,10 @@
 import type { CostComponent } from '@setpoint/api-contract';
-import type { Selectable } from 'kysely';
 import { coreTimeOnCpu } from '../../eventlog/analysis/run-analysis.js';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
 import type { RunProfile } from '../../eventlog/run-profile.js';
-import type { RunsTable } from '../../store/database-schema.js';
-import { parseJsonColumn } from '../../store/json-column.js';
 
 export const pipelineStates = ['INGESTING', 'PARSING', 'COSTING', 'MODELING', 'DONE', 'FAILED'] as const;
 export type PipelineState = (typeof pipelineStates)[number];
-
-export type RunRow = Selectable<RunsTable>;
 
 /** The cluster a run used, from its platform's cluster report or else the event log's hints. */
 export interface ClusterFacts {
@@ -64,7 +60,11 @@ export interface RunOverheadCost {
   usd: number;
 }
 
-export interface Run {
+/**
+ * A run as the run repository returns it: every column typed and its JSON read, without the profile and
+ * the cluster report (large, read only by the steps that describe and cost the run: `RunInputs`).
+ */
+export interface RunRecord {
   id: string;
   projectId: string;
   externalRunId: string;
@@ -72,20 +72,65 @@ export interface Run {
   status: string | null;
   startedAt: number | null;
   endedAt: number | null;
-  clusterConfig: Record<string, unknown> | null;
-  clusterFacts: ClusterFacts | null;
+  /** What the parse step read of the run's cluster; null until then. */
+  cluster: StoredClusterFacts | null;
+  /** The node timeline the platform reconstructed (what the coster prices); null until parsed. */
   clusterTimeline: unknown;
   eventlogUri: string | null;
+  eventlogBlobKey: string | null;
   eventlogBytes: number | null;
-  inputBytes: number | null;
-  /** Null when not costed, or while its cost is pending (`costPending` then says why). */
+  /** As stored: a cost still pending its bill too (`RunCost.pending`). */
   cost: RunCost | null;
-  /** Why the run's cost is not known yet (its platform's bill has not arrived); null otherwise. */
-  costPending: string | null;
+  inputBytes: number | null;
   recommendationId: string | null;
   error: string | null;
   createdAt: number;
   updatedAt: number;
+}
+
+/** A profiled and costed run with what the model reads of its profile: what a recommendation learns from. */
+export interface AnalyzedRunRecord extends RunRecord {
+  cost: RunCost;
+  modelProfile: ModelProfile;
+}
+
+/** What describing and costing a run read besides its record. */
+export interface RunInputs {
+  /** The profile as stored (from the event log, or given with the run); null before the parse step. */
+  profile: RunProfile | null;
+  /** The platform's cluster report, as sent; null when none came. */
+  clusterReport: unknown;
+}
+
+/** What a step or a service writes to a run; the repository stores it (`updatedAt` is set with it). */
+export interface RunChanges {
+  pipelineState?: PipelineState;
+  status?: string | null;
+  startedAt?: number | null;
+  endedAt?: number | null;
+  cluster?: StoredClusterFacts;
+  clusterTimeline?: unknown;
+  /** Stored within the profile caps, with what the model reads of it (`stored-profile.ts`). */
+  profile?: RunProfile;
+  cost?: RunCost;
+  inputBytes?: number | null;
+  recommendationId?: string | null;
+  eventlogBlobKey?: string;
+  eventlogBytes?: number;
+  error?: string | null;
+}
+
+/**
+ * A run as the API shows it: its record with the cluster's facts and configuration apart, and a pending
+ * cost as none.
+ */
+export interface Run extends Omit<RunRecord, 'cluster' | 'eventlogBlobKey' | 'cost'> {
+  clusterConfig: Record<string, unknown> | null;
+  clusterFacts: ClusterFacts | null;
+  /** Null when not costed, or while its cost is pending (`costPending` then says why). */
+  cost: RunCost | null;
+  /** Why the run's cost is not known yet (its platform's bill has not arrived); null otherwise. */
+  costPending: string | null;
 }
 
 export interface ProfileSummary {
@@ -117,29 +162,28 @@ export interface RunDetail extends Run {
   profileSummary: ProfileSummary | null;
 }
 
-export function toRun(row: RunRow): Run {
-  const stored = parseJsonColumn<StoredClusterFacts>(row.cluster_config);
-  const cost = parseJsonColumn<RunCost>(row.cost);
+export function toRun(record: RunRecord): Run {
+  const { cost } = record;
   return {
-    id: row.id,
-    projectId: row.project_id,
-    externalRunId: row.external_run_id,
-    pipelineState: row.pipeline_state as PipelineState,
-    status: row.status,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    clusterConfig: stored?.config ?? null,
-    clusterFacts: stored?.facts ?? null,
-    clusterTimeline: parseJsonColumn(row.cluster_timeline),
-    eventlogUri: row.eventlog_uri,
-    eventlogBytes: row.eventlog_bytes,
-    inputBytes: row.input_bytes,
+    id: record.id,
+    projectId: record.projectId,
+    externalRunId: record.externalRunId,
+    pipelineState: record.pipelineState,
+    status: record.status,
+    startedAt: record.startedAt,
+    endedAt: record.endedAt,
+    clusterConfig: record.cluster?.config ?? null,
+    clusterFacts: record.cluster?.facts ?? null,
+    clusterTimeline: record.clusterTimeline,
+    eventlogUri: record.eventlogUri,
+    eventlogBytes: record.eventlogBytes,
+    inputBytes: record.inputBytes,
     cost: cost?.pending ? null : cost,
     costPending: cost?.pending?.reason ?? null,
-    recommendationId: row.recommendation_id,
-    error: row.error,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    recommendationId: record.recommendationId,
+    error: record.error,
+    createdAt: record.createdAt,
+    updatedAt: record.updatedAt,
   };
 }
 

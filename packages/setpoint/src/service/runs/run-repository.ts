@@ -1,9 +1,22 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../store/database-schema.js';
-import type { PipelineState, RunMarker, RunRow } from './run-records.js';
+import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { ModelProfile } from '../../eventlog/model-profile.js';
+import type { RunProfile } from '../../eventlog/run-profile.js';
+import type { Database, RunsTable } from '../../store/database-schema.js';
+import { parseJsonColumn } from '../../store/json-column.js';
+import type {
+  AnalyzedRunRecord,
+  PipelineState,
+  RunChanges,
+  RunCost,
+  RunInputs,
+  RunMarker,
+  RunRecord,
+  StoredClusterFacts,
+} from './run-records.js';
+import { storedProfileColumns } from './stored-profile.js';
 
-/** Every run column but the profile and its model view: what lists read. */
-const listColumns = [
+/** The columns of a `RunRecord`: every one but the profile, its model view and the cluster report. */
+const recordColumns = [
   'id',
   'project_id',
   'external_run_id',
@@ -13,7 +26,6 @@ const listColumns = [
   'ended_at',
   'cluster_config',
   'cluster_timeline',
-  'cluster_report',
   'eventlog_uri',
   'eventlog_blob_key',
   'eventlog_bytes',
@@ -25,10 +37,67 @@ const listColumns = [
   'updated_at',
 ] as const;
 
-/** The columns a pipeline step writes; `updated_at` is set with them. */
-export type RunChanges = Partial<
-  Omit<RunRow, 'id' | 'project_id' | 'external_run_id' | 'created_at' | 'updated_at'>
->;
+type RecordRow = Pick<Selectable<RunsTable>, (typeof recordColumns)[number]>;
+
+function recordOf(row: RecordRow): RunRecord {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    externalRunId: row.external_run_id,
+    pipelineState: row.pipeline_state as PipelineState,
+    status: row.status,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    cluster: parseJsonColumn<StoredClusterFacts>(row.cluster_config),
+    clusterTimeline: parseJsonColumn<unknown>(row.cluster_timeline),
+    eventlogUri: row.eventlog_uri,
+    eventlogBlobKey: row.eventlog_blob_key,
+    eventlogBytes: row.eventlog_bytes,
+    cost: parseJsonColumn<RunCost>(row.cost),
+    inputBytes: row.input_bytes,
+    recommendationId: row.recommendation_id,
+    error: row.error,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** Selected only where `model_profile` and `cost` are not null (`analyzedSince`). */
+function analyzedRecordOf(row: RecordRow & { model_profile: string | null }): AnalyzedRunRecord {
+  const record = recordOf(row);
+  return {
+    ...record,
+    cost: record.cost as RunCost,
+    modelProfile: JSON.parse(row.model_profile as string) as ModelProfile,
+  };
+}
+
+/** The columns a change writes: JSON as text, the profile within its caps with its model view. */
+function columnsOf(changes: RunChanges): Updateable<RunsTable> {
+  const columns: Updateable<RunsTable> = {};
+  if ('pipelineState' in changes) columns.pipeline_state = changes.pipelineState;
+  if ('status' in changes) columns.status = changes.status;
+  if ('startedAt' in changes) columns.started_at = changes.startedAt;
+  if ('endedAt' in changes) columns.ended_at = changes.endedAt;
+  if ('cluster' in changes) columns.cluster_config = JSON.stringify(changes.cluster);
+  if ('clusterTimeline' in changes) columns.cluster_timeline = JSON.stringify(changes.clusterTimeline);
+  if (changes.profile !== undefined) Object.assign(columns, storedProfileColumns(changes.profile));
+  if ('cost' in changes) columns.cost = JSON.stringify(changes.cost);
+  if ('inputBytes' in changes) columns.input_bytes = changes.inputBytes;
+  if ('recommendationId' in changes) columns.recommendation_id = changes.recommendationId;
+  if ('eventlogBlobKey' in changes) columns.eventlog_blob_key = changes.eventlogBlobKey;
+  if ('eventlogBytes' in changes) columns.eventlog_bytes = changes.eventlogBytes;
+  if ('error' in changes) columns.error = changes.error;
+  return columns;
+}
+
+/** A new run: its record, and the profile it came with (stored as given; the parse step caps it). */
+export interface NewRunRecord {
+  record: RunRecord;
+  profile?: RunProfile;
+  /** The platform's cluster report, stored as sent. */
+  clusterReport: unknown;
+}
 
 /** Data access for runs: what the run service, the pipeline and the summaries read and write. */
 export function createRunRepository(db: Kysely<Database>) {
@@ -39,43 +108,86 @@ export function createRunRepository(db: Kysely<Database>) {
   const analyzedSince = (projectId: string, since: number) =>
     db
       .selectFrom('runs')
-      .select([...listColumns, 'model_profile'])
+      .select([...recordColumns, 'model_profile'])
       .where('project_id', '=', projectId)
       .where('model_profile', 'is not', null)
       .where('cost', 'is not', null)
       .where('created_at', '>=', since);
-  const withoutProfile = <Row extends Omit<RunRow, 'profile' | 'model_profile'>>(
-    row: Row & { model_profile?: string | null },
-  ): RunRow => ({ ...row, profile: null, model_profile: row.model_profile ?? null });
+  const first = async (rows: Promise<RecordRow | undefined>) => {
+    const row = await rows;
+    return row ? recordOf(row) : undefined;
+  };
 
   return {
-    find(runId: string): Promise<RunRow | undefined> {
-      return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+    find(runId: string): Promise<RunRecord | undefined> {
+      return first(db.selectFrom('runs').select(recordColumns).where('id', '=', runId).executeTakeFirst());
     },
 
-    findInProject(projectId: string, runId: string): Promise<RunRow | undefined> {
-      return db
+    findInProject(projectId: string, runId: string): Promise<RunRecord | undefined> {
+      return first(
+        db
+          .selectFrom('runs')
+          .select(recordColumns)
+          .where('project_id', '=', projectId)
+          .where('id', '=', runId)
+          .executeTakeFirst(),
+      );
+    },
+
+    findByExternalId(projectId: string, externalRunId: string): Promise<RunRecord | undefined> {
+      return first(
+        db
+          .selectFrom('runs')
+          .select(recordColumns)
+          .where('project_id', '=', projectId)
+          .where('external_run_id', '=', externalRunId)
+          .executeTakeFirst(),
+      );
+    },
+
+    /** The run's stored profile and cluster report (what describing and costing it read). */
+    async inputsOf(runId: string): Promise<RunInputs | undefined> {
+      const row = await db
         .selectFrom('runs')
-        .selectAll()
-        .where('project_id', '=', projectId)
+        .select(['profile', 'cluster_report'])
         .where('id', '=', runId)
         .executeTakeFirst();
-    },
-
-    findByExternalId(projectId: string, externalRunId: string): Promise<RunRow | undefined> {
-      return db
-        .selectFrom('runs')
-        .selectAll()
-        .where('project_id', '=', projectId)
-        .where('external_run_id', '=', externalRunId)
-        .executeTakeFirst();
+      return row
+        ? {
+            profile: parseJsonColumn<RunProfile>(row.profile),
+            clusterReport: parseJsonColumn<unknown>(row.cluster_report),
+          }
+        : undefined;
     },
 
     /** Inserts the run unless (project, external run id) exists; true when this call inserted it. */
-    async insertOnce(row: RunRow): Promise<boolean> {
+    async insertOnce({ record, profile, clusterReport }: NewRunRecord): Promise<boolean> {
       const inserted = await db
         .insertInto('runs')
-        .values(row)
+        .values({
+          id: record.id,
+          project_id: record.projectId,
+          external_run_id: record.externalRunId,
+          pipeline_state: record.pipelineState,
+          status: record.status,
+          started_at: record.startedAt,
+          ended_at: record.endedAt,
+          cluster_config: record.cluster === null ? null : JSON.stringify(record.cluster),
+          cluster_timeline: record.clusterTimeline === null ? null : JSON.stringify(record.clusterTimeline),
+          cluster_report:
+            clusterReport === null || clusterReport === undefined ? null : JSON.stringify(clusterReport),
+          eventlog_uri: record.eventlogUri,
+          eventlog_blob_key: record.eventlogBlobKey,
+          eventlog_bytes: record.eventlogBytes,
+          profile: profile === undefined ? null : JSON.stringify(profile),
+          model_profile: null,
+          cost: record.cost === null ? null : JSON.stringify(record.cost),
+          input_bytes: record.inputBytes,
+          recommendation_id: record.recommendationId,
+          error: record.error,
+          created_at: record.createdAt,
+          updated_at: record.updatedAt,
+        })
         .onConflict((conflict) => conflict.columns(['project_id', 'external_run_id']).doNothing())
         .executeTakeFirst();
       return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
@@ -85,7 +197,11 @@ export function createRunRepository(db: Kysely<Database>) {
      * Processed runs (DONE or FAILED) that still hold an event log and fall outside retention: created
      * before `createdBefore`, or not among their project's `keepNewest` newest runs (0: no count limit).
      */
-    async eventLogsPastRetention(rule: { createdBefore: number; keepNewest: number; limit: number }) {
+    async eventLogsPastRetention(rule: {
+      createdBefore: number;
+      keepNewest: number;
+      limit: number;
+    }): Promise<Array<{ id: string; eventlogBlobKey: string | null }>> {
       const processed = db
         .selectFrom('runs')
         .where('eventlog_blob_key', 'is not', null)
@@ -95,7 +211,11 @@ export function createRunRepository(db: Kysely<Database>) {
         .where('created_at', '<', rule.createdBefore)
         .limit(rule.limit)
         .execute();
-      if (rule.keepNewest === 0) return old;
+      const logOf = (row: { id: string; eventlog_blob_key: string | null }) => ({
+        id: row.id,
+        eventlogBlobKey: row.eventlog_blob_key,
+      });
+      if (rule.keepNewest === 0) return old.map(logOf);
       const ranked = db
         .selectFrom('runs')
         .select((eb) => [
@@ -119,7 +239,7 @@ export function createRunRepository(db: Kysely<Database>) {
         .limit(rule.limit)
         .execute();
       const seen = new Set(old.map((row) => row.id));
-      return [...old, ...surplus.filter((row) => !seen.has(row.id))];
+      return [...old, ...surplus.filter((row) => !seen.has(row.id))].map(logOf);
     },
 
     async forgetEventLog(runId: string): Promise<void> {
@@ -131,7 +251,7 @@ export function createRunRepository(db: Kysely<Database>) {
       const base = db.selectFrom('runs').where('project_id', '=', projectId);
       const [rows, count] = await Promise.all([
         base
-          .select(listColumns)
+          .select(recordColumns)
           .orderBy('created_at', 'desc')
           .orderBy('id', 'desc')
           .limit(page.limit)
@@ -139,18 +259,18 @@ export function createRunRepository(db: Kysely<Database>) {
           .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
       ]);
-      return { rows: rows.map(withoutProfile), total: Number(count.count) };
+      return { records: rows.map(recordOf), total: Number(count.count) };
     },
 
     /** Every run of these projects, without profiles (the summaries' input). */
-    async ofProjects(projectIds: string[]): Promise<RunRow[]> {
+    async ofProjects(projectIds: string[]): Promise<RunRecord[]> {
       if (projectIds.length === 0) return [];
       const rows = await db
         .selectFrom('runs')
-        .select(listColumns)
+        .select(recordColumns)
         .where('project_id', 'in', projectIds)
         .execute();
-      return rows.map(withoutProfile);
+      return rows.map(recordOf);
     },
 
     /** Per project: run count and latest update, which change whenever a summary would. */
@@ -173,8 +293,17 @@ export function createRunRepository(db: Kysely<Database>) {
      * Costed runs whose stored cost has no overhead part and was never looked at for one (costed before the
      * split), with what re-costing them needs.
      */
-    async costedWithoutOverhead(limit: number) {
-      return db
+    async costedWithoutOverhead(limit: number): Promise<
+      Array<
+        {
+          id: string;
+          projectId: string;
+          cost: RunCost | null;
+          cluster: StoredClusterFacts | null;
+        } & RunInputs
+      >
+    > {
+      const rows = await db
         .selectFrom('runs')
         .select(['id', 'project_id', 'cost', 'profile', 'cluster_config', 'cluster_report'])
         .where('pipeline_state', '=', 'DONE')
@@ -185,6 +314,14 @@ export function createRunRepository(db: Kysely<Database>) {
         .orderBy('created_at', 'desc')
         .limit(limit)
         .execute();
+      return rows.map((row) => ({
+        id: row.id,
+        projectId: row.project_id,
+        cost: parseJsonColumn<RunCost>(row.cost),
+        cluster: parseJsonColumn<StoredClusterFacts>(row.cluster_config),
+        profile: parseJsonColumn<RunProfile>(row.profile),
+        clusterReport: parseJsonColumn<unknown>(row.cluster_report),
+      }));
     },
 
     /**
@@ -226,7 +363,7 @@ export function createRunRepository(db: Kysely<Database>) {
     async update(runId: string, changes: RunChanges, now = Date.now()): Promise<void> {
       await db
         .updateTable('runs')
-        .set({ ...changes, updated_at: now })
+        .set({ ...columnsOf(changes), updated_at: now })
         .where('id', '=', runId)
         .execute();
     },
@@ -258,7 +395,7 @@ export function createRunRepository(db: Kysely<Database>) {
     ): Promise<boolean> {
       const result = await db
         .updateTable('runs')
-        .set({ ...changes, updated_at: now })
+        .set({ ...columnsOf(changes), updated_at: now })
         .where('id', '=', runId)
         .where('pipeline_state', '=', from)
         .executeTakeFirst();
@@ -298,7 +435,7 @@ export function createRunRepository(db: Kysely<Database>) {
     async analyzedWindow(
       projectId: string,
       window: { since: number; limit: number; upTo?: { id: string; createdAt: number } | undefined },
-    ): Promise<RunRow[]> {
+    ): Promise<AnalyzedRunRecord[]> {
       const { upTo } = window;
       let query = analyzedSince(projectId, window.since);
       if (upTo) {
@@ -314,7 +451,7 @@ export function createRunRepository(db: Kysely<Database>) {
         .orderBy('id', 'desc')
         .limit(window.limit)
         .execute();
-      return newestFirst.reverse().map(withoutProfile);
+      return newestFirst.reverse().map(analyzedRecordOf);
     },
 
     /**
@@ -330,7 +467,7 @@ export function createRunRepository(db: Kysely<Database>) {
         before: RunMarker;
         limit: number;
       },
-    ): Promise<RunRow[]> {
+    ): Promise<AnalyzedRunRecord[]> {
       const { after, before } = range;
       let query = analyzedSince(projectId, range.since).where((eb) =>
         eb.or([
@@ -347,7 +484,7 @@ export function createRunRepository(db: Kysely<Database>) {
         );
       }
       const rows = await query.orderBy('created_at').orderBy('id').limit(range.limit).execute();
-      return rows.map(withoutProfile);
+      return rows.map(analyzedRecordOf);
     },
 
     /** Per project: how many profiled and costed runs it has (what the fleet prior's refresh watches). */
@@ -391,18 +528,19 @@ export function createRunRepository(db: Kysely<Database>) {
     },
 
     /** Runs in one of `states` untouched since `before`, up to `limit`. */
-    stalled(
+    async stalled(
       states: readonly PipelineState[],
       before: number,
       limit: number,
-    ): Promise<Array<{ id: string; pipeline_state: string }>> {
-      return db
+    ): Promise<Array<{ id: string; pipelineState: PipelineState }>> {
+      const rows = await db
         .selectFrom('runs')
         .select(['id', 'pipeline_state'])
         .where('pipeline_state', 'in', states)
         .where('updated_at', '<', before)
         .limit(limit)
         .execute();
+      return rows.map((row) => ({ id: row.id, pipelineState: row.pipeline_state as PipelineState }));
     },
   };
 }

@@ -5,19 +5,18 @@ import type { OutboundAllowList } from '../../security/address-policy.js';
 import { assertFetchableUrl } from '../../security/ssrf-guard.js';
 import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
-import { parseJsonColumn } from '../../store/json-column.js';
 import type { ProjectRepository } from '../projects/project-repository.js';
-import type { RunCost } from './run-records.js';
 import {
   eventLogBundle,
   type PipelineState,
   type Run,
+  type RunCost,
   type RunDetail,
-  type RunRow,
+  type RunRecord,
   summarizeProfile,
   toRun,
 } from './run-records.js';
-import type { RunRepository } from './run-repository.js';
+import type { NewRunRecord, RunRepository } from './run-repository.js';
 
 export type { Run, RunDetail } from './run-records.js';
 
@@ -37,34 +36,29 @@ export interface NewRunCommon {
   incompleteReason?: string | undefined;
 }
 
-function newRow(input: NewRunCommon, id: string, state: PipelineState): RunRow {
+function newRun(input: NewRunCommon, id: string, state: PipelineState): NewRunRecord {
   const now = Date.now();
-  return {
+  const record: RunRecord = {
     id,
-    project_id: input.projectId,
-    external_run_id: input.externalRunId,
-    pipeline_state: state,
+    projectId: input.projectId,
+    externalRunId: input.externalRunId,
+    pipelineState: state,
     status: input.status ?? null,
-    started_at: null,
-    ended_at: null,
-    cluster_config: null,
-    cluster_timeline: null,
-    cluster_report:
-      input.clusterReport === null || input.clusterReport === undefined
-        ? null
-        : JSON.stringify(input.clusterReport),
-    eventlog_uri: null,
-    eventlog_blob_key: null,
-    eventlog_bytes: null,
-    profile: null,
-    model_profile: null,
+    startedAt: null,
+    endedAt: null,
+    cluster: null,
+    clusterTimeline: null,
+    eventlogUri: null,
+    eventlogBlobKey: null,
+    eventlogBytes: null,
     cost: null,
-    input_bytes: null,
-    recommendation_id: null,
+    inputBytes: null,
+    recommendationId: null,
     error: input.incompleteReason ?? null,
-    created_at: now,
-    updated_at: now,
+    createdAt: now,
+    updatedAt: now,
   };
+  return { record, clusterReport: input.clusterReport };
 }
 
 export function createRunService({
@@ -82,16 +76,17 @@ export function createRunService({
   outboundAllowList: OutboundAllowList;
 }) {
   async function findExisting(projectId: string, externalRunId: string): Promise<Run | undefined> {
-    const row = await runs.findByExternalId(projectId, externalRunId);
-    return row ? toRun(row) : undefined;
+    const record = await runs.findByExternalId(projectId, externalRunId);
+    return record ? toRun(record) : undefined;
   }
 
   /** Inserts the run unless (project, external run id) exists; a lost race returns the winner. */
-  async function insertOnce(row: RunRow): Promise<{ run: Run; created: boolean }> {
-    if (await runs.insertOnce(row)) return { run: toRun(row), created: true };
-    const existing = await findExisting(row.project_id, row.external_run_id);
+  async function insertOnce(run: NewRunRecord): Promise<{ run: Run; created: boolean }> {
+    const { record } = run;
+    if (await runs.insertOnce(run)) return { run: toRun(record), created: true };
+    const existing = await findExisting(record.projectId, record.externalRunId);
     if (!existing)
-      throw new ConflictError('RUN_CONFLICT', `run ${row.external_run_id} could not be recorded`);
+      throw new ConflictError('RUN_CONFLICT', `run ${record.externalRunId} could not be recorded`);
     return { run: existing, created: false };
   }
 
@@ -111,10 +106,10 @@ export function createRunService({
       const id = newId('run');
       const bundle = eventLogBundle(id);
       for (const file of input.files) await blobs.putFile(bundle, file.name, file.path);
-      const row = newRow(input, id, 'PARSING');
-      row.eventlog_blob_key = bundle;
-      row.eventlog_bytes = input.files.reduce((sum, file) => sum + file.bytes, 0);
-      const result = await insertOnce(row);
+      const run = newRun(input, id, 'PARSING');
+      run.record.eventlogBlobKey = bundle;
+      run.record.eventlogBytes = input.files.reduce((sum, file) => sum + file.bytes, 0);
+      const result = await insertOnce(run);
       if (result.created)
         await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
       return result;
@@ -131,10 +126,10 @@ export function createRunService({
       const existing = await findExisting(input.projectId, input.externalRunId);
       if (existing) return { run: existing, created: false };
       const id = newId('run');
-      const row = newRow(input, id, 'PARSING');
-      row.profile = JSON.stringify(input.profile);
-      row.input_bytes = input.profile.totals.inputBytes;
-      const result = await insertOnce(row);
+      const run = newRun(input, id, 'PARSING');
+      run.profile = input.profile;
+      run.record.inputBytes = input.profile.totals.inputBytes;
+      const result = await insertOnce(run);
       if (result.created)
         await queue.enqueue('run.parse', { runId: id }, { idempotencyKey: `run.parse:${id}` });
       return result;
@@ -149,12 +144,11 @@ export function createRunService({
       runId: string,
       revise: (cost: RunCost) => RunCost | undefined,
     ): Promise<boolean> {
-      const row = await runs.findInProject(projectId, runId);
-      const cost = parseJsonColumn<RunCost>(row?.cost ?? null);
-      if (!row || !cost) return false;
+      const cost = (await runs.findInProject(projectId, runId))?.cost;
+      if (!cost) return false;
       const next = revise(cost);
       if (!next) return false;
-      await runs.update(runId, { cost: JSON.stringify(next) });
+      await runs.update(runId, { cost: next });
       return true;
     },
 
@@ -165,7 +159,7 @@ export function createRunService({
       await projects.assertExists(input.projectId);
       const existing = await findExisting(input.projectId, input.externalRunId);
       if (existing) return { run: existing, created: false };
-      return insertOnce(newRow(input, newId('run'), 'FAILED'));
+      return insertOnce(newRun(input, newId('run'), 'FAILED'));
     },
 
     /** An event log to fetch: validated against SSRF rules now, downloaded by the ingest job. */
@@ -174,11 +168,12 @@ export function createRunService({
     ): Promise<{ run: Run; created: boolean }> {
       assertFetchableUrl(input.eventlogUri, outboundAllowList);
       await projects.assertExists(input.projectId);
-      const row = newRow(input, newId('run'), 'INGESTING');
-      row.eventlog_uri = input.eventlogUri;
-      const result = await insertOnce(row);
+      const run = newRun(input, newId('run'), 'INGESTING');
+      const { id } = run.record;
+      run.record.eventlogUri = input.eventlogUri;
+      const result = await insertOnce(run);
       if (result.created) {
-        await queue.enqueue('run.ingest', { runId: row.id }, { idempotencyKey: `run.ingest:${row.id}` });
+        await queue.enqueue('run.ingest', { runId: id }, { idempotencyKey: `run.ingest:${id}` });
       }
       return result;
     },
@@ -188,16 +183,24 @@ export function createRunService({
       page: { limit: number; offset: number },
     ): Promise<{ items: Run[]; total: number }> {
       await projects.assertExists(projectId);
-      const { rows, total } = await runs.page(projectId, page);
-      return { items: rows.map(toRun), total };
+      const { records, total } = await runs.page(projectId, page);
+      return { items: records.map(toRun), total };
+    },
+
+    /** The run's parsed event log (null before it was parsed, or for a run without one). */
+    async profile(projectId: string, runId: string): Promise<RunProfile | null> {
+      const record = await runs.findInProject(projectId, runId);
+      if (!record)
+        throw new NotFoundError('RUN_NOT_FOUND', `run ${runId} does not exist in project ${projectId}`);
+      return (await runs.inputsOf(runId))?.profile ?? null;
     },
 
     async get(projectId: string, runId: string): Promise<RunDetail> {
-      const row = await runs.findInProject(projectId, runId);
-      if (!row)
+      const record = await runs.findInProject(projectId, runId);
+      if (!record)
         throw new NotFoundError('RUN_NOT_FOUND', `run ${runId} does not exist in project ${projectId}`);
-      const profile = parseJsonColumn<RunProfile>(row.profile);
-      return { ...toRun(row), profileSummary: profile ? summarizeProfile(profile) : null };
+      const profile = (await runs.inputsOf(runId))?.profile ?? null;
+      return { ...toRun(record), profileSummary: profile ? summarizeProfile(profile) : null };
     },
   };
 }

@@ -6,13 +6,13 @@ import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
-import { type CandidateFilter, FilterTally } from '../../../service/recommendations/candidate-filters.js';
+import { type CandidateFilter, FilterTally } from '../../../service/recommender/candidate-filters.js';
 import type {
   CandidateSpace,
   EngineTrialEntry,
   ShapeEntry,
   SpeedupPrior,
-} from '../../../service/recommendations/cluster-model.js';
+} from '../../../service/recommender/cluster-model.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
 import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {

@@ -1,4 +1,4 @@
-import type { CandidateFilter } from '../../../service/recommendations/candidate-filters.js';
+import type { CandidateFilter } from '../../../service/recommender/candidate-filters.js';
 import type { DatabricksClusterShape } from './cluster-shape.js';
 
 interface PoolCandidate {

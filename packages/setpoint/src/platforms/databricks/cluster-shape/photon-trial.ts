@@ -1,5 +1,5 @@
 import type { ModelProfile } from '../../../eventlog/model-profile.js';
-import type { SpeedupPrior } from '../../../service/recommendations/cluster-model.js';
+import type { SpeedupPrior } from '../../../service/recommender/cluster-model.js';
 
 /**
  * What Photon does to a job's executor task time before the job has run on it, when its run says nothing

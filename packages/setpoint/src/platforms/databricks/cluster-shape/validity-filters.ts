@@ -4,7 +4,7 @@ import {
   databricksClusterRules,
   type Violation,
 } from '@setpoint/validity/databricks';
-import type { CandidateFilter } from '../../../service/recommendations/candidate-filters.js';
+import type { CandidateFilter } from '../../../service/recommender/candidate-filters.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import { withManagedFields } from '../jobs/apply-cluster-change.js';
 import { managedFieldsOf } from '../jobs/managed-fields.js';

@@ -1,8 +1,8 @@
 import type { ExportFormat } from '@setpoint/api-contract';
 import { terraformResourceName } from '../../../export/hcl-writer.js';
 import type { Project } from '../../../service/projects/project-records.js';
-import { predictionLine } from '../../../service/recommendations/prediction-words.js';
 import type { RecommendationRecord } from '../../../service/recommendations/recommendation-records.js';
+import { predictionLine } from '../../../service/recommender/prediction-words.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';
 import { withManagedFields } from '../jobs/apply-cluster-change.js';

@@ -2,7 +2,7 @@ import type { DesiredFields, DesiredValue, PathStep } from '../../../iac/code-ed
 import { sourceTagKey } from '../../../iac/source-address.js';
 import type { DeclaredSource, PlatformCode } from '../../../service/code/platform-code.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { ClusterConfiguration } from '../../../service/recommendations/recommender.js';
+import type { ClusterConfiguration } from '../../../service/recommender/recommender.js';
 import type { RunService } from '../../../service/runs/run-service.js';
 import type { NewClusterSpec } from '../api/schema.js';
 import type { ConnectWorkspace } from '../connection/workspace-connection.js';

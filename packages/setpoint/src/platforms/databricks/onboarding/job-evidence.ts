@@ -2,7 +2,7 @@ import type { CostModel } from '../../../cost/cost-model.js';
 import { estimateClusterCost } from '../../../cost/estimate.js';
 import { costRecord } from '../../../cost/run-cost.js';
 import type { Cloud } from '../../../pricing/schema.js';
-import type { RecommenderRun } from '../../../service/recommendations/recommender-run.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { modelProfileFor } from '../../../service/runs/stored-profile.js';
 import type { NewClusterSpec, Run } from '../api/schema.js';
 import { shapeOfCluster } from '../cluster-shape/cluster-shape.js';

@@ -1,8 +1,8 @@
 import { defaultProjectSettings } from '@setpoint/api-contract';
 import { isAppError } from '@setpoint/foundation/errors';
 import { countOf } from '@setpoint/foundation/words';
-import type { ConfidentChoice } from '../../../service/recommendations/optimizer-recommender.js';
-import type { RecommendationInput } from '../../../service/recommendations/recommender.js';
+import type { ConfidentChoice } from '../../../service/recommender/optimizer-recommender.js';
+import type { RecommendationInput } from '../../../service/recommender/recommender.js';
 import type { WorkspaceFacts } from '../../../service/workspaces/workspace-service.js';
 import { type EvidenceContext, type JobRunEvidence, recommenderRunOf, runSucceeded } from './job-evidence.js';
 

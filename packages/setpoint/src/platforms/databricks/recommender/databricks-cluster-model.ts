@@ -3,7 +3,7 @@ import type { CostModel } from '../../../cost/cost-model.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import { defaultRegions } from '../../../pricing/regions.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import type { ClusterModel } from '../../../service/recommendations/cluster-model.js';
+import type { ClusterModel } from '../../../service/recommender/cluster-model.js';
 import type { ClusterPolicy } from '../api/schema.js';
 import { cloudOf, planOf } from '../cluster-shape/billing.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';

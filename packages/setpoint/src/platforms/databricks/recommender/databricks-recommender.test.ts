@@ -7,25 +7,25 @@ import { type FleetPrior, learnFleetPrior } from '../../../optimizer/fleet-prior
 import { shippedFleet } from '../../../optimizer/shipped-fleet/shipped-fleet.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import { learningText, slaText } from '../../../service/recommendations/decision.js';
-import { FleetPriorSource } from '../../../service/recommendations/fleet-prior-source.js';
-import { recommendationIsLearning } from '../../../service/recommendations/learning.js';
+import { learningText, slaText } from '../../../service/recommender/decision.js';
+import { FleetPriorSource } from '../../../service/recommender/fleet-prior-source.js';
+import { recommendationIsLearning } from '../../../service/recommender/learning.js';
 import {
   type OptimizerPassInput,
   type OptimizerPassResult,
   runOptimizerPass,
-} from '../../../service/recommendations/optimizer-pass.js';
+} from '../../../service/recommender/optimizer-pass.js';
 import {
   OptimizerPassWorkers,
   runOptimizerPassOffThread,
-} from '../../../service/recommendations/optimizer-pass-off-thread.js';
-import { defaultRebaseSettings, segmentSinceRebase } from '../../../service/recommendations/rebase.js';
+} from '../../../service/recommender/optimizer-pass-off-thread.js';
+import { defaultRebaseSettings, segmentSinceRebase } from '../../../service/recommender/rebase.js';
 import type {
   RecommendationDecision,
   RecommendationInput,
-  RecommenderRun,
-} from '../../../service/recommendations/recommender.js';
-import { runtimeFloorSeconds, runtimeSecondsOf } from '../../../service/recommendations/run-evidence.js';
+} from '../../../service/recommender/recommender.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
+import { runtimeFloorSeconds, runtimeSecondsOf } from '../../../service/recommender/run-evidence.js';
 import { clusterPolicySchema } from '../api/schema.js';
 import { buildCandidateSpace } from '../cluster-shape/candidates.js';
 import { shapeId as choiceId, type DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';

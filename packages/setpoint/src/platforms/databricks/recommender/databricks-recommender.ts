@@ -2,20 +2,20 @@ import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import type { FleetPrior } from '../../../optimizer/fleet-prior.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import type { ClusterModel } from '../../../service/recommendations/cluster-model.js';
-import type { FoldedStatistics } from '../../../service/recommendations/learning-summary.js';
+import type { ClusterModel } from '../../../service/recommender/cluster-model.js';
+import type { FoldedStatistics } from '../../../service/recommender/learning-summary.js';
 import {
   type ConfidentChoice,
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
-} from '../../../service/recommendations/optimizer-recommender.js';
+} from '../../../service/recommender/optimizer-recommender.js';
 import type {
   FleetProjectHistory,
   FoldInput,
   RecommendationInput,
   RecommendationOutput,
   Recommender,
-} from '../../../service/recommendations/recommender.js';
+} from '../../../service/recommender/recommender.js';
 import type { DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
 import { performanceModeAdvice } from '../serverless/performance-mode-advice.js';
 import { isServerlessRun, serverlessMonitoring } from '../serverless/serverless-monitoring.js';

@@ -1,5 +1,5 @@
 import { launchableNodeTypes, type NodeTypeFacts } from '@setpoint/validity/databricks';
-import { cachedOfferedTypes } from '../../../service/recommendations/offered-types-cache.js';
+import { cachedOfferedTypes } from '../../../service/recommender/offered-types-cache.js';
 import { DatabricksApiError } from '../api/api-error.js';
 import type { DatabricksClient } from '../api/client.js';
 import type { LaunchableNodeTypeReader } from './databricks-cluster-model.js';

@@ -12,8 +12,6 @@ import {
   detachSchema,
   discoverQuery,
   discoverSchema,
-  formFactorAdviceSchema,
-  formFactorDecisionBody,
   type ImportResource,
   importBody,
   importSchema,
@@ -338,37 +336,6 @@ export function databricksRoutes(deps: {
         const rows = await integration.store.billingOfProjects([request.params.id]);
         return { items: rows.map(presentBilling) };
       },
-    );
-
-    app.get(
-      '/api/v1/projects/:id/form-factor',
-      {
-        schema: {
-          tags: ['databricks'],
-          summary:
-            'What the job would cost in the other form (serverless or its job cluster), on what basis, and whether a move is proposed',
-          security: bearer,
-          params: idParams,
-          response: { 200: formFactorAdviceSchema },
-        },
-      },
-      async (request) => integration.formFactor.advise(request.params.id),
-    );
-
-    app.post(
-      '/api/v1/projects/:id/form-factor/decision',
-      {
-        schema: {
-          tags: ['databricks'],
-          summary: 'Approve or dismiss a proposed form-factor move (recorded; Setpoint never makes the move)',
-          security: bearer,
-          params: idParams,
-          body: formFactorDecisionBody,
-          response: { 200: formFactorAdviceSchema },
-        },
-      },
-      async (request) =>
-        integration.formFactor.decide(request.params.id, request.body, principalOf(request).actor),
     );
 
     app.get(

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type FormFactorEvidence, type FormFactorRun, formFactorAdvice } from './form-factor-advice.js';
+import {
+  type FormFactorEvidence,
+  type DatabricksFormFactorRun as FormFactorRun,
+  formFactorAdvice,
+} from './form-factor-advice.js';
 
 const run = (runtimeMinutes: number, usd: number, dbus: number): FormFactorRun => ({
   runtimeMinutes,

@@ -2,7 +2,7 @@ import type { CostComponent } from '@setpoint/api-contract';
 import { quantile } from '@setpoint/foundation/statistics';
 import type { Project, ProjectService } from '../../../service/projects/project-service.js';
 import type { Run, RunService } from '../../../service/runs/run-service.js';
-import type { FormFactorEvidence, FormFactorRun } from './form-factor-advice.js';
+import type { DatabricksFormFactorRun, FormFactorEvidence } from './form-factor-advice.js';
 import type { ServerlessBillingReader } from './serverless-billing-reader.js';
 import { serverlessProjectKey } from './serverless-tasks.js';
 
@@ -31,7 +31,7 @@ function dbusOf(components: readonly CostComponent[]): number | null {
   return dbu.length === 0 ? null : dbu.reduce((sum, component) => sum + component.quantity, 0);
 }
 
-function formFactorRun(run: Run): FormFactorRun | null {
+function formFactorRun(run: Run): DatabricksFormFactorRun | null {
   if (run.startedAt === null || run.endedAt === null || run.pipelineState !== 'DONE') return null;
   return {
     runtimeMinutes: (run.endedAt - run.startedAt) / 60_000,
@@ -43,8 +43,11 @@ function formFactorRun(run: Run): FormFactorRun | null {
 
 const isServerless = (project: Project) => project.clusterKey === serverlessProjectKey;
 
-async function runsOf(sources: FormFactorSources, projects: readonly Project[]): Promise<FormFactorRun[]> {
-  const runs: FormFactorRun[] = [];
+async function runsOf(
+  sources: FormFactorSources,
+  projects: readonly Project[],
+): Promise<DatabricksFormFactorRun[]> {
+  const runs: DatabricksFormFactorRun[] = [];
   for (const project of projects) {
     const page = await sources.runs.list(project.id, { limit: runsRead, offset: 0 });
     runs.push(...page.items.flatMap((run) => formFactorRun(run) ?? []));
@@ -55,7 +58,7 @@ async function runsOf(sources: FormFactorSources, projects: readonly Project[]):
 const medianOf = (values: number[]) => (values.length === 0 ? null : quantile(values, 0.5));
 
 /** Median DBUs and runtime of a job's successful runs in one form, null without one that names its DBUs. */
-function typical(runs: readonly FormFactorRun[]) {
+function typical(runs: readonly DatabricksFormFactorRun[]) {
   const ok = runs.filter((run) => run.succeeded);
   const dbus = medianOf(ok.flatMap((run) => (run.dbus && run.dbus > 0 ? [run.dbus] : [])));
   const minutes = medianOf(ok.map((run) => run.runtimeMinutes).filter((m) => m > 0));

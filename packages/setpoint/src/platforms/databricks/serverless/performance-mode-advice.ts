@@ -1,13 +1,13 @@
-import { mean, quantile } from '@setpoint/foundation/statistics';
+import { quantile } from '@setpoint/foundation/statistics';
 import { countOf } from '@setpoint/foundation/words';
-import { normalCdf } from '../../../optimizer/normal-distribution.js';
 import { defaultOptimizerSettings } from '../../../optimizer/recommend.js';
+import { probabilityMeets } from '../../../service/form-factor/form-factor-advice.js';
 import type {
   RecommendationDecision,
   RecommendationInput,
   RecommendationOutput,
-  RecommenderRun,
-} from '../../../service/recommendations/recommender.js';
+} from '../../../service/recommender/recommender.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { costRange, isServerlessRun, knownCosts, range } from './serverless-monitoring.js';
 import {
   describePerformanceTarget,
@@ -15,10 +15,16 @@ import {
   performanceTargetOf,
 } from './serverless-tasks.js';
 
+/**
+ * How far under the confidence P(runtime ≤ SLA) may fall before a job in standard mode whose standard runs all
+ * met the SLA is moved back: entering standard mode needs P ≥ 0.9, staying P ≥ 0.85, so a job near the line
+ * is not written back and forth on the spread of its last run (a hysteresis band, like the optimizer's minimum
+ * saving).
+ */
+export const keepBand = 0.05;
+
 /** Standard mode "typically starts within 4 to 6 minutes": a trial is judged on the slow end. */
 export const standardStartupMinutes = 6;
-/** Run-to-run spread assumed at least (10 % on the log scale): a few alike runs do not make a certainty. */
-const minLogSpread = 0.1;
 
 interface ModeRuns {
   runtimes: number[];
@@ -36,15 +42,6 @@ function modeRuns(runs: readonly RecommenderRun[], target: PerformanceTarget): M
     runtimes: succeeded.map((run) => run.profile.analysis.wallTimeMs / 60_000).filter((m) => m > 0),
     costs: knownCosts(succeeded),
   };
-}
-
-/** P(runtime ≤ SLA) under a log-normal fitted to the runtimes (spread at least `minLogSpread`). */
-export function probabilityMeets(runtimes: readonly number[], slaMinutes: number): number {
-  if (runtimes.length === 0) return 0;
-  const logs = runtimes.map(Math.log);
-  const mu = mean(logs) ?? 0;
-  const variance = logs.length > 1 ? logs.reduce((sum, x) => sum + (x - mu) ** 2, 0) / (logs.length - 1) : 0;
-  return normalCdf((Math.log(slaMinutes) - mu) / Math.max(Math.sqrt(variance), minLogSpread));
 }
 
 const usd = (value: number) => `$${value.toFixed(2)}`;
@@ -69,6 +66,19 @@ function choose(current: PerformanceTarget, sla: number, optimized: ModeRuns, st
         probability: pStandard,
         trial: false,
         reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode ${standard.runtimes.length === 1 ? 'meets' : 'meet'} the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} ≥ ${confidence}`,
+        predicted: standard,
+      };
+    // in standard mode, every run of it on time: a wobble of P just under the confidence is no reason to write
+    if (
+      current === 'STANDARD' &&
+      pStandard >= confidence - keepBand &&
+      standard.runtimes.every((minutes) => minutes <= sla)
+    )
+      return {
+        target: 'STANDARD',
+        probability: pStandard,
+        trial: false,
+        reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode all met the ${sla}-minute SLA and P = ${pStandard.toFixed(2)} is within ${keepBand} of ${confidence}: it stays in the mode it is in`,
         predicted: standard,
       };
     return {

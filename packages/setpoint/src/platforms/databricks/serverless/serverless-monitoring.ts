@@ -1,9 +1,6 @@
 import { quantile } from '@setpoint/foundation/statistics';
-import type {
-  RecommendationInput,
-  RecommendationOutput,
-  RecommenderRun,
-} from '../../../service/recommendations/recommender.js';
+import type { RecommendationInput, RecommendationOutput } from '../../../service/recommender/recommender.js';
+import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { describePerformanceTarget, performanceTargetOf } from './serverless-tasks.js';
 
 /** A run of serverless compute: its configuration is its performance mode and names no node type. */

@@ -18,9 +18,9 @@ import type { z } from 'zod';
 import { describeEmrError } from './emr-api-error.js';
 import {
   type AwsCredentialIdentityProvider,
+  awsClientConfig,
   credentialProvider,
   type EmrConnection,
-  emrRequestHandler,
   type NodeAgents,
 } from './emr-connection.js';
 import {
@@ -50,17 +50,19 @@ import {
 /** A page's items cap: a runaway `Marker` loop stops here rather than spinning forever. */
 const maxPages = 1_000;
 
-function validated<Schema extends z.ZodType>(
+/** An answer checked with its zod schema; a shape Setpoint does not expect is an upstream error naming where. */
+export function validated<Schema extends z.ZodType>(
   schema: Schema,
   value: unknown,
   operation: string,
+  service = 'EMR',
 ): z.output<Schema> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new UpstreamError(
     'EMR_UNEXPECTED_RESPONSE',
-    `EMR ${operation} answered an unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    `${service} ${operation} answered an unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
   );
 }
 
@@ -83,13 +85,7 @@ export class EmrClient {
     /** The service passes its SSRF-guarded agents: the endpoint is user input. */
     agents?: NodeAgents,
   ) {
-    this.sdk = new EMRClient({
-      region: connection.region,
-      credentials,
-      maxAttempts: 4,
-      ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
-      requestHandler: emrRequestHandler(agents),
-    });
+    this.sdk = new EMRClient(awsClientConfig(connection, credentials, agents));
   }
 
   close(): void {

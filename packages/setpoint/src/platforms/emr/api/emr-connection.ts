@@ -123,6 +123,21 @@ export function emrRequestHandler(agents: NodeAgents | undefined) {
   return { ...agents, connectionTimeout: emrConnectTimeoutMs, requestTimeout: emrRequestTimeoutMs };
 }
 
+/** The AWS SDK client configuration of a connection: its region, credentials, endpoint, agents and limits. */
+export function awsClientConfig(
+  connection: EmrConnection,
+  credentials: AwsCredentialIdentityProvider,
+  agents: NodeAgents | undefined,
+) {
+  return {
+    region: connection.region,
+    credentials,
+    maxAttempts: 4,
+    ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
+    requestHandler: emrRequestHandler(agents),
+  };
+}
+
 /** A connection as it may be shown: secrets replaced by a hint of their last characters. */
 export function redactConnection(connection: EmrConnection): EmrConnection {
   const redactKeys = <T extends { secretAccessKey: string; sessionToken?: string | undefined }>(

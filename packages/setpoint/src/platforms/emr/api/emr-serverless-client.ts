@@ -4,14 +4,13 @@ import {
   GetJobRunCommand,
   ListJobRunsCommand,
 } from '@aws-sdk/client-emr-serverless';
-import { UpstreamError } from '@setpoint/foundation/errors';
-import type { z } from 'zod';
 import { type AwsService, describeEmrError } from './emr-api-error.js';
+import { validated } from './emr-client.js';
 import {
   type AwsCredentialIdentityProvider,
+  awsClientConfig,
   credentialProvider,
   type EmrConnection,
-  emrRequestHandler,
   type NodeAgents,
 } from './emr-connection.js';
 import {
@@ -27,20 +26,6 @@ const service: AwsService = { name: 'EMR Serverless', iam: 'emr-serverless' };
 /** A page's cap: a runaway `nextToken` loop stops here rather than spinning forever. */
 const maxPages = 1_000;
 
-function validated<Schema extends z.ZodType>(
-  schema: Schema,
-  value: unknown,
-  operation: string,
-): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new UpstreamError(
-    'EMR_UNEXPECTED_RESPONSE',
-    `EMR Serverless ${operation} answered an unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-  );
-}
-
 /**
  * EMR Serverless as Setpoint reads it (an application's job runs and what each was billed), over the AWS SDK
  * for JavaScript v3 with the account's connection (region, credentials, endpoint, the guarded agents and the
@@ -54,13 +39,7 @@ export class EmrServerlessClient {
     credentials: AwsCredentialIdentityProvider = credentialProvider(connection),
     agents?: NodeAgents,
   ) {
-    this.sdk = new EMRServerlessClient({
-      region: connection.region,
-      credentials,
-      maxAttempts: 4,
-      ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
-      requestHandler: emrRequestHandler(agents),
-    });
+    this.sdk = new EMRServerlessClient(awsClientConfig(connection, credentials, agents));
   }
 
   close(): void {
@@ -71,7 +50,7 @@ export class EmrServerlessClient {
     const output = await this.#send('GetApplication', () =>
       this.sdk.send(new GetApplicationCommand({ applicationId })),
     );
-    return validated(serverlessApplicationSchema, output.application, 'GetApplication');
+    return validated(serverlessApplicationSchema, output.application, 'GetApplication', service.name);
   }
 
   /** The application's job runs (created after `createdAfter` when given), in the order EMR Serverless lists them. */
@@ -91,7 +70,8 @@ export class EmrServerlessClient {
           }),
         ),
       );
-      for (const run of output.jobRuns ?? []) yield validated(jobRunSummarySchema, run, 'ListJobRuns');
+      for (const run of output.jobRuns ?? [])
+        yield validated(jobRunSummarySchema, run, 'ListJobRuns', service.name);
       nextToken = output.nextToken;
       if (!nextToken) return;
     }
@@ -101,7 +81,7 @@ export class EmrServerlessClient {
     const output = await this.#send('GetJobRun', () =>
       this.sdk.send(new GetJobRunCommand({ applicationId, jobRunId })),
     );
-    return validated(jobRunSchema, output.jobRun, 'GetJobRun');
+    return validated(jobRunSchema, output.jobRun, 'GetJobRun', service.name);
   }
 
   async #send<T>(operation: string, call: () => Promise<T>): Promise<T> {

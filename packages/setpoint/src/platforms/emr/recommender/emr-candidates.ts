@@ -2,8 +2,8 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import type { CostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import { FilterTally } from '../../../service/recommendations/candidate-filters.js';
-import type { CandidateSpace, ShapeEntry } from '../../../service/recommendations/cluster-model.js';
+import { FilterTally } from '../../../service/recommender/candidate-filters.js';
+import type { CandidateSpace, ShapeEntry } from '../../../service/recommender/cluster-model.js';
 import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
 import { emrValidityFilters } from './emr-validity-filters.js';
 

@@ -2,11 +2,11 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import type { ClusterModel } from '../../../service/recommendations/cluster-model.js';
+import type { ClusterModel } from '../../../service/recommender/cluster-model.js';
 import {
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
-} from '../../../service/recommendations/optimizer-recommender.js';
+} from '../../../service/recommender/optimizer-recommender.js';
 import { emrRunReportSchema } from '../runs/emr-run-report.js';
 import { buildEmrCandidateSpace, type SupportedInstanceTypes } from './emr-candidates.js';
 import { choiceOfShape, type EmrChoice, emrChoiceId } from './emr-choice.js';

@@ -1,5 +1,5 @@
 import { checkEmrRequest, type EmrAccountFacts, emrRules, type Violation } from '@setpoint/validity/emr';
-import type { CandidateFilter } from '../../../service/recommendations/candidate-filters.js';
+import type { CandidateFilter } from '../../../service/recommender/candidate-filters.js';
 import { launchRequestOf } from '../validity/accepted-request.js';
 import { type EmrChoice, emrChoiceId } from './emr-choice.js';
 import { emrConfigurationOf } from './emr-configuration.js';

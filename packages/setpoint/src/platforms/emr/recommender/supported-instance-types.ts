@@ -1,5 +1,5 @@
 import { AppError } from '@setpoint/foundation/errors';
-import { cachedOfferedTypes } from '../../../service/recommendations/offered-types-cache.js';
+import { cachedOfferedTypes } from '../../../service/recommender/offered-types-cache.js';
 import type { EmrClient } from '../api/emr-client.js';
 
 /**

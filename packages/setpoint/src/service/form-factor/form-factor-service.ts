@@ -1,32 +1,31 @@
-import type { FormFactorAdviceResource, FormFactorDecisionInput } from '@setpoint/api-contract/databricks';
+import type { FormFactorAdviceResource, FormFactorDecisionInput } from '@setpoint/api-contract';
 import { ConflictError, ValidationError } from '@setpoint/foundation/errors';
-import type { AuditService } from '../../../service/audit/audit-service.js';
-import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { RunService } from '../../../service/runs/run-service.js';
-import type { WorkspaceService } from '../../../service/workspaces/workspace-service.js';
-import { type FormFactor, type FormFactorAdvice, formFactorAdvice } from './form-factor-advice.js';
-import { formFactorEvidence } from './form-factor-evidence.js';
-import type { ServerlessBillingReader } from './serverless-billing-reader.js';
+import type { AuditService } from '../audit/audit-service.js';
+import type { Project, ProjectService } from '../projects/project-service.js';
+import type { FormFactor, FormFactorAdvice } from './form-factor-advice.js';
+
+/**
+ * What a platform gives the form-factor advice: its advice for one of its projects (`adviseFormFactor` over
+ * its own estimate) and the words of the move. Absent: the platform advises no form factor.
+ */
+export interface FormFactorAdviser {
+  advise(project: Project): Promise<{
+    advice: FormFactorAdvice;
+    /** The move in words, e.g. "job cluster `main` → serverless compute (performance optimized)". */
+    change: string;
+    /** Where a run happens in each form, for the explanation: "on its job cluster", "on EMR Serverless". */
+    where: Record<FormFactor, string>;
+  }>;
+}
 
 /** The audit action of a person's decision on a proposed move. */
 const decisionAction = { approve: 'form_factor.approved', dismiss: 'form_factor.dismissed' } as const;
 
-const formWords: Record<FormFactor, string> = {
-  classic: 'its job cluster',
-  serverless: 'serverless compute (performance optimized)',
-};
-
 const usd = (value: number | null) => (value === null ? '—' : `$${value.toFixed(2)}`);
 
-function changeOf(advice: FormFactorAdvice, clusterKey: string | null): string {
-  const cluster =
-    clusterKey && advice.from === 'classic' ? `job cluster \`${clusterKey}\`` : formWords[advice.from];
-  return `${cluster} → ${advice.to === 'classic' ? 'a job cluster' : formWords.serverless}`;
-}
-
-function explanationOf(advice: FormFactorAdvice): string {
+function explanationOf(advice: FormFactorAdvice, words: Record<FormFactor, string>): string {
   const estimate = advice.estimate;
-  const where = advice.to === 'serverless' ? 'on serverless compute' : 'on its job cluster';
+  const where = words[advice.to];
   const figure = estimate
     ? `a run ${where} ${estimate.kind === 'measured' ? 'cost' : 'would cost'} ${usd(estimate.usdPerRun.mid)} (${usd(estimate.usdPerRun.low)}–${usd(estimate.usdPerRun.high)}, ${estimate.kind}) against ${usd(advice.currentUsdPerRun)} now`
     : `no estimate ${where}`;
@@ -40,35 +39,26 @@ function explanationOf(advice: FormFactorAdvice): string {
 }
 
 /**
- * Form-factor advice for Databricks job projects, served to the API, the dashboard and the CLI: the advice
- * from the job's evidence, and a person's decision on a proposed move, kept in the audit trail. The move itself
- * is never written by Setpoint: it changes the job's tasks (an environment instead of a cluster, or back), a
- * change the team makes.
+ * Form-factor advice for every platform's projects, served to the API, the dashboard and the CLI: the platform's
+ * advice from the job's evidence, and a person's decision on a proposed move, kept in the audit trail (one
+ * lifecycle for every platform). The move itself is never written by Setpoint: it changes where the job runs
+ * (its tasks, its launch), a change the team makes.
  */
 export function createFormFactorService(deps: {
-  /** The platform's name as workspaces record it. */
-  platform: string;
-  projects: Pick<ProjectService, 'get' | 'list'>;
-  runs: Pick<RunService, 'list'>;
-  workspaces: Pick<WorkspaceService, 'get'>;
+  projects: Pick<ProjectService, 'get'>;
   audit: Pick<AuditService, 'record' | 'page'>;
-  billing(workspaceId: string): Promise<ServerlessBillingReader | undefined>;
-  now?: () => number;
+  /** The adviser of the project's platform; undefined when its platform advises no form factor. */
+  adviserOf(projectId: string): Promise<FormFactorAdviser | undefined>;
 }) {
-  async function jobProject(projectId: string) {
+  async function advised(projectId: string) {
     const project = await deps.projects.get(projectId);
-    if (!project.workspaceId || !project.jobId)
+    const adviser = await deps.adviserOf(projectId);
+    if (!adviser)
       throw new ValidationError(
-        'FORM_FACTOR_NOT_A_JOB',
-        `project ${projectId} is not linked to a Databricks job: form-factor advice compares a job's runs in each form`,
+        'FORM_FACTOR_NOT_ADVISED',
+        `project ${projectId}'s platform gives no form-factor advice (Databricks jobs and EMR workloads do)`,
       );
-    const workspace = await deps.workspaces.get(project.workspaceId);
-    if (workspace.platform !== deps.platform)
-      throw new ValidationError(
-        'FORM_FACTOR_NOT_DATABRICKS',
-        `project ${projectId} runs on ${workspace.platform}: form-factor advice covers Databricks jobs`,
-      );
-    return { project, workspace };
+    return adviser.advise(project);
   }
 
   async function latestDecision(projectId: string, to: FormFactor) {
@@ -82,25 +72,14 @@ export function createFormFactorService(deps: {
   }
 
   async function advise(projectId: string): Promise<FormFactorAdviceResource> {
-    const { project, workspace } = await jobProject(projectId);
-    const evidence = await formFactorEvidence(
-      {
-        projects: deps.projects,
-        runs: deps.runs,
-        billing: deps.billing,
-        workspace: async () => ({ cloud: workspace.cloud, planType: workspace.planType }),
-        ...(deps.now ? { now: deps.now } : {}),
-      },
-      project,
-    );
-    const advice = formFactorAdvice(evidence);
+    const { advice, change, where } = await advised(projectId);
     const decision = advice.verdict === 'move' ? await latestDecision(projectId, advice.to) : undefined;
     return {
       project_id: projectId,
       from: advice.from,
       to: advice.to,
       verdict: advice.verdict,
-      change: changeOf(advice, project.clusterKey),
+      change,
       current_usd_per_run: advice.currentUsdPerRun,
       estimate: advice.estimate && {
         usd_per_run: advice.estimate.usdPerRun,
@@ -111,7 +90,7 @@ export function createFormFactorService(deps: {
       probability_meets_sla: advice.probabilityMeetsSla,
       basis: advice.basis,
       reason: advice.reason,
-      explanation: explanationOf(advice),
+      explanation: explanationOf(advice, where),
       check: advice.check && {
         estimated_usd: advice.check.estimatedUsd,
         measured_usd: advice.check.measuredUsd,

@@ -22,7 +22,8 @@ import { runName } from '../runs/run-name.js';
 import { describeFiltered } from './candidate-filters.js';
 import type { CandidateSpace, ClusterModel, EngineTrials, ShapeEntry } from './cluster-model.js';
 import { chooseEngineTrial, type EngineTrialChoice, type TrialBaselineQuantiles } from './engine-trial.js';
-import type { RecommendationDecision, RecommenderRun } from './recommender.js';
+import type { RecommendationDecision } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import { runtimeSecondsOf } from './run-evidence.js';
 import type { WhatIfSummary } from './what-if-analog.js';
 

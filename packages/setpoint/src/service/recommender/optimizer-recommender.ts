@@ -35,8 +35,8 @@ import type {
   RecommendationInput,
   RecommendationOutput,
   Recommender,
-  RecommenderRun,
 } from './recommender.js';
+import type { RecommenderRun } from './recommender-run.js';
 import {
   inputBytesOf,
   observationOf,

@@ -6,11 +6,6 @@ import type { FilterOutcome } from './candidate-filters.js';
 import type { FoldedStatistics } from './learning-summary.js';
 import type { RecommenderRun } from './recommender-run.js';
 
-// The run type has its own file: the learning summary, rebase and run evidence read runs and must not import
-// this contract, which carries their folded statistics. Exported here too for the recommender's files that
-// take it with the contract's other types.
-export type { RecommenderRun } from './recommender-run.js';
-
 /**
  * What a recommendation tells the platform to write, in the platform's own terms (a Databricks
  * `new_cluster` fragment; EMR instance groups). The core stores and shows it without reading it.
