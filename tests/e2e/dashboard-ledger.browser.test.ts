@@ -89,6 +89,10 @@ describeFull('the demo’s money on every surface', 'Chromium (/usr/bin/chromium
     expect(await page.getByTestId('kpi-savings').locator('strong').textContent()).toBe(
       usd(report.savings_to_date_usd),
     );
+    // how the savings were measured, counted in projects: "8 projects by cost change, 1 project by …"
+    expect(await page.getByTestId('kpi-savings').locator('.kpi-note').first().textContent()).toMatch(
+      /^(no optimized runs yet|\d+ projects? by cost(\/GB)? change(, \d+ projects? by cost(\/GB)? change)?)$/,
+    );
     await page.screenshot({ path: path.join(screenshotDir, 'ledger-projects.png'), fullPage: true });
 
     // The CSV's rows add up to the header's figures, kind by kind, to the cent.
