@@ -356,6 +356,42 @@ describeFull(
       }
     });
 
+    it("keeps a run's date and figures on one line each in the Runs table, which fits its page", async () => {
+      for (const width of widths) {
+        const page = await open(width, `/projects/${measured}/runs`);
+        const rows = page.getByTestId('runs-table').locator('tbody tr');
+        await rows.first().waitFor();
+        const linesPerCell = await rows.evaluateAll((all) =>
+          all.flatMap((row) =>
+            [...row.querySelectorAll('td')]
+              .filter((cell, index) => index === 0 || cell.classList.contains('num'))
+              .map((cell) => {
+                // the lines the cell's words sit on: text fragments whose tops are more than 8 px apart
+                const tops: number[] = [];
+                const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                  const range = document.createRange();
+                  range.selectNodeContents(node);
+                  for (const rect of range.getClientRects()) if (rect.width > 0) tops.push(rect.top);
+                }
+                tops.sort((a, b) => a - b);
+                const lines = tops.filter(
+                  (top, index) => index === 0 || top - (tops[index - 1] as number) > 8,
+                );
+                return { text: cell.textContent?.trim() ?? '', lines: lines.length };
+              }),
+          ),
+        );
+        expect(linesPerCell.length, `${width} px: cells measured`).toBeGreaterThan(0);
+        expect(
+          linesPerCell.filter((cell) => cell.lines > 1),
+          `${width} px: cells on more than one line`,
+        ).toEqual([]);
+        expect(await pageOverflow(page), `${width} px: the Runs page`).toBeLessThanOrEqual(0);
+        await page.close();
+      }
+    });
+
     it('draws the runtime axis with its labels apart, the top one on a tick', async () => {
       for (const width of widths) {
         const page = await open(width, `/projects/${measured}/timeline`);
