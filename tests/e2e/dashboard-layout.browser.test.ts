@@ -89,7 +89,14 @@ describeFull(
       // A settings change: its audit entry holds the settings as JSON.
       await h.server.services.projects.update(
         measured,
-        { settings: { slaMinutes: 5, allowedInstanceFamilies: ['m5', 'r5', 'c5', 'm6gd', 'r6gd'] } },
+        {
+          settings: {
+            slaMinutes: 5,
+            allowedInstanceFamilies: ['m5', 'r5', 'c5', 'm6gd', 'r6gd'],
+            // the Apply column's longest mode name, measured below
+            applyMode: 'approve-learning',
+          },
+        },
         'user:ada',
       );
       browser = await launchChromium({ desktopScrollbars: true });
@@ -189,8 +196,9 @@ describeFull(
         const shown = (await page.locator('[data-testid="projects-table"] thead th').allTextContents()).map(
           (text) => text.replace(/[↑↓▲▼]/g, '').trim(),
         );
-        // a phase ("Pending setup") and a runtime over its SLA take two lines rather than being cut
-        for (const column of ['phase', 'runtime']) {
+        // a phase ("Pending setup"), a runtime over its SLA, the SLA hit rate and an apply mode ("Approve
+        // learning") take two lines rather than being cut, and no word breaks inside
+        for (const column of ['phase', 'runtime', 'sla_hit', 'auto_apply']) {
           for (const cell of await page
             .locator(`[data-testid="project-row"] [data-column="${column}"]`)
             .all()) {
@@ -200,6 +208,23 @@ describeFull(
                 element.scrollWidth > element.clientWidth + 1,
             );
             expect(cut, `${width} px ${column}: ${await cell.textContent()}`).toBe(false);
+            // never more lines than words: a word broken inside ("Approv" / "e") would add one
+            const { lines, words } = await cell.evaluate((element) => {
+              const tops: number[] = [];
+              const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+              for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                const range = document.createRange();
+                range.selectNodeContents(node);
+                for (const rect of range.getClientRects()) if (rect.width > 0) tops.push(rect.top);
+              }
+              tops.sort((a, b) => a - b);
+              return {
+                lines: tops.filter((top, index) => index === 0 || top - (tops[index - 1] as number) > 8)
+                  .length,
+                words: (element.textContent ?? '').trim().split(/[ \t\n]+/).length,
+              };
+            });
+            expect(lines, `${width} px ${column}: ${await cell.textContent()}`).toBeLessThanOrEqual(words);
           }
         }
         // the KPI header's phase counts stay inside their card

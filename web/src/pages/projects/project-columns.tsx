@@ -211,6 +211,8 @@ export const projectColumns: Column[] = [
     minWidth: 74,
     maxWidth: '84px',
     align: 'end',
+    // "10/10 · 100%" is wider than the column: the rate goes under the count rather than being cut
+    wraps: true,
     sortValue: (row) => slaHealth(row)?.hit_rate ?? null,
     render: slaHitCell,
     csv: [
@@ -325,8 +327,9 @@ export const projectColumns: Column[] = [
   {
     id: 'auto_apply',
     label: 'Apply',
-    minWidth: 60,
-    maxWidth: '72px',
+    // "Approve" and "Awaiting" whole on a line: a mode's words never break inside
+    minWidth: 76,
+    maxWidth: '84px',
     wraps: true,
     // what waits for a person first, then the modes from the most automatic
     sortValue: (row) =>
