@@ -328,7 +328,7 @@ export const projectColumns: Column[] = [
     id: 'auto_apply',
     label: 'Apply',
     // "Approve" and "Awaiting" whole on a line: a mode's words never break inside
-    minWidth: 76,
+    minWidth: 74,
     maxWidth: '84px',
     wraps: true,
     // what waits for a person first, then the modes from the most automatic
