@@ -3,6 +3,7 @@ import { afterFirstRecommendation } from 'setpoint/demo/after-first-recommendati
 import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { loopEpisodeOf, runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
 import { type LatencyPart, latencyParts, type RunLatency } from './latency-breakdown.js';
+import { type LastDecision, savingBreakdown } from './saving-breakdown.js';
 
 /** One project of one cold start, as the Job Bank observed it through the service. */
 export interface JobBankProject {
@@ -17,6 +18,8 @@ export interface JobBankProject {
   predictedRuntimeMinutes: Map<string, number>;
   /** The recommendations that changed the cluster (decision `change`, not `keep`). */
   changeRecommendationIds: Set<string>;
+  /** What the project's newest recommendation decided (absent: not observed). */
+  lastDecision?: LastDecision | null;
 }
 
 /** A project whose last run cost more than its first, and whether Setpoint had changed its cluster. */
@@ -156,6 +159,13 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
     },
     perJob,
     perPlatform,
+    /** Where each project's saving went (learning runs, the best seen, what it ended on), by platform. */
+    savingBreakdown: Object.fromEntries(
+      [...new Set(projects.map((project) => project.platform))].map((platform) => [
+        platform,
+        savingBreakdown(projects.filter((project) => project.platform === platform)),
+      ]),
+    ),
     dearerThanColdStart: summaries.flatMap(({ project, summary }): DearerThanColdStart[] =>
       summary.saving !== null && summary.saving < 0
         ? [
