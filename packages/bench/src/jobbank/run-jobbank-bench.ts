@@ -9,14 +9,10 @@ import { hasBillingEstimate } from 'setpoint/platforms/databricks/billing/billed
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
 import type { RecommendationRecord } from 'setpoint/service/recommendations/recommendation-records';
-import {
-  type JobBankMetrics,
-  type JobBankOperations,
-  type JobBankProject,
-  jobBankMetrics,
-} from './jobbank-metrics.js';
+import { type JobBankMetrics, type JobBankOperations, jobBankMetrics } from './jobbank-metrics.js';
+import type { JobBankProject, LastDecision } from './jobbank-project.js';
 import { type LatencyRun, latencyBreakdown } from './latency-breakdown.js';
-import type { LastDecision } from './saving-breakdown.js';
+
 import {
   type ServerlessMetrics,
   type ServerlessProjectRecord,

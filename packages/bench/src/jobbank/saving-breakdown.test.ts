@@ -1,6 +1,6 @@
 import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { describe, expect, it } from 'vitest';
-import type { JobBankProject } from './jobbank-metrics.js';
+import type { JobBankProject } from './jobbank-project.js';
 import { projectSaving, savingBreakdown } from './saving-breakdown.js';
 
 function run(

@@ -1,18 +1,7 @@
 import { median, rounded } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { isLearningRun } from 'setpoint/service/recommender/learning';
-import type { JobBankProject } from './jobbank-metrics.js';
-
-/** What a project's newest recommendation decided, in the words the API gives it. */
-export interface LastDecision {
-  action: 'keep' | 'change';
-  change: string;
-  /** P(runtime ≤ SLA) of the decision (null without an SLA). */
-  probabilityMeetsSla: number | null;
-  /** Still learning: the recommendation is a learning run. */
-  learning: boolean;
-  notes: string[];
-}
+import type { JobBankProject } from './jobbank-project.js';
 
 /** Where one project's saving went: what learning cost, what it found, and what it kept. */
 export interface ProjectSaving {
