@@ -203,10 +203,9 @@ export function buildCandidateSpace(
       }
     }
   }
-  const allowedIds = new Set(choices.map((entry) => shapeId(entry.shape)));
-  for (const shape of [current, ...context.observed]) {
-    if (!allowedIds.has(shapeId(shape))) choices.push({ shape, allowed: false });
-  }
+  // Past shapes stay in the space to learn from, allowed or not: one the filters take out of the choices
+  // (the hardware a flexible node type's alternate ran on, a type a policy now forbids) enters as not allowed.
+  for (const shape of [current, ...context.observed]) choices.push({ shape, allowed: false });
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];
