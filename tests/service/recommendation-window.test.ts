@@ -1,17 +1,14 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import type { PipelineDependencies } from 'setpoint/pipeline/pipeline-context';
 import { recommendStep } from 'setpoint/pipeline/steps/recommend-step';
 import type { RecommendationInput, Recommender } from 'setpoint/service/recommender/recommender';
 import { createRepositories } from 'setpoint/service/repositories';
 import type { Database, RecommendationsTable, RunsTable } from 'setpoint/store/database-schema';
-import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import type { StoreConnection } from 'setpoint/store/open-database';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { onePlatform } from '../support/one-platform.js';
 import { recommendationRow, runRow } from '../support/run-rows.js';
-import { describeFull } from '../support/tiers.js';
+import { describeOnBothStores } from '../support/store-contract.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -104,7 +101,7 @@ function stepOver(db: Kysely<Database>, counter: RowCounter) {
     projectRecords: repositories.projects,
     recommendationRecords: repositories.recommendations,
     workspaces: { facts: async () => null },
-    recommender,
+    platforms: onePlatform({ recommender }),
     recommendationWindowRuns: windowRuns,
   } satisfies Partial<PipelineDependencies>;
   return { step: recommendStep(deps as unknown as PipelineDependencies), inputs, fleetSizes, repositories };
@@ -173,21 +170,4 @@ function windowTests(open: () => Promise<StoreConnection>) {
   });
 }
 
-describe('recommendation learning window on SQLite', () => {
-  windowTests(() => openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-window-')) }));
-});
-
-describeFull('recommendation learning window on PostgreSQL', 'PostgreSQL', () => {
-  let database: TestPostgresDatabase | undefined;
-  // registered first, so it runs after the store (and its pool) closed
-  afterAll(async () => {
-    await database?.drop();
-  });
-  windowTests(async () => {
-    database = await createTestPostgresDatabase();
-    return openDatabase({
-      databaseUrl: database.url,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-window-')),
-    });
-  });
-});
+describeOnBothStores('recommendation learning window', windowTests);

@@ -28,12 +28,12 @@ export function emrPlatform(): PlatformPlugin {
       '0142-emr-applied-changes': migration0142(),
     }),
     jobKinds: emrJobKinds,
-    runs: emrRunReports,
     create(core): EmrRuntime {
       const integration = createEmrIntegration(core);
       return {
         name: 'emr',
         integration,
+        runs: emrRunReports,
         handlers: integration.handlers,
         routes: emrRoutes({ integration, projects: core.projects, applies: core.applies }),
         coster: new EmrRunCoster(core.catalog),
