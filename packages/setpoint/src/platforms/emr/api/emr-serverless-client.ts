@@ -2,6 +2,7 @@ import {
   EMRServerlessClient,
   GetApplicationCommand,
   GetJobRunCommand,
+  ListApplicationsCommand,
   ListJobRunsCommand,
 } from '@aws-sdk/client-emr-serverless';
 import { type AwsService, describeEmrError } from './emr-api-error.js';
@@ -19,7 +20,9 @@ import {
   jobRunSchema,
   jobRunSummarySchema,
   type ServerlessApplication,
+  type ServerlessApplicationSummary,
   serverlessApplicationSchema,
+  serverlessApplicationSummarySchema,
 } from './emr-serverless-schema.js';
 
 const service: AwsService = { name: 'EMR Serverless', iam: 'emr-serverless' };
@@ -51,6 +54,20 @@ export class EmrServerlessClient {
       this.sdk.send(new GetApplicationCommand({ applicationId })),
     );
     return validated(serverlessApplicationSchema, output.application, 'GetApplication', service.name);
+  }
+
+  /** The account region's applications, every state, in the order EMR Serverless lists them. */
+  async *listApplications(): AsyncGenerator<ServerlessApplicationSummary> {
+    let nextToken: string | undefined;
+    for (let page = 0; page < maxPages; page += 1) {
+      const output = await this.#send('ListApplications', () =>
+        this.sdk.send(new ListApplicationsCommand(nextToken ? { nextToken } : {})),
+      );
+      for (const application of output.applications ?? [])
+        yield validated(serverlessApplicationSummarySchema, application, 'ListApplications', service.name);
+      nextToken = output.nextToken;
+      if (!nextToken) return;
+    }
   }
 
   /** The application's job runs (created after `createdAfter` when given), in the order EMR Serverless lists them. */
