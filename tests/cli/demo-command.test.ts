@@ -23,6 +23,7 @@ interface DemoSummary {
     medianSaving: number | null;
     slaViolationRateAfterLearning: number | null;
     afterFirstRecommendation: { runs: number };
+    validity: { refusedByPlatform: number; refusedBySetpoint: number; examples: string[] };
   };
 }
 
@@ -49,6 +50,9 @@ describe('setpoint demo --headless', () => {
     // Every run after the first recommendation is counted: at least each project's second run (an EMR
     // workload's imported history may add more).
     expect(summary.overall.afterFirstRecommendation.runs).toBeGreaterThanOrEqual(summary.projects.length);
+    // every write was one the platform accepts: the emulated workspace and EMR account refused none, and
+    // Setpoint's own check before each write refused none
+    expect(summary.overall.validity).toEqual({ refusedByPlatform: 0, refusedBySetpoint: 0, examples: [] });
 
     // One job waits for a person before each learning run; nobody approves in a headless demo, so the
     // first recommendation's learning run waited, the second run started first and superseded it (never

@@ -11,6 +11,7 @@ import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
+import { type ApiCall, signedInApi } from '../support/signed-in-api.js';
 import {
   type EmrFace,
   emrAccountRequest,
@@ -107,18 +108,9 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
   let emulator: RunningEmulator;
   let server: RunningServer;
   let launcher: EMRClient;
-  let token: string;
   let accountId: string;
 
-  const api = async <T>(method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const response = await server.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}` },
-      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
-  };
+  let api: ApiCall;
 
   const processedRuns = (projectId: string, count: number) =>
     eventually(
@@ -149,13 +141,6 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
       300_000,
     );
 
-  /** Moves the emulated account's clock on and lets its clusters write the logs of what finished. */
-  const advance = async (ms: number) => {
-    emulator.context.clock.advance(ms);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
-  };
-
   const taskCount = async (clusterId: string) =>
     (await launcher.send(new ListInstanceGroupsCommand({ ClusterId: clusterId }))).InstanceGroups?.find(
       (group) => group.InstanceGroupType === 'TASK',
@@ -169,8 +154,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
       SETPOINT_RECONCILE_INTERVAL_SECONDS: '1',
       SETPOINT_MAX_AUTO_CHANGES_PER_WEEK: '1',
     });
-    const key = await server.services.apiKeys.create('emr-loop-test', 'test');
-    token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    ({ api } = await signedInApi(server, 'emr-loop-test'));
     const created = await api<EmrAccountResource>(
       'POST',
       '/api/v1/emr/accounts',
@@ -188,7 +172,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
   it('the reconciliation schedule collects a transient cluster nobody announced', async () => {
     for (const date of ['2026-03-02', '2026-03-03']) {
       await launcher.send(new RunJobFlowCommand(nightly(date)));
-      await advance(8 * hour);
+      await face.advance(8 * hour);
     }
     const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
       workloads: ['orders'],
@@ -200,7 +184,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
 
     // launched after the import, by something that never tells Setpoint (a cron job, Step Functions)
     const { JobFlowId } = await launcher.send(new RunJobFlowCommand(nightly('2026-03-04')));
-    await advance(8 * hour);
+    await face.advance(8 * hour);
 
     const runs = await processedRuns(projectId, 3);
     const unannounced = runs.find((run) => run.externalRunId.startsWith(`${JobFlowId}:`));
@@ -218,7 +202,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
 
   it('on a transient cluster, prices each shape with the launch’s start-up and idle time: no move to a costlier shape', async () => {
     await launcher.send(new RunJobFlowCommand(clickstream('2026-03-05')));
-    await advance(8 * hour);
+    await face.advance(8 * hour);
     const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
       workloads: ['clickstream'],
       since_days: 30,
@@ -239,7 +223,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
     const { JobFlowId } = await launcher.send(
       new RunJobFlowCommand(clickstream('2026-03-06', configuration.Instances)),
     );
-    await advance(8 * hour);
+    await face.advance(8 * hour);
     const runs = await processedRuns(projectId, 2);
     const next = runs.find((run) => run.id !== kept?.id);
     expect(next?.status).toBe('SUCCESS');
@@ -272,7 +256,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
   it('auto-applies the optimizer’s own smaller shape to an over-provisioned cluster, once a week', async () => {
     const { JobFlowId } = await launcher.send(new RunJobFlowCommand(overProvisioned));
     const clusterId = JobFlowId as string;
-    await advance(12 * hour);
+    await face.advance(12 * hour);
     const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
       workloads: ['hourly-report'],
       group_by: 'step-name',
@@ -353,7 +337,7 @@ describe('the EMR closed loop (emulator, SQLite, the reconciliation schedule)', 
         Steps: [sparkStep('hourly-report 2026-03-06T05:00', 'spill-heavy-sort.py', 'CONTINUE')],
       }),
     );
-    await advance(4 * hour);
+    await face.advance(4 * hour);
 
     const revert = await eventually(
       async () => (await server.services.applies.history(projectId)).find((c) => c.kind === 'revert'),

@@ -1,11 +1,11 @@
 import { RunJobFlowCommand, type RunJobFlowCommandInput } from '@aws-sdk/client-emr';
 import type { RecommendationResource } from '@setpoint/api-contract';
 import type { EmrAccountResource, EmrImportResource } from '@setpoint/api-contract/emr';
-import type { RunningEmulator } from '@setpoint/databricks-emulator/server/build-emulator';
 import { emrIntegrationOf } from 'setpoint/platforms/emr/emr-platform';
 import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
+import { type ApiCall, signedInApi } from '../support/signed-in-api.js';
 import {
   type EmrFace,
   emrAccountRequest,
@@ -71,27 +71,15 @@ const tookOf = (recommendation: RecommendationResource) =>
  */
 describe('EMR decisions under safe learning (emulator, SQLite)', () => {
   let face: EmrFace;
-  let emulator: RunningEmulator;
   let server: RunningServer;
-  let token: string;
   let accountId: string;
 
-  const api = async <T>(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) => {
-    const response = await server.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}` },
-      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
-  };
+  let api: ApiCall;
 
   /** Launches a cluster, lets it run its step to the end, and has Setpoint's reconciliation find it. */
   async function launch(request: RunJobFlowCommandInput): Promise<void> {
     await face.launcher.send(new RunJobFlowCommand(request));
-    emulator.context.clock.advance(8 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(8 * hour);
     if (accountId) await emrIntegrationOf(server.services).reconcile(accountId);
   }
 
@@ -133,10 +121,8 @@ describe('EMR decisions under safe learning (emulator, SQLite)', () => {
 
   beforeAll(async () => {
     face = await startEmrFace(13, keys);
-    emulator = face.emulator;
     server = await startSetpointForEmr('emr-decisions');
-    const key = await server.services.apiKeys.create('emr-decisions', 'test');
-    token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    ({ api } = await signedInApi(server, 'emr-decisions'));
     const account = await api<EmrAccountResource>(
       'POST',
       '/api/v1/emr/accounts',

@@ -15,6 +15,7 @@ import type { RunningServer } from 'setpoint/server/start-server';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventually } from '../databricks/integration-harness.js';
 import { runCli } from '../support/run-cli.js';
+import { type ApiCall, signedInApi } from '../support/signed-in-api.js';
 import {
   type EmrFace,
   emrAccountRequest,
@@ -82,28 +83,17 @@ describe('EMR launches that took a recommendation are its apply history (emulato
   let face: EmrFace;
   let emulator: RunningEmulator;
   let server: RunningServer;
-  let token: string;
   let accountId: string;
   let projectId: string;
   const cliEnv = { SETPOINT_HOME: mkdtempSync(path.join(tmpdir(), 'setpoint-emr-launches-cli-')) };
 
-  const api = async <T>(method: 'GET' | 'POST', url: string, payload?: unknown) => {
-    const response = await server.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}` },
-      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
-  };
+  let api: ApiCall;
 
   /** Launches a cluster, lets it run its steps to the end, and has Setpoint collect them; returns the cluster. */
   async function launchAndCollect(request: RunJobFlowCommandInput): Promise<string> {
     const { JobFlowId } = await face.launcher.send(new RunJobFlowCommand(request));
     const clusterId = JobFlowId as string;
-    emulator.context.clock.advance(8 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(8 * hour);
     const integration = emrIntegrationOf(server.services);
     for (const step of emulator.emr.cluster(clusterId).steps)
       await integration.enqueueCollect(accountId, clusterId, step.id, projectId);
@@ -147,8 +137,8 @@ describe('EMR launches that took a recommendation are its apply history (emulato
     face = await startEmrFace(11, keys);
     emulator = face.emulator;
     server = await startSetpointForEmr('emr-launches');
-    const key = await server.services.apiKeys.create('emr-launches', 'test');
-    token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    const { key, api: signedIn } = await signedInApi(server, 'emr-launches');
+    api = signedIn;
     const configured = await runCli(
       ['configure', '--url', server.url, '--api-key-id', key.id, '--api-key-secret', key.secret],
       { env: cliEnv },
@@ -162,9 +152,7 @@ describe('EMR launches that took a recommendation are its apply history (emulato
     accountId = account.body.id;
     // the first launch, as written, before Setpoint knows the workload
     await face.launcher.send(new RunJobFlowCommand(launchRequest('ledger-first', asWritten, null)));
-    emulator.context.clock.advance(8 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(8 * hour);
   }, 120_000);
 
   afterAll(async () => {

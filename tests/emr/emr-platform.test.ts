@@ -30,6 +30,7 @@ import { eventually, insertRecommendation } from '../databricks/integration-harn
 import { usdOf } from '../support/run-costs.js';
 import { type S3TestServer, startS3FaultProxy } from '../support/s3-test-server.js';
 import { settledRecommendation } from '../support/settled-recommendation.js';
+import { type ApiCall, signedInApi } from '../support/signed-in-api.js';
 import {
   type EmrFace,
   emrAccountRequest,
@@ -111,15 +112,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
   /** The long-running cluster the resize test imported, with its project and recommendation. */
   let resized: { projectId: string; clusterId: string; configuration: Record<string, unknown> } | undefined;
 
-  const api = async <T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) => {
-    const response = await server.app.inject({
-      method,
-      url,
-      headers: { authorization: `Bearer ${token}` },
-      ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-    });
-    return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
-  };
+  let api: ApiCall;
 
   const processedRuns = (projectId: string, count: number) =>
     eventually(
@@ -138,8 +131,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     face = await startEmrFace(5, keys);
     ({ s3Server, emulator, launcher } = face);
     server = await startSetpointForEmr('emr');
-    const key = await server.services.apiKeys.create('emr-test', 'test');
-    token = (await server.services.apiKeys.exchange(key.id, key.secret)).accessToken;
+    ({ token, api } = await signedInApi(server, 'emr-test'));
 
     for (const date of ['2026-03-02', '2026-03-03', '2026-03-04']) {
       await launcher.send(new RunJobFlowCommand(nightly(date)));
@@ -358,9 +350,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     const [workload] = await integration.store.workloads(accountId);
     const projectId = workload?.projectId as string;
     const { JobFlowId } = await launcher.send(new RunJobFlowCommand(nightly('2026-03-05')));
-    emulator.context.clock.advance(8 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(8 * hour);
 
     await integration.reconcile(accountId);
     const runs = await processedRuns(projectId, 4);
@@ -380,9 +370,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       ),
     );
     const clusterId = JobFlowId as string;
-    emulator.context.clock.advance(12 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(12 * hour);
 
     const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
       workloads: ['hourly-sessions'],
@@ -605,9 +593,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       ),
     );
     const clusterId = JobFlowId as string;
-    emulator.context.clock.advance(4 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(4 * hour);
     const imported = await api<EmrImportResource>('POST', `/api/v1/emr/accounts/${accountId}/import`, {
       workloads: ['daily-rollups'],
       group_by: 'step-name',
@@ -700,9 +686,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
         Steps: [{ ...sessionsStep('03'), Name: 'daily-rollups 2026-03-07T03:00' }],
       }),
     );
-    emulator.context.clock.advance(4 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(4 * hour);
     await emrIntegrationOf(server.services).reconcile(accountId);
     const metSla = await eventually(async () => {
       const entries = (await server.services.applies.history(projectId)).filter((entry) => entry.metSlaAt);
@@ -743,9 +727,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     const { JobFlowId } = await launcher.send(
       new RunJobFlowCommand({ ...nightly('hdfs'), Name: 'daily-agg', Tags: [], Configurations: [] }),
     );
-    emulator.context.clock.advance(8 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(8 * hour);
     const project = await server.services.projects.create(
       { name: 'airflow daily-agg', workspaceId: accountId },
       'test',
@@ -783,9 +765,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
     };
     const mine = await launch('collide-mine');
     const other = await launch('collide-other');
-    emulator.context.clock.advance(8 * hour);
-    emulator.emr.catchUp();
-    await emulator.emr.logsWritten();
+    await face.advance(8 * hour);
     const client = (await emrIntegrationOf(server.services).connect(accountId)).client;
     const applicationOf = (clusterId: string) =>
       emulator.emr.cluster(clusterId).steps[0]?.applicationId as string;
@@ -839,9 +819,7 @@ describe('EMR as a Setpoint platform (emulator, SQLite)', () => {
       const { JobFlowId } = await launcher.send(
         new RunJobFlowCommand({ ...nightly('refused'), Name: 'logs-refused', Tags: [] }),
       );
-      emulator.context.clock.advance(8 * hour);
-      emulator.emr.catchUp();
-      await emulator.emr.logsWritten();
+      await face.advance(8 * hour);
       const project = await server.services.projects.create(
         { name: 'logs refused', workspaceId: created.body.id },
         'test',

@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import { createCostModel } from 'setpoint/cost/cost-model';
 import { observedConfigurations } from 'setpoint/optimizer/observed-configurations';
@@ -14,11 +11,10 @@ import { type OptimizerPassInput, runOptimizerPass } from 'setpoint/service/reco
 import { createRepositories } from 'setpoint/service/repositories';
 import { pruneRuns } from 'setpoint/service/runs/run-retention';
 import type { Database } from 'setpoint/store/database-schema';
-import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import type { StoreConnection } from 'setpoint/store/open-database';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { runRow } from '../support/run-rows.js';
-import { describeFull } from '../support/tiers.js';
+import { describeOnBothStores } from '../support/store-contract.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -330,21 +326,4 @@ function summaryTests(open: () => Promise<StoreConnection>) {
   });
 }
 
-describe('learning summary on SQLite', () => {
-  summaryTests(() => openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-summary-')) }));
-});
-
-describeFull('learning summary on PostgreSQL', 'PostgreSQL', () => {
-  let database: TestPostgresDatabase | undefined;
-  // registered first, so it runs after the store (and its pool) closed
-  afterAll(async () => {
-    await database?.drop();
-  });
-  summaryTests(async () => {
-    database = await createTestPostgresDatabase();
-    return openDatabase({
-      databaseUrl: database.url,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-summary-')),
-    });
-  });
-});
+describeOnBothStores('learning summary', summaryTests);

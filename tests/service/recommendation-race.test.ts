@@ -1,15 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { PipelineDependencies } from 'setpoint/pipeline/pipeline-context';
 import { recommendStep } from 'setpoint/pipeline/steps/recommend-step';
 import type { RecommendationInput, Recommender } from 'setpoint/service/recommender/recommender';
 import { createRepositories } from 'setpoint/service/repositories';
-import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import type { StoreConnection } from 'setpoint/store/open-database';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runRow } from '../support/run-rows.js';
-import { describeFull } from '../support/tiers.js';
+import { describeOnBothStores } from '../support/store-contract.js';
 
 const day = 86_400_000;
 const firstRun = 1_700_000_000_000;
@@ -217,21 +213,4 @@ function raceTests(open: () => Promise<StoreConnection>) {
   });
 }
 
-describe('recommendations of runs processed at once, on SQLite', () => {
-  raceTests(() => openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-race-')) }));
-});
-
-describeFull('recommendations of runs processed at once, on PostgreSQL', 'PostgreSQL', () => {
-  let database: TestPostgresDatabase | undefined;
-  // registered first, so it runs after the store (and its pool) closed
-  afterAll(async () => {
-    await database?.drop();
-  });
-  raceTests(async () => {
-    database = await createTestPostgresDatabase();
-    return openDatabase({
-      databaseUrl: database.url,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-race-')),
-    });
-  });
-});
+describeOnBothStores('recommendations of runs processed at once', raceTests);

@@ -1,17 +1,13 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { Kysely, KyselyPlugin } from 'kysely';
 import type { PipelineDependencies } from 'setpoint/pipeline/pipeline-context';
 import { recommendStep } from 'setpoint/pipeline/steps/recommend-step';
 import type { RecommendationInput, Recommender } from 'setpoint/service/recommender/recommender';
 import { createRepositories } from 'setpoint/service/repositories';
 import type { Database, RecommendationsTable, RunsTable } from 'setpoint/store/database-schema';
-import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTestPostgresDatabase, type TestPostgresDatabase } from '../support/postgres.js';
+import type { StoreConnection } from 'setpoint/store/open-database';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { recommendationRow, runRow } from '../support/run-rows.js';
-import { describeFull } from '../support/tiers.js';
+import { describeOnBothStores } from '../support/store-contract.js';
 
 vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
@@ -173,21 +169,4 @@ function windowTests(open: () => Promise<StoreConnection>) {
   });
 }
 
-describe('recommendation learning window on SQLite', () => {
-  windowTests(() => openDatabase({ dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-window-')) }));
-});
-
-describeFull('recommendation learning window on PostgreSQL', 'PostgreSQL', () => {
-  let database: TestPostgresDatabase | undefined;
-  // registered first, so it runs after the store (and its pool) closed
-  afterAll(async () => {
-    await database?.drop();
-  });
-  windowTests(async () => {
-    database = await createTestPostgresDatabase();
-    return openDatabase({
-      databaseUrl: database.url,
-      dataDir: mkdtempSync(path.join(tmpdir(), 'setpoint-window-')),
-    });
-  });
-});
+describeOnBothStores('recommendation learning window', windowTests);

@@ -6,8 +6,8 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { Database } from 'setpoint/store/database-schema';
 import type { DialectName } from 'setpoint/store/dialect';
-// the int8 parser every Setpoint connection uses (epoch milliseconds as numbers)
-import 'setpoint/store/open-database';
+// also installs the int8 parser every Setpoint connection uses (epoch milliseconds as numbers)
+import { openDatabase, type StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createTestPostgresDatabase, type TestPostgresDatabase } from './postgres.js';
 import { describeFull } from './tiers.js';
@@ -46,6 +46,34 @@ export function describeOnBothDatabases(title: string, contract: (open: OpenData
       pool.on('error', () => undefined);
       pool.on('connect', (client) => client.on('error', () => undefined));
       return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
+    });
+  });
+}
+
+/**
+ * Runs tests over Setpoint's own store (`openDatabase`: migrated, with its plugins) on a fresh SQLite data
+ * directory and, in the full tier, on a fresh PostgreSQL database, dropped after the tests:
+ * `<title> on SQLite`, `<title> on PostgreSQL`. The tests open the store and close it themselves.
+ */
+export function describeOnBothStores(
+  title: string,
+  tests: (open: () => Promise<StoreConnection>) => void,
+): void {
+  const dataDir = () => mkdtempSync(path.join(tmpdir(), 'setpoint-store-'));
+  describe(`${title} on SQLite`, () => {
+    tests(() => openDatabase({ dataDir: dataDir() }));
+  });
+
+  describeFull(`${title} on PostgreSQL`, 'a PostgreSQL server (SETPOINT_TEST_PG_URL)', () => {
+    const databases: TestPostgresDatabase[] = [];
+    // registered before the tests' own after-hooks, so it runs after the store (and its pool) closed
+    afterAll(async () => {
+      for (const database of databases.splice(0)) await database.drop();
+    });
+    tests(async () => {
+      const database = await createTestPostgresDatabase();
+      databases.push(database);
+      return openDatabase({ databaseUrl: database.url, dataDir: dataDir() });
     });
   });
 }

@@ -16,6 +16,7 @@ export {
   type RunningEmulator,
   startEmulator,
 } from './server/build-emulator.js';
+export { nodeTypesJson } from './server/clusters-routes.js';
 export { type FaultRuleInput, faultRulesSchema } from './server/faults.js';
 export type { NodeSpec, NodeSpecSource } from './server/node-specs.js';
 export {

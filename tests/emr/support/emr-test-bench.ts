@@ -15,6 +15,8 @@ export interface EmrFace {
   emulator: RunningEmulator;
   /** What a team's scheduler launches clusters with: the AWS SDK against the emulator. */
   launcher: EMRClient;
+  /** Moves the account's clock on by `ms` and lets its clusters write the logs of what finished by then. */
+  advance(ms: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,11 @@ export async function startEmrFace(
     s3Server,
     emulator,
     launcher,
+    async advance(ms) {
+      emulator.context.clock.advance(ms);
+      emulator.emr.catchUp();
+      await emulator.emr.logsWritten();
+    },
     async close() {
       launcher.destroy();
       await emulator.close();

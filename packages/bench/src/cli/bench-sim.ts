@@ -60,6 +60,11 @@ export function formatSimTable(result: SimBenchResult): string {
       '0%',
     ],
     ['median saving vs cold start', percent(result.afterLearning.medianSaving), '≥ 30%'],
+    [
+      `recommendations Databricks would refuse (of ${result.validity.checked})`,
+      String(result.validity.invalid),
+      '0',
+    ],
     ['failed runs after LEARNING', percent(result.afterLearning.failureRate), ''],
     ['one-shot: share cheaper', percent(result.oneShot.shareCheaper), ''],
     ['one-shot: median saving', percent(result.oneShot.medianSaving), ''],
@@ -90,6 +95,9 @@ export function formatSimTable(result: SimBenchResult): string {
     `SLA ${result.slaFactor} × cold-start runtime\n${summary.toString()}\n` +
     (infeasible.length > 0
       ? `No configuration of the candidate space meets the SLA (median of its runs) for: ${infeasible.join(', ')}\n`
+      : '') +
+    (result.validity.examples.length > 0
+      ? `Recommendations Databricks would refuse: ${result.validity.examples.join('; ')}\n`
       : '') +
     `${perJob.toString()}\n`
   );

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { median } from '@setpoint/foundation/statistics';
 import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
 import type { ImportedProjectSettings } from 'setpoint/demo/loop-records';
+import { addValidityCounts, type ValidityCounts, validityCounts } from 'setpoint/demo/validity-counts';
 import { hasBillingEstimate } from 'setpoint/platforms/databricks/billing/billed-cost';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
@@ -19,7 +20,6 @@ import {
   type ServerlessProjectRecord,
   serverlessMetrics,
 } from './serverless-metrics.js';
-import { addValidityCounts, type ValidityCounts, validityCounts } from './validity-counts.js';
 
 export interface JobBankOptions {
   runs: number;

@@ -30,6 +30,8 @@ describe('simulated Job Bank', () => {
       recommended.some((record) => record.nodeType !== cold.nodeType || record.workers !== cold.workers),
     ).toBe(true);
     expect(first.records.every((record) => record.runtimeS > 0 && record.costUsd > 0)).toBe(true);
+    // every recommendation, the last one's too, checked with Databricks' validity contract: none refused
+    expect(first.validity).toEqual({ checked: 5, invalid: 0, examples: [] });
   });
 
   it('summarizes only runs a non-learning recommendation configured into the SLA and saving figures', () => {

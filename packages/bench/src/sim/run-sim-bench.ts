@@ -31,6 +31,13 @@ import type { RecommenderRun } from 'setpoint/service/recommender/recommender-ru
 import { runtimeSecondsOf } from 'setpoint/service/recommender/run-evidence';
 import type { WorkspaceFacts } from 'setpoint/service/workspaces/workspace-service';
 import { share } from '../sweep/sweep-statistics.js';
+import {
+  addRecommendationValidity,
+  checkRecommendation,
+  noRecommendationsChecked,
+  type RecommendationValidity,
+  simulatedWorkspaceFacts,
+} from './recommendation-validity.js';
 
 /** One Job Bank job cluster: a shipped workload on the cluster its job ships with (the cold start). */
 export interface SimJob {
@@ -159,6 +166,8 @@ export interface SimBenchResult {
       photonShare: number | null;
     }
   >;
+  /** Every recommendation checked with Databricks' validity contract as the cluster it writes. */
+  validity: RecommendationValidity;
   records: SimRunRecord[];
 }
 
@@ -182,6 +191,8 @@ interface SimWorld {
   recommender: DatabricksRecommender;
   scratch: string;
   emulator: EmulatorPackage;
+  /** What each simulated workspace offers, as the validity contract reads it. */
+  facts: Record<'aws' | 'azure', ReturnType<typeof simulatedWorkspaceFacts>>;
 }
 
 /** The prior of a fresh install (no organization projects yet): the shipped fleet, calibrated. */
@@ -203,6 +214,10 @@ function createWorld(emulator: EmulatorPackage, prior: FleetPrior): SimWorld {
     recommender: new DatabricksRecommender({ catalog, nodeTypes, prior }),
     scratch: mkdtempSync(join(tmpdir(), 'setpoint-bench-sim-')),
     emulator,
+    facts: {
+      aws: simulatedWorkspaceFacts(emulator, 'aws'),
+      azure: simulatedWorkspaceFacts(emulator, 'azure'),
+    },
   };
 }
 
@@ -400,8 +415,15 @@ async function runJob(
   job: SimJob,
   seed: number,
   options: SimBenchOptions,
-): Promise<{ records: SimRunRecord[]; feasible: boolean; saysInfeasible: boolean }> {
+): Promise<{
+  records: SimRunRecord[];
+  feasible: boolean;
+  saysInfeasible: boolean;
+  validity: RecommendationValidity;
+}> {
   const records: SimRunRecord[] = [];
+  const validity = noRecommendationsChecked();
+  const facts = world.facts[workspaceFor(job.coldCluster).cloud as 'aws' | 'azure'];
   const runs: RecommenderRun[] = [];
   let hindsight: Hindsight = { feasible: true, optimum: null };
   let cluster = job.coldCluster;
@@ -474,9 +496,11 @@ async function runJob(
     saysInfeasible = output.decision?.sla.kind === 'project' && !output.decision.sla.feasible;
     predicted = output.prediction.runtimeMinutes.mid * 60;
     predictedCost = output.prediction.costUsd?.mid ?? null;
-    cluster = applyFragment(cluster, output.configuration);
+    const next = applyFragment(cluster, output.configuration);
+    checkRecommendation(validity, `${job.name} seed ${seed} after run ${runIndex}`, next, cluster, facts);
+    cluster = next;
   }
-  return { records, feasible: hindsight.feasible, saysInfeasible };
+  return { records, feasible: hindsight.feasible, saysInfeasible, validity };
 }
 
 /**
@@ -503,6 +527,7 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
   const records: SimRunRecord[] = [];
   const feasibleLoops = new Map<string, boolean>();
   const saysInfeasible = new Map<string, boolean>();
+  let validity = noRecommendationsChecked();
   try {
     let done = 0;
     for (const job of selected) {
@@ -511,13 +536,14 @@ export async function runSimBench(options: SimBenchOptions): Promise<SimBenchRes
         records.push(...loop.records);
         feasibleLoops.set(loopKey(job.name, seed), loop.feasible);
         saysInfeasible.set(loopKey(job.name, seed), loop.saysInfeasible);
+        validity = addRecommendationValidity(validity, loop.validity);
         options.onProgress?.(++done, selected.length * options.seeds);
       }
     }
   } finally {
     rmSync(world.scratch, { recursive: true, force: true });
   }
-  return summarize(records, selected.length, options, feasibleLoops, saysInfeasible);
+  return { ...summarize(records, selected.length, options, feasibleLoops, saysInfeasible), validity };
 }
 
 const loopKey = (job: string, seed: number) => `${job}#${seed}`;
@@ -559,7 +585,7 @@ export function summarize(
   options: SimBenchOptions,
   feasibleLoops: ReadonlyMap<string, boolean> = new Map(),
   saysInfeasible: ReadonlyMap<string, boolean> = new Map(),
-): SimBenchResult {
+): Omit<SimBenchResult, 'validity'> {
   const after = records.filter(isAfterLearning);
   const savingOf = (record: SimRunRecord) =>
     record.completed ? 1 - record.costUsd / record.coldCostUsd : Number.NEGATIVE_INFINITY;

@@ -9,10 +9,10 @@ import type { AllPurposeCluster, AllPurposeLife, EmulatorState } from './emulato
 import { clusterWithDefaults } from './job-settings.js';
 import type { NewClusterSettings } from './schema.js';
 import type { SimClock } from './sim-clock.js';
+import { addUsageByHour, hourMs } from './system-tables/billing-usage.js';
 import { workspaceUser } from './workspace-user.js';
 
 const minuteMs = 60_000;
-const hourMs = 3_600_000;
 /** From a stop to TERMINATED, as a job cluster takes (`simulate-cluster.ts`). */
 const terminationMs = 15_000;
 /** Nodes are launched 30 s after a start is asked for (the physics' driver launch). */
@@ -334,13 +334,8 @@ export function allPurposeEvents(
 export function allPurposeDbusByHour(cluster: AllPurposeCluster, untilMs: number): Map<number, number> {
   const lastHourEnd = Math.floor(untilMs / hourMs) * hourMs;
   const perHour = new Map<number, number>();
-  const add = (fromMs: number, toMs: number, dbuPerMs: number) => {
-    const to = Math.min(toMs, lastHourEnd);
-    for (let hour = Math.floor(fromMs / hourMs) * hourMs; hour < to; hour += hourMs) {
-      const overlap = Math.min(to, hour + hourMs) - Math.max(fromMs, hour);
-      if (overlap > 0) perHour.set(hour, (perHour.get(hour) ?? 0) + overlap * dbuPerMs);
-    }
-  };
+  const add = (fromMs: number, toMs: number, dbuPerMs: number) =>
+    addUsageByHour(perHour, fromMs, Math.min(toMs, lastHourEnd), dbuPerMs);
   for (const life of cluster.lives) {
     const { sim } = life;
     const rate = (node: SimClusterSpec['nodeType']) =>

@@ -10,7 +10,6 @@ import {
   runBuckets,
   sameConfigurationBucket,
 } from './predictive-calibration.js';
-import type { RuntimeMixture } from './runtime-mixture.js';
 import { RuntimeModel } from './runtime-model.js';
 import type { Candidate, Observation } from './types.js';
 
@@ -35,11 +34,14 @@ const lowerTail = 0.1;
 const minimumCellCases = 60;
 const minimumJobs = 6;
 
-interface Case {
-  mixture: RuntimeMixture;
-  index: number;
-  logRuntime: number;
-}
+/**
+ * A held-out run read against a prediction: the predicted CDF at the run's runtime under each spread
+ * multiplier (`scales`, in order). Only these numbers are kept, not the prediction: a calibration holds
+ * tens of thousands of cases, and the predictions behind them (a mixture of hundreds of components over
+ * every configuration played, hundreds of thousands of small typed arrays in all) were most of the
+ * learning worker's memory and, once freed, left the allocator's arenas fragmented behind it.
+ */
+type Case = readonly number[];
 
 /**
  * Learns the fleet prior and then how far its predictions must be widened to come true: an inner
@@ -130,18 +132,16 @@ function collectScenario(
       const others = (runs.get(candidate.id) ?? []).filter((run) => run !== observations[k]);
       if (others.length === 0) return;
       const run = others[random.int(others.length)] as Observation;
-      cells[step]?.[sameConfigurationBucket]?.push({
-        mixture,
-        index: configurations.indexOf(candidate),
-        logRuntime: Math.log(run.runtimeS),
-      });
+      cells[step]?.[sameConfigurationBucket]?.push(
+        mixture.cdfAtLogScales(configurations.indexOf(candidate), Math.log(run.runtimeS), scales),
+      );
     });
     configurations.forEach((other, index) => {
       if (tried.has(other.id)) return;
       const otherRuns = runs.get(other.id) ?? [];
       const run = otherRuns[random.int(otherRuns.length)] as Observation;
       const cell = distanceBucket(configurationDistance(other, ran));
-      cells[step]?.[cell]?.push({ mixture, index, logRuntime: Math.log(run.runtimeS) });
+      cells[step]?.[cell]?.push(mixture.cdfAtLogScales(index, Math.log(run.runtimeS), scales));
     });
   });
 }
@@ -160,11 +160,11 @@ function bestScale(all: readonly Case[]): number {
   if (all.length < 30) return 1;
   const step = Math.max(1, Math.floor(all.length / maximumCases));
   const cases = all.filter((_, i) => i % step === 0);
-  const errorAt = (scale: number) => {
+  const errorAt = (scaleIndex: number) => {
     const above = upperTails.map(() => 0);
     let below = 0;
     for (const entry of cases) {
-      const u = entry.mixture.cdfAtLog(entry.index, entry.logRuntime, scale);
+      const u = entry[scaleIndex] as number;
       upperTails.forEach((p, t) => {
         if (u > p) above[t]! += 1;
       });
@@ -177,12 +177,12 @@ function bestScale(all: readonly Case[]): number {
     return error;
   };
   // Every other multiplier first, then the neighbours of the best of those: the tail errors fall and
-  // rise once along the multipliers, and each evaluation reads every case's mixture.
+  // rise once along the multipliers.
   const errors = new Map<number, number>();
   const errorOf = (i: number) => {
     let error = errors.get(i);
     if (error === undefined) {
-      error = errorAt(scales[i] as number);
+      error = errorAt(i);
       errors.set(i, error);
     }
     return error;

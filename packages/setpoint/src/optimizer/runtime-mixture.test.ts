@@ -54,6 +54,27 @@ describe('RuntimeMixture.quantiles', () => {
     );
   });
 
+  it('gives cdfAtLog at every spread multiplier at once, equal to it to the last bit', () => {
+    fc.assert(
+      fc.property(
+        fc.array(component, { minLength: 1, maxLength: 40 }),
+        fc.double({ min: 0, max: 12, noNaN: true }),
+        fc.array(fc.double({ min: 0.05, max: 4, noNaN: true }), { minLength: 1, maxLength: 20 }),
+        (components, logValue, scales) => {
+          const total = components.reduce((sum, entry) => sum + entry.weight, 0);
+          const weights = components.map((entry) => entry.weight / total);
+          const mus = components.map((entry) => Float64Array.from([0, entry.mu]));
+          const sigmas = components.map((entry) => Float64Array.from([1, entry.sigma]));
+          const mixture = new RuntimeMixture(weights, mus, sigmas, []);
+          expect(mixture.cdfAtLogScales(1, logValue, scales)).toEqual(
+            scales.map((scale) => mixture.cdfAtLog(1, logValue, scale)),
+          );
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds the median of a lone Gaussian at its mean', () => {
     const mixture = new RuntimeMixture(
       [1],

@@ -144,6 +144,23 @@ export class RuntimeMixture {
     return sum;
   }
 
+  /**
+   * `cdfAtLog(candidate, logValue, scale)` for every scale at once, each equal to it to the last bit (the
+   * same operations in the same order): one pass over the components instead of one per scale.
+   */
+  cdfAtLogScales(candidate: number, logValue: number, spreadScales: readonly number[]): number[] {
+    const sums = new Array<number>(spreadScales.length).fill(0);
+    for (let c = 0; c < this.weights.length; c++) {
+      const weight = this.weights[c]!;
+      const distance = logValue - this.mus[c]![candidate]!;
+      const sigma = this.sigmas[c]![candidate]!;
+      for (let s = 0; s < spreadScales.length; s++) {
+        sums[s]! += weight * normalCdf(distance / (sigma * spreadScales[s]!));
+      }
+    }
+    return sums;
+  }
+
   expectedRuntime(candidate: number): number {
     let sum = 0;
     for (let c = 0; c < this.weights.length; c++) {

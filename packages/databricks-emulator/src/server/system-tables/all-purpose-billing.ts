@@ -1,9 +1,8 @@
 import { allPurposeDbusByHour } from '../all-purpose-clusters.js';
 import type { AllPurposeCluster } from '../emulator-state.js';
 import { workspaceUser } from '../workspace-user.js';
+import { billingUsageRow, hourMs, hoursInOrder } from './billing-usage.js';
 import { day, iso, json, stableId } from './record-values.js';
-
-const hourMs = 3_600_000;
 
 export interface AllPurposeRowsOptions {
   accountId: string;
@@ -24,47 +23,40 @@ export function allPurposeBillingRows(
   options: AllPurposeRowsOptions,
 ) {
   const rows = [];
-  for (const [hour, dbus] of [...allPurposeDbusByHour(cluster, nowMs).entries()].sort(
-    (a, b) => a[0] - b[0],
-  )) {
+  for (const [hour, dbus] of hoursInOrder(allPurposeDbusByHour(cluster, nowMs))) {
     const key = `billed ${cluster.clusterId}@${hour}`;
     if (billed.has(key)) continue;
     billed.add(key);
     const life =
       cluster.lives.findLast((candidate) => candidate.startMs < hour + hourMs) ?? cluster.lives[0]!;
     const photon = life.sim.photon;
-    const cloud = life.sim.nodeType.cloud === 'Azure' ? 'AZURE' : 'AWS';
-    const published = hour + hourMs + options.billingLagMs;
-    rows.push({
-      record_id: stableId(cluster.clusterId, hour, 'all-purpose'),
-      account_id: options.accountId,
-      workspace_id: options.workspaceId,
-      sku_name: photon ? 'PREMIUM_ALL_PURPOSE_COMPUTE_(PHOTON)' : 'PREMIUM_ALL_PURPOSE_COMPUTE',
-      cloud,
-      usage_start_time: iso(hour),
-      usage_end_time: iso(hour + hourMs),
-      usage_date: day(hour),
-      custom_tags: json(cluster.spec.custom_tags ?? {}),
-      usage_unit: 'DBU',
-      usage_quantity: dbus,
-      usage_metadata: json({
-        cluster_id: cluster.clusterId,
-        job_id: null,
-        job_run_id: null,
-        warehouse_id: null,
-        instance_pool_id: null,
-        node_type: life.sim.nodeType.nodeTypeId,
-        run_name: null,
-        job_name: null,
+    rows.push(
+      billingUsageRow({
+        recordId: stableId(cluster.clusterId, hour, 'all-purpose'),
+        accountId: options.accountId,
+        workspaceId: options.workspaceId,
+        sku: photon ? 'PREMIUM_ALL_PURPOSE_COMPUTE_(PHOTON)' : 'PREMIUM_ALL_PURPOSE_COMPUTE',
+        cloud: life.sim.nodeType.cloud === 'Azure' ? 'AZURE' : 'AWS',
+        hourMs: hour,
+        dbus,
+        customTags: cluster.spec.custom_tags ?? {},
+        usage: {
+          cluster_id: cluster.clusterId,
+          job_id: null,
+          job_run_id: null,
+          warehouse_id: null,
+          instance_pool_id: null,
+          node_type: life.sim.nodeType.nodeTypeId,
+          run_name: null,
+          job_name: null,
+        },
+        identity: { run_as: null, owned_by: workspaceUser.userName },
+        recordType: 'ORIGINAL',
+        product: 'ALL_PURPOSE',
+        features: { jobs_tier: null, is_serverless: false, is_photon: photon },
+        visibleAtMs: hour + hourMs + options.billingLagMs,
       }),
-      identity_metadata: json({ run_as: null, owned_by: workspaceUser.userName, created_by: null }),
-      record_type: 'ORIGINAL',
-      ingestion_date: day(published),
-      billing_origin_product: 'ALL_PURPOSE',
-      product_features: json({ jobs_tier: null, is_serverless: false, is_photon: photon }),
-      usage_type: 'COMPUTE_TIME',
-      _visible_at: published,
-    });
+    );
   }
   return rows;
 }

@@ -8,13 +8,20 @@ import type { ClusterRecord, EmulatorState, RunRecord } from '../emulator-state.
 import type { SimClock } from '../sim-clock.js';
 import { workspaceUser } from '../workspace-user.js';
 import { allPurposeBillingRows, allPurposeClusterRows } from './all-purpose-billing.js';
+import {
+  addUsageByHour,
+  billingUsageRow,
+  hourMs,
+  hoursInOrder,
+  publishedRecords,
+  type Restatements,
+} from './billing-usage.js';
 import { toSqlite } from './databricks-sql.js';
 import { day, iso, json, stableId } from './record-values.js';
 import { serverlessBillingRows, serverlessListPrices } from './serverless-billing.js';
 import { isNestedType, systemTables, type TableDefinition } from './table-definitions.js';
 
 const minuteMs = 60_000;
-const hourMs = 3_600_000;
 
 export interface SystemTablesOptions {
   /** How long after an hour of usage its billing rows appear (default 2 h; Databricks: usually hours). */
@@ -99,6 +106,7 @@ export class SystemTables {
   readonly restatementRate: number;
   readonly restatementDelayMs: number;
   private readonly accountId: string;
+  private readonly restatements: Restatements;
 
   constructor(
     private readonly deps: {
@@ -114,6 +122,7 @@ export class SystemTables {
     this.billingLagMs = options.billingLagMs ?? 2 * hourMs;
     this.restatementRate = options.restatementRate ?? 0.05;
     this.restatementDelayMs = options.restatementDelayMs ?? 6 * hourMs;
+    this.restatements = { rate: this.restatementRate, delayMs: this.restatementDelayMs };
     this.accountId = options.accountId ?? 'e5b8c1a2-0000-4000-8000-000000setpnt';
     this.db = new Database(':memory:');
     this.db.function('sim_now', { deterministic: false }, () => this.deps.clock.now());
@@ -334,62 +343,44 @@ export class SystemTables {
   /** Hourly DBU records per SKU, as Databricks bills classic job compute; some restated later. */
   private writeBilling(cluster: ClusterRecord): void {
     const photon = cluster.sim.photon;
-    const cloud = cluster.sim.nodeType.cloud === 'Azure' ? 'AZURE' : 'AWS';
-    const sku = photon ? 'PREMIUM_JOBS_COMPUTE_(PHOTON)' : 'PREMIUM_JOBS_COMPUTE';
     const perHour = new Map<number, number>();
     for (const node of this.nodesOf(cluster)) {
       const dbuPerMs =
         (node.usage.node.dbuPerCoreHour * node.usage.node.cores * (photon ? photonDbuMultiplier : 1)) /
         hourMs;
-      for (let hour = Math.floor(node.fromMs / hourMs) * hourMs; hour < node.toMs; hour += hourMs) {
-        const overlap = Math.min(node.toMs, hour + hourMs) - Math.max(node.fromMs, hour);
-        perHour.set(hour, (perHour.get(hour) ?? 0) + overlap * dbuPerMs);
-      }
+      addUsageByHour(perHour, node.fromMs, node.toMs, dbuPerMs);
     }
     const run = this.deps.state.runs.get(cluster.runId);
-    const jobId = cluster.jobId === undefined ? null : String(cluster.jobId);
-    const record = (hour: number, quantity: number, recordType: string, visibleAt: number, salt: string) => ({
-      record_id: stableId(cluster.clusterId, hour, salt),
-      account_id: this.accountId,
-      workspace_id: this.deps.workspaceId,
-      sku_name: sku,
-      cloud,
-      usage_start_time: iso(hour),
-      usage_end_time: iso(hour + hourMs),
-      usage_date: day(hour),
-      custom_tags: json(cluster.spec.custom_tags ?? {}),
-      usage_unit: 'DBU',
-      usage_quantity: quantity,
-      usage_metadata: json({
-        cluster_id: cluster.clusterId,
-        job_id: jobId,
-        job_run_id: String(cluster.runId),
-        warehouse_id: null,
-        instance_pool_id: null,
-        node_type: cluster.sim.nodeType.nodeTypeId,
-        run_name: run?.runName ?? null,
-        job_name: cluster.jobName,
-      }),
-      identity_metadata: json({ run_as: workspaceUser.userName, owned_by: null, created_by: null }),
-      record_type: recordType,
-      ingestion_date: day(visibleAt),
-      billing_origin_product: 'JOBS',
-      product_features: json({ jobs_tier: 'CLASSIC', is_serverless: false, is_photon: photon }),
-      usage_type: 'COMPUTE_TIME',
-      _visible_at: visibleAt,
-    });
-    const rows = [];
     const restate = createRandom(deriveSeed(this.deps.seed, cluster.clusterId, 'restatement'));
-    for (const [hour, dbus] of [...perHour.entries()].sort((a, b) => a[0] - b[0])) {
-      const published = hour + hourMs + this.billingLagMs;
-      if (restate.next() < this.restatementRate) {
-        const wrong = dbus * (1 + 0.05 + restate.next() * 0.2);
-        const corrected = published + this.restatementDelayMs;
-        rows.push(record(hour, wrong, 'ORIGINAL', published, 'original'));
-        rows.push(record(hour, -wrong, 'RETRACTION', corrected, 'retraction'));
-        rows.push(record(hour, dbus, 'RESTATEMENT', corrected, 'restatement'));
-      } else rows.push(record(hour, dbus, 'ORIGINAL', published, 'original'));
-    }
+    const rows = hoursInOrder(perHour).flatMap(([hour, dbus]) =>
+      publishedRecords(dbus, hour + hourMs + this.billingLagMs, restate, this.restatements).map((published) =>
+        billingUsageRow({
+          recordId: stableId(cluster.clusterId, hour, published.recordType.toLowerCase()),
+          accountId: this.accountId,
+          workspaceId: this.deps.workspaceId,
+          sku: photon ? 'PREMIUM_JOBS_COMPUTE_(PHOTON)' : 'PREMIUM_JOBS_COMPUTE',
+          cloud: cluster.sim.nodeType.cloud === 'Azure' ? 'AZURE' : 'AWS',
+          hourMs: hour,
+          dbus: published.quantity,
+          customTags: cluster.spec.custom_tags ?? {},
+          usage: {
+            cluster_id: cluster.clusterId,
+            job_id: cluster.jobId === undefined ? null : String(cluster.jobId),
+            job_run_id: String(cluster.runId),
+            warehouse_id: null,
+            instance_pool_id: null,
+            node_type: cluster.sim.nodeType.nodeTypeId,
+            run_name: run?.runName ?? null,
+            job_name: cluster.jobName,
+          },
+          identity: { run_as: workspaceUser.userName, owned_by: null },
+          recordType: published.recordType,
+          product: 'JOBS',
+          features: { jobs_tier: 'CLASSIC', is_serverless: false, is_photon: photon },
+          visibleAtMs: published.visibleAtMs,
+        }),
+      ),
+    );
     this.insert(this.table('system.billing.usage'), rows);
   }
 
@@ -457,8 +448,7 @@ export class SystemTables {
         cloud: this.deps.cloud ?? 'aws',
         seed: this.deps.seed,
         billingLagMs: this.billingLagMs,
-        restatementRate: this.restatementRate,
-        restatementDelayMs: this.restatementDelayMs,
+        restatements: this.restatements,
       }),
     );
   }

@@ -6,6 +6,7 @@ import { startClosedLoop } from '../../demo/closed-loop-driver.js';
 import { defaultBackfillDays, demoPace, runPaced } from '../../demo/demo-pace.js';
 import { demoStorageEnv } from '../../demo/demo-storage.js';
 import { loopEpisodeOf, overallSummary, summarizeProject } from '../../demo/loop-summary.js';
+import { validityCounts } from '../../demo/validity-counts.js';
 import { stopOnSignals } from '../../server/start-server.js';
 import { parseCount, parseNumberOption } from '../option-values.js';
 import { printJson, printTable } from '../output.js';
@@ -120,6 +121,8 @@ export function registerDemoCommand(program: Command): void {
           overall: {
             ...overallSummary(projects),
             afterFirstRecommendation: afterFirstRecommendation(episodes),
+            // writes the emulated platforms refused, and those Setpoint refused itself before writing
+            validity: await validityCounts(loop),
           },
         };
         if (options.json) printJson(summary);
@@ -144,6 +147,11 @@ export function registerDemoCommand(program: Command): void {
             `median saving ${pct(summary.overall.medianSaving)}, SLA violations after learning ${pct(summary.overall.slaViolationRateAfterLearning)}, ` +
               `every run after the first recommendation ${pct(summary.overall.afterFirstRecommendation.slaViolationRate)} ` +
               `(worst ${summary.overall.afterFirstRecommendation.runtimeOverSla.max?.toFixed(2) ?? '–'}× its SLA)\n`,
+          );
+          const { validity } = summary.overall;
+          process.stdout.write(
+            `writes the platform refused ${validity.refusedByPlatform}, Setpoint refused before writing ${validity.refusedBySetpoint}` +
+              `${validity.examples.length > 0 ? `: ${validity.examples.join('; ')}` : ''}\n`,
           );
         }
       } finally {

@@ -1,5 +1,6 @@
 import { createRandom } from '@setpoint/foundation/random';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { startWorker } from '../../eventlog/worker/start-worker.js';
 import { learnCalibratedPrior } from '../../optimizer/calibrated-prior.js';
 import { type FleetJob, reviveFleetPrior } from '../../optimizer/fleet-prior.js';
 import { RuntimeModel } from '../../optimizer/runtime-model.js';
@@ -7,7 +8,13 @@ import { shippedCalibration } from '../../optimizer/shipped-fleet/shipped-calibr
 import { shippedFleetSources, shippedSourceBuilds } from '../../optimizer/shipped-fleet/shipped-fleet.js';
 import { shippedSources } from '../../optimizer/shipped-fleet/shipped-fleet-data.js';
 import { type Candidate, runCostUsd } from '../../optimizer/types.js';
-import { learnPriorOffThread } from './learn-prior-off-thread.js';
+import { fleetPriorWorkerLimits, learnPriorOffThread } from './learn-prior-off-thread.js';
+
+// records the options every worker is started with
+vi.mock('../../eventlog/worker/start-worker.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../../eventlog/worker/start-worker.js')>();
+  return { ...original, startWorker: vi.fn(original.startWorker) };
+});
 
 const catalog: Candidate[] = ['m5.xlarge', 'c5.xlarge', 'r5.xlarge'].flatMap((type, f) =>
   [2, 3, 4, 6, 8, 12, 16].map((nodes) => ({
@@ -94,6 +101,27 @@ describe('learnPriorOffThread', () => {
     expect(prior.jobs).toBe(shippedSources.reduce((sum, source) => sum + source.jobs.length, 0));
     expect(prior.shippedJobs).toBe(prior.jobs);
   });
+
+  it('learns on a worker whose heap is bounded, old and young generation alike', async () => {
+    vi.mocked(startWorker).mockClear();
+    await learnPriorOffThread(jobs.slice(0, 2));
+    const [name, , options] = vi.mocked(startWorker).mock.calls[0] ?? [];
+    expect(name).toBe('./fleet-prior-worker');
+    expect(options?.resourceLimits).toEqual(fleetPriorWorkerLimits);
+    expect(fleetPriorWorkerLimits.maxYoungGenerationSizeMb).toBeLessThanOrEqual(16);
+    expect(fleetPriorWorkerLimits.maxOldGenerationSizeMb).toBeLessThanOrEqual(512);
+  });
+
+  it('fails with a clear error, not a crash, when the learning needs more heap than its bound', async () => {
+    const learning = learnPriorOffThread(jobs, {
+      shipped: { exclude: [] },
+      limits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 1 },
+    });
+    await expect(learning).rejects.toMatchObject({
+      code: 'FLEET_PRIOR_WORKER_FAILED',
+      message: 'learning the fleet prior needs more than 8 MiB of heap',
+    });
+  }, 60_000);
 
   it('revives a structured clone into a prior that predicts like the original', () => {
     const prior = learnCalibratedPrior(jobs.slice(0, 4));

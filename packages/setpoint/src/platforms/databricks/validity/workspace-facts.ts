@@ -1,4 +1,9 @@
-import type { DatabricksWorkspaceFacts, NodeTypeFacts, PolicyFacts } from '@setpoint/validity/databricks';
+import {
+  type DatabricksWorkspaceFacts,
+  launchableNodeTypes,
+  type NodeTypeFacts,
+  type PolicyFacts,
+} from '@setpoint/validity/databricks';
 import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterPolicy } from '../api/schema.js';
@@ -35,4 +40,20 @@ export function databricksWorkspaceFacts(known: {
         }
       : null,
   };
+}
+
+/**
+ * The facts of a workspace from what it answers: its `clusters/list-node-types` listing (null or empty: not
+ * read) and the compute policy the cluster names.
+ */
+export function listedWorkspaceFacts(known: {
+  cloud: Cloud;
+  listed: readonly unknown[] | null;
+  policy?: ClusterPolicy | null;
+}): DatabricksWorkspaceFacts {
+  const { cloud, listed, policy } = known;
+  const nodeTypes = listed?.length
+    ? new Map<string, NodeTypeFacts>(launchableNodeTypes(listed).map((facts) => [facts.nodeTypeId, facts]))
+    : null;
+  return databricksWorkspaceFacts({ cloud, nodeTypes, policy });
 }

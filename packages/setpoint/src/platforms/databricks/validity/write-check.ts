@@ -1,9 +1,8 @@
-import { launchableNodeTypes, type NodeTypeFacts } from '@setpoint/validity/databricks';
 import { DatabricksApiError } from '../api/api-error.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
 import type { WorkspaceConnection } from '../connection/workspace-connection.js';
 import { assertClusterAccepted } from './accepted-cluster.js';
-import { databricksWorkspaceFacts } from './workspace-facts.js';
+import { listedWorkspaceFacts } from './workspace-facts.js';
 
 /** A read that cannot say (refused, missing): null; a transient failure is thrown, so the write is retried. */
 async function readOrNull<T>(read: () => Promise<T>): Promise<T | null> {
@@ -29,12 +28,9 @@ export async function checkBeforeWrite(
 ): Promise<void> {
   const { client, workspace } = connection;
   const listed = await readOrNull(() => client.listNodeTypes());
-  const nodeTypes = listed?.length
-    ? new Map<string, NodeTypeFacts>(launchableNodeTypes(listed).map((facts) => [facts.nodeTypeId, facts]))
-    : null;
   const policyId = cluster.policy_id;
   const policy: ClusterPolicy | null =
     typeof policyId === 'string' ? await readOrNull(() => client.getClusterPolicy(policyId)) : null;
   const cloud = workspace.cloud.toLowerCase() === 'azure' ? 'azure' : 'aws';
-  assertClusterAccepted(cluster, databricksWorkspaceFacts({ cloud, nodeTypes, policy }), what, running);
+  assertClusterAccepted(cluster, listedWorkspaceFacts({ cloud, listed, policy }), what, running);
 }

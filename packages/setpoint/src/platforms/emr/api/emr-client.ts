@@ -13,9 +13,8 @@ import {
   PutManagedScalingPolicyCommand,
   RemoveManagedScalingPolicyCommand,
 } from '@aws-sdk/client-emr';
-import { UpstreamError } from '@setpoint/foundation/errors';
-import type { z } from 'zod';
-import { describeEmrError } from './emr-api-error.js';
+import { awsRequests } from './aws-requests.js';
+import { emrService } from './emr-api-error.js';
 import {
   type AwsCredentialIdentityProvider,
   awsClientConfig,
@@ -47,24 +46,8 @@ import {
   managedScalingRequest,
 } from './write-requests.js';
 
-/** A page's items cap: a runaway `Marker` loop stops here rather than spinning forever. */
-const maxPages = 1_000;
-
-/** An answer checked with its zod schema; a shape Setpoint does not expect is an upstream error naming where. */
-export function validated<Schema extends z.ZodType>(
-  schema: Schema,
-  value: unknown,
-  operation: string,
-  service = 'EMR',
-): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new UpstreamError(
-    'EMR_UNEXPECTED_RESPONSE',
-    `${service} ${operation} answered an unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-  );
-}
+const emr = awsRequests(emrService);
+const nextMarker = (output: { Marker?: string | undefined }) => output.Marker;
 
 export interface ListClustersFilter {
   createdAfter?: Date | undefined;
@@ -93,94 +76,112 @@ export class EmrClient {
   }
 
   async *listClusters(filter: ListClustersFilter = {}): AsyncGenerator<ClusterSummary> {
-    for await (const output of this.#pages('ListClusters', (marker) =>
-      this.sdk.send(
-        new ListClustersCommand({
-          ...(filter.createdAfter ? { CreatedAfter: filter.createdAfter } : {}),
-          ...(filter.createdBefore ? { CreatedBefore: filter.createdBefore } : {}),
-          ...(filter.states ? { ClusterStates: [...filter.states] as never } : {}),
-          ...(marker ? { Marker: marker } : {}),
-        }),
-      ),
+    for await (const output of emr.pages(
+      'ListClusters',
+      (marker) =>
+        this.sdk.send(
+          new ListClustersCommand({
+            ...(filter.createdAfter ? { CreatedAfter: filter.createdAfter } : {}),
+            ...(filter.createdBefore ? { CreatedBefore: filter.createdBefore } : {}),
+            ...(filter.states ? { ClusterStates: [...filter.states] as never } : {}),
+            ...(marker ? { Marker: marker } : {}),
+          }),
+        ),
+      nextMarker,
     ))
       for (const cluster of output.Clusters ?? [])
-        yield validated(clusterSummarySchema, cluster, 'ListClusters');
+        yield emr.validated(clusterSummarySchema, cluster, 'ListClusters');
   }
 
   async describeCluster(clusterId: string): Promise<Cluster> {
-    const output = await this.#send('DescribeCluster', () =>
+    const output = await emr.send('DescribeCluster', () =>
       this.sdk.send(new DescribeClusterCommand({ ClusterId: clusterId })),
     );
-    return validated(clusterSchema, output.Cluster, 'DescribeCluster');
+    return emr.validated(clusterSchema, output.Cluster, 'DescribeCluster');
   }
 
   /** The cluster's steps, newest first (EMR's order). */
   async *listSteps(clusterId: string): AsyncGenerator<StepSummary> {
-    for await (const output of this.#pages('ListSteps', (marker) =>
-      this.sdk.send(new ListStepsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) })),
+    for await (const output of emr.pages(
+      'ListSteps',
+      (marker) =>
+        this.sdk.send(new ListStepsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) })),
+      nextMarker,
     ))
-      for (const step of output.Steps ?? []) yield validated(stepSummarySchema, step, 'ListSteps');
+      for (const step of output.Steps ?? []) yield emr.validated(stepSummarySchema, step, 'ListSteps');
   }
 
   async listInstanceGroups(clusterId: string): Promise<InstanceGroup[]> {
     const groups: InstanceGroup[] = [];
-    for await (const output of this.#pages('ListInstanceGroups', (marker) =>
-      this.sdk.send(
-        new ListInstanceGroupsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
-      ),
+    for await (const output of emr.pages(
+      'ListInstanceGroups',
+      (marker) =>
+        this.sdk.send(
+          new ListInstanceGroupsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
+        ),
+      nextMarker,
     ))
       for (const group of output.InstanceGroups ?? [])
-        groups.push(validated(instanceGroupSchema, group, 'ListInstanceGroups'));
+        groups.push(emr.validated(instanceGroupSchema, group, 'ListInstanceGroups'));
     return groups;
   }
 
   async listInstanceFleets(clusterId: string): Promise<InstanceFleet[]> {
     const fleets: InstanceFleet[] = [];
-    for await (const output of this.#pages('ListInstanceFleets', (marker) =>
-      this.sdk.send(
-        new ListInstanceFleetsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
-      ),
+    for await (const output of emr.pages(
+      'ListInstanceFleets',
+      (marker) =>
+        this.sdk.send(
+          new ListInstanceFleetsCommand({ ClusterId: clusterId, ...(marker ? { Marker: marker } : {}) }),
+        ),
+      nextMarker,
     ))
       for (const fleet of output.InstanceFleets ?? [])
-        fleets.push(validated(instanceFleetSchema, fleet, 'ListInstanceFleets'));
+        fleets.push(emr.validated(instanceFleetSchema, fleet, 'ListInstanceFleets'));
     return fleets;
   }
 
   async listInstances(clusterId: string, roles?: readonly InstanceRole[]): Promise<Instance[]> {
     const instances: Instance[] = [];
-    for await (const output of this.#pages('ListInstances', (marker) =>
-      this.sdk.send(
-        new ListInstancesCommand({
-          ClusterId: clusterId,
-          ...(roles ? { InstanceGroupTypes: [...roles] } : {}),
-          ...(marker ? { Marker: marker } : {}),
-        }),
-      ),
+    for await (const output of emr.pages(
+      'ListInstances',
+      (marker) =>
+        this.sdk.send(
+          new ListInstancesCommand({
+            ClusterId: clusterId,
+            ...(roles ? { InstanceGroupTypes: [...roles] } : {}),
+            ...(marker ? { Marker: marker } : {}),
+          }),
+        ),
+      nextMarker,
     ))
       for (const instance of output.Instances ?? [])
-        instances.push(validated(instanceSchema, instance, 'ListInstances'));
+        instances.push(emr.validated(instanceSchema, instance, 'ListInstances'));
     return instances;
   }
 
   /** The instance types an EMR release supports in the client's region (`ListSupportedInstanceTypes`). */
   async supportedInstanceTypes(releaseLabel: string): Promise<Set<string>> {
     const types = new Set<string>();
-    for await (const output of this.#pages('ListSupportedInstanceTypes', (marker) =>
-      this.sdk.send(
-        new ListSupportedInstanceTypesCommand({
-          ReleaseLabel: releaseLabel,
-          ...(marker ? { Marker: marker } : {}),
-        }),
-      ),
+    for await (const output of emr.pages(
+      'ListSupportedInstanceTypes',
+      (marker) =>
+        this.sdk.send(
+          new ListSupportedInstanceTypesCommand({
+            ReleaseLabel: releaseLabel,
+            ...(marker ? { Marker: marker } : {}),
+          }),
+        ),
+      nextMarker,
     ))
       for (const type of output.SupportedInstanceTypes ?? [])
-        types.add(validated(supportedInstanceTypeSchema, type, 'ListSupportedInstanceTypes').Type);
+        types.add(emr.validated(supportedInstanceTypeSchema, type, 'ListSupportedInstanceTypes').Type);
     return types;
   }
 
   async modifyInstanceGroupCount(clusterId: string, instanceGroupId: string, count: number): Promise<void> {
     const { input } = instanceGroupCountRequest(clusterId, instanceGroupId, count);
-    await this.#send('ModifyInstanceGroups', () => this.sdk.send(new ModifyInstanceGroupsCommand(input)));
+    await emr.send('ModifyInstanceGroups', () => this.sdk.send(new ModifyInstanceGroupsCommand(input)));
   }
 
   async modifyInstanceFleetTargets(
@@ -189,49 +190,25 @@ export class EmrClient {
     targets: { onDemand: number; spot: number },
   ): Promise<void> {
     const { input } = instanceFleetTargetsRequest(clusterId, instanceFleetId, targets);
-    await this.#send('ModifyInstanceFleet', () => this.sdk.send(new ModifyInstanceFleetCommand(input)));
+    await emr.send('ModifyInstanceFleet', () => this.sdk.send(new ModifyInstanceFleetCommand(input)));
   }
 
   async getManagedScalingPolicy(clusterId: string): Promise<ComputeLimits | null> {
-    const output = await this.#send('GetManagedScalingPolicy', () =>
+    const output = await emr.send('GetManagedScalingPolicy', () =>
       this.sdk.send(new GetManagedScalingPolicyCommand({ ClusterId: clusterId })),
     );
     const limits = output.ManagedScalingPolicy?.ComputeLimits;
-    return limits ? validated(computeLimitsSchema, limits, 'GetManagedScalingPolicy') : null;
+    return limits ? emr.validated(computeLimitsSchema, limits, 'GetManagedScalingPolicy') : null;
   }
 
   async putManagedScalingPolicy(clusterId: string, limits: ComputeLimits): Promise<void> {
     const { input } = managedScalingRequest(clusterId, limits);
-    await this.#send('PutManagedScalingPolicy', () =>
-      this.sdk.send(new PutManagedScalingPolicyCommand(input)),
-    );
+    await emr.send('PutManagedScalingPolicy', () => this.sdk.send(new PutManagedScalingPolicyCommand(input)));
   }
 
   async removeManagedScalingPolicy(clusterId: string): Promise<void> {
-    await this.#send('RemoveManagedScalingPolicy', () =>
+    await emr.send('RemoveManagedScalingPolicy', () =>
       this.sdk.send(new RemoveManagedScalingPolicyCommand({ ClusterId: clusterId })),
     );
-  }
-
-  /** Every page of a `Marker`-paginated call, each through the one error map. */
-  async *#pages<Output extends { Marker?: string | undefined }>(
-    operation: string,
-    fetch: (marker: string | undefined) => Promise<Output>,
-  ): AsyncGenerator<Output> {
-    let marker: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send(operation, () => fetch(marker));
-      yield output;
-      marker = output.Marker;
-      if (!marker) return;
-    }
-  }
-
-  async #send<T>(operation: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw describeEmrError(error, operation);
-    }
   }
 }

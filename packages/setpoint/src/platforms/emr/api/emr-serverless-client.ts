@@ -5,8 +5,7 @@ import {
   ListApplicationsCommand,
   ListJobRunsCommand,
 } from '@aws-sdk/client-emr-serverless';
-import { type AwsService, describeEmrError } from './emr-api-error.js';
-import { validated } from './emr-client.js';
+import { awsRequests } from './aws-requests.js';
 import {
   type AwsCredentialIdentityProvider,
   awsClientConfig,
@@ -25,9 +24,7 @@ import {
   serverlessApplicationSummarySchema,
 } from './emr-serverless-schema.js';
 
-const service: AwsService = { name: 'EMR Serverless', iam: 'emr-serverless' };
-/** A page's cap: a runaway `nextToken` loop stops here rather than spinning forever. */
-const maxPages = 1_000;
+const serverless = awsRequests({ name: 'EMR Serverless', iam: 'emr-serverless' });
 
 /**
  * EMR Serverless as Setpoint reads it (an application's job runs and what each was billed), over the AWS SDK
@@ -50,10 +47,10 @@ export class EmrServerlessClient {
   }
 
   async getApplication(applicationId: string): Promise<ServerlessApplication> {
-    const output = await this.#send('GetApplication', () =>
+    const output = await serverless.send('GetApplication', () =>
       this.sdk.send(new GetApplicationCommand({ applicationId })),
     );
-    return validated(serverlessApplicationSchema, output.application, 'GetApplication', service.name);
+    return serverless.validated(serverlessApplicationSchema, output.application, 'GetApplication');
   }
 
   /** The account region's applications, every state, in the order EMR Serverless lists them. */
@@ -75,9 +72,9 @@ export class EmrServerlessClient {
     applicationId: string,
     filter: { createdAfter?: Date; states?: readonly string[] } = {},
   ): AsyncGenerator<JobRunSummary> {
-    let nextToken: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListJobRuns', () =>
+    for await (const output of serverless.pages(
+      'ListJobRuns',
+      (nextToken) =>
         this.sdk.send(
           new ListJobRunsCommand({
             applicationId,
@@ -86,26 +83,16 @@ export class EmrServerlessClient {
             ...(nextToken ? { nextToken } : {}),
           }),
         ),
-      );
+      (output) => output.nextToken,
+    ))
       for (const run of output.jobRuns ?? [])
-        yield validated(jobRunSummarySchema, run, 'ListJobRuns', service.name);
-      nextToken = output.nextToken;
-      if (!nextToken) return;
-    }
+        yield serverless.validated(jobRunSummarySchema, run, 'ListJobRuns');
   }
 
   async getJobRun(applicationId: string, jobRunId: string): Promise<JobRun> {
-    const output = await this.#send('GetJobRun', () =>
+    const output = await serverless.send('GetJobRun', () =>
       this.sdk.send(new GetJobRunCommand({ applicationId, jobRunId })),
     );
-    return validated(jobRunSchema, output.jobRun, 'GetJobRun', service.name);
-  }
-
-  async #send<T>(operation: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw describeEmrError(error, operation, service);
-    }
+    return serverless.validated(jobRunSchema, output.jobRun, 'GetJobRun');
   }
 }

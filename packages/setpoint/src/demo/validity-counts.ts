@@ -1,10 +1,9 @@
-import type { ClosedLoop } from 'setpoint/demo/closed-loop-driver';
-
 /**
  * Writes a platform would refuse, counted where they would show: what the emulated platform refused
- * (both its Databricks and EMR faces check every write with the validity contracts) and the applies
- * Setpoint refused itself before writing (its writers' check, parked visibly). Both are 0 when every
- * configuration Setpoint writes is one the platform accepts.
+ * (both its Databricks and EMR faces check every write with the validity contracts and remember each
+ * refusal, `GET /emulator/admin/refusals`) and the applies Setpoint refused itself before writing (its
+ * writers' check, parked visibly). Both are 0 when every configuration Setpoint writes is one the
+ * platform accepts. The demo's headless summary and `bench jobbank` report them.
  */
 export interface ValidityCounts {
   refusedByPlatform: number;
@@ -15,7 +14,24 @@ export interface ValidityCounts {
 
 const maxExamples = 5;
 
-export async function validityCounts(loop: ClosedLoop): Promise<ValidityCounts> {
+/** What of a closed loop the counts read: the emulator's remembered refusals and the service's parked jobs. */
+export interface CountedLoop {
+  emulator: {
+    context: { state: { refusals: readonly { endpoint: string; rule: string; message: string }[] } };
+  };
+  server: {
+    services: {
+      parkedJobs: {
+        list(page: {
+          limit: number;
+          offset: number;
+        }): Promise<{ items: readonly { kind: string; error: string }[] }>;
+      };
+    };
+  };
+}
+
+export async function validityCounts(loop: CountedLoop): Promise<ValidityCounts> {
   const refusals = loop.emulator.context.state.refusals;
   const examples = refusals
     .slice(0, maxExamples)
