@@ -55,16 +55,13 @@ export class EmrServerlessClient {
 
   /** The account region's applications, every state, in the order EMR Serverless lists them. */
   async *listApplications(): AsyncGenerator<ServerlessApplicationSummary> {
-    let nextToken: string | undefined;
-    for (let page = 0; page < maxPages; page += 1) {
-      const output = await this.#send('ListApplications', () =>
-        this.sdk.send(new ListApplicationsCommand(nextToken ? { nextToken } : {})),
-      );
+    for await (const output of serverless.pages(
+      'ListApplications',
+      (nextToken) => this.sdk.send(new ListApplicationsCommand(nextToken ? { nextToken } : {})),
+      (output) => output.nextToken,
+    ))
       for (const application of output.applications ?? [])
-        yield validated(serverlessApplicationSummarySchema, application, 'ListApplications', service.name);
-      nextToken = output.nextToken;
-      if (!nextToken) return;
-    }
+        yield serverless.validated(serverlessApplicationSummarySchema, application, 'ListApplications');
   }
 
   /** The application's job runs (created after `createdAfter` when given), in the order EMR Serverless lists them. */
