@@ -52,9 +52,9 @@ describe('the whole closed loop, every emulator job, from import to optimizing',
     expect(summaries).toHaveLength(11);
     for (const summary of summaries) expect(['OPTIMIZING', 'MONITORING']).toContain(summary.phase);
     const overall = overallSummary(summaries);
-    // A recommendation learns from every run analyzed when it is computed, so the order in which concurrent
-    // runs finish moves the median by a point or two (0.296 and above 0.30 on two CI runs of one commit)
-    expect(overall.medianSaving).toBeGreaterThanOrEqual(0.28);
+    // The loop is deterministic for its seed (the rounds drive the workspace's clock, the fleet prior learns
+    // from its projects in an order their evidence decides), so this floor is not at the mercy of timing
+    expect(overall.medianSaving).toBeGreaterThanOrEqual(0.3);
     expect(overall.slaViolationRateAfterLearning).toBeLessThanOrEqual(0.05);
   });
 

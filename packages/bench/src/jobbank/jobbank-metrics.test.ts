@@ -1,7 +1,8 @@
 import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { learningRuns } from 'setpoint/service/recommender/learning';
 import { describe, expect, it } from 'vitest';
-import { type JobBankProject, jobBankMetrics, predictionErrors } from './jobbank-metrics.js';
+import { jobBankMetrics, predictionErrors } from './jobbank-metrics.js';
+import type { JobBankProject } from './jobbank-project.js';
 
 function run(
   costUsd: number,

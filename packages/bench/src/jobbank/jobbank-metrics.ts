@@ -1,23 +1,9 @@
 import { median, quantile, rounded } from '@setpoint/foundation/statistics';
 import { afterFirstRecommendation } from 'setpoint/demo/after-first-recommendation';
-import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { loopEpisodeOf, runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
+import type { JobBankProject } from './jobbank-project.js';
 import { type LatencyPart, latencyParts, type RunLatency } from './latency-breakdown.js';
-
-/** One project of one cold start, as the Job Bank observed it through the service. */
-export interface JobBankProject {
-  platform: 'databricks' | 'emr';
-  job: string;
-  project: string;
-  seed: number;
-  slaMinutes: number | null;
-  phase: string;
-  runs: ProjectRun[];
-  /** Predicted mid runtime (minutes) of each recommendation a run was made on. */
-  predictedRuntimeMinutes: Map<string, number>;
-  /** The recommendations that changed the cluster (decision `change`, not `keep`). */
-  changeRecommendationIds: Set<string>;
-}
+import { savingBreakdown } from './saving-breakdown.js';
 
 /** A project whose last run cost more than its first, and whether Setpoint had changed its cluster. */
 export interface DearerThanColdStart {
@@ -156,6 +142,13 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
     },
     perJob,
     perPlatform,
+    /** Where each project's saving went (learning runs, the best seen, what it ended on), by platform. */
+    savingBreakdown: Object.fromEntries(
+      [...new Set(projects.map((project) => project.platform))].map((platform) => [
+        platform,
+        savingBreakdown(projects.filter((project) => project.platform === platform)),
+      ]),
+    ),
     dearerThanColdStart: summaries.flatMap(({ project, summary }): DearerThanColdStart[] =>
       summary.saving !== null && summary.saving < 0
         ? [

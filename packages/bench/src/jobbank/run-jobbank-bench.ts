@@ -8,13 +8,11 @@ import { addValidityCounts, type ValidityCounts, validityCounts } from 'setpoint
 import { hasBillingEstimate } from 'setpoint/platforms/databricks/billing/billed-cost';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
-import {
-  type JobBankMetrics,
-  type JobBankOperations,
-  type JobBankProject,
-  jobBankMetrics,
-} from './jobbank-metrics.js';
+import type { RecommendationRecord } from 'setpoint/service/recommendations/recommendation-records';
+import { type JobBankMetrics, type JobBankOperations, jobBankMetrics } from './jobbank-metrics.js';
+import type { JobBankProject, LastDecision } from './jobbank-project.js';
 import { type LatencyRun, latencyBreakdown } from './latency-breakdown.js';
+
 import {
   type ServerlessMetrics,
   type ServerlessProjectRecord,
@@ -187,7 +185,8 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
       const project = await services.projects.get(projectId);
       const predictedRuntimeMinutes = new Map<string, number>();
       const changeRecommendationIds = new Set<string>();
-      for (const recommendation of await allRecommendations(loop, projectId)) {
+      const recommendations = await allRecommendations(loop, projectId);
+      for (const recommendation of recommendations) {
         const mid = recommendation.prediction?.runtimeMinutes.mid;
         if (mid) predictedRuntimeMinutes.set(recommendation.id, mid);
         if (recommendation.decision?.action === 'change') changeRecommendationIds.add(recommendation.id);
@@ -202,10 +201,24 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
         runs: await loop.runsOf(projectId),
         predictedRuntimeMinutes,
         changeRecommendationIds,
+        lastDecision: lastDecisionOf(recommendations),
       });
     }
   }
   return projects;
+}
+
+/** The newest successful recommendation's decision (the list is newest first), in the API's words. */
+function lastDecisionOf(recommendations: RecommendationRecord[]): LastDecision | null {
+  const decision = recommendations.find((recommendation) => recommendation.state === 'SUCCESS')?.decision;
+  if (!decision) return null;
+  return {
+    action: decision.action,
+    change: decision.change,
+    probabilityMeetsSla: decision.sla.kind === 'project' ? decision.sla.probabilityMeets : null,
+    learning: decision.learning?.active ?? false,
+    notes: decision.notes,
+  };
 }
 
 async function allRecommendations(loop: ClosedLoop, projectId: string) {

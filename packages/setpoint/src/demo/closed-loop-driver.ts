@@ -73,6 +73,8 @@ export interface ClosedLoop {
    * Runs every job once, concurrently, waits until Setpoint has digested every run, then relearns the
    * fleet prior if the organization's fleet moved: every recommendation of a round sees the prior learned
    * after the round before, so the loop's outcome depends on its seed, not on how fast the machine is.
+   * Without EMR, serverless or agentless jobs the workspace's clock is driven by the rounds alone (see
+   * `clockDrivenByRounds`): a round starts a simulated day after the one before, whatever the real time.
    */
   round(): Promise<void>;
   /** Runs one job once and waits until Setpoint has digested that run (other jobs may still be busy). */
@@ -114,6 +116,36 @@ export const demoWorkspace = { cloud: 'aws', region: 'us-west-2' } as const;
 /** A run's logs stay in the emulated workspace this long after delivery (simulated), then expire. */
 const workspaceLogLifetimeMs = 2 * 86_400_000;
 
+/** Simulated time from one round's start to the next's: the loop's jobs run daily. */
+const roundIntervalMs = 86_400_000;
+
+/**
+ * After a round's last run ends, simulated time moves this far before Setpoint digests the round: past its
+ * clusters' termination (seconds) and the final delivery of their logs (at most 3 minutes after it).
+ */
+const roundSettleMs = 15 * 60_000;
+
+/**
+ * Whether a loop's rounds drive the workspace's clock (it stands still between rounds and moves only as
+ * far as the round's runs need), instead of running at `clockSpeed` with real time. With a running clock,
+ * what a run meets depends on how long the machine took to digest the rounds before it: the days its
+ * data grew (a growing job's input), the cluster ids (stamped with the time, seeding log delays and
+ * billing noise). Loops that need simulated time to pass while Setpoint collects keep the running clock:
+ * EMR launches wait on their clusters, agentless and serverless runs are read from system tables, whose
+ * rows arrive after a delay.
+ */
+function clockDrivenByRounds(options: DriverOptions): boolean {
+  return !options.emr && !options.agentless && !options.serverless;
+}
+
+/**
+ * Where a clock the rounds drive starts, unless the caller says: midnight UTC today, so a loop's cluster
+ * ids (stamped with the time) are the same whenever it runs that day, and its runs are dated today.
+ */
+function startOfToday(): number {
+  return Math.floor(Date.now() / 86_400_000) * 86_400_000;
+}
+
 /**
  * Setpoint and an emulated workspace in one process, with every emulator job imported and
  * auto-apply on: the closed loop the seed documents describe, driven one round of runs at a time.
@@ -122,13 +154,17 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
   const log = options.log ?? (() => {});
   rmSync(options.dataDir, { recursive: true, force: true });
   const { startEmulator } = await loadEmulator();
+  const drivenByRounds = clockDrivenByRounds(options);
+  const clockSpeed = options.clockSpeed ?? 7200;
+  // a clock the rounds drive stands still until the first round (or until a run started on its own)
+  const startTimeMs = options.startTimeMs ?? (drivenByRounds ? startOfToday() : undefined);
   const emulator = await startEmulator({
     nodeSpecs: catalogNodeSpecs,
     port: 0,
     seed: options.seed,
     cloud: demoWorkspace.cloud,
-    clockSpeed: options.clockSpeed ?? 7200,
-    ...(options.startTimeMs === undefined ? {} : { startTimeMs: options.startTimeMs }),
+    clockSpeed: drivenByRounds ? 0 : clockSpeed,
+    ...(startTimeMs === undefined ? {} : { startTimeMs }),
     rateLimitScale: 0,
     // a terminated cluster's task-level detail is dropped once its logs are out, so memory stays flat
     clusterDetailRetentionMs: workspaceLogLifetimeMs,
@@ -338,6 +374,34 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
   const fleetPriorSource = sharedFleetPriorSource();
   await fleetPriorSource.forgetOrganization();
   let roundNumber = 0;
+  const { clock } = emulator.context;
+  /** Where the round-driven clock starts the next round (set by the first round). */
+  let nextRoundAt: number | undefined;
+
+  /** Moves the stopped clock forward and lets the workspace do what falls due: run ends, webhooks, logs. */
+  async function advanceClockTo(atMs: number): Promise<void> {
+    clock.advance(Math.max(0, atMs - clock.now()));
+    emulator.context.engine.catchUp();
+    await emulator.context.webhooks.settle();
+  }
+
+  /**
+   * Stops the clock at the round's start: a simulated day after the previous round's, or when the previous
+   * round is over if it took longer (a long run, a caller's own advance) — both simulated, so either way
+   * the same for the same seed.
+   */
+  async function startRoundClock(): Promise<void> {
+    clock.setSpeed(0);
+    const startAt = Math.max(nextRoundAt ?? clock.now(), clock.now());
+    await advanceClockTo(startAt);
+    nextRoundAt = startAt + roundIntervalMs;
+  }
+
+  /** Moves the stopped clock past the end of the round's runs and their clusters' final logs. */
+  async function finishRoundClock(runIds: readonly string[]): Promise<void> {
+    const ends = runIds.map((runId) => emulator.context.state.runs.get(Number(runId))?.endMs ?? clock.now());
+    await advanceClockTo(Math.max(clock.now(), ...ends) + roundSettleMs);
+  }
   return {
     emulator,
     server,
@@ -349,9 +413,11 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     async round() {
       roundNumber += 1;
       fleetPriorSource.relearnOnlyOnRefresh();
+      if (drivenByRounds) await startRoundClock();
       // started one after another, so the workspace names its clusters in the same order every time
       const started: Array<{ job: ClosedLoop['jobs'][number]; runId: string }> = [];
       for (const job of jobs) started.push({ job, runId: await startRun(job) });
+      if (drivenByRounds) await finishRoundClock(started.map(({ runId }) => runId));
       for (const { job, runId } of started) {
         await waitFor(
           async () => ((await digested(job.projectIds, runId)) ? true : undefined),
@@ -367,6 +433,8 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       log(`round ${roundNumber} done`);
     },
     async runJob(job, signal) {
+      // a loop driven run by run (the paced demo) runs its clock with real time
+      if (clock.clockSpeed === 0 && drivenByRounds) clock.setSpeed(clockSpeed);
       const runId = await startRun(job, signal);
       await waitFor(
         async () => ((await runDigested(job.projectIds, runId)) ? true : undefined),

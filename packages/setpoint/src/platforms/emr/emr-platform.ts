@@ -30,12 +30,12 @@ export function emrPlatform(): PlatformPlugin {
       '0180-emr-serverless-jobs': migration0180(dialect),
     }),
     jobKinds: emrJobKinds,
-    runs: emrRunReports,
     create(core): EmrRuntime {
       const integration = createEmrIntegration(core);
       return {
         name: 'emr',
         integration,
+        runs: emrRunReports,
         handlers: integration.handlers,
         routes: emrRoutes({ integration, projects: core.projects, applies: core.applies }),
         coster: new EmrRunCoster(core.catalog),

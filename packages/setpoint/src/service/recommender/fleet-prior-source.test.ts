@@ -199,4 +199,39 @@ describe('FleetPriorSource', () => {
     ]);
     expect(shippedSourceBuilds()).toBe(builds);
   });
+
+  it('learns the same prior from the same evidence, whatever ids the projects have and the order they are listed in', async () => {
+    const candidate = (id: string) => ({ id, nodes: 4, priceUsdPerNodeHour: 1 }) as never;
+    // two projects' evidence: which configurations ran, how long and at what cost
+    const evidence: Record<'nightly' | 'hourly', FleetJob> = {
+      nightly: {
+        candidates: [candidate('m5.xlarge×4')],
+        observations: [{ candidateId: 'm5.xlarge×4', runtimeS: 600, costUsd: 2, completed: true }],
+      },
+      hourly: {
+        candidates: [candidate('r5.xlarge×4')],
+        observations: [{ candidateId: 'r5.xlarge×4', runtimeS: 90, costUsd: 0.4, completed: true }],
+      },
+    };
+    /** The labels of the jobs the learner was handed, for one organization whose ids name the projects. */
+    async function learnedOrder(ids: Record<string, 'nightly' | 'hourly'>): Promise<string[]> {
+      let handed: readonly FleetJob[] = [];
+      const source = new FleetPriorSource({
+        learn: async (own) => {
+          handed = own;
+          return priorOf(own);
+        },
+      });
+      const counts = new Map(Object.keys(ids).map((id) => [id, 6]));
+      const fleet = fleetOf(counts);
+      await source.priorFor('prj_new', fleet, (history) => evidence[ids[history.projectId] ?? 'nightly']);
+      await source.settled();
+      return handed.map((job) => String(job.observations[0]?.candidateId));
+    }
+
+    const one = await learnedOrder({ prj_1a: 'nightly', prj_9z: 'hourly' });
+    const other = await learnedOrder({ prj_1a: 'hourly', prj_9z: 'nightly' });
+    expect(one).toHaveLength(2);
+    expect(other).toEqual(one);
+  });
 });

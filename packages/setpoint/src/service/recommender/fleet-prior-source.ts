@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FleetJob, FleetPrior } from '../../optimizer/fleet-prior.js';
 import { learnPriorOffThread } from './learn-prior-off-thread.js';
 import type { FleetProjectHistory, OrganizationFleet } from './recommender.js';
@@ -161,7 +162,7 @@ export class FleetPriorSource {
             });
         }
       }
-      this.#learned = await this.#learn(jobs, eligible);
+      this.#learned = await this.#learn(inEvidenceOrder(jobs), eligible);
       return this.#learned;
     })().finally(() => {
       this.#learning = null;
@@ -179,6 +180,23 @@ export class FleetPriorSource {
     const total = (counts: ReadonlyMap<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
     return total(now) >= total(before) * (1 + this.#options.refreshGrowth);
   }
+}
+
+/**
+ * The organization's jobs in an order their evidence alone decides (what ran and how it went). Learning is
+ * sensitive to order — the calibration deals its folds by position, and sums round by order — while the
+ * projects are listed by their random ids: in that order, the same runs could teach two priors, and the
+ * same evidence give two recommendations depending on ids. Jobs with the same evidence teach the same.
+ */
+function inEvidenceOrder(jobs: readonly FleetJob[]): FleetJob[] {
+  const keyed = jobs.map((job) => ({
+    job,
+    key: createHash('sha256')
+      .update(JSON.stringify([job.candidates, job.observations]))
+      .digest('hex'),
+  }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((entry) => entry.job);
 }
 
 /** One process learns the shipped-only prior once, whichever recommender asks first (it is pure data). */
