@@ -1,7 +1,7 @@
 import { median, rounded } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { isLearningRun } from 'setpoint/service/recommender/learning';
-import type { JobBankProject } from './jobbank-project.js';
+import type { JobBankProject, LastDecision } from './jobbank-project.js';
 
 /** Where one project's saving went: what learning cost, what it found, and what it kept. */
 export interface ProjectSaving {
