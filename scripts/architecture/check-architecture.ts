@@ -388,6 +388,12 @@ const mayBuildQueries = (file: string) =>
 const rowTypeImport =
   /import\s+(?:type\s+)?\{[^}]*\b(?:Selectable|Insertable|Updateable)\b[^}]*\}\s*from\s*'kysely'|import\s+(?:type\s+)?\{[^}]*\b\w+Table\b[^}]*\}\s*from\s*'[^']*store\/database-schema(?:\.js)?'/;
 
+/** An import of a platform's plugin, or of the registry the composition root keeps its plugins in. */
+const platformPluginImport =
+  /import\s+(?:type\s+)?\{[^}]*\b(PlatformPlugin|PlatformRegistry)\b[^}]*\}\s*from\s*'[^']*platform-api\/[^']*'/;
+/** Who may hold a platform's plugin: the composition root creates runtimes from them; the platform API declares them. */
+const mayHoldPlugins = new Set(['setpoint/composition', 'setpoint/platform-api']);
+
 export function checkArchitecture(options: CheckOptions): CheckResult {
   const { root } = options;
   const overlay = options.overlay ?? {};
@@ -501,6 +507,12 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
           );
     }
 
+    const plugin = platformPluginImport.exec(text);
+    if (plugin && !mayHoldPlugins.has(owner.name) && !rules.platformModules.has(owner.name)) {
+      problems.push(
+        `${file}: imports ${plugin[1]}: the core reaches a platform through one door, its runtime (PlatformRuntime: runs, coster, recommender, writer…); only the composition root holds the plugins`,
+      );
+    }
     if (queryBuilderCall.test(text) && !mayBuildQueries(file)) {
       problems.push(`${file}: builds SQL queries; only *-repository.ts files (and the store) may`);
     }

@@ -78,6 +78,16 @@ const badInputs: Record<string, BadInput> = {
     exitCode: 2,
     stderr: /--since-days expects a whole number from 1 to 90, got "0"/,
   },
+  'emr serverless-discover': {
+    args: ['emr', 'serverless-discover', 'wsp_missing', '--since-days', '91'],
+    exitCode: 2,
+    stderr: /--since-days expects a whole number from 1 to 90, got "91"/,
+  },
+  'emr serverless-import': {
+    args: ['emr', 'serverless-import', 'wsp_missing', 'orders'],
+    exitCode: 2,
+    stderr: /required option '--application <id>' not specified/,
+  },
   'cost estimate': {
     args: [
       'cost',

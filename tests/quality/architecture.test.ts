@@ -105,6 +105,23 @@ describe('the dependency rules of docs/ARCHITECTURE.md', () => {
     ]);
   });
 
+  it('reject a platform reached through its plugin rather than its runtime', () => {
+    const problems = problemsWith({
+      'packages/setpoint/src/pipeline/probe.ts':
+        "import type { PlatformPlugin } from '../platform-api/platform.js';\nexport const probe = (plugin: PlatformPlugin) => plugin.name;\n",
+      'packages/setpoint/src/server/routes/probe.ts':
+        "import type { PlatformRegistry } from '../../platform-api/platform-registry.js';\nexport type Probe = PlatformRegistry;\n",
+      'packages/setpoint/src/pipeline/runtime-probe.ts':
+        "import type { PlatformRuntime } from '../platform-api/platform.js';\nexport const probe = (runtime: PlatformRuntime) => runtime.runs;\n",
+    });
+    expect(problems).toEqual([
+      expect.stringContaining(
+        'pipeline/probe.ts: imports PlatformPlugin: the core reaches a platform through one door',
+      ),
+      expect.stringContaining('server/routes/probe.ts: imports PlatformRegistry'),
+    ]);
+  });
+
   it('reject a file in no module, a cycle between subfolders, and a stale row', () => {
     expect(problemsWith({ 'packages/setpoint/src/misc/probe.ts': 'export const probe = 1;\n' })).toEqual([
       expect.stringContaining('packages/setpoint/src/misc/probe.ts: belongs to no module'),

@@ -42,6 +42,20 @@ describe('master key rotation', () => {
       }),
       'test',
     );
+    // and a forge token of a project's linked code, sealed apart from the link its repository returns
+    const project = await before.projects.create({ name: 'rotation', workspaceId: workspace.id }, 'test');
+    const linked = await before.sources.link(
+      project.id,
+      {
+        repository: 'git@github.com:acme/infra.git',
+        path: 'infra/jobs.tf',
+        forge: 'none',
+        token: 'ghp-rotate-me',
+      },
+      'test',
+    );
+    expect(linked).toMatchObject({ tokenSet: true, origin: 'link' });
+    expect(JSON.stringify(linked)).not.toContain('ghp-rotate-me');
     await before.close();
 
     const rotated = await open(`${newKey},${oldKey}`);
@@ -54,7 +68,7 @@ describe('master key rotation', () => {
       env: { SETPOINT_MASTER_KEY: `${newKey},${oldKey}` },
     });
     expect(result.stderr).toBe('');
-    expect(JSON.parse(result.stdout)).toEqual({ rewritten: 2 });
+    expect(JSON.parse(result.stdout)).toEqual({ rewritten: 3 });
 
     const after = await open(newKey);
     const row = await after.store.db.selectFrom('workspaces').selectAll().executeTakeFirstOrThrow();
@@ -68,6 +82,13 @@ describe('master key rotation', () => {
     expect((await after.workspaces.credentials(workspace.id)).credentials).toEqual({
       token: 'dapi-rotate-me',
     });
+    const sourceRow = await after.store.db
+      .selectFrom('project_sources')
+      .select('token_ciphertext')
+      .where('project_id', '=', project.id)
+      .executeTakeFirstOrThrow();
+    expect(SecretBox.keyIdOf(sourceRow.token_ciphertext ?? '')).toBe('new');
+    expect(await after.sources.token(project.id)).toBe('ghp-rotate-me');
     await after.close();
   });
 });

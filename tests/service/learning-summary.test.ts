@@ -13,6 +13,7 @@ import { pruneRuns } from 'setpoint/service/runs/run-retention';
 import type { Database } from 'setpoint/store/database-schema';
 import type { StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { onePlatform } from '../support/one-platform.js';
 import { runRow } from '../support/run-rows.js';
 import { describeOnBothStores } from '../support/store-contract.js';
 
@@ -168,7 +169,7 @@ function summaryTests(open: () => Promise<StoreConnection>) {
       recommendationRecords: repositories.recommendations,
       learningSummaries: repositories.learningSummaries,
       workspaces: { facts: async () => workspace },
-      recommender,
+      platforms: onePlatform({ recommender }),
       recommendationWindowRuns: window,
     } satisfies Partial<PipelineDependencies>;
     const [newest] = await repositories.runs.analyzedWindow(projectId, { since: 0, limit: 1 });

@@ -4,6 +4,7 @@ import type { RecommendationInput, Recommender } from 'setpoint/service/recommen
 import { createRepositories } from 'setpoint/service/repositories';
 import type { StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { onePlatform } from '../support/one-platform.js';
 import { runRow } from '../support/run-rows.js';
 import { describeOnBothStores } from '../support/store-contract.js';
 
@@ -62,7 +63,7 @@ function raceTests(open: () => Promise<StoreConnection>) {
       projectRecords: repositories.projects,
       recommendationRecords: repositories.recommendations,
       workspaces: { facts: async () => null },
-      recommender,
+      platforms: onePlatform({ recommender }),
       recommendationWindowRuns: 50,
       onRecommendationReady: async (_projectId: string, recommendationId: string) => {
         ready.push(recommendationId);

@@ -6,6 +6,7 @@ import { createRepositories } from 'setpoint/service/repositories';
 import type { Database, RecommendationsTable, RunsTable } from 'setpoint/store/database-schema';
 import type { StoreConnection } from 'setpoint/store/open-database';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { onePlatform } from '../support/one-platform.js';
 import { recommendationRow, runRow } from '../support/run-rows.js';
 import { describeOnBothStores } from '../support/store-contract.js';
 
@@ -100,7 +101,7 @@ function stepOver(db: Kysely<Database>, counter: RowCounter) {
     projectRecords: repositories.projects,
     recommendationRecords: repositories.recommendations,
     workspaces: { facts: async () => null },
-    recommender,
+    platforms: onePlatform({ recommender }),
     recommendationWindowRuns: windowRuns,
   } satisfies Partial<PipelineDependencies>;
   return { step: recommendStep(deps as unknown as PipelineDependencies), inputs, fleetSizes, repositories };

@@ -189,6 +189,76 @@ export const emrImportSchema = z.object({
 });
 export type EmrImportResource = z.infer<typeof emrImportSchema>;
 
+/** An EMR Serverless application id as the API names it (`00fkvq1t2b3c4d5e`). */
+const serverlessApplicationId = z
+  .string()
+  .regex(/^[0-9a-z]{1,64}$/, 'an EMR Serverless application id looks like 00fkvq1t2b3c4d5e');
+
+export const emrServerlessDiscoverQuery = z.object({
+  since_days: z.coerce.number().int().min(1).max(90).default(14),
+  /** One application (default: every application of the account's region). */
+  application_id: serverlessApplicationId.optional(),
+});
+
+export const emrServerlessDiscoverSchema = z.object({
+  applications: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string().nullable(),
+      release_label: z.string(),
+      architecture: z.enum(['ARM64', 'X86_64']),
+      state: z.string(),
+      /** Its job runs grouped into jobs: by name without run-specific parts, else by entry point. */
+      jobs: z.array(
+        z.object({
+          key: z.string(),
+          recurring: z.boolean(),
+          runs: z.array(
+            z.object({
+              job_run_id: z.string(),
+              name: z.string().nullable(),
+              state: z.string(),
+              created_at: z.number(),
+            }),
+          ),
+          project_id: z.string().nullable(),
+        }),
+      ),
+    }),
+  ),
+  /** Job runs with neither a name nor a readable entry point. */
+  ungrouped: z.number().int(),
+});
+export type EmrServerlessDiscoverResource = z.infer<typeof emrServerlessDiscoverSchema>;
+
+export const emrServerlessImportBody = z.object({
+  application_id: serverlessApplicationId,
+  jobs: z.array(z.string().min(1).max(500)).min(1).max(200),
+  since_days: z.number().int().min(1).max(90).default(14),
+  /** Add the one job to this project of the account (a job that moved from an EMR cluster keeps its project). */
+  project_id: z.string().min(1).max(100).optional(),
+  /** Project settings for the new projects (validated against the full settings schema). */
+  settings: z.record(z.string(), z.unknown()).optional(),
+  /** Queue the collection of the runs already finished (default true). */
+  collect_history: z.boolean().default(true),
+});
+export type EmrServerlessImportBody = z.input<typeof emrServerlessImportBody>;
+
+export const emrServerlessImportSchema = z.object({
+  projects: z.array(
+    z.object({
+      id: z.string(),
+      application_id: z.string(),
+      job: z.string(),
+      created: z.boolean(),
+      queued_runs: z.number().int(),
+    }),
+  ),
+  /** Requested jobs discovery did not find in the application. */
+  missing: z.array(z.string()),
+});
+export type EmrServerlessImportResource = z.infer<typeof emrServerlessImportSchema>;
+
 export const emrCollectBody = z.object({
   cluster_id: z.string().regex(/^j-[A-Z0-9]+$/, 'an EMR cluster id looks like j-2AXXXXXXGAPLF'),
   step_id: z.string().regex(/^s-[A-Z0-9]+$/, 'an EMR step id looks like s-1XXXXXXXXXXXX'),

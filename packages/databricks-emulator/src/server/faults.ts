@@ -5,10 +5,20 @@ import { z } from 'zod';
  * pattern, lets `offset` matches pass, then applies to the next `count` matches (all of them if unset).
  */
 export const faultRuleSchema = z.object({
-  kind: z.enum(['http', 'drop-webhook', 'log-delay', 'truncate-eventlog', 'missing-eventlog']),
+  kind: z.enum([
+    'http',
+    'drop-webhook',
+    'log-delay',
+    'truncate-eventlog',
+    'missing-eventlog',
+    'node-capacity',
+  ]),
   /**
    * http: `"METHOD /path*"` or `"/path*"` (`*` matches anything; the version segment may be `2.*`).
    * drop-webhook: an event type such as `jobs.on_success` (glob). Log faults: a job name (glob).
+   * node-capacity: a worker node type (glob) the cloud has no capacity for: a job cluster that lists
+   * alternates for it (`worker_node_type_flexibility.alternate_node_type_ids`) launches its workers on the
+   * first alternate instead, as Databricks' flexible node types do; one without alternates is not affected.
    */
   match: z.string().default('*'),
   offset: z.number().int().nonnegative().default(0),

@@ -1,6 +1,7 @@
 import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/random';
 import { toSimClusterSpec } from '../physics/cluster-spec.js';
 import { MinHeap } from '../physics/min-heap.js';
+import { findNodeType } from '../physics/node-types.js';
 import { simulateCluster } from '../physics/simulate-cluster.js';
 import type { WorkloadRegistry } from '../workloads/workload-registry.js';
 import type { AllPurposeClusters } from './all-purpose-clusters.js';
@@ -168,7 +169,8 @@ export class RunEngine {
     job: JobRecord | undefined,
   ): ClusterRecord {
     spec = withInstancePool(spec, this.deps.state);
-    const sim = toSimClusterSpec(spec);
+    // the cluster keeps the node type it asked for; its workers may run on a flexible alternate
+    const sim = toSimClusterSpec(this.launchedWorkers(spec));
     const clusterId = this.newClusterId(requestedAtMs);
     const clusterName = `job-${job?.jobId ?? 'submit'}-run-${run.runId}`;
     const ip = `10.${1 + this.ids.int(200)}.${this.ids.int(250)}.${2 + this.ids.int(250)}`;
@@ -195,6 +197,28 @@ export class RunEngine {
       ...(job ? { jobId: job.jobId } : {}),
       jobName: run.runName,
       finalLogsDelivered: false,
+    };
+  }
+
+  /**
+   * The cluster as the cloud launches it: with no capacity for its worker node type (a `node-capacity`
+   * fault) and alternates listed for it, on its first alternate the workspace has (Databricks' flexible
+   * node types); otherwise as asked. The node timeline, billing and physics follow the type that ran.
+   */
+  private launchedWorkers(spec: NewClusterSettings): NewClusterSettings {
+    const requested = spec.node_type_id;
+    const alternates = (spec as { worker_node_type_flexibility?: { alternate_node_type_ids?: unknown } })
+      .worker_node_type_flexibility?.alternate_node_type_ids;
+    if (!requested || !Array.isArray(alternates) || alternates.length === 0) return spec;
+    const alternate = alternates.find(
+      (id): id is string => typeof id === 'string' && findNodeType(id) !== undefined,
+    );
+    if (!alternate || !this.deps.faults.take('node-capacity', requested)) return spec;
+    return {
+      ...spec,
+      node_type_id: alternate,
+      // a driver that was the worker type by default stays the requested type
+      driver_node_type_id: spec.driver_node_type_id ?? requested,
     };
   }
 

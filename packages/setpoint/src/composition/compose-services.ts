@@ -4,6 +4,7 @@ import { S3Client } from '@setpoint/foundation/s3';
 import type { SetpointConfig } from '../config/schema.js';
 import type { Logger } from '../logging/logger.js';
 import { createPipeline } from '../pipeline/pipeline.js';
+import type { PipelinePlatforms } from '../pipeline/pipeline-context.js';
 import type {
   PlatformCore,
   PlatformPlugin,
@@ -74,7 +75,7 @@ export interface AnalysisPorts {
 export interface ComposeOptions {
   config: SetpointConfig;
   logger: Logger;
-  /** Replace the event-log, cost and recommendation engines (tests). */
+  /** Replace the event-log engine, and every platform's coster and recommender in the pipeline (tests). */
   analysis?: Partial<AnalysisPorts>;
   store?: StoreConnection;
   /** The platforms to run (default: every registered one). */
@@ -279,22 +280,22 @@ export async function composeServices(options: ComposeOptions) {
   );
   writers = platforms;
 
-  const analysis: AnalysisPorts = {
-    profiler: new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
-    coster: { cost: (input) => platforms.forWorkspace(input.workspace).coster.cost(input) },
-    recommender: {
-      recommend: (input) => platforms.forWorkspace(input.project.workspace).recommender.recommend(input),
-      fold: async (input) => {
-        const recommender = platforms.forWorkspace(input.project.workspace).recommender;
-        return recommender.fold ? recommender.fold(input) : null;
-      },
+  // the pipeline reaches a platform through its runtime only; tests may replace the engines it runs
+  const engines = options.analysis ?? {};
+  const pipelinePlatforms: PipelinePlatforms = {
+    forWorkspace(workspace) {
+      const runtime = platforms.forWorkspace(workspace);
+      return {
+        runs: runtime.runs,
+        coster: engines.coster ?? runtime.coster,
+        recommender: engines.recommender ?? runtime.recommender,
+      };
     },
-    ...options.analysis,
   };
   const parseClusterReport: ProjectClusterReportParser = async (projectId, raw) => {
     if (raw === null || raw === undefined) return null;
     const project = await projects.get(projectId);
-    return plugins.forWorkspace(await workspaces.facts(project.workspaceId)).runs.parseClusterReport(raw);
+    return platforms.forWorkspace(await workspaces.facts(project.workspaceId)).runs.parseClusterReport(raw);
   };
 
   const pipeline = createPipeline({
@@ -305,14 +306,14 @@ export async function composeServices(options: ComposeOptions) {
     recommendationRecords: repositories.recommendations,
     recommendations,
     workspaces,
-    platforms: plugins,
+    platforms: pipelinePlatforms,
     blobs,
     fetcher: createEventLogFetcher({
       fetch: (url) => outbound.fetch(url),
       s3,
       maxBytes: config.maxUploadBytes,
     }),
-    ...analysis,
+    profiler: engines.profiler ?? new EventLogProfiler({ maxDecompressedBytes: config.maxDecompressedBytes }),
     queue,
     scratchDir,
     maxEventLogBytes: config.maxUploadBytes,

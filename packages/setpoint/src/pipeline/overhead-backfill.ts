@@ -20,7 +20,7 @@ export const overheadBackfillPass = 'run-cost-overhead-split';
 export function overheadBackfill(
   deps: Pick<
     PipelineDependencies,
-    'runs' | 'maintenancePasses' | 'coster' | 'projectRecords' | 'workspaces' | 'logger'
+    'runs' | 'maintenancePasses' | 'platforms' | 'projectRecords' | 'workspaces' | 'logger'
   >,
 ) {
   /** Prices one batch; returns how many runs it read, marked, and gave an overhead. */
@@ -35,7 +35,7 @@ export function overheadBackfill(
       let overhead: RunCost['overhead'] = null;
       if (profile && cluster) {
         const { workspace } = await projectOf(deps, run.projectId);
-        const fresh = await deps.coster.cost({
+        const fresh = await deps.platforms.forWorkspace(workspace).coster.cost({
           profile,
           cluster: cluster.facts,
           clusterReport: run.clusterReport,

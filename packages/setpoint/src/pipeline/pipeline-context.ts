@@ -1,22 +1,29 @@
 import { isBadInput } from '@setpoint/foundation/errors';
 import type { Logger } from '../logging/logger.js';
-import type { PlatformPlugin } from '../platform-api/platform.js';
-import type { PlatformRegistry } from '../platform-api/platform-registry.js';
+import type { PlatformRuntime } from '../platform-api/platform.js';
 import { type JobQueue, PermanentJobError } from '../queue/job-queue.js';
 import type { MaintenancePassRepository } from '../service/maintenance/maintenance-pass-repository.js';
 import type { ProjectRepository } from '../service/projects/project-repository.js';
 import type { LearningSummaryRepository } from '../service/recommendations/learning-summary-repository.js';
 import type { RecommendationRepository } from '../service/recommendations/recommendation-repository.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
-import type { Recommender } from '../service/recommender/recommender.js';
 import type { EventLogFetcher } from '../service/runs/eventlog-fetcher.js';
-import type { RunCoster, RunProfiler } from '../service/runs/run-analysis.js';
+import type { RunProfiler } from '../service/runs/run-analysis.js';
 import type { RunChanges, RunRecord } from '../service/runs/run-records.js';
 import type { RunRepository } from '../service/runs/run-repository.js';
-import type { WorkspaceService } from '../service/workspaces/workspace-service.js';
+import type { WorkspaceFacts, WorkspaceService } from '../service/workspaces/workspace-service.js';
 import type { BlobStore } from '../store/blobs/blob-store.js';
 
-/** What the pipeline's steps are given: repositories and services, the analysis engines, the platforms. */
+/** What the pipeline asks of a run's platform, all of it from the platform's runtime: read, price, recommend. */
+export type PipelinePlatform = Pick<PlatformRuntime, 'runs' | 'coster' | 'recommender'>;
+
+/** The one door from the pipeline to the platforms: the runtime of the platform that serves a workspace. */
+export interface PipelinePlatforms {
+  /** The platform of a project's workspace (null: a project without one, served by the first registered). */
+  forWorkspace(workspace: Pick<WorkspaceFacts, 'platform'> | null): PipelinePlatform;
+}
+
+/** What the pipeline's steps are given: repositories and services, the event-log engine, the platforms. */
 export interface PipelineDependencies {
   runs: RunRepository;
   /** One-time passes over old runs that have finished (so a start-up skips them). */
@@ -27,12 +34,10 @@ export interface PipelineDependencies {
   recommendationRecords: Pick<RecommendationRepository, 'find' | 'since' | 'complete'>;
   recommendations: Pick<RecommendationService, 'request'>;
   workspaces: Pick<WorkspaceService, 'facts'>;
-  platforms: Pick<PlatformRegistry<PlatformPlugin>, 'forWorkspace'>;
+  platforms: PipelinePlatforms;
   blobs: BlobStore;
   fetcher: EventLogFetcher;
   profiler: RunProfiler;
-  coster: RunCoster;
-  recommender: Recommender;
   queue: Pick<JobQueue, 'enqueue'>;
   /** Scratch space for downloads (same filesystem as a local blob store, so files move, not copy). */
   scratchDir: string;

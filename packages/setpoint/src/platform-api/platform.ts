@@ -24,10 +24,12 @@ import type { Database } from '../store/database-schema.js';
 import type { DialectName } from '../store/dialect.js';
 
 /**
- * The boundary between Setpoint's core and a platform (Databricks today, EMR next). The core knows
- * workspaces, projects, runs and recommendations; a platform knows how its clusters are reported,
- * priced, searched, collected and changed. The composition root loops over the registered platforms;
- * nothing in the core names one.
+ * The boundary between Setpoint's core and a platform (Databricks, EMR). The core knows workspaces,
+ * projects, runs and recommendations; a platform knows how its clusters are reported, priced, searched,
+ * collected and changed. The plugin is what the composition root needs before the core's services exist
+ * (its tables and job kinds) and how to create the platform's runtime; everything else in the core (the
+ * pipeline, the services, the routes) reaches a platform through its `PlatformRuntime`, one door, and
+ * never through the plugin. Nothing in the core names a platform.
  */
 export interface PlatformPlugin {
   /** The `workspaces.platform` value of the workspaces it manages. */
@@ -39,8 +41,6 @@ export interface PlatformPlugin {
   migrations(dialect: DialectName): Record<string, Migration>;
   /** The job kinds it queues and runs (declared up front: pg-boss creates a queue per kind). */
   readonly jobKinds: readonly string[];
-  /** How it reads what a run reports about its cluster. */
-  readonly runs: RunReportReader;
   /** Its runtime, once the core services exist. */
   create(core: PlatformCore): PlatformRuntime;
 }
@@ -120,6 +120,8 @@ export interface PlatformSchedule {
 
 export interface PlatformRuntime {
   readonly name: string;
+  /** How it reads what a run reports about its cluster (at upload, and when the pipeline parses the run). */
+  readonly runs: RunReportReader;
   /** Handlers of its `jobKinds`. */
   handlers: Partial<JobHandlers>;
   /** Its HTTP routes (webhook receivers, discovery, import, collection). */

@@ -256,8 +256,12 @@ export class SystemTables {
         owned_by: workspaceUser.userName,
         create_time: iso(times.requestedMs),
         delete_time: iso(times.terminatedMs),
-        driver_node_type: cluster.sim.driverNodeType.nodeTypeId,
-        worker_node_type: cluster.sim.nodeType.nodeTypeId,
+        // the configured types; the node timeline says which ran (a flexible node type's alternate)
+        driver_node_type:
+          cluster.spec.driver_node_type_id ??
+          cluster.spec.node_type_id ??
+          cluster.sim.driverNodeType.nodeTypeId,
+        worker_node_type: cluster.spec.node_type_id ?? cluster.sim.nodeType.nodeTypeId,
         worker_count: cluster.sim.workers.kind === 'fixed' ? cluster.sim.workers.count : null,
         min_autoscale_workers: cluster.sim.workers.kind === 'autoscale' ? cluster.sim.workers.min : null,
         max_autoscale_workers: cluster.sim.workers.kind === 'autoscale' ? cluster.sim.workers.max : null,

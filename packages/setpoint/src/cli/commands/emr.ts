@@ -4,6 +4,8 @@ import type {
   EmrAccountList,
   EmrAccountResource,
   EmrImportResource,
+  EmrServerlessDiscoverResource,
+  EmrServerlessImportResource,
 } from '@setpoint/api-contract/emr';
 import { AppError, ValidationError } from '@setpoint/foundation/errors';
 import { S3Client } from '@setpoint/foundation/s3';
@@ -95,6 +97,7 @@ export function registerEmrCommand(program: Command): void {
     );
 
   registerAccountCommands(emr);
+  registerServerlessCommands(emr);
 
   withAccountFlags(emr.command('check').description('check each permission Setpoint needs, one line each'))
     .option('--log-location <s3-uri...>', 'also check s3:ListBucket and s3:GetObject on these log locations')
@@ -386,6 +389,104 @@ function registerAccountCommands(emr: Command): void {
       throw new ValidationError(
         'EMR_WORKLOAD_NOT_FOUND',
         `no such workload in the last ${sinceDays} days: ${result.missing.join(', ')} (see setpoint emr discover)`,
+      );
+  });
+}
+
+/** `emr serverless-discover|serverless-import`: an account's EMR Serverless jobs, through the server. */
+function registerServerlessCommands(emr: Command): void {
+  withRemoteOptions(
+    emr
+      .command('serverless-discover')
+      .description("list the account's EMR Serverless applications and their recurring jobs")
+      .argument('<account>', 'account id')
+      .option('--application <id>', 'one application (default: every application of the region)')
+      .option('--since-days <days>', 'look at job runs created in the last DAYS days', '14')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint emr serverless-discover wsp_123',
+          'setpoint emr serverless-discover wsp_123 --application 00fkvq1t2b3c4d5e --json',
+        ),
+      ),
+  ).action(async (account, options) => {
+    const sinceDays = parseNumberOption('--since-days', options.sinceDays, { whole: true, min: 1, max: 90 });
+    const query = new URLSearchParams({
+      since_days: String(sinceDays),
+      ...(options.application ? { application_id: options.application } : {}),
+    });
+    const found = await remoteClient(options).request<EmrServerlessDiscoverResource>(
+      'GET',
+      `/api/v1/emr/accounts/${encodeURIComponent(account)}/serverless/discover?${query}`,
+    );
+    if (options.json) return printJson(found);
+    printTable(
+      ['APPLICATION', 'NAME', 'JOB', 'RUNS', 'LAST RUN', 'PROJECT'],
+      found.applications.flatMap((application) =>
+        application.jobs.map((job) => [
+          application.id,
+          application.name ?? '—',
+          job.key,
+          String(job.runs.length),
+          formatTime(job.runs.at(-1)?.created_at ?? null),
+          job.project_id ?? '—',
+        ]),
+      ),
+    );
+    if (found.ungrouped > 0)
+      process.stdout.write(
+        `${countOf(found.ungrouped, 'job run')} with neither a name nor an entry point, not grouped\n`,
+      );
+  });
+
+  withRemoteOptions(
+    emr
+      .command('serverless-import')
+      .description('make EMR Serverless jobs monitored projects; their finished runs are collected')
+      .argument('<account>', 'account id')
+      .argument('<job...>', 'job names (as `setpoint emr serverless-discover` lists them)')
+      .requiredOption('--application <id>', 'the EMR Serverless application the jobs run in')
+      .option(
+        '--project <id>',
+        'add the one job to this project of the account (a job that moved to EMR Serverless)',
+      )
+      .option('--since-days <days>', 'look at job runs created in the last DAYS days', '14')
+      .option('--sla-minutes <minutes>', 'the runtime SLA of the new projects')
+      .option('--no-history', 'do not collect the runs that already finished')
+      .addHelpText(
+        'after',
+        examples(
+          'setpoint emr serverless-import wsp_123 orders --application 00fkvq1t2b3c4d5e --sla-minutes 60',
+          'setpoint emr serverless-import wsp_123 orders --application 00fkvq1t2b3c4d5e --project prj_123',
+        ),
+      ),
+  ).action(async (account, jobs, options) => {
+    const sinceDays = parseNumberOption('--since-days', options.sinceDays, { whole: true, min: 1, max: 90 });
+    const sla =
+      options.slaMinutes === undefined
+        ? undefined
+        : parseNumberOption('--sla-minutes', options.slaMinutes, { min: 1, max: 10_080 });
+    const result = await remoteClient(options).request<EmrServerlessImportResource>(
+      'POST',
+      `/api/v1/emr/accounts/${encodeURIComponent(account)}/serverless/import`,
+      {
+        application_id: options.application,
+        jobs,
+        since_days: sinceDays,
+        collect_history: options.history,
+        ...(options.project ? { project_id: options.project } : {}),
+        ...(sla === undefined ? {} : { settings: { slaMinutes: sla } }),
+      },
+    );
+    if (options.json) return printJson(result);
+    for (const project of result.projects)
+      process.stdout.write(
+        `${project.job} of ${project.application_id} ${project.created ? 'imported as' : 'is in'} ${project.id}: ${countOf(project.queued_runs, 'run')} queued\n`,
+      );
+    if (result.missing.length > 0)
+      throw new ValidationError(
+        'EMR_SERVERLESS_JOB_NOT_FOUND',
+        `no such job in application ${options.application} in the last ${sinceDays} days: ${result.missing.join(', ')} (see setpoint emr serverless-discover)`,
       );
   });
 }

@@ -16,8 +16,9 @@ export function costStep(deps: PipelineDependencies) {
       const profile = inputs?.profile;
       if (!profile || !run.cluster) throw new PermanentJobError(`run ${runId} has no profile to cost`);
       const { workspace } = await projectOf(deps, run.projectId);
-      const cost = await deps.coster
-        .cost({ profile, cluster: run.cluster.facts, clusterReport: inputs.clusterReport, workspace })
+      const cost = await deps.platforms
+        .forWorkspace(workspace)
+        .coster.cost({ profile, cluster: run.cluster.facts, clusterReport: inputs.clusterReport, workspace })
         .catch(permanentIfInvalid);
       // the overhead key is always written (null: none), so the start-up backfill of runs costed before
       // the split (`overhead-backfill.ts`) finds only those, never a run costed since

@@ -7,7 +7,7 @@ import { recommenderRunOf } from './recommender-run.js';
 
 type FoldDependencies = Pick<
   PipelineDependencies,
-  'runs' | 'recommender' | 'learningSummaries' | 'recommendationWindowRuns'
+  'runs' | 'platforms' | 'learningSummaries' | 'recommendationWindowRuns'
 >;
 
 const markerOf = (run: AnalyzedRunRecord): RunMarker => ({ createdAt: run.createdAt, id: run.id });
@@ -31,7 +31,7 @@ export async function learningSummaryBefore(
   const { project, learningSince, window } = context;
   const first = window[0];
   const last = window.at(-1);
-  if (!deps.recommender.fold || !first || !last) return undefined;
+  if (!deps.platforms.forWorkspace(project.workspace).recommender.fold || !first || !last) return undefined;
   const start = markerOf(first);
   let summary = await deps.learningSummaries.find(project.id);
   if (summary && summary.learningSince !== learningSince) {
@@ -62,7 +62,8 @@ async function foldBefore(
   found: LearningSummary | undefined,
 ): Promise<LearningSummary | undefined> {
   const { project, learningSince } = context;
-  const fold = deps.recommender.fold?.bind(deps.recommender);
+  const { recommender } = deps.platforms.forWorkspace(project.workspace);
+  const fold = recommender.fold?.bind(recommender);
   if (!fold) return found;
   const pageRuns = Math.max(1, deps.recommendationWindowRuns);
   let summary = found;

@@ -86,8 +86,9 @@ export function recommendStep(deps: PipelineDependencies) {
       learningSince,
       deps.recommendationWindowRuns,
     );
-    const output = await deps.recommender
-      .recommend({
+    const output = await deps.platforms
+      .forWorkspace(workspace)
+      .recommender.recommend({
         project: projectInput,
         basedOnRunId,
         runs,

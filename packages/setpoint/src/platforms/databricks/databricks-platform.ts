@@ -38,7 +38,6 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
       '0170-databricks-serverless-billing': migration0170(),
     }),
     jobKinds: databricksJobKinds,
-    runs: databricksRunReports,
     create(core): DatabricksRuntime {
       const integration = createDatabricksIntegration(core, options, {
         confidentChoice: (input) => recommender.confidentChoice(input),
@@ -55,6 +54,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
       return {
         name: 'databricks',
         integration,
+        runs: databricksRunReports,
         handlers: integration.handlers,
         routes: databricksRoutes({
           integration,

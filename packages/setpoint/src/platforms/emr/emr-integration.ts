@@ -27,6 +27,7 @@ import {
   keyOf,
   type Workload,
 } from './discovery/grouping.js';
+import { createEmrServerlessIntegration, JobRunNotFinished } from './emr-serverless-integration.js';
 import { createEmrExportService } from './export/emr-export-service.js';
 import type { EmrRunReport } from './runs/emr-run-report.js';
 import { emrLauncherTagKey, emrRecommendationTagKey } from './runs/emr-run-report-reader.js';
@@ -41,7 +42,7 @@ declare module '../../queue/job-queue.js' {
   }
 }
 
-export const emrJobKinds = ['emr.collect', 'emr.reconcile'] as const;
+export const emrJobKinds = ['emr.collect', 'emr.reconcile', 'emr.serverless-collect'] as const;
 
 const dayMs = 86_400_000;
 /** How far before the last poll reconciliation looks again (clusters that took long to finish). */
@@ -106,9 +107,11 @@ export function createEmrIntegration(deps: PlatformCore) {
   const { config } = deps;
   const store = createEmrRepository(deps.db);
   const connect = createEmrConnector({ workspaces: deps.workspaces, outbound: deps.outbound });
+  const serverless = createEmrServerlessIntegration(deps, connect);
   const writer = createEmrWriter({
     connect,
     store,
+    isServerlessJob: async (projectId) => (await serverless.store.jobs({ projectId })).length > 0,
     exportRecommendation: createEmrExportService({
       store,
       catalog: deps.catalog,
@@ -177,6 +180,7 @@ export function createEmrIntegration(deps: PlatformCore) {
     async remove(workspaceId: string, actor: string): Promise<void> {
       await presentAccount(workspaceId);
       await store.removeAccount(workspaceId);
+      await serverless.store.removeAccount(workspaceId);
       await deps.workspaces.remove(workspaceId, actor);
     },
   };
@@ -414,9 +418,14 @@ export function createEmrIntegration(deps: PlatformCore) {
 
   async function reconcile(workspaceId: string): Promise<void> {
     const account = await store.account(workspaceId);
-    const workloads = await store.workloads(workspaceId);
-    if (!account || workloads.length === 0) return;
+    if (!account) return;
     const startedAt = Date.now();
+    await serverless.reconcile(workspaceId, account.lastReconciledAt);
+    const workloads = await store.workloads(workspaceId);
+    if (workloads.length === 0) {
+      await store.markReconciled(workspaceId, startedAt);
+      return;
+    }
     const { client } = await connect(workspaceId);
     const since =
       Math.min(account.lastReconciledAt ?? startedAt, ...workloads.map((w) => w.createdAt)) -
@@ -436,7 +445,8 @@ export function createEmrIntegration(deps: PlatformCore) {
   }
 
   async function scheduleReconciliation(bucket: string): Promise<void> {
-    for (const workspaceId of new Set((await store.workloads()).map((workload) => workload.workspaceId)))
+    const imported = [...(await store.workloads()), ...(await serverless.store.jobs())];
+    for (const workspaceId of new Set(imported.map((entry) => entry.workspaceId)))
       await deps.queue.enqueue(
         'emr.reconcile',
         { workspaceId },
@@ -461,10 +471,22 @@ export function createEmrIntegration(deps: PlatformCore) {
     async 'emr.reconcile'({ workspaceId }) {
       await reconcile(workspaceId);
     },
+    async 'emr.serverless-collect'(payload) {
+      try {
+        await serverless.collect(payload);
+      } catch (error) {
+        if (error instanceof JobRunNotFinished)
+          deps.logger.info({ ...payload, reason: error.message }, 'EMR Serverless job run not finished yet');
+        // an unknown application or job run, or an answer that does not validate, will not change on retry
+        else if (isBadInput(error)) throw new PermanentJobError((error as Error).message, { cause: error });
+        throw error;
+      }
+    },
   };
 
   return {
     store,
+    serverless,
     connect,
     accounts,
     writer,

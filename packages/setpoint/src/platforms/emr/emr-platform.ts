@@ -9,6 +9,7 @@ import { emrRunReports } from './runs/emr-run-report-reader.js';
 import { createEmrFormFactorAdviser } from './serverless/emr-form-factor-adviser.js';
 import { migration0050 } from './store/0050-emr-platform.js';
 import { migration0142 } from './store/0142-emr-applied-changes.js';
+import { migration0180 } from './store/0180-emr-serverless-jobs.js';
 
 /** The EMR runtime: the boundary's runtime plus what the demo and the tests drive directly. */
 export interface EmrRuntime extends PlatformRuntime {
@@ -26,14 +27,15 @@ export function emrPlatform(): PlatformPlugin {
     migrations: (dialect) => ({
       '0050-emr-platform': migration0050(dialect),
       '0142-emr-applied-changes': migration0142(),
+      '0180-emr-serverless-jobs': migration0180(dialect),
     }),
     jobKinds: emrJobKinds,
-    runs: emrRunReports,
     create(core): EmrRuntime {
       const integration = createEmrIntegration(core);
       return {
         name: 'emr',
         integration,
+        runs: emrRunReports,
         handlers: integration.handlers,
         routes: emrRoutes({ integration, projects: core.projects, applies: core.applies }),
         coster: new EmrRunCoster(core.catalog),

@@ -1,8 +1,5 @@
-import type { Selectable } from 'kysely';
 import type { CodeFormat } from '../../iac/code-edit.js';
 import type { ForgeKind } from '../../iac/forge/forge.js';
-import type { CodeProposalsTable, ProjectSourcesTable } from '../../store/database-schema.js';
-import { parseJsonColumn } from '../../store/json-column.js';
 import type { ClusterConfiguration } from '../recommender/recommender.js';
 
 /** Where a project's configuration lives in code, as linked (or read from the job's `setpoint:source` tag). */
@@ -31,26 +28,8 @@ export interface ProjectSource {
   updatedAt: number;
 }
 
-export function toProjectSource(row: Selectable<ProjectSourcesTable>): ProjectSource {
-  return {
-    projectId: row.project_id,
-    format: row.format as CodeFormat,
-    repository: row.repository,
-    path: row.path,
-    branch: row.branch,
-    address: row.address,
-    target: row.target,
-    tfvars: row.tfvars,
-    forge: row.forge as ForgeKind,
-    forgeApiUrl: row.forge_api_url,
-    tokenSet: row.token_ciphertext !== null,
-    apiWrites: row.api_writes === 1,
-    origin: 'link',
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+/** A link as the source repository stores it: the record's fields with the forge token sealed (null: none). */
+export type SourceLink = Omit<ProjectSource, 'tokenSet' | 'origin'> & { tokenCiphertext: string | null };
 
 /**
  * `open`: waiting for review; `merged`: merged, not yet seen deployed; `applied`: the platform runs it;
@@ -81,26 +60,7 @@ export interface CodeProposal {
   appliedAt: number | null;
 }
 
-export function toCodeProposal(row: Selectable<CodeProposalsTable>): CodeProposal {
-  return {
-    id: row.id,
-    projectId: row.project_id,
-    recommendationId: row.recommendation_id,
-    state: row.state as ProposalState,
-    repository: row.repository,
-    branch: row.branch,
-    baseBranch: row.base_branch,
-    commitSha: row.commit_sha,
-    forge: row.forge as ForgeKind,
-    number: row.number,
-    url: row.url,
-    configuration: parseJsonColumn<ClusterConfiguration>(row.configuration) ?? {},
-    files: parseJsonColumn<string[]>(row.files) ?? [],
-    diff: row.diff,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    mergedAt: row.merged_at,
-    appliedAt: row.applied_at,
-  };
-}
+/** What following a proposal changes: its state and when it was merged or applied. */
+export type ProposalChanges = Partial<Pick<CodeProposal, 'state' | 'mergedAt' | 'appliedAt'>> & {
+  updatedAt: number;
+};

@@ -16,7 +16,7 @@ import type { Project, ProjectService } from '../projects/project-service.js';
 import type { RecommendationRecord } from '../recommendations/recommendation-records.js';
 import type { RecommendationService } from '../recommendations/recommendation-service.js';
 import type { RunService } from '../runs/run-service.js';
-import { type CodeProposal, type ProjectSource, toCodeProposal } from './code-records.js';
+import type { CodeProposal, ProjectSource } from './code-records.js';
 import type { PlatformCode } from './platform-code.js';
 import { type BeforeFigures, proposalBody, proposalTitle } from './proposal-description.js';
 import type { ProposalRepository } from './proposal-repository.js';
@@ -162,7 +162,7 @@ export function createProposalService(deps: ProposalServiceDependencies) {
       timeoutMs: deps.gitTimeoutMs,
     });
     if (remote === null) return null;
-    const ours = (await deps.proposals.list(project.id)).some((row) => row.commit_sha === remote);
+    const ours = (await deps.proposals.list(project.id)).some((proposal) => proposal.commitSha === remote);
     if (!ours)
       throw new ConflictError(
         'PROPOSAL_BRANCH_CHANGED',
@@ -208,26 +208,26 @@ export function createProposalService(deps: ProposalServiceDependencies) {
       await deps.proposals.insert(
         {
           id,
-          project_id: project.id,
-          recommendation_id: rec.id,
+          projectId: project.id,
+          recommendationId: rec.id,
           state: 'open',
           repository: source.repository,
           branch,
-          base_branch: checkout.baseBranch,
-          commit_sha: sha,
+          baseBranch: checkout.baseBranch,
+          commitSha: sha,
           forge: source.forge,
           number: review?.number ?? null,
           url: review?.url ?? null,
-          configuration: JSON.stringify(rec.configuration),
-          files: JSON.stringify(outcome.changes.map((change) => change.path)),
+          configuration: rec.configuration ?? {},
+          files: outcome.changes.map((change) => change.path),
           diff: prepared.diff,
-          created_by: options.actor,
-          created_at: now,
-          updated_at: now,
-          merged_at: null,
-          applied_at: null,
+          createdBy: options.actor,
+          createdAt: now,
+          updatedAt: now,
+          mergedAt: null,
+          appliedAt: null,
         },
-        pending.map((row) => row.id),
+        pending.map((proposal) => proposal.id),
         {
           entity: 'project',
           entityId: project.id,
@@ -241,8 +241,7 @@ export function createProposalService(deps: ProposalServiceDependencies) {
           },
         },
       );
-      const stored = await deps.proposals.find(project.id, id);
-      return toCodeProposal(stored as NonNullable<typeof stored>);
+      return (await deps.proposals.find(project.id, id)) as CodeProposal;
     } finally {
       await checkout.dispose();
     }
@@ -301,13 +300,14 @@ export function createProposalService(deps: ProposalServiceDependencies) {
 
     async list(projectId: string): Promise<CodeProposal[]> {
       await deps.projects.get(projectId);
-      return (await deps.proposals.list(projectId)).map(toCodeProposal);
+      return deps.proposals.list(projectId);
     },
 
     async get(projectId: string, id: string): Promise<CodeProposal> {
-      const row = await deps.proposals.find(projectId, id);
-      if (!row) throw new NotFoundError('PROPOSAL_NOT_FOUND', `project ${projectId} has no proposal ${id}`);
-      return toCodeProposal(row);
+      const proposal = await deps.proposals.find(projectId, id);
+      if (!proposal)
+        throw new NotFoundError('PROPOSAL_NOT_FOUND', `project ${projectId} has no proposal ${id}`);
+      return proposal;
     },
 
     /**
@@ -321,33 +321,32 @@ export function createProposalService(deps: ProposalServiceDependencies) {
       if (pending.length === 0) return applied;
       const source = await deps.sources.effective(projectId);
       const code = await deps.code(projectId);
-      for (const row of pending) {
-        let state = row.state;
+      for (const proposal of pending) {
+        let state = proposal.state;
         const now = Date.now();
-        if (state === 'open' && row.forge !== 'none' && row.number !== null && source) {
+        if (state === 'open' && proposal.forge !== 'none' && proposal.number !== null && source) {
           const forge = forgeOf(source, (await credentialsOf(source))?.token);
-          const review = await forge?.get(row.number);
+          const review = await forge?.get(proposal.number);
           if (review?.state === 'merged') {
             state = 'merged';
-            await deps.proposals.update(row.id, { state, merged_at: now, updated_at: now });
+            await deps.proposals.update(proposal.id, { state, mergedAt: now, updatedAt: now });
           } else if (review?.state === 'closed') {
             await deps.proposals.update(
-              row.id,
-              { state: 'closed', updated_at: now },
+              proposal.id,
+              { state: 'closed', updatedAt: now },
               {
                 entity: 'project',
                 entityId: projectId,
                 action: 'proposal-closed',
                 actor: 'forge',
-                detail: { proposal: row.id },
+                detail: { proposal: proposal.id },
               },
             );
             continue;
           }
         }
-        const deployable = state === 'merged' || (state === 'open' && row.forge === 'none');
+        const deployable = state === 'merged' || (state === 'open' && proposal.forge === 'none');
         if (!deployable || !code) continue;
-        const proposal = toCodeProposal(row);
         const deployed = await code.deployed(projectId, proposal.configuration);
         if (!deployed) continue;
         // the apply history first: a proposal left merged by a stop is recorded there once, when seen again
@@ -361,18 +360,18 @@ export function createProposalService(deps: ProposalServiceDependencies) {
           since: proposal.createdAt,
         });
         await deps.proposals.update(
-          row.id,
-          { state: 'applied', applied_at: now, updated_at: now, merged_at: row.merged_at ?? now },
+          proposal.id,
+          { state: 'applied', appliedAt: now, updatedAt: now, mergedAt: proposal.mergedAt ?? now },
           {
             entity: 'project',
             entityId: projectId,
             action: 'proposal-applied',
             actor: 'deploy',
-            detail: { proposal: row.id, recommendation: row.recommendation_id, url: row.url },
+            detail: { proposal: proposal.id, recommendation: proposal.recommendationId, url: proposal.url },
           },
         );
-        const updated = await deps.proposals.find(projectId, row.id);
-        if (updated) applied.push(toCodeProposal(updated));
+        const updated = await deps.proposals.find(projectId, proposal.id);
+        if (updated) applied.push(updated);
       }
       return applied;
     },

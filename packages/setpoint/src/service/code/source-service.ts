@@ -5,7 +5,7 @@ import { checkRemote } from '../../iac/git/git-client.js';
 import { checkRepositoryPath, formatOfPath, parseSourceAddress } from '../../iac/source-address.js';
 import type { OutboundGuard } from '../../security/outbound-guard.js';
 import type { SecretBox } from '../../security/secret-box.js';
-import { type ProjectSource, toProjectSource } from './code-records.js';
+import type { ProjectSource } from './code-records.js';
 import type { DeclaredSource } from './platform-code.js';
 import type { SourceRepository } from './source-repository.js';
 
@@ -51,10 +51,7 @@ export function createSourceService(deps: {
   /** What the project's platform says about the job; null when the platform maps no code. */
   declared(projectId: string): Promise<DeclaredSource | null>;
 }) {
-  async function stored(projectId: string): Promise<ProjectSource | null> {
-    const row = await deps.sources.find(projectId);
-    return row ? toProjectSource(row) : null;
-  }
+  const stored = (projectId: string): Promise<ProjectSource | null> => deps.sources.find(projectId);
 
   function fromTag(projectId: string, tag: string): ProjectSource {
     const address = parseSourceAddress(tag);
@@ -141,14 +138,14 @@ export function createSourceService(deps: {
       const previous = await deps.sources.find(projectId);
       const token =
         input.token === undefined
-          ? (previous?.token_ciphertext ?? null)
+          ? await deps.sources.sealedToken(projectId)
           : input.token === null || input.token === ''
             ? null
             : deps.secretBox.encrypt(input.token, sourceTokenScope(projectId));
       const now = Date.now();
       await deps.sources.save(
         {
-          project_id: projectId,
+          projectId,
           format,
           repository,
           path,
@@ -157,12 +154,12 @@ export function createSourceService(deps: {
           target: input.target?.trim() || null,
           tfvars,
           forge,
-          forge_api_url: forgeApiUrl,
-          token_ciphertext: token,
-          api_writes: input.apiWrites ? 1 : 0,
-          created_by: actor,
-          created_at: previous?.created_at ?? now,
-          updated_at: now,
+          forgeApiUrl,
+          tokenCiphertext: token,
+          apiWrites: Boolean(input.apiWrites),
+          createdBy: actor,
+          createdAt: previous?.createdAt ?? now,
+          updatedAt: now,
         },
         {
           entity: 'project',
@@ -192,10 +189,8 @@ export function createSourceService(deps: {
 
     /** The decrypted forge token, for git and the forge's API only. */
     async token(projectId: string): Promise<string | null> {
-      const row = await deps.sources.find(projectId);
-      return row?.token_ciphertext
-        ? deps.secretBox.decrypt(row.token_ciphertext, sourceTokenScope(projectId))
-        : null;
+      const sealed = await deps.sources.sealedToken(projectId);
+      return sealed ? deps.secretBox.decrypt(sealed, sourceTokenScope(projectId)) : null;
     },
   };
 }

@@ -86,8 +86,17 @@ export interface ClusterModel<Shape, Reads = unknown> {
    * from it (folded, or as a fleet job). Absent: every run had one.
    */
   clusterless?(run: RecommenderRun): boolean;
-  /** The shape a past run used: its reported configuration where it speaks, its facts where it is silent. */
+  /**
+   * The shape a past run was configured with: its reported configuration where it speaks, its facts where
+   * it is silent. The based-on run's is the current configuration: what keeping it writes.
+   */
   shapeOfRun(run: RecommenderRun, workspace: WorkspaceFacts | null): Shape;
+  /**
+   * The hardware a run really ran on, under which its runtime and cost are learned, when the platform
+   * launched another than `configured` names (a Databricks flexible node type's alternate). Absent, or
+   * `configured` returned: the configured hardware ran.
+   */
+  shapeThatRan?(run: RecommenderRun, configured: Shape): Shape;
   shapeId(shape: Shape): string;
   /** Priced candidates around the current shape; every observed shape is in it, allowed or not. */
   candidateSpace(context: SpaceContext<Shape, Reads>): CandidateSpace<Shape>;

@@ -13,6 +13,7 @@ import {
 } from '../../optimizer/recommend.js';
 import type { Candidate, Observation, Range } from '../../optimizer/types.js';
 import { runName } from '../runs/run-name.js';
+import type { WorkspaceFacts } from '../workspaces/workspace-service.js';
 import { type CandidateFilter, FilterTally } from './candidate-filters.js';
 import type { CandidateSpace, ClusterModel, ShapeEntry } from './cluster-model.js';
 import {
@@ -281,8 +282,8 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
   async fold(input: FoldInput): Promise<FoldedStatistics> {
     // A run without a cluster has no candidate to fold onto: the summary stays as it is.
     if (this.#model.clusterless && input.runs.some(this.#model.clusterless)) return input.folded;
-    const { workspace } = input.project;
-    const ids = input.runs.map((run) => this.#model.shapeId(this.#model.shapeOfRun(run, workspace)));
+    const { ran } = shapesOfRuns(this.#model, input.runs, input.project.workspace);
+    const ids = ran.map((shape) => this.#model.shapeId(shape));
     return foldRuns(input.folded, input.runs, ids, this.#rebase);
   }
 
@@ -294,14 +295,14 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
     // A job that ran without a cluster teaches the fleet nothing about clusters.
     if (this.#model.clusterless && runs.some(this.#model.clusterless)) return null;
     try {
-      const shapes = runs.map((run) => this.#model.shapeOfRun(run, history.workspace));
-      const ids = shapes.map((shape) => this.#model.shapeId(shape));
+      const { configured, ran } = shapesOfRuns(this.#model, runs, history.workspace);
+      const ids = ran.map((shape) => this.#model.shapeId(shape));
       const space = this.#model.candidateSpace({
         basedOn,
         workspace: history.workspace,
         settings: history.settings,
-        current: shapes.at(-1) as Shape,
-        observed: shapes,
+        current: configured.at(-1) as Shape,
+        observed: ran,
         reads: null,
       });
       const latest = inputBytesOf(basedOn);
@@ -396,11 +397,12 @@ export class OptimizerRecommender<Shape, Reads = unknown> implements Recommender
       throw new ValidationError('RUN_NOT_PROFILED', `run ${input.basedOnRunId} has no profile and cost yet`);
     }
     const runs = input.runs.slice(0, basedOnIndex + 1);
-    const shapes = runs.map((run) => model.shapeOfRun(run, workspace));
-    const ids = shapes.map((shape) => model.shapeId(shape));
-    const current = shapes.at(-1) as Shape;
-    const currentId = ids.at(-1) as string;
-    const space = model.candidateSpace({ basedOn, workspace, settings, current, observed: shapes, reads });
+    // runs are learned under the hardware that ran; the current configuration is what the job asks for
+    const { configured, ran } = shapesOfRuns(model, runs, workspace);
+    const ids = ran.map((shape) => model.shapeId(shape));
+    const current = configured.at(-1) as Shape;
+    const currentId = model.shapeId(current);
+    const space = model.candidateSpace({ basedOn, workspace, settings, current, observed: ran, reads });
     const segment = segmentSinceRebase(runs, ids, this.#rebase, input.earlier?.segment);
     const rebasing = segment.start === runs.length - 1 && segment.reason !== '';
     const latestInput = inputBytesOf(basedOn);
@@ -653,4 +655,22 @@ function expansionOf(
   if (!expansion || recommendation.phase !== 'LEARNING' || chosenId !== recommendation.candidateId)
     return null;
   return { from: describe(expansion.fromCandidateId), boundSeconds: expansion.boundRuntimeS };
+}
+
+/**
+ * Each run's configuration (`shapeOfRun`: what the job asked for, and keeping it writes) and the shape its
+ * runtime and cost are learned under (`shapeThatRan`: the hardware that really ran, the same unless the
+ * platform launched another).
+ */
+function shapesOfRuns<Shape>(
+  model: Pick<ClusterModel<Shape>, 'shapeOfRun' | 'shapeThatRan'>,
+  runs: readonly RecommenderRun[],
+  workspace: WorkspaceFacts | null,
+): { configured: Shape[]; ran: Shape[] } {
+  const configured = runs.map((run) => model.shapeOfRun(run, workspace));
+  const ran = runs.map((run, i) => {
+    const asked = configured[i] as Shape;
+    return model.shapeThatRan?.(run, asked) ?? asked;
+  });
+  return { configured, ran };
 }

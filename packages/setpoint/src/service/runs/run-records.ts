@@ -19,6 +19,12 @@ export interface ClusterFacts {
   /** The market as the platform names it, e.g. SPOT_WITH_FALLBACK, ON_DEMAND. */
   availability: string | null;
   sparkVersion: string | null;
+  /**
+   * The node types that really ran, where the platform launched others than the configuration names (an
+   * alternate of a Databricks flexible node type): each role's type by most node-minutes. Absent or null:
+   * the configured types ran, or nothing says otherwise.
+   */
+  ranOn?: { nodeTypeId: string | null; driverNodeTypeId: string | null } | null;
 }
 
 /** What the facts were read from: the platform's configuration of the cluster, when a report gave it. */

@@ -46,13 +46,12 @@ export async function storedSecrets(
         rewrite: (rewritten) => repositories.alerts.rewriteSecret(destination.id, rewritten),
       });
   for (const source of await repositories.sources.withTokens())
-    if (source.token_ciphertext !== null)
-      secrets.push({
-        holder: `the linked code of project ${source.project_id}`,
-        envelope: source.token_ciphertext,
-        scope: sourceTokenScope(source.project_id),
-        rewrite: (rewritten) => repositories.sources.replaceToken(source.project_id, rewritten),
-      });
+    secrets.push({
+      holder: `the linked code of project ${source.projectId}`,
+      envelope: source.tokenCiphertext,
+      scope: sourceTokenScope(source.projectId),
+      rewrite: (rewritten) => repositories.sources.replaceToken(source.projectId, rewritten),
+    });
   return secrets;
 }
 

@@ -23,7 +23,7 @@ import {
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
 import { type DiskEvidence, ebsStorageFor, needsAttachedStorage } from './ebs-storage.js';
-import { flexibleNodeTypesFilter } from './flexible-node-types.js';
+import { flexibleNodeTypesFilter, ranOnAlternates } from './flexible-node-types.js';
 import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
@@ -207,6 +207,14 @@ export function buildCandidateSpace(
   for (const shape of [current, ...context.observed]) {
     if (!allowedIds.has(shapeId(shape))) choices.push({ shape, allowed: false });
   }
+  // runs on a flexible node type's alternate are evidence of that hardware, never a choice: first, so the
+  // choice of the same shape is not taken instead
+  choices.unshift(
+    ...ranOnAlternates(context.baseCluster ?? null, current, context.observed).map((shape) => ({
+      shape,
+      allowed: false,
+    })),
+  );
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];

@@ -7,7 +7,7 @@ import type { NewClusterSpec } from '../api/schema.js';
 import { nodeTypesRanOf, nodeTypeThatRan } from '../runs/node-types-ran.js';
 import { runTimeline } from '../runs/run-coster.js';
 import { buildCandidateSpace } from './candidates.js';
-import { shapeOfCluster } from './cluster-shape.js';
+import { shapeId, shapeOfCluster } from './cluster-shape.js';
 import { flexibleNodeTypesKept } from './flexible-node-types.js';
 import { clusterOfShape } from './validity-filters.js';
 
@@ -43,6 +43,37 @@ describe('flexible node types: read, kept as the team set them, and the instance
     expect(kept?.example).toMatch(
       /the job lists alternates of m5d\.xlarge \(m5ad\.xlarge\) in worker_node_type_flexibility; Setpoint keeps its node type and alternates as the team set them/,
     );
+  });
+
+  it('a past run on the alternate is in the space to learn from, never a choice', () => {
+    // i3.xlarge with r5d.xlarge as its alternate: both priced, so the run on r5d can be learned from
+    const onI3 = {
+      ...flexible,
+      node_type_id: 'i3.xlarge',
+      worker_node_type_flexibility: { alternate_node_type_ids: ['r5d.xlarge'] },
+    } as NewClusterSpec;
+    const asked = shapeOfCluster(onI3, 'aws');
+    const onAlternate = { ...asked, workerNodeType: 'r5d.xlarge' };
+    const space = buildCandidateSpace(catalog, shippedCatalog.instanceTypes, {
+      cloud: 'aws',
+      region: 'us-east-1',
+      plan: 'premium',
+      // the project allows both types: the alternate's shapes are choices the flexible filter takes out
+      settings: {
+        ...defaultProjectSettings(),
+        minWorkers: 1,
+        maxWorkers: 16,
+        allowedInstanceTypes: ['i3.xlarge', 'r5d.xlarge'],
+      },
+      current: asked,
+      observed: [asked, onAlternate],
+      baseCluster: onI3,
+    });
+    expect(space.byId.get(shapeId(onAlternate))).toMatchObject({ allowed: false, shape: onAlternate });
+    const allowedTypes = new Set(
+      space.entries.filter((entry) => entry.allowed).map((entry) => entry.shape.workerNodeType),
+    );
+    expect(allowedTypes).toEqual(new Set(['i3.xlarge']));
   });
 
   it('what is written leaves the alternates exactly as they were', () => {

@@ -36,3 +36,19 @@ export function flexibleNodeTypesFilter(
     },
   ];
 }
+
+/**
+ * The past shapes that ran on one of the job's worker alternates (`ClusterModel.shapeThatRan`): the
+ * recommender learns from them, and never recommends them (another primary would leave the alternates
+ * behind it).
+ */
+export function ranOnAlternates(
+  base: NewClusterSpec | null,
+  current: DatabricksClusterShape,
+  observed: readonly DatabricksClusterShape[],
+): DatabricksClusterShape[] {
+  const alternates = new Set(workerAlternatesOf(base));
+  return observed.filter(
+    (shape) => shape.workerNodeType !== current.workerNodeType && alternates.has(shape.workerNodeType),
+  );
+}

@@ -69,6 +69,21 @@ export function databricksClusterModel(deps: {
         run.profile.executors.maxConcurrent,
       );
     },
+    shapeThatRan(run, configured) {
+      const ran = run.cluster.ranOn;
+      if (!ran) return configured;
+      // an alternate the catalog does not know is learned as the configured type (the closest it knows)
+      const known = (nodeType: string | null) =>
+        nodeType &&
+        deps.nodeTypes.some((entry) => entry.cloud === configured.cloud && entry.instanceType === nodeType)
+          ? nodeType
+          : null;
+      return {
+        ...configured,
+        workerNodeType: known(ran.nodeTypeId) ?? configured.workerNodeType,
+        driverNodeType: known(ran.driverNodeTypeId) ?? configured.driverNodeType,
+      };
+    },
     shapeId,
     candidateSpace({ basedOn, workspace, settings, current, observed, reads }) {
       const region = basedOn.cluster.region ?? workspace?.region ?? defaultRegions[current.cloud];

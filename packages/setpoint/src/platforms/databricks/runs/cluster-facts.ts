@@ -2,6 +2,7 @@ import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
 import { photonOf } from '../cluster-shape/cluster-shape.js';
 import type { ClusterReport } from './cluster-report.js';
+import { nodeTypeThatRan } from './node-types-ran.js';
 
 /** Cluster facts from the uploaded cluster report when there is one, else the event log's hints. */
 export function clusterFacts(report: ClusterReport | null, profile: RunProfile | null): ClusterFacts {
@@ -23,6 +24,7 @@ export function clusterFacts(report: ClusterReport | null, profile: RunProfile |
       photon: photonOf(cluster, profile?.platform.photon ?? null),
       availability,
       sparkVersion: cluster.spark_version ?? profile?.platform.runtimeVersion ?? null,
+      ...ranOnOf(report),
     };
   }
   const hints = profile?.platform;
@@ -55,4 +57,13 @@ export function clusterTimeline(report: ClusterReport | null, profile: RunProfil
       removedTime: executor.removedTime,
     })),
   };
+}
+
+/** The node types the node timeline says ran, where they are not the cluster's own (a flexible alternate). */
+function ranOnOf(report: ClusterReport): Pick<ClusterFacts, 'ranOn'> {
+  const worker = report.cluster.node_type_id;
+  const driver = report.cluster.driver_node_type_id ?? worker;
+  const ranWorker = worker ? nodeTypeThatRan(report.node_types_ran, false, worker) : null;
+  const ranDriver = driver ? nodeTypeThatRan(report.node_types_ran, true, driver) : null;
+  return ranWorker || ranDriver ? { ranOn: { nodeTypeId: ranWorker, driverNodeTypeId: ranDriver } } : {};
 }

@@ -2,13 +2,14 @@ import { quantile } from '@setpoint/foundation/statistics';
 import { countOf } from '@setpoint/foundation/words';
 import { defaultOptimizerSettings } from '../../../optimizer/recommend.js';
 import { probabilityMeets } from '../../../service/form-factor/form-factor-advice.js';
+import { costRange, knownCosts, range } from '../../../service/recommender/monitored-ranges.js';
 import type {
   RecommendationDecision,
   RecommendationInput,
   RecommendationOutput,
 } from '../../../service/recommender/recommender.js';
 import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
-import { costRange, isServerlessRun, knownCosts, range } from './serverless-monitoring.js';
+import { isServerlessRun } from './serverless-monitoring.js';
 import {
   describePerformanceTarget,
   type PerformanceTarget,

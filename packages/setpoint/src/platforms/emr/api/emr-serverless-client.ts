@@ -2,6 +2,7 @@ import {
   EMRServerlessClient,
   GetApplicationCommand,
   GetJobRunCommand,
+  ListApplicationsCommand,
   ListJobRunsCommand,
 } from '@aws-sdk/client-emr-serverless';
 import { awsRequests } from './aws-requests.js';
@@ -18,7 +19,9 @@ import {
   jobRunSchema,
   jobRunSummarySchema,
   type ServerlessApplication,
+  type ServerlessApplicationSummary,
   serverlessApplicationSchema,
+  serverlessApplicationSummarySchema,
 } from './emr-serverless-schema.js';
 
 const serverless = awsRequests({ name: 'EMR Serverless', iam: 'emr-serverless' });
@@ -48,6 +51,17 @@ export class EmrServerlessClient {
       this.sdk.send(new GetApplicationCommand({ applicationId })),
     );
     return serverless.validated(serverlessApplicationSchema, output.application, 'GetApplication');
+  }
+
+  /** The account region's applications, every state, in the order EMR Serverless lists them. */
+  async *listApplications(): AsyncGenerator<ServerlessApplicationSummary> {
+    for await (const output of serverless.pages(
+      'ListApplications',
+      (nextToken) => this.sdk.send(new ListApplicationsCommand(nextToken ? { nextToken } : {})),
+      (output) => output.nextToken,
+    ))
+      for (const application of output.applications ?? [])
+        yield serverless.validated(serverlessApplicationSummarySchema, application, 'ListApplications');
   }
 
   /** The application's job runs (created after `createdAfter` when given), in the order EMR Serverless lists them. */

@@ -32,6 +32,17 @@ export const serverlessApplicationSchema = z.object({
 });
 export type ServerlessApplication = z.infer<typeof serverlessApplicationSchema>;
 
+/** `ApplicationSummary` of ListApplications: the application's id is `id` there. */
+export const serverlessApplicationSummarySchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  releaseLabel: z.string(),
+  type: z.string(),
+  state: z.string(),
+  architecture: z.enum(['ARM64', 'X86_64']).default('X86_64'),
+});
+export type ServerlessApplicationSummary = z.infer<typeof serverlessApplicationSummarySchema>;
+
 export const jobRunSummarySchema = z.object({
   applicationId: z.string(),
   id: z.string(),
@@ -63,6 +74,14 @@ export const jobRunSchema = z.object({
   startedAt: epochMs.optional(),
   endedAt: epochMs.optional(),
   totalExecutionDurationSeconds: z.number().int().nonnegative().optional(),
+  /** What the run ran: its entry point (the job when the run has no name) and its Spark parameters. */
+  jobDriver: z
+    .object({
+      sparkSubmit: z
+        .object({ entryPoint: z.string(), sparkSubmitParameters: z.string().optional() })
+        .optional(),
+    })
+    .optional(),
   /** What AWS billed (the one-minute worker minimum and storage over 20 GB per worker included). */
   billedResourceUtilization: resourceUtilizationSchema,
   /** What the run used. */

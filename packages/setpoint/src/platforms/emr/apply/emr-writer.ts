@@ -139,6 +139,8 @@ const shrinks = (plan: ResizePlan) =>
 export function createEmrWriter(deps: {
   connect: ConnectEmrAccount;
   store: Pick<EmrRepository, 'workloadOfProject'>;
+  /** Whether the project is an EMR Serverless job (monitored: EMR Serverless sizes its workers). */
+  isServerlessJob?: (projectId: string) => Promise<boolean>;
   exportRecommendation: ExportEmrRecommendation;
 }): ApplyWriter<EmrTarget> {
   const clientOf = async (target: EmrTarget) => (await deps.connect(target.workspaceId)).client;
@@ -149,6 +151,13 @@ export function createEmrWriter(deps: {
 
     async locate(project) {
       const workload = await deps.store.workloadOfProject(project.id);
+      if (!workload && (await deps.isServerlessJob?.(project.id)))
+        return {
+          refusal: new ConflictError(
+            'EMR_SERVERLESS_MONITORED',
+            `project "${project.name}" runs on EMR Serverless, which sizes its workers itself: Setpoint monitors and advises it and writes nothing`,
+          ),
+        };
       if (!workload)
         return {
           refusal: new ValidationError(

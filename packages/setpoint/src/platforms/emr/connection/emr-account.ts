@@ -9,6 +9,7 @@ import {
   type EmrCredentials,
   emrConnectionSchema,
 } from '../api/emr-connection.js';
+import { EmrServerlessClient } from '../api/emr-serverless-client.js';
 
 /** Keys for an S3-compatible log store that has its own (MinIO, Ceph): AWS accounts read logs with the account's. */
 export interface LogStoreKeys {
@@ -138,6 +139,8 @@ export interface EmrAccountClients {
   workspace: Workspace;
   account: EmrAccountConnection;
   client: EmrClient;
+  /** The account region's EMR Serverless applications and job runs (same credentials and endpoint). */
+  serverless: EmrServerlessClient;
   /** Reads the log buckets (step stderr, Spark event logs). */
   s3: S3Client;
 }
@@ -170,6 +173,7 @@ export function createEmrConnector(deps: {
       workspace,
       account,
       client: new EmrClient(account.connection, provider, agents),
+      serverless: new EmrServerlessClient(account.connection, provider, agents),
       s3: new S3Client({
         region: account.connection.region,
         endpoint: account.connection.s3Endpoint,
@@ -179,6 +183,7 @@ export function createEmrConnector(deps: {
     };
     if (cached) {
       cached.client.close();
+      cached.serverless.close();
       cached.s3.close();
     }
     cache.set(workspaceId, clients);

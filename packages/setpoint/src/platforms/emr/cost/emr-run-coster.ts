@@ -5,6 +5,8 @@ import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { CostInput, RunCoster } from '../../../service/runs/run-analysis.js';
 import type { RunCost, RunOverheadCost } from '../../../service/runs/run-records.js';
 import { type EmrRunReport, emrRunReportSchema } from '../runs/emr-run-report.js';
+import { emrServerlessRunReportSchema } from '../serverless/emr-serverless-report.js';
+import { emrServerlessRunCost } from '../serverless/emr-serverless-run.js';
 import { applicationWindow, billingWindow, emrClusterTimeline } from './emr-timeline.js';
 
 /** An EMR run's cost: EC2 by instance and market, the EMR fee per instance-hour and EBS, per second, one-minute minimum. */
@@ -37,6 +39,7 @@ export function emrRunOverhead(
   return { seconds: Math.max(0, seconds), usd: Math.max(0, totalUsd - insideUsd) };
 }
 
+/** Prices an EMR run: a step from its cluster report (EC2, EMR fee, EBS), a job run on EMR Serverless from its bill. */
 export class EmrRunCoster implements RunCoster {
   readonly #model: CostModel;
 
@@ -45,6 +48,8 @@ export class EmrRunCoster implements RunCoster {
   }
 
   async cost(input: CostInput): Promise<RunCost> {
+    const serverless = emrServerlessRunReportSchema.safeParse(input.clusterReport);
+    if (serverless.success) return emrServerlessRunCost(serverless.data);
     const parsed = emrRunReportSchema.safeParse(input.clusterReport);
     if (!parsed.success)
       throw new ValidationError(

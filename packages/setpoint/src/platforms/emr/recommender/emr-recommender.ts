@@ -7,7 +7,16 @@ import {
   OptimizerRecommender,
   type OptimizerRecommenderOptions,
 } from '../../../service/recommender/optimizer-recommender.js';
+import type {
+  FleetProjectHistory,
+  FoldInput,
+  RecommendationInput,
+  RecommendationOutput,
+  Recommender,
+} from '../../../service/recommender/recommender.js';
 import { emrRunReportSchema } from '../runs/emr-run-report.js';
+import { emrServerlessMonitoring } from '../serverless/emr-serverless-monitoring.js';
+import { isEmrServerlessConfiguration } from '../serverless/emr-serverless-run.js';
 import { buildEmrCandidateSpace, type SupportedInstanceTypes } from './emr-candidates.js';
 import { choiceOfShape, type EmrChoice, emrChoiceId } from './emr-choice.js';
 import { emrConfigurationOf } from './emr-configuration.js';
@@ -33,6 +42,7 @@ export function emrClusterModel(deps: {
       const types = await deps.supportedInstanceTypes(accountId, releaseLabel);
       return types ? { releaseLabel, types } : null;
     },
+    clusterless: (run) => isEmrServerlessConfiguration(run.clusterConfig),
     shapeOfRun(run) {
       const report = emrRunReportSchema.safeParse(run.clusterConfig);
       if (!report.success) {
@@ -82,16 +92,46 @@ export interface EmrRecommenderOptions extends OptimizerRecommenderOptions {
 }
 
 /**
- * The service's recommender on EMR clusters: the core recommender (SLA, preferences, phases, explanations)
- * over EMR's cluster model.
+ * The service's recommender on EMR: a job's runs on EMR Serverless are monitored (`emrServerlessMonitoring`);
+ * its runs on EMR clusters get the core recommender (SLA, preferences, phases, explanations) over EMR's cluster
+ * model, from those runs alone (a job that moved between the two keeps both in its project).
  */
-export function emrRecommender(
-  options: EmrRecommenderOptions,
-): OptimizerRecommender<EmrChoice, SupportedInstanceTypes> {
-  const model = emrClusterModel({
-    nodeTypes: options.nodeTypes,
-    costModel: options.costModel ?? createCostModel(options.catalog),
-    supportedInstanceTypes: options.supportedInstanceTypes,
-  });
-  return new OptimizerRecommender(model, options);
+export class EmrRecommender implements Recommender {
+  readonly clusters: OptimizerRecommender<EmrChoice, SupportedInstanceTypes>;
+
+  constructor(options: EmrRecommenderOptions) {
+    const model = emrClusterModel({
+      nodeTypes: options.nodeTypes,
+      costModel: options.costModel ?? createCostModel(options.catalog),
+      supportedInstanceTypes: options.supportedInstanceTypes,
+    });
+    this.clusters = new OptimizerRecommender(model, options);
+  }
+
+  recommend(input: RecommendationInput): Promise<RecommendationOutput> {
+    const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
+    if (basedOn && isEmrServerlessConfiguration(basedOn.clusterConfig))
+      return Promise.resolve(emrServerlessMonitoring(input));
+    const onClusters = input.runs.filter((run) => !isEmrServerlessConfiguration(run.clusterConfig));
+    return this.clusters.recommend(
+      onClusters.length === input.runs.length ? input : { ...input, runs: onClusters },
+    );
+  }
+
+  /** The cluster recommendation synchronously, with nothing read from an account (the simulated tests). */
+  recommendNow(input: RecommendationInput): RecommendationOutput {
+    return this.clusters.recommendNow(input);
+  }
+
+  fold(input: FoldInput) {
+    return this.clusters.fold(input);
+  }
+
+  fleetJobOf(history: FleetProjectHistory) {
+    return this.clusters.fleetJobOf(history);
+  }
+}
+
+export function emrRecommender(options: EmrRecommenderOptions): EmrRecommender {
+  return new EmrRecommender(options);
 }

@@ -32,6 +32,7 @@ import type { ProjectService } from '../../../service/projects/project-service.j
 import type { EmrConnection } from '../api/emr-connection.js';
 import { parseGroupingRule } from '../discovery/grouping.js';
 import type { DiscoveredWorkload, EmrAccount, EmrIntegration } from '../emr-integration.js';
+import { emrServerlessRoutes } from './emr-serverless-routes.js';
 
 const bearer = [{ bearerAuth: [] }];
 const tags = ['emr'];
@@ -146,6 +147,7 @@ export function emrRoutes(deps: {
     return { project, accountId };
   };
   return async (app) => {
+    await app.register(emrServerlessRoutes(integration.serverless));
     app.post(
       '/api/v1/emr/accounts',
       {

@@ -2,6 +2,11 @@ import { ValidationError } from '@setpoint/foundation/errors';
 import type { RunProfile } from '../../../eventlog/run-profile.js';
 import type { RunDescription, RunReportReader } from '../../../platform-api/platform.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
+import {
+  type EmrServerlessRunReport,
+  emrServerlessRunReportSchema,
+} from '../serverless/emr-serverless-report.js';
+import { describeEmrServerlessRun } from '../serverless/emr-serverless-run.js';
 import { type EmrRunReport, emrRunReportSchema } from './emr-run-report.js';
 import { checkEventLogOwnership } from './event-log-ownership.js';
 
@@ -47,6 +52,28 @@ function factsOf(report: EmrRunReport, profile: RunProfile): ClusterFacts {
   };
 }
 
+/**
+ * A stored or uploaded report of an EMR run: a step on an EMR cluster, or a job run on EMR Serverless (its
+ * `platform` says which); 400 with the first problem when it is neither.
+ */
+export function parseEmrReport(value: unknown): EmrRunReport | EmrServerlessRunReport {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    'platform' in value &&
+    value.platform === 'emr-serverless'
+  ) {
+    const parsed = emrServerlessRunReportSchema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0];
+    throw new ValidationError(
+      'EMR_RUN_REPORT_INVALID',
+      `invalid EMR Serverless job run report: ${issue ? `${issue.path.join('.')} ${issue.message}` : 'validation failed'}`,
+    );
+  }
+  return parseEmrRunReport(value);
+}
+
 const failedStepStates = new Set(['FAILED', 'CANCELLED', 'INTERRUPTED']);
 
 /** An EMR step run from its stored report (cluster, shape, instances) and its event log. */
@@ -56,7 +83,8 @@ export function describeEmrRun(stored: unknown, profile: RunProfile): RunDescrip
       'EMR_REPORT_MISSING',
       'an EMR run needs its cluster report (cluster, step and instances)',
     );
-  const report = parseEmrRunReport(stored);
+  const report = parseEmrReport(stored);
+  if (report.platform === 'emr-serverless') return describeEmrServerlessRun(report);
   checkEventLogOwnership(report, profile);
   const status =
     report.step.state === 'COMPLETED'
@@ -86,6 +114,6 @@ export function describeEmrRun(stored: unknown, profile: RunProfile): RunDescrip
 }
 
 export const emrRunReports: RunReportReader = {
-  parseClusterReport: parseEmrRunReport,
+  parseClusterReport: parseEmrReport,
   describeRun: describeEmrRun,
 };

@@ -32,8 +32,29 @@ export type EmrCollectedStepsTable = {
   collected_at: number;
 };
 
+/** An EMR Serverless application's job imported as a project (migration 0180). */
+export type EmrServerlessJobsTable = {
+  project_id: string;
+  workspace_id: string;
+  application_id: string;
+  /** The job's runs' name without run-specific parts, else their entry point. */
+  job_key: string;
+  created_at: number;
+};
+
+export type EmrServerlessCollectedRunsTable = {
+  project_id: string;
+  application_id: string;
+  job_run_id: string;
+  workspace_id: string;
+  run_id: string | null;
+  collected_at: number;
+};
+
 export type EmrTables = {
   emr_accounts: EmrAccountsTable;
   emr_workloads: EmrWorkloadsTable;
   emr_collected_steps: EmrCollectedStepsTable;
+  emr_serverless_jobs: EmrServerlessJobsTable;
+  emr_serverless_collected_runs: EmrServerlessCollectedRunsTable;
 };
