@@ -1,4 +1,4 @@
-import { emptyMetricTotals } from '../../eventlog/run-aggregator.js';
+import { parseReportWithoutLog, totalsWithoutLog } from '../../eventlog/profile-without-log.js';
 import { type PlatformHints, type RunProfile, runProfileSchemaVersion } from '../../eventlog/run-profile.js';
 
 /**
@@ -50,7 +50,7 @@ export function timelineProfile(input: {
     jobs: [],
     stages: [],
     sqlExecutions: [],
-    totals: { ...emptyMetricTotals(), jobs: 0, failedJobs: 0, stages: 0, failedStages: 0, sqlExecutions: 0 },
+    totals: totalsWithoutLog(),
     analysis: {
       wallTimeMs,
       executorTimeMs: wallTimeMs,
@@ -64,17 +64,6 @@ export function timelineProfile(input: {
     },
     whatIf: [],
     findings: [],
-    parse: {
-      bytesRead: 0,
-      storedBytesRead: 0,
-      lines: 0,
-      events: 0,
-      malformedLines: 0,
-      skippedEvents: 0,
-      unknownEvents: 0,
-      warnings: [input.warning],
-      issues: [],
-      sparkProperties: { seen: 0, kept: 0, redacted: 0 },
-    },
+    parse: parseReportWithoutLog(input.warning),
   };
 }

@@ -1,16 +1,6 @@
-import { emptyMetricTotals } from '../../../eventlog/run-aggregator.js';
+import { parseReportWithoutLog, totalsWithoutLog } from '../../../eventlog/profile-without-log.js';
 import { type RunProfile, runProfileSchemaVersion } from '../../../eventlog/run-profile.js';
 import type { ClusterAndTimeline, NodeUsageSummary } from './system-tables-reader.js';
-
-/** The event-log reader's empty task totals, plus the run-level counts a profile without a log has none of. */
-const zeroTotals = {
-  ...emptyMetricTotals(),
-  jobs: 0,
-  failedJobs: 0,
-  stages: 0,
-  failedStages: 0,
-  sqlExecutions: 0,
-};
 
 export interface AgentlessInput {
   clusterId: string;
@@ -131,7 +121,7 @@ export function agentlessProfile(input: AgentlessInput): RunProfile {
     stages: [],
     sqlExecutions: [],
     totals: {
-      ...zeroTotals,
+      ...totalsWithoutLog(),
       executorRunTimeMs: cpuMs,
       executorCpuTimeMs: cpuMs,
       shuffleReadBytes: networkBytes / 2,
@@ -151,18 +141,9 @@ export function agentlessProfile(input: AgentlessInput): RunProfile {
     },
     whatIf: [],
     findings: [],
-    parse: {
-      bytesRead: 0,
-      storedBytesRead: 0,
-      lines: 0,
-      events: 0,
-      malformedLines: 0,
-      skippedEvents: 0,
-      unknownEvents: 0,
-      warnings: ['no event log: profile from Databricks system tables (runtime, nodes, utilization)'],
-      issues: [],
-      sparkProperties: { seen: 0, kept: 0, redacted: 0 },
-    },
+    parse: parseReportWithoutLog(
+      'no event log: profile from Databricks system tables (runtime, nodes, utilization)',
+    ),
   };
   return profile;
 }
