@@ -4,8 +4,8 @@ import { formFactorAdviceSchema } from '@setpoint/api-contract';
 import { quantile } from '@setpoint/foundation/statistics';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { describe, expect, it } from 'vitest';
-import { eventually, type Harness, importJob, jobIdByName, processedRun } from './integration-harness.js';
-import { emulatorCalls, reconcileNow, startServerlessHarness } from './serverless-support.js';
+import { type Harness, importJob, jobIdByName } from './integration-harness.js';
+import { emulatorCalls, runBilled, startServerlessHarness } from './serverless-support.js';
 
 /**
  * The form-factor estimate error on every Job Bank job that can move (each single-task job-cluster job): each
@@ -36,7 +36,7 @@ const median = (values: number[]) => quantile(values, 0.5);
 (enabled ? describe : describe.skip)('form-factor estimate error over the movable Job Bank jobs', () => {
   it('measures each job’s estimate against its billed serverless runs', async () => {
     const h: Harness = await startServerlessHarness(47);
-    const { call, clock } = emulatorCalls(() => h);
+    const { call } = emulatorCalls(() => h);
     const integration = databricksIntegrationOf(h.server.services);
     const key = await h.server.services.apiKeys.create('form-factor-measure', 'test');
     const { accessToken } = await h.server.services.apiKeys.exchange(key.id, key.secret);
@@ -47,17 +47,6 @@ const median = (values: number[]) => quantile(values, 0.5);
         headers: { authorization: `Bearer ${accessToken}` },
       });
       return formFactorAdviceSchema.parse(response.json());
-    };
-    const runBilled = async (projectId: string, jobId: string) => {
-      await clock({ speed: 3600 });
-      const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
-      await eventually(async () => {
-        await reconcileNow(h);
-        const [row] = await integration.store.billingOfRuns([run.id]);
-        if (row?.billed_dbu_usd === null) await clock({ advance_ms: hourMs });
-        return row?.billed_dbu_usd === null ? undefined : row;
-      }, `the bill of run ${run.id}`);
-      return h.server.services.runs.get(projectId, run.id);
     };
     const dbusOf = (cost: { components: Array<{ billed_by: string; unit: string; quantity: number }> }) =>
       cost.components
@@ -78,7 +67,7 @@ const median = (values: number[]) => quantile(values, 0.5);
         const jobId = await jobIdByName(h.databricks, name);
         const { projectId: classicId } = await importJob(h, jobId, { slaMinutes: 600 });
         const clusterRuns = [];
-        for (let i = 0; i < runsPerForm; i += 1) clusterRuns.push(await runBilled(classicId, jobId));
+        for (let i = 0; i < runsPerForm; i += 1) clusterRuns.push(await runBilled(h, classicId, jobId));
         const taskHours: number[] = [];
         for (const run of clusterRuns) {
           const profile = await h.server.services.runs.profile(classicId, run.id);
@@ -104,7 +93,7 @@ const median = (values: number[]) => quantile(values, 0.5);
         });
         const { projectId: serverlessId } = await importJob(h, jobId, { slaMinutes: 600 });
         const serverlessRuns = [];
-        for (let i = 0; i < runsPerForm; i += 1) serverlessRuns.push(await runBilled(serverlessId, jobId));
+        for (let i = 0; i < runsPerForm; i += 1) serverlessRuns.push(await runBilled(h, serverlessId, jobId));
         jobs.push({
           name,
           classicId,

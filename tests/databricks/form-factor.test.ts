@@ -2,16 +2,15 @@ import { formFactorAdviceSchema } from '@setpoint/api-contract';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { remoteCliEnv, runCli } from '../support/run-cli.js';
-import { eventually, type Harness, importJob, jobIdByName, processedRun } from './integration-harness.js';
-import { emulatorCalls, reconcileNow, startServerlessHarness } from './serverless-support.js';
+import { type Harness, importJob, jobIdByName } from './integration-harness.js';
+import { emulatorCalls, runBilled, startServerlessHarness } from './serverless-support.js';
 
-const hourMs = 3_600_000;
 /** The emulator's list price of its serverless jobs SKU on AWS. */
 const serverlessUsdPerDbu = 0.35;
 
 describe('form-factor advice: a job-cluster job priced on serverless, and back, as a proposal a person decides', () => {
   let h: Harness;
-  const { call, clock } = emulatorCalls(() => h);
+  const { call } = emulatorCalls(() => h);
   let accessToken = '';
   let cliKey = { id: '', secret: '' };
   const api = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
@@ -27,19 +26,6 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     const response = await api('GET', `/api/v1/projects/${projectId}/form-factor`);
     expect(response.status, JSON.stringify(response.json)).toBe(200);
     return formFactorAdviceSchema.parse(response.json);
-  };
-  /** Runs the job, waits for Setpoint to process the run, then lets its bill land and reconciles it. */
-  const runBilled = async (projectId: string, jobId: string) => {
-    await clock({ speed: 3600 });
-    const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
-    const integration = databricksIntegrationOf(h.server.services);
-    await eventually(async () => {
-      await reconcileNow(h);
-      const [row] = await integration.store.billingOfRuns([run.id]);
-      if (row?.billed_dbu_usd === null) await clock({ advance_ms: hourMs });
-      return row?.billed_dbu_usd === null ? undefined : row;
-    }, `the bill of run ${run.id}`);
-    return h.server.services.runs.get(projectId, run.id);
   };
   /** What a team does to move a job: detach it from Setpoint, run its task in an environment, no cluster. */
   const moveToServerless = async (jobId: string) => {
@@ -74,7 +60,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     const { jobId, projectId } = await importJob(h, await jobIdByName(h.databricks, 'Daily aggregation'), {
       slaMinutes: 120,
     });
-    const runs = [await runBilled(projectId, jobId), await runBilled(projectId, jobId)];
+    const runs = [await runBilled(h, projectId, jobId), await runBilled(h, projectId, jobId)];
     const result = await advice(projectId);
 
     expect(result).toMatchObject({
@@ -111,14 +97,14 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
       await jobIdByName(h.databricks, 'Photon-friendly SQL'),
       { slaMinutes: 120 },
     );
-    const classicRuns = [await runBilled(classicId, jobId), await runBilled(classicId, jobId)];
+    const classicRuns = [await runBilled(h, classicId, jobId), await runBilled(h, classicId, jobId)];
     // the team moves the job to serverless compute (Setpoint never does) and imports it again
     await moveToServerless(jobId);
     const { projectId: serverlessId } = await importJob(h, jobId, { slaMinutes: 120 });
     const serverlessRuns = [
-      await runBilled(serverlessId, jobId),
-      await runBilled(serverlessId, jobId),
-      await runBilled(serverlessId, jobId),
+      await runBilled(h, serverlessId, jobId),
+      await runBilled(h, serverlessId, jobId),
+      await runBilled(h, serverlessId, jobId),
     ];
 
     // the serverless project: its job cluster's cost is measured, not invented
@@ -145,8 +131,8 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
       await jobIdByName(h.databricks, 'Join-heavy ETL'),
       { slaMinutes: 240 },
     );
-    await runBilled(otherId, otherJob);
-    await runBilled(otherId, otherJob);
+    await runBilled(h, otherId, otherJob);
+    await runBilled(h, otherId, otherJob);
     const priced = await advice(otherId);
     expect(priced.estimate?.kind).toBe('evidence');
     expect(priced.basis.join('\n')).toMatch(
@@ -198,7 +184,7 @@ describe('form-factor advice: a job-cluster job priced on serverless, and back, 
     const estimated = priced.estimate!.usd_per_run.mid;
     await moveToServerless(otherJob);
     const { projectId: movedId } = await importJob(h, otherJob, { slaMinutes: 240 });
-    const moved = [await runBilled(movedId, otherJob), await runBilled(movedId, otherJob)];
+    const moved = [await runBilled(h, movedId, otherJob), await runBilled(h, movedId, otherJob)];
     const checked = await advice(otherId);
     const movedMedian = (moved[0]!.cost!.totalUsd + moved[1]!.cost!.totalUsd) / 2;
     expect(checked.check?.estimated_usd).toBeCloseTo(estimated, 9);

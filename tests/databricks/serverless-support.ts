@@ -5,7 +5,7 @@ import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databrick
 import { createServerlessBillingReader } from 'setpoint/platforms/databricks/serverless/serverless-billing-reader';
 import { createSystemTablesReader } from 'setpoint/platforms/databricks/system-tables/system-tables-reader';
 import { expect } from 'vitest';
-import { type Harness, startHarness } from './integration-harness.js';
+import { eventually, type Harness, processedRun, startHarness } from './integration-harness.js';
 
 /** A job whose one task runs on serverless compute: a Python script in an environment, no cluster. */
 export function serverlessJobSettings(name: string, workload: string, performanceTarget?: string) {
@@ -67,6 +67,23 @@ export async function reconcileNow(h: Harness) {
     h.workspaceId,
     { waitingIntervalMs: 0, billedIntervalMs: 0 },
   );
+}
+
+const hourMs = 3_600_000;
+
+/** Runs the job, waits for Setpoint to process the run, then lets its bill land and reconciles it. */
+export async function runBilled(h: Harness, projectId: string, jobId: string) {
+  const { clock } = emulatorCalls(() => h);
+  await clock({ speed: 3600 });
+  const run = await processedRun(h, projectId, await h.databricks.runNow(jobId));
+  const integration = databricksIntegrationOf(h.server.services);
+  await eventually(async () => {
+    await reconcileNow(h);
+    const [row] = await integration.store.billingOfRuns([run.id]);
+    if (row?.billed_dbu_usd === null) await clock({ advance_ms: hourMs });
+    return row?.billed_dbu_usd === null ? undefined : row;
+  }, `the bill of run ${run.id}`);
+  return h.server.services.runs.get(projectId, run.id);
 }
 
 /** A Setpoint and an emulated workspace read through a SQL warehouse, billing an hour after each hour. */
