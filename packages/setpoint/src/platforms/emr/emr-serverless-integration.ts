@@ -2,7 +2,8 @@ import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import type { PlatformCore } from '../../platform-api/platform.js';
 import { timelineProfile } from '../../service/runs/timeline-profile.js';
-import type { ConnectEmrAccount } from './connection/emr-account.js';
+import type { JobRun } from './api/emr-serverless-schema.js';
+import type { ConnectEmrAccount, EmrAccountClients } from './connection/emr-account.js';
 import {
   discoverServerlessJobs,
   emrServerlessJobKey,
@@ -175,6 +176,27 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
     return { imported, missing };
   }
 
+  /** A job run's report, with its application (name, release, architecture) read from the account. */
+  async function runReportOf(
+    { serverless, account }: Pick<EmrAccountClients, 'serverless' | 'account'>,
+    applicationId: string,
+    run: JobRun,
+    job: string,
+  ) {
+    const application = await serverless.getApplication(applicationId);
+    return emrServerlessRunReport({
+      region: account.connection.region,
+      application: {
+        id: applicationId,
+        name: application.name ?? null,
+        releaseLabel: application.releaseLabel,
+        architecture: application.architecture,
+      },
+      run,
+      job,
+    });
+  }
+
   async function collect(payload: {
     workspaceId: string;
     applicationId: string;
@@ -196,18 +218,7 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
     for (const projectId of projectIds)
       if (!(await store.collected(projectId, applicationId, jobRunId))) pending.push(projectId);
     if (pending.length === 0) return;
-    const application = await serverless.getApplication(applicationId);
-    const report = emrServerlessRunReport({
-      region: account.connection.region,
-      application: {
-        id: applicationId,
-        name: application.name ?? null,
-        releaseLabel: application.releaseLabel,
-        architecture: application.architecture,
-      },
-      run,
-      job: key ?? jobRunId,
-    });
+    const report = await runReportOf({ serverless, account }, applicationId, run, key ?? jobRunId);
     const span = jobRunSpan(report.jobRun);
     const failed = run.state !== 'SUCCESS';
     const profile = timelineProfile({
@@ -217,7 +228,7 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
         cloud: 'aws',
         region: account.connection.region,
         clusterId: null,
-        runtimeVersion: application.releaseLabel,
+        runtimeVersion: report.application.releaseLabel,
         evidence: ['emr-serverless:GetJobRun (job run timeline)'],
       },
       startMs: span.startMs,
@@ -258,20 +269,7 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
       const [applicationId, jobRunId] = stored.externalRunId.split(':');
       if (!applicationId || !jobRunId) continue;
       const run = await serverless.getJobRun(applicationId, jobRunId);
-      const application = await serverless.getApplication(applicationId);
-      const cost = emrServerlessRunCost(
-        emrServerlessRunReport({
-          region: account.connection.region,
-          application: {
-            id: applicationId,
-            name: application.name ?? null,
-            releaseLabel: application.releaseLabel,
-            architecture: application.architecture,
-          },
-          run,
-          job: '',
-        }),
-      );
+      const cost = emrServerlessRunCost(await runReportOf({ serverless, account }, applicationId, run, ''));
       if (!cost.pending) await deps.runs.reviseCost(projectId, stored.id, () => ({ ...cost, pending: null }));
     }
   }
