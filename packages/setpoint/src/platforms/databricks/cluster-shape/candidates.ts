@@ -22,6 +22,7 @@ import {
   shapeId,
 } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
+import { type DriverDecision, type DriverSignals, driverNodeTypeFor } from './driver-node-type.js';
 import { type DiskEvidence, ebsStorageFor, needsAttachedStorage } from './ebs-storage.js';
 import { flexibleNodeTypesFilter, ranOnAlternates } from './flexible-node-types.js';
 import { instancePoolFilter } from './instance-pool-filter.js';
@@ -52,6 +53,8 @@ export interface SpaceContext {
   photonSpeedup?: SpeedupPrior;
   /** What the based-on run wrote to local disk: EBS for a node type without instance store is sized from it. */
   diskEvidence?: DiskEvidence;
+  /** What the based-on run's event log says of its driver: the driver node type is chosen from it. */
+  driverSignals?: DriverSignals;
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -178,6 +181,7 @@ export function buildCandidateSpace(
   const photonOptions = settings.photonAllowed ? [false, true] : [current.photon];
   const firstOnDemand = firstOnDemandOf(current, settings);
   const storageOf = attachedStorage(context);
+  const driver = driverOf(nodeTypes, context, costModel, priced);
   const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
     for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
@@ -188,7 +192,8 @@ export function buildCandidateSpace(
             shape: {
               cloud,
               workerNodeType: type.instanceType,
-              driverNodeType: current.driverNodeType,
+              driverNodeType: driver.nodeType,
+              ...(driver.change ? { driverChange: driver.change } : {}),
               workers,
               autoscale: autoscaling ? autoscaleRangeOf(workers, settings) : null,
               market,
@@ -322,18 +327,58 @@ export function firstOnDemandOf(
  * today is not changed by Setpoint's own accord; one that does not launch is the write check's to refuse).
  */
 function attachedStorage(context: SpaceContext) {
-  const base = context.baseCluster ?? null;
-  const aws = (base?.aws_attributes ?? {}) as Record<string, unknown>;
-  const bringsOwn =
-    Number(aws.ebs_volume_count ?? 0) > 0 ||
-    base?.enable_elastic_disk === true ||
-    typeof base?.instance_pool_id === 'string';
+  const bringsOwn = bringsOwnStorage(context.baseCluster ?? null);
   const evidence = context.diskEvidence ?? { diskSpillBytes: 0, shuffleWriteBytes: 0 };
   const ranOn = new Set([context.current, ...context.observed].map((shape) => shape.workerNodeType));
   return (type: InstanceTypeEntry, workers: number) =>
     !bringsOwn && !ranOn.has(type.instanceType) && needsAttachedStorage(type)
       ? ebsStorageFor(evidence, workers)
       : null;
+}
+
+/** Whether the job's cluster brings disks of its own: EBS volumes, elastic disk, or a pool's nodes. */
+function bringsOwnStorage(base: NewClusterSpec | null): boolean {
+  const aws = (base?.aws_attributes ?? {}) as Record<string, unknown>;
+  return (
+    Number(aws.ebs_volume_count ?? 0) > 0 ||
+    base?.enable_elastic_disk === true ||
+    typeof base?.instance_pool_id === 'string'
+  );
+}
+
+/**
+ * The driver node type every candidate carries: chosen from the based-on run's driver signals among the
+ * driver's family and its siblings (or the project's listed types) that are priced and launchable; kept as
+ * the job runs it on an instance pool (the pool names the nodes) or without signals.
+ */
+function driverOf(
+  nodeTypes: readonly InstanceTypeEntry[],
+  context: SpaceContext,
+  costModel: CostModel,
+  priced: (entry: InstanceTypeEntry) => boolean,
+): DriverDecision {
+  const { current, cloud, settings } = context;
+  if (!context.driverSignals || context.instancePoolId)
+    return { nodeType: current.driverNodeType, change: null, reason: null };
+  const launchable = context.launchableNodeTypes ?? null;
+  const offered = allowedNodeTypes(nodeTypes, cloud, settings, current.driverNodeType).filter(
+    (entry) => priced(entry) && (launchable === null || launchable.has(entry.instanceType)),
+  );
+  const billing = { region: context.region, plan: context.plan, compute: 'jobs' as const };
+  return driverNodeTypeFor({
+    current: current.driverNodeType,
+    signals: context.driverSignals,
+    offered,
+    bringsOwnStorage: bringsOwnStorage(context.baseCluster ?? null),
+    hourlyCost(driverNodeType) {
+      try {
+        const spec = costSpecOf({ ...current, driverNodeType }, billing);
+        return costModel.rateCluster(spec).usdPerHour(current.workers).expected;
+      } catch {
+        return null;
+      }
+    },
+  });
 }
 
 interface PricedShape {

@@ -13,6 +13,7 @@ import {
   shapeId,
   shapeOfCluster,
 } from '../cluster-shape/cluster-shape.js';
+import { driverSignalsOf } from '../cluster-shape/driver-node-type.js';
 import { jobFragmentOf } from '../cluster-shape/job-fragment.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
 import { photonSpeedupPriorOf } from '../cluster-shape/photon-trial.js';
@@ -109,6 +110,7 @@ export function databricksClusterModel(deps: {
             diskSpillBytes: basedOn.profile.totals.diskBytesSpilled,
             shuffleWriteBytes: basedOn.profile.totals.shuffleWriteBytes,
           },
+          driverSignals: driverSignalsOf(basedOn.profile),
         },
         deps.costModel,
       );
