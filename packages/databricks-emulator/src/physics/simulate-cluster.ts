@@ -204,7 +204,14 @@ export class ClusterSimulator {
       stages: this.stages,
       tasks: this.tasks,
       usage: this.usage,
-      cost: computeCost(this.usage, { photon: spec.photon, ebsGbPerNode }),
+      cost: computeCost(this.usage, {
+        photon: spec.photon,
+        ebsGbPerNode,
+        ebsExtraMibpsPerNode:
+          spec.ebs.type === 'GENERAL_PURPOSE_SSD' && spec.ebs.throughputMibps
+            ? Math.max(0, spec.ebs.throughputMibps - 125) * spec.ebs.count
+            : 0,
+      }),
       dataScale: this.dataScale,
     };
   }

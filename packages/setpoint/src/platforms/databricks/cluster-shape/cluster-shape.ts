@@ -203,7 +203,11 @@ export function shapeId(shape: DatabricksClusterShape): string {
     shape.market,
     `driver=${shape.driverNodeType}`,
     `fod=${shape.firstOnDemand}`,
-    ...(shape.storage ? [`ebs=${shape.storage.count}x${shape.storage.sizeGib}`] : []),
+    ...(shape.storage
+      ? [
+          `ebs=${shape.storage.count}x${shape.storage.sizeGib}${shape.storage.throughputMibps ? `@${shape.storage.throughputMibps}` : ''}`,
+        ]
+      : []),
   ].join('|');
 }
 

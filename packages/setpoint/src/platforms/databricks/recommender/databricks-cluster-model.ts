@@ -109,6 +109,13 @@ export function databricksClusterModel(deps: {
           diskEvidence: {
             diskSpillBytes: basedOn.profile.totals.diskBytesSpilled,
             shuffleWriteBytes: basedOn.profile.totals.shuffleWriteBytes,
+            traffic: {
+              diskSpillBytes: basedOn.profile.totals.diskBytesSpilled,
+              shuffleWriteBytes: basedOn.profile.totals.shuffleWriteBytes,
+              shuffleReadBytes: basedOn.profile.totals.shuffleReadBytes,
+              executorTimeMs: basedOn.profile.analysis.executorTimeMs,
+              nodes: Math.max(1, basedOn.profile.executors.maxConcurrent),
+            },
           },
           driverSignals: driverSignalsOf(basedOn.profile),
         },
