@@ -30,7 +30,33 @@ export interface SimulationSettings {
   weeksElapsed?: number;
   /** Run-to-run noise (standard deviation of the run-level factor); 0.03 unless set. */
   noise?: number;
+  /** How an autoscaling cluster gets more workers; a classic cluster's pace unless set. */
+  scaleUp?: ScaleUpPace;
 }
+
+/**
+ * How workers join when a stage wants more: each step waits `minSeconds`–`maxSeconds`; `doubling` grows the
+ * cluster at most twofold per step (new cloud instances), otherwise every wanted worker comes in one step
+ * (capacity kept warm by the provider).
+ */
+export interface ScaleUpPace {
+  minSeconds: number;
+  maxSeconds: number;
+  doubling: boolean;
+  /** Workers still being removed are kept first (their removal cancelled) before any new one is added. */
+  keepsLeavingWorkers: boolean;
+  /** A worker left idle while a stage still runs (its straggling tasks elsewhere) is removed after a minute. */
+  removesIdleWorkers: boolean;
+}
+
+/** Optimized autoscaling of a classic cluster: roughly doubles per step, each step waits for new instances. */
+export const classicScaleUp: ScaleUpPace = {
+  minSeconds: 70,
+  maxSeconds: 100,
+  doubling: true,
+  keepsLeavingWorkers: false,
+  removesIdleWorkers: false,
+};
 
 const second = 1000;
 const maxTaskFailures = 4;
@@ -46,6 +72,8 @@ interface LiveExecutor {
   lossHandled: boolean;
   /** Autoscaling decommissions the executor from this time on (it finishes its running tasks). */
   retireAtMs: number;
+  /** Slots dropped because the executor was retiring; given back if its removal is cancelled. */
+  droppedSlots: number;
   busyUntilMs: number;
   usage: NodeUsage | undefined;
 }
@@ -261,6 +289,7 @@ export class ClusterSimulator {
       lostAtMs,
       lossHandled: false,
       retireAtMs: Number.POSITIVE_INFINITY,
+      droppedSlots: 0,
       busyUntilMs: readyMs,
       usage: billed
         ? { node: this.spec.nodeType, role: 'worker', spot, fromMs: launchMs, toMs: 0, instanceId }
@@ -334,20 +363,22 @@ export class ClusterSimulator {
       return;
     }
     if (wanted === this.targetWorkers) return;
-    const from = this.targetWorkers;
+    const pace = this.settings.scaleUp ?? classicScaleUp;
+    const kept = pace.keepsLeavingWorkers ? this.keepLeaving(atMs, wanted - this.targetWorkers) : 0;
+    const from = this.targetWorkers + kept;
     this.targetWorkers = wanted;
     this.events.push({
       offsetMs: atMs,
       type: 'RESIZING',
       details: { current_num_workers: this.liveWorkers, target_num_workers: wanted, cause: 'AUTOSCALE' },
     });
-    // Optimized autoscaling roughly doubles the cluster per step; each step waits for new instances.
     let current = from;
     let step = 0;
     while (current < wanted) {
       step += 1;
-      const batch = Math.min(wanted - current, Math.max(1, current));
-      const readyMs = Math.round(atMs + step * (70 + this.random.next() * 30) * second);
+      const batch = pace.doubling ? Math.min(wanted - current, Math.max(1, current)) : wanted - current;
+      const stepSeconds = pace.minSeconds + this.random.next() * (pace.maxSeconds - pace.minSeconds);
+      const readyMs = Math.round(atMs + step * stepSeconds * second);
       for (let index = 0; index < batch; index += 1)
         this.addExecutor(readyMs, readyMs - 60 * second, current + index);
       current += batch;
@@ -357,6 +388,48 @@ export class ClusterSimulator {
         details: { current_num_workers: this.liveWorkers, target_num_workers: wanted, cause: 'AUTOSCALE' },
       });
     }
+  }
+
+  /** Cancels the removal of up to `count` workers still leaving at `atMs`; returns how many stay. */
+  private keepLeaving(atMs: number, count: number): number {
+    const leaving = this.executors.filter(
+      (executor) =>
+        executor.usage !== undefined &&
+        !executor.lossHandled &&
+        executor.retireAtMs !== Number.POSITIVE_INFINITY &&
+        executor.retireAtMs > atMs,
+    );
+    const kept = leaving.slice(0, count);
+    for (const executor of kept) {
+      executor.retireAtMs = Number.POSITIVE_INFINITY;
+      const freeAtMs = Math.max(atMs, executor.busyUntilMs);
+      for (let slot = 0; slot < executor.droppedSlots; slot += 1) this.slots.push({ freeAtMs, executor });
+      executor.droppedSlots = 0;
+    }
+    this.liveWorkers += kept.length;
+    return kept.length;
+  }
+
+  /** Removes the workers that idled a minute before the stage ended, keeping the cluster's minimum. */
+  private removeIdle(readyMs: number, endMs: number): void {
+    const workers = this.spec.workers;
+    if (workers.kind !== 'autoscale') return;
+    const idleMs = 60 * second;
+    const serving = this.executors
+      .filter(
+        (executor) =>
+          executor.usage !== undefined &&
+          !executor.lossHandled &&
+          executor.retireAtMs === Number.POSITIVE_INFINITY,
+      )
+      .sort((a, b) => a.busyUntilMs - b.busyUntilMs);
+    const removable = Math.max(0, serving.length - workers.min);
+    const idle = serving
+      .slice(0, removable)
+      .filter((executor) => Math.max(executor.busyUntilMs, readyMs) + idleMs < endMs);
+    for (const executor of idle) executor.retireAtMs = Math.max(executor.busyUntilMs, readyMs) + idleMs;
+    this.liveWorkers -= idle.length;
+    this.targetWorkers = Math.max(workers.min, this.targetWorkers - idle.length);
   }
 
   /** Optimized autoscaling removes underused workers after they have idled for about a minute. */
@@ -450,7 +523,10 @@ export class ClusterSimulator {
       const executor = slot.executor;
       const start = Math.max(slot.freeAtMs, notBeforeMs);
       if (executor.record.removedMs !== undefined && executor.lossHandled) continue;
-      if (start >= executor.retireAtMs) continue;
+      if (start >= executor.retireAtMs) {
+        executor.droppedSlots += 1;
+        continue;
+      }
       if (start >= executor.lostAtMs) {
         this.handleLoss(executor);
         continue;
@@ -653,6 +729,7 @@ export class ClusterSimulator {
     }
     stageRecord.completedMs = endMs;
     if (failure !== undefined) stageRecord.failureReason = failure;
+    if ((this.settings.scaleUp ?? classicScaleUp).removesIdleWorkers) this.removeIdle(readyMs, endMs);
     return failure === undefined ? { endMs } : { endMs, failure };
   }
 }
