@@ -10,6 +10,7 @@ import {
   type Exploration,
   noRuntimeBoundYet,
   overheadCostUsd,
+  predictedToMeetConfidence,
   type Recommendation,
 } from '../../optimizer/recommend.js';
 import {
@@ -39,7 +40,7 @@ export const spotMinSlaConfidence = 0.97;
  * Below this P(runtime ≤ SLA) a configuration is predicted to miss (its median runtime is over the SLA).
  * When every allowed candidate is below it, the SLA is infeasible: spending more buys no SLA.
  */
-export const slaFeasibleConfidence = 0.5;
+export const slaFeasibleConfidence = predictedToMeetConfidence;
 
 /** Runs on a configuration after which its prediction is its observed median (before: a blend). */
 export const runsToTrustObserved = 3;
