@@ -388,7 +388,7 @@ function driverOf(
   if (!context.driverSignals || context.instancePoolId)
     return { nodeType: current.driverNodeType, change: null, reason: null };
   const launchable = context.launchableNodeTypes ?? null;
-  const offered = allowedNodeTypes(nodeTypes, cloud, settings, current.driverNodeType).filter(
+  const offered = instanceTypesToTry(nodeTypes, cloud, settings, current.driverNodeType).filter(
     (entry) => priced(entry) && (launchable === null || launchable.has(entry.instanceType)),
   );
   const billing = { region: context.region, plan: context.plan, compute: 'jobs' as const };
