@@ -8,9 +8,8 @@ const vcpuRange = { min: 4, max: 32 };
 /**
  * The instance types a project's candidates may use for a node (the workers; Databricks' driver too), from the
  * catalog's typed facts: the types the project lists; else the families it lists, in the size range; else the
- * current type's family and its
- * general-purpose, compute and memory siblings of one generation (`siblingFamilies`) on the same processor
- * architecture, in the size range. The current type is always in range; unknown to the catalog, it leaves
+ * current type's family and its general-purpose, compute and memory siblings of one generation
+ * (`siblingFamilies`) on the same processor architecture, in the size range. The current type is always in range; unknown to the catalog, it leaves
  * nothing to try but listed types or families.
  */
 export function instanceTypesToTry(
