@@ -17,6 +17,7 @@ import type {
   ShapeEntry,
   SpeedupPrior,
 } from '../../../service/recommender/cluster-model.js';
+import { instanceTypesToTry } from '../../../service/recommender/instance-types-to-try.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
 import { problemOf } from '../validity/accepted-cluster.js';
 import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
@@ -65,8 +66,6 @@ export interface SpaceContext {
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
 const workerLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
-/** Node sizes considered when the project does not list instance types: 4–32 vCPUs (Spark executor sweet spot). */
-const vcpuRange = { min: 4, max: 32 };
 /** Total cores considered relative to the first known cluster: wide enough to find the optimum, small enough to stay safe. */
 const coreRatioRange = { min: 1 / 8, max: 4 };
 /** Photon is considered only when the speed-up it needs to pay for itself is at most this. */
@@ -88,14 +87,6 @@ export function autoscaleRangeOf(maxWorkers: number, settings: Pick<ProjectSetti
   return { minWorkers: min < maxWorkers ? min : Math.max(floor, maxWorkers - 1), maxWorkers };
 }
 
-/** The AWS / Azure instance family letters Setpoint treats as sensible alternatives of each other. */
-function alternativeFamilies(family: string, cloud: Cloud): string[] {
-  const match = cloud === 'aws' ? /^([mcr])(\d.*)$/.exec(family) : /^([DEF])(.*)$/.exec(family);
-  if (!match) return [family];
-  const letters = cloud === 'aws' ? ['m', 'c', 'r'] : ['D', 'E', 'F'];
-  return letters.map((letter) => `${letter}${match[2]}`);
-}
-
 function marketsFor(settings: ProjectSettings): Market[] {
   switch (settings.spotPolicy) {
     case 'on-demand-only':
@@ -105,32 +96,6 @@ function marketsFor(settings: ProjectSettings): Market[] {
     case 'spot-allowed':
       return ['spot', 'spot-with-fallback', 'on-demand'];
   }
-}
-
-/** The node types the project allows: listed types, else listed families, else the current family and its siblings. */
-export function allowedNodeTypes(
-  nodeTypes: readonly InstanceTypeEntry[],
-  cloud: Cloud,
-  settings: ProjectSettings,
-  currentNodeType: string,
-): InstanceTypeEntry[] {
-  const ofCloud = nodeTypes.filter((entry) => entry.cloud === cloud);
-  if (settings.allowedInstanceTypes.length > 0) {
-    return ofCloud.filter((entry) => settings.allowedInstanceTypes.includes(entry.instanceType));
-  }
-  const current = ofCloud.find((entry) => entry.instanceType === currentNodeType);
-  const inSize = (entry: InstanceTypeEntry) =>
-    (entry.vcpus >= vcpuRange.min && entry.vcpus <= vcpuRange.max) || entry.instanceType === currentNodeType;
-  if (settings.allowedInstanceFamilies.length > 0) {
-    return ofCloud.filter(
-      (entry) => settings.allowedInstanceFamilies.includes(entry.family) && inSize(entry),
-    );
-  }
-  if (!current) return [];
-  const families = alternativeFamilies(current.family, cloud);
-  return ofCloud.filter(
-    (entry) => families.includes(entry.family) && entry.arch === current.arch && inSize(entry),
-  );
 }
 
 function workerCounts(settings: ProjectSettings, referenceCores: number, vcpus: number): number[] {
@@ -166,7 +131,7 @@ export function buildCandidateSpace(
       return false;
     }
   };
-  const types = allowedNodeTypes(nodeTypes, cloud, settings, current.workerNodeType).filter(priced);
+  const types = instanceTypesToTry(nodeTypes, cloud, settings, current.workerNodeType).filter(priced);
   const currentEntry = nodeTypes.find(
     (entry) => entry.cloud === cloud && entry.instanceType === current.workerNodeType,
   );
@@ -436,7 +401,7 @@ function driverOf(
     checkClusterSpec(clusterOfShape({ ...current, driverNodeType }, base), facts).every((problem) =>
       inherited.has(problemOf(problem)),
     );
-  const offered = allowedNodeTypes(nodeTypes, cloud, settings, current.driverNodeType).filter(
+  const offered = instanceTypesToTry(nodeTypes, cloud, settings, current.driverNodeType).filter(
     (entry) =>
       priced(entry) && (entry.instanceType === current.driverNodeType || accepted(entry.instanceType)),
   );
