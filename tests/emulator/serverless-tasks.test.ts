@@ -1,3 +1,4 @@
+import { serverlessMaxWorkers } from '@setpoint/databricks-emulator/server/serverless-tasks';
 import { defaultWarehouseId } from '@setpoint/databricks-emulator/server/statements-routes';
 import { describe, expect, it } from 'vitest';
 import { freshEmulators, type TestEmulator } from './support.js';
@@ -109,7 +110,8 @@ describe('serverless tasks in the emulator', () => {
   it('bills a run in several serverless records per hour that sum to its DBUs, at one price in both modes', async () => {
     const api = await fresh({ systemTables: { billingLagMs: hourMs, restatementRate: 0.5 } });
     const jobId = await createJob(api, serverlessJob());
-    const perDbuSecond: Record<string, number> = {};
+    const perNodeSecond: Record<string, number> = {};
+    const dbus: Record<string, number> = {};
     for (const target of ['STANDARD', 'PERFORMANCE_OPTIMIZED']) {
       // long enough after the run for every record, restatements included (6 h later)
       const run = await finished(api, { job_id: jobId, performance_target: target }, 12 * hourMs);
@@ -126,8 +128,58 @@ describe('serverless tasks in the emulator', () => {
       expect(rows.every((row) => row.price === 0.35)).toBe(true);
       const billed = rows.reduce((sum, row) => sum + row.quantity, 0);
       expect(billed).toBeCloseTo(truth.dbus, 9);
-      perDbuSecond[target] = billed / (run.tasks[0]!.execution_duration / 1000);
+      perNodeSecond[target] = billed / truth.nodeSeconds;
+      dbus[target] = billed;
     }
-    expect(perDbuSecond.STANDARD! / perDbuSecond.PERFORMANCE_OPTIMIZED!).toBeCloseTo(0.7, 9);
+    // the same price per DBU; standard bills 30 % fewer DBUs for each node-second that ran, and fewer in all
+    expect(perNodeSecond.STANDARD! / perNodeSecond.PERFORMANCE_OPTIMIZED!).toBeCloseTo(0.7, 9);
+    expect(dbus.STANDARD!).toBeLessThan(dbus.PERFORMANCE_OPTIMIZED!);
+  });
+
+  it('scales serverless compute to each stage’s tasks up to the scale-up limit and bills what ran', async () => {
+    const api = await fresh();
+    const ranWith = async (workload: string, target: string) => {
+      const jobId = await createJob(
+        api,
+        serverlessJob({
+          name: workload,
+          performance_target: target,
+          tasks: [
+            {
+              task_key: 'main',
+              environment_key: 'default',
+              spark_python_task: { python_file: `dbfs:/jobbank/${workload}.py` },
+            },
+          ],
+        }),
+      );
+      const run = await finished(api, { job_id: jobId });
+      const truth = (await api.call('GET', `/emulator/admin/runs/${run.run_id}`)).json as {
+        serverless_tasks: Array<{
+          execution_ms: number;
+          dbus: number;
+          peak_workers: number;
+          node_seconds: number;
+        }>;
+      };
+      return truth.serverless_tasks[0]!;
+    };
+    // many-small-jobs' stages have at most 8 tasks (one worker's cores); io-bound-scan's scan has 1,200
+    const small = await ranWith('many-small-jobs', 'PERFORMANCE_OPTIMIZED');
+    const wide = await ranWith('io-bound-scan', 'PERFORMANCE_OPTIMIZED');
+    const wideStandard = await ranWith('io-bound-scan', 'STANDARD');
+
+    expect(small.peak_workers).toBe(1);
+    expect(wide.peak_workers).toBe(serverlessMaxWorkers);
+    // standard adds compute more slowly: a run that scales up takes longer
+    expect(wideStandard.peak_workers).toBeLessThanOrEqual(serverlessMaxWorkers);
+    expect(wideStandard.execution_ms).toBeGreaterThan(wide.execution_ms);
+    for (const task of [small, wide, wideStandard]) {
+      // the driver for the whole execution and at most the limit's workers beside it
+      expect(task.node_seconds).toBeGreaterThanOrEqual(task.execution_ms / 1000);
+      expect(task.node_seconds).toBeLessThanOrEqual(((serverlessMaxWorkers + 1) * task.execution_ms) / 1000);
+    }
+    // a one-worker job is billed for about its driver and one worker, not for a fixed fleet
+    expect(small.node_seconds).toBeLessThanOrEqual((2 * small.execution_ms) / 1000 + 1e-9);
   });
 });

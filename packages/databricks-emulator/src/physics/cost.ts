@@ -4,6 +4,8 @@ import type { NodeType } from './node-types.js';
 export const jobsComputeUsdPerDbu = 0.15;
 export const photonDbuMultiplier = 2;
 const ebsUsdPerGbMonth = 0.1;
+/** gp3 throughput above the included 125 MiB/s (AWS EBS pricing, us-east-1). */
+const gp3UsdPerMibpsMonth = 0.04;
 const hoursPerMonth = 730;
 
 export interface NodeUsage {
@@ -28,7 +30,7 @@ export interface SimulatedCost {
 
 export function computeCost(
   usage: readonly NodeUsage[],
-  options: { photon: boolean; ebsGbPerNode: number },
+  options: { photon: boolean; ebsGbPerNode: number; ebsExtraMibpsPerNode?: number },
 ): SimulatedCost {
   let vmUsd = 0;
   let dbus = 0;
@@ -43,7 +45,10 @@ export function computeCost(
     nodeHours += hours;
     if (entry.spot) spotNodeHours += hours;
   }
-  const ebsUsd = (nodeHours * options.ebsGbPerNode * ebsUsdPerGbMonth) / hoursPerMonth;
+  const ebsUsd =
+    (nodeHours *
+      (options.ebsGbPerNode * ebsUsdPerGbMonth + (options.ebsExtraMibpsPerNode ?? 0) * gp3UsdPerMibpsMonth)) /
+    hoursPerMonth;
   const dbuUsd = dbus * jobsComputeUsdPerDbu;
   return { vmUsd, dbuUsd, ebsUsd, totalUsd: vmUsd + dbuUsd + ebsUsd, dbus, nodeHours, spotNodeHours };
 }

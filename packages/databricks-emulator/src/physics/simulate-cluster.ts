@@ -2,6 +2,7 @@ import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/rand
 import type { StageModel, Workload } from '../workloads/schema.js';
 import type { SimClusterSpec } from './cluster-spec.js';
 import { computeCost, type NodeUsage } from './cost.js';
+import { collectOnDriver, driverBaseHeapBytes } from './driver-model.js';
 import { type ExecutorShape, executorShape } from './executor-model.js';
 import { MinHeap } from './min-heap.js';
 import type {
@@ -29,7 +30,33 @@ export interface SimulationSettings {
   weeksElapsed?: number;
   /** Run-to-run noise (standard deviation of the run-level factor); 0.03 unless set. */
   noise?: number;
+  /** How an autoscaling cluster gets more workers; a classic cluster's pace unless set. */
+  scaleUp?: ScaleUpPace;
 }
+
+/**
+ * How workers join when a stage wants more: each step waits `minSeconds`–`maxSeconds`; `doubling` grows the
+ * cluster at most twofold per step (new cloud instances), otherwise every wanted worker comes in one step
+ * (capacity kept warm by the provider).
+ */
+export interface ScaleUpPace {
+  minSeconds: number;
+  maxSeconds: number;
+  doubling: boolean;
+  /** Workers still being removed are kept first (their removal cancelled) before any new one is added. */
+  keepsLeavingWorkers: boolean;
+  /** A worker left idle while a stage still runs (its straggling tasks elsewhere) is removed after a minute. */
+  removesIdleWorkers: boolean;
+}
+
+/** Optimized autoscaling of a classic cluster: roughly doubles per step, each step waits for new instances. */
+export const classicScaleUp: ScaleUpPace = {
+  minSeconds: 70,
+  maxSeconds: 100,
+  doubling: true,
+  keepsLeavingWorkers: false,
+  removesIdleWorkers: false,
+};
 
 const second = 1000;
 const maxTaskFailures = 4;
@@ -45,6 +72,8 @@ interface LiveExecutor {
   lossHandled: boolean;
   /** Autoscaling decommissions the executor from this time on (it finishes its running tasks). */
   retireAtMs: number;
+  /** Slots dropped because the executor was retiring; given back if its removal is cancelled. */
+  droppedSlots: number;
   busyUntilMs: number;
   usage: NodeUsage | undefined;
 }
@@ -83,6 +112,9 @@ export class ClusterSimulator {
   private nextExecutorId = 0;
   private nextTaskId = 0;
   private nextStageId = 0;
+  /** The driver JVM's GC time so far, and driver-side time owed after the current job (collected results). */
+  private driverGcMs = 0;
+  private driverOwedMs = 0;
   private targetWorkers: number;
   private liveWorkers = 0;
 
@@ -200,7 +232,14 @@ export class ClusterSimulator {
       stages: this.stages,
       tasks: this.tasks,
       usage: this.usage,
-      cost: computeCost(this.usage, { photon: spec.photon, ebsGbPerNode }),
+      cost: computeCost(this.usage, {
+        photon: spec.photon,
+        ebsGbPerNode,
+        ebsExtraMibpsPerNode:
+          spec.ebs.type === 'GENERAL_PURPOSE_SSD' && spec.ebs.throughputMibps
+            ? Math.max(0, spec.ebs.throughputMibps - 125) * spec.ebs.count
+            : 0,
+      }),
       dataScale: this.dataScale,
     };
   }
@@ -250,6 +289,7 @@ export class ClusterSimulator {
       lostAtMs,
       lossHandled: false,
       retireAtMs: Number.POSITIVE_INFINITY,
+      droppedSlots: 0,
       busyUntilMs: readyMs,
       usage: billed
         ? { node: this.spec.nodeType, role: 'worker', spot, fromMs: launchMs, toMs: 0, instanceId }
@@ -323,20 +363,22 @@ export class ClusterSimulator {
       return;
     }
     if (wanted === this.targetWorkers) return;
-    const from = this.targetWorkers;
+    const pace = this.settings.scaleUp ?? classicScaleUp;
+    const kept = pace.keepsLeavingWorkers ? this.keepLeaving(atMs, wanted - this.targetWorkers) : 0;
+    const from = this.targetWorkers + kept;
     this.targetWorkers = wanted;
     this.events.push({
       offsetMs: atMs,
       type: 'RESIZING',
       details: { current_num_workers: this.liveWorkers, target_num_workers: wanted, cause: 'AUTOSCALE' },
     });
-    // Optimized autoscaling roughly doubles the cluster per step; each step waits for new instances.
     let current = from;
     let step = 0;
     while (current < wanted) {
       step += 1;
-      const batch = Math.min(wanted - current, Math.max(1, current));
-      const readyMs = Math.round(atMs + step * (70 + this.random.next() * 30) * second);
+      const batch = pace.doubling ? Math.min(wanted - current, Math.max(1, current)) : wanted - current;
+      const stepSeconds = pace.minSeconds + this.random.next() * (pace.maxSeconds - pace.minSeconds);
+      const readyMs = Math.round(atMs + step * stepSeconds * second);
       for (let index = 0; index < batch; index += 1)
         this.addExecutor(readyMs, readyMs - 60 * second, current + index);
       current += batch;
@@ -346,6 +388,48 @@ export class ClusterSimulator {
         details: { current_num_workers: this.liveWorkers, target_num_workers: wanted, cause: 'AUTOSCALE' },
       });
     }
+  }
+
+  /** Cancels the removal of up to `count` workers still leaving at `atMs`; returns how many stay. */
+  private keepLeaving(atMs: number, count: number): number {
+    const leaving = this.executors.filter(
+      (executor) =>
+        executor.usage !== undefined &&
+        !executor.lossHandled &&
+        executor.retireAtMs !== Number.POSITIVE_INFINITY &&
+        executor.retireAtMs > atMs,
+    );
+    const kept = leaving.slice(0, count);
+    for (const executor of kept) {
+      executor.retireAtMs = Number.POSITIVE_INFINITY;
+      const freeAtMs = Math.max(atMs, executor.busyUntilMs);
+      for (let slot = 0; slot < executor.droppedSlots; slot += 1) this.slots.push({ freeAtMs, executor });
+      executor.droppedSlots = 0;
+    }
+    this.liveWorkers += kept.length;
+    return kept.length;
+  }
+
+  /** Removes the workers that idled a minute before the stage ended, keeping the cluster's minimum. */
+  private removeIdle(readyMs: number, endMs: number): void {
+    const workers = this.spec.workers;
+    if (workers.kind !== 'autoscale') return;
+    const idleMs = 60 * second;
+    const serving = this.executors
+      .filter(
+        (executor) =>
+          executor.usage !== undefined &&
+          !executor.lossHandled &&
+          executor.retireAtMs === Number.POSITIVE_INFINITY,
+      )
+      .sort((a, b) => a.busyUntilMs - b.busyUntilMs);
+    const removable = Math.max(0, serving.length - workers.min);
+    const idle = serving
+      .slice(0, removable)
+      .filter((executor) => Math.max(executor.busyUntilMs, readyMs) + idleMs < endMs);
+    for (const executor of idle) executor.retireAtMs = Math.max(executor.busyUntilMs, readyMs) + idleMs;
+    this.liveWorkers -= idle.length;
+    this.targetWorkers = Math.max(workers.min, this.targetWorkers - idle.length);
   }
 
   /** Optimized autoscaling removes underused workers after they have idled for about a minute. */
@@ -425,7 +509,9 @@ export class ClusterSimulator {
         }
       }
       jobRecord.completedMs = jobEnd;
-      cursor = jobEnd;
+      // the driver works through what the job collected before the next job starts
+      cursor = jobEnd + this.driverOwedMs;
+      this.driverOwedMs = 0;
     }
     return { endMs: cursor };
   }
@@ -437,7 +523,10 @@ export class ClusterSimulator {
       const executor = slot.executor;
       const start = Math.max(slot.freeAtMs, notBeforeMs);
       if (executor.record.removedMs !== undefined && executor.lossHandled) continue;
-      if (start >= executor.retireAtMs) continue;
+      if (start >= executor.retireAtMs) {
+        executor.droppedSlots += 1;
+        continue;
+      }
       if (start >= executor.lostAtMs) {
         this.handleLoss(executor);
         continue;
@@ -503,8 +592,11 @@ export class ClusterSimulator {
         .filter((id): id is number => id !== undefined),
       submittedMs: readyMs,
       completedMs: readyMs,
+      driver: { heapBytes: driverBaseHeapBytes, gcMs: this.driverGcMs },
     };
     this.stages.push(stageRecord);
+    const collectPerTask = perTask(stage.collectBytes * scale);
+    let collected = 0;
 
     const pending: Array<{ index: number; attempt: number; failures: number; resubmitted: boolean }> = [];
     for (let index = 0; index < taskCount; index += 1)
@@ -585,7 +677,12 @@ export class ClusterSimulator {
           shuffleRecordsWritten: lost || oom ? 0 : Math.round((shuffleWritePerTask * skew) / 60),
           memorySpilled: Math.round(spilled * Math.min(1, fraction)),
           diskSpilled: Math.round(spilled * 0.5 * Math.min(1, fraction)),
-          resultSize: 2_000 + (item.index % 7) * 13,
+          resultSize:
+            lost || oom
+              ? 0
+              : collectPerTask > 0
+                ? Math.round(collectPerTask * skew)
+                : 2_000 + (item.index % 7) * 13,
         },
       });
       endMs = Math.max(endMs, endedMs);
@@ -618,12 +715,21 @@ export class ClusterSimulator {
         pending.push({ index: item.index, attempt: item.attempt + 1, failures, resubmitted: false });
         continue;
       }
+      if (collectPerTask > 0) collected += Math.round(collectPerTask * skew);
       const done = completedOn.get(executor) ?? [];
       done.push(item.index);
       completedOn.set(executor, done);
     }
+    if (failure === undefined && collectPerTask > 0) {
+      const outcome = collectOnDriver(spec.driverNodeType, spec.sparkConf, taskCount, collected);
+      this.driverGcMs += outcome.gcMs;
+      stageRecord.driver = { heapBytes: outcome.heapBytes, gcMs: this.driverGcMs };
+      if (outcome.failure !== undefined) failure = outcome.failure;
+      else this.driverOwedMs += Math.round(outcome.seconds * this.runFactor * second);
+    }
     stageRecord.completedMs = endMs;
     if (failure !== undefined) stageRecord.failureReason = failure;
+    if ((this.settings.scaleUp ?? classicScaleUp).removesIdleWorkers) this.removeIdle(readyMs, endMs);
     return failure === undefined ? { endMs } : { endMs, failure };
   }
 }

@@ -87,7 +87,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: EmulatorConte
         cost: cluster.simulation.cost,
         workloads: cluster.simulation.segments,
       })),
-      // tasks on serverless compute: the ground truth of their mode, start-up and DBUs
+      // tasks on serverless compute: the ground truth of their mode, start-up, scaling and DBUs
       serverless_tasks: run.tasks.flatMap((task) =>
         task.serverless
           ? [
@@ -97,6 +97,8 @@ export function registerAdminRoutes(app: FastifyInstance, context: EmulatorConte
                 startup_ms: task.execStartMs - task.startMs,
                 execution_ms: task.execEndMs - task.execStartMs,
                 dbus: task.serverless.dbus,
+                peak_workers: task.serverless.peakWorkers,
+                node_seconds: task.serverless.nodeSeconds,
               },
             ]
           : [],

@@ -38,8 +38,13 @@ export interface TaskRunRecord {
   message: string;
   /** Set on a task that ran on an all-purpose cluster (`existing_cluster_id`): the Spark context it used. */
   allPurpose?: { sparkContextId: string };
-  /** Set on a task that ran on serverless compute: its mode and the DBUs it was billed. */
-  serverless?: { performanceTarget: PerformanceTarget; dbus: number };
+  /** Set on a task that ran on serverless compute: its mode, the DBUs it was billed and how far it scaled. */
+  serverless?: {
+    performanceTarget: PerformanceTarget;
+    dbus: number;
+    peakWorkers: number;
+    nodeSeconds: number;
+  };
 }
 
 export interface RunRecord {

@@ -444,7 +444,12 @@ export class RunEngine {
         execution.outcome === 'SUCCESS'
           ? ''
           : (execution.failureMessage ?? 'Workload failed, see run output for details.'),
-      serverless: { performanceTarget: execution.performanceTarget, dbus: execution.dbus },
+      serverless: {
+        performanceTarget: execution.performanceTarget,
+        dbus: execution.dbus,
+        peakWorkers: execution.peakWorkers,
+        nodeSeconds: execution.nodeSeconds,
+      },
     };
   }
 

@@ -1,28 +1,58 @@
 import { createRandom, deriveSeed } from '@setpoint/foundation/random';
 import { toSimClusterSpec } from '../physics/cluster-spec.js';
-import { simulateCluster } from '../physics/simulate-cluster.js';
+import { classicScaleUp, type ScaleUpPace, simulateCluster } from '../physics/simulate-cluster.js';
+import type { ClusterSimulation } from '../physics/simulation-types.js';
 import type { Workload } from '../workloads/schema.js';
 import { type PerformanceTarget, performanceTargets, type TaskSettings } from './schema.js';
 
+/** Serverless compute keeps a leaving worker a stage wants again and removes the ones a stage leaves idle. */
+const serverlessPace = (pace: Pick<ScaleUpPace, 'minSeconds' | 'maxSeconds' | 'doubling'>): ScaleUpPace => ({
+  ...pace,
+  keepsLeavingWorkers: true,
+  removesIdleWorkers: true,
+});
+
 /**
  * How each mode behaves, as Databricks documents it ("Serverless performance modes"): performance-optimized
- * compute is kept warm and starts in under a minute; standard starts in about 4 to 6 minutes and consumes
- * fewer DBUs for the same work, at the same price per DBU and SKU. The emulator's standard mode uses 30 %
- * fewer DBUs on the same compute, so the work itself takes as long in both modes.
+ * compute is kept warm, starts in under a minute and gets more compute quickly from warm capacity; standard
+ * starts in about 4 to 6 minutes, adds compute more slowly (a run that scales up may take longer) and consumes
+ * fewer DBUs for the same work, at the same price per DBU and SKU. The emulator's standard mode bills 30 %
+ * fewer DBUs per node-second and adds workers at a classic cluster's pace (new instances, about twofold per
+ * step); performance-optimized adds every wanted worker in one step of 5–15 s.
  */
 export const serverlessModes: Record<
   PerformanceTarget,
-  { startupMs: { min: number; max: number }; dbuFactor: number }
+  { startupMs: { min: number; max: number }; dbuFactor: number; scaleUp: ScaleUpPace }
 > = {
-  PERFORMANCE_OPTIMIZED: { startupMs: { min: 10_000, max: 50_000 }, dbuFactor: 1 },
-  STANDARD: { startupMs: { min: 4 * 60_000, max: 6 * 60_000 }, dbuFactor: 0.7 },
+  PERFORMANCE_OPTIMIZED: {
+    startupMs: { min: 10_000, max: 50_000 },
+    dbuFactor: 1,
+    scaleUp: serverlessPace({ minSeconds: 5, maxSeconds: 15, doubling: false }),
+  },
+  STANDARD: {
+    startupMs: { min: 4 * 60_000, max: 6 * 60_000 },
+    dbuFactor: 0.7,
+    scaleUp: serverlessPace(classicScaleUp),
+  },
 };
 
-/** The compute Databricks picks for a serverless task: hidden from the workspace (no cluster, no node timeline). */
+/**
+ * The account's serverless scale-up limit for one workload: Databricks caps each serverless workload's cost
+ * per hour ("Serverless compute quotas"; the figure is per account). The emulated account allows 32 workers
+ * of the compute below (about 45.5 DBUs per hour in performance-optimized mode).
+ */
+export const serverlessMaxWorkers = 32;
+
+/**
+ * The compute Databricks picks for a serverless task, hidden from the workspace (no cluster, no node
+ * timeline): Photon on, autoscaling on ("Autoscaling and Photon are automatically enabled"), from one worker
+ * up to the scale-up limit, each stage asking for as many workers as its tasks fill (tasks ÷ cores per worker),
+ * underused workers removed after about a minute idle.
+ */
 const serverlessCompute = toSimClusterSpec({
   node_type_id: 'm5d.2xlarge',
-  num_workers: 8,
-  aws_attributes: { availability: 'ON_DEMAND', first_on_demand: 9 },
+  autoscale: { min_workers: 1, max_workers: serverlessMaxWorkers },
+  aws_attributes: { availability: 'ON_DEMAND', first_on_demand: serverlessMaxWorkers + 1 },
   runtime_engine: 'PHOTON',
 });
 
@@ -54,11 +84,38 @@ export interface ServerlessExecution {
   outcome: 'SUCCESS' | 'FAILED';
   failureMessage: string | undefined;
   dbus: number;
+  /** The most workers the task had at once. */
+  peakWorkers: number;
+  /** Node-seconds billed: the driver for the whole execution, each worker while it served the task. */
+  nodeSeconds: number;
+}
+
+/** A span's overlap with [fromMs, toMs]. */
+const overlapMs = (startMs: number, endMs: number, fromMs: number, toMs: number) =>
+  Math.max(0, Math.min(endMs, toMs) - Math.max(startMs, fromMs));
+
+/** The most executors attached at once between `fromMs` and `toMs`. */
+function peakOf(executors: ClusterSimulation['executors'], fromMs: number, toMs: number): number {
+  const edges = executors
+    .filter((executor) => overlapMs(executor.addedMs, executor.removedMs ?? toMs, fromMs, toMs) > 0)
+    .flatMap((executor) => [
+      { atMs: Math.max(executor.addedMs, fromMs), change: 1 },
+      { atMs: Math.min(executor.removedMs ?? toMs, toMs), change: -1 },
+    ])
+    .sort((a, b) => a.atMs - b.atMs || a.change - b.change);
+  let attached = 0;
+  let peak = 0;
+  for (const edge of edges) {
+    attached += edge.change;
+    peak = Math.max(peak, attached);
+  }
+  return peak;
 }
 
 /**
- * Runs one serverless task: the workload on the hidden compute (the same physics as a job cluster, so the
- * same work takes as long), after the mode's start-up delay; DBUs are billed for the execution only.
+ * Runs one serverless task: the workload on autoscaling compute (the same physics as a job cluster), after the
+ * mode's start-up delay, its workers joining at the mode's pace. Billed per DBU-second of what ran: the driver
+ * for the execution and each worker from when it joined until it was removed (no start-up, no idle pool).
  */
 export function runServerlessTask(
   workload: Workload,
@@ -76,18 +133,27 @@ export function runServerlessTask(
     seed: deriveSeed(context.seed, context.jobKey, context.taskKey),
     runIndex: context.runIndex,
     weeksElapsed: context.weeksElapsed,
+    scaleUp: mode.scaleUp,
   });
   const segment = simulation.segments[0];
+  const fromMs = segment?.startMs ?? simulation.executionStartMs;
   const executionMs = segment ? Math.max(1_000, segment.endMs - segment.startMs) : 1_000;
-  const nodes = serverlessCompute.workers.kind === 'fixed' ? serverlessCompute.workers.count + 1 : 1;
+  const toMs = fromMs + executionMs;
+  const workerMs = simulation.executors.reduce(
+    (sum, executor) => sum + overlapMs(executor.addedMs, executor.removedMs ?? toMs, fromMs, toMs),
+    0,
+  );
+  const nodeSeconds = (executionMs + workerMs) / 1000;
   const node = serverlessCompute.nodeType;
-  const dbusPerHour = nodes * node.cores * node.dbuPerCoreHour * mode.dbuFactor;
+  const dbusPerNodeSecond = (node.cores * node.dbuPerCoreHour * mode.dbuFactor) / 3600;
   return {
     performanceTarget: target,
     startupMs,
     executionMs,
     outcome: segment?.outcome === 'SUCCESS' ? 'SUCCESS' : 'FAILED',
     failureMessage: segment?.failureMessage,
-    dbus: (dbusPerHour * executionMs) / 3_600_000,
+    dbus: nodeSeconds * dbusPerNodeSecond,
+    peakWorkers: peakOf(simulation.executors, fromMs, toMs),
+    nodeSeconds,
   };
 }

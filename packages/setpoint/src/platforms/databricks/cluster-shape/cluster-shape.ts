@@ -10,6 +10,7 @@ import type { Hardware } from '../../../optimizer/types.js';
 import type { VolumeSpec } from '../../../pricing/price-catalog.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
+import type { DriverChange } from './driver-node-type.js';
 import { describeStorage, type EbsStorage } from './ebs-storage.js';
 
 /**
@@ -40,6 +41,8 @@ export interface DatabricksClusterShape {
    * shape's id: Setpoint does not choose them.
    */
   jobVolumes?: VolumeSpec[];
+  /** Why Setpoint chose `driverNodeType` over the one the job runs (`driver-node-type.ts`); absent: kept. */
+  driverChange?: DriverChange;
 }
 
 /** Databricks' `first_on_demand` when a cluster does not say: the driver on-demand, the workers on the market. */
@@ -200,7 +203,11 @@ export function shapeId(shape: DatabricksClusterShape): string {
     shape.market,
     `driver=${shape.driverNodeType}`,
     `fod=${shape.firstOnDemand}`,
-    ...(shape.storage ? [`ebs=${shape.storage.count}x${shape.storage.sizeGib}`] : []),
+    ...(shape.storage
+      ? [
+          `ebs=${shape.storage.count}x${shape.storage.sizeGib}${shape.storage.throughputMibps ? `@${shape.storage.throughputMibps}` : ''}`,
+        ]
+      : []),
   ].join('|');
 }
 
@@ -216,5 +223,6 @@ export function describeShape(shape: DatabricksClusterShape): string {
     ? `${shape.autoscale.minWorkers}–${shape.autoscale.maxWorkers} × ${shape.workerNodeType} (autoscaling)`
     : `${shape.workers} × ${shape.workerNodeType}`;
   const storage = shape.storage ? ` with ${describeStorage(shape.storage)} (${shape.storage.basis})` : '';
-  return `${size}${storage}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
+  const driver = shape.driverChange ? `, ${shape.driverChange.basis}` : '';
+  return `${size}${storage}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}${driver}`;
 }
