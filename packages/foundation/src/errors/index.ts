@@ -1,2 +1,3 @@
 export * from './app-error.js';
 export * from './error-kinds.js';
+export * from './upstream-answer.js';

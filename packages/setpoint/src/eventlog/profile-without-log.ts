@@ -1,4 +1,4 @@
-import { emptyMetricTotals } from './run-aggregator.js';
+import { emptyMetricTotals, emptyParseCounts } from './run-aggregator.js';
 import type { RunProfile } from './run-profile.js';
 
 /**
@@ -12,13 +12,7 @@ export function totalsWithoutLog(): RunProfile['totals'] {
 /** A parse report for a profile no event log went into: every count zero, `warning` says where it came from. */
 export function parseReportWithoutLog(warning: string): RunProfile['parse'] {
   return {
-    bytesRead: 0,
-    storedBytesRead: 0,
-    lines: 0,
-    events: 0,
-    malformedLines: 0,
-    skippedEvents: 0,
-    unknownEvents: 0,
+    ...emptyParseCounts(),
     warnings: [warning],
     issues: [],
     sparkProperties: { seen: 0, kept: 0, redacted: 0 },

@@ -136,6 +136,22 @@ export interface AggregatedRun {
   parse: ParseReport;
 }
 
+/** What a parse report counts (bytes, lines, events) before anything is read. */
+export type ParseCounts = Omit<ParseReport, 'warnings' | 'issues' | 'sparkProperties'>;
+
+/** The counts a parse starts from; all a profile no event log went into has (`profile-without-log.ts`). */
+export function emptyParseCounts(): ParseCounts {
+  return {
+    bytesRead: 0,
+    storedBytesRead: 0,
+    lines: 0,
+    events: 0,
+    malformedLines: 0,
+    skippedEvents: 0,
+    unknownEvents: 0,
+  };
+}
+
 export function emptyMetricTotals(): TaskMetricTotals {
   return {
     tasks: 0,
@@ -253,13 +269,7 @@ export class RunAggregator {
   private liveExecutors = 0;
   private maxLiveExecutors = 0;
   private readonly report: Omit<ParseReport, 'issues' | 'sparkProperties'> = {
-    bytesRead: 0,
-    storedBytesRead: 0,
-    lines: 0,
-    events: 0,
-    malformedLines: 0,
-    skippedEvents: 0,
-    unknownEvents: 0,
+    ...emptyParseCounts(),
     warnings: [],
   };
   private cutLines = 0;

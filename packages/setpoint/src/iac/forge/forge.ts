@@ -1,4 +1,4 @@
-import { UpstreamError } from '@setpoint/foundation/errors';
+import { UpstreamError, upstreamAnswer } from '@setpoint/foundation/errors';
 import type { ZodType } from 'zod';
 
 /** Where a repository is hosted, as far as proposals go: a pull request, a merge request, or a pushed branch only. */
@@ -118,11 +118,8 @@ export async function forgeRequest<T>(
       `${forge} answered ${response.status} to ${request.method} ${request.path}${hint}: ${message.replaceAll(connection.token, '***')}`,
     );
   }
-  const parsed = schema.safeParse(text === '' ? null : JSON.parse(text));
-  if (!parsed.success)
-    throw new UpstreamError(
-      'FORGE_ANSWER_INVALID',
-      `${forge} answered ${request.method} ${request.path} with an unexpected shape (${parsed.error.issues[0]?.path.join('.') ?? ''}: ${parsed.error.issues[0]?.message ?? ''})`,
-    );
-  return parsed.data;
+  return upstreamAnswer(schema, text === '' ? null : JSON.parse(text), {
+    code: 'FORGE_ANSWER_INVALID',
+    call: `${forge} ${request.method} ${request.path}`,
+  });
 }

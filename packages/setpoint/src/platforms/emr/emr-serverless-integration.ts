@@ -10,7 +10,7 @@ import {
   type ServerlessJob,
 } from './serverless/emr-serverless-jobs.js';
 import { emrServerlessRunReport, isFinishedJobRun, jobRunSpan } from './serverless/emr-serverless-report.js';
-import { emrServerlessRunCost } from './serverless/emr-serverless-run.js';
+import { type PendingBill, reportedApplication, settlePendingBills } from './serverless/pending-bills.js';
 import { createEmrServerlessRepository } from './store/emr-serverless-repository.js';
 
 declare module '../../queue/job-queue.js' {
@@ -28,7 +28,7 @@ declare module '../../queue/job-queue.js' {
 const dayMs = 86_400_000;
 /** How far before the newest import reconciliation looks again (runs that took long to finish). */
 const reconcileOverlapMs = 3 * dayMs;
-/** The newest runs of a job whose pending bill reconciliation asks for again. */
+/** The newest runs of a project whose pending bill reconciliation asks for again. */
 const pendingBillsRead = 50;
 
 /** A job run not finished yet: its collection is retried. */
@@ -183,15 +183,9 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
     run: JobRun,
     job: string,
   ) {
-    const application = await serverless.getApplication(applicationId);
     return emrServerlessRunReport({
       region: account.connection.region,
-      application: {
-        id: applicationId,
-        name: application.name ?? null,
-        releaseLabel: application.releaseLabel,
-        architecture: application.architecture,
-      },
+      application: reportedApplication(await serverless.getApplication(applicationId)),
       run,
       job,
     });
@@ -257,27 +251,24 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
     }
   }
 
-  /**
-   * A run collected before AWS reported its billed utilization keeps a pending cost; reconciliation asks for it
-   * again and replaces the pending cost with the bill once there.
-   */
-  async function refreshPendingBills(workspaceId: string, projectId: string): Promise<void> {
-    const { serverless, account } = await connect(workspaceId);
+  /** A project's newest runs whose cost waits for its bill, with the job run each was collected from. */
+  async function pendingBillsOf(projectId: string): Promise<PendingBill[]> {
     const page = await deps.runs.list(projectId, { limit: pendingBillsRead, offset: 0 });
-    for (const stored of page.items) {
-      if (!stored.costPending) continue;
-      const [applicationId, jobRunId] = stored.externalRunId.split(':');
-      if (!applicationId || !jobRunId) continue;
-      const run = await serverless.getJobRun(applicationId, jobRunId);
-      const cost = emrServerlessRunCost(await runReportOf({ serverless, account }, applicationId, run, ''));
-      if (!cost.pending) await deps.runs.reviseCost(projectId, stored.id, () => ({ ...cost, pending: null }));
-    }
+    const waiting = page.items.filter((run) => run.costPending);
+    if (waiting.length === 0) return [];
+    // the job run is the collected run's record, not read back from its external id: a run uploaded to the
+    // project, or collected from an EMR cluster's step, is no job run of this account
+    const jobRuns = await store.jobRunsOf(projectId);
+    return waiting.flatMap((run) => {
+      const jobRun = jobRuns.get(run.id);
+      return jobRun ? [{ projectId, runId: run.id, ...jobRun }] : [];
+    });
   }
 
   async function reconcile(workspaceId: string, lastReconciledAt: number | null): Promise<void> {
     const jobs = await store.jobs({ workspaceId });
     if (jobs.length === 0) return;
-    const { serverless } = await connect(workspaceId);
+    const { serverless, account } = await connect(workspaceId);
     const since =
       Math.min(lastReconciledAt ?? Date.now(), ...jobs.map((job) => job.createdAt)) - reconcileOverlapMs;
     for (const applicationId of new Set(jobs.map((job) => job.applicationId)))
@@ -296,8 +287,17 @@ export function createEmrServerlessIntegration(deps: PlatformCore, connect: Conn
           await enqueueCollect(workspaceId, applicationId, run.id, job.projectId);
         }
       }
+    // a run collected before AWS reported its billed utilization keeps a pending cost until the bill is there
+    const pending: PendingBill[] = [];
     for (const projectId of new Set(jobs.map((job) => job.projectId)))
-      await refreshPendingBills(workspaceId, projectId);
+      pending.push(...(await pendingBillsOf(projectId)));
+    await settlePendingBills(
+      pending,
+      { serverless, region: account.connection.region },
+      async (bill, cost) => {
+        await deps.runs.reviseCost(bill.projectId, bill.runId, () => cost);
+      },
+    );
   }
 
   return { store, discover, importJobs, collect, reconcile };

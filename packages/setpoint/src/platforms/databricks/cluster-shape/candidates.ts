@@ -1,6 +1,10 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
-import type { NodeTypeFacts } from '@setpoint/validity/databricks';
+import {
+  checkClusterSpec,
+  type DatabricksWorkspaceFacts,
+  type NodeTypeFacts,
+} from '@setpoint/validity/databricks';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
@@ -13,7 +17,9 @@ import type {
   ShapeEntry,
   SpeedupPrior,
 } from '../../../service/recommender/cluster-model.js';
+import { instanceTypesToTry } from '../../../service/recommender/instance-types-to-try.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
+import { problemOf } from '../validity/accepted-cluster.js';
 import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {
   type DatabricksClusterShape,
@@ -29,7 +35,7 @@ import { flexibleNodeTypesFilter, ranOnAlternates } from './flexible-node-types.
 import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
-import { validityFilters } from './validity-filters.js';
+import { clusterOfShape, validityFilters } from './validity-filters.js';
 
 export interface SpaceContext {
   cloud: Cloud;
@@ -60,8 +66,6 @@ export interface SpaceContext {
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
 const workerLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256];
-/** Node sizes considered when the project does not list instance types: 4–32 vCPUs (Spark executor sweet spot). */
-const vcpuRange = { min: 4, max: 32 };
 /** Total cores considered relative to the first known cluster: wide enough to find the optimum, small enough to stay safe. */
 const coreRatioRange = { min: 1 / 8, max: 4 };
 /** Photon is considered only when the speed-up it needs to pay for itself is at most this. */
@@ -83,14 +87,6 @@ export function autoscaleRangeOf(maxWorkers: number, settings: Pick<ProjectSetti
   return { minWorkers: min < maxWorkers ? min : Math.max(floor, maxWorkers - 1), maxWorkers };
 }
 
-/** The AWS / Azure instance family letters Setpoint treats as sensible alternatives of each other. */
-function alternativeFamilies(family: string, cloud: Cloud): string[] {
-  const match = cloud === 'aws' ? /^([mcr])(\d.*)$/.exec(family) : /^([DEF])(.*)$/.exec(family);
-  if (!match) return [family];
-  const letters = cloud === 'aws' ? ['m', 'c', 'r'] : ['D', 'E', 'F'];
-  return letters.map((letter) => `${letter}${match[2]}`);
-}
-
 function marketsFor(settings: ProjectSettings): Market[] {
   switch (settings.spotPolicy) {
     case 'on-demand-only':
@@ -100,32 +96,6 @@ function marketsFor(settings: ProjectSettings): Market[] {
     case 'spot-allowed':
       return ['spot', 'spot-with-fallback', 'on-demand'];
   }
-}
-
-/** The node types the project allows: listed types, else listed families, else the current family and its siblings. */
-export function allowedNodeTypes(
-  nodeTypes: readonly InstanceTypeEntry[],
-  cloud: Cloud,
-  settings: ProjectSettings,
-  currentNodeType: string,
-): InstanceTypeEntry[] {
-  const ofCloud = nodeTypes.filter((entry) => entry.cloud === cloud);
-  if (settings.allowedInstanceTypes.length > 0) {
-    return ofCloud.filter((entry) => settings.allowedInstanceTypes.includes(entry.instanceType));
-  }
-  const current = ofCloud.find((entry) => entry.instanceType === currentNodeType);
-  const inSize = (entry: InstanceTypeEntry) =>
-    (entry.vcpus >= vcpuRange.min && entry.vcpus <= vcpuRange.max) || entry.instanceType === currentNodeType;
-  if (settings.allowedInstanceFamilies.length > 0) {
-    return ofCloud.filter(
-      (entry) => settings.allowedInstanceFamilies.includes(entry.family) && inSize(entry),
-    );
-  }
-  if (!current) return [];
-  const families = alternativeFamilies(current.family, cloud);
-  return ofCloud.filter(
-    (entry) => families.includes(entry.family) && entry.arch === current.arch && inSize(entry),
-  );
 }
 
 function workerCounts(settings: ProjectSettings, referenceCores: number, vcpus: number): number[] {
@@ -161,7 +131,7 @@ export function buildCandidateSpace(
       return false;
     }
   };
-  const types = allowedNodeTypes(nodeTypes, cloud, settings, current.workerNodeType).filter(priced);
+  const types = instanceTypesToTry(nodeTypes, cloud, settings, current.workerNodeType).filter(priced);
   const currentEntry = nodeTypes.find(
     (entry) => entry.cloud === cloud && entry.instanceType === current.workerNodeType,
   );
@@ -182,7 +152,13 @@ export function buildCandidateSpace(
   const photonOptions = settings.photonAllowed ? [false, true] : [current.photon];
   const firstOnDemand = firstOnDemandOf(current, settings);
   const storageOf = attachedStorage(context, nodeTypes);
-  const driver = driverOf(nodeTypes, context, costModel, priced);
+  const facts = databricksWorkspaceFacts({
+    cloud,
+    nodeTypes: context.launchableNodeTypes ?? null,
+    policy: context.policy ?? null,
+    catalog,
+  });
+  const driver = driverOf(nodeTypes, context, costModel, priced, facts);
   const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
     for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
@@ -222,12 +198,6 @@ export function buildCandidateSpace(
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];
-  const facts = databricksWorkspaceFacts({
-    cloud,
-    nodeTypes: context.launchableNodeTypes ?? null,
-    policy: context.policy ?? null,
-    catalog,
-  });
   const chain = [
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
     ...flexibleNodeTypesFilter(context.baseCluster ?? null, current),
@@ -418,13 +388,22 @@ function driverOf(
   context: SpaceContext,
   costModel: CostModel,
   priced: (entry: InstanceTypeEntry) => boolean,
+  facts: DatabricksWorkspaceFacts,
 ): DriverDecision {
   const { current, cloud, settings } = context;
   if (!context.driverSignals || context.instancePoolId)
     return { nodeType: current.driverNodeType, change: null, reason: null };
-  const launchable = context.launchableNodeTypes ?? null;
-  const offered = allowedNodeTypes(nodeTypes, cloud, settings, current.driverNodeType).filter(
-    (entry) => priced(entry) && (launchable === null || launchable.has(entry.instanceType)),
+  const base = context.baseCluster ?? null;
+  // a driver the workspace or the cluster's policy would refuse is never offered (every candidate carries it)
+  const running = base ?? clusterOfShape(current, null);
+  const inherited = new Set(checkClusterSpec(running, facts).map(problemOf));
+  const accepted = (driverNodeType: string) =>
+    checkClusterSpec(clusterOfShape({ ...current, driverNodeType }, base), facts).every((problem) =>
+      inherited.has(problemOf(problem)),
+    );
+  const offered = instanceTypesToTry(nodeTypes, cloud, settings, current.driverNodeType).filter(
+    (entry) =>
+      priced(entry) && (entry.instanceType === current.driverNodeType || accepted(entry.instanceType)),
   );
   const billing = { region: context.region, plan: context.plan, compute: 'jobs' as const };
   return driverNodeTypeFor({

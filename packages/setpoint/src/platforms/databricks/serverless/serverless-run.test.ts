@@ -90,6 +90,14 @@ describe('serverlessRunSpan', () => {
     expect(profile.application.endTime).toBe(t0 + 15 * minute);
     expect(profile.executors.timeline).toEqual([]);
     expect(profile.source.path).toBe('databricks-jobs-api://serverless');
+    // no cluster: none named, and no layout of a log read
+    expect(profile.platform).toMatchObject({
+      kind: 'databricks',
+      cloud: 'aws',
+      region: 'us-west-2',
+      clusterId: null,
+    });
+    expect(profile.parse.events).toBe(0);
     expect(profile.parse.warnings[0]).toMatch(/serverless compute \(STANDARD\)/);
   });
 });

@@ -1,6 +1,6 @@
 import type { RunProfile } from '../../../eventlog/run-profile.js';
+import { timelineProfile } from '../../../service/runs/timeline-profile.js';
 import type { Run, RunTask } from '../api/schema.js';
-import { agentlessProfile } from '../system-tables/agentless-profile.js';
 import { isServerlessTask, type PerformanceTarget, performanceTargetOf } from './serverless-tasks.js';
 
 /** What a job run's serverless tasks did, from the Jobs API run (runs/get). */
@@ -57,33 +57,27 @@ export function serverlessRunSpan(run: Run): ServerlessRunSpan | undefined {
 
 /**
  * A serverless run's profile: its runtime from the Jobs API's task timeline and nothing else, as serverless
- * compute has no cluster, no node timeline and no event log Setpoint can read. It is the system-tables
- * profile's shape with no nodes.
+ * compute has no cluster, no node timeline and no event log Setpoint can read (the core's timeline profile,
+ * as for EMR Serverless).
  */
 export function serverlessProfile(
   span: ServerlessRunSpan,
   workspace: { cloud: string | null; region: string | null },
 ): RunProfile {
-  const profile = agentlessProfile({
-    clusterId: 'serverless',
-    execution: { startMs: span.startMs, endMs: span.endMs },
-    failed: span.failed,
-    nodes: [],
-    cluster: null,
-    cloud: (workspace.cloud ?? 'aws').toLowerCase(),
-    region: workspace.region,
-    photon: false,
-    coresOf: () => undefined,
-  });
-  return {
-    ...profile,
-    source: { ...profile.source, path: 'databricks-jobs-api://serverless' },
-    platform: { ...profile.platform, photon: null, evidence: ['jobs/runs/get (serverless task timeline)'] },
-    parse: {
-      ...profile.parse,
-      warnings: [
-        `serverless compute (${span.performanceTarget}): no cluster, node timeline or event log; runtime from the Jobs API, cost from system.billing.usage`,
-      ],
+  return timelineProfile({
+    source: 'databricks-jobs-api://serverless',
+    platform: {
+      kind: 'databricks',
+      cloud: (workspace.cloud ?? 'aws').toLowerCase(),
+      region: workspace.region,
+      clusterId: null,
+      runtimeVersion: null,
+      evidence: ['jobs/runs/get (serverless task timeline)'],
     },
-  };
+    startMs: span.startMs,
+    endMs: span.endMs,
+    failed: span.failed,
+    name: null,
+    warning: `serverless compute (${span.performanceTarget}): no cluster, node timeline or event log; runtime from the Jobs API, cost from system.billing.usage`,
+  });
 }

@@ -1,4 +1,4 @@
-import { UpstreamError } from '@setpoint/foundation/errors';
+import { upstreamAnswer } from '@setpoint/foundation/errors';
 import type { z } from 'zod';
 import { type AwsService, describeEmrError } from './emr-api-error.js';
 
@@ -40,22 +40,10 @@ export function awsRequests(service: AwsService): AwsRequests {
         if (!token) return;
       }
     },
-    validated: (schema, value, operation) => validated(schema, value, operation, service.name),
+    validated: (schema, value, operation) =>
+      upstreamAnswer(schema, value, {
+        code: 'EMR_UNEXPECTED_RESPONSE',
+        call: `${service.name} ${operation}`,
+      }),
   };
-}
-
-/** An answer checked with its zod schema; a shape Setpoint does not expect is an upstream error naming where. */
-function validated<Schema extends z.ZodType>(
-  schema: Schema,
-  value: unknown,
-  operation: string,
-  service: string,
-): z.output<Schema> {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  throw new UpstreamError(
-    'EMR_UNEXPECTED_RESPONSE',
-    `${service} ${operation} answered an unexpected shape at ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-  );
 }

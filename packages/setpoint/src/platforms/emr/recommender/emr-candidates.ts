@@ -4,6 +4,7 @@ import { instanceFamily } from '../../../optimizer/config-features.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
 import { FilterTally } from '../../../service/recommender/candidate-filters.js';
 import type { CandidateSpace, ShapeEntry } from '../../../service/recommender/cluster-model.js';
+import { instanceTypesToTry } from '../../../service/recommender/instance-types-to-try.js';
 import { costSpecOfChoice, type EmrChoice, emrChoiceId, taskMarketsFor } from './emr-choice.js';
 import { emrValidityFilters } from './emr-validity-filters.js';
 
@@ -11,32 +12,8 @@ import { emrValidityFilters } from './emr-validity-filters.js';
 const nodeLadder = [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128];
 /** Executor cores relative to the first known cluster. */
 const coreRatioRange = { min: 1 / 8, max: 4 };
-/** Worker sizes considered when the project lists none: 4–32 vCPUs. */
-const vcpuRange = { min: 4, max: 32 };
 /** A spot task instance's price carries this share of extra runtime for reclaims and re-run tasks. */
 const spotInterruptionAllowance = 0.05;
-
-function allowedWorkerTypes(
-  nodeTypes: readonly InstanceTypeEntry[],
-  settings: ProjectSettings,
-  current: string,
-): InstanceTypeEntry[] {
-  const aws = nodeTypes.filter((entry) => entry.cloud === 'aws');
-  if (settings.allowedInstanceTypes.length > 0)
-    return aws.filter((entry) => settings.allowedInstanceTypes.includes(entry.instanceType));
-  const inSize = (entry: InstanceTypeEntry) =>
-    (entry.vcpus >= vcpuRange.min && entry.vcpus <= vcpuRange.max) || entry.instanceType === current;
-  if (settings.allowedInstanceFamilies.length > 0)
-    return aws.filter((entry) => settings.allowedInstanceFamilies.includes(entry.family) && inSize(entry));
-  const currentEntry = aws.find((entry) => entry.instanceType === current);
-  if (!currentEntry) return [];
-  // The general-purpose, compute and memory siblings of the same generation (m5 ↔ c5 ↔ r5).
-  const match = /^[mcr](\d.*)$/.exec(currentEntry.family);
-  const families = match ? ['m', 'c', 'r'].map((letter) => `${letter}${match[1]}`) : [currentEntry.family];
-  return aws.filter(
-    (entry) => families.includes(entry.family) && entry.arch === currentEntry.arch && inSize(entry),
-  );
-}
 
 /** The instance types the account's region supports for the cluster's EMR release. */
 export interface SupportedInstanceTypes {
@@ -68,7 +45,7 @@ export function buildEmrCandidateSpace(
   const referenceCores = (reference.core + reference.task) * vcpus(reference.workerType);
   const types = current.longRunning
     ? nodeTypes.filter((entry) => entry.cloud === 'aws' && entry.instanceType === current.workerType)
-    : allowedWorkerTypes(nodeTypes, settings, current.workerType);
+    : instanceTypesToTry(nodeTypes, 'aws', settings, current.workerType);
   const choices: { choice: EmrChoice; allowed: boolean }[] = [];
   for (const type of types) {
     const low = Math.max(1, settings.minWorkers, current.longRunning ? current.core : 1);

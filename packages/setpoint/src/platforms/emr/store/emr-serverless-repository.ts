@@ -53,6 +53,21 @@ export function createEmrServerlessRepository(database: Kysely<Database>) {
         .executeTakeFirst();
       return row !== undefined;
     },
+    /** The job run each of a project's collected runs came from, by the run's id. */
+    async jobRunsOf(projectId: string): Promise<Map<string, { applicationId: string; jobRunId: string }>> {
+      const rows = await db
+        .selectFrom('emr_serverless_collected_runs')
+        .select(['run_id', 'application_id', 'job_run_id'])
+        .where('project_id', '=', projectId)
+        .where('run_id', 'is not', null)
+        .execute();
+      return new Map(
+        rows.map((row) => [
+          row.run_id as string,
+          { applicationId: row.application_id, jobRunId: row.job_run_id },
+        ]),
+      );
+    },
     async markCollected(input: {
       projectId: string;
       workspaceId: string;
