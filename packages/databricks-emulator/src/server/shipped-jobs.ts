@@ -168,10 +168,11 @@ function serverlessTask(name: string, workload: string): JobSettings {
 
 /**
  * The Job Bank's serverless jobs (added with the emulator's `serverlessJobs` option): the same 4–6 minutes of
- * standard-mode start-up weigh differently on each. On the emulator's serverless compute a run of the
- * nightly roll-up takes about 150 minutes, the feature backfill about 20, the ML scoring about 5: with an
- * SLA of 1.25× the first run, standard mode fits the first's SLA, fits the second's only at the quick end
- * of its start-up, and never fits the third's.
+ * standard-mode start-up weigh differently on each. On the emulator's autoscaling serverless compute a
+ * performance-optimized run of the nightly roll-up takes about 150 minutes, the feature backfill about 20, the
+ * ML scoring about 4: with an SLA of 1.25× the first run, standard mode's start-up fits the first's SLA, fits
+ * the second's only at the quick end, and never fits the third's. Standard mode also adds workers more slowly
+ * (about 10 more minutes on the roll-up, 10 on the backfill), which the first's SLA still takes.
  */
 export function shippedServerlessJobSettings(): JobSettings[] {
   return [

@@ -814,6 +814,32 @@ describe('JobOptimizer keep/move rule', () => {
     expect(recommendation.phase).not.toBe('MONITORING');
   });
 
+  it('after learning, safe learning does not keep a configuration dearer than a cheaper one that met the SLA in its own runs', () => {
+    // The cold start, 8 × c4, met an SLA 1.02 × its runtime; learning tried 16 × c4 (6% dearer, faster) and
+    // it met the SLA three times. The model is confident of 16 × c4, less of 8 × c4 so close to the SLA.
+    const slaEdge = job(byId('8xc4.xlarge')) * 1.02;
+    const observations = [
+      late('8xc4.xlarge', 1),
+      late('16xc4.xlarge', 1),
+      late('16xc4.xlarge', 1),
+      late('16xc4.xlarge', 1),
+    ];
+    const input = {
+      candidates: catalog,
+      observations,
+      currentCandidateId: '16xc4.xlarge',
+      slaSeconds: slaEdge,
+    };
+    const assessment = optimizer.assess(input);
+    const p = (id: string) => assessment.assessments.find((a) => a.candidate.id === id)!.probabilityMeetsSla;
+    expect(p('16xc4.xlarge')).toBeGreaterThanOrEqual(defaultOptimizerSettings.confidence);
+    expect(p('8xc4.xlarge')).toBeLessThan(defaultOptimizerSettings.confidence);
+    expect(assessment.bestKnown?.candidate.id).toBe('8xc4.xlarge');
+    const recommendation = optimizer.recommend(input);
+    expect(recommendation.phase).not.toBe('LEARNING');
+    expect(recommendation.candidateId).toBe('8xc4.xlarge');
+  });
+
   it('keeps a configuration after learning only at the confidence a change needs', () => {
     // 8 × m4 met an SLA 1.05 × its runtime three times; at a claimed 0.999 nothing, itself included, is confident
     const observations = [late('8xm4.xlarge', 1), late('8xm4.xlarge', 1), late('8xm4.xlarge', 1)];

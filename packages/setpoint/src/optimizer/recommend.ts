@@ -261,6 +261,12 @@ export interface RecommendationBasis {
   closest: LeadingComponent[];
 }
 
+/**
+ * Below this P(runtime ≤ SLA) a configuration is predicted to miss (its median runtime is over the SLA):
+ * whatever its record, it is no configuration to go back to.
+ */
+export const predictedToMeetConfidence = 0.5;
+
 /** A reusable optimizer for one catalog: the model's fixed parts are computed once. */
 export class JobOptimizer {
   private readonly model: RuntimeModel;
@@ -678,6 +684,19 @@ export class JobOptimizer {
       return { choice, exploring: false };
     }
 
+    // Safe learning keeps its best after learning, not only below the confidence a keep needs: a job that
+    // learned on a dearer configuration goes back to a cheaper one that met the SLA in its own runs (and is
+    // not predicted to miss it), unless a confident candidate is cheaper still, for the hysteresis saving.
+    if (
+      mode === 'optimizing' &&
+      keepBestMet &&
+      metOwn &&
+      metOwn !== current &&
+      metOwn.probabilityMeetsSla >= predictedToMeetConfidence &&
+      (!cheapest || metOwn.expectedCostUsd < cheapest.expectedCostUsd) &&
+      bestKnownCostUsd <= currentCostUsd * (1 - minSaving)
+    )
+      return { choice: metOwn, exploring: false };
     const exploit = switchIfWorthIt(
       cheapest,
       (entry) => entry.expectedCostUsd <= currentCostUsd * (1 - minSaving),

@@ -54,6 +54,35 @@ describe('RuntimeMixture.quantiles', () => {
     );
   });
 
+  it('searches twins once: candidates with the same distribution get the same answers, others their own', () => {
+    // candidates 0 and 2 are twins (a market or price apart), 1 differs in one component's spread
+    const mus = [Float64Array.from([4, 4, 4]), Float64Array.from([5, 5, 5])];
+    const sigmas = [Float64Array.from([0.3, 0.3, 0.3]), Float64Array.from([0.2, 0.25, 0.2])];
+    const mixture = new RuntimeMixture([0.6, 0.4], mus, sigmas, []);
+    const ps = [0.1, 0.5, 0.9];
+    const alone = (candidate: number, at: readonly number[] = ps) =>
+      new RuntimeMixture(
+        [0.6, 0.4],
+        mus.map((column) => Float64Array.of(column[candidate] as number)),
+        sigmas.map((column) => Float64Array.of(column[candidate] as number)),
+        [],
+      ).quantiles(0, at);
+    expect(mixture.quantiles(0, ps)).toEqual(alone(0));
+    expect(mixture.quantiles(2, ps)).toEqual(alone(2));
+    expect(mixture.quantiles(1, ps)).toEqual(alone(1));
+    expect(mixture.quantiles(1, ps)).not.toEqual(mixture.quantiles(0, ps));
+    expect(mixture.representativeOf(2)).toBe(0);
+    expect(mixture.representativeOf(1)).toBe(1);
+    // an answer handed out is the caller's: changing it changes no later answer
+    const first = mixture.quantiles(0, ps);
+    first[0] = 0;
+    expect(mixture.quantiles(2, ps)).toEqual(alone(0));
+    // a mixture posted from a worker thread (a structured clone, revived) answers the same
+    const revived = RuntimeMixture.revive(structuredClone(mixture));
+    expect(revived.quantiles(2, ps)).toEqual(alone(2));
+    expect(revived.quantile(1, 0.5)).toBe(alone(1, [0.5])[0]);
+  });
+
   it('gives cdfAtLog at every spread multiplier at once, equal to it to the last bit', () => {
     fc.assert(
       fc.property(

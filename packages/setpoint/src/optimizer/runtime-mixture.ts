@@ -84,6 +84,19 @@ function newtonGuess(
   return null;
 }
 
+/**
+ * What a mixture has answered, kept beside it (a mixture posted from a worker thread is a structured clone:
+ * nothing of this crosses with it). `twins`: candidates by a sum of their predictive columns, each group's
+ * members to compare exactly; `quantiles`: answers by the first candidate of identical columns and the ps.
+ */
+interface Answered {
+  twins: Map<number, number[]>;
+  representative: Map<number, number>;
+  quantiles: Map<string, readonly number[]>;
+}
+
+const answered = new WeakMap<RuntimeMixture, Answered>();
+
 /** A model component of a job's prediction, as explanations name it; `source`: the fleet job's id. */
 export interface LeadingComponent {
   label: string;
@@ -192,6 +205,42 @@ export class RuntimeMixture {
     return sum;
   }
 
+  /**
+   * The first candidate asked about whose predictive distribution is this one's to the last bit (the same
+   * mean and spread in every component): candidates that differ only in what the model does not read —
+   * the market, autoscaling, the price — are such twins, and every answer that reads only the distribution
+   * is the same for them.
+   */
+  representativeOf(candidate: number): number {
+    let known = answered.get(this);
+    if (!known) {
+      known = { twins: new Map(), representative: new Map(), quantiles: new Map() };
+      answered.set(this, known);
+    }
+    const found = known.representative.get(candidate);
+    if (found !== undefined) return found;
+    let signature = 0;
+    for (let c = 0; c < this.weights.length; c++)
+      signature += (c + 1) * this.mus[c]![candidate]! + (c + 2) * this.sigmas[c]![candidate]!;
+    const group = known.twins.get(signature) ?? [];
+    let representative = group.find((other) => this.sameDistribution(other, candidate));
+    if (representative === undefined) {
+      representative = candidate;
+      group.push(candidate);
+      known.twins.set(signature, group);
+    }
+    known.representative.set(candidate, representative);
+    return representative;
+  }
+
+  private sameDistribution(a: number, b: number): boolean {
+    for (let c = 0; c < this.weights.length; c++) {
+      if (!Object.is(this.mus[c]![a], this.mus[c]![b]) || !Object.is(this.sigmas[c]![a], this.sigmas[c]![b]))
+        return false;
+    }
+    return true;
+  }
+
   /** Runtime at probability p, by bisection on the mixture CDF. */
   quantile(candidate: number, p: number): number {
     return this.quantiles(candidate, [p])[0] as number;
@@ -207,6 +256,19 @@ export class RuntimeMixture {
    * with about a third of the evaluations.
    */
   quantiles(candidate: number, ps: readonly number[]): number[] {
+    // Twins' searches are the same arithmetic on the same numbers: each is searched once.
+    const representative = this.representativeOf(candidate);
+    const known = answered.get(this) as Answered;
+    const key = `${representative}|${ps.join(',')}`;
+    let found = known.quantiles.get(key);
+    if (!found) {
+      found = this.searchQuantiles(representative, ps);
+      known.quantiles.set(key, found);
+    }
+    return [...found];
+  }
+
+  private searchQuantiles(candidate: number, ps: readonly number[]): number[] {
     const count = this.weights.length;
     const weights = Float64Array.from(this.weights);
     const mus = new Float64Array(count);

@@ -10,6 +10,7 @@ import {
   type Exploration,
   noRuntimeBoundYet,
   overheadCostUsd,
+  predictedToMeetConfidence,
   type Recommendation,
 } from '../../optimizer/recommend.js';
 import {
@@ -21,7 +22,12 @@ import {
 import { runName } from '../runs/run-name.js';
 import { describeFiltered } from './candidate-filters.js';
 import type { CandidateSpace, ClusterModel, EngineTrials, ShapeEntry } from './cluster-model.js';
-import { chooseEngineTrial, type EngineTrialChoice, type TrialBaselineQuantiles } from './engine-trial.js';
+import {
+  chooseEngineTrial,
+  type EngineTrialChoice,
+  type TrialBaselineQuantiles,
+  type TrialOverrunBound,
+} from './engine-trial.js';
 import type { RecommendationDecision } from './recommender.js';
 import type { RecommenderRun } from './recommender-run.js';
 import { runtimeSecondsOf } from './run-evidence.js';
@@ -34,7 +40,7 @@ export const spotMinSlaConfidence = 0.97;
  * Below this P(runtime ≤ SLA) a configuration is predicted to miss (its median runtime is over the SLA).
  * When every allowed candidate is below it, the SLA is infeasible: spending more buys no SLA.
  */
-export const slaFeasibleConfidence = 0.5;
+export const slaFeasibleConfidence = predictedToMeetConfidence;
 
 /** Runs on a configuration after which its prediction is its observed median (before: a blend). */
 export const runsToTrustObserved = 3;
@@ -127,7 +133,7 @@ export function decide<Shape>(context: DecisionContext<Shape>): Decided<Shape> {
     speedupOfJob: trials.speedup.ofJob,
   });
   if (sought === 'savings') return savingsTrialOf(context, trials, decided) ?? decided;
-  if (sought === 'sla') return engineTrialOf(context, trials, decided) ?? decided;
+  if (sought === 'sla') return engineTrialOf(context, trials, decided);
   return decided;
 }
 
@@ -175,7 +181,7 @@ function trialOf<Shape>(
   trials: EngineTrials<Shape>,
   terms: Pick<
     Parameters<typeof chooseEngineTrial<Shape>>[0],
-    'slaS' | 'budgetUsd' | 'minProbability' | 'maxCostShareOfBaseline'
+    'slaS' | 'budgetUsd' | 'minProbability' | 'maxCostShareOfBaseline' | 'overrun'
   >,
 ): EngineTrialChoice<Shape> | null {
   return chooseEngineTrial({
@@ -200,20 +206,49 @@ function trialBudgetUsd<Shape>(context: DecisionContext<Shape>): number {
 }
 
 /**
- * When nothing on the job's engine meets the SLA: the trial of the other engine, when its prior gives it
- * an even chance to meet the SLA within the learning budget, else null (the infeasible decision stands).
+ * An SLA trial is made where the other engine could meet the SLA: the speed-up prior's low and high are its
+ * 10th and 90th percentiles, so a trial whose 10th-percentile runtime is within the SLA (P(runtime ≤ SLA)
+ * at least this) meets it at the prior's optimistic end. Asking for an even chance, as a feasible
+ * configuration is asked, called the SLA infeasible about an engine the job never ran while the job's own
+ * engine was certain to miss: only a run on it says whether it can.
+ */
+const slaTrialMinProbability = 0.1;
+
+/**
+ * An SLA trial replaces a run predicted to miss, so it is held to the overrun bound of a learning run that
+ * may miss (`budgetOverrunConfidence` of ending within `maxOverrun` × the SLA), not to a safe one's: a
+ * speed-up prior that leaves "no gain" likely puts a tenth of its runs at the baseline's runtime or slower.
+ */
+const slaTrialOverrun = {
+  factor: defaultOptimizerSettings.maxOverrun,
+  minProbability: defaultOptimizerSettings.budgetOverrunConfidence,
+};
+
+/** What an SLA trial is held to (`engineTrialOf`). */
+type SlaTrialTerms = Pick<
+  Parameters<typeof chooseEngineTrial>[0],
+  'slaS' | 'budgetUsd' | 'minProbability'
+> & { overrun: TrialOverrunBound };
+
+/**
+ * When nothing on the job's engine meets the SLA: the trial of the other engine, when its prior leaves it
+ * a chance to meet the SLA (`slaTrialMinProbability`) within the learning budget and the overrun bound
+ * (`slaTrialOverrun`); else the infeasible decision, saying why the engine is not tried.
  */
 function engineTrialOf<Shape>(
   context: DecisionContext<Shape>,
   trials: EngineTrials<Shape>,
   infeasible: Decided<Shape>,
-): Decided<Shape> | null {
-  const trial = trialOf(context, trials, {
-    slaS: (context.settings.slaMinutes as number) * 60,
+): Decided<Shape> {
+  const slaS = (context.settings.slaMinutes as number) * 60;
+  const terms: SlaTrialTerms = {
+    slaS,
     budgetUsd: trialBudgetUsd(context),
-    minProbability: slaFeasibleConfidence,
-  });
-  if (!trial) return null;
+    minProbability: slaTrialMinProbability,
+    overrun: { limitS: slaS * slaTrialOverrun.factor, minProbability: slaTrialOverrun.minProbability },
+  };
+  const trial = trialOf(context, trials, terms);
+  if (!trial) return { ...infeasible, notes: [...infeasible.notes, noSlaTrialNote(context, trials, terms)] };
   const describe = (entry: ShapeEntry<Shape>) => context.model.describe(entry.shape);
   const baselineEntry = context.space.byId.get(trial.baseline.candidate.id) as ShapeEntry<Shape>;
   const { speedup } = trials;
@@ -231,6 +266,36 @@ function engineTrialOf<Shape>(
         `knowing its measured speed-up, predicts it meets the SLA or pays for itself`,
     ],
   };
+}
+
+/**
+ * Why no SLA trial of the other engine is made, in words: the first of its terms that leaves none —
+ * no trial could meet the SLA even at the prior's optimistic end, none that could fits the learning
+ * budget, or each that could and fits may overrun the SLA badly.
+ */
+function noSlaTrialNote<Shape>(
+  context: DecisionContext<Shape>,
+  trials: EngineTrials<Shape>,
+  terms: SlaTrialTerms,
+): string {
+  const { engine, speedup } = trials;
+  const notTried = `${engine}, which this job has not run, is not tried`;
+  const { overrun, ...withoutOverrun } = terms;
+  if (!trialOf(context, trials, { ...withoutOverrun, budgetUsd: Number.POSITIVE_INFINITY }))
+    return (
+      `${notTried}: no allowed ${engine} cluster could meet the SLA, even at the optimistic end of its ` +
+      `speed-up prior (${speedup.high}× on executor task time, the 90th percentile)`
+    );
+  if (!trialOf(context, trials, withoutOverrun))
+    return (
+      `${notTried}: each ${engine} cluster that could meet the SLA is expected to cost more than ` +
+      `$${dollars(terms.budgetUsd)} a run, ${maxTrialCostMultiple}× the cheapest this job has run`
+    );
+  const { factor } = slaTrialOverrun;
+  return (
+    `${notTried}: each ${engine} cluster that could meet the SLA within the learning budget may run past ` +
+    `${factor}× the SLA (P(runtime ≤ ${factor}× SLA) below ${overrun.minProbability})`
+  );
 }
 
 /**

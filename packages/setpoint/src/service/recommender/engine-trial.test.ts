@@ -151,6 +151,25 @@ describe('engine trials', () => {
     expect(ask(0.9, dear)).toBeNull();
   });
 
+  it('when asked, tries only where the prior keeps a run within an overrun limit likely enough', () => {
+    const assessment = assessmentOf({ small: 200 });
+    const trials = trialsOf([{ id: 'photon-small', baselineId: 'small', usdPerNodeHour: 1 }]);
+    const ask = (overrun?: { limitS: number; minProbability: number }) =>
+      chooseEngineTrial({
+        trials,
+        assessment,
+        slaS: 150,
+        fixedS: 10,
+        budgetUsd: 10,
+        minProbability: 0.1,
+        ...(overrun ? { overrun } : {}),
+      });
+    // 200 s on the job's engine: the prior's median (1.5×) meets 150 s, its "no gain" tail runs past 180 s
+    expect(ask()?.entry.shape).toBe('photon-small');
+    expect(ask({ limitS: 180, minProbability: 0.9 })).toBeNull();
+    expect(ask({ limitS: 250, minProbability: 0.9 })?.entry.shape).toBe('photon-small');
+  });
+
   it('chooses from quantiles computed with the assessment exactly what it chooses computing them itself', () => {
     const assessment = assessmentOf({ small: 200, large: 100, large2: 101 });
     const trials = trialsOf([

@@ -97,10 +97,19 @@ export function trialBaselineQuantiles(
 const trialProbabilitySlack = 0.05;
 
 /**
+ * A bound on how badly a trial may overrun: P(runtime ≤ `limitS`) under the prior, a failure counted as an
+ * overrun, at least `minProbability`.
+ */
+export interface TrialOverrunBound {
+  limitS: number;
+  minProbability: number;
+}
+
+/**
  * The engine trial to run, or null: the trial configurations whose baseline the model assessed, with
- * P(runtime ≤ SLA) ≥ `minProbability` under the prior and an expected cost within `budgetUsd` (and, when
- * asked, within a share of the same cluster's on the job's engine); of those within
- * `trialProbabilitySlack` of the likeliest, the cheapest.
+ * P(runtime ≤ SLA) ≥ `minProbability` under the prior, an expected cost within `budgetUsd` (and, when
+ * asked, within a share of the same cluster's on the job's engine) and, when asked, within an overrun
+ * bound; of those within `trialProbabilitySlack` of the likeliest, the cheapest.
  */
 export function chooseEngineTrial<Shape>(context: {
   trials: EngineTrials<Shape>;
@@ -113,21 +122,25 @@ export function chooseEngineTrial<Shape>(context: {
   minProbability: number;
   /** When set, a trial's expected cost must be at most this share of its baseline's (the engine pays). */
   maxCostShareOfBaseline?: number;
+  /** When set, a trial must be this likely to end within the bound's limit. */
+  overrun?: TrialOverrunBound;
   /** The baselines' quantiles computed with the assessment (`trialBaselineQuantiles`); a missing one is computed here. */
   baselineQuantiles?: TrialBaselineQuantiles;
 }): EngineTrialChoice<Shape> | null {
-  const { trials, assessment } = context;
+  const { trials, assessment, overrun } = context;
   const byId = new Map(assessment.assessments.map((entry) => [entry.candidate.id, entry]));
   const options: EngineTrialChoice<Shape>[] = [];
   for (const trial of trials.entries) {
     const baseline = byId.get(trial.baselineId);
     if (!baseline) continue;
-    const option = assessTrial(trial.entry, baseline, assessment, trials.speedup, context);
+    const { option, runtimes } = assessTrial(trial.entry, baseline, assessment, trials.speedup, context);
     if (
       option.assessment.probabilityMeetsSla >= context.minProbability &&
       option.assessment.expectedCostUsd <= context.budgetUsd &&
       option.assessment.expectedCostUsd <=
-        (context.maxCostShareOfBaseline ?? Number.POSITIVE_INFINITY) * baseline.expectedCostUsd
+        (context.maxCostShareOfBaseline ?? Number.POSITIVE_INFINITY) * baseline.expectedCostUsd &&
+      (!overrun ||
+        shareWithin(runtimes, overrun.limitS) * (1 - baseline.probabilityFails) >= overrun.minProbability)
     )
       options.push(option);
   }
@@ -140,18 +153,23 @@ export function chooseEngineTrial<Shape>(context: {
   return best;
 }
 
+/** The share of a trial's runtimes within a limit. */
+const shareWithin = (runtimes: readonly number[], limitS: number) =>
+  runtimes.filter((t) => t <= limitS).length / runtimes.length;
+
+/** A trial as the decisions read it, and its runtimes under the prior (sorted). */
 function assessTrial<Shape>(
   entry: ShapeEntry<Shape>,
   baseline: CandidateAssessment,
   assessment: Assessment,
   speedup: SpeedupPrior,
   context: { slaS: number; fixedS: number; overheadS?: number; baselineQuantiles?: TrialBaselineQuantiles },
-): EngineTrialChoice<Shape> {
+): { option: EngineTrialChoice<Shape>; runtimes: number[] } {
   const quantiles =
     context.baselineQuantiles?.[baseline.candidate.id] ??
     assessment.mixture.quantiles(baseline.index, trialGridProbabilities);
   const runtimes = trialRuntimes(quantiles, speedup, context.fixedS);
-  const meets = runtimes.filter((t) => t <= context.slaS).length / runtimes.length;
+  const meets = shareWithin(runtimes, context.slaS);
   const expectedRuntimeS = runtimes.reduce((sum, t) => sum + t, 0) / runtimes.length;
   const ratePerS = candidateRateUsdPerHour(entry.candidate) / 3600;
   const overheadUsd = ratePerS * (context.overheadS ?? 0);
@@ -160,7 +178,7 @@ function assessTrial<Shape>(
     mid: quantileOfSorted(runtimes, 0.5),
     high: quantileOfSorted(runtimes, 0.9),
   };
-  return {
+  const option: EngineTrialChoice<Shape> = {
     entry,
     baseline,
     assessment: {
@@ -180,4 +198,5 @@ function assessTrial<Shape>(
       high: runtimeS.high * ratePerS + overheadUsd,
     },
   };
+  return { option, runtimes };
 }
