@@ -208,9 +208,9 @@ function trialBudgetUsd<Shape>(context: DecisionContext<Shape>): number {
 /**
  * An SLA trial is made where the other engine could meet the SLA: the speed-up prior's low and high are its
  * 10th and 90th percentiles, so a trial whose 10th-percentile runtime is within the SLA (P(runtime ≤ SLA)
- * at least this) meets it at the prior's optimistic end. Asking for an even chance, as a feasible
- * configuration is asked, called the SLA infeasible about an engine the job never ran while the job's own
- * engine was certain to miss: only a run on it says whether it can.
+ * at least this) meets it at the prior's optimistic end. An even chance, what a feasible configuration is
+ * asked, would call the SLA infeasible about an engine the job never ran while the job's own engine is
+ * certain to miss: only a run on it says whether it can.
  */
 const slaTrialMinProbability = 0.1;
 
