@@ -1,9 +1,3 @@
-import {
-  CreateApplicationCommand,
-  EMRServerlessClient,
-  StartApplicationCommand,
-  StartJobRunCommand,
-} from '@aws-sdk/client-emr-serverless';
 import { type FormFactorAdviceResource, formFactorAdviceSchema } from '@setpoint/api-contract';
 import type {
   EmrAccountResource,
@@ -19,6 +13,7 @@ import { settledRecommendation } from '../support/settled-recommendation.js';
 import { describeFull } from '../support/tiers.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { startSetpointForEmr } from './support/emr-test-bench.js';
+import { type ServerlessApplication, startServerlessApplication } from './support/serverless-application.js';
 
 vi.setConfig({ testTimeout: 300_000 });
 
@@ -38,7 +33,7 @@ describeFull(
   () => {
     let moto: MotoServer;
     let server: RunningServer;
-    let launcher: EMRServerlessClient;
+    let app: ServerlessApplication;
     let token: string;
     let accountId = '';
     let applicationId = '';
@@ -56,33 +51,13 @@ describeFull(
       return { status: response.statusCode, body: (response.body ? response.json() : null) as T };
     };
 
-    const startRun = async (name: string | undefined, entryPoint: string, token: string) =>
-      (
-        await launcher.send(
-          new StartJobRunCommand({
-            applicationId,
-            ...(name ? { name } : {}),
-            clientToken: token,
-            executionRoleArn: 'arn:aws:iam::123456789012:role/emr-serverless-job',
-            jobDriver: { sparkSubmit: { entryPoint } },
-          }),
-        )
-      ).jobRunId as string;
+    const startRun = (name: string | undefined, entryPoint: string, token: string) =>
+      app.startRun(name, entryPoint, token);
 
     beforeAll(async () => {
       moto = await startMotoServer();
-      launcher = new EMRServerlessClient({ endpoint: moto.endpoint, region, credentials: keys });
-      applicationId = (
-        await launcher.send(
-          new CreateApplicationCommand({
-            name: 'analytics',
-            releaseLabel: 'emr-7.2.0',
-            type: 'SPARK',
-            clientToken: 'analytics-app',
-          }),
-        )
-      ).applicationId as string;
-      await launcher.send(new StartApplicationCommand({ applicationId }));
+      app = await startServerlessApplication(moto, keys);
+      applicationId = app.applicationId;
       // three nightly runs of one job: 40, 44 and 52 minutes from submission; the third not billed yet
       const spans = [40, 44, 52];
       for (const [index, minutes] of spans.entries()) {
@@ -129,7 +104,7 @@ describeFull(
 
     afterAll(async () => {
       await server?.stop();
-      launcher?.destroy();
+      app?.launcher.destroy();
       await moto?.close();
     });
 

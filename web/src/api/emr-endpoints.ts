@@ -6,6 +6,9 @@ import type {
   EmrDiscoverResource,
   EmrImportBody,
   EmrImportResource,
+  EmrServerlessDiscoverResource,
+  EmrServerlessImportBody,
+  EmrServerlessImportResource,
 } from '@setpoint/api-contract/emr';
 import { api } from './client.js';
 
@@ -17,6 +20,8 @@ export type {
   EmrDiscoverResource,
   EmrGrouping,
   EmrImportResource,
+  EmrServerlessDiscoverResource,
+  EmrServerlessImportResource,
 } from '@setpoint/api-contract/emr';
 
 const enc = encodeURIComponent;
@@ -31,4 +36,10 @@ export const emrEndpoints = {
     api.get<EmrDiscoverResource>(`/api/v1/emr/accounts/${enc(id)}/discover?since_days=${sinceDays}`),
   importWorkloads: (id: string, body: EmrImportBody) =>
     api.post<EmrImportResource>(`/api/v1/emr/accounts/${enc(id)}/import`, body),
+  serverlessDiscover: (id: string, sinceDays: number) =>
+    api.get<EmrServerlessDiscoverResource>(
+      `/api/v1/emr/accounts/${enc(id)}/serverless/discover?since_days=${sinceDays}`,
+    ),
+  serverlessImport: (id: string, body: EmrServerlessImportBody) =>
+    api.post<EmrServerlessImportResource>(`/api/v1/emr/accounts/${enc(id)}/serverless/import`, body),
 };

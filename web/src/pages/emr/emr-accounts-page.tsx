@@ -1,12 +1,12 @@
 import { countOf } from '@setpoint/insights';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { messageOf } from '../../api/client.js';
 import {
   type EmrAccessCheck,
   type EmrAccountResource,
   type EmrDiscoverResource,
   type EmrImportResource,
+  type EmrServerlessDiscoverResource,
   emrEndpoints,
 } from '../../api/emr-endpoints.js';
 import { useApi } from '../../api/use-api.js';
@@ -15,6 +15,14 @@ import { LoadView } from '../../components/load-view.js';
 import { formatDateTime } from '../../lib/format.js';
 import { useSession } from '../../shell/session.js';
 import { EmrAccountForm } from './emr-account-form.js';
+import { ServerlessDiscoverCard } from './emr-serverless-discover.js';
+import {
+  ImportControls,
+  ImportedNotice,
+  importSettings,
+  ProjectCell,
+  useSelection,
+} from './import-selection.js';
 
 const signInLabels: Record<EmrAccountResource['credential_kind'], string> = {
   'access-keys': 'access keys',
@@ -45,6 +53,12 @@ type Panel =
       account: EmrAccountResource;
       result: EmrDiscoverResource | null;
       error: string | null;
+    }
+  | {
+      kind: 'serverless';
+      account: EmrAccountResource;
+      result: EmrServerlessDiscoverResource | null;
+      error: string | null;
     };
 
 /** AWS accounts Setpoint reads EMR clusters from: connect, check, discover and import workloads, remove. */
@@ -74,6 +88,15 @@ export function EmrAccountsPage() {
       setPanel({ kind: 'discover', account, result: null, error: messageOf(error) });
     }
   };
+  const discoverServerless = async (account: EmrAccountResource) => {
+    setPanel({ kind: 'serverless', account, result: null, error: null });
+    try {
+      const result = await emrEndpoints.serverlessDiscover(account.id, discoverDays);
+      setPanel({ kind: 'serverless', account, result, error: null });
+    } catch (error) {
+      setPanel({ kind: 'serverless', account, result: null, error: messageOf(error) });
+    }
+  };
 
   return (
     <div className="page">
@@ -82,7 +105,7 @@ export function EmrAccountsPage() {
           <h1>EMR accounts</h1>
           <p className="page-sub">
             AWS accounts and regions Setpoint reads EMR clusters and their Spark steps from, and resizes
-            long-running clusters in.
+            long-running clusters in; EMR Serverless jobs are monitored and advised.
           </p>
         </div>
         {canChange && list.result.state === 'ready' && (
@@ -104,6 +127,17 @@ export function EmrAccountsPage() {
       {panel?.kind === 'check' && <AccessCheckCard panel={panel} />}
       {panel?.kind === 'discover' && (
         <DiscoverCard panel={panel} canImport={canChange} onImported={() => void discover(panel.account)} />
+      )}
+      {panel?.kind === 'serverless' && (
+        <ServerlessDiscoverCard
+          key={panel.account.id}
+          account={panel.account}
+          sinceDays={discoverDays}
+          result={panel.result}
+          error={panel.error}
+          canImport={canChange}
+          onImported={() => void discoverServerless(panel.account)}
+        />
       )}
       <LoadView result={list.result} what="EMR accounts" onRetry={list.reload}>
         {(items) =>
@@ -146,6 +180,9 @@ export function EmrAccountsPage() {
                         </button>
                         <button type="button" onClick={() => void discover(account)}>
                           Discover
+                        </button>
+                        <button type="button" onClick={() => void discoverServerless(account)}>
+                          Serverless jobs
                         </button>
                         {canChange && (
                           <button type="button" className="danger" onClick={() => setRemoving(account)}>
@@ -229,32 +266,24 @@ function DiscoverCard({
   canImport: boolean;
   onImported(): void;
 }) {
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const { selected, toggle, clear } = useSelection();
   const [slaMinutes, setSlaMinutes] = useState('');
   const [imported, setImported] = useState<EmrImportResource | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const result = panel.result;
-  const toggle = (key: string) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(key)) next.delete(key);
-      else next.add(key);
-      return next;
-    });
 
   const importSelected = async () => {
     setBusy(true);
     setError(null);
     try {
-      const sla = Number(slaMinutes);
       const answer = await emrEndpoints.importWorkloads(panel.account.id, {
         workloads: [...selected],
         since_days: discoverDays,
-        ...(slaMinutes && sla > 0 ? { settings: { slaMinutes: sla } } : {}),
+        ...importSettings(slaMinutes),
       });
       setImported(answer);
-      setSelected(new Set());
+      clear();
       onImported();
     } catch (caught) {
       setError(messageOf(caught));
@@ -269,17 +298,15 @@ function DiscoverCard({
       {panel.error && <p className="notice notice-error">{panel.error}</p>}
       {!panel.error && !result && <p className="loading">Listing clusters and their steps…</p>}
       {imported && (
-        <div className="notice notice-ok" role="status" data-testid="emr-imported">
-          Imported:{' '}
-          {imported.projects.map((project, index) => (
-            <span key={project.id}>
-              {index > 0 && ', '}
-              <Link to={`/projects/${encodeURIComponent(project.id)}`}>{project.workload}</Link> (
-              {project.queued_runs} run{project.queued_runs === 1 ? '' : 's'} queued)
-            </span>
-          ))}
-          {imported.missing.length > 0 && ` · not found: ${imported.missing.join(', ')}`}
-        </div>
+        <ImportedNotice
+          testId="emr-imported"
+          projects={imported.projects.map((project) => ({
+            id: project.id,
+            name: project.workload,
+            queuedRuns: project.queued_runs,
+          }))}
+          missing={imported.missing}
+        />
       )}
       {error && (
         <p className="notice notice-error" role="alert">
@@ -337,11 +364,7 @@ function DiscoverCard({
                       </td>
                       <td>{newest?.started_at ? formatDateTime(newest.started_at) : '—'}</td>
                       <td>
-                        {workload.project_id ? (
-                          <Link to={`/projects/${encodeURIComponent(workload.project_id)}`}>imported</Link>
-                        ) : (
-                          <span className="muted">not imported</span>
-                        )}
+                        <ProjectCell projectId={workload.project_id} />
                       </td>
                     </tr>
                   );
@@ -365,29 +388,13 @@ function DiscoverCard({
             </details>
           )}
           {canImport && result.workloads.some((workload) => workload.project_id === null) && (
-            <div className="form-actions">
-              <label className="field">
-                <span>Runtime SLA (minutes, optional)</span>
-                <input
-                  type="number"
-                  min={1}
-                  value={slaMinutes}
-                  onChange={(event) => setSlaMinutes(event.target.value)}
-                />
-              </label>
-              <button
-                type="button"
-                className="primary"
-                disabled={busy || selected.size === 0}
-                onClick={importSelected}
-              >
-                {busy
-                  ? 'Importing…'
-                  : selected.size === 0
-                    ? 'Import selected'
-                    : `Import ${selected.size} selected`}
-              </button>
-            </div>
+            <ImportControls
+              slaMinutes={slaMinutes}
+              onSlaMinutes={setSlaMinutes}
+              busy={busy}
+              count={selected.size}
+              onImport={() => void importSelected()}
+            />
           )}
         </>
       )}
