@@ -160,6 +160,38 @@ describe('setpoint bench sweep', () => {
     );
   });
 
+  it('runs the constrained GP baselines by name, gp-cei-floor at the floor it is given', () => {
+    const run = (floor: string) =>
+      setpoint([
+        'bench',
+        'sweep',
+        '--dataset',
+        tinySweep(),
+        '--sla',
+        '1.1',
+        '--budget',
+        '4',
+        '--seeds',
+        '1',
+        '--optimizers',
+        'gp-cei,gp-cei-floor',
+        '--feasibility-floor',
+        floor,
+        '--json',
+      ]);
+    const strict = run('1');
+    expect(strict.code).toBe(0);
+    const json = JSON.parse(strict.stdout);
+    expect(Object.keys(json.optimizers)).toEqual(['gp-cei', 'gp-cei-floor']);
+    // A floor of 1 admits no untried configuration: every search stays on its cold start.
+    const floor = json.optimizers['gp-cei-floor']['1.1'];
+    expect(floor.oneShot.shareCheaper).toBe(0);
+    expect(floor.afterFirstRecommendation.slaViolationRate).toBe(0);
+    expect(
+      setpoint(['bench', 'sweep', '--dataset', tinySweep(), '--feasibility-floor', '1.5']).stderr,
+    ).toMatch(/--feasibility-floor expects a number from 0 to 1, got "1.5"/);
+  });
+
   it('rejects unknown optimizers and SLA factors below 1', () => {
     expect(
       setpoint(['bench', 'sweep', '--dataset', tinySweep(), '--optimizers', 'setpoint,magic']).stderr,

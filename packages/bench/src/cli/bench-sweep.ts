@@ -2,10 +2,12 @@ import { basename } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { ValidationError } from '@setpoint/foundation/errors';
 import Table from 'cli-table3';
-import { parseCount } from 'setpoint/cli/option-values';
+import { parseCount, parseNumberOption } from 'setpoint/cli/option-values';
+import { gpCeiFeasibilityFloor } from '../sweep/baselines/gp-cei-policy.js';
 import type { CalibrationReport } from '../sweep/calibration.js';
 import { readSweepCsv } from '../sweep/read-sweep-csv.js';
 import {
+  defaultSweepOptimizers,
   runSweepBench,
   type SweepBenchResult,
   type SweepFleet,
@@ -218,8 +220,8 @@ export function registerBenchSweepCommand(bench: Command): void {
     )
     .option(
       '--optimizers <names>',
-      `comma-separated, from ${sweepOptimizerNames.join(',')}`,
-      sweepOptimizerNames.join(','),
+      `comma-separated, from ${sweepOptimizerNames.join(',')} (gp-cei: constrained EI; gp-cei-floor: held to P(runtime ≤ SLA) ≥ ${gpCeiFeasibilityFloor})`,
+      defaultSweepOptimizers.join(','),
     )
     .option(
       '--fleet <fleet>',
@@ -238,6 +240,10 @@ export function registerBenchSweepCommand(bench: Command): void {
       '--learning-miss-budget <n>',
       "Setpoint's learning-run SLA-miss budget (the project setting learningMissBudget, default 0: safe learning; 1–7: the standard search)",
     )
+    .option(
+      '--feasibility-floor <p>',
+      `gp-cei-floor's floor on the GP's P(runtime ≤ SLA), from 0 to 1 (default ${gpCeiFeasibilityFloor})`,
+    )
     .option('--json', 'print the results as JSON')
     .addHelpText(
       'after',
@@ -246,6 +252,7 @@ Examples:
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv --sla 1.1 --seeds 5 --json
   setpoint bench sweep --dataset my-sweep.csv --optimizers setpoint,gp-ei --budget 6
+  setpoint bench sweep --dataset my-sweep.csv --sla 1.1 --optimizers setpoint,gp-ei,gp-cei,gp-cei-floor,random,stay
   setpoint bench sweep --dataset tests/fixtures/datasets/scout-sweep.csv --fleet shipped   # Scout held out
 
 Savings are fractions of the cold-start cost; "≤1.1× @k" is the share of searches whose cheapest
@@ -266,6 +273,10 @@ SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/op
         options.learningMissBudget === undefined
           ? undefined
           : parseCount('--learning-miss-budget', options.learningMissBudget, 0, 7);
+      const feasibilityFloor =
+        options.feasibilityFloor === undefined
+          ? undefined
+          : parseNumberOption('--feasibility-floor', options.feasibilityFloor, { min: 0, max: 1 });
       const rows = await readSweepCsv(options.dataset);
       const result = runSweepBench(groupSweepRows(rows), {
         datasetName: basename(options.dataset),
@@ -277,6 +288,7 @@ SLA-meeting configuration after k runs costs at most 1.1 × the optimum. docs/op
         excludeSources,
         ...(coldStarts === undefined ? {} : { maxColdStartsPerWorkload: coldStarts }),
         ...(learningMissBudget === undefined ? {} : { setpointSettings: { learningMissBudget } }),
+        ...(feasibilityFloor === undefined ? {} : { feasibilityFloor }),
       });
       const goals = sweepGoals(result, budget);
       process.stdout.write(

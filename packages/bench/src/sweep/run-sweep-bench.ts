@@ -21,11 +21,14 @@ import {
 } from 'setpoint/demo/after-first-recommendation';
 import { evenlySpaced } from 'setpoint/optimizer/evenly-spaced';
 import { type Candidate, type Observation, runCostUsd } from 'setpoint/optimizer/types';
+import { flooredGpCei, gpCeiPolicy, plainGpCei } from './baselines/gp-cei-policy.js';
 import { type CalibrationReport, type ClaimOutcome, calibrationReport } from './calibration.js';
 import type { MeasuredConfig, SweepWorkload } from './sweep-dataset.js';
 import { share } from './sweep-statistics.js';
 
-export const sweepOptimizerNames = ['setpoint', 'gp-ei', 'random', 'stay'] as const;
+export const sweepOptimizerNames = ['setpoint', 'gp-ei', 'gp-cei', 'gp-cei-floor', 'random', 'stay'] as const;
+/** What `bench sweep` runs when no optimizers are named (the constrained GPs are asked for by name). */
+export const defaultSweepOptimizers = ['setpoint', 'gp-ei', 'random', 'stay'] as const;
 export const sweepFleets = ['shipped+dataset', 'dataset', 'shipped'] as const;
 export type SweepFleet = (typeof sweepFleets)[number];
 export type SweepOptimizerName = (typeof sweepOptimizerNames)[number];
@@ -65,6 +68,8 @@ export interface SweepBenchOptions {
    * deterministic look at large sweeps); every completed configuration when absent.
    */
   maxColdStartsPerWorkload?: number;
+  /** gp-cei-floor's floor on P(runtime ≤ SLA) (default `gpCeiFeasibilityFloor`, 0.9; used to study it). */
+  feasibilityFloor?: number;
   /** Overrides of Setpoint's optimizer settings (used to study the decision rules). */
   setpointSettings?: Partial<OptimizerSettings>;
   /**
@@ -294,16 +299,35 @@ function describeFleet(
   return parts.join(' + ');
 }
 
+interface PolicySpec {
+  factory: SearchPolicyFactory;
+  /** Whether it draws random numbers (then it plays every seed even on a dataset without repeats). */
+  random: boolean;
+  /** Whose random numbers it draws: gp-cei draws gp-ei's, so both make the same random initial runs. */
+  randomStream?: SweepOptimizerName;
+}
+
 function policyFor(
   name: SweepOptimizerName,
   prior: FleetPrior,
-  settings: Partial<OptimizerSettings>,
-): { factory: SearchPolicyFactory; random: boolean } {
+  options: Pick<SweepBenchOptions, 'setpointSettings' | 'feasibilityFloor'>,
+): PolicySpec {
+  const settings = options.setpointSettings ?? {};
   switch (name) {
     case 'setpoint':
       return { factory: setpointPolicy(prior, settings), random: false };
     case 'gp-ei':
       return { factory: gpEiPolicy, random: true };
+    case 'gp-cei':
+      return { factory: gpCeiPolicy(plainGpCei), random: true, randomStream: 'gp-ei' };
+    case 'gp-cei-floor':
+      return {
+        factory: gpCeiPolicy({
+          ...flooredGpCei,
+          feasibilityFloor: options.feasibilityFloor ?? flooredGpCei.feasibilityFloor,
+        }),
+        random: false,
+      };
     case 'random':
       return { factory: randomPolicy, random: true };
     case 'stay':
@@ -453,7 +477,7 @@ export function runSweepBench(
     options.priors?.set(workload.name, prior);
     const policies = options.optimizers.map((name) => ({
       name,
-      ...policyFor(name, prior, options.setpointSettings ?? {}),
+      ...policyFor(name, prior, options),
     }));
     const starts = evenlySpaced(
       workload.configs.filter((config) => config.meanRuntimeS !== undefined),
@@ -492,7 +516,7 @@ export function runSweepBench(
               slaSeconds,
               options.budget,
               policy.factory,
-              createRandom(deriveSeed(...parts, policy.name)),
+              createRandom(deriveSeed(...parts, policy.randomStream ?? policy.name)),
               createRandom(deriveSeed(...parts, 'outcomes')),
             );
             scoreEpisode(episode, outcome, tallyOf(policy.name, slaText), options.budget, learningRuns);

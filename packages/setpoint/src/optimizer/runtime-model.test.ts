@@ -46,6 +46,29 @@ describe('RuntimeModel', () => {
     return model.predict(observations).quantile(i, 0.5) / runtimeOf(dataGib, nodeCount(nodes));
   };
 
+  it('predicts a candidate a market or a price apart exactly as its twin, and each as alone', () => {
+    const prior = learnFleetPrior(fleet);
+    // each catalog entry followed by a spot twin: another id and price, the same hardware and nodes
+    const withTwins = catalog.flatMap((candidate) => [
+      candidate,
+      { ...candidate, id: `${candidate.id}-spot`, priceUsdPerNodeHour: candidate.priceUsdPerNodeHour / 3 },
+    ]);
+    const twinned = new RuntimeModel(prior, withTwins).predict(observations);
+    const alone = new RuntimeModel(prior, catalog).predict(observations);
+    catalog.forEach((_, i) => {
+      for (const p of [0.1, 0.5, 0.9]) {
+        expect(twinned.quantile(2 * i, p)).toBe(alone.quantile(i, p));
+        expect(twinned.quantile(2 * i + 1, p)).toBe(alone.quantile(i, p));
+      }
+      expect(twinned.expectedRuntime(2 * i + 1)).toBe(alone.expectedRuntime(i));
+      expect(twinned.analogFailureRate(2 * i + 1)).toBe(alone.analogFailureRate(i));
+    });
+    // a twin in one field the model reads (memory) is not one: it is predicted on its own
+    const roomier = { ...(catalog[3] as Candidate), id: 'roomier', memoryGibPerNode: 32 };
+    const mixed = new RuntimeModel(prior, [...catalog, roomier]).predict(observations);
+    expect(mixed.quantile(catalog.length, 0.5)).not.toBe(mixed.quantile(3, 0.5));
+  });
+
   it('reads a fleet job at another data size: twice the data behaves like it on half the nodes', () => {
     const model = new RuntimeModel(learnFleetPrior(fleet), catalog);
     expect(model.predict(observations).leadingComponents(1)[0]?.label).toBe('etl-90 at 2× its data');

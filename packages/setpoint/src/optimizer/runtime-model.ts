@@ -121,6 +121,8 @@ export class RuntimeModel {
   private readonly priorWeights: number[];
   private readonly settings: AnalogSettings;
   private readonly index: Map<string, number>;
+  /** Per candidate: the first candidate the model reads the same (`modelTwins`), whose surfaces it shares. */
+  private readonly twinOf: Int32Array;
 
   constructor(prior: FleetPrior, candidates: readonly Candidate[], settings: Partial<AnalogSettings> = {}) {
     this.prior = prior;
@@ -147,6 +149,7 @@ export class RuntimeModel {
     const totalWeight = prior.analogs.reduce((sum, analog) => sum + analog.priorWeight, 0);
     this.priorWeights = prior.analogs.map((analog) => analog.priorWeight / (totalWeight || 1));
     this.index = new Map(candidates.map((candidate, i) => [candidate.id, i]));
+    this.twinOf = modelTwins(candidates);
   }
 
   indexOf(candidateId: string): number | undefined {
@@ -168,8 +171,12 @@ export class RuntimeModel {
     const surface = this.surfaces[v] as Float64Array;
     let value = surface[i] as number;
     if (Number.isNaN(value)) {
-      const analog = this.prior.analogs[(this.views[v] as AnalogView).analog] as RuntimeAnalog;
-      value = analog.logRuntime(this.viewedCandidate(v, i));
+      const twin = this.twinOf[i] as number;
+      if (twin !== i) value = this.surfaceAt(v, twin);
+      else {
+        const analog = this.prior.analogs[(this.views[v] as AnalogView).analog] as RuntimeAnalog;
+        value = analog.logRuntime(this.viewedCandidate(v, i));
+      }
       surface[i] = value;
     }
     return value;
@@ -209,7 +216,11 @@ export class RuntimeModel {
     const known = this.failureRates[v];
     if (known) return known;
     const analog = this.prior.analogs[(this.views[v] as AnalogView).analog] as RuntimeAnalog;
-    const rates = this.candidates.map((_, i) => analog.failureRate(this.viewedCandidate(v, i)));
+    const rates: Array<number | undefined> = [];
+    this.candidates.forEach((_, i) => {
+      const twin = this.twinOf[i] as number;
+      rates.push(twin !== i ? rates[twin] : analog.failureRate(this.viewedCandidate(v, i)));
+    });
     this.failureRates[v] = rates;
     return rates;
   }
@@ -406,6 +417,23 @@ export class RuntimeModel {
       };
     });
   }
+}
+
+/**
+ * For each candidate, the first one whose every field but its id and price is the same: the hardware, the
+ * engine, the storage, the nodes (candidates a market, autoscaling or first-on-demand apart). An analog's
+ * surface and failure rates read only those fields, so twins share them to the last bit.
+ */
+function modelTwins(candidates: readonly Candidate[]): Int32Array {
+  const first = new Map<string, number>();
+  return Int32Array.from(candidates, (candidate, i) => {
+    const { id: _id, priceUsdPerNodeHour: _price, ...read } = candidate;
+    const key = JSON.stringify(read);
+    const known = first.get(key);
+    if (known !== undefined) return known;
+    first.set(key, i);
+    return i;
+  });
 }
 
 /** An analog's name, with the data scale it is read at ("scout:kmeans-bigdata at 1/2 its data"). */

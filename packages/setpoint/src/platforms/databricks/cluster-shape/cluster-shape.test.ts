@@ -6,6 +6,8 @@ import type { RunProfile } from '../../../eventlog/run-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
+import { withManagedFields } from '../jobs/apply-cluster-change.js';
+import { managedFieldValues } from '../jobs/managed-fields.js';
 import { runTimeline } from '../runs/run-coster.js';
 import { databricksBilling } from './billing.js';
 import {
@@ -206,6 +208,28 @@ describe('one shape, every consumer', () => {
     expect(jobFragmentOf({ ...shapeOfCluster(legacy, 'aws'), photon: false }, legacy).runtime_engine).toBe(
       'STANDARD',
     );
+  });
+
+  it('merges read-only to the same cluster as a copying merge, and changes nothing of the job cluster', () => {
+    const job: NewCluster = {
+      spark_version: '13.3.x-photon-scala2.12',
+      node_type_id: 'r5d.xlarge',
+      autoscale: { min_workers: 2, max_workers: 8 },
+      spark_conf: { 'spark.sql.shuffle.partitions': '400' },
+      aws_attributes: { availability: 'ON_DEMAND', first_on_demand: 1, zone_id: 'us-west-2a' },
+    };
+    const before = structuredClone(job);
+    for (const shape of shapes.filter((entry) => entry.cloud === 'aws')) {
+      const fragment = jobFragmentOf(shape);
+      const copied = withManagedFields(job, fragment, { maintainScalingType: false });
+      const read = withManagedFields(job, fragment, { maintainScalingType: false, readOnly: true });
+      expect(read).toEqual(copied);
+      expect(managedFieldValues(read)).toEqual(managedFieldValues(copied));
+      // the copying merge owns its nested values; the read-only one shares what it does not manage
+      expect(copied.spark_conf).not.toBe(job.spark_conf);
+      expect(read.spark_conf).toBe(job.spark_conf);
+    }
+    expect(job).toEqual(before);
   });
 
   it('gives the cost engine the market and first_on_demand the fragment names', () => {

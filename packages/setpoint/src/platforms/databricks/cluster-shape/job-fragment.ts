@@ -75,7 +75,7 @@ function fullFragmentOf(shape: DatabricksClusterShape): ClusterFragment {
 /** The managed values a cluster ends up with once `fragment` is merged into `spec` (defaults made explicit). */
 function effectiveValues(spec: NewClusterSpec, fragment: ClusterFragment): string {
   return JSON.stringify(
-    managedFieldValues(withManagedFields(spec, fragment, { maintainScalingType: false })),
+    managedFieldValues(withManagedFields(spec, fragment, { maintainScalingType: false, readOnly: true })),
   );
 }
 
