@@ -1,8 +1,6 @@
 import { createRandom } from '@setpoint/foundation/random';
 import { gpEiPolicy, gpInitialRuns } from 'setpoint/optimizer/baselines/gp-ei-policy';
-import { constrainedExpectedImprovement as gpEiAcquisition } from 'setpoint/optimizer/normal-distribution';
 import type { SearchPolicyFactory } from 'setpoint/optimizer/search-policy';
-import { candidateRateUsdPerHour } from 'setpoint/optimizer/types';
 import { describe, expect, it } from 'vitest';
 import { playEpisode, runSweepBench } from '../run-sweep-bench.js';
 import { groupSweepRows, type SweepWorkload } from '../sweep-dataset.js';
@@ -16,7 +14,6 @@ import {
   probabilityFeasible,
 } from './constrained-acquisition.js';
 import { flooredGpCei, gpCeiFeasibilityFloor, gpCeiPolicy, plainGpCei } from './gp-cei-policy.js';
-import { costTargets, gpCostModel } from './gp-cost-model.js';
 
 /** A configuration at `ratePerSecond` whose run the GP expects to cost `cost` (its runtime: cost ÷ rate). */
 function predicted(cost: number, sd: number, ratePerSecond = 1): CostPrediction {
@@ -115,39 +112,6 @@ const workloads = groupSweepRows(
   generateSyntheticSweep({ workloads: 3, repeats: 1, seed: 11, noise: 0.03, timeoutS: 7200 }),
 );
 
-/** gp-ei rebuilt on the bench's cost model, with gp-ei's own acquisition and initial design. */
-const gpEiOnBenchModel: SearchPolicyFactory = (context) => {
-  const model = gpCostModel(context.candidates);
-  return {
-    next(observations) {
-      const tried = new Set(observations.map((observation) => observation.candidateId));
-      const untried = context.candidates.filter((c) => !tried.has(c.id));
-      if (untried.length === 0) return { candidateId: context.coldStartId };
-      if (observations.length < gpInitialRuns) {
-        return { candidateId: untried[context.random.int(untried.length)]!.id };
-      }
-      const feasible = observations.filter((o) => o.completed && o.runtimeS <= context.slaSeconds);
-      const bestCost =
-        feasible.length > 0
-          ? Math.min(...feasible.map((o) => o.costUsd))
-          : Math.exp(Math.min(...costTargets(observations))) * 2;
-      const predict = model.fit(observations);
-      let best = untried[0]!;
-      let bestValue = Number.NEGATIVE_INFINITY;
-      for (const c of untried) {
-        const { meanLogCost, sd } = predict(c);
-        const rate = candidateRateUsdPerHour(c) / 3600;
-        const value = gpEiAcquisition(meanLogCost - Math.log(rate), sd, rate, bestCost, context.slaSeconds);
-        if (value > bestValue) {
-          bestValue = value;
-          best = c;
-        }
-      }
-      return { candidateId: best.id };
-    },
-  };
-};
-
 function episodeOf(workload: SweepWorkload, start: number, factory: SearchPolicyFactory, seed: number) {
   const cold = workload.configs.filter((config) => config.meanRuntimeS !== undefined)[start]!;
   return playEpisode(
@@ -162,20 +126,6 @@ function episodeOf(workload: SweepWorkload, start: number, factory: SearchPolicy
 }
 
 describe('gp-cei policies', () => {
-  it("model the cost with gp-ei's GP: gp-ei's acquisition on the bench's model plays gp-ei's episodes", () => {
-    for (const workload of workloads) {
-      for (const [start, seed] of [
-        [0, 1],
-        [7, 2],
-        [20, 3],
-      ] as const) {
-        expect(episodeOf(workload, start, gpEiOnBenchModel, seed)).toEqual(
-          episodeOf(workload, start, gpEiPolicy, seed),
-        );
-      }
-    }
-  });
-
   it("gp-cei makes gp-ei's random initial runs from the same random numbers, then claims each run", () => {
     const workload = workloads[0]!;
     const plain = episodeOf(workload, 5, gpCeiPolicy(plainGpCei), 4);

@@ -1,7 +1,7 @@
+import { gpCostModel } from 'setpoint/optimizer/baselines/gp-cost-model';
 import { gpInitialRuns } from 'setpoint/optimizer/baselines/gp-ei-policy';
 import type { SearchPolicyFactory } from 'setpoint/optimizer/search-policy';
 import { chooseConstrained, runtimeInterval } from './constrained-acquisition.js';
-import { gpCostModel } from './gp-cost-model.js';
 
 /**
  * The floor of `gp-cei-floor`: a run only where the GP gives P(runtime ≤ SLA) ≥ 0.9. It is the

@@ -1,17 +1,22 @@
-import { instanceFamily } from 'setpoint/optimizer/config-features';
-import { fitGaussianProcessByEvidence } from 'setpoint/optimizer/gaussian-process';
-import { type Candidate, candidateRateUsdPerHour, type Observation } from 'setpoint/optimizer/types';
-import type { CostPrediction } from './constrained-acquisition.js';
+import { instanceFamily } from '../config-features.js';
+import { fitGaussianProcessByEvidence } from '../gaussian-process.js';
+import { type Candidate, candidateRateUsdPerHour, type Observation } from '../types.js';
+
+/** A configuration's predicted ln(cost), its spread, and its price per second (runtime = cost ÷ price). */
+export interface CostPrediction {
+  meanLogCost: number;
+  sd: number;
+  ratePerSecond: number;
+}
 
 /** The GP's hyperparameter grid, chosen by marginal likelihood at every fit (gp-ei's). */
 const lengthscales = [0.15, 0.3, 0.5, 0.8, 1.2];
 const noiseVariances = [1e-3, 1e-2, 1e-1];
 
 /**
- * gp-ei's cost model (setpoint/optimizer/baselines/gp-ei-policy.ts), for the constrained baselines: a GP
- * over nodes, vCPUs per node, memory per core (log2, scaled to [0, 1]) and the instance family models
- * ln(cost) of the runs observed so far; a failed run is scored as twice the worst completed cost. The
- * bench's test plays gp-ei's episodes with this model and gp-ei's acquisition and expects the same runs.
+ * The cost model of the GP baselines (gp-ei here, the constrained ones in the bench): a GP over nodes, vCPUs
+ * per node, memory per core (log2, scaled to [0, 1]) and the instance family models ln(cost) of the runs
+ * observed so far; a failed run is scored as twice the worst completed cost.
  */
 export function gpCostModel(candidates: readonly Candidate[]) {
   const points = normalizedFeatures(candidates);
