@@ -1,10 +1,6 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
-import {
-  checkClusterSpec,
-  type DatabricksWorkspaceFacts,
-  type NodeTypeFacts,
-} from '@setpoint/validity/databricks';
+import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
@@ -19,7 +15,6 @@ import type {
 } from '../../../service/recommender/cluster-model.js';
 import { instanceTypesToTry } from '../../../service/recommender/instance-types-to-try.js';
 import type { ClusterPolicy, NewClusterSpec } from '../api/schema.js';
-import { problemOf } from '../validity/accepted-cluster.js';
 import { databricksWorkspaceFacts } from '../validity/workspace-facts.js';
 import {
   type DatabricksClusterShape,
@@ -35,7 +30,7 @@ import { flexibleNodeTypesFilter, ranOnAlternates } from './flexible-node-types.
 import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
 import { genericPhotonSpeedupPrior, photonRuntimeRefusal } from './photon-trial.js';
-import { clusterOfShape, validityFilters } from './validity-filters.js';
+import { validityFilters } from './validity-filters.js';
 
 export interface SpaceContext {
   cloud: Cloud;
@@ -152,13 +147,7 @@ export function buildCandidateSpace(
   const photonOptions = settings.photonAllowed ? [false, true] : [current.photon];
   const firstOnDemand = firstOnDemandOf(current, settings);
   const storageOf = attachedStorage(context, nodeTypes);
-  const facts = databricksWorkspaceFacts({
-    cloud,
-    nodeTypes: context.launchableNodeTypes ?? null,
-    policy: context.policy ?? null,
-    catalog,
-  });
-  const driver = driverOf(nodeTypes, context, costModel, priced, facts);
+  const driver = driverOf(nodeTypes, context, costModel, priced);
   const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
     for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
@@ -198,6 +187,12 @@ export function buildCandidateSpace(
 
   const byId = new Map<string, ShapeEntry<DatabricksClusterShape>>();
   const entries: ShapeEntry<DatabricksClusterShape>[] = [];
+  const facts = databricksWorkspaceFacts({
+    cloud,
+    nodeTypes: context.launchableNodeTypes ?? null,
+    policy: context.policy ?? null,
+    catalog,
+  });
   const chain = [
     ...(context.instancePoolId ? [instancePoolFilter(context.instancePoolId, current)] : []),
     ...flexibleNodeTypesFilter(context.baseCluster ?? null, current),
@@ -388,22 +383,13 @@ function driverOf(
   context: SpaceContext,
   costModel: CostModel,
   priced: (entry: InstanceTypeEntry) => boolean,
-  facts: DatabricksWorkspaceFacts,
 ): DriverDecision {
   const { current, cloud, settings } = context;
   if (!context.driverSignals || context.instancePoolId)
     return { nodeType: current.driverNodeType, change: null, reason: null };
-  const base = context.baseCluster ?? null;
-  // a driver the workspace or the cluster's policy would refuse is never offered (every candidate carries it)
-  const running = base ?? clusterOfShape(current, null);
-  const inherited = new Set(checkClusterSpec(running, facts).map(problemOf));
-  const accepted = (driverNodeType: string) =>
-    checkClusterSpec(clusterOfShape({ ...current, driverNodeType }, base), facts).every((problem) =>
-      inherited.has(problemOf(problem)),
-    );
+  const launchable = context.launchableNodeTypes ?? null;
   const offered = instanceTypesToTry(nodeTypes, cloud, settings, current.driverNodeType).filter(
-    (entry) =>
-      priced(entry) && (entry.instanceType === current.driverNodeType || accepted(entry.instanceType)),
+    (entry) => priced(entry) && (launchable === null || launchable.has(entry.instanceType)),
   );
   const billing = { region: context.region, plan: context.plan, compute: 'jobs' as const };
   return driverNodeTypeFor({

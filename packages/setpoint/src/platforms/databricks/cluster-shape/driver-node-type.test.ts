@@ -4,7 +4,7 @@ import { createCostModel } from '../../../cost/cost-model.js';
 import type { DriverEvidence } from '../../../eventlog/run-profile.js';
 import { shippedCatalog } from '../../../pricing/catalog/shipped-catalog.js';
 import { createPriceCatalog } from '../../../pricing/price-catalog.js';
-import { type ClusterPolicy, clusterPolicySchema, type NewClusterSpec } from '../api/schema.js';
+import type { NewClusterSpec } from '../api/schema.js';
 import { buildCandidateSpace } from './candidates.js';
 import { describeShape, shapeOfCluster } from './cluster-shape.js';
 import { costSpecOf } from './cost-spec.js';
@@ -44,7 +44,7 @@ function evidence(driver: Partial<DriverEvidence>): DriverEvidence {
   };
 }
 
-function space(driver: DriverEvidence | undefined, policy: ClusterPolicy | null = null) {
+function space(driver: DriverEvidence | undefined) {
   return buildCandidateSpace(
     catalog,
     shippedCatalog.instanceTypes,
@@ -55,9 +55,8 @@ function space(driver: DriverEvidence | undefined, policy: ClusterPolicy | null 
       settings: { ...defaultProjectSettings(), spotPolicy: 'on-demand-only' },
       current,
       observed: [current],
-      baseCluster: policy ? { ...baseCluster, policy_id: policy.policy_id } : baseCluster,
+      baseCluster,
       driverSignals: { evidence: driver, wallTimeMs: 600_000 },
-      policy,
     },
     costModel,
   );
@@ -105,17 +104,6 @@ describe('the driver node type from the driver’s own signals', () => {
       ),
     );
     expect(entry.candidate.priceUsdPerNodeHour * 6).toBeCloseTo(hourly(chosen), 6);
-  });
-
-  it('keeps a driver the cluster’s compute policy pins, whatever the signals say', () => {
-    const policy = clusterPolicySchema.parse({
-      policy_id: 'p1',
-      name: 'drivers',
-      definition: JSON.stringify({ driver_node_type_id: { type: 'allowlist', values: ['r5d.2xlarge'] } }),
-    });
-    const oversized = evidence({ peakJvmHeapBytes: 2 * gib, metricEvents: 3 });
-    expect(allowedDrivers(space(oversized, policy))).toEqual(['r5d.2xlarge']);
-    expect(allowedDrivers(space(oversized))).not.toEqual(['r5d.2xlarge']);
   });
 
   it('grows a driver that ran near its heap, to the cheapest type that holds its peak with room', () => {
