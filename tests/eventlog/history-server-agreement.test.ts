@@ -111,30 +111,6 @@ describe('executors', () => {
   }
 });
 
-describe('the driver', () => {
-  it("application_1553914137147_0018: the driver's memory and its peaks, as the History Server reports them", () => {
-    const executors = expectation('executor_list_with_executor_metrics_json');
-    const driver = executors.find((executor) => executor.id === 'driver') as {
-      maxMemory: number;
-      peakMemoryMetrics: { JVMHeapMemory: number; MinorGCTime: number; MajorGCTime: number };
-    };
-    const profile = profileOf('application_1553914137147_0018');
-    expect(profile.driver?.maxMemoryBytes).toBe(driver.maxMemory);
-    expect(profile.driver?.peakJvmHeapBytes).toBe(driver.peakMemoryMetrics.JVMHeapMemory);
-    expect(profile.driver?.gcTimeMs).toBe(
-      driver.peakMemoryMetrics.MinorGCTime + driver.peakMemoryMetrics.MajorGCTime,
-    );
-    expect(profile.driver?.metricEvents).toBeGreaterThan(0);
-  });
-
-  it('local-1422981780767: no stage metrics in the log, so no peaks', () => {
-    const driver = profileOf('local-1422981780767').driver;
-    expect(driver?.metricEvents).toBe(0);
-    expect(driver?.peakJvmHeapBytes).toBeNull();
-    expect(driver?.maxMemoryBytes).toBeGreaterThan(0);
-  });
-});
-
 describe('environment', () => {
   it('app-20161116163331-0000 Spark properties', () => {
     const environment = expectation<{ sparkProperties: Array<[string, string]> }>('app_environment');

@@ -84,11 +84,6 @@ function formatServerless(result: JobBankResult): string {
   );
 }
 
-/** A list of job names, or "none". */
-function words(names: readonly string[]): string {
-  return names.length === 0 ? 'none' : names.join(', ');
-}
-
 export function formatJobBankTable(result: JobBankResult): string {
   const { metrics } = result;
   const summary = new Table({ head: ['figure', 'value', 'goal'], style: { head: [], border: [] } });
@@ -129,11 +124,6 @@ export function formatJobBankTable(result: JobBankResult): string {
       'writes the platform refused / Setpoint refused before writing',
       `${result.validity.refusedByPlatform} / ${result.validity.refusedBySetpoint}`,
       '0 / 0',
-    ],
-    [
-      'jobs whose driver / EBS volumes changed',
-      `${words(result.dimensions.driverChangedJobs)} / ${words(result.dimensions.volumesChangedJobs)}`,
-      '',
     ],
     [
       'median |estimated − billed| DBU cost',

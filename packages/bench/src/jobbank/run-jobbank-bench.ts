@@ -9,7 +9,6 @@ import { hasBillingEstimate } from 'setpoint/platforms/databricks/billing/billed
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
 import type { JobAttempt } from 'setpoint/queue/job-queue';
 import type { RecommendationRecord } from 'setpoint/service/recommendations/recommendation-records';
-import { type ClusterDimensions, changedDimensions, clusterDimensionsOf } from './cluster-dimensions.js';
 import { type JobBankMetrics, type JobBankOperations, jobBankMetrics } from './jobbank-metrics.js';
 import type { JobBankProject, LastDecision } from './jobbank-project.js';
 import { type LatencyRun, latencyBreakdown } from './latency-breakdown.js';
@@ -137,8 +136,6 @@ export interface JobBankResult {
   validity: ValidityCounts;
   /** The serverless jobs' figures (with `serverless`; they are not in `metrics`), else null. */
   serverless: ServerlessMetrics | null;
-  /** Each Databricks project's drivers and EBS volumes run by run, and the jobs whose either changed. */
-  dimensions: { projects: ClusterDimensions[] } & ReturnType<typeof changedDimensions>;
 }
 
 /** Each serverless project's runs as the service shows them (mode, cost or pending) and its mode writes. */
@@ -209,20 +206,6 @@ async function observeProjects(loop: ClosedLoop, seed: number): Promise<JobBankP
     }
   }
   return projects;
-}
-
-/** The driver and EBS volumes each Databricks job cluster's runs ran on, oldest run first. */
-async function observeDimensions(loop: ClosedLoop, seed: number): Promise<ClusterDimensions[]> {
-  const records: ClusterDimensions[] = [];
-  for (const job of loop.jobs) {
-    if (job.platform !== 'databricks' || job.serverless) continue;
-    for (const projectId of job.projectIds) {
-      const project = await loop.server.services.projects.get(projectId);
-      const runs = (await loop.server.services.runs.list(projectId, { limit: 500, offset: 0 })).items;
-      records.push(clusterDimensionsOf(project.name, seed, [...runs].reverse()));
-    }
-  }
-  return records;
 }
 
 /** The newest successful recommendation's decision (the list is newest first), in the API's words. */
@@ -324,7 +307,6 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     collection: null,
   };
   let validity: ValidityCounts = { refusedByPlatform: 0, refusedBySetpoint: 0, examples: [] };
-  const dimensions: ClusterDimensions[] = [];
   const billingErrors: number[] = [];
   const learnedErrors: number[] = [];
   for (const seed of seeds) {
@@ -351,7 +333,6 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
         log(`seed ${seed}: round ${round}/${options.runs} done`);
       }
       projects.push(...(await observeProjects(loop, seed)));
-      dimensions.push(...(await observeDimensions(loop, seed)));
       if (options.serverless) serverlessProjects.push(...(await observeServerlessProjects(loop, seed)));
       const observed = await observeOperations(loop, attempts);
       operations.webhookToRecommendationMs.push(...observed.webhookToRecommendationMs);
@@ -384,7 +365,6 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
     metrics: jobBankMetrics(projects, operations),
     validity,
     serverless: options.serverless ? serverlessMetrics(serverlessProjects) : null,
-    dimensions: { projects: dimensions, ...changedDimensions(dimensions) },
     billing: {
       ...billing,
       medianAbsError: median(billingErrors),

@@ -85,8 +85,6 @@ export interface SimRunRecord {
   /** Whether that recommendation was a learning run, as its decision says (null for the cold start). */
   learning: boolean | null;
   nodeType: string;
-  /** The driver's node type, when it is not the workers' (`driver_node_type_id`). */
-  driverNodeType?: string;
   workers: number;
   photon: boolean;
   availability: string;
@@ -463,9 +461,6 @@ async function runJob(
       phase,
       learning,
       nodeType: cluster.node_type_id ?? '',
-      ...(cluster.driver_node_type_id && cluster.driver_node_type_id !== cluster.node_type_id
-        ? { driverNodeType: cluster.driver_node_type_id }
-        : {}),
       workers: cluster.num_workers ?? cluster.autoscale?.max_workers ?? 0,
       photon: cluster.runtime_engine === 'PHOTON',
       availability: String(

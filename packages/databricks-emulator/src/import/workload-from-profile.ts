@@ -16,8 +16,6 @@ export interface ProfileForImport {
     status: string;
     tasks: number;
     executorRunTimeMs: number;
-    /** Absent from profiles of an older shape. */
-    resultSizeBytes?: number;
     executorCpuTimeMs: number;
     inputBytes: number;
     outputBytes: number;
@@ -67,8 +65,6 @@ function stageModel(stage: ProfileStage, localId: number, parents: number[], cpu
     unspillableFraction: 0.1,
     photonEligible: 0.5,
     tasksScaleWithData: stage.inputBytes > 0,
-    // what the tasks sent the driver, when it is more than the few KB a task returns anyway (a collect)
-    collectBytes: (stage.resultSizeBytes ?? 0) > measuredTasks * 64 * 1024 ? (stage.resultSizeBytes ?? 0) : 0,
   };
 }
 

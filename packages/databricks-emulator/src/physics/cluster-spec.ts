@@ -11,8 +11,7 @@ export interface SimClusterSpec {
   workers: { kind: 'fixed'; count: number } | { kind: 'autoscale'; min: number; max: number };
   availability: Availability;
   firstOnDemand: number;
-  /** `throughputMibps`: a gp3 volume's provisioned throughput (`ebs_volume_throughput`), when set. */
-  ebs: { type: EbsVolumeType; count: number; sizeGb: number; throughputMibps?: number; iops?: number };
+  ebs: { type: EbsVolumeType; count: number; sizeGb: number };
   photon: boolean;
   sparkVersion: string;
   sparkConf: Record<string, string>;
@@ -34,8 +33,6 @@ export interface NewClusterLike {
         ebs_volume_type?: string | undefined;
         ebs_volume_count?: number | undefined;
         ebs_volume_size?: number | undefined;
-        ebs_volume_iops?: number | undefined;
-        ebs_volume_throughput?: number | undefined;
       }
     | undefined;
   azure_attributes?: { availability?: string | undefined; first_on_demand?: number | undefined } | undefined;
@@ -92,13 +89,7 @@ export function toSimClusterSpec(spec: NewClusterLike): SimClusterSpec {
     workers,
     availability,
     firstOnDemand: first,
-    ebs: {
-      type: ebsType,
-      count: aws?.ebs_volume_count ?? 0,
-      sizeGb: aws?.ebs_volume_size ?? 0,
-      ...(aws?.ebs_volume_throughput ? { throughputMibps: aws.ebs_volume_throughput } : {}),
-      ...(aws?.ebs_volume_iops ? { iops: aws.ebs_volume_iops } : {}),
-    },
+    ebs: { type: ebsType, count: aws?.ebs_volume_count ?? 0, sizeGb: aws?.ebs_volume_size ?? 0 },
     photon: isPhotonSpec(spec),
     sparkVersion: spec.spark_version ?? '15.4.x-scala2.12',
     sparkConf: spec.spark_conf ?? {},

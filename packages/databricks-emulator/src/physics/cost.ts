@@ -4,8 +4,6 @@ import type { NodeType } from './node-types.js';
 export const jobsComputeUsdPerDbu = 0.15;
 export const photonDbuMultiplier = 2;
 const ebsUsdPerGbMonth = 0.1;
-/** gp3 throughput above the included 125 MiB/s (AWS EBS pricing, us-east-1). */
-const gp3UsdPerMibpsMonth = 0.04;
 const hoursPerMonth = 730;
 
 export interface NodeUsage {
@@ -30,7 +28,7 @@ export interface SimulatedCost {
 
 export function computeCost(
   usage: readonly NodeUsage[],
-  options: { photon: boolean; ebsGbPerNode: number; ebsExtraMibpsPerNode?: number },
+  options: { photon: boolean; ebsGbPerNode: number },
 ): SimulatedCost {
   let vmUsd = 0;
   let dbus = 0;
@@ -45,10 +43,7 @@ export function computeCost(
     nodeHours += hours;
     if (entry.spot) spotNodeHours += hours;
   }
-  const ebsUsd =
-    (nodeHours *
-      (options.ebsGbPerNode * ebsUsdPerGbMonth + (options.ebsExtraMibpsPerNode ?? 0) * gp3UsdPerMibpsMonth)) /
-    hoursPerMonth;
+  const ebsUsd = (nodeHours * options.ebsGbPerNode * ebsUsdPerGbMonth) / hoursPerMonth;
   const dbuUsd = dbus * jobsComputeUsdPerDbu;
   return { vmUsd, dbuUsd, ebsUsd, totalUsd: vmUsd + dbuUsd + ebsUsd, dbus, nodeHours, spotNodeHours };
 }

@@ -184,21 +184,6 @@ function taskExecutorMetrics(task: TaskRecord): Record<string, number> {
   return Object.fromEntries(executorMetricNames.map((name) => [name, values[name] ?? 0]));
 }
 
-/** The driver's peaks during one stage, with every metric Spark writes (cumulative GC counters). */
-function driverStageMetrics(driver: { heapBytes: number; gcMs: number }): Record<string, number> {
-  const values: Partial<Record<(typeof executorMetricNames)[number], number>> = {
-    JVMHeapMemory: driver.heapBytes,
-    JVMOffHeapMemory: 220 * 1024 * 1024,
-    OnHeapStorageMemory: 8 * 1024 * 1024,
-    OnHeapUnifiedMemory: 8 * 1024 * 1024,
-    DirectPoolMemory: 24 * 1024 * 1024,
-    MinorGCCount: 4 + Math.round(driver.gcMs / 50),
-    MinorGCTime: driver.gcMs,
-    TotalGCTime: driver.gcMs,
-  };
-  return Object.fromEntries(executorMetricNames.map((name) => [name, values[name] ?? 0]));
-}
-
 function stageInfo(
   stage: ClusterSimulation['stages'][number],
   startMs: number,
@@ -417,8 +402,6 @@ export function renderEventLog(
       });
     }
   }
-  // Spark's spark.eventLog.logStageExecutorMetrics, false unless the cluster's Spark conf turns it on
-  const logsStageExecutorMetrics = spec.sparkConf['spark.eventLog.logStageExecutorMetrics'] === 'true';
   const stagesById = new Map(sim.stages.map((stage) => [stage.stageId, stage]));
   for (const job of sim.jobs) {
     const jobStages = job.stageIds.map((id) => stagesById.get(id)).filter((stage) => stage !== undefined);
@@ -474,16 +457,6 @@ export function renderEventLog(
         'Stage Info': stageInfo(stage, t0, false),
         Properties: properties,
       });
-      if (logsStageExecutorMetrics) {
-        // Spark writes each executor's per-stage peaks just before the stage completes; the driver's only here
-        add(t0 + stage.completedMs, 12, {
-          Event: 'SparkListenerStageExecutorMetrics',
-          'Executor ID': 'driver',
-          'Stage ID': stage.stageId,
-          'Stage Attempt ID': 0,
-          'Executor Metrics': driverStageMetrics(stage.driver),
-        });
-      }
       add(t0 + stage.completedMs, 12, {
         Event: 'SparkListenerStageCompleted',
         'Stage Info': stageInfo(stage, t0, true),

@@ -4,15 +4,8 @@ import type { NodeType } from './node-types.js';
 const gib = 1024 ** 3;
 const reservedMemoryBytes = 300 * 1024 ** 2;
 
-/**
- * Throughput of one EBS volume for spill-style access, GB/s. GENERAL_PURPOSE_SSD is gp3 on Databricks: its
- * provisioned `ebs_volume_throughput`, else gp3's baseline of 125 MiB/s (AWS EBS volume types: gp3 3,000 IOPS
- * and 125 MiB/s included, up to 1,000 MiB/s). HDD volumes suffer on small random blocks.
- */
-function ebsVolumeGbps(ebs: SimClusterSpec['ebs']): number {
-  if (ebs.type === 'THROUGHPUT_OPTIMIZED_HDD') return 0.04;
-  return ((ebs.throughputMibps ?? 125) * 1024 ** 2) / 1e9;
-}
+/** Throughput of one EBS volume for spill-style access, GB/s. HDD volumes suffer on small random blocks. */
+const ebsVolumeGbps = { GENERAL_PURPOSE_SSD: 0.25, THROUGHPUT_OPTIMIZED_HDD: 0.04 } as const;
 
 export interface ExecutorShape {
   cores: number;
@@ -57,7 +50,7 @@ export function executorShape(spec: SimClusterSpec): ExecutorShape {
     diskGbps = node.localDiskGbpsPerCore * cores;
   } else {
     const volumes = Math.max(1, spec.ebs.count);
-    diskGbps = Math.min(volumes * ebsVolumeGbps(spec.ebs), node.ebsGbps);
+    diskGbps = Math.min(volumes * ebsVolumeGbps[spec.ebs.type], node.ebsGbps);
   }
   return {
     cores,

@@ -2,7 +2,6 @@ import { createRandom, deriveSeed, type Random } from '@setpoint/foundation/rand
 import type { StageModel, Workload } from '../workloads/schema.js';
 import type { SimClusterSpec } from './cluster-spec.js';
 import { computeCost, type NodeUsage } from './cost.js';
-import { collectOnDriver, driverBaseHeapBytes } from './driver-model.js';
 import { type ExecutorShape, executorShape } from './executor-model.js';
 import { MinHeap } from './min-heap.js';
 import type {
@@ -112,9 +111,6 @@ export class ClusterSimulator {
   private nextExecutorId = 0;
   private nextTaskId = 0;
   private nextStageId = 0;
-  /** The driver JVM's GC time so far, and driver-side time owed after the current job (collected results). */
-  private driverGcMs = 0;
-  private driverOwedMs = 0;
   private targetWorkers: number;
   private liveWorkers = 0;
 
@@ -232,14 +228,7 @@ export class ClusterSimulator {
       stages: this.stages,
       tasks: this.tasks,
       usage: this.usage,
-      cost: computeCost(this.usage, {
-        photon: spec.photon,
-        ebsGbPerNode,
-        ebsExtraMibpsPerNode:
-          spec.ebs.type === 'GENERAL_PURPOSE_SSD' && spec.ebs.throughputMibps
-            ? Math.max(0, spec.ebs.throughputMibps - 125) * spec.ebs.count
-            : 0,
-      }),
+      cost: computeCost(this.usage, { photon: spec.photon, ebsGbPerNode }),
       dataScale: this.dataScale,
     };
   }
@@ -509,9 +498,7 @@ export class ClusterSimulator {
         }
       }
       jobRecord.completedMs = jobEnd;
-      // the driver works through what the job collected before the next job starts
-      cursor = jobEnd + this.driverOwedMs;
-      this.driverOwedMs = 0;
+      cursor = jobEnd;
     }
     return { endMs: cursor };
   }
@@ -592,11 +579,8 @@ export class ClusterSimulator {
         .filter((id): id is number => id !== undefined),
       submittedMs: readyMs,
       completedMs: readyMs,
-      driver: { heapBytes: driverBaseHeapBytes, gcMs: this.driverGcMs },
     };
     this.stages.push(stageRecord);
-    const collectPerTask = perTask(stage.collectBytes * scale);
-    let collected = 0;
 
     const pending: Array<{ index: number; attempt: number; failures: number; resubmitted: boolean }> = [];
     for (let index = 0; index < taskCount; index += 1)
@@ -677,12 +661,7 @@ export class ClusterSimulator {
           shuffleRecordsWritten: lost || oom ? 0 : Math.round((shuffleWritePerTask * skew) / 60),
           memorySpilled: Math.round(spilled * Math.min(1, fraction)),
           diskSpilled: Math.round(spilled * 0.5 * Math.min(1, fraction)),
-          resultSize:
-            lost || oom
-              ? 0
-              : collectPerTask > 0
-                ? Math.round(collectPerTask * skew)
-                : 2_000 + (item.index % 7) * 13,
+          resultSize: 2_000 + (item.index % 7) * 13,
         },
       });
       endMs = Math.max(endMs, endedMs);
@@ -715,17 +694,9 @@ export class ClusterSimulator {
         pending.push({ index: item.index, attempt: item.attempt + 1, failures, resubmitted: false });
         continue;
       }
-      if (collectPerTask > 0) collected += Math.round(collectPerTask * skew);
       const done = completedOn.get(executor) ?? [];
       done.push(item.index);
       completedOn.set(executor, done);
-    }
-    if (failure === undefined && collectPerTask > 0) {
-      const outcome = collectOnDriver(spec.driverNodeType, spec.sparkConf, taskCount, collected);
-      this.driverGcMs += outcome.gcMs;
-      stageRecord.driver = { heapBytes: outcome.heapBytes, gcMs: this.driverGcMs };
-      if (outcome.failure !== undefined) failure = outcome.failure;
-      else this.driverOwedMs += Math.round(outcome.seconds * this.runFactor * second);
     }
     stageRecord.completedMs = endMs;
     if (failure !== undefined) stageRecord.failureReason = failure;

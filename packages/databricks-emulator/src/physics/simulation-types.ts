@@ -47,8 +47,6 @@ export interface StageRecord {
   submittedMs: number;
   completedMs: number;
   failureReason?: string;
-  /** The driver during the stage: its heap at the stage's peak and its JVM's GC time so far (cumulative). */
-  driver: { heapBytes: number; gcMs: number };
 }
 
 export interface SparkJobRecord {

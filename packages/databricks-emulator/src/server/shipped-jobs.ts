@@ -30,15 +30,7 @@ interface ClusterOptions {
   availability?: 'ON_DEMAND' | 'SPOT_WITH_FALLBACK';
   /** EBS volumes per AWS node (Azure nodes keep their managed disk). */
   ebsGb?: number;
-  /** The cluster's Spark settings. */
-  sparkConf?: Record<string, string>;
 }
-
-/**
- * The teams of the spill-heavy sort and the IO-bound scan log their driver's memory peaks
- * (`spark.eventLog.logStageExecutorMetrics`, off by default in Spark): the driver is sized from them.
- */
-const driverMetricsLogged = { 'spark.eventLog.logStageExecutorMetrics': 'true' };
 
 function clusterFor(cloud: WorkspaceCloud) {
   return (
@@ -75,7 +67,6 @@ function clusterFor(cloud: WorkspaceCloud) {
                   }),
             },
           }),
-      ...(options.sparkConf ? { spark_conf: options.sparkConf } : {}),
       cluster_log_conf: logConf,
     };
   };
@@ -106,18 +97,10 @@ export function shippedJobSettings(cloud: WorkspaceCloud = 'aws'): JobSettings[]
     singleTask('Join-heavy ETL', 'join-heavy-etl', cluster('i3.xlarge', 8, 'dbfs')),
     singleTask('Daily aggregation', 'daily-aggregation', cluster('m5d.xlarge', 6, 'dbfs')),
     singleTask('Skewed join', 'skewed-join', cluster('r5d.xlarge', 8, 'dbfs')),
-    singleTask(
-      'Spill-heavy sort',
-      'spill-heavy-sort',
-      cluster('m5.xlarge', 8, 'dbfs', { ebsGb: 100, sparkConf: driverMetricsLogged }),
-    ),
+    singleTask('Spill-heavy sort', 'spill-heavy-sort', cluster('m5.xlarge', 8, 'dbfs', { ebsGb: 100 })),
     singleTask('CPU-bound ML scoring', 'cpu-bound-ml', cluster('m5.2xlarge', 4, 'dbfs')),
     singleTask('Many small jobs', 'many-small-jobs', cluster('m5d.xlarge', { min: 2, max: 8 }, 'dbfs')),
-    singleTask(
-      'IO-bound scan',
-      'io-bound-scan',
-      cluster('m5d.xlarge', { min: 2, max: 12 }, 'volumes', { sparkConf: driverMetricsLogged }),
-    ),
+    singleTask('IO-bound scan', 'io-bound-scan', cluster('m5d.xlarge', { min: 2, max: 12 }, 'volumes')),
     singleTask('Photon-friendly SQL', 'photon-friendly-sql', cluster('m6gd.xlarge', 8, 'volumes')),
     singleTask(
       'Growing events',

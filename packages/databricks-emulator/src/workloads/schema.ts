@@ -22,8 +22,6 @@ export const stageModelSchema = z.object({
   photonEligible: z.number().min(0).max(1).default(0.5),
   /** Whether the stage's task count follows data size (scans) or stays fixed (shuffle partitions). */
   tasksScaleWithData: z.boolean().default(false),
-  /** Serialized bytes the stage's tasks send the driver (a `collect`), at data scale 1; 0 for a few KB each. */
-  collectBytes: z.number().nonnegative().default(0),
 });
 
 export const jobModelSchema = z.object({

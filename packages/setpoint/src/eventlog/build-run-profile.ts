@@ -5,7 +5,6 @@ import { resolveLimits } from './eventlog-limits.js';
 import { capRunProfile, type ProfileCaps } from './profile-caps.js';
 import { type AggregatedRun, emptyMetricTotals } from './run-aggregator.js';
 import {
-  type DriverEvidence,
   type EventLogSourceInfo,
   type RunProfile,
   type RunTotals,
@@ -67,7 +66,6 @@ export function buildRunProfile(
     stages: run.stages,
     sqlExecutions: run.sqlExecutions,
     totals,
-    driver: driverEvidenceOf(run),
     analysis,
     whatIf: whatIf(shape, groups, analysis, totalTaskTimeMs(run.stages), options.whatIfExecutors),
     findings: findFindings({ stages: run.stages, totals, analysis }),
@@ -93,24 +91,5 @@ function runTotals(run: AggregatedRun): RunTotals {
     stages: run.stages.filter((stage) => stage.status === 'COMPLETE').length,
     failedStages: run.stages.filter((stage) => stage.status === 'FAILED').length,
     sqlExecutions: run.sqlExecutions.length,
-  };
-}
-
-/** Spark keeps this much of the heap out of its unified memory (`UnifiedMemoryManager.RESERVED_SYSTEM_MEMORY_BYTES`). */
-const reservedMemoryBytes = 300 * 1024 ** 2;
-/** Spark's default `spark.memory.fraction`. */
-const defaultMemoryFraction = 0.6;
-
-function driverEvidenceOf(run: AggregatedRun): DriverEvidence {
-  const fraction = Number(run.sparkConf['spark.memory.fraction']);
-  const memoryFraction = fraction > 0 && fraction < 1 ? fraction : defaultMemoryFraction;
-  const { maxMemoryBytes } = run.driver;
-  let largestStageResultBytes = 0;
-  for (const stage of run.stages)
-    largestStageResultBytes = Math.max(largestStageResultBytes, stage.resultSizeBytes);
-  return {
-    ...run.driver,
-    heapBytes: maxMemoryBytes === null ? null : maxMemoryBytes / memoryFraction + reservedMemoryBytes,
-    largestStageResultBytes,
   };
 }

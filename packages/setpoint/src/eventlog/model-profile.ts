@@ -31,8 +31,6 @@ export interface ModelProfile {
   totals: RunProfile['totals'];
   analysis: RunProfile['analysis'];
   whatIf: RunProfile['whatIf'];
-  /** The driver's own signals (absent from runs read before they were). */
-  driver?: RunProfile['driver'];
 }
 
 export const maxModelStages = 200;
@@ -61,6 +59,5 @@ export function modelProfileOf(profile: RunProfile, maxStages = maxModelStages):
     totals: profile.totals,
     analysis: profile.analysis,
     whatIf: profile.whatIf,
-    ...(profile.driver ? { driver: profile.driver } : {}),
   };
 }

@@ -9,7 +9,6 @@ import type { OverlongLine } from './line-splitter.js';
 import { describeParseIssue, ParseIssues } from './parse-issues.js';
 import { defaultProfileCaps, type ProfileCaps } from './profile-caps.js';
 import type {
-  DriverEvidence,
   ExecutorProfile,
   JobProfile,
   ParseReport,
@@ -31,7 +30,6 @@ import {
   sqlExecutionEndSchema,
   sqlExecutionStartSchema,
   stageEventSchema,
-  stageExecutorMetricsSchema,
 } from './schema.js';
 import { readTaskEnd, type TaskEndRecord } from './task-end-reader.js';
 
@@ -131,8 +129,6 @@ export interface AggregatedRun {
   sqlExecutions: SqlExecutionProfile[];
   /** Per-stage task launch times, kept out of the profile; used to measure task concurrency. */
   taskLaunchTimes: Map<string, Float64Array>;
-  /** The driver's memory and GC as the log reports them (the result sizes are the stages'). */
-  driver: Omit<DriverEvidence, 'largestStageResultBytes' | 'heapBytes'>;
   parse: ParseReport;
 }
 
@@ -258,12 +254,6 @@ export class RunAggregator {
   private readonly executors = new Map<string, ExecutorState>();
   private readonly jobs = new Map<number, JobState>();
   private readonly sql = new Map<number, SqlState>();
-  private readonly driver: AggregatedRun['driver'] = {
-    maxMemoryBytes: null,
-    peakJvmHeapBytes: null,
-    gcTimeMs: null,
-    metricEvents: 0,
-  };
   private executorsAdded = 0;
   private executorsRemoved = 0;
   private liveExecutors = 0;
@@ -291,7 +281,7 @@ export class RunAggregator {
       this.acceptUnprefixedLine(buffer, start, end, cut);
       return;
     }
-    if (!isHandledEvent(name) || isOtherExecutorsMetrics(name, buffer, start, end)) {
+    if (!isHandledEvent(name)) {
       if (buffer[end - 1] !== 0x7d) {
         this.malformed(cut);
         return;
@@ -492,30 +482,10 @@ export class RunAggregator {
         break;
       case handledEvents.blockManagerAdded:
         this.withShape(blockManagerAddedSchema, event, (e) => {
-          const id = e['Block Manager ID']['Executor ID'];
-          const executor = this.executor(id);
+          const executor = this.executor(e['Block Manager ID']['Executor ID']);
           executor.host ??= this.name(e['Block Manager ID'].Host ?? null);
           executor.addedTime ??= e.Timestamp ?? null;
-          if (id === driverExecutorId && e['Maximum Memory'] !== undefined) {
-            this.driver.maxMemoryBytes = Math.max(this.driver.maxMemoryBytes ?? 0, e['Maximum Memory']);
-          }
           this.seeTime(e.Timestamp);
-        });
-        break;
-      case handledEvents.stageExecutorMetrics:
-        this.withShape(stageExecutorMetricsSchema, event, (e) => {
-          if (e['Executor ID'] !== driverExecutorId) return;
-          const metrics = e['Executor Metrics'];
-          const driver = this.driver;
-          driver.metricEvents++;
-          if (metrics.JVMHeapMemory !== undefined) {
-            driver.peakJvmHeapBytes = Math.max(driver.peakJvmHeapBytes ?? 0, metrics.JVMHeapMemory);
-          }
-          if (metrics.MinorGCTime !== undefined || metrics.MajorGCTime !== undefined) {
-            // cumulative counters: the largest sum seen is the time by the end of the run
-            const gc = (metrics.MinorGCTime ?? 0) + (metrics.MajorGCTime ?? 0);
-            driver.gcTimeMs = Math.max(driver.gcTimeMs ?? 0, gc);
-          }
         });
         break;
       case handledEvents.jobStart:
@@ -824,7 +794,6 @@ export class RunAggregator {
               : null,
         })),
       taskLaunchTimes: new Map([...this.launchTimes].map(([key, times]) => [key, times.view()])),
-      driver: { ...this.driver },
       parse: {
         ...this.report,
         issues: this.issues.list(describeParseIssue),
@@ -1010,23 +979,8 @@ export function readLineAhead(
     const task = event && readTaskEnd(event);
     return task ? { task } : undefined;
   }
-  if (buffer[end - 1] !== 0x7d) return undefined;
-  if (isHandledEvent(name) && !isOtherExecutorsMetrics(name, buffer, start, end)) return undefined;
+  if (isHandledEvent(name) || buffer[end - 1] !== 0x7d) return undefined;
   return { skipped: name };
-}
-
-/** Spark's id of the driver among executors. */
-const driverExecutorId = 'driver';
-const driverIdBytes = Buffer.from('"Executor ID":"driver"', 'latin1');
-
-/**
- * A stage-metrics line of an executor other than the driver: only the driver's are read (the workers' own
- * are in their tasks), so the others are skipped without parsing.
- */
-function isOtherExecutorsMetrics(name: string, buffer: Buffer, start: number, end: number): boolean {
-  if (name !== handledEvents.stageExecutorMetrics) return false;
-  const at = buffer.indexOf(driverIdBytes, start);
-  return at === -1 || at >= end;
 }
 
 function tryParseObject(text: string): Json | undefined {

@@ -133,28 +133,6 @@ export const stageSchema = taskMetricTotalsSchema.extend({
   skewRatio: z.number().nonnegative(),
 });
 
-/**
- * What the log says of the driver's own needs (executor id "driver"). Spark writes the driver's memory peaks
- * only when `spark.eventLog.logStageExecutorMetrics` is true (false by default): without them the peaks are null.
- */
-export const driverSchema = z.object({
-  /**
-   * Memory the driver's block manager could use (its `SparkListenerBlockManagerAdded` "Maximum Memory"):
-   * (heap − 300 MiB) × `spark.memory.fraction`; null when the log has no such event for the driver.
-   */
-  maxMemoryBytes: bytes.nullable(),
-  /** The driver's heap from it: `maxMemoryBytes` / `spark.memory.fraction` (0.6 unless set) + 300 MiB Spark reserves. */
-  heapBytes: bytes.nullable(),
-  /** Highest JVM heap the driver used (`SparkListenerStageExecutorMetrics` "JVMHeapMemory" of executor "driver"). */
-  peakJvmHeapBytes: bytes.nullable(),
-  /** The driver's JVM time in garbage collection by the end of the run (MinorGCTime + MajorGCTime, cumulative counters). */
-  gcTimeMs: millis.nullable(),
-  /** Stage-metric events of the driver read: 0 when the log carries none. */
-  metricEvents: count,
-  /** The largest sum of task results one stage sent the driver (`Result Size`: a collect holds them at once). */
-  largestStageResultBytes: bytes,
-});
-
 export const sqlExecutionSchema = z.object({
   executionId: z.number().int(),
   description: z.string(),
@@ -299,8 +277,6 @@ export const runProfileSchema = z.object({
   stages: z.array(stageSchema),
   sqlExecutions: z.array(sqlExecutionSchema),
   totals: totalsSchema,
-  /** Absent from profiles stored before the driver's signals were read. */
-  driver: driverSchema.optional(),
   analysis: analysisSchema,
   whatIf: z.array(whatIfPointSchema),
   findings: z.array(findingSchema),
@@ -317,7 +293,6 @@ export type Finding = z.infer<typeof findingSchema>;
 export type Severity = z.infer<typeof severitySchema>;
 export type WhatIfPoint = z.infer<typeof whatIfPointSchema>;
 export type RunAnalysis = z.infer<typeof analysisSchema>;
-export type DriverEvidence = z.infer<typeof driverSchema>;
 export type ParseReport = z.infer<typeof parseReportSchema>;
 export type ParseIssue = z.infer<typeof parseIssueSchema>;
 export type ProfileOmissions = z.infer<typeof profileOmissionsSchema>;

@@ -59,17 +59,6 @@ export const executorRemovedSchema = z.object({
 export const blockManagerAddedSchema = z.object({
   Timestamp: int.optional(),
   'Block Manager ID': z.object({ 'Executor ID': text, Host: text.optional() }),
-  'Maximum Memory': z.number().nonnegative().optional(),
-});
-
-/** Per-stage peaks of one executor's metrics (written with `spark.eventLog.logStageExecutorMetrics`). */
-export const stageExecutorMetricsSchema = z.object({
-  'Executor ID': text,
-  'Executor Metrics': z.object({
-    JVMHeapMemory: z.number().nonnegative().optional(),
-    MinorGCTime: z.number().nonnegative().optional(),
-    MajorGCTime: z.number().nonnegative().optional(),
-  }),
 });
 
 export const stageInfoSchema = z.object({

@@ -4,7 +4,7 @@ import type { NodeTypeFacts } from '@setpoint/validity/databricks';
 import type { ClusterCostSpec, Market } from '../../../cost/cluster-spec.js';
 import { type CostModel, createCostModel } from '../../../cost/cost-model.js';
 import { instanceFamily } from '../../../optimizer/config-features.js';
-import type { PriceCatalog, VolumeSpec } from '../../../pricing/price-catalog.js';
+import type { PriceCatalog } from '../../../pricing/price-catalog.js';
 import type { Cloud, InstanceTypeEntry, Plan } from '../../../pricing/schema.js';
 import { type CandidateFilter, FilterTally } from '../../../service/recommender/candidate-filters.js';
 import type {
@@ -22,10 +22,8 @@ import {
   hardwareOfShape,
   shapeId,
 } from './cluster-shape.js';
-import { costSpecOf, volumesPerNodeOf } from './cost-spec.js';
-import { type DriverDecision, type DriverSignals, driverNodeTypeFor } from './driver-node-type.js';
-import { gp3PerformanceFor, volumesThroughputMibps } from './ebs-performance.js';
-import { type DiskEvidence, type EbsStorage, ebsStorageFor, needsAttachedStorage } from './ebs-storage.js';
+import { costSpecOf } from './cost-spec.js';
+import { type DiskEvidence, ebsStorageFor, needsAttachedStorage } from './ebs-storage.js';
 import { flexibleNodeTypesFilter, ranOnAlternates } from './flexible-node-types.js';
 import { instancePoolFilter } from './instance-pool-filter.js';
 import { photonBreakEvenForCluster } from './photon-breakeven.js';
@@ -55,8 +53,6 @@ export interface SpaceContext {
   photonSpeedup?: SpeedupPrior;
   /** What the based-on run wrote to local disk: EBS for a node type without instance store is sized from it. */
   diskEvidence?: DiskEvidence;
-  /** What the based-on run's event log says of its driver: the driver node type is chosen from it. */
-  driverSignals?: DriverSignals;
 }
 
 /** Worker counts tried: a geometric ladder (about √2 apart) plus the bounds and any observed count. */
@@ -146,8 +142,7 @@ export function buildCandidateSpace(
   // Photon off in the settings means Setpoint does not turn it on; a job already on Photon keeps it.
   const photonOptions = settings.photonAllowed ? [false, true] : [current.photon];
   const firstOnDemand = firstOnDemandOf(current, settings);
-  const storageOf = attachedStorage(context, nodeTypes);
-  const driver = driverOf(nodeTypes, context, costModel, priced);
+  const storageOf = attachedStorage(context);
   const choices: Array<{ shape: DatabricksClusterShape; allowed: boolean }> = [];
   for (const type of types) {
     for (const workers of workerCounts(settings, referenceCores, type.vcpus)) {
@@ -158,14 +153,15 @@ export function buildCandidateSpace(
             shape: {
               cloud,
               workerNodeType: type.instanceType,
-              driverNodeType: driver.nodeType,
-              ...(driver.change ? { driverChange: driver.change } : {}),
+              driverNodeType: current.driverNodeType,
               workers,
               autoscale: autoscaling ? autoscaleRangeOf(workers, settings) : null,
               market,
               firstOnDemand: market === 'on-demand' ? 0 : firstOnDemand,
               photon,
-              ...storageAndVolumes(storageOf(type, workers), current.jobVolumes),
+              storage: storageOf(type, workers),
+              // the job's own volumes stay on every node it runs, whatever Setpoint writes
+              ...(current.jobVolumes ? { jobVolumes: current.jobVolumes } : {}),
             },
           });
         }
@@ -285,127 +281,24 @@ export function firstOnDemandOf(
 }
 
 /**
- * The EBS volumes of a candidate on a node type without instance store (AWS m5, c5, r5…):
- * - the job's own volumes (`ebs_volume_count`) are kept, unless the based-on run ran on EBS and was
- *   disk-bound (`ebs-performance.ts`): then they are written back as gp3 with the throughput and IOPS the
- *   run's disk traffic needs on this node type, and at least the size its spill and shuffle need;
- * - a cluster with no disks of its own (no volumes, no elastic disk, no pool) gets volumes sized from the
- *   run's spill and shuffle on a type the job never ran on, with more throughput when the run was disk-bound
- *   on EBS; a node type the job already ran on keeps its cluster as it ran (a cluster that launches without
- *   volumes today is not changed by Setpoint's own accord; one that does not launch is the write check's).
- * A node type with instance store keeps what the job has: its own disks take the spill.
+ * EBS volumes for a candidate node type without instance store, when the job's cluster has none of its own
+ * to keep (no `ebs_volume_count`, no `enable_elastic_disk`, no pool): sized from the run's spill and shuffle.
+ * A node type the job already ran on keeps its cluster as it ran (a cluster that launches without volumes
+ * today is not changed by Setpoint's own accord; one that does not launch is the write check's to refuse).
  */
-function attachedStorage(context: SpaceContext, nodeTypes: readonly InstanceTypeEntry[]) {
+function attachedStorage(context: SpaceContext) {
   const base = context.baseCluster ?? null;
-  const bringsOwn = bringsOwnStorage(base);
-  const ownVolumes =
-    Number(((base?.aws_attributes ?? {}) as Record<string, unknown>).ebs_volume_count ?? 0) > 0;
-  const evidence = context.diskEvidence ?? { diskSpillBytes: 0, shuffleWriteBytes: 0 };
-  const { current } = context;
-  const ranOn = new Set([current, ...context.observed].map((shape) => shape.workerNodeType));
-  const currentEntry = nodeTypes.find(
-    (entry) => entry.cloud === current.cloud && entry.instanceType === current.workerNodeType,
-  );
-  // only a run on EBS says how fast EBS must be: local disks are another device
-  const throughputNow = needsAttachedStorage(currentEntry)
-    ? volumesThroughputMibps(volumesPerNodeOf(current))
-    : 0;
-  const performanceOn = (type: InstanceTypeEntry, count: number) =>
-    evidence.traffic ? gp3PerformanceFor(evidence.traffic, throughputNow, type, count) : null;
-  return (type: InstanceTypeEntry, workers: number): { storage: EbsStorage | null; keepsOwn: boolean } => {
-    if (!needsAttachedStorage(type)) return { storage: null, keepsOwn: true };
-    if (ownVolumes && current.jobVolumes?.length === 1) {
-      const [own] = current.jobVolumes as [VolumeSpec];
-      const performance = performanceOn(type, own.count);
-      if (!performance) return { storage: null, keepsOwn: true };
-      const sized = ebsStorageFor(evidence, workers);
-      const neededGib = Math.ceil((sized.count * sized.sizeGib) / own.count / 50) * 50;
-      return {
-        storage: {
-          volumeType: 'GENERAL_PURPOSE_SSD',
-          count: own.count,
-          sizeGib: Math.min(4096, Math.max(own.sizeGb, 100, neededGib)),
-          throughputMibps: performance.throughputMibps,
-          iops: performance.iops,
-          basis: performance.basis,
-        },
-        keepsOwn: false,
-      };
-    }
-    if (bringsOwn || ranOn.has(type.instanceType)) return { storage: null, keepsOwn: true };
-    const sized = ebsStorageFor(evidence, workers);
-    const performance = performanceOn(type, sized.count);
-    return {
-      storage: performance
-        ? {
-            ...sized,
-            throughputMibps: performance.throughputMibps,
-            iops: performance.iops,
-            basis: `${sized.basis}; ${performance.basis}`,
-          }
-        : sized,
-      keepsOwn: true,
-    };
-  };
-}
-
-/**
- * A candidate's storage fields: Setpoint's volumes, and the job's own volumes on every node it runs unless
- * Setpoint's replace them (they are then written back tuned).
- */
-function storageAndVolumes(
-  chosen: { storage: EbsStorage | null; keepsOwn: boolean },
-  jobVolumes: VolumeSpec[] | undefined,
-): Pick<DatabricksClusterShape, 'storage' | 'jobVolumes'> {
-  return {
-    storage: chosen.storage,
-    ...(jobVolumes && chosen.keepsOwn ? { jobVolumes } : {}),
-  };
-}
-
-/** Whether the job's cluster brings disks of its own: EBS volumes, elastic disk, or a pool's nodes. */
-function bringsOwnStorage(base: NewClusterSpec | null): boolean {
   const aws = (base?.aws_attributes ?? {}) as Record<string, unknown>;
-  return (
+  const bringsOwn =
     Number(aws.ebs_volume_count ?? 0) > 0 ||
     base?.enable_elastic_disk === true ||
-    typeof base?.instance_pool_id === 'string'
-  );
-}
-
-/**
- * The driver node type every candidate carries: chosen from the based-on run's driver signals among the
- * driver's family and its siblings (or the project's listed types) that are priced and launchable; kept as
- * the job runs it on an instance pool (the pool names the nodes) or without signals.
- */
-function driverOf(
-  nodeTypes: readonly InstanceTypeEntry[],
-  context: SpaceContext,
-  costModel: CostModel,
-  priced: (entry: InstanceTypeEntry) => boolean,
-): DriverDecision {
-  const { current, cloud, settings } = context;
-  if (!context.driverSignals || context.instancePoolId)
-    return { nodeType: current.driverNodeType, change: null, reason: null };
-  const launchable = context.launchableNodeTypes ?? null;
-  const offered = instanceTypesToTry(nodeTypes, cloud, settings, current.driverNodeType).filter(
-    (entry) => priced(entry) && (launchable === null || launchable.has(entry.instanceType)),
-  );
-  const billing = { region: context.region, plan: context.plan, compute: 'jobs' as const };
-  return driverNodeTypeFor({
-    current: current.driverNodeType,
-    signals: context.driverSignals,
-    offered,
-    bringsOwnStorage: bringsOwnStorage(context.baseCluster ?? null),
-    hourlyCost(driverNodeType) {
-      try {
-        const spec = costSpecOf({ ...current, driverNodeType }, billing);
-        return costModel.rateCluster(spec).usdPerHour(current.workers).expected;
-      } catch {
-        return null;
-      }
-    },
-  });
+    typeof base?.instance_pool_id === 'string';
+  const evidence = context.diskEvidence ?? { diskSpillBytes: 0, shuffleWriteBytes: 0 };
+  const ranOn = new Set([context.current, ...context.observed].map((shape) => shape.workerNodeType));
+  return (type: InstanceTypeEntry, workers: number) =>
+    !bringsOwn && !ranOn.has(type.instanceType) && needsAttachedStorage(type)
+      ? ebsStorageFor(evidence, workers)
+      : null;
 }
 
 interface PricedShape {

@@ -10,7 +10,6 @@ import type { Hardware } from '../../../optimizer/types.js';
 import type { VolumeSpec } from '../../../pricing/price-catalog.js';
 import type { Cloud } from '../../../pricing/schema.js';
 import type { ClusterFacts } from '../../../service/runs/run-records.js';
-import type { DriverChange } from './driver-node-type.js';
 import { describeStorage, type EbsStorage } from './ebs-storage.js';
 
 /**
@@ -41,8 +40,6 @@ export interface DatabricksClusterShape {
    * shape's id: Setpoint does not choose them.
    */
   jobVolumes?: VolumeSpec[];
-  /** Why Setpoint chose `driverNodeType` over the one the job runs (`driver-node-type.ts`); absent: kept. */
-  driverChange?: DriverChange;
 }
 
 /** Databricks' `first_on_demand` when a cluster does not say: the driver on-demand, the workers on the market. */
@@ -203,11 +200,7 @@ export function shapeId(shape: DatabricksClusterShape): string {
     shape.market,
     `driver=${shape.driverNodeType}`,
     `fod=${shape.firstOnDemand}`,
-    ...(shape.storage
-      ? [
-          `ebs=${shape.storage.count}x${shape.storage.sizeGib}${shape.storage.throughputMibps ? `@${shape.storage.throughputMibps}` : ''}`,
-        ]
-      : []),
+    ...(shape.storage ? [`ebs=${shape.storage.count}x${shape.storage.sizeGib}`] : []),
   ].join('|');
 }
 
@@ -223,6 +216,5 @@ export function describeShape(shape: DatabricksClusterShape): string {
     ? `${shape.autoscale.minWorkers}–${shape.autoscale.maxWorkers} × ${shape.workerNodeType} (autoscaling)`
     : `${shape.workers} × ${shape.workerNodeType}`;
   const storage = shape.storage ? ` with ${describeStorage(shape.storage)} (${shape.storage.basis})` : '';
-  const driver = shape.driverChange ? `, ${shape.driverChange.basis}` : '';
-  return `${size}${storage}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}${driver}`;
+  return `${size}${storage}, ${marketWords[shape.market]}${shape.photon ? ', Photon' : ''}`;
 }

@@ -1,6 +1,5 @@
 import type { VolumeSpec } from '../../../pricing/price-catalog.js';
 import type { InstanceTypeEntry } from '../../../pricing/schema.js';
-import type { DiskTraffic } from './ebs-performance.js';
 
 /**
  * EBS volumes Setpoint attaches to each node of a candidate whose node type has no instance store (AWS
@@ -13,9 +12,6 @@ export interface EbsStorage {
   count: number;
   /** Each volume's size in GiB. */
   sizeGib: number;
-  /** gp3 throughput (MiB/s) and IOPS of each volume when Setpoint buys more than gp3's baseline. */
-  throughputMibps?: number;
-  iops?: number;
   /** What it was sized from, for the explanation. */
   basis: string;
 }
@@ -24,8 +20,6 @@ export interface EbsStorage {
 export interface DiskEvidence {
   diskSpillBytes: number;
   shuffleWriteBytes: number;
-  /** All the run moved through its disks and how long its jobs ran: gp3 throughput is chosen from it. */
-  traffic?: DiskTraffic;
 }
 
 /** GENERAL_PURPOSE_SSD volumes are 100–4096 GiB, at most 10 per node (the validity contract's `ebs-volumes`). */
@@ -74,22 +68,10 @@ function bytesOrNone(value: number): number {
 
 /** The volumes as the cost engine prices them: GENERAL_PURPOSE_SSD is a gp3 volume on Databricks. */
 export function volumesOf(storage: EbsStorage | null | undefined): VolumeSpec[] {
-  if (!storage) return [];
-  return [
-    {
-      type: 'gp3',
-      sizeGb: storage.sizeGib,
-      count: storage.count,
-      ...(storage.iops ? { iops: storage.iops } : {}),
-      ...(storage.throughputMibps ? { throughputMibps: storage.throughputMibps } : {}),
-    },
-  ];
+  return storage ? [{ type: 'gp3', sizeGb: storage.sizeGib, count: storage.count }] : [];
 }
 
-/** "1 × 100 GiB EBS per node", "1 × 100 GiB EBS per node at 250 MiB/s and 3000 IOPS". */
+/** "1 × 100 GiB EBS per node". */
 export function describeStorage(storage: EbsStorage): string {
-  const performance = storage.throughputMibps
-    ? ` at ${storage.throughputMibps} MiB/s and ${storage.iops ?? 3000} IOPS`
-    : '';
-  return `${storage.count} × ${storage.sizeGib} GiB EBS per node${performance}`;
+  return `${storage.count} × ${storage.sizeGib} GiB EBS per node`;
 }

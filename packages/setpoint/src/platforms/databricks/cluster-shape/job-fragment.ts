@@ -61,10 +61,6 @@ function fullFragmentOf(shape: DatabricksClusterShape): ClusterFragment {
       ebs_volume_type: shape.storage.volumeType,
       ebs_volume_count: shape.storage.count,
       ebs_volume_size: shape.storage.sizeGib,
-      ...(shape.storage.throughputMibps && {
-        ebs_volume_iops: shape.storage.iops ?? 3000,
-        ebs_volume_throughput: shape.storage.throughputMibps,
-      }),
     }),
   };
   if (shape.cloud === 'azure') fragment.azure_attributes = attributes;

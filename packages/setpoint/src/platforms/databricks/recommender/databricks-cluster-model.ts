@@ -13,7 +13,6 @@ import {
   shapeId,
   shapeOfCluster,
 } from '../cluster-shape/cluster-shape.js';
-import { driverSignalsOf } from '../cluster-shape/driver-node-type.js';
 import { jobFragmentOf } from '../cluster-shape/job-fragment.js';
 import { parseNewCluster } from '../cluster-shape/parse-configuration.js';
 import { photonSpeedupPriorOf } from '../cluster-shape/photon-trial.js';
@@ -109,15 +108,7 @@ export function databricksClusterModel(deps: {
           diskEvidence: {
             diskSpillBytes: basedOn.profile.totals.diskBytesSpilled,
             shuffleWriteBytes: basedOn.profile.totals.shuffleWriteBytes,
-            traffic: {
-              diskSpillBytes: basedOn.profile.totals.diskBytesSpilled,
-              shuffleWriteBytes: basedOn.profile.totals.shuffleWriteBytes,
-              shuffleReadBytes: basedOn.profile.totals.shuffleReadBytes,
-              executorTimeMs: basedOn.profile.analysis.executorTimeMs,
-              nodes: Math.max(1, basedOn.profile.executors.maxConcurrent),
-            },
           },
-          driverSignals: driverSignalsOf(basedOn.profile),
         },
         deps.costModel,
       );

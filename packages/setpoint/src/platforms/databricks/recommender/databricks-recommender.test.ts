@@ -497,7 +497,7 @@ describe('OptimizerRecommender', () => {
   it('says in every explanation that the driver and first_on_demand stay as the job runs them', async () => {
     const onDemand = await recommender.recommend(input([run(1)]));
     expect(onDemand.explanation).toMatch(
-      / Kept as the job runs them: the driver m5\.xlarge \(the run was read before Setpoint read the driver from event logs\) and the driver on-demand \(first_on_demand\) when a spot market is chosen\.$/,
+      / Kept as the job runs them: the driver m5\.xlarge and the driver on-demand \(first_on_demand\) when a spot market is chosen\.$/,
     );
     const spot = {
       ...run(1, { availability: 'SPOT_WITH_FALLBACK' }),
@@ -510,7 +510,7 @@ describe('OptimizerRecommender', () => {
     };
     const output = await recommender.recommend(input([spot], { spotPolicy: 'spot-allowed' }));
     expect(output.explanation).toMatch(
-      / Kept as the job runs them: the driver r5\.2xlarge \(the run was read before Setpoint read the driver from event logs\) and first_on_demand 2\.$/,
+      / Kept as the job runs them: the driver r5\.2xlarge and first_on_demand 2\.$/,
     );
     // and the configuration written changes neither
     const attributes = output.configuration.aws_attributes as Record<string, unknown> | undefined;

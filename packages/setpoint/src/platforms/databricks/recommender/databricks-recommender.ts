@@ -17,7 +17,6 @@ import type {
   Recommender,
 } from '../../../service/recommender/recommender.js';
 import type { DatabricksClusterShape } from '../cluster-shape/cluster-shape.js';
-import { missingDriverSignal } from '../cluster-shape/driver-node-type.js';
 import { performanceModeAdvice } from '../serverless/performance-mode-advice.js';
 import { isServerlessRun, serverlessMonitoring } from '../serverless/serverless-monitoring.js';
 import {
@@ -81,11 +80,7 @@ export class DatabricksRecommender implements Recommender {
   #saysWhatIsKept(input: RecommendationInput, output: RecommendationOutput): RecommendationOutput {
     const basedOn = input.runs.find((run) => run.id === input.basedOnRunId);
     if (!basedOn || isServerlessRun(basedOn)) return output;
-    const written = output.configuration.driver_node_type_id;
-    const kept = keptDimensionsNote(this.#shapeOfRun(basedOn, input.project.workspace), {
-      written: typeof written === 'string' ? written : undefined,
-      unsized: missingDriverSignal(basedOn.profile.driver),
-    });
+    const kept = keptDimensionsNote(this.#shapeOfRun(basedOn, input.project.workspace));
     return { ...output, explanation: `${output.explanation} ${kept}` };
   }
 
