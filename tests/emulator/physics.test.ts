@@ -201,9 +201,9 @@ describe('configuration grid', () => {
   // nightly-rollup runs about 13 hours on this cluster: at a few interruptions per hundred node-hours its
   // 38-minute UDF tasks are lost and redone often enough to spend the discount (tested below)
   const halfDayRuns = new Set(['nightly-rollup']);
-  const hoursLong = shippedWorkloads.map((item) => item.name).filter((name) => !halfDayRuns.has(name));
+  const shorterRuns = shippedWorkloads.map((item) => item.name).filter((name) => !halfDayRuns.has(name));
 
-  it.each(hoursLong)('%s is cheaper on spot than on demand', (name) => {
+  it.each(shorterRuns)('%s is cheaper on spot than on demand', (name) => {
     const onDemand = medianRun(name, cluster('r5d.xlarge', 8));
     const spot = medianRun(
       name,
