@@ -1,12 +1,6 @@
 import type { CostPrediction } from 'setpoint/optimizer/baselines/gp-cost-model';
 import { normalCdf, normalQuantile } from 'setpoint/optimizer/normal-distribution';
 
-/**
- * What the cost GP says about one configuration: ln(cost of a run) ~ N(meanLogCost, sd²), and the run's
- * runtime is its cost over the configuration's rate, so ln(runtime) ~ N(meanLogCost − ln rate, sd²).
- */
-export type { CostPrediction };
-
 /** Below this the prediction is treated as certain (a step instead of a normal CDF). */
 const certainSd = 1e-9;
 

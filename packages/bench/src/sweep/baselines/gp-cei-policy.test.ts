@@ -1,4 +1,5 @@
 import { createRandom } from '@setpoint/foundation/random';
+import type { CostPrediction } from 'setpoint/optimizer/baselines/gp-cost-model';
 import { gpEiPolicy, gpInitialRuns } from 'setpoint/optimizer/baselines/gp-ei-policy';
 import type { SearchPolicyFactory } from 'setpoint/optimizer/search-policy';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,6 @@ import { groupSweepRows, type SweepWorkload } from '../sweep-dataset.js';
 import { generateSyntheticSweep } from '../synthetic-sweep.js';
 import {
   type AcquisitionCandidate,
-  type CostPrediction,
   chooseConstrained,
   constrainedExpectedImprovement,
   expectedCostImprovement,

@@ -2,7 +2,10 @@ import { instanceFamily } from '../config-features.js';
 import { fitGaussianProcessByEvidence } from '../gaussian-process.js';
 import { type Candidate, candidateRateUsdPerHour, type Observation } from '../types.js';
 
-/** A configuration's predicted ln(cost), its spread, and its price per second (runtime = cost ÷ price). */
+/**
+ * What the cost GP says about one configuration: ln(cost of a run) ~ N(meanLogCost, sd²), and the run's
+ * runtime is its cost over the configuration's rate, so ln(runtime) ~ N(meanLogCost − ln rate, sd²).
+ */
 export interface CostPrediction {
   meanLogCost: number;
   sd: number;
