@@ -5,6 +5,7 @@ import type { RecommendationInput } from '../../../service/recommender/recommend
 import type { RecommenderRun } from '../../../service/recommender/recommender-run.js';
 import { performanceModeAdvice } from './performance-mode-advice.js';
 import { serverlessMonitoring } from './serverless-monitoring.js';
+import { probabilityStandardMeets, standardModeSpread } from './standard-mode-spread.js';
 
 let next = 0;
 function run(target: string, runtimeMinutes: number, usd: number, status = 'SUCCESS'): RecommenderRun {
@@ -92,18 +93,22 @@ describe('performanceModeAdvice', () => {
   });
 
   it('stays in standard mode when its runs all met the SLA and P wobbles just under 0.9, not below 0.85', () => {
-    const standardRuns = [26, 27, 25, 26.5, 27.5, 25.5, 28.6].map((minutes) => run('STANDARD', minutes, 1.4));
-    const sla = 29.5;
-    const p = probabilityMeets(
-      standardRuns.map((r) => r.profile.analysis.wallTimeMs / 60_000),
+    const standardMinutes = [26, 27, 25, 26.5, 27.5, 25.5, 28.6];
+    const standardRuns = standardMinutes.map((minutes) => run('STANDARD', minutes, 1.4));
+    const sla = 28.65;
+    const p = probabilityStandardMeets(
+      standardMinutes,
       sla,
+      standardModeSpread([20, 21], standardMinutes).logSpread,
     );
     expect(p).toBeGreaterThanOrEqual(0.85);
     expect(p).toBeLessThan(0.9);
     const stays = performanceModeAdvice(input([run(PO, 20, 2), run(PO, 21, 2), ...standardRuns], sla));
     expect(stays?.configuration).toEqual({ performance_target: 'STANDARD' });
     expect(stays?.decision?.action).toBe('keep');
-    expect(stays?.explanation).toMatch(/all met the 29\.5-minute SLA and P = 0\.8\d is within 0\.05 of 0\.9/);
+    expect(stays?.explanation).toMatch(
+      /all met the 28\.65-minute SLA and P = 0\.8\d is within 0\.05 of 0\.9/,
+    );
     // the same runs, judged from performance-optimized mode: entering standard mode needs P >= 0.9
     const enters = performanceModeAdvice(input([...standardRuns, run(PO, 20, 2), run(PO, 21, 2)], sla));
     expect(enters?.configuration).toEqual({ performance_target: PO });
@@ -114,6 +119,41 @@ describe('performanceModeAdvice', () => {
     expect(missed?.configuration).toEqual({ performance_target: PO });
   });
 
+  describe('in standard mode with two runs 10 % under the SLA, beside a tight performance-optimized history', () => {
+    // a roll-up: eight performance-optimized runs within about 2 % of each other, then two standard runs
+    const optimizedRuns = () => [147, 149, 148, 150, 146, 148.5, 149.5, 147.5].map((m) => run(PO, m, 10));
+    const sla = 185;
+    const advise = (standardMinutes: number[]) =>
+      performanceModeAdvice(
+        input([...optimizedRuns(), ...standardMinutes.map((m) => run('STANDARD', m, 7))], sla),
+      );
+
+    it("stays: the other mode's runs say how much a run varies, so two standard runs carry no 10 % spread alone", () => {
+      const standardMinutes = [166, 168];
+      // on the standard runs alone, with the 10 % least spread, it would be moved back (P under 0.85)
+      expect(probabilityMeets(standardMinutes, sla)).toBeLessThan(0.85);
+      const advice = advise(standardMinutes);
+      expect(advice?.configuration).toEqual({ performance_target: 'STANDARD' });
+      expect(advice?.decision?.action).toBe('keep');
+      const judged = advice?.decision?.sla;
+      expect(judged?.kind === 'project' ? judged.probabilityMeets : 0).toBeGreaterThanOrEqual(0.9);
+      expect(advice?.explanation).toMatch(/pooled over its runs in both modes \(8 degrees of freedom\)/);
+    });
+
+    it('goes back when its standard runs are noisy, however tight the other mode', () => {
+      const advice = advise([140, 178]);
+      expect(advice?.configuration).toEqual({ performance_target: PO });
+      expect(advice?.decision?.action).toBe('change');
+      expect(advice?.explanation).toMatch(/its standard runs' own/);
+    });
+
+    it('goes back when its standard runs sit near the SLA', () => {
+      const advice = advise([176, 178]);
+      expect(advice?.configuration).toEqual({ performance_target: PO });
+      expect(advice?.explanation).toMatch(/P = 0\.\d\d only \(< 0\.9; spread/);
+    });
+  });
+
   it('moves back to performance-optimized when standard runs miss the SLA', () => {
     const advice = performanceModeAdvice(
       input([run(PO, 20, 2), run(PO, 21, 2), run('STANDARD', 31, 1.4), run('STANDARD', 33, 1.4)], 30),
@@ -121,7 +161,7 @@ describe('performanceModeAdvice', () => {
 
     expect(advice?.configuration).toEqual({ performance_target: PO });
     expect(advice?.decision).toMatchObject({ action: 'change', change: 'standard → performance optimized' });
-    expect(advice?.explanation).toMatch(/only \(< 0\.9\)/);
+    expect(advice?.explanation).toMatch(/only \(< 0\.9; spread \d+\.\d%/);
   });
 });
 

@@ -15,6 +15,11 @@ import {
   type PerformanceTarget,
   performanceTargetOf,
 } from './serverless-tasks.js';
+import {
+  probabilityStandardMeets,
+  type StandardModeSpread,
+  standardModeSpread,
+} from './standard-mode-spread.js';
 
 /**
  * How far under the confidence P(runtime ≤ SLA) may fall before a job in standard mode whose standard runs all
@@ -57,16 +62,28 @@ interface Choice {
   predicted: ModeRuns;
 }
 
+/** The spread a standard run was judged with, and where it came from. */
+function spreadWords(spread: StandardModeSpread): string {
+  const percent = `${(spread.logSpread * 100).toFixed(1)}%`;
+  if (spread.ownWider) return `spread ${percent}, its standard runs' own`;
+  return spread.degrees === 0
+    ? `spread ${percent}, the prior alone`
+    : `spread ${percent}, pooled over its runs in both modes (${spread.degrees} degrees of freedom) and the prior`;
+}
+
 function choose(current: PerformanceTarget, sla: number, optimized: ModeRuns, standard: ModeRuns): Choice {
   const confidence = defaultOptimizerSettings.safeLearningConfidence;
-  const pStandard = probabilityMeets(standard.runtimes, sla);
   if (standard.runtimes.length > 0) {
+    // measured in standard mode: the mode's level from its own runs, the run-to-run spread from all of them
+    const spread = standardModeSpread(optimized.runtimes, standard.runtimes);
+    const pStandard = probabilityStandardMeets(standard.runtimes, sla, spread.logSpread);
+    const judged = spreadWords(spread);
     if (pStandard >= confidence)
       return {
         target: 'STANDARD',
         probability: pStandard,
         trial: false,
-        reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode ${standard.runtimes.length === 1 ? 'meets' : 'meet'} the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} ≥ ${confidence}`,
+        reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode ${standard.runtimes.length === 1 ? 'meets' : 'meet'} the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} ≥ ${confidence} (${judged})`,
         predicted: standard,
       };
     // in standard mode, every run of it on time: a wobble of P just under the confidence is no reason to write
@@ -79,18 +96,19 @@ function choose(current: PerformanceTarget, sla: number, optimized: ModeRuns, st
         target: 'STANDARD',
         probability: pStandard,
         trial: false,
-        reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode all met the ${sla}-minute SLA and P = ${pStandard.toFixed(2)} is within ${keepBand} of ${confidence}: it stays in the mode it is in`,
+        reason: `its ${countOf(standard.runtimes.length, 'run')} in standard mode all met the ${sla}-minute SLA and P = ${pStandard.toFixed(2)} is within ${keepBand} of ${confidence} (${judged}): it stays in the mode it is in`,
         predicted: standard,
       };
     return {
       target: 'PERFORMANCE_OPTIMIZED',
       probability: probabilityMeets(optimized.runtimes, sla),
       trial: false,
-      reason: `in standard mode it meets the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} only (< ${confidence})`,
+      reason: `in standard mode it meets the ${sla}-minute SLA with P = ${pStandard.toFixed(2)} only (< ${confidence}; ${judged})`,
       predicted: optimized.runtimes.length > 0 ? optimized : standard,
     };
   }
-  // never run in standard mode: the same work plus standard mode's slowest usual start-up
+  // never run in standard mode: the same work plus standard mode's slowest usual start-up; the shift is assumed,
+  // not measured, so the trial keeps the log-normal's fixed least spread rather than the pooled one
   const shifted = optimized.runtimes.map((minutes) => minutes + standardStartupMinutes);
   const pTrial = probabilityMeets(shifted, sla);
   if (current === 'PERFORMANCE_OPTIMIZED' && optimized.runtimes.length >= 2 && pTrial >= confidence)
@@ -116,7 +134,8 @@ function choose(current: PerformanceTarget, sla: number, optimized: ModeRuns, st
 /**
  * Performance-mode advice for a serverless job with an SLA (its runtime counts the start-up): standard mode
  * when its runs show the added start-up still meets the SLA with the safe-learning confidence
- * (P(runtime ≤ SLA) ≥ 0.9, log-normal over the runs of each mode), performance-optimized when they do not.
+ * (P(runtime ≤ SLA) ≥ 0.9, log-normal at the standard runs' own level with the run-to-run spread pooled over
+ * both modes' runs, `standardModeSpread`), performance-optimized when they do not.
  * A job never run in standard mode gets one trial run there (a learning run, held to the same
  * P ≥ 0.9 on its performance-optimized runs plus standard mode's 6-minute start-up); the saving is stated
  * once both modes were billed. Null without an SLA: nothing says how much start-up the job can take.
