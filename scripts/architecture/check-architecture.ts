@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { candidateNameReadsIn } from './candidate-names.js';
 import { type AllowedCycle, fileCycleProblems } from './file-cycles.js';
-import { platformNamesIn } from './platform-names.js';
+import { platformNamesIn, platformWordsIn } from './platform-names.js';
 import { productExportsProblems, productPackage } from './public-exports.js';
 
 export type ImportKind = 'type' | 'dynamic' | 'value';
@@ -71,6 +71,8 @@ export interface Rules {
   rowTypeAllowances: Array<{ location: string; why: string }>;
   /** Modules of the product that other packages and the scripts may import. */
   publicModules: string[];
+  /** Files and folders that name no platform at all (the connection lifecycle), with what they hold. */
+  platformNeutral: Array<{ location: string; why: string }>;
 }
 
 export interface CheckOptions {
@@ -101,6 +103,8 @@ const candidateNamesStart = '<!-- candidate-names:start -->';
 const candidateNamesEnd = '<!-- candidate-names:end -->';
 const platformNamesStart = '<!-- platform-names:start -->';
 const platformNamesEnd = '<!-- platform-names:end -->';
+const platformNeutralStart = '<!-- platform-neutral:start -->';
+const platformNeutralEnd = '<!-- platform-neutral:end -->';
 const publicExportsStart = '<!-- public-exports:start -->';
 const publicExportsEnd = '<!-- public-exports:end -->';
 
@@ -178,6 +182,13 @@ export function parseRules(document: string): Rules {
     if (!location) throw new Error(`row-type row without a path: | ${cells.join(' | ')} |`);
     return { location, why: cells[1] ?? '' };
   });
+  const platformNeutral = tableRows(between(document, platformNeutralStart, platformNeutralEnd)).map(
+    (cells) => {
+      const location = codeSpans(cells[0] ?? '')[0];
+      if (!location) throw new Error(`platform-neutral row without a path: | ${cells.join(' | ')} |`);
+      return { location, why: cells[1] ?? '' };
+    },
+  );
   const publicModules = tableRows(between(document, publicExportsStart, publicExportsEnd)).map((cells) => {
     const name = codeSpans(cells[0] ?? '')[0];
     if (!name) throw new Error(`public-export row without a module: | ${cells.join(' | ')} |`);
@@ -192,6 +203,7 @@ export function parseRules(document: string): Rules {
     candidateNameAllowances,
     rowTypeAllowances,
     publicModules,
+    platformNeutral,
   };
 }
 
@@ -439,6 +451,7 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
   const usedNameAllowances = new Set<string>();
   const usedRowTypeAllowances = new Set<string>();
   const usedCandidateAllowances = new Set<string>();
+  const usedNeutral = new Set<string>();
   /** A candidate's instance type or id read as text, outside the files the document allows. */
   const checkCandidateNames = (file: string, text: string) => {
     const reads = candidateNameReadsIn(file, text);
@@ -505,6 +518,15 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
           problems.push(
             `${file}:${use.line}: names the platform ${use.platform} as a value ('${use.text}'): the core names no platform; ask the platform's runtime, or move this into the platform`,
           );
+    }
+
+    const neutral = rules.platformNeutral.find((row) => covers(row.location, file));
+    if (neutral) {
+      usedNeutral.add(neutral.location);
+      for (const use of platformWordsIn(text, platformNames))
+        problems.push(
+          `${file}:${use.line}: names the platform ${use.platform} (${use.text}): this file is platform-neutral (docs/ARCHITECTURE.md); what differs by platform is the platform's connector`,
+        );
     }
 
     const plugin = platformPluginImport.exec(text);
@@ -625,6 +647,12 @@ export function checkArchitecture(options: CheckOptions): CheckResult {
     if (!usedRowTypeAllowances.has(row.location))
       problems.push(
         `docs/ARCHITECTURE.md: \`${row.location}\` may import a row type but does not: remove it from the row-type allowances`,
+      );
+  }
+  for (const row of rules.platformNeutral) {
+    if (!usedNeutral.has(row.location))
+      problems.push(
+        `docs/ARCHITECTURE.md: platform-neutral \`${row.location}\` has no source file: remove it or correct the path`,
       );
   }
   for (const row of rules.platformNameAllowances) {

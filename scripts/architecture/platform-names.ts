@@ -56,3 +56,26 @@ export function platformNamesIn(file: string, text: string, platforms: readonly 
   visit(source);
   return uses;
 }
+
+/**
+ * Where a file names one of `platforms` at all: in a value, a word for people, an identifier or a
+ * comment (`'emr'`, `'an EMR account'`, `isDatabricks`, `// like Databricks`). The files the document
+ * lists as platform-neutral (the connection lifecycle) may not, whatever the reason.
+ */
+export function platformWordsIn(text: string, platforms: readonly string[]): PlatformNameUse[] {
+  const naming = platforms.map((platform) => {
+    const capitalised = `${platform[0]?.toUpperCase() ?? ''}${platform.slice(1)}`;
+    return {
+      platform,
+      // a word starting with the name in any case, or the name capitalised inside an identifier (`isEmr`)
+      start: new RegExp(`(?<![A-Za-z])${platform}`, 'i'),
+      inside: new RegExp(`${capitalised}|${platform.toUpperCase()}`),
+    };
+  });
+  const uses: PlatformNameUse[] = [];
+  text.split('\n').forEach((line, index) => {
+    const named = naming.find(({ start, inside }) => start.test(line) || inside.test(line));
+    if (named) uses.push({ line: index + 1, text: line.trim(), platform: named.platform });
+  });
+  return uses;
+}

@@ -1,24 +1,8 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer, type Socket } from 'node:net';
 import { databricksPlatform } from 'setpoint/platforms/databricks/databricks-platform';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../service/support/service-harness.js';
-
-/** A host that accepts connections and never answers: a black-holed workspace. */
-async function blackHole() {
-  const sockets: Socket[] = [];
-  const server = createServer((socket) => sockets.push(socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
-    connections: () => sockets.length,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { blackHole } from '../support/black-hole.js';
 
 /**
  * Databricks' answer to a personal access token it does not know: HTTP 403 with a numeric error_code

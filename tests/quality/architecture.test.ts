@@ -225,6 +225,37 @@ describe('the dependency rules of docs/ARCHITECTURE.md', () => {
     ]);
   });
 
+  it('reject a platform named anywhere in the connection lifecycle, words and identifiers too, and a row with no file', () => {
+    const probe = [
+      "export const help = 'connect a Databricks workspace';",
+      '// signs in as EMR does',
+      'export const isEmrAccount = (name: string) => name.length > 0;',
+      "export const neutral = 'connect an account';",
+    ].join('\n');
+    const problems = problemsWith({ 'packages/setpoint/src/service/connections/probe.ts': probe });
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/service\/connections\/probe\.ts:1: names the platform databricks .*platform-neutral/,
+      ),
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/service\/connections\/probe\.ts:2: names the platform emr/,
+      ),
+      expect.stringMatching(
+        /^packages\/setpoint\/src\/service\/connections\/probe\.ts:3: names the platform emr/,
+      ),
+    ]);
+    // the same words elsewhere in the core are words for people, which the core may say
+    expect(problemsWith({ 'packages/setpoint/src/service/projects/probe.ts': probe })).toEqual([]);
+
+    const stale = document.replace(
+      '<!-- platform-neutral:end -->',
+      '| `packages/setpoint/src/service/nowhere/` | a probe |\n<!-- platform-neutral:end -->',
+    );
+    expect(problemsWith({}, stale)).toEqual([
+      expect.stringContaining('platform-neutral `packages/setpoint/src/service/nowhere/` has no source file'),
+    ]);
+  });
+
   it("reject an import of the product's internals from another package or a script, and exports that differ from the document", () => {
     const problems = problemsWith({
       'scripts/bench/probe.ts': "import { newId } from 'setpoint/store/ids';\nexport const probe = newId;\n",

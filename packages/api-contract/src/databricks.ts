@@ -230,3 +230,26 @@ export const billingAccuracySchema = z.object({
   billed_dbu_usd: z.number(),
 });
 export type BillingAccuracyResource = z.infer<typeof billingAccuracySchema>;
+
+/**
+ * A Databricks workspace's settings under `POST /api/v1/connections` (`platform: databricks`): where it
+ * is, its plan, and the write-only credentials Setpoint signs in with.
+ */
+export const databricksConnectionSettings = z.object({
+  cloud: z.enum(['aws', 'azure', 'gcp']),
+  region: z.string().max(100).nullable().optional(),
+  host: z.string().min(1).max(500),
+  plan_type: z.enum(['Standard', 'Premium', 'Enterprise']).nullable().optional(),
+  compute_type: z.string().max(100).nullable().optional(),
+  credentials: z
+    .record(z.string().min(1).max(100), z.string().max(10_000))
+    .nullable()
+    .optional()
+    .describe('write-only; encrypted at rest'),
+  webhook_credentials: z
+    .record(z.string().min(1).max(100), z.string().max(10_000))
+    .nullable()
+    .optional()
+    .describe('write-only; encrypted at rest'),
+});
+export type DatabricksConnectionSettings = z.infer<typeof databricksConnectionSettings>;

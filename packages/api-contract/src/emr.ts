@@ -348,3 +348,10 @@ export const emrExportQuery = z.object({
 });
 
 export const emrResumeAutoApplySchema = z.object({ resumed: z.literal(true) });
+
+/**
+ * An AWS account and region's settings under `POST /api/v1/connections` (`platform: emr`): the fields of
+ * `POST /api/v1/emr/accounts` but its name, which the envelope carries.
+ */
+export const emrConnectionSettings = emrAccountBody.omit({ name: true });
+export type EmrConnectionSettings = z.infer<typeof emrConnectionSettings>;

@@ -6,6 +6,7 @@ export * from './approvals.js';
 export * from './audit.js';
 export * from './code.js';
 export * from './common.js';
+export * from './connections.js';
 export * from './cost.js';
 export * from './csv.js';
 export * from './form-factor.js';

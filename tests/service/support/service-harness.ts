@@ -8,6 +8,7 @@ import { configSchema, type SetpointConfig } from 'setpoint/config/schema';
 import { createLogger } from 'setpoint/logging/logger';
 import type { PlatformPlugin } from 'setpoint/platform-api/platform';
 import { buildApp } from 'setpoint/server/build-app';
+import type { ConnectionLimits } from 'setpoint/service/connections/connection-service';
 import { pollUntil } from '../../support/poll-until.js';
 
 export interface Harness {
@@ -41,6 +42,8 @@ export interface HarnessOptions {
   dataDir?: string;
   /** The platforms to run, when not every registered one with its defaults. */
   platforms?: PlatformPlugin[];
+  /** How long a connection's sign-in and check may take, when not the defaults. */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /** A full API (real services, real database) on a fresh data directory, with an API key and token. */
@@ -67,6 +70,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     logger,
     ...(options.analysis ? { analysis: options.analysis } : {}),
     ...(options.platforms ? { platforms: options.platforms } : {}),
+    ...(options.connectionLimits ? { connectionLimits: options.connectionLimits } : {}),
   });
   const app = await buildApp({ services, logger, webDir: path.join(dataDir, 'no-web') });
   if (options.startWorkers) await services.startWorkers();

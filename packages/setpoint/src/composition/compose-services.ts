@@ -39,6 +39,7 @@ import { createCodeHandoff } from '../service/code/code-handoff.js';
 import { createProposalService } from '../service/code/proposal-service.js';
 import { createSourceService } from '../service/code/source-service.js';
 import { writerBehindCode } from '../service/code/writer-behind-code.js';
+import { type ConnectionLimits, createConnectionService } from '../service/connections/connection-service.js';
 import { createFormFactorService } from '../service/form-factor/form-factor-service.js';
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
@@ -80,6 +81,8 @@ export interface ComposeOptions {
   store?: StoreConnection;
   /** The platforms to run (default: every registered one). */
   platforms?: PlatformPlugin[];
+  /** How long a connection's sign-in and check may take (tests shorten them). */
+  connectionLimits?: Partial<ConnectionLimits>;
 }
 
 /**
@@ -279,6 +282,14 @@ export async function composeServices(options: ComposeOptions) {
     plugins.entries.map((plugin) => plugin.create(core)),
   );
   writers = platforms;
+  const connections = createConnectionService({
+    workspaces,
+    connectors: {
+      names: platforms.entries.map((platform) => platform.name),
+      of: (platform) => platforms.named(platform)?.connector,
+    },
+    limits: options.connectionLimits,
+  });
 
   // the pipeline reaches a platform through its runtime only; tests may replace the engines it runs
   const engines = options.analysis ?? {};
@@ -346,6 +357,7 @@ export async function composeServices(options: ComposeOptions) {
     scratchDir,
     projects,
     workspaces,
+    connections,
     apiKeys,
     organizationSettings,
     alerts,

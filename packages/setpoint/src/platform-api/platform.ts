@@ -12,6 +12,7 @@ import type { ApplyService } from '../service/apply/apply-service.js';
 import type { ApplyWriter } from '../service/apply/apply-writer.js';
 import type { AuditService } from '../service/audit/audit-service.js';
 import type { PlatformCode } from '../service/code/platform-code.js';
+import type { PlatformConnector } from '../service/connections/platform-connector.js';
 import type { FormFactorAdviser } from '../service/form-factor/form-factor-service.js';
 import type { ProjectService } from '../service/projects/project-service.js';
 import type { RecommendationService } from '../service/recommendations/recommendation-service.js';
@@ -136,6 +137,11 @@ export interface PlatformRuntime {
    */
   writer: ApplyWriter;
   schedules: PlatformSchedule[];
+  /**
+   * How its accounts are connected through the one connect route set (`/api/v1/connections`): its
+   * settings' schema, sign-in, access check and description; the core owns the lifecycle.
+   */
+  connector: PlatformConnector;
   /** Where its jobs' configuration lives in code and how a recommendation reads there (absent: no mapping). */
   code?: PlatformCode;
   /** What the same job would cost in the other form (cluster or serverless), for its projects (absent: none). */

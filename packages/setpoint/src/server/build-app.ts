@@ -20,6 +20,7 @@ import { auditRoutes } from './routes/audit-routes.js';
 import { authRoutes } from './routes/auth-routes.js';
 import { codeRoutes } from './routes/code-routes.js';
 import { gradientCompatRoutes } from './routes/compat/gradient-routes.js';
+import { connectionRoutes } from './routes/connection-routes.js';
 import { formFactorRoutes } from './routes/form-factor-routes.js';
 import { healthRoutes } from './routes/health-routes.js';
 import { insightsRoutes } from './routes/insights-routes.js';
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(
     workspaceRoutes(services.workspaces, (platform) => services.platforms.named(platform)?.checkSignIn),
   );
+  await app.register(connectionRoutes(services.connections));
   for (const platform of services.platforms.entries) await app.register(platform.routes);
   await app.register(
     gradientCompatRoutes({

@@ -267,15 +267,16 @@ export function createDatabricksIntegration(
     enqueueCollect,
     scheduleReconciliation,
     /** Signs in to a workspace about to be registered: its host and credentials, nothing stored. */
-    async checkSignIn(target: SignInTarget): Promise<SignInLine> {
+    async checkSignIn(target: SignInTarget, limitMs?: number): Promise<SignInLine> {
       const { client, transport } = openClient(target.host, target.credentials, {
         outbound: deps.outbound,
         transport: options.transport,
       });
+      const limits = [options.transport?.requestTimeoutMs, limitMs].filter((ms) => ms !== undefined);
       const { line, reachable } = await checkSignIn(
         client,
         transport.auth,
-        options.transport?.requestTimeoutMs,
+        limits.length > 0 ? Math.min(...limits) : undefined,
       );
       return { ...line, reachable };
     },

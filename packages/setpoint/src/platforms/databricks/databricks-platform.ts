@@ -1,4 +1,5 @@
 import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platform.js';
+import { databricksConnector } from './connection/databricks-connector.js';
 import {
   createDatabricksIntegration,
   type DatabricksOptions,
@@ -66,6 +67,7 @@ export function databricksPlatform(options: DatabricksOptions = {}): PlatformPlu
         recommender,
         writer: integration.writer,
         checkSignIn: integration.checkSignIn,
+        connector: databricksConnector(integration),
         formFactor: integration.formFactor,
         code: createDatabricksCode({
           connect: integration.connect,

@@ -137,27 +137,33 @@ export function createEmrIntegration(deps: PlatformCore) {
     };
   }
 
+  /**
+   * What storing an account means, or why the actor may not connect it: an account that signs in as
+   * Setpoint's own server is an admin's to connect; the endpoints are checked against the SSRF rule
+   * (the EMR and S3 endpoints by the workspace service, like a workspace's).
+   */
+  async function accountRecord(input: Omit<EmrAccountInput, 'name' | 'rule'>, by: WorkspaceActor) {
+    if (signsAsServer(input.connection) && by.role !== 'admin')
+      throw new ForbiddenError(
+        "only admins may connect an EMR account that signs in as Setpoint's own server (credentials kind default-chain, or assume-role without access keys): it would act with the server's AWS identity",
+      );
+    if (input.connection.stsEndpoint)
+      await deps.outbound.assertConfigurable(input.connection.stsEndpoint, 'sts_endpoint');
+    return {
+      cloud: 'aws',
+      region: input.connection.region,
+      host: input.connection.endpoint ?? null,
+      credentials: sealedFieldsOf({ connection: input.connection, logStoreKeys: input.logStoreKeys ?? null }),
+    };
+  }
+
   const accounts = {
+    record: accountRecord,
+    /** The account's grouping rule, once the core stored the account. */
+    saveRule: (workspaceId: string, rule: GroupingRule) => store.saveAccount(workspaceId, rule),
     async create(input: EmrAccountInput, by: WorkspaceActor): Promise<EmrAccount> {
-      if (signsAsServer(input.connection) && by.role !== 'admin')
-        throw new ForbiddenError(
-          "only admins may connect an EMR account that signs in as Setpoint's own server (credentials kind default-chain, or assume-role without access keys): it would act with the server's AWS identity",
-        );
-      // the EMR endpoint and the S3 endpoint are checked by the workspace service, like a workspace's
-      if (input.connection.stsEndpoint)
-        await deps.outbound.assertConfigurable(input.connection.stsEndpoint, 'sts_endpoint');
       const workspace = await deps.workspaces.create(
-        {
-          name: input.name,
-          platform: 'emr',
-          cloud: 'aws',
-          region: input.connection.region,
-          host: input.connection.endpoint ?? null,
-          credentials: sealedFieldsOf({
-            connection: input.connection,
-            logStoreKeys: input.logStoreKeys ?? null,
-          }),
-        },
+        { name: input.name, platform: 'emr', ...(await accountRecord(input, by)) },
         by.actor,
       );
       await store.saveAccount(workspace.id, input.rule);
@@ -179,9 +185,13 @@ export function createEmrIntegration(deps: PlatformCore) {
     /** Deletes the account; its projects stay with their runs, unlinked. */
     async remove(workspaceId: string, actor: string): Promise<void> {
       await presentAccount(workspaceId);
+      await accounts.forget(workspaceId);
+      await deps.workspaces.remove(workspaceId, actor);
+    },
+    /** The platform's own rows of an account (its rule, its serverless jobs' links); the core removes the rest. */
+    async forget(workspaceId: string): Promise<void> {
       await store.removeAccount(workspaceId);
       await serverless.store.removeAccount(workspaceId);
-      await deps.workspaces.remove(workspaceId, actor);
     },
   };
 

@@ -1,4 +1,5 @@
 import type { PlatformPlugin, PlatformRuntime } from '../../platform-api/platform.js';
+import { emrConnector } from './connection/emr-connector.js';
 import { EmrRunCoster } from './cost/emr-run-coster.js';
 import { createEmrIntegration, emrJobKinds } from './emr-integration.js';
 import { createEmrCode } from './iac/emr-code.js';
@@ -47,6 +48,7 @@ export function emrPlatform(): PlatformPlugin {
           ),
         }),
         writer: integration.writer,
+        connector: emrConnector({ integration, outbound: core.outbound }),
         formFactor: createEmrFormFactorAdviser({
           runs: core.runs,
           region: async (workspaceId) => (await core.workspaces.facts(workspaceId))?.region ?? 'us-east-1',

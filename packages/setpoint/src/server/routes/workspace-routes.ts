@@ -52,8 +52,10 @@ export function workspaceRoutes(
       '/api/v1/workspaces',
       {
         schema: {
+          deprecated: true,
           tags: ['workspaces'],
-          summary: 'Create a workspace (secrets are write-only)',
+          summary:
+            'Create a Databricks workspace (secrets are write-only); deprecated: POST /api/v1/connections',
           security: bearer,
           body: workspaceBody,
           response: { 201: workspaceSchema },

@@ -216,8 +216,10 @@ export function databricksRoutes(deps: {
       '/api/v1/workspaces/:id/check',
       {
         schema: {
+          deprecated: true,
           tags: ['databricks'],
-          summary: 'Check what Setpoint can do in the workspace, line by line',
+          summary:
+            'Check what Setpoint can do in the workspace, line by line; deprecated: POST /api/v1/connections/:id/check',
           security: bearer,
           params: idParams,
           body: accessCheckBody,

@@ -16,6 +16,7 @@ import {
 import { awsRequests } from './aws-requests.js';
 import { emrService } from './emr-api-error.js';
 import {
+  type AwsCallLimits,
   type AwsCredentialIdentityProvider,
   awsClientConfig,
   credentialProvider,
@@ -67,8 +68,10 @@ export class EmrClient {
     credentials: AwsCredentialIdentityProvider = credentialProvider(connection),
     /** The service passes its SSRF-guarded agents: the endpoint is user input. */
     agents?: NodeAgents,
+    /** Shorter than the usual ones for a sign-in (one attempt, the sign-in's limit). */
+    limits?: AwsCallLimits,
   ) {
-    this.sdk = new EMRClient(awsClientConfig(connection, credentials, agents));
+    this.sdk = new EMRClient(awsClientConfig(connection, credentials, agents, limits));
   }
 
   close(): void {

@@ -118,9 +118,25 @@ export function credentialProvider(
 export const emrConnectTimeoutMs = 10_000;
 export const emrRequestTimeoutMs = 60_000;
 
+/** A client's limits: how many attempts a call gets and how long each may take (a sign-in: one, short). */
+export interface AwsCallLimits {
+  maxAttempts: number;
+  /** Connecting and each silence once sent, each at most this long. */
+  timeoutMs: number;
+}
+
+/** A call's usual limits: four attempts, connecting within 10 s, an answer within 60 s. */
+const usualLimits = { maxAttempts: 4, connectMs: emrConnectTimeoutMs, requestMs: emrRequestTimeoutMs };
+
 /** The AWS SDK's request handler: the SSRF-guarded agents when given, and limits on every call. */
-export function emrRequestHandler(agents: NodeAgents | undefined) {
-  return { ...agents, connectionTimeout: emrConnectTimeoutMs, requestTimeout: emrRequestTimeoutMs };
+export function emrRequestHandler(agents: NodeAgents | undefined, limits?: AwsCallLimits) {
+  return {
+    ...agents,
+    connectionTimeout: limits ? Math.min(limits.timeoutMs, usualLimits.connectMs) : usualLimits.connectMs,
+    requestTimeout: limits?.timeoutMs ?? usualLimits.requestMs,
+    // a sign-in's silence is its answer: the SDK only warns of a request past its time unless told to fail it
+    ...(limits && { throwOnRequestTimeout: true }),
+  };
 }
 
 /** The AWS SDK client configuration of a connection: its region, credentials, endpoint, agents and limits. */
@@ -128,13 +144,14 @@ export function awsClientConfig(
   connection: EmrConnection,
   credentials: AwsCredentialIdentityProvider,
   agents: NodeAgents | undefined,
+  limits?: AwsCallLimits,
 ) {
   return {
     region: connection.region,
     credentials,
-    maxAttempts: 4,
+    maxAttempts: limits?.maxAttempts ?? usualLimits.maxAttempts,
     ...(connection.endpoint ? { endpoint: connection.endpoint } : {}),
-    requestHandler: emrRequestHandler(agents),
+    requestHandler: emrRequestHandler(agents, limits),
   };
 }
 

@@ -16,6 +16,20 @@ export interface PermissionCheck {
   resource?: string;
 }
 
+/**
+ * Whether collection can work: every EMR permission it needs is confirmed; an S3 line may stay unknown
+ * (an empty bucket). Apply permissions are reported, not required.
+ */
+export function readyToCollect(checks: readonly PermissionCheck[]): boolean {
+  return checks.every(
+    (check) =>
+      check.neededFor !== 'collect' ||
+      (check.permission.startsWith('elasticmapreduce:')
+        ? check.status === 'held'
+        : check.status !== 'missing'),
+  );
+}
+
 /** A cluster id that cannot exist: apply permissions are probed on it, so nothing is ever changed. */
 export const probeClusterId = 'j-SETPOINTPROBE';
 

@@ -1,7 +1,6 @@
 import type { ProjectSettings } from '@setpoint/api-contract';
 import { idParams } from '@setpoint/api-contract';
 import {
-  type EmrAccountResource,
   type EmrAppliedConfigResource,
   type EmrDiscoverResource,
   emrAccessCheckBody,
@@ -29,33 +28,14 @@ import type { AppliedChange } from '../../../service/apply/applied-change-record
 import type { ApplyService } from '../../../service/apply/apply-service.js';
 import { principalOf } from '../../../service/auth/principal.js';
 import type { ProjectService } from '../../../service/projects/project-service.js';
-import type { EmrConnection } from '../api/emr-connection.js';
+import { readyToCollect } from '../connection/emr-access-check.js';
+import { connectionOf, logStoreKeysOf, presentAccount } from '../connection/emr-account-settings.js';
 import { parseGroupingRule } from '../discovery/grouping.js';
-import type { DiscoveredWorkload, EmrAccount, EmrIntegration } from '../emr-integration.js';
+import type { DiscoveredWorkload, EmrIntegration } from '../emr-integration.js';
 import { emrServerlessRoutes } from './emr-serverless-routes.js';
 
 const bearer = [{ bearerAuth: [] }];
 const tags = ['emr'];
-
-function presentAccount(account: EmrAccount): EmrAccountResource {
-  return {
-    id: account.id,
-    name: account.name,
-    region: account.region,
-    credential_kind: account.signIn.kind,
-    role_arn: account.signIn.roleArn,
-    has_external_id: account.signIn.hasExternalId,
-    access_key_id_hint: account.signIn.accessKeyIdHint,
-    endpoint: account.signIn.endpoint,
-    s3_endpoint: account.signIn.s3Endpoint,
-    sts_endpoint: account.signIn.stsEndpoint,
-    has_log_store_keys: account.signIn.hasLogStoreKeys,
-    grouping: account.rule,
-    last_reconciled_at: account.lastReconciledAt,
-    created_at: account.createdAt,
-    updated_at: account.updatedAt,
-  };
-}
 
 /**
  * An entry of the apply history in the shape the deprecated `/emr/…` aliases answered with before the
@@ -97,39 +77,6 @@ function presentWorkload(workload: DiscoveredWorkload): EmrDiscoverResource['wor
   };
 }
 
-/** The wire's credentials → the connection's (snake_case to the adapter's camelCase). */
-function connectionOf(body: ReturnType<typeof emrAccountBody.parse>): EmrConnection {
-  const keys = (given: {
-    access_key_id: string;
-    secret_access_key: string;
-    session_token?: string | undefined;
-  }) => ({
-    kind: 'access-keys' as const,
-    accessKeyId: given.access_key_id,
-    secretAccessKey: given.secret_access_key,
-    ...(given.session_token ? { sessionToken: given.session_token } : {}),
-  });
-  const credentials = body.credentials;
-  return {
-    region: body.region,
-    credentials:
-      credentials.kind === 'default-chain'
-        ? credentials
-        : credentials.kind === 'access-keys'
-          ? keys(credentials)
-          : {
-              kind: 'assume-role',
-              roleArn: credentials.role_arn,
-              ...(credentials.external_id ? { externalId: credentials.external_id } : {}),
-              ...(credentials.session_name ? { sessionName: credentials.session_name } : {}),
-              ...(credentials.source ? { source: keys(credentials.source) } : {}),
-            },
-    ...(body.endpoint ? { endpoint: body.endpoint } : {}),
-    ...(body.s3_endpoint ? { s3Endpoint: body.s3_endpoint } : {}),
-    ...(body.sts_endpoint ? { stsEndpoint: body.sts_endpoint } : {}),
-  };
-}
-
 /** The EMR platform's HTTP routes (`docs/api.md`, tag `emr`). */
 export function emrRoutes(deps: {
   integration: EmrIntegration;
@@ -152,8 +99,10 @@ export function emrRoutes(deps: {
       '/api/v1/emr/accounts',
       {
         schema: {
+          deprecated: true,
           tags,
-          summary: 'Connect an AWS account and region: credentials are stored encrypted and never shown',
+          summary:
+            'Connect an AWS account and region: credentials are stored encrypted and never shown; deprecated: POST /api/v1/connections',
           security: bearer,
           body: emrAccountBody,
           response: { 201: emrAccountSchema },
@@ -164,12 +113,7 @@ export function emrRoutes(deps: {
           {
             name: request.body.name,
             connection: connectionOf(request.body),
-            logStoreKeys: request.body.log_store_keys
-              ? {
-                  accessKeyId: request.body.log_store_keys.access_key_id,
-                  secretAccessKey: request.body.log_store_keys.secret_access_key,
-                }
-              : null,
+            logStoreKeys: logStoreKeysOf(request.body),
             rule: request.body.grouping,
           },
           principalOf(request),
@@ -182,8 +126,9 @@ export function emrRoutes(deps: {
       '/api/v1/emr/accounts',
       {
         schema: {
+          deprecated: true,
           tags,
-          summary: 'Every EMR account',
+          summary: 'Every EMR account; deprecated: GET /api/v1/connections',
           security: bearer,
           response: { 200: emrAccountListSchema },
         },
@@ -195,8 +140,10 @@ export function emrRoutes(deps: {
       '/api/v1/emr/accounts/:id',
       {
         schema: {
+          deprecated: true,
           tags,
-          summary: 'One EMR account (its sign-in kind and role, never its secrets)',
+          summary:
+            'One EMR account (its sign-in kind and role, never its secrets); deprecated: GET /api/v1/connections/:id',
           security: bearer,
           params: idParams,
           response: { 200: emrAccountSchema },
@@ -209,8 +156,10 @@ export function emrRoutes(deps: {
       '/api/v1/emr/accounts/:id',
       {
         schema: {
+          deprecated: true,
           tags,
-          summary: 'Disconnect an EMR account: its projects and runs stay, unlinked',
+          summary:
+            'Disconnect an EMR account: its projects and runs stay, unlinked; deprecated: DELETE /api/v1/connections/:id',
           security: bearer,
           params: idParams,
         },
@@ -225,8 +174,10 @@ export function emrRoutes(deps: {
       '/api/v1/emr/accounts/:id/check',
       {
         schema: {
+          deprecated: true,
           tags,
-          summary: 'Check each permission Setpoint needs in the account, one line each',
+          summary:
+            'Check each permission Setpoint needs in the account, one line each; deprecated: POST /api/v1/connections/:id/check',
           security: bearer,
           params: idParams,
           body: emrAccessCheckBody,
@@ -236,14 +187,7 @@ export function emrRoutes(deps: {
       async (request) => {
         const checks = await integration.checkAccess(request.params.id, request.body.log_locations);
         return {
-          // collection needs every EMR permission confirmed; an S3 line may stay unknown (an empty bucket)
-          ok: checks.every(
-            (check) =>
-              check.neededFor !== 'collect' ||
-              (check.permission.startsWith('elasticmapreduce:')
-                ? check.status === 'held'
-                : check.status !== 'missing'),
-          ),
+          ok: readyToCollect(checks),
           checks: checks.map((check) => ({
             permission: check.permission,
             needed_for: check.neededFor,
