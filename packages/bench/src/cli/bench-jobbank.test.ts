@@ -38,6 +38,11 @@ describe('setpoint bench jobbank options', () => {
     expect(jobBankOptionsFrom(defaults)).not.toHaveProperty('serverless');
   });
 
+  it('delivers runs one at a time only when asked', () => {
+    expect(jobBankOptionsFrom({ ...defaults, oneAtATime: true }).delivery).toBe('one-at-a-time');
+    expect(jobBankOptionsFrom(defaults)).not.toHaveProperty('delivery');
+  });
+
   it('refuses a budget outside the project setting’s range', () => {
     for (const text of ['8', '-1', '1.5', 'three']) {
       expect(() => jobBankOptionsFrom({ ...defaults, learningMissBudget: text })).toThrow(ValidationError);

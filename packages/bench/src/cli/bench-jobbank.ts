@@ -21,6 +21,7 @@ export function jobBankOptionsFrom(options: {
   serverless?: boolean;
   preference?: Preference;
   learningMissBudget?: string;
+  oneAtATime?: boolean;
 }): Omit<JobBankOptions, 'log'> {
   const projectSettings = {
     ...(options.preference ? { preference: options.preference } : {}),
@@ -35,6 +36,7 @@ export function jobBankOptionsFrom(options: {
     agentless: options.agentless ?? false,
     ...(options.emr ? { emr: true } : {}),
     ...(options.serverless ? { serverless: true } : {}),
+    ...(options.oneAtATime ? { delivery: 'one-at-a-time' as const } : {}),
     ...(Object.keys(projectSettings).length > 0 ? { projectSettings } : {}),
   };
 }
@@ -175,7 +177,7 @@ export function formatJobBankTable(result: JobBankResult): string {
   const refused = result.validity.examples;
   const dearerText = `dearer than its cold start: ${dearer.length === 0 ? 'none' : dearer.join('; ')}\n${refused.length === 0 ? '' : `refused writes: ${refused.join('; ')}\n`}`;
   return (
-    `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}${result.emr ? ' with EMR workloads' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
+    `Job Bank through the service${result.agentless ? ' (agentless: system tables only)' : ''}${result.emr ? ' with EMR workloads' : ''}${result.delivery === 'one-at-a-time' ? ', runs delivered one at a time' : ''}: ${result.jobs} jobs × ${result.seeds.length} seeds × ${result.runsPerJob} runs ` +
     `(seeds ${result.seeds.join(', ')}${describeSettings(result.projectSettings)}), ${result.wallSeconds.toFixed(0)} s\n${summary.toString()}\n${perJob.toString()}\n${dearerText}${formatServerless(result)}`
   );
 }
@@ -208,6 +210,10 @@ export function registerBenchJobBankCommand(bench: Command): void {
       '--learning-miss-budget <n>',
       "every project's learning-run SLA-miss budget, 0–7 (the project setting learningMissBudget; default 0: safe learning; 1–7: the standard search)",
     )
+    .option(
+      '--one-at-a-time',
+      "deliver each round's runs one at a time: a run starts only once the previous run's recommendation is stored and the queue is empty, so webhook → recommendation is a run alone's latency (default: every job's run at the round's instant, a burst)",
+    )
     .option('--json', 'print the results as JSON')
     .addHelpText(
       'after',
@@ -219,10 +225,14 @@ Examples:
   setpoint bench jobbank --runs 10 --seeds 1 --agentless --learning-miss-budget 0
   setpoint bench jobbank --runs 10 --seeds 1 --emr
   setpoint bench jobbank --runs 8 --seeds 1 --serverless
+  setpoint bench jobbank --runs 4 --seeds 1 --one-at-a-time --json
 
 Each seed starts an emulated workspace, rewrites every job's cluster to a random plausible size, imports
 the jobs with auto-apply on and runs them round after round. Besides the optimizer's figures it reports
-the service's own: webhook-to-recommendation latency, parked collections, incomplete logs and reverts.`,
+the service's own: webhook-to-recommendation latency, parked collections, incomplete logs and reverts.
+By default a round's runs arrive together, so a run's latency includes the other runs' work on the
+workers (a burst's throughput); --one-at-a-time measures each run alone. It waits for the previous run
+rather than spacing runs by a fixed delay, which would overlap runs on a slow machine and idle on a fast one.`,
     )
     .action(async (options) => {
       const result = await runJobBankBench({

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { median } from '@setpoint/foundation/statistics';
 import { type ClosedLoop, startClosedLoop } from 'setpoint/demo/closed-loop-driver';
 import type { ImportedProjectSettings } from 'setpoint/demo/loop-records';
+import type { RoundDelivery } from 'setpoint/demo/round-delivery';
 import { addValidityCounts, type ValidityCounts, validityCounts } from 'setpoint/demo/validity-counts';
 import { hasBillingEstimate } from 'setpoint/platforms/databricks/billing/billed-cost';
 import { databricksIntegrationOf } from 'setpoint/platforms/databricks/databricks-platform';
@@ -32,6 +33,12 @@ export interface JobBankOptions {
   emr?: boolean;
   /** Also the Job Bank's serverless jobs (performance-mode advice), reported on their own (`serverless`). */
   serverless?: boolean;
+  /**
+   * How each round delivers its runs: `burst` (default; every job's run at the round's instant) or
+   * `one-at-a-time` (each run started once the previous one's recommendation is stored and the queue is
+   * empty: the latency of a run alone).
+   */
+  delivery?: RoundDelivery;
   log?: (line: string) => void;
 }
 
@@ -123,6 +130,8 @@ export interface JobBankResult {
   agentless: boolean;
   /** EMR workloads ran beside the Databricks jobs (`metrics.perPlatform` separates them). */
   emr: boolean;
+  /** How each round delivered its runs (`one-at-a-time`: every latency is a run alone's). */
+  delivery: RoundDelivery;
   runsPerJob: number;
   seeds: number[];
   /** The settings every project was imported with besides auto-apply ({} = the project defaults). */
@@ -328,7 +337,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
       jobs = loop.jobs.length;
       if (!options.agentless) await useSystemTables(loop);
       for (let round = 1; round <= options.runs; round += 1) {
-        await loop.round();
+        await loop.round(options.delivery ?? 'burst');
         await settleBilling(loop, settleBillingMs);
         log(`seed ${seed}: round ${round}/${options.runs} done`);
       }
@@ -357,6 +366,7 @@ export async function runJobBankBench(options: JobBankOptions): Promise<JobBankR
   return {
     agentless: options.agentless ?? false,
     emr: options.emr ?? false,
+    delivery: options.delivery ?? 'burst',
     runsPerJob: options.runs,
     seeds,
     projectSettings: options.projectSettings ?? {},

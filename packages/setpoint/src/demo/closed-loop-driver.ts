@@ -15,6 +15,7 @@ import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workload
 import { loadEmulator } from './load-emulator.js';
 import type { ApprovalCounts, ImportedProjectSettings, ProjectRun } from './loop-records.js';
 import { markLearningRuns } from './loop-summary.js';
+import { deliverRound, type RoundDelivery } from './round-delivery.js';
 
 export interface DriverOptions {
   port: number;
@@ -70,13 +71,15 @@ export interface ClosedLoop {
     | EmrDemoJob
   >;
   /**
-   * Runs every job once, concurrently, waits until Setpoint has digested every run, then relearns the
+   * Runs every job once — concurrently (`burst`, the default) or each after the previous run is digested
+   * (`one-at-a-time`: with a clock the rounds drive, a run then starts where the previous one's logs are
+   * out, later in the simulated day) — waits until Setpoint has digested every run, then relearns the
    * fleet prior if the organization's fleet moved: every recommendation of a round sees the prior learned
    * after the round before, so the loop's outcome depends on its seed, not on how fast the machine is.
    * Without EMR, serverless or agentless jobs the workspace's clock is driven by the rounds alone (see
    * `clockDrivenByRounds`): a round starts a simulated day after the one before, whatever the real time.
    */
-  round(): Promise<void>;
+  round(delivery?: RoundDelivery): Promise<void>;
   /** Runs one job once and waits until Setpoint has digested that run (other jobs may still be busy). */
   runJob(job: ClosedLoop['jobs'][number], signal?: AbortSignal): Promise<void>;
   /** Sets the job's SLA to 1.25× its first runtime, as a team does once it has seen the job run. */
@@ -410,20 +413,22 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     runsOf,
     approvalsOf,
     emr,
-    async round() {
+    async round(delivery = 'burst') {
       roundNumber += 1;
       fleetPriorSource.relearnOnlyOnRefresh();
       if (drivenByRounds) await startRoundClock();
-      // started one after another, so the workspace names its clusters in the same order every time
-      const started: Array<{ job: ClosedLoop['jobs'][number]; runId: string }> = [];
-      for (const job of jobs) started.push({ job, runId: await startRun(job) });
-      if (drivenByRounds) await finishRoundClock(started.map(({ runId }) => runId));
-      for (const { job, runId } of started) {
-        await waitFor(
-          async () => ((await digested(job.projectIds, runId)) ? true : undefined),
-          `run ${runId} of ${job.name}`,
-        );
-      }
+      await deliverRound(jobs, delivery, {
+        start: (job) => startRun(job),
+        finish: async (runIds) => {
+          if (drivenByRounds) await finishRoundClock(runIds);
+        },
+        digested: async (job, runId) => {
+          await waitFor(
+            async () => ((await digested(job.projectIds, runId)) ? true : undefined),
+            `run ${runId} of ${job.name}`,
+          );
+        },
+      });
       if (roundNumber === 1) for (const job of jobs) await setSlaFromFirstRun(job);
       await waitFor(
         async () => ((await services.queue.depth()).every((entry) => entry.count === 0) ? true : undefined),
