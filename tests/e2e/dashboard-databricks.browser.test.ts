@@ -271,8 +271,11 @@ describeFull(
         return items.length > 0 ? items : undefined;
       }, 'a learning run waiting for approval');
       if (!waiting) throw new Error('nothing waits for approval');
-      const recommended = (await h.server.services.recommendations.get(projectId, waiting.recommendationId))
-        .configuration;
+      const waitingRecommendation = await h.server.services.recommendations.get(
+        projectId,
+        waiting.recommendationId,
+      );
+      const recommended = waitingRecommendation.configuration;
       // the learning run changes something, so the job cannot match it before the approval
       expect(contains(before, recommended)).toBe(false);
 
@@ -293,6 +296,14 @@ describeFull(
       const banner = page.getByTestId('awaiting-approval');
       await banner.waitFor();
       expect(await banner.textContent()).toContain('waits for a person before Setpoint writes it');
+      // what would change leads; the reasoning behind it is folded until asked for
+      const change = waitingRecommendation.decision?.change;
+      if (!change) throw new Error('the waiting recommendation has no decision');
+      expect(await banner.getByTestId('approval-decision').textContent()).toContain(change);
+      const why = banner.getByTestId('approval-explanation');
+      expect(await why.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(false);
+      await why.getByText('Why this learning run').click();
+      expect(await why.locator('p').isVisible()).toBe(true);
       await shot(page, 'project-awaiting-approval');
       // nothing is written while it waits
       expect(await clusterNow()).toEqual(before);

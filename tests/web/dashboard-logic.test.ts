@@ -11,6 +11,7 @@ import {
 import { diffConfigs } from '../../web/src/lib/config-diff.js';
 import { csvField, toCsv } from '../../web/src/lib/csv.js';
 import { csvTable, csvText } from '../../web/src/lib/csv-values.js';
+import { formatExactMinutes } from '../../web/src/lib/format.js';
 import { runAxisLabels } from '../../web/src/lib/run-axis.js';
 import { matchesSearch, sortRows } from '../../web/src/lib/table.js';
 import { toSettings } from '../../web/src/pages/project/settings-form.js';
@@ -307,5 +308,16 @@ describe('the market of a run, in the words the explanations use', () => {
         'SPOT_AZURE',
       ].map(marketWords),
     ).toEqual(['spot with fallback', 'spot with fallback', 'on-demand', 'on-demand', 'spot', 'spot']);
+  });
+});
+
+describe('exact durations', () => {
+  it('names minutes below two hours and drops the zero parts of longer ones', () => {
+    expect(formatExactMinutes(4.5)).toBe('4.5 min');
+    expect(formatExactMinutes(240)).toBe('4 h');
+    expect(formatExactMinutes(245)).toBe('4 h 5 min');
+    expect(formatExactMinutes(240.5)).toBe('4 h 30 s');
+    expect(formatExactMinutes(125.25)).toBe('2 h 5 min 15 s');
+    expect(formatExactMinutes(null)).toBe(formatExactMinutes(undefined));
   });
 });

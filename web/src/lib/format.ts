@@ -24,7 +24,13 @@ export function formatExactMinutes(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return dash;
   if (value < 120) return `${Number(value.toFixed(2))} min`;
   const seconds = Math.round(value * 60);
-  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min ${seconds % 60} s`;
+  // "4 h", not "4 h 0 min 0 s": a part that is zero says nothing, but the hours always lead
+  const parts = [
+    `${Math.floor(seconds / 3600)} h`,
+    seconds % 3600 >= 60 ? `${Math.floor((seconds % 3600) / 60)} min` : null,
+    seconds % 60 > 0 ? `${seconds % 60} s` : null,
+  ];
+  return parts.filter(Boolean).join(' ');
 }
 
 export function formatPercent(fraction: number | null | undefined, digits = 0): string {

@@ -1,4 +1,4 @@
-import type { ApprovalResource } from '@setpoint/api-contract';
+import type { ApprovalResource, RecommendationDecisionResource as Decision } from '@setpoint/api-contract';
 import { useState } from 'react';
 import { messageOf } from '../../api/client.js';
 import { endpoints } from '../../api/endpoints.js';
@@ -6,14 +6,19 @@ import { endpoints } from '../../api/endpoints.js';
 /**
  * "Awaiting approval": the learning run that waits for a person before Setpoint writes it (apply mode
  * approve-learning), with Approve and Reject for those who may change the project. It is dropped if the
- * project's next run starts first; the server says so when a button comes too late.
+ * project's next run starts first; the server says so when a button comes too late. The person deciding
+ * reads what would change and the SLA first; the full reasoning is one click away, because it runs to a
+ * paragraph that hides the change.
  */
 export function AwaitingApproval({
   approval,
+  decision,
   canDecide,
   onDecided,
 }: {
   approval: ApprovalResource;
+  /** The waiting recommendation's decision, when the page has it. */
+  decision: Decision | null;
   canDecide: boolean;
   /** Told what happened (approved, rejected, or why not) once the request settled. */
   onDecided(message: string, ok: boolean): void;
@@ -45,7 +50,23 @@ export function AwaitingApproval({
         <strong>Awaiting approval.</strong> {run} was recommended{' '}
         {new Date(approval.waiting_since).toLocaleString()} and waits for a person before Setpoint writes it;
         it is dropped if the next run starts first.
-        {approval.explanation ? <div className="muted">{approval.explanation}</div> : null}
+        {decision && (
+          <dl className="decision" data-testid="approval-decision">
+            <dt>Change</dt>
+            <dd>{decision.change}</dd>
+            <dt>SLA</dt>
+            <dd>{decision.sla_text}</dd>
+          </dl>
+        )}
+        {approval.explanation &&
+          (decision ? (
+            <details data-testid="approval-explanation">
+              <summary>Why this learning run</summary>
+              <p className="muted">{approval.explanation}</p>
+            </details>
+          ) : (
+            <div className="muted">{approval.explanation}</div>
+          ))}
       </div>
       {canDecide && (
         <div className="toolbar">

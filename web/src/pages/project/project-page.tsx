@@ -50,6 +50,12 @@ function clusterWords(clusterKey: string): string {
   return `cluster ${clusterKey}`;
 }
 
+/** The decision of the recommendation that awaits approval, when the page loaded it. */
+function waitingDecision({ project, recommendations }: ProjectData) {
+  const waiting = project.awaiting_approval?.recommendation_id;
+  return recommendations?.find((recommendation) => recommendation.id === waiting)?.decision ?? null;
+}
+
 export function ProjectPage() {
   const { id = '', tab = 'summary' } = useParams();
   const { result, reload, setResult } = useApi(`project:${id}`, (signal) => loadProjectData(id, signal));
@@ -120,6 +126,7 @@ function ProjectView({
       {project.awaiting_approval && (
         <AwaitingApproval
           approval={project.awaiting_approval}
+          decision={waitingDecision(data)}
           canDecide={canChange}
           onDecided={(message, ok) => {
             setDecided({ message, ok });
