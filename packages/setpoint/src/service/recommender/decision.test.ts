@@ -297,4 +297,22 @@ describe('learningText', () => {
         "the SLA, and its slowest run scaled perfectly to this cluster's cores takes 15.0 min",
     );
   });
+
+  it('states a learning run held to the confidence by its probability alone, without the miss warning', () => {
+    const text = learningText({
+      sla: { kind: 'project', seconds: 1200, probabilityMeets: 0.98, feasible: true },
+      learning: {
+        active: true,
+        run: 5,
+        maxRuns: 8,
+        missBudget: null,
+        missesSpent: 0,
+        rebaseReason: null,
+        exploration: null,
+        expansion: null,
+      },
+    });
+    expect(text).toMatch(/^learning run 5 of at most 8: P\(runtime ≤ SLA\) = 0\.98; safe learning: /);
+    expect(text).not.toContain('may miss');
+  });
 });

@@ -592,10 +592,15 @@ function learningPhaseText(
     const over = `not a learning run: learning is over (${why}; ${spent})`;
     return learning.exploration ? `${over}; ${explorationText(learning.exploration)}` : over;
   }
+  // the warning is for a run held below the learning confidence (by a bound or a miss budget); above it the
+  // probability speaks for itself, and "it may miss" beside P = 0.98 reads as a contradiction
+  const meets = sla.kind === 'project' ? `P(runtime ≤ SLA) = ${sla.probabilityMeets.toFixed(2)}` : null;
   const risk =
-    sla.kind === 'project'
-      ? `it may miss the SLA: P(runtime ≤ SLA) = ${sla.probabilityMeets.toFixed(2)}`
-      : 'no SLA set';
+    sla.kind !== 'project'
+      ? 'no SLA set'
+      : sla.probabilityMeets < defaultOptimizerSettings.safeLearningConfidence
+        ? `it may miss the SLA: ${meets}`
+        : meets;
   const of = `at most ${learning.maxRuns}`;
   const bounded = learning.expansion
     ? `; safe by expansion: ${learning.expansion.from} met the SLA, and its slowest run scaled perfectly to this cluster's cores takes ${minutes(learning.expansion.boundSeconds)} min`

@@ -360,7 +360,7 @@ describe('OptimizerRecommender', () => {
     });
     expect(trial.decision?.sla).toMatchObject({ kind: 'project', feasible: false });
     expect(trial.explanation).toMatch(
-      /^Learning run \d of at most 8 \(a Photon trial\): it may miss the SLA/,
+      /^Learning run \d of at most 8 \(a Photon trial\): (it may miss the SLA: )?P\(runtime ≤ SLA\)/,
     );
     expect(trial.explanation).toMatch(/SLA infeasible without Photon; trying Photon to learn its speed-up/);
     expect(trial.explanation).toContain(`at $${trial.prediction.costUsd!.mid.toFixed(2)}`);

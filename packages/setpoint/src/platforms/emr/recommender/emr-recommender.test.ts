@@ -234,7 +234,7 @@ describe('emrRecommender (the shared recommender over EMR instance groups)', () 
     });
     expect(groups[1]?.InstanceCount as number).toBeLessThanOrEqual(2);
     expect(output.explanation).toMatch(
-      /^Learning run 1 of at most 8: it may miss the SLA|^Learning run 1 of at most 8: no SLA set/,
+      /^Learning run 1 of at most 8: (it may miss the SLA: )?P\(runtime ≤ SLA\)|^Learning run 1 of at most 8: no SLA set/,
     );
     expect(output.prediction.costUsd!.low).toBeLessThanOrEqual(output.prediction.costUsd!.high);
   });
