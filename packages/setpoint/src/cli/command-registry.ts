@@ -26,7 +26,7 @@ export const commandRegistry: CommandEntry[] = [
   {
     name: 'worker',
     term: 'worker [options]',
-    description: 'run pipeline workers (ingest, parse, cost, model update, recommendation) without the API',
+    description: 'run pipeline workers (ingest, parse, cost, recommendation) without the API',
     load: async () => (await import('./commands/worker.js')).registerWorkerCommand,
   },
   {

@@ -7,7 +7,7 @@ import { stopOnSignals } from '../../server/start-server.js';
 export function registerWorkerCommand(program: Command): void {
   program
     .command('worker')
-    .description('run pipeline workers (ingest, parse, cost, model update, recommendation) without the API')
+    .description('run pipeline workers (ingest, parse, cost, recommendation) without the API')
     .option('--data-dir <dir>', 'data directory (SQLite database, blobs, keys; default ./.setpoint)')
     .option('--concurrency <n>', 'jobs run at once (default 2, env SETPOINT_WORKER_CONCURRENCY)')
     .addHelpText(
