@@ -1,4 +1,4 @@
-import type { ConnectionCheckResource, ConnectionResource } from '@setpoint/api-contract';
+import type { ConnectionResource } from '@setpoint/api-contract';
 import type {
   EmrAccessCheck,
   EmrAccountBody,
@@ -38,43 +38,9 @@ export function accountOfConnection(connection: EmrConnectionResource): EmrAccou
   return { id, name, ...settings, created_at, updated_at };
 }
 
-const permissionLine = /^(?<permission>\S+)(?: on (?<resource>.+))? \((?<neededFor>collect|apply)\)$/;
-const statusOf = /^(?<status>held|missing|unknown): (?<detail>.*)$/s;
-
 /**
- * An EMR account's connection check as the access check card shows it: a permission line's `check` is
- * `<permission>[ on <resource>] (<needed for>)` and its `detail` starts with the status
- * (`platforms/emr/connection/emr-connector.ts`). A line of the sign-in before them (the account did not
- * answer, or refused the credentials) is shown as the one thing collection misses, with its fix.
- */
-export function accessCheckOfConnection(check: ConnectionCheckResource): EmrAccessCheck {
-  return {
-    ok: check.ok,
-    checks: check.lines.map((line) => {
-      const permission = permissionLine.exec(line.check)?.groups;
-      const status = statusOf.exec(line.detail)?.groups;
-      if (permission?.permission && permission.neededFor && status?.status && status.detail !== undefined)
-        return {
-          permission: permission.permission,
-          needed_for: permission.neededFor === 'apply' ? 'apply' : 'collect',
-          status: status.status === 'held' ? 'held' : status.status === 'missing' ? 'missing' : 'unknown',
-          detail: status.detail,
-          resource: permission.resource ?? null,
-        };
-      return {
-        permission: line.check,
-        needed_for: 'collect',
-        status: line.ok ? 'held' : 'missing',
-        detail: line.fix ? `${line.detail}; fix: ${line.fix}` : line.detail,
-        resource: null,
-      };
-    }),
-  };
-}
-
-/**
- * The dashboard's client of the EMR accounts: their connect lifecycle through `/api/v1/connections`, the
- * rest through the EMR routes (`/api/v1/emr/…`).
+ * The dashboard's client of the EMR accounts: add, list and remove through `/api/v1/connections`, the
+ * access check, discover and import through the EMR routes (`/api/v1/emr/…`).
  */
 export const emrEndpoints = {
   accounts: (signal?: AbortSignal) =>
@@ -92,7 +58,9 @@ export const emrEndpoints = {
       } satisfies EmrConnectionBody)
       .then(accountOfConnection),
   removeAccount: (id: string) => connectionEndpoints.remove(id),
-  check: (id: string) => connectionEndpoints.check(id).then(accessCheckOfConnection),
+  // the access check card reads each permission as typed fields, which the connections route's check lines
+  // carry only as words: it stays on the EMR route until those lines carry them
+  check: (id: string) => api.post<EmrAccessCheck>(`/api/v1/emr/accounts/${enc(id)}/check`, {}),
   discover: (id: string, sinceDays: number) =>
     api.get<EmrDiscoverResource>(`/api/v1/emr/accounts/${enc(id)}/discover?since_days=${sinceDays}`),
   importWorkloads: (id: string, body: EmrImportBody) =>
