@@ -45,6 +45,9 @@ class FakeServer:
         if "/runs/" in path and request.method == "GET":
             state = self.run_states.pop(0) if self.run_states else "PARSING"
             return httpx.Response(200, json={"id": "run-1", "pipeline_state": state})
+        if path == "/api/v1/connections/ws-1" and request.method == "GET":
+            settings = {"cloud": "aws", "region": "us-east-1", "host": "https://dbc-1.cloud.databricks.com", "plan_type": "Premium", "compute_type": None, "has_credentials": True, "has_webhook_credentials": False}
+            return httpx.Response(200, json={"id": "ws-1", "name": "prod", "platform": "databricks", "settings": settings, "created_at": 1, "updated_at": 2})
         if path.endswith("/runs") and request.method == "POST":
             return httpx.Response(202, json={"id": "run-1", "content_type": request.headers["content-type"].split(";")[0]})
         return httpx.Response(404, json={"error": {"code": "ROUTE_NOT_FOUND", "message": f"no route {path}"}})
@@ -70,6 +73,27 @@ def test_exchanges_the_api_key_once_and_reuses_the_token():
 
     assert server.tokens_issued == 1
     assert [r.url.path for r in server.requests] == ["/api/v1/auth/token", "/api/v1/projects", "/api/v1/projects"]
+
+
+def test_get_workspace_reads_the_connection_and_shows_it_as_a_workspace():
+    server = FakeServer()
+    workspace = make_client(server).get_workspace("ws-1")
+
+    assert [r.url.path for r in server.requests] == ["/api/v1/auth/token", "/api/v1/connections/ws-1"]
+    assert workspace == {
+        "id": "ws-1",
+        "name": "prod",
+        "platform": "databricks",
+        "cloud": "aws",
+        "region": "us-east-1",
+        "host": "https://dbc-1.cloud.databricks.com",
+        "plan_type": "Premium",
+        "compute_type": None,
+        "has_credentials": True,
+        "has_webhook_credentials": False,
+        "created_at": 1,
+        "updated_at": 2,
+    }
 
 
 def test_refreshes_the_token_after_a_401():

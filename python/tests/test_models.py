@@ -89,3 +89,22 @@ def test_runs_and_recommendations_have_the_model_shape(client):
     assert mismatches(recommendation, models.Recommendation, "recommendation") == []
     latest = client.get_latest_recommendation(project["id"])
     assert latest is not None and mismatches(latest, models.Recommendation, "latest") == []
+
+
+def test_a_workspace_read_through_its_connection_is_what_the_workspace_route_answers(client):
+    connection = client.request(
+        "POST",
+        "/api/v1/connections",
+        json={
+            "platform": "databricks",
+            "name": "models-workspace",
+            "settings": {"cloud": "aws", "region": "us-east-1", "host": "https://dbc-models.cloud.databricks.com", "plan_type": "Premium", "credentials": {"auth_type": "pat", "token": "dapi-models"}},
+            "check_sign_in": False,
+        },
+    )
+    assert mismatches(client.get_connection(connection["id"]), models.Connection, "connection") == []
+    workspace = client.get_workspace(connection["id"])
+    assert mismatches(workspace, models.Workspace, "workspace") == []
+    # the deprecated route, answered for one more release, shows the same workspace
+    assert workspace == client.request("GET", f"/api/v1/workspaces/{connection['id']}")
+    assert workspace["has_credentials"] is True and "dapi-models" not in json.dumps(workspace)

@@ -68,6 +68,7 @@ export const clientResponses = [
     status: '202',
   },
   { model: 'Workspace', method: 'get', path: '/api/v1/workspaces/{id}', status: '200' },
+  { model: 'Connection', method: 'get', path: '/api/v1/connections/{id}', status: '200' },
   {
     model: 'DatabricksRunQueued',
     method: 'post',

@@ -36,6 +36,17 @@ describe('setpoint emr add|list|import|remove, runs submit --emr-cluster-id, exp
   const cli = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) =>
     runCli(args, { env: { ...env, ...extraEnv } });
 
+  let apiKey = { id: '', secret: '' };
+  /** A bearer token for reading the server's routes directly, beside the CLI. */
+  const serverToken = async () => {
+    const response = await fetch(`${server.url}/api/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ api_key_id: apiKey.id, api_key_secret: apiKey.secret }),
+    });
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+
   beforeAll(async () => {
     s3Server = await startS3TestServer(['emr-logs', 'spark-events']);
     emulator = await startEmulator({
@@ -89,6 +100,7 @@ describe('setpoint emr add|list|import|remove, runs submit --emr-cluster-id, exp
       secret: string;
     };
     await cli(['configure', '--url', server.url, '--api-key-id', key.id, '--api-key-secret', key.secret]);
+    apiKey = key;
   }, 120_000);
 
   afterAll(async () => {
@@ -180,6 +192,51 @@ describe('setpoint emr add|list|import|remove, runs submit --emr-cluster-id, exp
     const unknown = await cli(['emr', 'import', 'wsp_nope', 'orders']);
     expect(unknown.code).toBe(3);
     expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('connects through /api/v1/connections: each command group reads and removes its own platform only', async () => {
+    // a Databricks workspace beside the EMR account, stored without signing in (its host is not reachable)
+    const workspace = await cli([
+      'workspaces',
+      'add',
+      '--host',
+      'https://dbc-beside.cloud.databricks.com',
+      '--token',
+      'dapi-beside',
+      '--cloud',
+      'aws',
+      '--region',
+      'us-east-1',
+      '--plan',
+      'premium',
+      '--no-check',
+      '--json',
+    ]);
+    const workspaceId = (JSON.parse(workspace.stdout) as { workspace: { id: string } }).workspace.id;
+    const connections = await fetch(`${server.url}/api/v1/connections`, {
+      headers: { authorization: `Bearer ${await serverToken()}` },
+    }).then((response) => response.json() as Promise<{ items: Array<{ id: string; platform: string }> }>);
+    expect(connections.items.map((item) => [item.id, item.platform]).sort()).toEqual(
+      [
+        [accountId, 'emr'],
+        [workspaceId, 'databricks'],
+      ].sort(),
+    );
+
+    const emrList = JSON.parse((await cli(['emr', 'list', '--json'])).stdout) as EmrAccountList;
+    expect(emrList.items.map((item) => item.id)).toEqual([accountId]);
+    const workspaces = JSON.parse((await cli(['workspaces', 'list', '--json'])).stdout) as Array<{
+      id: string;
+    }>;
+    expect(workspaces.map((item) => item.id)).toEqual([workspaceId]);
+
+    // `emr remove` refuses a workspace of another platform, which stays
+    const refused = await cli(['emr', 'remove', workspaceId]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`workspace ${workspaceId} is not an EMR account`);
+    const removed = await cli(['workspaces', 'remove', workspaceId, '--yes']);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse((await cli(['workspaces', 'list', '--json'])).stdout)).toEqual([]);
   });
 
   it('imports a workload, collects a step on request, and exports the recommendation for the next launch', async () => {

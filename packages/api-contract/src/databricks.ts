@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import type { ConnectionBody, ConnectionResource } from './connections.js';
+import type { WorkspaceSettingsResource } from './workspaces.js';
 
 /**
  * The Databricks platform's routes and its cluster configuration as Setpoint's API shows it. The
@@ -253,3 +255,14 @@ export const databricksConnectionSettings = z.object({
     .describe('write-only; encrypted at rest'),
 });
 export type DatabricksConnectionSettings = z.infer<typeof databricksConnectionSettings>;
+
+/** `POST /api/v1/connections` for a Databricks workspace, its settings typed. */
+export type DatabricksConnectionBody = Omit<ConnectionBody, 'platform' | 'settings'> & {
+  platform: 'databricks';
+  settings: z.input<typeof databricksConnectionSettings>;
+};
+
+/** A Databricks workspace as `/api/v1/connections` answers it: its settings are the workspace's. */
+export type DatabricksConnectionResource = Omit<ConnectionResource, 'settings'> & {
+  settings: WorkspaceSettingsResource;
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConnectionBody, ConnectionResource } from './connections.js';
 
 /**
  * The EMR platform's routes: accounts (an AWS account and region Setpoint reads EMR clusters from),
@@ -355,3 +356,14 @@ export const emrResumeAutoApplySchema = z.object({ resumed: z.literal(true) });
  */
 export const emrConnectionSettings = emrAccountBody.omit({ name: true });
 export type EmrConnectionSettings = z.infer<typeof emrConnectionSettings>;
+
+/** `POST /api/v1/connections` for an EMR account, its settings typed. */
+export type EmrConnectionBody = Omit<ConnectionBody, 'platform' | 'settings'> & {
+  platform: 'emr';
+  settings: z.input<typeof emrConnectionSettings>;
+};
+
+/** An EMR account as `/api/v1/connections` answers it: its settings are the account's but its name. */
+export type EmrConnectionResource = Omit<ConnectionResource, 'settings'> & {
+  settings: Omit<EmrAccountResource, 'id' | 'name' | 'created_at' | 'updated_at'>;
+};

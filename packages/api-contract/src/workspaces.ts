@@ -30,10 +30,11 @@ export const workspacePatchBody = workspaceBody
   .partial()
   .extend({ platform: z.enum(['databricks']).optional() });
 
-export const workspaceSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  platform: z.string(),
+/**
+ * What may be shown of a workspace's settings: where it is, its plan, whether credentials are set (never
+ * them). The same fields are a Databricks connection's `settings` (`GET /api/v1/connections/:id`).
+ */
+export const workspaceSettingsSchema = z.object({
   cloud: z.string(),
   region: z.string().nullable(),
   host: z.string().nullable(),
@@ -41,6 +42,14 @@ export const workspaceSchema = z.object({
   compute_type: z.string().nullable(),
   has_credentials: z.boolean(),
   has_webhook_credentials: z.boolean(),
+});
+export type WorkspaceSettingsResource = z.infer<typeof workspaceSettingsSchema>;
+
+export const workspaceSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  platform: z.string(),
+  ...workspaceSettingsSchema.shape,
   created_at: z.number(),
   updated_at: z.number(),
 });

@@ -7,13 +7,14 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
 import httpx
 
 from .errors import SetpointError, SetpointTimeoutError
 from .models import (
     ApprovalListItemsItem,
+    Connection,
     DatabricksRunQueued,
     EmrStepQueued,
     Project,
@@ -274,10 +275,26 @@ class SetpointClient:
     def apply_recommendation(self, project_id: str, recommendation_id: str) -> Recommendation:
         return self.request("POST", f"/api/v1/projects/{project_id}/recommendations/{recommendation_id}/apply", json={})
 
-    # -- workspaces ------------------------------------------------------------------------
+    # -- connections -----------------------------------------------------------------------
+
+    def get_connection(self, connection_id: str) -> Connection:
+        """A connected account of any platform; its `settings` are what the platform shows, never a secret."""
+        return self.request("GET", f"/api/v1/connections/{connection_id}")
 
     def get_workspace(self, workspace_id: str) -> Workspace:
-        return self.request("GET", f"/api/v1/workspaces/{workspace_id}")
+        """A Databricks workspace: its connection, with its settings beside its id and name."""
+        connection = self.get_connection(workspace_id)
+        return cast(
+            Workspace,
+            {
+                "id": connection["id"],
+                "name": connection["name"],
+                "platform": connection["platform"],
+                **connection["settings"],
+                "created_at": connection["created_at"],
+                "updated_at": connection["updated_at"],
+            },
+        )
 
 
 def _decode(response: httpx.Response) -> Any:

@@ -20,6 +20,7 @@ __all__ = [
     "ApprovalList",
     "RecommendationRequested",
     "Workspace",
+    "Connection",
     "DatabricksRunQueued",
     "EmrStepQueued",
 ]
@@ -479,6 +480,15 @@ class Workspace(TypedDict):
     compute_type: Optional[str]
     has_credentials: bool
     has_webhook_credentials: bool
+    created_at: float
+    updated_at: float
+
+
+class Connection(TypedDict):
+    id: str
+    name: str
+    platform: str
+    settings: Dict[str, Any]
     created_at: float
     updated_at: float
 

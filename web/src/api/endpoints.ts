@@ -6,6 +6,8 @@ import type {
   ApprovalResource,
   AuditTrailEntryResource as AuditEntry,
   AuditFacets,
+  ConnectionCheckResource,
+  ConnectionResource,
   ExportFormat,
   FormFactorAdviceResource,
   NotificationResource as Notification,
@@ -22,11 +24,13 @@ import type {
   SystemInfo,
   UserResource as User,
   WorkspaceResource as Workspace,
+  WorkspaceBody,
 } from '@setpoint/api-contract';
 import type {
   AccessCheckLine,
-  AccessCheckResource,
   BillingAccuracyResource as BillingAccuracy,
+  DatabricksConnectionBody,
+  DatabricksConnectionResource,
   DiscoverResource,
   ImportResource,
   RunBillingResource as RunBilling,
@@ -34,6 +38,21 @@ import type {
   WorkspaceAuthResource,
 } from '@setpoint/api-contract/databricks';
 import { api, apiRequest, type RequestOptions } from './client.js';
+import { connectionEndpoints } from './connection-endpoints.js';
+
+const isDatabricks = (connection: ConnectionResource): connection is DatabricksConnectionResource =>
+  connection.platform === 'databricks';
+
+/** A workspace connected through `/api/v1/connections`, as the workspace pages show it. */
+export function workspaceOfConnection(connection: DatabricksConnectionResource): Workspace {
+  const { id, name, platform, settings, created_at, updated_at } = connection;
+  return { id, name, platform, ...settings, created_at, updated_at };
+}
+
+/** A workspace's connection check as the access check lines show it (a line's fix only when it has one). */
+export function accessLinesOf(check: ConnectionCheckResource): AccessCheckLine[] {
+  return check.lines.map(({ fix, ...line }) => ({ ...line, ...(fix !== null && { fix }) }));
+}
 
 const maxPage = 500;
 /** Enough projects to fill the first screen; the small page keeps first paint fast with thousands. */
@@ -228,18 +247,27 @@ export const endpoints = {
   organizationSummary: (from: number, to: number) =>
     api.get<OrganizationSummary>(`/api/v1/insights/summary?from=${from}&to=${to}`),
 
-  workspaces: (signal?: AbortSignal) => fetchAll<Workspace>('/api/v1/workspaces', signal),
-  workspace: (id: string) => api.get<Workspace>(`/api/v1/workspaces/${enc(id)}`),
-  createWorkspace: (body: Record<string, unknown>) => api.post<Workspace>('/api/v1/workspaces', body),
+  /** The Databricks workspaces (connections of the other platforms have their own pages). */
+  workspaces: (signal?: AbortSignal) =>
+    connectionEndpoints.list(signal).then((items) => items.filter(isDatabricks).map(workspaceOfConnection)),
+  createWorkspace: ({ name, check_sign_in, platform: _platform, ...settings }: WorkspaceBody) =>
+    connectionEndpoints
+      .add<DatabricksConnectionResource>({
+        platform: 'databricks',
+        name,
+        // a host is what Setpoint signs in to: without one the server answers which field is missing
+        settings: { ...settings, host: settings.host ?? '' },
+        // unsent, a workspace is stored unchecked, as `POST /workspaces` did
+        check_sign_in: check_sign_in ?? false,
+      } satisfies DatabricksConnectionBody)
+      .then(workspaceOfConnection),
   updateWorkspace: (id: string, body: Record<string, unknown>) =>
     api.patch<Workspace>(`/api/v1/workspaces/${enc(id)}`, body),
   rotateWorkspaceAuth: (id: string, body: WorkspaceAuthBody) =>
     api.put<WorkspaceAuthResource>(`/api/v1/workspaces/${enc(id)}/auth`, body),
-  deleteWorkspace: (id: string) => api.delete<void>(`/api/v1/workspaces/${enc(id)}`),
+  deleteWorkspace: (id: string) => connectionEndpoints.remove(id),
   accessCheck: (id: string) =>
-    api
-      .post<AccessCheckResource>(`/api/v1/workspaces/${enc(id)}/check`, {})
-      .then((answer): { results: AccessCheckLine[] } => ({ results: answer.checks })),
+    connectionEndpoints.check(id).then((answer) => ({ results: accessLinesOf(answer) })),
   discover: (workspaceId: string) =>
     api.get<DiscoverResource>(`/api/v1/workspaces/${enc(workspaceId)}/discover`),
   importJobs: (workspaceId: string, jobIds: string[]) =>

@@ -1,4 +1,4 @@
-import type { WorkspaceResource as Workspace } from '@setpoint/api-contract';
+import type { WorkspaceResource as Workspace, WorkspaceBody } from '@setpoint/api-contract';
 import type { AccessCheckLine, WorkspaceAuthBody } from '@setpoint/api-contract/databricks';
 import { type FormEvent, useState } from 'react';
 import { ApiError, messageOf } from '../api/client.js';
@@ -58,8 +58,8 @@ function authOf(form: WorkspaceForm): WorkspaceAuthBody | null {
   };
 }
 
-function toBody(form: WorkspaceForm, editing: boolean): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+function toBody(form: WorkspaceForm, editing: boolean): WorkspaceBody {
+  const body: WorkspaceBody = {
     name: form.name.trim(),
     cloud: form.cloud,
     region: form.region.trim() || null,

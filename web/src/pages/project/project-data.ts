@@ -7,6 +7,7 @@ import type {
 import type { RunBillingResource as RunBilling } from '@setpoint/api-contract/databricks';
 import { ApiError } from '../../api/client.js';
 import { codeEndpoints } from '../../api/code-endpoints.js';
+import { connectionEndpoints } from '../../api/connection-endpoints.js';
 import { endpoints } from '../../api/endpoints.js';
 import type { ProjectCode } from './code-source.js';
 
@@ -35,11 +36,11 @@ export interface ProjectData {
 
 const startOf = (run: Run) => run.started_at ?? run.created_at;
 
-/** The platform of the project's workspace; null without one, or when it was removed since. */
+/** The platform of the project's connection; null without one, or when it was removed since. */
 async function platformOf(project: Project): Promise<string | null> {
   if (!project.workspace_id) return null;
-  return endpoints.workspace(project.workspace_id).then(
-    (workspace) => workspace.platform,
+  return connectionEndpoints.get(project.workspace_id).then(
+    (connection) => connection.platform,
     (error: unknown) => {
       if (error instanceof ApiError && error.status === 404) return null;
       throw error;

@@ -1,12 +1,13 @@
 import {
+  type ConnectionResource,
   type ProjectResource as Project,
   projectPhases,
-  type WorkspaceResource as Workspace,
 } from '@setpoint/api-contract';
 import { countOf } from '@setpoint/insights';
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { messageOf } from '../../api/client.js';
+import { connectionEndpoints } from '../../api/connection-endpoints.js';
 import { endpoints } from '../../api/endpoints.js';
 import { ColumnChooser, useColumnLayout } from '../../components/column-chooser.js';
 import { insightLabel } from '../../components/insight-chips.js';
@@ -37,7 +38,7 @@ const insightKinds = [
 
 export function ProjectsPage() {
   const [load, setLoad] = useState<ProjectsLoad>({ state: 'loading', loaded: [], total: null });
-  const [workspaces, setWorkspaces] = useState<Map<string, Workspace>>(new Map());
+  const [workspaces, setWorkspaces] = useState<Map<string, ConnectionResource>>(new Map());
   const [params, setParams] = useSearchParams();
   const columnLayout = useColumnLayout('projects', projectColumns);
 
@@ -55,9 +56,9 @@ export function ProjectsPage() {
           if (!controller.signal.aborted) setLoad({ state: 'failed', message: messageOf(error) });
         },
       );
-    // Workspace names are a nicety: without the workspaces route the table shows ids.
-    endpoints.workspaces(controller.signal).then(
-      (items) => setWorkspaces(new Map(items.map((workspace) => [workspace.id, workspace]))),
+    // Workspace names (the connections of every platform) are a nicety: without the route the table shows ids.
+    connectionEndpoints.list(controller.signal).then(
+      (items) => setWorkspaces(new Map(items.map((connection) => [connection.id, connection]))),
       () => undefined,
     );
     return () => controller.abort();

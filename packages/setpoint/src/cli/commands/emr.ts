@@ -1,8 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
+import type { ConnectionResource } from '@setpoint/api-contract';
 import type {
   EmrAccountBody,
   EmrAccountList,
   EmrAccountResource,
+  EmrConnectionBody,
+  EmrConnectionResource,
   EmrImportResource,
   EmrServerlessDiscoverResource,
   EmrServerlessImportResource,
@@ -256,7 +259,19 @@ function describeSignIn(account: EmrAccountResource): string {
   return "the server's default AWS credentials";
 }
 
-/** `emr add|list|remove|import`: the server stores the account (sealed) and runs collection for it. */
+/** An account connected through `/api/v1/connections`, shown as these commands always have shown it. */
+function accountOf(connection: EmrConnectionResource): EmrAccountResource {
+  const { id, name, settings, created_at, updated_at } = connection;
+  return { id, name, ...settings, created_at, updated_at };
+}
+
+const isEmr = (connection: ConnectionResource): connection is EmrConnectionResource =>
+  connection.platform === 'emr';
+
+/**
+ * `emr add|list|remove|import`: the server stores the account (sealed) and runs collection for it; add,
+ * list and remove go through `/api/v1/connections`, import through the EMR routes.
+ */
 function registerAccountCommands(emr: Command): void {
   withRemoteOptions(
     emr
@@ -293,11 +308,11 @@ function registerAccountCommands(emr: Command): void {
         ),
       ),
   ).action(async (options) => {
-    const body = accountBodyFromOptions(options);
-    const account = await remoteClient(options).request<EmrAccountResource>(
-      'POST',
-      '/api/v1/emr/accounts',
-      body,
+    const { name, ...settings } = accountBodyFromOptions(options);
+    // stored without signing in first, as `emr add` always has: `emr check` says what the account can do
+    const body: EmrConnectionBody = { platform: 'emr', name, settings, check_sign_in: false };
+    const account = accountOf(
+      await remoteClient(options).request<EmrConnectionResource>('POST', '/api/v1/connections', body),
     );
     if (options.json) return printJson(account);
     process.stdout.write(
@@ -311,7 +326,11 @@ function registerAccountCommands(emr: Command): void {
       .description('the EMR accounts of the Setpoint server')
       .addHelpText('after', examples('setpoint emr list', 'setpoint emr list --json')),
   ).action(async (options) => {
-    const list = await remoteClient(options).request<EmrAccountList>('GET', '/api/v1/emr/accounts');
+    const connections = await remoteClient(options).request<{ items: ConnectionResource[] }>(
+      'GET',
+      '/api/v1/connections',
+    );
+    const list: EmrAccountList = { items: connections.items.filter(isEmr).map(accountOf) };
     if (options.json) return printJson(list);
     printTable(
       ['ACCOUNT', 'NAME', 'REGION', 'SIGN-IN', 'GROUP BY', 'LAST POLL'],
@@ -337,7 +356,12 @@ function registerAccountCommands(emr: Command): void {
       .argument('<account>', 'account id')
       .addHelpText('after', examples('setpoint emr remove wsp_123')),
   ).action(async (account, options) => {
-    await remoteClient(options).request('DELETE', `/api/v1/emr/accounts/${encodeURIComponent(account)}`);
+    const client = remoteClient(options);
+    const path = `/api/v1/connections/${encodeURIComponent(account)}`;
+    // the connection routes remove an account of any platform: this command removes EMR accounts only
+    if (!isEmr(await client.request<ConnectionResource>('GET', path)))
+      throw new ValidationError('NOT_EMR', `workspace ${account} is not an EMR account`);
+    await client.request('DELETE', path);
     if (options.json) return printJson({ removed: account });
     process.stdout.write(`removed EMR account ${account}\n`);
   });

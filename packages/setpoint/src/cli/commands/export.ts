@@ -1,20 +1,20 @@
 import type { Command } from '@commander-js/extra-typings';
-import type { ProjectResource, WorkspaceResource } from '@setpoint/api-contract';
+import type { ConnectionResource, ProjectResource } from '@setpoint/api-contract';
 import { ValidationError } from '@setpoint/foundation/errors';
 import { remoteClient } from '../remote/remote-command.js';
 
-/** The platform of the project's workspace (EMR projects export `aws_emr_cluster`); null without one. */
+/** The platform of the project's connection (EMR projects export `aws_emr_cluster`); null without one. */
 async function platformOf(
   client: ReturnType<typeof remoteClient>,
   projectPath: string,
 ): Promise<string | null> {
   const project = await client.request<ProjectResource>('GET', projectPath);
   if (!project.workspace_id) return null;
-  const workspace = await client.request<WorkspaceResource>(
+  const connection = await client.request<ConnectionResource>(
     'GET',
-    `/api/v1/workspaces/${encodeURIComponent(project.workspace_id)}`,
+    `/api/v1/connections/${encodeURIComponent(project.workspace_id)}`,
   );
-  return workspace.platform;
+  return connection.platform;
 }
 
 export function registerExportCommand(program: Command): void {

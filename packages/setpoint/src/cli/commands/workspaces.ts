@@ -1,8 +1,15 @@
 import { createInterface } from 'node:readline/promises';
 import type { Command, OptionValues } from '@commander-js/extra-typings';
-import type { ProjectResource, WorkspaceResource } from '@setpoint/api-contract';
+import type {
+  ConnectionCheckResource,
+  ConnectionResource,
+  ProjectResource,
+  WorkspaceResource,
+} from '@setpoint/api-contract';
 import type {
   AccessCheckResource,
+  DatabricksConnectionBody,
+  DatabricksConnectionResource,
   DetachResource,
   DiscoveredJobResource,
   DiscoverResource,
@@ -16,7 +23,42 @@ import { parseCount, parseNumberOption } from '../option-values.js';
 import { colorEnabled, formatUsd, printJson, printTable } from '../output.js';
 import { remoteClient, withRemoteOptions } from '../remote/remote-command.js';
 
-const plans: Record<string, string> = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' };
+const plans = { standard: 'Standard', premium: 'Premium', enterprise: 'Enterprise' } as const;
+const isPlan = (name: string): name is keyof typeof plans => Object.hasOwn(plans, name);
+const isCloud = (name: string): name is 'aws' | 'azure' => name === 'aws' || name === 'azure';
+
+/** A workspace connected through `/api/v1/connections`, shown as these commands always have shown it. */
+function workspaceOf(connection: DatabricksConnectionResource): WorkspaceResource {
+  const { id, name, platform, settings, created_at, updated_at } = connection;
+  return { id, name, platform, ...settings, created_at, updated_at };
+}
+
+/** A connection's check as the access check these commands print (a line's fix only when it has one). */
+function accessOf(check: ConnectionCheckResource): AccessCheckResource {
+  return {
+    ok: check.ok,
+    checks: check.lines.map(({ fix, ...line }) => ({ ...line, ...(fix !== null && { fix }) })),
+  };
+}
+
+/** The check of a connected workspace, with the log destination and SQL warehouse to check (and remember). */
+async function checkWorkspace(
+  client: ReturnType<typeof remoteClient>,
+  id: string,
+  options: { logDestination?: string | undefined; sqlWarehouseId?: string | undefined } = {},
+): Promise<AccessCheckResource> {
+  const check = await client.request<ConnectionCheckResource>(
+    'POST',
+    `/api/v1/connections/${encodeURIComponent(id)}/check`,
+    {
+      options: {
+        ...(options.logDestination ? { log_destination: options.logDestination } : {}),
+        ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
+      },
+    },
+  );
+  return accessOf(check);
+}
 
 /** A failed access check exits 7 whatever the output format: a script sees it as a person does. */
 function exitOnFailedCheck(result: AccessCheckResource): void {
@@ -203,18 +245,27 @@ function removalConsequence(
   return `Setpoint forgets ${workspace.name} (${workspace.host ?? 'no host'}) and its credentials; ${projects}; its jobs in Databricks are not changed (\`setpoint workspaces detach\` restores an imported job's settings first)`;
 }
 
-/** A workspace not added because the sign-in failed: the server's reason, and how to add it anyway. */
-function withNoCheckHint(error: unknown): never {
-  if (isAppError(error) && signInRefusals.includes(error.code))
-    throw new AppError(
-      error.kind,
-      error.code,
-      `workspace not added: ${error.message} (--no-check registers it without signing in)`,
-    );
-  throw error;
+/**
+ * A workspace not added because the sign-in failed: the server's reason, naming the host as it always has
+ * (the server names the connection), and how to add it anyway.
+ */
+function withNoCheckHint(name: string, host: string): (error: unknown) => never {
+  return (error) => {
+    if (isAppError(error) && signInRefusals.includes(error.code)) {
+      const reason = error.message.startsWith(`${name}: `)
+        ? `${host}: ${error.message.slice(name.length + 2)}`
+        : error.message;
+      throw new AppError(
+        error.kind,
+        error.code,
+        `workspace not added: ${reason} (--no-check registers it without signing in)`,
+      );
+    }
+    throw error;
+  };
 }
 
-const signInRefusals = ['WORKSPACE_SIGN_IN_REFUSED', 'WORKSPACE_UNREACHABLE'];
+const signInRefusals = ['CONNECTION_SIGN_IN_REFUSED', 'CONNECTION_UNREACHABLE'];
 
 export function registerWorkspacesCommand(program: Command): void {
   const workspaces = program
@@ -261,34 +312,34 @@ export function registerWorkspacesCommand(program: Command): void {
       'register it without signing in first (it is registered even when the host does not answer or refuses the credentials)',
     )
     .action(async (options) => {
-      if (!['aws', 'azure'].includes(options.cloud))
-        throw new ValidationError('INVALID_CLOUD', '--cloud must be aws or azure');
-      const plan = plans[options.plan.toLowerCase()];
-      if (!plan) throw new ValidationError('INVALID_PLAN', '--plan must be standard, premium or enterprise');
+      const cloud = options.cloud;
+      if (!isCloud(cloud)) throw new ValidationError('INVALID_CLOUD', '--cloud must be aws or azure');
+      const planName = options.plan.toLowerCase();
+      if (!isPlan(planName))
+        throw new ValidationError('INVALID_PLAN', '--plan must be standard, premium or enterprise');
       const s3 = s3Credentials(options);
       const auth = authBody(options);
       const client = remoteClient(options);
-      const workspace = await client
-        .request<WorkspaceResource>('POST', '/api/v1/workspaces', {
-          name: options.name ?? new URL(options.host).host,
-          platform: 'databricks',
-          cloud: options.cloud,
+      const name = options.name ?? new URL(options.host).host;
+      const body: DatabricksConnectionBody = {
+        platform: 'databricks',
+        name,
+        settings: {
+          cloud,
           region: options.region,
           host: options.host,
-          plan_type: plan,
+          plan_type: plans[planName],
           compute_type: 'Jobs Compute',
           credentials: { ...auth, ...s3 } as Record<string, string>,
-          check_sign_in: options.check,
-        })
-        .catch(withNoCheckHint);
-      const check = await client.request<AccessCheckResource>(
-        'POST',
-        `/api/v1/workspaces/${workspace.id}/check`,
-        {
-          ...(options.logDestination ? { log_destination: options.logDestination } : {}),
-          ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
         },
+        check_sign_in: options.check,
+      };
+      const workspace = workspaceOf(
+        await client
+          .request<DatabricksConnectionResource>('POST', '/api/v1/connections', body)
+          .catch(withNoCheckHint(name, options.host)),
       );
+      const check = await checkWorkspace(client, workspace.id, options);
       exitOnFailedCheck(check);
       if (options.json) return printJson({ workspace, access: check });
       process.stdout.write(`added workspace ${workspace.id} (${workspace.host})\n`);
@@ -317,11 +368,7 @@ export function registerWorkspacesCommand(program: Command): void {
       `/api/v1/workspaces/${encodeURIComponent(id)}/auth`,
       authBody(options),
     );
-    const check = await client.request<AccessCheckResource>(
-      'POST',
-      `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
-      {},
-    );
+    const check = await checkWorkspace(client, id);
     exitOnFailedCheck(check);
     if (options.json) return printJson({ auth, access: check });
     process.stdout.write(
@@ -336,11 +383,16 @@ export function registerWorkspacesCommand(program: Command): void {
       .description('registered workspaces')
       .addHelpText('after', examples('setpoint workspaces list', 'setpoint workspaces list --json')),
   ).action(async (options) => {
-    const body = await remoteClient(options).request<{ items: WorkspaceResource[] } | WorkspaceResource[]>(
+    const body = await remoteClient(options).request<{ items: ConnectionResource[] }>(
       'GET',
-      '/api/v1/workspaces',
+      '/api/v1/connections',
     );
-    const items = Array.isArray(body) ? body : body.items;
+    // the other platforms' accounts have their own commands (`setpoint emr list`)
+    const items = body.items
+      .filter(
+        (connection): connection is DatabricksConnectionResource => connection.platform === 'databricks',
+      )
+      .map(workspaceOf);
     if (options.json) return printJson(items);
     printTable(
       ['ID', 'NAME', 'CLOUD', 'REGION', 'PLAN', 'HOST'],
@@ -364,14 +416,7 @@ export function registerWorkspacesCommand(program: Command): void {
     .option('--log-destination <path>', 'log destination to check (and remember)')
     .option('--sql-warehouse-id <id>', 'SQL warehouse for system tables to check (and remember)')
     .action(async (id, options) => {
-      const check = await remoteClient(options).request<AccessCheckResource>(
-        'POST',
-        `/api/v1/workspaces/${encodeURIComponent(id)}/check`,
-        {
-          ...(options.logDestination ? { log_destination: options.logDestination } : {}),
-          ...(options.sqlWarehouseId ? { sql_warehouse_id: options.sqlWarehouseId } : {}),
-        },
-      );
+      const check = await checkWorkspace(remoteClient(options), id, options);
       exitOnFailedCheck(check);
       if (options.json) printJson(check);
       else printChecks(check);
@@ -457,9 +502,11 @@ export function registerWorkspacesCommand(program: Command): void {
     .option('--yes', 'remove without asking (needed when stdin is not a terminal)')
     .action(async (id, options) => {
       const client = remoteClient(options);
-      const workspace = await client.request<WorkspaceResource>(
-        'GET',
-        `/api/v1/workspaces/${encodeURIComponent(id)}`,
+      const workspace = workspaceOf(
+        await client.request<DatabricksConnectionResource>(
+          'GET',
+          `/api/v1/connections/${encodeURIComponent(id)}`,
+        ),
       );
       const linked = await client.request<{ items: ProjectResource[]; total: number }>(
         'GET',
@@ -480,7 +527,7 @@ export function registerWorkspacesCommand(program: Command): void {
           return;
         }
       }
-      await client.request('DELETE', `/api/v1/workspaces/${encodeURIComponent(id)}`);
+      await client.request('DELETE', `/api/v1/connections/${encodeURIComponent(id)}`);
       if (options.json)
         return printJson({ removed: id, unlinked_projects: linked.items.map((project) => project.id) });
       process.stdout.write(`removed workspace ${id}; ${consequence}\n`);

@@ -15,6 +15,7 @@ import type { RecommendationDecision } from '../../service/recommender/recommend
 import type { RunCost } from '../../service/runs/run-records.js';
 import type { Run, RunDetail } from '../../service/runs/run-service.js';
 import type { Workspace } from '../../service/workspaces/workspace-service.js';
+import { presentWorkspaceSettings } from '../../service/workspaces/workspace-settings.js';
 
 /** The domain records in the wire shapes of `@setpoint/api-contract` (snake_case resources). */
 export function presentProject(project: Project): ProjectResource {
@@ -179,13 +180,7 @@ export function presentWorkspace(workspace: Workspace): WorkspaceResource {
     id: workspace.id,
     name: workspace.name,
     platform: workspace.platform,
-    cloud: workspace.cloud,
-    region: workspace.region,
-    host: workspace.host,
-    plan_type: workspace.planType,
-    compute_type: workspace.computeType,
-    has_credentials: workspace.hasCredentials,
-    has_webhook_credentials: workspace.hasWebhookCredentials,
+    ...presentWorkspaceSettings(workspace),
     created_at: workspace.createdAt,
     updated_at: workspace.updatedAt,
   };

@@ -1,6 +1,7 @@
 import { accessCheckBody, databricksConnectionSettings } from '@setpoint/api-contract/databricks';
 import type { PlatformConnector } from '../../../service/connections/platform-connector.js';
 import { workspaceHostUrl } from '../../../service/workspaces/workspace-service.js';
+import { presentWorkspaceSettings } from '../../../service/workspaces/workspace-settings.js';
 import type { DatabricksIntegration } from '../databricks-integration.js';
 
 /** The one request a sign-in sends (SCIM `Me`: any valid credential may read its own user). */
@@ -9,7 +10,8 @@ const signInTarget = (host: string) => `GET ${workspaceHostUrl(host)}/api/2.0/pr
 /**
  * How a Databricks workspace is connected through the core's connection lifecycle: its settings
  * (`databricksConnectionSettings`), the sign-in and the access check of `connection/access-check.ts`, and
- * the workspace as `GET /workspaces/:id` shows it.
+ * the workspace's settings as `GET /workspaces/:id` shows them (`presentWorkspaceSettings`, the one
+ * translation).
  */
 export function databricksConnector(
   integration: Pick<DatabricksIntegration, 'checkSignIn' | 'checkAccess'>,
@@ -47,16 +49,6 @@ export function databricksConnector(
       };
     },
     target: (workspace) => (workspace.host ? signInTarget(workspace.host) : 'no host is set'),
-    async describe(workspace) {
-      return {
-        cloud: workspace.cloud,
-        region: workspace.region,
-        host: workspace.host,
-        plan_type: workspace.planType,
-        compute_type: workspace.computeType,
-        has_credentials: workspace.hasCredentials,
-        has_webhook_credentials: workspace.hasWebhookCredentials,
-      };
-    },
+    describe: async (workspace) => presentWorkspaceSettings(workspace),
   };
 }
