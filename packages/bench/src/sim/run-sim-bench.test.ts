@@ -17,6 +17,9 @@ describe('simulated Job Bank', () => {
     const second = await runSimBench(options);
 
     expect(first.records).toHaveLength(5);
+    // at SLA 1.25 the cold start's own speed meets it: the most reliable configuration in hindsight meets
+    // it on every run after the first (the cold start is not judged)
+    expect(first.records.map((record) => record.ceilingMet)).toEqual([null, true, true, true, true]);
     expect(second.records).toEqual(first.records);
     const [cold, ...recommended] = first.records as [SimRunRecord, ...SimRunRecord[]];
     expect(cold.phase).toBeNull();
@@ -55,6 +58,7 @@ describe('simulated Job Bank', () => {
       coldCostUsd: 10,
       coldRuntimeS: 80,
       optimumCostUsd: 5,
+      ceilingMet: runIndex === 0 ? null : runIndex !== 3,
       completed: true,
       slaS: 100,
       predictedRuntimeS: runIndex === 0 ? null : 90,
@@ -98,7 +102,14 @@ describe('simulated Job Bank', () => {
     expect(thrice).toMatchObject({ minPriorRuns: 3, runs: 1 });
     expect(thrice?.medianRuntimeError).toBeCloseTo(0.1818, 3);
     expect(thrice?.medianCostError).toBeCloseTo(0.1, 6);
-    expect(result.feasibleOnly).toMatchObject({ loops: 1, infeasibleLoops: [], runs: 2, slaMetShare: 0.5 });
+    // the most reliable configuration met run 2 and missed run 3, as the loop did
+    expect(result.feasibleOnly).toMatchObject({
+      loops: 1,
+      infeasibleLoops: [],
+      runs: 2,
+      slaMetShare: 0.5,
+      ceilingSlaMetShare: 0.5,
+    });
     // a loop with no configuration meeting the SLA is left out of the feasible-only share
     const infeasible = summarize(
       [
