@@ -1,5 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Harness, importJob, jobIdByName, processedRun, startHarness } from './integration-harness.js';
+
+// A missing log is retried eight times with the queue's doubling, jittered delay (from 0.2 s here: 25 s of
+// waiting on average, up to 38 s) before the run is kept without it, and `processedRun` itself waits up to
+// 90 s: under the default 60 s, a slow draw of the jitter on a busy machine could time the test out.
+vi.setConfig({ testTimeout: 180_000 });
 
 describe('late, cut and missing event logs', () => {
   let h: Harness;
