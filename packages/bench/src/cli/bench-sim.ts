@@ -50,7 +50,7 @@ export function formatSimTable(result: SimBenchResult): string {
       '',
     ],
     [
-      '    at best (the most reliable configuration in hindsight, on the same runs)',
+      '    at best (most reliable cluster, in hindsight)',
       percent(result.feasibleOnly.ceilingSlaMetShare),
       '',
     ],
