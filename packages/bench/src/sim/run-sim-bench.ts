@@ -419,8 +419,8 @@ async function hindsightOf(
   }
   // a cold cluster that met the SLA is the optimum at worst
   if (!optimum && coldS <= slaS) optimum = job.coldCluster;
+  const fastest = [...screened].sort((a, b) => a.executionMs - b.executionMs);
   if (!feasible) {
-    const fastest = [...screened].sort((a, b) => a.executionMs - b.executionMs);
     for (const { cluster } of fastest.slice(0, feasibilityShortlist)) {
       const medians = await measuredMedians(world, job, cluster, seed, feasibilityRuns);
       if (medians.runtimeS <= slaS) {
@@ -429,24 +429,25 @@ async function hindsightOf(
       }
     }
   }
-  const ceiling = feasible ? await reliabilityCeiling(world, job, seed, slaS, screened, runs) : new Map();
+  const ceiling = feasible ? await reliabilityCeiling(world, job, seed, slaS, fastest, runs) : new Map();
   return { feasible, optimum, ceiling };
 }
 
 /**
- * Of the fastest distinct configurations by the physics (spot and on-demand twins run alike), the one that
- * meets the SLA on most of runs 1 to N − 1, and on which of them it does (ties: the faster one).
+ * Of the fastest distinct configurations (`fastest`: by the physics' execution time, fastest first; spot and
+ * on-demand twins run alike), the one that meets the SLA on most of runs 1 to N − 1, and on which of them it
+ * does (ties: the faster one).
  */
 async function reliabilityCeiling(
   world: SimWorld,
   job: SimJob,
   seed: number,
   slaS: number,
-  screened: ReadonlyArray<{ cluster: NewClusterSettings; executionMs: number }>,
+  fastest: ReadonlyArray<{ cluster: NewClusterSettings }>,
   runs: number,
 ): Promise<Map<number, boolean>> {
   const distinct = new Map<string, NewClusterSettings>();
-  for (const { cluster } of [...screened].sort((a, b) => a.executionMs - b.executionMs)) {
+  for (const { cluster } of fastest) {
     const key = JSON.stringify([
       cluster.node_type_id,
       cluster.num_workers,
