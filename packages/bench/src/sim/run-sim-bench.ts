@@ -294,6 +294,27 @@ async function measure(
   };
 }
 
+/** A loop's measurement of a configuration on one of its runs (same cluster and run: same measurement). */
+type MeasureOnLoop = (cluster: NewClusterSettings, runIndex: number) => Promise<Measured>;
+
+/**
+ * `measure` for one loop, each configuration and run measured once: the physics are deterministic for the
+ * cluster, seed and run, and the loop, the optimum, the feasibility check and the ceiling ask for many of the
+ * same measurements.
+ */
+function measurementsOf(world: SimWorld, job: SimJob, seed: number): MeasureOnLoop {
+  const measured = new Map<string, Promise<Measured>>();
+  return (cluster, runIndex) => {
+    const key = `${runIndex} ${JSON.stringify(cluster)}`;
+    let measurement = measured.get(key);
+    if (!measurement) {
+      measurement = measure(world, job, cluster, seed, runIndex);
+      measured.set(key, measurement);
+    }
+    return measurement;
+  };
+}
+
 /** The job's cluster with the recommendation's managed fields written over it, as apply would. */
 function applyFragment(cluster: NewClusterSettings, fragment: Record<string, unknown>): NewClusterSettings {
   const next: Record<string, unknown> = { ...cluster };
@@ -344,16 +365,14 @@ interface Hindsight {
 
 /** A configuration's measured median runtime and cost over some of the loop's runs (a failed run never meets the SLA). */
 async function measuredMedians(
-  world: SimWorld,
-  job: SimJob,
+  measureOnLoop: MeasureOnLoop,
   cluster: NewClusterSettings,
-  seed: number,
   runIndices: readonly number[],
 ) {
   const seconds: number[] = [];
   const costs: number[] = [];
   for (const runIndex of runIndices) {
-    const measured = await measure(world, job, cluster, seed, runIndex);
+    const measured = await measureOnLoop(cluster, runIndex);
     seconds.push(measured.completed ? measured.runtimeS : Number.POSITIVE_INFINITY);
     costs.push(measured.run.cost.totalUsd);
   }
@@ -373,6 +392,7 @@ async function hindsightOf(
   world: SimWorld,
   job: SimJob,
   seed: number,
+  measureOnLoop: MeasureOnLoop,
   slaS: number,
   coldS: number,
   runs: number,
@@ -411,7 +431,7 @@ async function hindsightOf(
     .sort((a, b) => a.costUsd - b.costUsd)
     .slice(0, optimumShortlist);
   for (const { cluster } of cheapest) {
-    if ((await measuredMedians(world, job, cluster, seed, optimumRuns)).runtimeS <= slaS) {
+    if ((await measuredMedians(measureOnLoop, cluster, optimumRuns)).runtimeS <= slaS) {
       optimum = cluster;
       feasible = true;
       break;
@@ -422,14 +442,14 @@ async function hindsightOf(
   const fastest = [...screened].sort((a, b) => a.executionMs - b.executionMs);
   if (!feasible) {
     for (const { cluster } of fastest.slice(0, feasibilityShortlist)) {
-      const medians = await measuredMedians(world, job, cluster, seed, feasibilityRuns);
+      const medians = await measuredMedians(measureOnLoop, cluster, feasibilityRuns);
       if (medians.runtimeS <= slaS) {
         feasible = true;
         break;
       }
     }
   }
-  const ceiling = feasible ? await reliabilityCeiling(world, job, seed, slaS, fastest, runs) : new Map();
+  const ceiling = feasible ? await reliabilityCeiling(measureOnLoop, slaS, fastest, runs) : new Map();
   return { feasible, optimum, ceiling };
 }
 
@@ -439,9 +459,7 @@ async function hindsightOf(
  * does (ties: the faster one).
  */
 async function reliabilityCeiling(
-  world: SimWorld,
-  job: SimJob,
-  seed: number,
+  measureOnLoop: MeasureOnLoop,
   slaS: number,
   fastest: ReadonlyArray<{ cluster: NewClusterSettings }>,
   runs: number,
@@ -462,7 +480,7 @@ async function reliabilityCeiling(
   for (const cluster of distinct.values()) {
     const met = new Map<number, boolean>();
     for (let runIndex = 1; runIndex < runs; runIndex++) {
-      const measured = await measure(world, job, cluster, seed, runIndex);
+      const measured = await measureOnLoop(cluster, runIndex);
       met.set(runIndex, measured.completed && measured.runtimeS <= slaS);
     }
     const count = [...met.values()].filter(Boolean).length;
@@ -499,14 +517,15 @@ async function runJob(
   let previousCores: number | null = null;
   let saysInfeasible = false;
   const completedRuns = new Map<string, number>();
+  const measureOnLoop = measurementsOf(world, job, seed);
   for (let runIndex = 0; runIndex < options.runs; runIndex++) {
-    const measured = await measure(world, job, cluster, seed, runIndex);
-    const cold = runIndex === 0 ? measured : await measure(world, job, job.coldCluster, seed, runIndex);
+    const measured = await measureOnLoop(cluster, runIndex);
+    const cold = await measureOnLoop(job.coldCluster, runIndex);
     if (runIndex === 0) {
       slaS = measured.runtimeS * options.slaFactor;
-      hindsight = await hindsightOf(world, job, seed, slaS, measured.runtimeS, options.runs);
+      hindsight = await hindsightOf(world, job, seed, measureOnLoop, slaS, measured.runtimeS, options.runs);
     }
-    const optimum = hindsight.optimum ? await measure(world, job, hindsight.optimum, seed, runIndex) : null;
+    const optimum = hindsight.optimum ? await measureOnLoop(hindsight.optimum, runIndex) : null;
     runs.push({ ...measured.run, id: `run_${runIndex}` });
     const cores = coresOf(world, cluster);
     const configKey = JSON.stringify([
