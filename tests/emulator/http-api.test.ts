@@ -71,6 +71,19 @@ describe('authentication and errors', () => {
     expect(notAnEndpoint.json.error_code).toBe('ENDPOINT_NOT_FOUND');
   });
 
+  it('reads a JSON body sent as a form, as `curl --data` sends it, and still refuses one that is not JSON', async () => {
+    const api = await fresh();
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const started = await api.call('POST', '/api/2.1/jobs/run-now', '{"job_id":1004}', form);
+    expect(started.status).toBe(200);
+    expect(started.json.run_id).toEqual(expect.any(Number));
+    const run = await api.call('GET', `/api/2.1/jobs/runs/get?run_id=${String(started.json.run_id)}`);
+    expect(run.json.job_id).toBe(1004);
+    const notJson = await api.call('POST', '/api/2.1/jobs/run-now', 'job_id=1004', form);
+    expect(notJson.status).toBe(400);
+    expect(notJson.json.error_code).toBe('MALFORMED_REQUEST');
+  });
+
   it('takes numbers written as strings, as proto3 JSON allows, and stores them as numbers', async () => {
     const api = await fresh({ preloadJobs: false });
     const stringly = {

@@ -197,8 +197,7 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 * 1024, exposeHeadRoutes: false });
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  const parseJson = (text: string, done: (error: Error | null, body?: unknown) => void) => {
     if (text.trim() === '') return done(null, {});
     try {
       done(null, JSON.parse(text));
@@ -211,13 +210,21 @@ export async function buildEmulator(options: EmulatorOptions = {}): Promise<Emul
         undefined,
       );
     }
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) =>
+    parseJson(typeof body === 'string' ? body : body.toString('utf8'), done),
+  );
 
+  // The REST API reads its body as JSON whatever the content type says: `curl --data '{…}'` (sent as a
+  // form) is how Databricks' own examples call it. The OAuth token endpoints, outside /api/, take forms.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
-    (_request, body, done) =>
-      done(null, new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))),
+    (request, body, done) => {
+      const text = typeof body === 'string' ? body : body.toString('utf8');
+      if (request.url.startsWith('/api/')) return parseJson(text, done);
+      done(null, new URLSearchParams(text));
+    },
   );
 
   const oauth = new OAuthIssuer(options.oauth);
