@@ -70,3 +70,28 @@ export type ProjectSettings = z.infer<typeof projectSettingsSchema>;
 export const projectSettingsResourceSchema = z.object(projectSettingsShape);
 
 export const defaultProjectSettings = (): ProjectSettings => projectSettingsSchema.parse({});
+
+/**
+ * The settings a recommendation is decided on. The others (apply mode, auto-apply, optimization window)
+ * say how and when a decision reaches the cluster, not what it is.
+ */
+export const decisionSettings = [
+  'slaMinutes',
+  'preference',
+  'learningMissBudget',
+  'minWorkers',
+  'maxWorkers',
+  'maintainScalingType',
+  'allowedInstanceFamilies',
+  'allowedInstanceTypes',
+  'spotPolicy',
+  'forceOnDemandDriver',
+  'photonAllowed',
+] as const satisfies readonly (keyof ProjectSettings)[];
+
+export type DecisionSetting = (typeof decisionSettings)[number];
+
+/** The decision settings whose value differs between `before` and `after`. */
+export function changedDecisionSettings(before: ProjectSettings, after: ProjectSettings): DecisionSetting[] {
+  return decisionSettings.filter((key) => JSON.stringify(before[key]) !== JSON.stringify(after[key]));
+}

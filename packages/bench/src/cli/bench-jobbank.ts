@@ -148,7 +148,14 @@ export function formatJobBankTable(result: JobBankResult): string {
     ],
   );
   const perJob = new Table({
-    head: ['job', 'platform', 'median saving', 'SLA met after LEARNING', 'median |prediction error|'],
+    head: [
+      'job',
+      'platform',
+      'median saving (last run)',
+      'median saving (runs 2+)',
+      'SLA met after LEARNING',
+      'median |prediction error|',
+    ],
     style: { head: [], border: [] },
   });
   for (const [name, entry] of Object.entries(metrics.perJob)) {
@@ -156,6 +163,7 @@ export function formatJobBankTable(result: JobBankResult): string {
       name,
       entry.platform,
       percent(entry.medianSaving),
+      percent(entry.medianSavingAfterFirstRecommendation),
       percent(entry.slaMetShare),
       percent(entry.medianAbsPredictionError),
     ]);
@@ -166,6 +174,7 @@ export function formatJobBankTable(result: JobBankResult): string {
       `all ${platform} (${entry.projects} projects)`,
       platform,
       percent(entry.medianSaving),
+      percent(entry.medianSavingAfterFirstRecommendation),
       percent(entry.slaMetShare),
       percent(entry.medianAbsPredictionError),
     ]);

@@ -52,6 +52,10 @@ function coldStartAndLearning(): ProjectRun[] {
   ];
 }
 
+/** 1 − the mean cost of `costs` after the first ÷ the first: what every run after the first saved on average. */
+const savedAfterFirst = (costs: number[]) =>
+  1 - costs.slice(1).reduce((sum, cost) => sum + cost, 0) / (costs.length - 1) / (costs[0] as number);
+
 const noOperations = {
   webhookToRecommendationMs: [],
   latency: [],
@@ -102,6 +106,10 @@ describe('Job Bank metrics', () => {
     expect(metrics.perJob.a).toEqual({
       platform: 'databricks',
       medianSaving: expect.closeTo(0.5, 10),
+      medianSavingAfterFirstRecommendation: expect.closeTo(
+        savedAfterFirst([...learning.map((entry) => entry.costUsd ?? Number.NaN), 5, 5]),
+        10,
+      ),
       slaMetShare: 0.5,
       medianAbsPredictionError: null,
     });
@@ -129,9 +137,11 @@ describe('Job Bank metrics', () => {
       noOperations,
     );
 
+    const learningCosts = learning.map((entry) => entry.costUsd ?? Number.NaN);
     expect(metrics.perPlatform.databricks).toEqual({
       projects: 1,
       medianSaving: expect.closeTo(0.5, 10),
+      medianSavingAfterFirstRecommendation: expect.closeTo(savedAfterFirst([...learningCosts, 5, 5]), 10),
       slaMetShare: 1,
       medianAbsPredictionError: expect.closeTo(0.1, 10),
     });
@@ -140,6 +150,11 @@ describe('Job Bank metrics', () => {
     expect(metrics.perPlatform.emr).toEqual({
       projects: 2,
       medianSaving: expect.closeTo(0.2, 10),
+      // the median of two projects: the mean of their savings
+      medianSavingAfterFirstRecommendation: expect.closeTo(
+        (savedAfterFirst([...learningCosts, 9, 9]) + savedAfterFirst([...learningCosts, 7, 7])) / 2,
+        10,
+      ),
       slaMetShare: 0.25,
       medianAbsPredictionError: expect.closeTo(0.2, 10),
     });

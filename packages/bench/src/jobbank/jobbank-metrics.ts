@@ -76,6 +76,12 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
       /** median |actual / predicted − 1| runtime of the group's runs made on a recommendation. */
       medianAbsPredictionError: median(group.flatMap(({ project }) => predictionErrors(project))),
       medianSaving: median(ofGroup.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
+      /** The median project's saving over every run after the first, against the first (`ProjectSummary`). */
+      medianSavingAfterFirstRecommendation: median(
+        ofGroup.flatMap((summary) =>
+          summary.savingAfterFirstRecommendation === null ? [] : [summary.savingAfterFirstRecommendation],
+        ),
+      ),
       slaMetShare: share(
         ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),
         ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.of, 0),

@@ -44,6 +44,7 @@ import { createFormFactorService } from '../service/form-factor/form-factor-serv
 import { createInsightsService } from '../service/insights/insights-service.js';
 import { createParkedJobService } from '../service/jobs/parked-job-service.js';
 import { createOrganizationSettingsService } from '../service/organization/organization-settings-service.js';
+import { withDecisionRefresh } from '../service/projects/decision-refresh.js';
 import { withOrganizationDefaults } from '../service/projects/organization-defaults.js';
 import { createProjectService } from '../service/projects/project-service.js';
 import type { RecommendationEvent } from '../service/recommendations/recommendation-events.js';
@@ -162,9 +163,16 @@ export async function composeServices(options: ComposeOptions) {
   const organizationSettings = createOrganizationSettingsService({
     store: repositories.organizationSettings,
   });
-  const projects = withOrganizationDefaults(
-    createProjectService({ ...repositories, blobs }),
-    organizationSettings,
+  const recommendations = createRecommendationService({
+    recommendations: repositories.recommendations,
+    projects: repositories.projects,
+    runs: repositories.runs,
+    queue,
+    events: { publish: (event: RecommendationEvent) => void events.emit(event.type, event) },
+  });
+  const projects = withDecisionRefresh(
+    withOrganizationDefaults(createProjectService({ ...repositories, blobs }), organizationSettings),
+    recommendations,
   );
   const workspaces = createWorkspaceService({
     workspaces: repositories.workspaces,
@@ -184,13 +192,6 @@ export async function composeServices(options: ComposeOptions) {
     blobs,
     queue,
     outboundAllowList: outbound.allowList,
-  });
-  const recommendations = createRecommendationService({
-    recommendations: repositories.recommendations,
-    projects: repositories.projects,
-    runs: repositories.runs,
-    queue,
-    events: { publish: (event: RecommendationEvent) => void events.emit(event.type, event) },
   });
   const insights = createInsightsService({
     runs: repositories.runs,

@@ -87,6 +87,19 @@ describe('closed-loop summaries', () => {
     expect(summary.slaMetLastRuns).toEqual({ met: 1, of: 3 });
   });
 
+  it('measures what the runs after the first cost on average, a failed run with its rerun at the first cost', () => {
+    // the first recommendation's run and a learning run cheap, a failed one, a dear last learning run
+    const runs = [run(10, 30), run(6, 30), run(5, 30), run(4, 60, 'FAILED'), run(11, 20)];
+
+    const summary = summarizeProject('etl', runs, 40, 'LEARNING');
+
+    // paid 6 + 5 + (4 + 10) + 11 = 36 over 4 runs: 9 a run against 10
+    expect(summary.savingAfterFirstRecommendation).toBeCloseTo(0.1, 10);
+    // the last run alone reads as a loss
+    expect(summary.saving).toBeCloseTo(-0.1, 10);
+    expect(summarizeProject('new', [run(10, 30)], 40, 'LEARNING').savingAfterFirstRecommendation).toBeNull();
+  });
+
   it('counts as after learning only runs configured by a non-learning recommendation (budget 3, learning to run 6)', () => {
     const runs = history(6, runtimes);
 
@@ -203,6 +216,8 @@ describe('closed-loop summaries', () => {
 
     expect(overallSummary(projects)).toEqual({
       medianSaving: expect.closeTo(0.3, 10),
+      // a 0.3, b 0.1, c 0.8 (every run after the first at 2 of 10)
+      medianSavingAfterFirstRecommendation: expect.closeTo(0.3, 10),
       slaViolationRateAfterLearning: 1,
     });
     expect(median([])).toBeNull();

@@ -60,8 +60,14 @@ export interface ProjectSummary {
   project: string;
   firstCost: number | null;
   lastCost: number | null;
-  /** 1 − last/first cost (0.3 = 30% cheaper). */
+  /** 1 − last/first cost (0.3 = 30% cheaper): one run against one run, the last often a learning run. */
   saving: number | null;
+  /**
+   * 1 − the mean cost of the runs after the first (the first recommendation's run on, learning runs
+   * included) ÷ the first run's cost: what the team paid while Setpoint learned and after, not one run. A
+   * failed run costs what it cost plus a rerun at the first run's cost, the way a team recovers it.
+   */
+  savingAfterFirstRecommendation: number | null;
   slaMinutes: number | null;
   /** Runs after learning (`runsAfterLearning`) that finished within the SLA, of those after learning. */
   slaMetLastRuns: { met: number; of: number };
@@ -88,11 +94,20 @@ export function summarizeProject(
     (slaMinutes === null || run.runtimeMinutes <= slaMinutes);
   const afterLearning = runsAfterLearning(runs);
   const afterFirstRecommendation = runs.slice(2);
+  const paidAfterFirst = costed
+    .slice(1)
+    .flatMap((run) =>
+      run.costUsd === null ? [] : [run.costUsd + (run.status === 'SUCCESS' ? 0 : (firstCost ?? 0))],
+    );
   return {
     project,
     firstCost,
     lastCost,
     saving: firstCost && lastCost !== null ? 1 - lastCost / firstCost : null,
+    savingAfterFirstRecommendation:
+      firstCost && paidAfterFirst.length > 0
+        ? 1 - paidAfterFirst.reduce((sum, cost) => sum + cost, 0) / paidAfterFirst.length / firstCost
+        : null,
     slaMinutes,
     slaMetLastRuns: { met: afterLearning.filter(metSla).length, of: afterLearning.length },
     slaMetAfterFirstRecommendation: {
@@ -111,6 +126,11 @@ export function overallSummary(projects: ProjectSummary[]) {
   );
   return {
     medianSaving: median(projects.flatMap((project) => (project.saving === null ? [] : [project.saving]))),
+    medianSavingAfterFirstRecommendation: median(
+      projects.flatMap((project) =>
+        project.savingAfterFirstRecommendation === null ? [] : [project.savingAfterFirstRecommendation],
+      ),
+    ),
     slaViolationRateAfterLearning: runsAfterLearning ? violations / runsAfterLearning : null,
   };
 }

@@ -1,4 +1,4 @@
-import type { ProjectResource as Project } from '@setpoint/api-contract';
+import { changedDecisionSettings, type ProjectResource as Project } from '@setpoint/api-contract';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messageOf } from '../../api/client.js';
@@ -51,7 +51,13 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
       const saved = await endpoints.updateProject(project.id, { settings: parsed.settings });
       onSaved(saved);
       setForm(toForm(saved.settings));
-      setStatus({ kind: 'ok', message: 'Settings saved.' });
+      const decidedAgain = changedDecisionSettings(project.settings, saved.settings).length > 0;
+      setStatus({
+        kind: 'ok',
+        message: decidedAgain
+          ? 'Settings saved. The recommendation in force is decided again under them.'
+          : 'Settings saved.',
+      });
     } catch (error) {
       setStatus({ kind: 'error', message: messageOf(error) });
     } finally {

@@ -144,7 +144,7 @@ export function registerDemoCommand(program: Command): void {
             ]),
           );
           process.stdout.write(
-            `median saving ${pct(summary.overall.medianSaving)}, SLA violations after learning ${pct(summary.overall.slaViolationRateAfterLearning)}, ` +
+            `median saving ${pct(summary.overall.medianSaving)} (last run), ${pct(summary.overall.medianSavingAfterFirstRecommendation)} (every run after the first), SLA violations after learning ${pct(summary.overall.slaViolationRateAfterLearning)}, ` +
               `every run after the first recommendation ${pct(summary.overall.afterFirstRecommendation.slaViolationRate)} ` +
               `(worst ${summary.overall.afterFirstRecommendation.runtimeOverSla.max?.toFixed(2) ?? '–'}× its SLA)\n`,
           );
