@@ -55,11 +55,12 @@ describe('setpoint demo --headless', () => {
     expect(summary.overall.validity).toEqual({ refusedByPlatform: 0, refusedBySetpoint: 0, examples: [] });
 
     // One job waits for a person before each learning run; nobody approves in a headless demo, so the
-    // first recommendation's learning run waited, the second run started first and superseded it (never
-    // applied late), and the recommendation made from that run waits now.
+    // first recommendation's learning run waited until the SLA set after the first run decided again and
+    // superseded it, that one waited until the second run started first and superseded it (never applied
+    // late), and the recommendation made from that run waits now.
     const approving = summary.projects.filter((project) => project.applyMode === 'approve-learning');
     expect(approving.map((project) => project.project)).toEqual([demoApprovalJob]);
-    expect(approving[0]?.approvals).toEqual({ waiting: 1, approved: 0, rejected: 0, superseded: 1 });
+    expect(approving[0]?.approvals).toEqual({ waiting: 1, approved: 0, rejected: 0, superseded: 2 });
     // the second run ran on the job's own cluster, not on the learning run that waited
     expect(approving[0]?.slaMetLastRuns.of).toBe(1);
     for (const project of summary.projects.filter((entry) => entry.applyMode !== 'approve-learning'))
