@@ -56,12 +56,19 @@ describe('a change to a setting a recommendation is decided on', () => {
       settings: { slaMinutes: 30 },
     });
     expect(patched.status).toBe(200);
+    const requested = patched.json().decided_again?.recommendation_id;
+    expect(requested).toEqual(expect.any(String));
+    expect(requested).not.toBe(first?.id);
 
     const latest = await eventually(async () => {
       const found = await h.request('GET', `/api/v1/projects/${project.id}/recommendations/latest`);
       return found.status === 200 && found.json().id !== first?.id ? found.json() : undefined;
     });
-    expect(latest).toMatchObject({ based_on_run_id: runId, explanation: 'decided for SLA 30' });
+    expect(latest).toMatchObject({
+      id: requested,
+      based_on_run_id: runId,
+      explanation: 'decided for SLA 30',
+    });
     expect(latest.configuration).toMatchObject({ num_workers: 4 });
   });
 
@@ -74,6 +81,7 @@ describe('a change to a setting a recommendation is decided on', () => {
       settings: { applyMode: 'approve-learning' },
     });
     expect(patched.status).toBe(200);
+    expect(patched.json().decided_again).toBeNull();
     // a settings change that asks for a recommendation queues it before the answer
     expect(await recommendationsOf(project.id)).toEqual(before);
   });
@@ -86,6 +94,7 @@ describe('a change to a setting a recommendation is decided on', () => {
     });
 
     expect(patched.status).toBe(200);
+    expect(patched.json().decided_again).toBeNull();
     expect(await recommendationsOf(project.id)).toEqual([]);
   });
 });

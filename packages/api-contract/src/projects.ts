@@ -23,6 +23,11 @@ export const projectSchema = z.object({
   summary: projectSummaryWireSchema.optional(),
   /** The recommendation waiting for a person's approval before Setpoint writes it (apply mode `approve-learning`), or null. */
   awaiting_approval: approvalSchema.nullable().optional(),
+  /**
+   * PATCH only: the recommendation requested because the update changed a setting the one in force was
+   * decided on (SLA, preference, bounds, instances, spot, Photon); null when nothing is decided again.
+   */
+  decided_again: z.object({ recommendation_id: z.string() }).nullable().optional(),
 });
 export type ProjectResource = z.infer<typeof projectSchema>;
 

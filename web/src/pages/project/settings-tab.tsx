@@ -1,4 +1,4 @@
-import { changedDecisionSettings, type ProjectResource as Project } from '@setpoint/api-contract';
+import type { ProjectResource as Project } from '@setpoint/api-contract';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { messageOf } from '../../api/client.js';
@@ -51,10 +51,9 @@ export function SettingsTab({ project, onSaved }: { project: Project; onSaved(pr
       const saved = await endpoints.updateProject(project.id, { settings: parsed.settings });
       onSaved(saved);
       setForm(toForm(saved.settings));
-      const decidedAgain = changedDecisionSettings(project.settings, saved.settings).length > 0;
       setStatus({
         kind: 'ok',
-        message: decidedAgain
+        message: saved.decided_again
           ? 'Settings saved. The recommendation in force is decided again under them.'
           : 'Settings saved.',
       });

@@ -121,6 +121,15 @@ function showProject(project: ProjectResource): void {
     ['preference', String(settings.preference ?? '')],
     ['workers', `${settings.minWorkers ?? '?'}–${settings.maxWorkers ?? '?'}`],
     ['spot policy', String(settings.spotPolicy ?? '')],
+    // only an update answers it: the recommendation in force no longer matches the settings
+    ...(project.decided_again
+      ? ([
+          [
+            'decided again',
+            `recommendation ${project.decided_again.recommendation_id} requested under the new settings`,
+          ],
+        ] as [string, string][])
+      : []),
     ['updated', formatTime(project.updated_at)],
   ]);
 }

@@ -140,7 +140,10 @@ export function projectRoutes(
           },
           principalOf(request).actor,
         );
-        return presentProject(project);
+        const decidedAgain = project.decidedAgain
+          ? { recommendation_id: project.decidedAgain.recommendationId }
+          : null;
+        return { ...presentProject(project), decided_again: decidedAgain };
       },
     );
 

@@ -1,6 +1,6 @@
 import { changedDecisionSettings, type ProjectSettings } from '@setpoint/api-contract';
 import { NotFoundError } from '@setpoint/foundation/errors';
-import type { Project, ProjectInput } from './project-records.js';
+import type { Project, ProjectInput, UpdatedProject } from './project-records.js';
 
 type ProjectUpdate = Partial<Omit<ProjectInput, 'settings'>> & {
   settings?: Partial<ProjectSettings> | undefined;
@@ -9,7 +9,7 @@ type ProjectUpdate = Partial<Omit<ProjectInput, 'settings'>> & {
 interface Recommendations {
   /** The project's newest successful recommendation; NotFoundError when it has none. */
   latest(projectId: string): Promise<{ createdAt: number }>;
-  request(projectId: string, options: { actor: string }): Promise<unknown>;
+  request(projectId: string, options: { actor: string }): Promise<{ id: string }>;
 }
 
 /**
@@ -23,7 +23,7 @@ interface Recommendations {
 export function withDecisionRefresh<
   Service extends {
     get(id: string): Promise<Project>;
-    update(id: string, patch: ProjectUpdate, actor: string): Promise<Project>;
+    update(id: string, patch: ProjectUpdate, actor: string): Promise<UpdatedProject>;
   },
 >(projects: Service, recommendations: Recommendations): Service {
   async function inForce(project: Project): Promise<boolean> {
@@ -38,12 +38,13 @@ export function withDecisionRefresh<
 
   return {
     ...projects,
-    async update(id: string, patch: ProjectUpdate, actor: string): Promise<Project> {
+    async update(id: string, patch: ProjectUpdate, actor: string): Promise<UpdatedProject> {
       const before = await projects.get(id);
       const after = await projects.update(id, patch, actor);
-      if (changedDecisionSettings(before.settings, after.settings).length > 0 && (await inForce(after)))
-        await recommendations.request(id, { actor });
-      return after;
+      if (changedDecisionSettings(before.settings, after.settings).length === 0 || !(await inForce(after)))
+        return after;
+      const requested = await recommendations.request(id, { actor });
+      return { ...after, decidedAgain: { recommendationId: requested.id } };
     },
   };
 }

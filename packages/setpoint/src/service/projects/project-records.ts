@@ -16,6 +16,12 @@ export interface Project {
   updatedAt: number;
 }
 
+/** A project as an update left it. */
+export interface UpdatedProject extends Project {
+  /** The recommendation requested because the update changed a setting the one in force was decided on. */
+  decidedAgain?: { recommendationId: string };
+}
+
 export interface ProjectInput {
   name: string;
   description?: string | null | undefined;

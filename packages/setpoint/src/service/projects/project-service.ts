@@ -9,10 +9,10 @@ import type { BlobStore } from '../../store/blobs/blob-store.js';
 import { newId } from '../../store/ids.js';
 import type { AuditRepository } from '../audit/audit-repository.js';
 import type { WorkspaceRepository } from '../workspaces/workspace-repository.js';
-import type { Project, ProjectInput, ProjectListQuery } from './project-records.js';
+import type { Project, ProjectInput, ProjectListQuery, UpdatedProject } from './project-records.js';
 import type { ProjectRepository } from './project-repository.js';
 
-export type { Project, ProjectInput, ProjectListQuery } from './project-records.js';
+export type { Project, ProjectInput, ProjectListQuery, UpdatedProject } from './project-records.js';
 
 function parseSettings(settings: unknown): ProjectSettings {
   const parsed = projectSettingsSchema.safeParse(settings);
@@ -92,7 +92,7 @@ export function createProjectService({ projects, workspaces, audit, blobs }: Pro
       id: string,
       patch: Partial<Omit<ProjectInput, 'settings'>> & { settings?: Partial<ProjectSettings> | undefined },
       actor: string,
-    ): Promise<Project> {
+    ): Promise<UpdatedProject> {
       const current = await get(id);
       if (patch.workspaceId) await workspaces.assertExists(patch.workspaceId);
       const settings = patch.settings ? settingsAfter(current.settings, patch.settings) : current.settings;
