@@ -1,4 +1,4 @@
-import { median, quantile, rounded } from '@setpoint/foundation/statistics';
+import { median, medianOfKnown, quantile, rounded } from '@setpoint/foundation/statistics';
 import { afterFirstRecommendation } from 'setpoint/demo/after-first-recommendation';
 import { loopEpisodeOf, runsAfterLearning, summarizeProject } from 'setpoint/demo/loop-summary';
 import type { JobBankProject } from './jobbank-project.js';
@@ -75,12 +75,10 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
     return {
       /** median |actual / predicted − 1| runtime of the group's runs made on a recommendation. */
       medianAbsPredictionError: median(group.flatMap(({ project }) => predictionErrors(project))),
-      medianSaving: median(ofGroup.flatMap((summary) => (summary.saving === null ? [] : [summary.saving]))),
+      medianSaving: medianOfKnown(ofGroup.map((summary) => summary.saving)),
       /** The median project's saving over every run after the first, against the first (`ProjectSummary`). */
-      medianSavingAfterFirstRecommendation: median(
-        ofGroup.flatMap((summary) =>
-          summary.savingAfterFirstRecommendation === null ? [] : [summary.savingAfterFirstRecommendation],
-        ),
+      medianSavingAfterFirstRecommendation: medianOfKnown(
+        ofGroup.map((summary) => summary.savingAfterFirstRecommendation),
       ),
       slaMetShare: share(
         ofGroup.reduce((sum, summary) => sum + summary.slaMetLastRuns.met, 0),
@@ -110,9 +108,7 @@ export function jobBankMetrics(projects: JobBankProject[], operations: JobBankOp
         afterLearning.filter((run) => run.status !== 'SUCCESS').length,
         afterLearning.length,
       ),
-      medianSaving: median(
-        summaries.flatMap(({ summary }) => (summary.saving === null ? [] : [summary.saving])),
-      ),
+      medianSaving: medianOfKnown(summaries.map(({ summary }) => summary.saving)),
     },
     /**
      * Every run after the first recommendation (runs 2 to N) of the projects with an SLA, learning runs

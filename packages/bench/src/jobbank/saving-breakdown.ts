@@ -1,4 +1,4 @@
-import { median, rounded } from '@setpoint/foundation/statistics';
+import { medianOfKnown, rounded } from '@setpoint/foundation/statistics';
 import type { ProjectRun } from 'setpoint/demo/loop-records';
 import { isLearningRun } from 'setpoint/service/recommender/learning';
 import type { JobBankProject, LastDecision } from './jobbank-project.js';
@@ -67,17 +67,13 @@ export function projectSaving(project: JobBankProject): ProjectSaving {
  */
 export function savingBreakdown(projects: readonly JobBankProject[]) {
   const perProject = projects.map(projectSaving);
-  const values = (pick: (entry: ProjectSaving) => number | null) =>
-    perProject.flatMap((entry) => {
-      const value = pick(entry);
-      return value === null ? [] : [value];
-    });
+  const medianOf = (pick: (entry: ProjectSaving) => number | null) => medianOfKnown(perProject.map(pick));
   return {
-    medianSaving: median(values((entry) => entry.saving)),
+    medianSaving: medianOf((entry) => entry.saving),
     /** Median over projects of 1 − the cheapest run that met the SLA ÷ the cold start. */
-    medianBestSavingSeen: median(values((entry) => entry.bestSavingSeen)),
+    medianBestSavingSeen: medianOf((entry) => entry.bestSavingSeen),
     /** Median over projects of the learning runs' mean cost ÷ the cold start's. */
-    medianLearningRunCostVsColdStart: median(values((entry) => entry.learningRunCostVsColdStart)),
+    medianLearningRunCostVsColdStart: medianOf((entry) => entry.learningRunCostVsColdStart),
     /** Projects whose last run cost more than 5% over the cheapest run of theirs that met the SLA. */
     endAboveCheapestMet: perProject.filter((entry) => (entry.lastOverCheapestMet ?? 0) > 0.05).length,
     neverMoved: perProject.filter((entry) => !entry.moved).length,

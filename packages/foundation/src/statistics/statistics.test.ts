@@ -4,6 +4,7 @@ import {
   linearFit,
   mean,
   median,
+  medianOfKnown,
   medianOfSorted,
   pearson,
   quantile,
@@ -41,6 +42,9 @@ describe('statistics', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNull();
+    // an unknown value is left out, not read as 0
+    expect(medianOfKnown([null, 5, 1, null, 3])).toBe(3);
+    expect(medianOfKnown([null])).toBeNull();
     expect(medianOfSorted(Float64Array.from([1, 2, 3, 10]))).toBe(2.5);
     expect(medianOfSorted([])).toBeNaN();
     expect(coefficientOfVariation([2, 4, 4, 4, 5, 5, 7, 9])).toBeCloseTo(2 / 5, 12);

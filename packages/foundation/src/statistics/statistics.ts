@@ -9,6 +9,11 @@ export function median(values: readonly number[]): number | null {
   return medianOfSorted([...values].sort((a, b) => a - b));
 }
 
+/** The median of the known values, the unknown (null) left out; null when none is known. */
+export function medianOfKnown(values: readonly (number | null)[]): number | null {
+  return median(values.filter((value): value is number => value !== null));
+}
+
 /** The median of values already sorted ascending (hot paths keep their own sorted typed arrays). */
 export function medianOfSorted(sorted: ArrayLike<number>): number {
   if (sorted.length === 0) return Number.NaN;

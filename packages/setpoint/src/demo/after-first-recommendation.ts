@@ -55,8 +55,8 @@ export function runtimeOverSla(run: LoopRun): number {
 }
 
 /** What a run cost the team: a failed run is paid for and run again on the cold start's configuration. */
-function effectiveCost(run: LoopRun): number {
-  return run.completed ? run.costUsd : run.costUsd + run.coldCostUsd;
+export function costWithRerun(run: { costUsd: number; completed: boolean }, coldCostUsd: number): number {
+  return run.completed ? run.costUsd : run.costUsd + coldCostUsd;
 }
 
 export function afterFirstRecommendation(episodes: readonly LoopEpisode[]): AfterFirstRecommendation {
@@ -69,7 +69,7 @@ export function afterFirstRecommendation(episodes: readonly LoopEpisode[]): Afte
     const scale = episode.reduce((sum, run) => sum + run.coldCostUsd, 0) / episode.length;
     if (!(scale > 0)) continue;
     for (const run of episode) {
-      captured += (run.coldCostUsd - effectiveCost(run)) / scale;
+      captured += (run.coldCostUsd - costWithRerun(run, run.coldCostUsd)) / scale;
       possible += (run.coldCostUsd - (run.optimumCostUsd as number)) / scale;
     }
   }

@@ -1,8 +1,8 @@
-import { median } from '@setpoint/foundation/statistics';
+import { medianOfKnown } from '@setpoint/foundation/statistics';
 import type { RecommendationRecord } from '../service/recommendations/recommendation-records.js';
 import { isLearningRun, recommendationIsLearning } from '../service/recommender/learning.js';
 import type { RecommendationDecision } from '../service/recommender/recommender.js';
-import type { LoopEpisode } from './after-first-recommendation.js';
+import { costWithRerun, type LoopEpisode } from './after-first-recommendation.js';
 import type { ProjectRun } from './loop-records.js';
 
 /** What of a stored recommendation tells which runs it configured and whether they were learning runs. */
@@ -96,8 +96,8 @@ export function summarizeProject(
   const afterFirstRecommendation = runs.slice(2);
   const paidAfterFirst = costed
     .slice(1)
-    .flatMap((run) =>
-      run.costUsd === null ? [] : [run.costUsd + (run.status === 'SUCCESS' ? 0 : (firstCost ?? 0))],
+    .flatMap(({ costUsd, status }) =>
+      costUsd === null ? [] : [costWithRerun({ costUsd, completed: status === 'SUCCESS' }, firstCost ?? 0)],
     );
   return {
     project,
@@ -125,11 +125,9 @@ export function overallSummary(projects: ProjectSummary[]) {
     0,
   );
   return {
-    medianSaving: median(projects.flatMap((project) => (project.saving === null ? [] : [project.saving]))),
-    medianSavingAfterFirstRecommendation: median(
-      projects.flatMap((project) =>
-        project.savingAfterFirstRecommendation === null ? [] : [project.savingAfterFirstRecommendation],
-      ),
+    medianSaving: medianOfKnown(projects.map((project) => project.saving)),
+    medianSavingAfterFirstRecommendation: medianOfKnown(
+      projects.map((project) => project.savingAfterFirstRecommendation),
     ),
     slaViolationRateAfterLearning: runsAfterLearning ? violations / runsAfterLearning : null,
   };
