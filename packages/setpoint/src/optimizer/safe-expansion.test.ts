@@ -29,7 +29,7 @@ function run(id: string, runtimeS: number, completed = true): Observation {
 describe('safe expansion', () => {
   const sla = 1000;
 
-  it('bounds smaller clusters of the same family by the slack a configuration that met the SLA showed', () => {
+  it('bounds fewer of the same nodes by the slack a configuration that met the SLA showed', () => {
     const met = metConfigurations(catalog, [run('24xc4.xlarge', 380), run('24xc4.xlarge', 400)], sla);
     expect(met).toEqual([{ candidate: byId('24xc4.xlarge'), worstRuntimeS: 400 }]);
     const safe = safeByExpansion(catalog, met, sla);
@@ -54,6 +54,24 @@ describe('safe expansion', () => {
     expect(safeByExpansion(catalog, met, sla).size).toBe(0);
     // without the margin 20 × c4 (1020 s) would still miss: the margin only narrows
     expect(safeByExpansion(catalog, met, sla, { ...defaultSafeExpansion, margin: 1 }).size).toBe(0);
+  });
+
+  it('never consolidates onto fewer, larger nodes of the family: the bound counts cores, not network', () => {
+    const larger: Candidate[] = [4, 5, 6].map((nodes) => ({
+      ...byId('24xc4.xlarge'),
+      id: `${nodes}xc4.4xlarge`,
+      instanceType: 'c4.4xlarge',
+      nodes,
+      vcpusPerNode: 16,
+      memoryGibPerNode: 30,
+      priceUsdPerNodeHour: 0.796,
+    }));
+    const met = metConfigurations([...catalog, ...larger], [run('24xc4.xlarge', 400)], sla);
+    const safe = safeByExpansion([...catalog, ...larger], met, sla);
+    // 5 × c4.4xlarge has 80 of the 96 cores (bound 480 s) and the same memory per core: the model decides it
+    expect(400 * (96 / 80) * defaultSafeExpansion.margin).toBeLessThan(sla);
+    expect(safe.has('5xc4.4xlarge')).toBe(false);
+    expect(safe.has('20xc4.xlarge')).toBe(true);
   });
 
   it('never steps to less memory per core than the configuration that met the SLA', () => {
