@@ -13,11 +13,12 @@ import type { Candidate, Observation } from './types.js';
  *
  * Only the node count changes. Consolidating onto fewer, larger nodes of the family (or spreading onto
  * more, smaller ones) leaves the bound's assumption: network, shuffle and disk per core change with the
- * node, not the core. On Scout's sweeps, every same-family pair the bound admits with the SLA at its edge
- * (r_B measured ÷ r_A × c_A / c_B): steps that keep the instance type run above 1.1 × the bound in 10.4%
- * of pairs (p95 1.73), onto larger nodes 13.3% (p95 2.04), onto smaller ones 17.7%; on the emulator's
- * sweep 5.4% against 12.9% and 12.3%; on the generated sweeps alike (14.3%, 13.5%, 15.9%). A job that
- * runs on the SLA's edge then reaches larger nodes through the model's confidence, as any other change.
+ * node, not the core. On Scout's sweeps, over every same-family pair the bound admits with the SLA at its
+ * edge (`scripts/bench/expansion-pairs.ts`), steps that keep the instance type run above 1.1 × the bound in
+ * 10.4% of pairs (above 1.5 × in 5.3%), onto larger nodes 13.3% (7.3%), onto smaller ones 17.7% (4.8%); on
+ * the emulator's sweep 1.3% against 2.8% and 1.5%; on the generated sweeps alike (12.9%, 12.3%, 14.2%).
+ * A job that runs on the SLA's edge then reaches larger nodes through the model's confidence, as any other
+ * change.
  *
  * Perfect scaling is not a bound where a smaller cluster's memory no longer holds the job's data (spill,
  * out-of-memory failures). On Scout's sweeps (18 workloads, every same-family pair) such cliffs made 9–10%
