@@ -86,8 +86,9 @@ export interface ExpansionBound {
 
 /**
  * The candidates safe by expansion from `met` at `slaSeconds` — fewer of a met configuration's nodes, at
- * least `minCoreShare` of its cores, whose perfect-scaling runtime times the margin meets the SLA — each with that perfect-scaling runtime (the least of them when several
- * met configurations bound it): the worst its runs should take, so the worst they should cost.
+ * least `minCoreShare` of its cores, whose perfect-scaling runtime times the margin meets the SLA — each
+ * with that perfect-scaling runtime (the least of them when several met configurations bound it): the
+ * worst its runs should take, so the worst they should cost.
  */
 export function safeByExpansion(
   candidates: readonly Candidate[],
