@@ -167,6 +167,10 @@ class ProjectAwaitingApproval(TypedDict):
     reason: Optional[str]
 
 
+class ProjectDecidedAgain(TypedDict):
+    recommendation_id: str
+
+
 class _ProjectRequired(TypedDict):
     id: str
     name: str
@@ -185,6 +189,7 @@ class _ProjectRequired(TypedDict):
 class Project(_ProjectRequired, total=False):
     summary: ProjectSummary
     awaiting_approval: Optional[ProjectAwaitingApproval]
+    decided_again: Optional[ProjectDecidedAgain]
 
 
 class ProjectPage(TypedDict):
