@@ -210,6 +210,55 @@ describe('the emulator EMR face, through the AWS SDK for JavaScript v3', () => {
     expect(eventLog.toString()).not.toContain('spark.databricks');
   });
 
+  it('plans a transient cluster ahead of a stopped clock as catching up would, and shows it only as time passes', async () => {
+    // two workspaces of one seed launch the same cluster: one plans it ahead, the other's clock catches up
+    const twins = await Promise.all(
+      [0, 1].map(() => startEmulator({ port: 0, clockSpeed: 0, startTimeMs: start, preloadJobs: false })),
+    );
+    const clients = twins.map(
+      (twin) =>
+        new EMRClient({
+          endpoint: twin.url,
+          region: 'us-east-1',
+          credentials: { accessKeyId: 'AKIAEMULATOR', secretAccessKey: 'emulator-secret' },
+          maxAttempts: 1,
+        }),
+    );
+    const [planner] = twins as [RunningEmulator, RunningEmulator];
+    const [plannerEmr, referenceEmr] = clients as [EMRClient, EMRClient];
+    const advanceBoth = (ms: number) => {
+      for (const twin of twins) twin.context.clock.advance(ms);
+    };
+    const cluster = async (client: EMRClient, id: string | undefined) =>
+      (await client.send(new DescribeClusterCommand({ ClusterId: id }))).Cluster;
+    const stepOf = async (client: EMRClient, id: string | undefined) =>
+      (await client.send(new ListStepsCommand({ ClusterId: id }))).Steps?.[0]?.Status;
+    try {
+      const { JobFlowId: planned } = await plannerEmr.send(new RunJobFlowCommand(transientCluster('orders')));
+      const { JobFlowId: caughtUp } = await referenceEmr.send(
+        new RunJobFlowCommand(transientCluster('orders')),
+      );
+      const terminatedAt = planner.emr.plannedTerminationOf(planned as string) as number;
+      expect(terminatedAt).toBeGreaterThan(start + 10 * minute);
+      expect((await cluster(plannerEmr, planned))?.Status?.State).toBe('STARTING');
+      expect((await stepOf(plannerEmr, planned))?.State).toBe('PENDING');
+
+      advanceBoth(terminatedAt - 1 - start);
+      expect((await cluster(plannerEmr, planned))?.Status?.State).toBe('TERMINATING');
+      advanceBoth(1);
+      const ended = await cluster(plannerEmr, planned);
+      expect(ended?.Status?.State).toBe('TERMINATED');
+      expect(ended?.Status?.Timeline?.EndDateTime?.getTime()).toBe(terminatedAt);
+      expect(ended?.Status?.Timeline).toEqual((await cluster(referenceEmr, caughtUp))?.Status?.Timeline);
+      const step = await stepOf(plannerEmr, planned);
+      expect(step?.State).toBe('COMPLETED');
+      expect(step?.Timeline).toEqual((await stepOf(referenceEmr, caughtUp))?.Timeline);
+    } finally {
+      for (const client of clients) client.destroy();
+      await Promise.all(twins.map((twin) => twin.close()));
+    }
+  });
+
   it('gives clusters launched at the same instant their own applications and event logs in a shared directory', async () => {
     const launched = await Promise.all(
       ['same-instant-a', 'same-instant-b'].map(

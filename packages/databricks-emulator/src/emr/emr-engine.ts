@@ -290,6 +290,18 @@ export class EmrEngine {
     }
   }
 
+  /**
+   * When the cluster will have terminated, its steps run now as `catchUp` would run each once the clock
+   * reached its start: a step's outcome depends only on the cluster at that start, fixed at launch unless
+   * someone resizes it first. A driver whose clock stands still learns how far to move it. Undefined: the
+   * cluster stays up (kept alive with no steps left).
+   */
+  plannedTerminationOf(clusterId: string): number | undefined {
+    const cluster = this.cluster(clusterId);
+    this.#startDueSteps(cluster, Number.POSITIVE_INFINITY);
+    return cluster.terminatedAtMs;
+  }
+
   #activeCluster(clusterId: string): ClusterState {
     const cluster = this.cluster(clusterId);
     if (cluster.terminatingAtMs !== undefined && cluster.terminatingAtMs <= this.now)

@@ -11,7 +11,7 @@ import { type RunningServer, startServer } from '../server/start-server.js';
 import { sharedFleetPriorSource } from '../service/recommender/fleet-prior-source.js';
 import type { Run } from '../service/runs/run-service.js';
 import { alertOnApprovals, startAlertReceiver } from './approval-alerts.js';
-import { type EmrDemo, type EmrDemoJob, startEmrWorkloads } from './emr-workloads.js';
+import { type EmrDemo, type EmrDemoJob, type EmrLaunch, startEmrWorkloads } from './emr-workloads.js';
 import { loadEmulator } from './load-emulator.js';
 import type { ApprovalCounts, ImportedProjectSettings, ProjectRun } from './loop-records.js';
 import { markLearningRuns } from './loop-summary.js';
@@ -21,7 +21,10 @@ export interface DriverOptions {
   port: number;
   dataDir: string;
   seed: number;
-  /** Simulated ms per real ms: how fast the emulator's jobs run. */
+  /**
+   * Simulated ms per real ms: how fast the emulator's jobs run. Set, the clock runs with real time from the
+   * start (the paced demo); unset, the rounds drive it where they can (`clockDrivenByRounds`), else 7200.
+   */
   clockSpeed?: number;
   /** Simulated epoch ms the emulator starts at (the demo starts in the past); default now. */
   startTimeMs?: number;
@@ -76,8 +79,9 @@ export interface ClosedLoop {
    * out, later in the simulated day) — waits until Setpoint has digested every run, then relearns the
    * fleet prior if the organization's fleet moved: every recommendation of a round sees the prior learned
    * after the round before, so the loop's outcome depends on its seed, not on how fast the machine is.
-   * Without EMR, serverless or agentless jobs the workspace's clock is driven by the rounds alone (see
-   * `clockDrivenByRounds`): a round starts a simulated day after the one before, whatever the real time.
+   * Without serverless or agentless jobs or a `clockSpeed` the workspace's clock is driven by the rounds
+   * alone (see `clockDrivenByRounds`): a round starts a simulated day after the one before, whatever the
+   * real time.
    */
   round(delivery?: RoundDelivery): Promise<void>;
   /** Runs one job once and waits until Setpoint has digested that run (other jobs may still be busy). */
@@ -133,12 +137,13 @@ const roundSettleMs = 15 * 60_000;
  * far as the round's runs need), instead of running at `clockSpeed` with real time. With a running clock,
  * what a run meets depends on how long the machine took to digest the rounds before it: the days its
  * data grew (a growing job's input), the cluster ids (stamped with the time, seeding log delays and
- * billing noise). Loops that need simulated time to pass while Setpoint collects keep the running clock:
- * EMR launches wait on their clusters, agentless and serverless runs are read from system tables, whose
- * rows arrive after a delay.
+ * billing noise). A caller that sets `clockSpeed` (the paced demo) keeps the running clock, and so do
+ * loops that need simulated time to pass while Setpoint collects: agentless and serverless runs are read
+ * from system tables, whose rows arrive after a delay. EMR runs do not: each transient cluster's end is
+ * planned at launch, so the round moves the clock past it with the Databricks runs.
  */
 function clockDrivenByRounds(options: DriverOptions): boolean {
-  return !options.emr && !options.agentless && !options.serverless;
+  return options.clockSpeed === undefined && !options.agentless && !options.serverless;
 }
 
 /**
@@ -274,6 +279,21 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     );
   }
   if (approvals) await alertOnApprovals(server, approvals, awaitingApproval);
+  const { clock } = emulator.context;
+
+  /** Moves the stopped clock forward and lets the workspace do what falls due: run ends, webhooks, logs. */
+  async function advanceClockTo(atMs: number): Promise<void> {
+    clock.advance(Math.max(0, atMs - clock.now()));
+    emulator.context.engine.catchUp();
+    await emulator.context.webhooks.settle();
+  }
+
+  /** Moves a clock the rounds drive past the instants and their clusters' final logs, at one go. */
+  async function settleClockPast(instants: readonly number[]): Promise<void> {
+    if (!drivenByRounds || clock.clockSpeed !== 0 || instants.length === 0) return;
+    await advanceClockTo(Math.max(clock.now(), ...instants) + roundSettleMs);
+  }
+
   const emr: EmrDemo | undefined = options.emr
     ? await startEmrWorkloads(
         emulator,
@@ -282,6 +302,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
         log,
         options.projectSettings,
         options.randomColdStart ? options.seed : undefined,
+        settleClockPast,
       )
     : undefined;
   // The imported first runs are collected while the loop starts: waiting here would let the emulated
@@ -377,16 +398,8 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
   const fleetPriorSource = sharedFleetPriorSource();
   await fleetPriorSource.forgetOrganization();
   let roundNumber = 0;
-  const { clock } = emulator.context;
   /** Where the round-driven clock starts the next round (set by the first round). */
   let nextRoundAt: number | undefined;
-
-  /** Moves the stopped clock forward and lets the workspace do what falls due: run ends, webhooks, logs. */
-  async function advanceClockTo(atMs: number): Promise<void> {
-    clock.advance(Math.max(0, atMs - clock.now()));
-    emulator.context.engine.catchUp();
-    await emulator.context.webhooks.settle();
-  }
 
   /**
    * Stops the clock at the round's start: a simulated day after the previous round's, or when the previous
@@ -400,10 +413,34 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
     nextRoundAt = startAt + roundIntervalMs;
   }
 
+  /** EMR runs of the round under way, by run id: collected once the round's clock has moved past them. */
+  const emrInRound = new Map<string, { job: EmrDemoJob; launched: EmrLaunch }>();
+
+  /** Starts a run in a round; an EMR run on a clock that stands still is collected once the round ends. */
+  async function startInRound(job: ClosedLoop['jobs'][number]): Promise<string> {
+    if (!(emr && job.platform === 'emr' && drivenByRounds)) return startRun(job);
+    const launched = await emr.start(job);
+    const runId = `${launched.clusterId}:${launched.stepId}`;
+    emrInRound.set(runId, { job, launched });
+    return runId;
+  }
+
   /** Moves the stopped clock past the end of the round's runs and their clusters' final logs. */
   async function finishRoundClock(runIds: readonly string[]): Promise<void> {
-    const ends = runIds.map((runId) => emulator.context.state.runs.get(Number(runId))?.endMs ?? clock.now());
-    await advanceClockTo(Math.max(clock.now(), ...ends) + roundSettleMs);
+    const ends = runIds.map(
+      (runId) =>
+        emrInRound.get(runId)?.launched.terminatesAt ??
+        emulator.context.state.runs.get(Number(runId))?.endMs ??
+        clock.now(),
+    );
+    await settleClockPast(ends);
+    for (const runId of runIds) {
+      const pending = emrInRound.get(runId);
+      if (!pending || !emr) continue;
+      await emr.delivered(pending.launched);
+      await emr.collect(pending.job, pending.launched.clusterId, pending.launched.stepId);
+      emrInRound.delete(runId);
+    }
   }
   return {
     emulator,
@@ -418,7 +455,7 @@ export async function startClosedLoop(options: DriverOptions): Promise<ClosedLoo
       fleetPriorSource.relearnOnlyOnRefresh();
       if (drivenByRounds) await startRoundClock();
       await deliverRound(jobs, delivery, {
-        start: (job) => startRun(job),
+        start: startInRound,
         finish: async (runIds) => {
           if (drivenByRounds) await finishRoundClock(runIds);
         },

@@ -76,6 +76,14 @@ export interface EmrDemoJob {
   projectIds: string[];
 }
 
+/** A transient cluster launched for one run of a workload. */
+export interface EmrLaunch {
+  clusterId: string;
+  stepId: string;
+  /** When the cluster will have terminated (planned at launch while the clock stands still; else null). */
+  terminatesAt: number | null;
+}
+
 export interface EmrDemo {
   accountId: string;
   jobs: EmrDemoJob[];
@@ -88,10 +96,23 @@ export interface EmrDemo {
     signal?: AbortSignal,
     from?: { name: string; groups: InstanceGroupRequest[] },
   ): Promise<{ clusterId: string; stepId: string }>;
+  /**
+   * Launches the workload's next transient cluster and returns at once, with when it will have terminated:
+   * a round whose clock stands still moves it past every run of the round at one go (`delivered`, then).
+   */
+  start(job: EmrDemoJob): Promise<EmrLaunch>;
+  /** Resolves once the launched step's logs are delivered (the clock has moved past its end). */
+  delivered(launch: EmrLaunch, signal?: AbortSignal): Promise<void>;
   /** Queues the collection of a finished step for the job's project. */
   collect(job: EmrDemoJob, clusterId: string, stepId: string): Promise<void>;
   close(): void;
 }
+
+/**
+ * Moves a clock that stands still past the given instants and lets the workspace catch up (the loop's
+ * rounds drive it); resolves at once when the clock runs with real time.
+ */
+export type SettleClockPast = (instants: readonly number[]) => Promise<void>;
 
 type Wait = <T>(
   probe: () => Promise<T | undefined>,
@@ -113,7 +134,8 @@ export async function startEmrWorkloads(
   /** Settings every imported project is given besides auto-apply (else the project defaults). */
   projectSettings: ImportedProjectSettings = {},
   /** Start each workload from a random plausible cluster of this seed instead of its hand-sized one. */
-  randomColdStartSeed?: number,
+  randomColdStartSeed: number | undefined,
+  settleClockPast: SettleClockPast,
 ): Promise<EmrDemo> {
   const services = server.services;
   const integration = emrIntegrationOf(services);
@@ -175,11 +197,10 @@ export async function startEmrWorkloads(
     };
   }
 
-  async function launch(
+  async function start(
     job: EmrDemoJob,
-    signal?: AbortSignal,
     from?: { name: string; groups: InstanceGroupRequest[] },
-  ) {
+  ): Promise<EmrLaunch> {
     const workload = byJob.get(job.jobId)!;
     const { request, tags } = from
       ? {
@@ -189,7 +210,8 @@ export async function startEmrWorkloads(
           tags: [],
         }
       : await instancesFor(job);
-    const day = new Date(emulator.context.clock.now()).toISOString().slice(0, 16).replace(':', '');
+    const { clock } = emulator.context;
+    const day = new Date(clock.now()).toISOString().slice(0, 16).replace(':', '');
     const { JobFlowId } = await launcher.send(
       new RunJobFlowCommand({
         Name: from?.name ?? `${workload.key}-${day}`,
@@ -221,19 +243,40 @@ export async function startEmrWorkloads(
     const cluster = emulator.emr.cluster(JobFlowId ?? '');
     const step = cluster.steps[0];
     if (!step) throw new Error(`cluster ${cluster.id} has no step`);
+    const terminatesAt =
+      clock.clockSpeed === 0 ? (emulator.emr.plannedTerminationOf(cluster.id) ?? null) : null;
+    return { clusterId: cluster.id, stepId: step.id, terminatesAt };
+  }
+
+  async function delivered(launch: EmrLaunch, signal?: AbortSignal): Promise<void> {
+    const step = emulator.emr.cluster(launch.clusterId).steps.find((entry) => entry.id === launch.stepId);
     await waitFor(
       async () => {
         emulator.emr.catchUp();
-        return step.logsDelivered ? true : undefined;
+        return step?.logsDelivered ? true : undefined;
       },
-      `step ${step.id} of ${workload.key}`,
+      `step ${launch.stepId} of cluster ${launch.clusterId}`,
       signal ? { signal } : {},
     );
-    return { clusterId: cluster.id, stepId: step.id };
+  }
+
+  /** Launches and waits for the step's logs, moving a clock that stands still past the cluster's end. */
+  async function launch(
+    job: EmrDemoJob,
+    signal?: AbortSignal,
+    from?: { name: string; groups: InstanceGroupRequest[] },
+  ) {
+    const launched = await start(job, from);
+    if (launched.terminatesAt !== null) await settleClockPast([launched.terminatesAt]);
+    await delivered(launched, signal);
+    return { clusterId: launched.clusterId, stepId: launched.stepId };
   }
 
   // One run of each, then discovery groups them by the project tag and import makes the projects.
-  const first = await Promise.all(jobs.map((job) => launch(job)));
+  const first: EmrLaunch[] = [];
+  for (const job of jobs) first.push(await start(job));
+  await settleClockPast(first.flatMap((launched) => launched.terminatesAt ?? []));
+  for (const launched of first) await delivered(launched);
   const { imported } = await integration.importWorkloads(
     account.id,
     {
@@ -255,6 +298,8 @@ export async function startEmrWorkloads(
     accountId: account.id,
     jobs,
     launch,
+    start: (job) => start(job),
+    delivered,
     async collect(job, clusterId, stepId) {
       for (const projectId of job.projectIds)
         await integration.enqueueCollect(account.id, clusterId, stepId, projectId);
