@@ -53,4 +53,23 @@ describe('afterFirstRecommendation', () => {
     expect(unknown.capturedSaving).toBeNull();
     expect(afterFirstRecommendation([]).slaViolationRate).toBeNull();
   });
+
+  it('says what the team saved against the cold start whatever the optimum, failed runs rerun', () => {
+    // 0, 0.25, 0.5 saved of 1 a run (the cold start's own run included): 0.75 of 3
+    const episode = [run(9, 1), run(9, 0.75), run(9, 0.5)];
+    expect(afterFirstRecommendation([episode]).savingVsColdStart).toBe(0.25);
+    // a cheaper optimum changes the captured share, not what was saved
+    const cheaperOptimum = episode.map((entry) => ({ ...entry, optimumCostUsd: 0.25 }));
+    expect(afterFirstRecommendation([cheaperOptimum]).savingVsColdStart).toBe(0.25);
+    expect(afterFirstRecommendation([cheaperOptimum]).capturedSaving).not.toBe(
+      afterFirstRecommendation([episode]).capturedSaving,
+    );
+    // known without an optimum; a failed run is paid for and rerun: 0.2 + 1 against 1
+    const unknown = [
+      run(9, 1, { optimumCostUsd: null }),
+      run(4, 0.2, { completed: false, optimumCostUsd: null }),
+    ];
+    expect(afterFirstRecommendation([unknown]).savingVsColdStart).toBe(-0.1);
+    expect(afterFirstRecommendation([]).savingVsColdStart).toBeNull();
+  });
 });

@@ -45,6 +45,12 @@ export interface AfterFirstRecommendation {
    * below 0: the search cost more than it saved. Null when no episode has a known optimum.
    */
   capturedSaving: number | null;
+  /**
+   * Over whole episodes (runs 1..N, the cold start included): (Σ cold-start cost − Σ cost) ÷ Σ cold-start
+   * cost, each episode scaled by its cold start as above. What the team saved, whatever the optimum:
+   * `capturedSaving`'s optimum is the cheapest of a candidate space, so a change to the space moves it.
+   */
+  savingVsColdStart: number | null;
 }
 
 const missed = (run: LoopRun) => !run.completed || run.runtime > run.slaTime;
@@ -64,14 +70,20 @@ export function afterFirstRecommendation(episodes: readonly LoopEpisode[]): Afte
   const ratios = after.map(runtimeOverSla);
   let captured = 0;
   let possible = 0;
+  let saved = 0;
+  let spentCold = 0;
   for (const episode of episodes) {
-    if (episode.length === 0 || episode.some((run) => run.optimumCostUsd === null)) continue;
     const scale = episode.reduce((sum, run) => sum + run.coldCostUsd, 0) / episode.length;
-    if (!(scale > 0)) continue;
-    for (const run of episode) {
-      captured += (run.coldCostUsd - costWithRerun(run, run.coldCostUsd)) / scale;
-      possible += (run.coldCostUsd - (run.optimumCostUsd as number)) / scale;
-    }
+    if (episode.length === 0 || !(scale > 0)) continue;
+    const savedInEpisode = episode.reduce(
+      (sum, run) => sum + (run.coldCostUsd - costWithRerun(run, run.coldCostUsd)) / scale,
+      0,
+    );
+    saved += savedInEpisode;
+    spentCold += episode.length;
+    if (episode.some((run) => run.optimumCostUsd === null)) continue;
+    captured += savedInEpisode;
+    for (const run of episode) possible += (run.coldCostUsd - (run.optimumCostUsd as number)) / scale;
   }
   const at = (q: number) => rounded(quantile(ratios, q));
   return {
@@ -84,5 +96,6 @@ export function afterFirstRecommendation(episodes: readonly LoopEpisode[]): Afte
       max: ratios.length === 0 ? null : rounded(Math.max(...ratios)),
     },
     capturedSaving: possible > 0 ? rounded(captured / possible) : null,
+    savingVsColdStart: spentCold > 0 ? rounded(saved / spentCold) : null,
   };
 }
